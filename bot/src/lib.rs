@@ -1,0 +1,8 @@
+//! # kaboom-bot
+//!
+//! The Kaboom Discord bot and the `kaboom` command-line tool. The analysis commands
+//! (`perft`, `moves`, `replay`) live in [`analysis`]; they are the public way to check
+//! the rules library against other implementations, so their output is stable.
+#![deny(missing_docs)]
+
+pub mod analysis;

@@ -1,0 +1,128 @@
+//! The `kaboom` command: the Discord bot and the rules analysis CLI.
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use kaboom_bot::analysis::{self, Carriers, Setup};
+use kaboom_rules::{Variant, Viewer};
+
+/// Kaboom: explosive chess variants by correspondence on Discord.
+#[derive(Parser)]
+#[command(name = "kaboom", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal-action tree (perft); last line `nodes N`.
+    Perft {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// Depth in plies.
+        depth: u32,
+    },
+    /// Print the legal actions of a position as JSON.
+    Moves {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// PGN movetext to play first.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Whose view: white, black, spectator or full.
+        #[arg(long = "as", default_value = "full")]
+        viewer: Viewer,
+    },
+    /// Replay PGN movetext and print every ply, the final board and the status as JSON.
+    Replay {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// PGN movetext: numbers, {comments}, glyphs and a result are skipped.
+        #[arg(long)]
+        moves: String,
+        /// Also list the legal actions after every ply.
+        #[arg(long)]
+        legal_each: bool,
+        /// Whose view: white, black, spectator or full.
+        #[arg(long = "as", default_value = "full")]
+        viewer: Viewer,
+    },
+}
+
+#[derive(Args)]
+struct SetupArgs {
+    /// atomic, beirut, nuke, bomberman or bombalot.
+    #[arg(long)]
+    variant: Variant,
+    /// Start from this serialization instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Beirut/Nuke designation: white=SQ[,SQ...],black=SQ[,SQ...].
+    #[arg(long)]
+    carriers: Option<Carriers>,
+    /// Beirut: captured carriers explode (BE-6).
+    #[arg(long)]
+    dead_mans_switch: bool,
+}
+
+impl SetupArgs {
+    fn setup(self) -> Setup {
+        Setup {
+            variant: self.variant,
+            fen: self.fen,
+            carriers: self.carriers,
+            dead_mans_switch: self.dead_mans_switch,
+        }
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string_pretty(value).expect("analysis output always serializes")
+}
+
+fn run(cli: Cli) -> Result<(), analysis::CliError> {
+    match cli.command {
+        Command::Perft { setup, depth } => {
+            let nodes = analysis::perft(&setup.setup(), depth)?;
+            println!("nodes {nodes}");
+        }
+        Command::Moves {
+            setup,
+            moves,
+            viewer,
+        } => {
+            println!(
+                "{}",
+                json(&analysis::moves(&setup.setup(), moves.as_deref(), viewer)?)
+            );
+        }
+        Command::Replay {
+            setup,
+            moves,
+            legal_each,
+            viewer,
+        } => {
+            println!(
+                "{}",
+                json(&analysis::replay(
+                    &setup.setup(),
+                    &moves,
+                    legal_each,
+                    viewer
+                )?)
+            );
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kaboom: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
