@@ -156,10 +156,8 @@ impl<P: Position> Game<P> {
             return Err(PlayError::AwaitingDesignation(names.join(" and ")));
         }
         let turn = self.position().turn();
-        if let Some(p) = player {
-            if p != turn {
-                return Err(PlayError::NotYourTurn(turn));
-            }
+        if player.is_some_and(|p| p != turn) {
+            return Err(PlayError::NotYourTurn(turn));
         }
         Ok(self
             .position()
