@@ -3,6 +3,15 @@
 //! The Kaboom Discord bot and the `kaboom` command-line tool. The analysis commands
 //! (`perft`, `moves`, `replay`) live in [`analysis`]; they are the public way to check
 //! the rules library against other implementations, so their output is stable.
+//!
+//! The bot (`kaboom serve`): [`storage`] (sqlx, SQLite), [`services`] (the games
+//! service, no Discord types), [`commands`] (poise slash commands), [`components`]
+//! (buttons and menus routed by custom id), [`bot`] (wiring), [`config`].
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod clock;
+pub mod config;
+pub mod painter;
+pub mod services;
+pub mod storage;

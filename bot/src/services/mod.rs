@@ -1,0 +1,888 @@
+//! The games service: every player action as a function of (game, player, text), with no
+//! Discord types. The Discord layer parses arguments, calls these, and presents the result.
+//!
+//! The path of a move (INTERFACES.md "The bot"): [`Services::play`] loads the game's state
+//! and ply from storage, lets the rules library parse the text as that player sees the
+//! game and apply it, then writes the action and the new state in one transaction that
+//! checks the expected ply, so two concurrent submissions can never both apply
+//! ([`ServiceError::MovedOn`] for the loser). Nothing is returned as done before it is
+//! committed.
+
+pub mod commitment;
+pub mod pgn;
+pub mod suggest;
+
+use std::sync::Arc;
+
+use kaboom_rules::{
+    ActionError, AnyGame, Color, EndReason, GameOptions, Outcome, PlayError, PlyRecord, Square,
+    Variant, Viewer,
+};
+
+use crate::clock::Clock;
+use crate::painter::BoardPainter;
+use crate::storage::carriers::{self, Designation};
+use crate::storage::challenges::{self, Challenge, ChallengeState, ColorChoice, NewChallenge};
+use crate::storage::games::{self, DrawOffer, GameRow, GameState, NewGame, StateUpdate};
+use crate::storage::{Db, StorageError};
+
+pub use suggest::Suggestion;
+
+/// The `days_per_move` choices (INTERFACES.md: default 3; or none).
+pub const DAYS_PER_MOVE_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+/// The default `days_per_move`.
+pub const DEFAULT_DAYS_PER_MOVE: u32 = 3;
+
+/// Why a service call did nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The user may not do this, or the input is wrong: the text says why (shown ephemerally).
+    #[error("{0}")]
+    Refused(String),
+    /// Another action was committed first; the game is now at `ply`.
+    #[error("The game moved on before your action was saved; here is the new position.")]
+    MovedOn {
+        /// The game.
+        game_id: i64,
+        /// The ply it is at now.
+        ply: i64,
+    },
+    /// A database failure.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// Stored data does not replay (a bug or a damaged database).
+    #[error("game data is damaged: {0}")]
+    Corrupt(String),
+}
+
+fn refuse<T>(text: impl Into<String>) -> Result<T, ServiceError> {
+    Err(ServiceError::Refused(text.into()))
+}
+
+/// A game with its stored row.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The stored row (after the call).
+    pub row: GameRow,
+    /// The game, replayed from storage (full state: never show it as is).
+    pub game: AnyGame,
+}
+
+impl From<sqlx::Error> for ServiceError {
+    fn from(e: sqlx::Error) -> ServiceError {
+        ServiceError::Storage(StorageError::Sql(e))
+    }
+}
+
+impl Snapshot {
+    /// The result, if the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.status().outcome()
+    }
+}
+
+/// What [`Services::play`] did.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The game after the action.
+    pub snap: Snapshot,
+    /// The action's record (public: reveals no Beirut carrier).
+    pub ply: PlyRecord,
+    /// Whether the action declined the opponent's standing draw offer.
+    pub declined_draw: bool,
+    /// When the game ended with this action: both sides' designations to reveal.
+    pub reveal: Vec<Designation>,
+}
+
+/// A game that just ended off the board or by agreement.
+#[derive(Clone, Debug)]
+pub struct Ended {
+    /// The game after it ended.
+    pub snap: Snapshot,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Both sides' designations to reveal (Beirut, Nuke).
+    pub reveal: Vec<Designation>,
+}
+
+/// What a draw offer led to.
+#[derive(Clone, Debug)]
+pub enum DrawResult {
+    /// The offer stands; the opponent is asked.
+    Offered {
+        /// The game.
+        snap: Snapshot,
+        /// Who offered.
+        by: Color,
+    },
+    /// Both sides wanted a draw: the game is drawn by agreement.
+    Agreed(Ended),
+    /// The opponent declined.
+    Declined {
+        /// The game.
+        snap: Snapshot,
+        /// Who had offered.
+        by: Color,
+    },
+}
+
+/// The carrier choice a player has to make (BE-2, NU-3).
+#[derive(Clone, Debug)]
+pub struct CarrierMenu {
+    /// The game.
+    pub game_id: i64,
+    /// The player's side.
+    pub color: Color,
+    /// How many carriers to choose.
+    pub count: usize,
+    /// Eligible pieces: (square name, label such as `Knight b1`), in canonical order.
+    pub options: Vec<(String, String)>,
+}
+
+/// What a carrier designation did.
+#[derive(Clone, Debug)]
+pub struct Designated {
+    /// The game after it.
+    pub snap: Snapshot,
+    /// The side that chose.
+    pub color: Color,
+    /// Its designation (secret for Beirut: show only to its owner).
+    pub designation: Designation,
+    /// Whether both sides have now chosen and play starts.
+    pub started: bool,
+    /// When play starts: both designations (Nuke reveals squares, Beirut only commitments).
+    pub all: Vec<Designation>,
+}
+
+/// The bot's services: storage, clock and board painter.
+#[derive(Clone)]
+pub struct Services {
+    /// The database.
+    pub db: Db,
+    /// The clock (deadlines).
+    pub clock: Arc<dyn Clock>,
+    /// The board painter.
+    pub painter: Arc<dyn BoardPainter>,
+}
+
+/// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
+/// the kind's title followed by a space for kinds outside chess.
+pub fn piece_tag(kind: kaboom_rules::Kind) -> String {
+    use kaboom_rules::Kind;
+    match kind {
+        Kind::Pawn => String::new(),
+        Kind::Knight => "N".into(),
+        Kind::Bishop => "B".into(),
+        Kind::Rook => "R".into(),
+        Kind::Queen => "Q".into(),
+        Kind::King => "K".into(),
+        other => format!("{} ", other.title()),
+    }
+}
+
+/// `Qd4, Bc6, e5`: the pieces removed, for captions and autocomplete labels.
+pub fn removed_list(removed: &[kaboom_rules::Removal]) -> String {
+    removed
+        .iter()
+        .map(|r| format!("{}{}", piece_tag(r.piece.kind), r.square))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
+    match days {
+        None => Ok(None),
+        Some(d) if DAYS_PER_MOVE_CHOICES.contains(&d) => Ok(Some(d)),
+        Some(d) => refuse(format!(
+            "{d} days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14 days, or none."
+        )),
+    }
+}
+
+fn play_error_text(error: &PlayError, game: &AnyGame, viewer: Viewer) -> String {
+    match error {
+        PlayError::Action(ActionError::Parse(e)) => {
+            let some: Vec<String> = game
+                .legal_actions(viewer)
+                .into_iter()
+                .take(8)
+                .map(|a| a.display)
+                .collect();
+            format!("{e}. Some legal actions: {}", some.join(", "))
+        }
+        PlayError::Action(ActionError::Illegal(e)) => {
+            if e.legal.is_empty() {
+                let some: Vec<String> = game
+                    .legal_actions(viewer)
+                    .into_iter()
+                    .take(8)
+                    .map(|a| a.display)
+                    .collect();
+                format!("{e}. Some legal actions: {}", some.join(", "))
+            } else {
+                e.to_string()
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+impl Services {
+    /// Services over `db` with the given clock and painter.
+    pub fn new(db: Db, clock: Arc<dyn Clock>, painter: Arc<dyn BoardPainter>) -> Services {
+        Services { db, clock, painter }
+    }
+
+    fn deadline(&self, days: Option<u32>) -> Option<i64> {
+        days.map(|d| self.clock.now() + i64::from(d) * 86_400)
+    }
+
+    /// Stores a new challenge after checking it: not against oneself, a days-per-move
+    /// choice that is offered, options the variant accepts (Beirut carriers 1-15, BE-2).
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] saying what to change.
+    pub async fn create_challenge(&self, mut c: NewChallenge) -> Result<Challenge, ServiceError> {
+        if c.opponent_id == Some(c.challenger_id) {
+            return refuse("You cannot challenge yourself: leave the opponent out to let anyone accept.");
+        }
+        c.days_per_move = parse_days(c.days_per_move)?;
+        if c.variant != Variant::Beirut {
+            if c.options.carriers != 1 || c.options.dead_mans_switch {
+                return refuse(format!(
+                    "carriers and dead_mans_switch are Beirut options; {} does not take them.",
+                    c.variant.title()
+                ));
+            }
+        } else if !(1..=15).contains(&c.options.carriers) {
+            return refuse("Beirut takes 1 to 15 carriers per side (Multiple Beirut, BE-2).");
+        }
+        if let Err(e) = AnyGame::new(c.variant, c.options) {
+            return refuse(format!("{} cannot be played: {e}", c.variant.title()));
+        }
+        let id = challenges::insert(&self.db, &c, self.clock.now()).await?;
+        self.challenge(id).await
+    }
+
+    /// A stored challenge.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when there is none with that id.
+    pub async fn challenge(&self, id: i64) -> Result<Challenge, ServiceError> {
+        match challenges::get(&self.db, id).await? {
+            Some(c) => Ok(c),
+            None => refuse(format!("There is no challenge #{id}.")),
+        }
+    }
+
+    /// Records the message that shows challenge `id`.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn set_challenge_message(&self, id: i64, message: u64) -> Result<(), ServiceError> {
+        Ok(challenges::set_message(&self.db, id, message).await?)
+    }
+
+    /// `user` accepts challenge `id`: the game is created (in setup for Beirut and Nuke).
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when the challenge is not open, is the user's own, or is
+    /// addressed to someone else.
+    pub async fn accept_challenge(
+        &self,
+        id: i64,
+        user: u64,
+        user_name: &str,
+    ) -> Result<Snapshot, ServiceError> {
+        let mut tx = self.db.begin_write().await?;
+        let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
+            return refuse(format!("There is no challenge #{id}."));
+        };
+        if ch.state != ChallengeState::Open {
+            return refuse(format!(
+                "This challenge is no longer open (it was {}).",
+                match ch.state {
+                    ChallengeState::Accepted => "accepted",
+                    ChallengeState::Declined => "declined",
+                    _ => "cancelled",
+                }
+            ));
+        }
+        let spec = &ch.spec;
+        if user == spec.challenger_id {
+            return refuse("You cannot accept your own challenge; use Cancel to withdraw it.");
+        }
+        if spec.opponent_id.is_some_and(|o| o != user) {
+            return refuse("This challenge is addressed to someone else: only they can accept it.");
+        }
+        let challenger_color = match spec.color {
+            ColorChoice::White => Color::White,
+            ColorChoice::Black => Color::Black,
+            ColorChoice::Random => {
+                let mut b = [0u8; 1];
+                getrandom::fill(&mut b).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+                if b[0] & 1 == 0 { Color::White } else { Color::Black }
+            }
+        };
+        let me = (spec.challenger_id, spec.challenger_name.clone());
+        let them = (user, user_name.to_string());
+        let (white, black) = match challenger_color {
+            Color::White => (me, them),
+            Color::Black => (them, me),
+        };
+        let game = AnyGame::new(spec.variant, spec.options)
+            .map_err(|e| ServiceError::Refused(format!("This game cannot start: {e}")))?;
+        let state = if game.awaiting_designation().is_empty() {
+            GameState::Active
+        } else {
+            GameState::Setup
+        };
+        let new = NewGame {
+            challenge_id: Some(id),
+            guild_id: spec.guild_id,
+            channel_id: spec.channel_id,
+            white,
+            black,
+            variant: spec.variant,
+            options: spec.options,
+            start_fen: game.start_fen(Viewer::Full),
+            state,
+            days_per_move: spec.days_per_move,
+            deadline_at: self.deadline(spec.days_per_move),
+            rated: spec.rated,
+        };
+        let now = self.clock.now();
+        let game_id = games::insert(&mut tx, &new, now).await?;
+        if !challenges::close(&mut tx, id, ChallengeState::Accepted, Some(game_id)).await? {
+            return refuse("This challenge is no longer open.");
+        }
+        tx.commit().await?;
+        tracing::info!(game_id, challenge = id, variant = %spec.variant, "challenge accepted");
+        self.load(game_id).await
+    }
+
+    /// The named opponent declines challenge `id` (or the challenger cancels it with
+    /// `cancel`).
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when the user may not, or it is not open.
+    pub async fn close_challenge(
+        &self,
+        id: i64,
+        user: u64,
+        cancel: bool,
+    ) -> Result<Challenge, ServiceError> {
+        let mut tx = self.db.begin_write().await?;
+        let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
+            return refuse(format!("There is no challenge #{id}."));
+        };
+        if ch.state != ChallengeState::Open {
+            return refuse("This challenge is no longer open.");
+        }
+        let state = if cancel {
+            if user != ch.spec.challenger_id {
+                return refuse("Only the challenger can cancel this challenge.");
+            }
+            ChallengeState::Cancelled
+        } else {
+            match ch.spec.opponent_id {
+                Some(o) if o == user => ChallengeState::Declined,
+                Some(_) => return refuse("Only the challenged player can decline this challenge."),
+                None if user == ch.spec.challenger_id => {
+                    return refuse("This is your own challenge: use Cancel to withdraw it.");
+                }
+                None => {
+                    return refuse(
+                        "This open challenge is for anyone: just leave it if you don't want to play.",
+                    );
+                }
+            }
+        };
+        challenges::close(&mut tx, id, state, None).await?;
+        tx.commit().await?;
+        self.challenge(id).await
+    }
+
+    /// Records the game's thread.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn set_thread(&self, game_id: i64, thread: u64) -> Result<(), ServiceError> {
+        Ok(games::set_thread(&self.db, game_id, thread).await?)
+    }
+
+    /// Records the latest board message of a game (the one with buttons).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn set_board_message(&self, game_id: i64, message: u64) -> Result<(), ServiceError> {
+        Ok(games::set_board_message(&self.db, game_id, message).await?)
+    }
+
+    /// The id of the game played in `thread`, if any.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn game_in_thread(&self, thread: u64) -> Result<Option<i64>, ServiceError> {
+        Ok(games::by_thread(&self.db, thread).await?.map(|g| g.id))
+    }
+
+    /// Loads game `id` from storage, replaying its actions.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when there is no such game; [`ServiceError::Corrupt`]
+    /// when it does not replay.
+    pub async fn load(&self, id: i64) -> Result<Snapshot, ServiceError> {
+        let Some((row, record)) = games::load_record(&self.db, id).await? else {
+            return refuse(format!("There is no game #{id}."));
+        };
+        let game = AnyGame::from_record(&record)
+            .map_err(|e| ServiceError::Corrupt(format!("game #{id}: {e}")))?;
+        Ok(Snapshot { row, game })
+    }
+
+    /// Games `user` plays that are not over.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn active_games(&self, user: u64) -> Result<Vec<GameRow>, ServiceError> {
+        Ok(games::active_for(&self.db, user).await?)
+    }
+
+    /// The designations made so far (secret for Beirut until the end: callers show a
+    /// player only their own, and everyone both only once the game is over).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn designations(&self, game_id: i64) -> Result<Vec<Designation>, ServiceError> {
+        Ok(carriers::all(&self.db, game_id).await?)
+    }
+
+    fn player_color(row: &GameRow, user: u64, verb: &str) -> Result<Color, ServiceError> {
+        row.color_of(user).ok_or_else(|| {
+            ServiceError::Refused(format!(
+                "Only {} and {} can {verb} in this game; you can watch with /board.",
+                row.white_name, row.black_name
+            ))
+        })
+    }
+
+    /// `user` plays `text` in game `id`, parsed as they see the game (their own Beirut
+    /// carriers only). A standing draw offer by the opponent is declined by the move.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] (not a player, not their turn, game not started or over,
+    /// unparsable or illegal text with legal alternatives); [`ServiceError::MovedOn`] when
+    /// another action was committed between loading and saving.
+    pub async fn play(&self, id: i64, user: u64, text: &str) -> Result<Played, ServiceError> {
+        let snap = self.load(id).await?;
+        let row = &snap.row;
+        let color = Self::player_color(row, user, "move")?;
+        if let Some(outcome) = snap.outcome() {
+            return refuse(format!("The game is over: {outcome}."));
+        }
+        if row.state == GameState::Setup {
+            return refuse(
+                "The game has not started: both players must choose their carriers first.",
+            );
+        }
+        let turn = snap.game.turn();
+        if turn != color {
+            return refuse(format!(
+                "It is not your turn: {} ({}) is to move.",
+                row.name(turn),
+                turn
+            ));
+        }
+        let mut game = snap.game.clone();
+        let ply = game
+            .play(Some(color), text.trim())
+            .map_err(|e| ServiceError::Refused(play_error_text(&e, &snap.game, Viewer::player(color))))?;
+        let status = game.status();
+        let finished = status.outcome();
+        let now = self.clock.now();
+        let update = StateUpdate {
+            expected_ply: row.ply,
+            action: Some((ply.san.clone(), user)),
+            state_fen: game.fen(Viewer::Full),
+            start_fen: row.start_fen.clone(),
+            state: if finished.is_some() {
+                GameState::Finished
+            } else {
+                GameState::Active
+            },
+            declared: row.declared,
+            result: finished.map(|o| (o.result().to_string(), o.reason.name().to_string())),
+            deadline_at: if finished.is_some() {
+                None
+            } else {
+                self.deadline(row.days_per_move)
+            },
+        };
+        let mut tx = self.db.begin_write().await?;
+        if !games::update_state(&mut tx, id, &update, now).await? {
+            drop(tx);
+            let now_ply = self.load(id).await.map(|s| s.row.ply).unwrap_or(row.ply + 1);
+            return Err(ServiceError::MovedOn {
+                game_id: id,
+                ply: now_ply,
+            });
+        }
+        let mut declined_draw = false;
+        if let Some(offer) = games::draw_offer(&mut tx, id).await? {
+            if offer.by != color || finished.is_some() {
+                games::clear_draw_offer(&mut tx, id).await?;
+                declined_draw = offer.by != color;
+            }
+        }
+        let reveal = if finished.is_some() {
+            carriers::all_tx(&mut tx, id).await?
+        } else {
+            Vec::new()
+        };
+        tx.commit().await?;
+        tracing::info!(game_id = id, ply = row.ply + 1, action = %ply.san, "action played");
+        let row = games::get(&self.db, id)
+            .await?
+            .ok_or_else(|| ServiceError::Corrupt(format!("game #{id} vanished")))?;
+        Ok(Played {
+            snap: Snapshot { row, game },
+            ply,
+            declined_draw,
+            reveal,
+        })
+    }
+
+    /// Autocomplete for `/move`: `user`'s legal actions in game `id` matching `typed`
+    /// (SAN, coordinate form or piece name), at most 25, each labelled with what it does.
+    /// Empty for spectators and when it is not the user's turn.
+    ///
+    /// # Errors
+    /// [`ServiceError`] when the game cannot be loaded.
+    pub async fn suggest(
+        &self,
+        id: i64,
+        user: u64,
+        typed: &str,
+    ) -> Result<Vec<Suggestion>, ServiceError> {
+        let snap = self.load(id).await?;
+        let Some(color) = snap.row.color_of(user) else {
+            return Ok(Vec::new());
+        };
+        if snap.game.turn() != color || snap.row.state != GameState::Active {
+            return Ok(Vec::new());
+        }
+        Ok(suggest::suggestions(&snap.game, Viewer::player(color), typed, 25))
+    }
+
+    /// The carrier menu for `user` in game `id` (BE-2: any own piece but the king; NU-3:
+    /// any own piece).
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when the user does not play, the game is not in setup, or
+    /// they have already chosen.
+    pub async fn carrier_menu(&self, id: i64, user: u64) -> Result<CarrierMenu, ServiceError> {
+        let snap = self.load(id).await?;
+        let color = Self::player_color(&snap.row, user, "choose carriers")?;
+        if !snap.game.awaiting_designation().contains(&color) {
+            return refuse("You have no carriers to choose in this game (already chosen, or the game has started).");
+        }
+        let view = snap.game.board_view(Viewer::player(color));
+        let beirut = snap.row.variant == Variant::Beirut;
+        let options = view
+            .pieces
+            .iter()
+            .filter(|p| p.color == color && p.square.rank() >= 1)
+            .filter(|p| !(beirut && p.kind == kaboom_rules::Kind::King))
+            .map(|p| (p.square.to_string(), format!("{} {}", p.kind.title(), p.square)))
+            .collect();
+        let count = if beirut {
+            usize::from(snap.row.options.carriers)
+        } else {
+            1
+        };
+        Ok(CarrierMenu {
+            game_id: id,
+            color,
+            count,
+            options,
+        })
+    }
+
+    /// `user` designates `squares` as their carriers in game `id` (BE-2, NU-3), with a
+    /// fresh salt and the BE-9 commitment. When both have chosen, play starts.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when the user may not choose now or the squares break
+    /// the rules (the rules library says why).
+    pub async fn designate(
+        &self,
+        id: i64,
+        user: u64,
+        squares: &[String],
+    ) -> Result<Designated, ServiceError> {
+        let parsed: Vec<Square> = squares
+            .iter()
+            .map(|s| s.trim().parse::<Square>())
+            .collect::<Result<_, _>>()
+            .map_err(|e| ServiceError::Refused(e.to_string()))?;
+        let salt = commitment::fresh_salt().map_err(ServiceError::Corrupt)?;
+        let mut tx = self.db.begin_write().await?;
+        let Some(row) = games::get_tx(&mut tx, id).await? else {
+            return refuse(format!("There is no game #{id}."));
+        };
+        let color = Self::player_color(&row, user, "choose carriers")?;
+        let actions = games::actions_tx(&mut tx, id).await?;
+        let mut game = AnyGame::from_record(&games::record(&row, actions))
+            .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        if !game.awaiting_designation().contains(&color) {
+            return refuse("You have already chosen your carriers (or the game has started).");
+        }
+        game.designate(color, &parsed)
+            .map_err(|e| ServiceError::Refused(format!("Those carriers are not allowed: {e}")))?;
+        let canon = commitment::canonical_squares(&parsed);
+        let designation = Designation {
+            color,
+            commitment: commitment::commitment(id, color, &canon, &salt),
+            squares: canon,
+            salt,
+        };
+        let now = self.clock.now();
+        carriers::insert(&mut tx, id, &designation, now).await?;
+        let started = game.awaiting_designation().is_empty();
+        let update = StateUpdate {
+            expected_ply: row.ply,
+            action: None,
+            state_fen: game.fen(Viewer::Full),
+            start_fen: game.start_fen(Viewer::Full),
+            state: if started {
+                GameState::Active
+            } else {
+                GameState::Setup
+            },
+            declared: None,
+            result: None,
+            deadline_at: if started {
+                self.deadline(row.days_per_move)
+            } else {
+                row.deadline_at
+            },
+        };
+        if !games::update_state(&mut tx, id, &update, now).await? {
+            return Err(ServiceError::MovedOn {
+                game_id: id,
+                ply: row.ply,
+            });
+        }
+        let all = if started {
+            carriers::all_tx(&mut tx, id).await?
+        } else {
+            Vec::new()
+        };
+        tx.commit().await?;
+        tracing::info!(game_id = id, %color, started, "carriers chosen");
+        let snap = self.load(id).await?;
+        Ok(Designated {
+            snap,
+            color,
+            designation,
+            started,
+            all,
+        })
+    }
+
+    /// Ends game `id` with `outcome` inside an open write transaction.
+    async fn finish(
+        &self,
+        mut tx: crate::storage::Tx,
+        row: &GameRow,
+        mut game: AnyGame,
+        outcome: Outcome,
+    ) -> Result<Ended, ServiceError> {
+        game.declare(outcome);
+        let outcome = game.status().outcome().unwrap_or(outcome);
+        let update = StateUpdate {
+            expected_ply: row.ply,
+            action: None,
+            state_fen: game.fen(Viewer::Full),
+            start_fen: row.start_fen.clone(),
+            state: GameState::Finished,
+            declared: Some(outcome),
+            result: Some((outcome.result().to_string(), outcome.reason.name().to_string())),
+            deadline_at: None,
+        };
+        if !games::update_state(&mut tx, row.id, &update, self.clock.now()).await? {
+            return Err(ServiceError::MovedOn {
+                game_id: row.id,
+                ply: row.ply,
+            });
+        }
+        games::clear_draw_offer(&mut tx, row.id).await?;
+        let reveal = carriers::all_tx(&mut tx, row.id).await?;
+        tx.commit().await?;
+        tracing::info!(game_id = row.id, result = outcome.result(), reason = %outcome.reason, "game ended");
+        let snap = self.load(row.id).await?;
+        Ok(Ended {
+            snap,
+            outcome,
+            reveal,
+        })
+    }
+
+    async fn open_for_write(
+        &self,
+        id: i64,
+        user: u64,
+        verb: &str,
+    ) -> Result<(crate::storage::Tx, GameRow, AnyGame, Color), ServiceError> {
+        let mut tx = self.db.begin_write().await?;
+        let Some(row) = games::get_tx(&mut tx, id).await? else {
+            return refuse(format!("There is no game #{id}."));
+        };
+        let color = Self::player_color(&row, user, verb)?;
+        let actions = games::actions_tx(&mut tx, id).await?;
+        let game = AnyGame::from_record(&games::record(&row, actions))
+            .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        if let Some(outcome) = game.status().outcome() {
+            return refuse(format!("The game is already over: {outcome}."));
+        }
+        Ok((tx, row, game, color))
+    }
+
+    /// `user` resigns game `id`.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when they do not play it or it is over.
+    pub async fn resign(&self, id: i64, user: u64) -> Result<Ended, ServiceError> {
+        let (tx, row, game, color) = self.open_for_write(id, user, "resign").await?;
+        self.finish(tx, &row, game, Outcome::win(color.other(), EndReason::Resignation))
+            .await
+    }
+
+    /// `user` aborts game `id`: allowed only before both sides have moved.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when they do not play it, it is over, or both have moved.
+    pub async fn abort(&self, id: i64, user: u64) -> Result<Ended, ServiceError> {
+        let (tx, row, game, _) = self.open_for_write(id, user, "abort").await?;
+        if game.ply_count() >= 2 {
+            return refuse("Both sides have moved: the game can no longer be aborted. You can /resign or offer a /draw.");
+        }
+        self.finish(tx, &row, game, Outcome::draw(EndReason::Aborted)).await
+    }
+
+    /// `user` offers a draw in game `id`. If the opponent's offer stands, this accepts it.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when they do not play it, it is over or not started, or
+    /// their own offer already stands.
+    pub async fn offer_draw(&self, id: i64, user: u64) -> Result<DrawResult, ServiceError> {
+        let (mut tx, row, game, color) = self.open_for_write(id, user, "offer a draw").await?;
+        if row.state == GameState::Setup {
+            return refuse("The game has not started yet: you can /abort it instead.");
+        }
+        match games::draw_offer(&mut tx, id).await? {
+            Some(o) if o.by == color => refuse("Your draw offer already stands; it is up to your opponent."),
+            Some(_) => Ok(DrawResult::Agreed(
+                self.finish(tx, &row, game, Outcome::draw(EndReason::Agreement))
+                    .await?,
+            )),
+            None => {
+                games::put_draw_offer(
+                    &mut tx,
+                    id,
+                    DrawOffer {
+                        by: color,
+                        ply: row.ply,
+                    },
+                    self.clock.now(),
+                )
+                .await?;
+                tx.commit().await?;
+                Ok(DrawResult::Offered {
+                    snap: self.load(id).await?,
+                    by: color,
+                })
+            }
+        }
+    }
+
+    /// `user` accepts or declines the opponent's standing draw offer in game `id`.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when no offer by the opponent stands.
+    pub async fn answer_draw(
+        &self,
+        id: i64,
+        user: u64,
+        accept: bool,
+    ) -> Result<DrawResult, ServiceError> {
+        let (mut tx, row, game, color) = self
+            .open_for_write(id, user, "answer a draw offer")
+            .await?;
+        match games::draw_offer(&mut tx, id).await? {
+            Some(o) if o.by != color => {
+                if accept {
+                    Ok(DrawResult::Agreed(
+                        self.finish(tx, &row, game, Outcome::draw(EndReason::Agreement))
+                            .await?,
+                    ))
+                } else {
+                    games::clear_draw_offer(&mut tx, id).await?;
+                    tx.commit().await?;
+                    Ok(DrawResult::Declined {
+                        snap: self.load(id).await?,
+                        by: o.by,
+                    })
+                }
+            }
+            Some(_) => refuse("That is your own draw offer: your opponent answers it."),
+            None => refuse("No draw offer stands in this game (a move by the other side declines it)."),
+        }
+    }
+
+    /// Whether a draw offer stands in game `id`, and by whom.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn draw_offer(&self, id: i64) -> Result<Option<Color>, ServiceError> {
+        let mut tx = self.db.begin_write().await?;
+        let o = games::draw_offer(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(o.map(|o| o.by))
+    }
+
+    /// The game's PGN. Beirut carriers appear only once the game is over (BE-9).
+    ///
+    /// # Errors
+    /// [`ServiceError`] when the game cannot be loaded.
+    pub async fn pgn(&self, id: i64) -> Result<String, ServiceError> {
+        let snap = self.load(id).await?;
+        let designations = if snap.outcome().is_some() || snap.row.variant == Variant::Nuke {
+            self.designations(id).await?
+        } else {
+            Vec::new()
+        };
+        Ok(pgn::pgn(&snap, &designations))
+    }
+
+    /// Paints `viewer`'s view of the game after its last action, from `bottom`'s side.
+    /// CPU work: call it off the async runtime.
+    ///
+    /// # Errors
+    /// The painter's message.
+    pub fn paint(&self, snap: &Snapshot, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, String> {
+        let view = snap.game.board_view(viewer);
+        self.painter.paint(&view, snap.game.plies().last(), bottom)
+    }
+
+    /// Paints the start position of `variant` (for `/rules`).
+    ///
+    /// # Errors
+    /// A message when the variant is not available or the painter fails.
+    pub fn paint_start(&self, variant: Variant) -> Result<Vec<u8>, String> {
+        let game = AnyGame::new(variant, GameOptions::default()).map_err(|e| e.to_string())?;
+        self.painter
+            .paint(&game.board_view(Viewer::Spectator), None, Color::White)
+    }
+}

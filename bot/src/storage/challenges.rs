@@ -1,0 +1,232 @@
+//! The `challenges` table: open, accepted, declined and cancelled challenges.
+
+use std::str::FromStr;
+
+use kaboom_rules::{GameOptions, Variant};
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{Db, StorageError, Tx, id_from_db, id_to_db};
+
+/// The colour the challenger asked for.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum ColorChoice {
+    /// The challenger plays White.
+    White,
+    /// The challenger plays Black.
+    Black,
+    /// Drawn at random when the challenge is accepted.
+    Random,
+}
+
+impl ColorChoice {
+    /// `white`, `black` or `random` (stored form).
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+}
+
+impl FromStr for ColorChoice {
+    type Err = StorageError;
+    fn from_str(s: &str) -> Result<ColorChoice, StorageError> {
+        match s {
+            "white" => Ok(ColorChoice::White),
+            "black" => Ok(ColorChoice::Black),
+            "random" => Ok(ColorChoice::Random),
+            other => Err(StorageError::Corrupt(format!("colour choice '{other}'"))),
+        }
+    }
+}
+
+/// Where a challenge stands.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum ChallengeState {
+    /// Waiting for an opponent.
+    Open,
+    /// Accepted: a game exists.
+    Accepted,
+    /// The named opponent declined.
+    Declined,
+    /// The challenger withdrew it.
+    Cancelled,
+}
+
+impl ChallengeState {
+    fn name(self) -> &'static str {
+        match self {
+            ChallengeState::Open => "open",
+            ChallengeState::Accepted => "accepted",
+            ChallengeState::Declined => "declined",
+            ChallengeState::Cancelled => "cancelled",
+        }
+    }
+    fn parse(s: &str) -> Result<ChallengeState, StorageError> {
+        Ok(match s {
+            "open" => ChallengeState::Open,
+            "accepted" => ChallengeState::Accepted,
+            "declined" => ChallengeState::Declined,
+            "cancelled" => ChallengeState::Cancelled,
+            other => return Err(StorageError::Corrupt(format!("challenge state '{other}'"))),
+        })
+    }
+}
+
+/// A challenge to be stored.
+#[derive(Clone, Debug)]
+pub struct NewChallenge {
+    /// The server, if any.
+    pub guild_id: Option<u64>,
+    /// The channel the challenge was posted in (the game thread is made there).
+    pub channel_id: u64,
+    /// Who challenges.
+    pub challenger_id: u64,
+    /// Their display name (for thread names and PGN).
+    pub challenger_name: String,
+    /// The only user who may accept; `None`: anyone but the challenger.
+    pub opponent_id: Option<u64>,
+    /// The variant.
+    pub variant: Variant,
+    /// Variant options (Beirut carriers, Dead Man's Switch).
+    pub options: GameOptions,
+    /// Days per move; `None`: no time limit.
+    pub days_per_move: Option<u32>,
+    /// The challenger's colour.
+    pub color: ColorChoice,
+    /// Whether the game will be rated.
+    pub rated: bool,
+}
+
+/// A stored challenge.
+#[derive(Clone, Debug)]
+pub struct Challenge {
+    /// Its id (in component custom ids).
+    pub id: i64,
+    /// Its message, once posted.
+    pub message_id: Option<u64>,
+    /// Where it stands.
+    pub state: ChallengeState,
+    /// The game, once accepted.
+    pub game_id: Option<i64>,
+    /// What was asked.
+    pub spec: NewChallenge,
+}
+
+fn from_row(row: &SqliteRow) -> Result<Challenge, StorageError> {
+    let variant: String = row.try_get("variant")?;
+    let color: String = row.try_get("color")?;
+    let state: String = row.try_get("state")?;
+    Ok(Challenge {
+        id: row.try_get("id")?,
+        message_id: row.try_get::<Option<i64>, _>("message_id")?.map(id_from_db),
+        state: ChallengeState::parse(&state)?,
+        game_id: row.try_get("game_id")?,
+        spec: NewChallenge {
+            guild_id: row.try_get::<Option<i64>, _>("guild_id")?.map(id_from_db),
+            channel_id: id_from_db(row.try_get("channel_id")?),
+            challenger_id: id_from_db(row.try_get("challenger_id")?),
+            challenger_name: row.try_get("challenger_name")?,
+            opponent_id: row.try_get::<Option<i64>, _>("opponent_id")?.map(id_from_db),
+            variant: Variant::from_str(&variant).map_err(|e| StorageError::Corrupt(e.to_string()))?,
+            options: GameOptions {
+                carriers: row.try_get::<i64, _>("carriers")? as u8,
+                dead_mans_switch: row.try_get("dead_mans_switch")?,
+            },
+            days_per_move: row.try_get::<Option<i64>, _>("days_per_move")?.map(|d| d as u32),
+            color: color.parse()?,
+            rated: row.try_get("rated")?,
+        },
+    })
+}
+
+/// Stores a new open challenge and returns its id.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn insert(db: &Db, c: &NewChallenge, now: i64) -> Result<i64, StorageError> {
+    let row = sqlx::query(
+        "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
+            variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
+    )
+    .bind(c.guild_id.map(id_to_db))
+    .bind(id_to_db(c.channel_id))
+    .bind(id_to_db(c.challenger_id))
+    .bind(&c.challenger_name)
+    .bind(c.opponent_id.map(id_to_db))
+    .bind(c.variant.name())
+    .bind(i64::from(c.options.carriers))
+    .bind(c.options.dead_mans_switch)
+    .bind(c.days_per_move.map(i64::from))
+    .bind(c.color.name())
+    .bind(c.rated)
+    .bind(now)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(row.try_get("id")?)
+}
+
+/// Loads a challenge.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn get(db: &Db, id: i64) -> Result<Option<Challenge>, StorageError> {
+    sqlx::query("SELECT * FROM challenges WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db.pool())
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
+/// Loads a challenge inside a transaction.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<Challenge>, StorageError> {
+    sqlx::query("SELECT * FROM challenges WHERE id = ?")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
+/// Records the message that shows the challenge.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn set_message(db: &Db, id: i64, message_id: u64) -> Result<(), StorageError> {
+    sqlx::query("UPDATE challenges SET message_id = ? WHERE id = ?")
+        .bind(id_to_db(message_id))
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// Moves an open challenge to `state` (and links its game); `false` when it was no longer open.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn close(
+    tx: &mut Tx,
+    id: i64,
+    state: ChallengeState,
+    game_id: Option<i64>,
+) -> Result<bool, StorageError> {
+    let done = sqlx::query(
+        "UPDATE challenges SET state = ?, game_id = ? WHERE id = ? AND state = 'open'",
+    )
+    .bind(state.name())
+    .bind(game_id)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -1,0 +1,500 @@
+//! The `games`, `game_actions` and `draw_offers` tables.
+//!
+//! A game is stored as its full state (`state_fen`, a cache) plus the ordered list of its
+//! actions (`game_actions`, the source of truth): [`load_record`] rebuilds the
+//! [`GameRecord`] the rules library replays.
+
+use std::str::FromStr;
+
+use kaboom_rules::{Color, GameOptions, GameRecord, Outcome, Variant};
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{Db, StorageError, Tx, id_from_db, id_to_db};
+
+/// Where a game stands.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum GameState {
+    /// Waiting for carrier designations (Beirut, Nuke).
+    Setup,
+    /// Being played.
+    Active,
+    /// Over.
+    Finished,
+}
+
+impl GameState {
+    /// Stored form.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameState::Setup => "setup",
+            GameState::Active => "active",
+            GameState::Finished => "finished",
+        }
+    }
+    fn parse(s: &str) -> Result<GameState, StorageError> {
+        Ok(match s {
+            "setup" => GameState::Setup,
+            "active" => GameState::Active,
+            "finished" => GameState::Finished,
+            other => return Err(StorageError::Corrupt(format!("game state '{other}'"))),
+        })
+    }
+}
+
+/// A game to be stored.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The challenge it came from.
+    pub challenge_id: Option<i64>,
+    /// The server.
+    pub guild_id: Option<u64>,
+    /// The channel the challenge was in.
+    pub channel_id: u64,
+    /// White's user id and name.
+    pub white: (u64, String),
+    /// Black's user id and name.
+    pub black: (u64, String),
+    /// The variant.
+    pub variant: Variant,
+    /// Its options.
+    pub options: GameOptions,
+    /// Full start serialization.
+    pub start_fen: String,
+    /// Setup or active.
+    pub state: GameState,
+    /// Days per move, if limited.
+    pub days_per_move: Option<u32>,
+    /// First deadline.
+    pub deadline_at: Option<i64>,
+    /// Rated.
+    pub rated: bool,
+}
+
+/// A stored game's row (not its actions).
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// Id (in component custom ids and the `/move game` option).
+    pub id: i64,
+    /// The server.
+    pub guild_id: Option<u64>,
+    /// The channel of the challenge.
+    pub channel_id: u64,
+    /// The game's thread, once made.
+    pub thread_id: Option<u64>,
+    /// White's user id.
+    pub white_id: u64,
+    /// White's name.
+    pub white_name: String,
+    /// Black's user id.
+    pub black_id: u64,
+    /// Black's name.
+    pub black_name: String,
+    /// The variant.
+    pub variant: Variant,
+    /// Its options.
+    pub options: GameOptions,
+    /// Full start serialization (secret for Beirut until the end).
+    pub start_fen: String,
+    /// Full current serialization (secret for Beirut).
+    pub state_fen: String,
+    /// Plies played.
+    pub ply: i64,
+    /// Setup, active, finished.
+    pub state: GameState,
+    /// A result declared off the board.
+    pub declared: Option<Outcome>,
+    /// `1-0`, `0-1`, `1/2-1/2`, `*` once finished.
+    pub result: Option<String>,
+    /// Why it finished (status.reason vocabulary).
+    pub reason: Option<String>,
+    /// Days per move, if limited.
+    pub days_per_move: Option<u32>,
+    /// Deadline of the side to move, Unix seconds.
+    pub deadline_at: Option<i64>,
+    /// Rated.
+    pub rated: bool,
+    /// The latest board message (its buttons act on the game).
+    pub board_message_id: Option<u64>,
+    /// Created, Unix seconds.
+    pub created_at: i64,
+}
+
+impl GameRow {
+    /// The colour `user` plays, if they play.
+    pub fn color_of(&self, user: u64) -> Option<Color> {
+        if user == self.white_id {
+            Some(Color::White)
+        } else if user == self.black_id {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The user id of `color`.
+    pub fn player(&self, color: Color) -> u64 {
+        match color {
+            Color::White => self.white_id,
+            Color::Black => self.black_id,
+        }
+    }
+
+    /// The name of `color`'s player.
+    pub fn name(&self, color: Color) -> &str {
+        match color {
+            Color::White => &self.white_name,
+            Color::Black => &self.black_name,
+        }
+    }
+}
+
+fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
+    let variant: String = row.try_get("variant")?;
+    let state: String = row.try_get("state")?;
+    let declared: Option<String> = row.try_get("declared")?;
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        guild_id: row.try_get::<Option<i64>, _>("guild_id")?.map(id_from_db),
+        channel_id: id_from_db(row.try_get("channel_id")?),
+        thread_id: row.try_get::<Option<i64>, _>("thread_id")?.map(id_from_db),
+        white_id: id_from_db(row.try_get("white_id")?),
+        white_name: row.try_get("white_name")?,
+        black_id: id_from_db(row.try_get("black_id")?),
+        black_name: row.try_get("black_name")?,
+        variant: Variant::from_str(&variant).map_err(|e| StorageError::Corrupt(e.to_string()))?,
+        options: GameOptions {
+            carriers: row.try_get::<i64, _>("carriers")? as u8,
+            dead_mans_switch: row.try_get("dead_mans_switch")?,
+        },
+        start_fen: row.try_get("start_fen")?,
+        state_fen: row.try_get("state_fen")?,
+        ply: row.try_get("ply")?,
+        state: GameState::parse(&state)?,
+        declared: declared
+            .map(|d| serde_json::from_str(&d))
+            .transpose()
+            .map_err(|e| StorageError::Corrupt(format!("declared result: {e}")))?,
+        result: row.try_get("result")?,
+        reason: row.try_get("reason")?,
+        days_per_move: row.try_get::<Option<i64>, _>("days_per_move")?.map(|d| d as u32),
+        deadline_at: row.try_get("deadline_at")?,
+        rated: row.try_get("rated")?,
+        board_message_id: row.try_get::<Option<i64>, _>("board_message_id")?.map(id_from_db),
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+/// Stores a new game; returns its id.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<i64, StorageError> {
+    let row = sqlx::query(
+        "INSERT INTO games (challenge_id, guild_id, channel_id, white_id, white_name, black_id,
+            black_name, variant, carriers, dead_mans_switch, start_fen, state_fen, ply, state,
+            days_per_move, deadline_at, rated, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(g.challenge_id)
+    .bind(g.guild_id.map(id_to_db))
+    .bind(id_to_db(g.channel_id))
+    .bind(id_to_db(g.white.0))
+    .bind(&g.white.1)
+    .bind(id_to_db(g.black.0))
+    .bind(&g.black.1)
+    .bind(g.variant.name())
+    .bind(i64::from(g.options.carriers))
+    .bind(g.options.dead_mans_switch)
+    .bind(&g.start_fen)
+    .bind(&g.start_fen)
+    .bind(g.state.name())
+    .bind(g.days_per_move.map(i64::from))
+    .bind(g.deadline_at)
+    .bind(g.rated)
+    .bind(now)
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(row.try_get("id")?)
+}
+
+/// Loads a game's row.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn get(db: &Db, id: i64) -> Result<Option<GameRow>, StorageError> {
+    sqlx::query("SELECT * FROM games WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db.pool())
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
+/// Loads a game's row inside a transaction.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, StorageError> {
+    sqlx::query("SELECT * FROM games WHERE id = ?")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
+/// The game played in `thread_id`, if any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn by_thread(db: &Db, thread_id: u64) -> Result<Option<GameRow>, StorageError> {
+    sqlx::query("SELECT * FROM games WHERE thread_id = ?")
+        .bind(id_to_db(thread_id))
+        .fetch_optional(db.pool())
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
+/// Games `user` plays that are not finished, oldest first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn active_for(db: &Db, user: u64) -> Result<Vec<GameRow>, StorageError> {
+    sqlx::query(
+        "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state <> 'finished'
+         ORDER BY id",
+    )
+    .bind(id_to_db(user))
+    .bind(id_to_db(user))
+    .fetch_all(db.pool())
+    .await?
+    .iter()
+    .map(from_row)
+    .collect()
+}
+
+/// The game's actions in order (canonical texts).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn actions_tx(tx: &mut Tx, id: i64) -> Result<Vec<String>, StorageError> {
+    let rows = sqlx::query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
+        .bind(id)
+        .fetch_all(&mut **tx)
+        .await?;
+    rows.iter()
+        .map(|r| r.try_get("action").map_err(StorageError::from))
+        .collect()
+}
+
+/// The game's actions in order (canonical texts).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn actions(db: &Db, id: i64) -> Result<Vec<String>, StorageError> {
+    let rows = sqlx::query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
+        .bind(id)
+        .fetch_all(db.pool())
+        .await?;
+    rows.iter()
+        .map(|r| r.try_get("action").map_err(StorageError::from))
+        .collect()
+}
+
+/// The replayable record of a stored game.
+pub fn record(row: &GameRow, actions: Vec<String>) -> GameRecord {
+    GameRecord {
+        variant: row.variant,
+        options: row.options,
+        start_fen: row.start_fen.clone(),
+        actions,
+        declared: row.declared,
+    }
+}
+
+/// Loads a game's row and its replayable record.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn load_record(db: &Db, id: i64) -> Result<Option<(GameRow, GameRecord)>, StorageError> {
+    let mut tx = db.pool().begin().await?;
+    let Some(row) = get_tx(&mut tx, id).await? else {
+        return Ok(None);
+    };
+    let actions = actions_tx(&mut tx, id).await?;
+    tx.commit().await?;
+    let rec = record(&row, actions);
+    Ok(Some((row, rec)))
+}
+
+/// The new state of a game after an action or a declared result.
+#[derive(Clone, Debug)]
+pub struct StateUpdate {
+    /// The ply the caller loaded; the update applies only if the game is still there.
+    pub expected_ply: i64,
+    /// The action to append (its ply is `expected_ply + 1`), with the acting user.
+    pub action: Option<(String, u64)>,
+    /// Full current serialization.
+    pub state_fen: String,
+    /// Full start serialization (changes only during the designation).
+    pub start_fen: String,
+    /// New state.
+    pub state: GameState,
+    /// A result declared off the board.
+    pub declared: Option<Outcome>,
+    /// Result and reason when finished.
+    pub result: Option<(String, String)>,
+    /// Deadline of the side to move.
+    pub deadline_at: Option<i64>,
+}
+
+/// Writes a game's new state inside `tx`, appending the action if any. Returns `false`
+/// (and writes nothing) when the game is no longer at `expected_ply`: someone else's action
+/// came first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn update_state(
+    tx: &mut Tx,
+    id: i64,
+    u: &StateUpdate,
+    now: i64,
+) -> Result<bool, StorageError> {
+    let new_ply = u.expected_ply + i64::from(u.action.is_some());
+    let declared = u
+        .declared
+        .map(|d| serde_json::to_string(&d).expect("an outcome always serializes"));
+    let done = sqlx::query(
+        "UPDATE games SET ply = ?, state_fen = ?, start_fen = ?, state = ?, declared = ?,
+            result = ?, reason = ?, deadline_at = ?, updated_at = ?
+         WHERE id = ? AND ply = ?",
+    )
+    .bind(new_ply)
+    .bind(&u.state_fen)
+    .bind(&u.start_fen)
+    .bind(u.state.name())
+    .bind(declared)
+    .bind(u.result.as_ref().map(|r| r.0.clone()))
+    .bind(u.result.as_ref().map(|r| r.1.clone()))
+    .bind(u.deadline_at)
+    .bind(now)
+    .bind(id)
+    .bind(u.expected_ply)
+    .execute(&mut **tx)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Ok(false);
+    }
+    if let Some((text, player)) = &u.action {
+        sqlx::query(
+            "INSERT INTO game_actions (game_id, ply, action, player_id, played_at)
+             VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(new_ply)
+        .bind(text)
+        .bind(id_to_db(*player))
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(true)
+}
+
+/// Records the game's thread.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn set_thread(db: &Db, id: i64, thread_id: u64) -> Result<(), StorageError> {
+    sqlx::query("UPDATE games SET thread_id = ? WHERE id = ?")
+        .bind(id_to_db(thread_id))
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// Records the latest board message.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn set_board_message(db: &Db, id: i64, message_id: u64) -> Result<(), StorageError> {
+    sqlx::query("UPDATE games SET board_message_id = ? WHERE id = ?")
+        .bind(id_to_db(message_id))
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// A standing draw offer.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct DrawOffer {
+    /// Who offered.
+    pub by: Color,
+    /// At which ply.
+    pub ply: i64,
+}
+
+/// The game's standing draw offer, if any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn draw_offer(tx: &mut Tx, id: i64) -> Result<Option<DrawOffer>, StorageError> {
+    let row = sqlx::query("SELECT offered_by, ply FROM draw_offers WHERE game_id = ?")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    row.map(|r| {
+        let by: String = r.try_get("offered_by")?;
+        Ok(DrawOffer {
+            by: by
+                .parse()
+                .map_err(|_| StorageError::Corrupt(format!("draw offer colour '{by}'")))?,
+            ply: r.try_get("ply")?,
+        })
+    })
+    .transpose()
+}
+
+/// Records a draw offer (replacing any other).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_draw_offer(
+    tx: &mut Tx,
+    id: i64,
+    offer: DrawOffer,
+    now: i64,
+) -> Result<(), StorageError> {
+    sqlx::query("DELETE FROM draw_offers WHERE game_id = ?")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES (?, ?, ?, ?)")
+        .bind(id)
+        .bind(offer.by.name())
+        .bind(offer.ply)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Removes the game's draw offer; `true` if there was one.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn clear_draw_offer(tx: &mut Tx, id: i64) -> Result<bool, StorageError> {
+    let done = sqlx::query("DELETE FROM draw_offers WHERE game_id = ?")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}

@@ -1,0 +1,108 @@
+//! Storage: the bot's database, behind functions the services call (no SQL anywhere else).
+//!
+//! SQLite by default (embedded, file created if missing), through sqlx so a PostgreSQL port
+//! needs only another pool type: the schema in `migrations/` uses portable SQL. Discord ids
+//! are stored as `BIGINT` (snowflakes fit in 63 bits); times are Unix seconds.
+//!
+//! One module per table group: [`challenges`], [`games`] (games, their actions and draw
+//! offers), [`carriers`] (secret designations, BE-2/BE-9).
+
+pub mod carriers;
+pub mod challenges;
+pub mod games;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+
+/// The migrations under `migrations/`, embedded at compile time and applied at start-up.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+/// Default `DATABASE_URL`: a SQLite file in the working directory, created if missing.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://kaboom.db";
+
+/// A database error (connection, query or migration).
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// A query or connection failed.
+    #[error("database error: {0}")]
+    Sql(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored value does not read back (a corrupt or foreign row).
+    #[error("stored data is invalid: {0}")]
+    Corrupt(String),
+}
+
+/// The database handle: a connection pool, cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: SqlitePool,
+}
+
+impl Db {
+    /// Opens (creating if missing) the database at `url` (`sqlite://path`), with the WAL
+    /// journal, foreign keys on and a 5-second busy timeout, and applies the migrations.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the URL is invalid, the file cannot be opened or a migration fails.
+    pub async fn connect(url: &str) -> Result<Db, StorageError> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        MIGRATOR.run(&pool).await?;
+        Ok(Db { pool })
+    }
+
+    /// The pool, for the storage modules.
+    pub(crate) fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// Starts a write transaction that takes the database's write lock at once
+    /// (`BEGIN IMMEDIATE`), so a read-check-write inside it cannot interleave with another.
+    ///
+    /// # Errors
+    /// [`StorageError::Sql`] when the lock cannot be had within the busy timeout.
+    pub async fn begin_write(&self) -> Result<Tx, StorageError> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// Closes the pool (waits for connections to be returned).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// A transaction on the database.
+pub type Tx = sqlx::Transaction<'static, sqlx::Sqlite>;
+
+/// Discord snowflake to the stored form.
+pub(crate) fn id_to_db(id: u64) -> i64 {
+    id as i64
+}
+
+/// Stored form back to a Discord snowflake.
+pub(crate) fn id_from_db(id: i64) -> u64 {
+    id as u64
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Db;
+
+    /// A fresh database in a temporary directory (kept alive by the returned guard).
+    pub async fn temp_db() -> (Db, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("test.db").display());
+        (Db::connect(&url).await.expect("open test db"), dir)
+    }
+}
