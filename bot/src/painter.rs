@@ -2,7 +2,7 @@
 //! can swap the implementation. Painting is CPU work: the Discord layer calls it inside
 //! `spawn_blocking`.
 
-use kaboom_rules::{BoardView, Color, Geometry, PlyRecord};
+use kaboom_rules::{BoardView, Color, PlyRecord};
 
 /// Draws a board as a PNG.
 pub trait BoardPainter: Send + Sync + 'static {
@@ -53,7 +53,7 @@ impl BoardPainter for PlainPainter {
                 Color::White => (file, top_rank - rank),
                 Color::Black => (files - 1 - file, rank - (top_rank + 1 - rows)),
             };
-            let mut rgb = if Geometry::is_dark(sq) {
+            let mut rgb = if geometry.is_dark(sq) {
                 [181, 136, 99]
             } else {
                 [240, 217, 181]

@@ -886,3 +886,6 @@ impl Services {
             .paint(&game.board_view(Viewer::Spectator), None, Color::White)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,149 @@
+//! `/challenge`.
+
+use kaboom_rules::{GameOptions, Variant};
+use poise::serenity_prelude as serenity;
+
+use crate::present;
+use crate::services::DEFAULT_DAYS_PER_MOVE;
+use crate::storage::challenges::{ColorChoice, NewChallenge};
+use crate::types::{Context, Error};
+
+/// The five variants.
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum VariantChoice {
+    /// Atomic.
+    Atomic,
+    /// Beirut.
+    Beirut,
+    /// Nuke.
+    Nuke,
+    /// Bomberman Chess.
+    #[name = "Bomberman Chess"]
+    Bomberman,
+    /// Bombalot.
+    Bombalot,
+}
+
+impl From<VariantChoice> for Variant {
+    fn from(v: VariantChoice) -> Variant {
+        match v {
+            VariantChoice::Atomic => Variant::Atomic,
+            VariantChoice::Beirut => Variant::Beirut,
+            VariantChoice::Nuke => Variant::Nuke,
+            VariantChoice::Bomberman => Variant::Bomberman,
+            VariantChoice::Bombalot => Variant::Bombalot,
+        }
+    }
+}
+
+/// Time per move (INTERFACES.md: 1, 2, 3, 5, 7, 10, 14 days or none; default 3).
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum DaysChoice {
+    /// 1 day.
+    #[name = "1 day"]
+    D1,
+    /// 2 days.
+    #[name = "2 days"]
+    D2,
+    /// 3 days.
+    #[name = "3 days"]
+    D3,
+    /// 5 days.
+    #[name = "5 days"]
+    D5,
+    /// 7 days.
+    #[name = "7 days"]
+    D7,
+    /// 10 days.
+    #[name = "10 days"]
+    D10,
+    /// 14 days.
+    #[name = "14 days"]
+    D14,
+    /// No limit.
+    #[name = "no limit"]
+    Unlimited,
+}
+
+impl DaysChoice {
+    fn days(self) -> Option<u32> {
+        match self {
+            DaysChoice::D1 => Some(1),
+            DaysChoice::D2 => Some(2),
+            DaysChoice::D3 => Some(3),
+            DaysChoice::D5 => Some(5),
+            DaysChoice::D7 => Some(7),
+            DaysChoice::D10 => Some(10),
+            DaysChoice::D14 => Some(14),
+            DaysChoice::Unlimited => None,
+        }
+    }
+}
+
+/// Your colour.
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum ColorParam {
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Random.
+    Random,
+}
+
+/// Challenge someone to a game, or leave the opponent out to let anyone accept.
+///
+/// The game is played by correspondence in its own thread: 3 days per move unless you
+/// choose otherwise. Beirut takes the number of carriers (Multiple Beirut, 1-15) and the
+/// Dead Man's Switch option.
+#[poise::command(slash_command)]
+pub async fn challenge(
+    ctx: Context<'_>,
+    #[description = "Which variant to play"] variant: VariantChoice,
+    #[description = "Who may accept (leave out: anyone)"] opponent: Option<serenity::User>,
+    #[description = "Time for each move (default 3 days)"] days_per_move: Option<DaysChoice>,
+    #[description = "Your colour (default random)"] color: Option<ColorParam>,
+    #[description = "Rated game (default yes)"] rated: Option<bool>,
+    #[description = "Beirut: carriers per side, 1-15 (default 1)"]
+    #[min = 1]
+    #[max = 15]
+    carriers: Option<u8>,
+    #[description = "Beirut: a captured carrier explodes (default off)"]
+    dead_mans_switch: Option<bool>,
+) -> Result<(), Error> {
+    let services = &ctx.data().services;
+    let author = ctx.author();
+    let spec = NewChallenge {
+        guild_id: ctx.guild_id().map(|g| g.get()),
+        channel_id: ctx.channel_id().get(),
+        challenger_id: author.id.get(),
+        challenger_name: author.global_name.clone().unwrap_or_else(|| author.name.clone()),
+        opponent_id: opponent.as_ref().map(|u| u.id.get()),
+        variant: variant.into(),
+        options: GameOptions {
+            carriers: carriers.unwrap_or(1),
+            dead_mans_switch: dead_mans_switch.unwrap_or(false),
+        },
+        days_per_move: days_per_move.map_or(Some(DEFAULT_DAYS_PER_MOVE), DaysChoice::days),
+        color: match color {
+            Some(ColorParam::White) => ColorChoice::White,
+            Some(ColorParam::Black) => ColorChoice::Black,
+            _ => ColorChoice::Random,
+        },
+        rated: rated.unwrap_or(true),
+    };
+    let created = services.create_challenge(spec).await?;
+    let reply = ctx
+        .send(
+            poise::CreateReply::default()
+                .content(present::challenge_text(&created))
+                .components(present::challenge_buttons(created.id))
+                .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
+        )
+        .await?;
+    let message = reply.message().await?;
+    services
+        .set_challenge_message(created.id, message.id.get())
+        .await?;
+    Ok(())
+}

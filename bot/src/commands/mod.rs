@@ -1,0 +1,129 @@
+//! Slash commands, one module per feature. Their doc comments are the help players see.
+
+pub mod challenge;
+pub mod game;
+pub mod info;
+pub mod play;
+
+use poise::serenity_prelude as serenity;
+
+use crate::services::ServiceError;
+use crate::types::{Context, Data, Error};
+
+/// Every command of the bot.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![
+        challenge::challenge(),
+        play::move_(),
+        play::board(),
+        game::resign(),
+        game::draw(),
+        game::abort(),
+        info::games(),
+        info::pgn(),
+        info::rules(),
+        info::help(),
+    ]
+}
+
+/// Answers only the caller.
+///
+/// # Errors
+/// A Discord error.
+pub async fn say_private(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
+    ctx.send(
+        poise::CreateReply::default()
+            .content(text)
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Parses a `game` option: `12` or `#12`.
+fn parse_game_option(text: &str) -> Result<i64, ServiceError> {
+    text.trim()
+        .trim_start_matches('#')
+        .parse()
+        .map_err(|_| ServiceError::Refused(format!("'{text}' is not a game: pick one from the list (e.g. #12).")))
+}
+
+/// The game a command is about: the `game` option if given, else the game of the thread
+/// it is used in, else the caller's only active game.
+///
+/// # Errors
+/// [`ServiceError::Refused`] when none can be told.
+pub async fn resolve_game(ctx: Context<'_>, game: Option<&str>) -> Result<i64, Error> {
+    let services = &ctx.data().services;
+    if let Some(text) = game {
+        return Ok(parse_game_option(text)?);
+    }
+    if let Some(id) = services.game_in_thread(ctx.channel_id().get()).await? {
+        return Ok(id);
+    }
+    let mine = services.active_games(ctx.author().id.get()).await?;
+    if mine.len() == 1 {
+        return Ok(mine[0].id);
+    }
+    Err(ServiceError::Refused(
+        "Use this in the game's thread, or choose the game with the `game` option.".into(),
+    )
+    .into())
+}
+
+/// Autocomplete for `game` options: the caller's active games.
+pub async fn autocomplete_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let user = ctx.author().id.get();
+    let games = ctx
+        .data()
+        .services
+        .active_games(user)
+        .await
+        .unwrap_or_default();
+    let mut choices = Vec::new();
+    for g in games {
+        let opponent = if g.white_id == user {
+            &g.black_name
+        } else {
+            &g.white_name
+        };
+        let label = format!("#{} {} vs {}", g.id, g.variant.title(), opponent);
+        if partial.is_empty() || label.to_lowercase().contains(&partial.to_lowercase()) {
+            choices.push(serenity::AutocompleteChoice::new(label, g.id.to_string()));
+        }
+        if choices.len() == 25 {
+            break;
+        }
+    }
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// The one error handler: tells the user ephemerally what went wrong, and logs.
+pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    match error {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            let text = match error.downcast_ref::<ServiceError>() {
+                Some(ServiceError::Refused(t)) => t.clone(),
+                Some(other) => {
+                    tracing::error!(command = %ctx.command().name, error = %other, "command failed");
+                    format!("Sorry, that failed: {other}")
+                }
+                None => {
+                    tracing::error!(command = %ctx.command().name, error = %error, "command failed");
+                    format!("Sorry, that failed: {error}")
+                }
+            };
+            if let Err(e) = say_private(ctx, text).await {
+                tracing::warn!(error = %e, "could not report an error to the user");
+            }
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::error!(error = %e, "error while handling an error");
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! `/move` (with autocomplete of legal actions) and `/board`.
+
+use kaboom_rules::Viewer;
+use poise::serenity_prelude as serenity;
+
+use super::{autocomplete_game, resolve_game};
+use crate::flows;
+use crate::present;
+use crate::services::ServiceError;
+use crate::types::{Context, Error};
+
+/// The `game` option typed so far in an autocomplete request, if any.
+fn game_option(ctx: Context<'_>) -> Option<String> {
+    let poise::Context::Application(app) = ctx else {
+        return None;
+    };
+    app.interaction.data.options.iter().find_map(|o| {
+        if o.name != "game" {
+            return None;
+        }
+        match &o.value {
+            serenity::CommandDataOptionValue::String(s) => Some(s.clone()),
+            _ => None,
+        }
+    })
+}
+
+async fn autocomplete_action(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let services = &ctx.data().services;
+    let user = ctx.author().id.get();
+    let id = match game_option(ctx) {
+        Some(g) => g.trim().trim_start_matches('#').parse().ok(),
+        None => match services.game_in_thread(ctx.channel_id().get()).await {
+            Ok(Some(id)) => Some(id),
+            _ => services
+                .active_games(user)
+                .await
+                .ok()
+                .filter(|g| g.len() == 1)
+                .map(|g| g[0].id),
+        },
+    };
+    let choices = match id {
+        Some(id) => services
+            .suggest(id, user, partial)
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| serenity::AutocompleteChoice::new(s.label, s.value))
+            .collect(),
+        None => Vec::new(),
+    };
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Make your move. Start typing: the list shows your legal actions and what each removes.
+///
+/// Type a move as SAN (`Nxd5`), in coordinates (`g1f3`), or pick it by the piece's name.
+/// Outside the game's thread, choose the game with the `game` option.
+#[poise::command(slash_command, rename = "move")]
+pub async fn move_(
+    ctx: Context<'_>,
+    #[description = "Your action, e.g. Nf3, e2e4, Boom@e5"]
+    #[autocomplete = "autocomplete_action"]
+    action: String,
+    #[description = "Which game (only needed outside its thread)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let services = &ctx.data().services;
+    let id = resolve_game(ctx, game.as_deref()).await?;
+    let user = ctx.author().id.get();
+    match services.play(id, user, &action).await {
+        Ok(played) => {
+            let text = flows::after_play(ctx.http(), services, &played).await?;
+            super::say_private(ctx, text).await
+        }
+        Err(ServiceError::MovedOn { game_id, .. }) => {
+            let snap = services.load(game_id).await?;
+            let (caption, image) = flows::own_view(services, &snap, user).await?;
+            ctx.send(
+                poise::CreateReply::default()
+                    .content(format!(
+                        "The game moved on before your action was saved; here is the new position.\n{caption}"
+                    ))
+                    .attachment(image)
+                    .ephemeral(true),
+            )
+            .await?;
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Show the current board. With private:true, only you see it, from your side, with your
+/// own Beirut carriers marked.
+#[poise::command(slash_command)]
+pub async fn board(
+    ctx: Context<'_>,
+    #[description = "Only you see it, with your secrets marked (default no)"] private: Option<bool>,
+    #[description = "Which game (only needed outside its thread)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let private = private.unwrap_or(false);
+    if private {
+        ctx.defer_ephemeral().await?;
+    } else {
+        ctx.defer().await?;
+    }
+    let services = &ctx.data().services;
+    let id = resolve_game(ctx, game.as_deref()).await?;
+    let snap = services.load(id).await?;
+    let (text, image) = if private {
+        flows::own_view(services, &snap, ctx.author().id.get()).await?
+    } else {
+        let image = flows::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
+        let text = present::board_caption(&snap, snap.game.plies().last(), &[], &[]);
+        (text, image)
+    };
+    ctx.send(
+        poise::CreateReply::default()
+            .content(text)
+            .attachment(image)
+            .ephemeral(private)
+            .allowed_mentions(serenity::CreateAllowedMentions::new()),
+    )
+    .await?;
+    Ok(())
+}

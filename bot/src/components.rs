@@ -1,0 +1,198 @@
+//! Buttons and select menus, routed by custom id (`kb:<action>:<id>`, see
+//! [`crate::present::ids`]) in the event handler — never by in-memory collectors, so every
+//! component keeps working after the bot restarts.
+
+use poise::serenity_prelude as serenity;
+
+use crate::flows;
+use crate::present::{self, ids};
+use crate::services::ServiceError;
+use crate::types::{Data, Error};
+
+fn display_name(user: &serenity::User) -> String {
+    user.global_name.clone().unwrap_or_else(|| user.name.clone())
+}
+
+async fn defer_private(
+    http: &serenity::Http,
+    ic: &serenity::ComponentInteraction,
+) -> Result<(), Error> {
+    ic.create_response(
+        http,
+        serenity::CreateInteractionResponse::Defer(
+            serenity::CreateInteractionResponseMessage::new().ephemeral(true),
+        ),
+    )
+    .await?;
+    Ok(())
+}
+
+async fn answer(
+    http: &serenity::Http,
+    ic: &serenity::ComponentInteraction,
+    text: impl Into<String>,
+) -> Result<(), Error> {
+    ic.edit_response(http, serenity::EditInteractionResponse::new().content(text))
+        .await?;
+    Ok(())
+}
+
+/// Handles one component interaction. Every answer to the clicker is ephemeral; refusals
+/// say why.
+///
+/// # Errors
+/// A Discord error while answering.
+pub async fn handle(
+    ctx: &serenity::Context,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+) -> Result<(), Error> {
+    let Some((action, id)) = ids::parse(&ic.data.custom_id) else {
+        return Ok(());
+    };
+    let http = ctx.http.as_ref();
+    if action == ids::RESIGN {
+        // A confirmation, answered at once.
+        let text = match data.services.load(id).await {
+            Ok(snap) if snap.row.color_of(ic.user.id.get()).is_none() => {
+                "Only the two players can resign this game.".to_string()
+            }
+            Ok(snap) if snap.outcome().is_some() => "This game is already over.".to_string(),
+            Ok(_) => format!("Do you really want to resign game #{id}?"),
+            Err(e) => e.to_string(),
+        };
+        let ask = text.starts_with("Do you");
+        let mut msg = serenity::CreateInteractionResponseMessage::new()
+            .content(text)
+            .ephemeral(true);
+        if ask {
+            msg = msg.components(vec![serenity::CreateActionRow::Buttons(vec![
+                serenity::CreateButton::new(ids::make(ids::RESIGN_YES, id))
+                    .label("Yes, resign")
+                    .style(serenity::ButtonStyle::Danger),
+            ])]);
+        }
+        ic.create_response(http, serenity::CreateInteractionResponse::Message(msg))
+            .await?;
+        return Ok(());
+    }
+    defer_private(http, ic).await?;
+    let result = route(http, data, ic, action, id).await;
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let text = match e.downcast_ref::<ServiceError>() {
+                Some(ServiceError::Refused(t)) => t.clone(),
+                _ => {
+                    tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
+                    format!("Sorry, that failed: {e}")
+                }
+            };
+            answer(http, ic, text).await
+        }
+    }
+}
+
+async fn route(
+    http: &serenity::Http,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+    action: &str,
+    id: i64,
+) -> Result<(), Error> {
+    let services = &data.services;
+    let user = ic.user.id.get();
+    match action {
+        ids::ACCEPT => {
+            let snap = services
+                .accept_challenge(id, user, &display_name(&ic.user))
+                .await?;
+            let challenge = services.challenge(id).await?;
+            let thread = flows::open_game(http, services, snap).await?;
+            ic.channel_id
+                .edit_message(
+                    http,
+                    ic.message.id,
+                    serenity::EditMessage::new()
+                        .content(format!(
+                            "{}\nAccepted by {}: game #{} is played in <#{}>.",
+                            present::challenge_text(&challenge),
+                            present::mention(user),
+                            challenge.game_id.unwrap_or_default(),
+                            thread.get()
+                        ))
+                        .components(vec![]),
+                )
+                .await?;
+            answer(http, ic, format!("Game on! See <#{}>.", thread.get())).await
+        }
+        ids::DECLINE | ids::CANCEL => {
+            let cancel = action == ids::CANCEL;
+            let c = services.close_challenge(id, user, cancel).await?;
+            ic.channel_id
+                .edit_message(
+                    http,
+                    ic.message.id,
+                    serenity::EditMessage::new()
+                        .content(format!(
+                            "{}\n{} by {}.",
+                            present::challenge_text(&c),
+                            if cancel { "Cancelled" } else { "Declined" },
+                            present::mention(user)
+                        ))
+                        .components(vec![]),
+                )
+                .await?;
+            answer(http, ic, if cancel { "Challenge cancelled." } else { "Challenge declined." }).await
+        }
+        ids::RESIGN_YES => {
+            let ended = services.resign(id, user).await?;
+            let text = flows::after_end(http, services, &ended).await?;
+            answer(http, ic, text).await
+        }
+        ids::DRAW => {
+            let r = services.offer_draw(id, user).await?;
+            let text = flows::after_draw(http, services, &r).await?;
+            answer(http, ic, text).await
+        }
+        ids::DRAW_YES | ids::DRAW_NO => {
+            let r = services.answer_draw(id, user, action == ids::DRAW_YES).await?;
+            let text = flows::after_draw(http, services, &r).await?;
+            answer(http, ic, text).await
+        }
+        ids::VIEW => {
+            let snap = services.load(id).await?;
+            let (text, image) = flows::own_view(services, &snap, user).await?;
+            ic.edit_response(
+                http,
+                serenity::EditInteractionResponse::new()
+                    .content(text)
+                    .new_attachment(image),
+            )
+            .await?;
+            Ok(())
+        }
+        ids::CHOOSE => {
+            let snap = services.load(id).await?;
+            let menu = services.carrier_menu(id, user).await?;
+            ic.edit_response(
+                http,
+                serenity::EditInteractionResponse::new()
+                    .content(present::carrier_prompt(&snap.row, &menu))
+                    .components(present::carrier_menu(&menu)),
+            )
+            .await?;
+            Ok(())
+        }
+        ids::CARRIERS => {
+            let serenity::ComponentInteractionDataKind::StringSelect { values } = &ic.data.kind
+            else {
+                return Err(ServiceError::Refused("Pick your carriers from the menu.".into()).into());
+            };
+            let d = services.designate(id, user, values).await?;
+            answer(http, ic, flows::designation_confirmation(&d)).await?;
+            flows::announce_designation(http, services, &d).await
+        }
+        _ => Err(ServiceError::Refused("This button is no longer in use.".into()).into()),
+    }
+}

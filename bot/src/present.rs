@@ -1,0 +1,278 @@
+//! Message texts and components: what the players read. Public texts use only public
+//! information (spectator views, commitments); Beirut carriers appear only after the end.
+
+use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
+use poise::serenity_prelude as serenity;
+
+use crate::services::{Snapshot, removed_list};
+use crate::storage::carriers::Designation;
+use crate::storage::games::{GameRow, GameState};
+
+/// Component custom ids: `kb:<action>:<id>`; `id` is a challenge id for `accept`,
+/// `decline`, `cancel`, else a game id. Routed in the event handler, so they keep
+/// working after a restart.
+pub mod ids {
+    /// Accept a challenge.
+    pub const ACCEPT: &str = "accept";
+    /// Decline a challenge.
+    pub const DECLINE: &str = "decline";
+    /// Cancel one's challenge.
+    pub const CANCEL: &str = "cancel";
+    /// Ask to resign (shows a confirmation).
+    pub const RESIGN: &str = "resign";
+    /// Confirm resigning.
+    pub const RESIGN_YES: &str = "resignyes";
+    /// Offer a draw.
+    pub const DRAW: &str = "draw";
+    /// Accept the opponent's draw offer.
+    pub const DRAW_YES: &str = "drawyes";
+    /// Decline it.
+    pub const DRAW_NO: &str = "drawno";
+    /// Show the clicker's own view, ephemerally.
+    pub const VIEW: &str = "view";
+    /// Open the carrier menu ephemerally (fallback when DMs are closed).
+    pub const CHOOSE: &str = "choose";
+    /// The carrier select menu.
+    pub const CARRIERS: &str = "carriers";
+
+    /// `kb:<action>:<id>`.
+    pub fn make(action: &str, id: i64) -> String {
+        format!("kb:{action}:{id}")
+    }
+
+    /// Splits a custom id made by [`make`].
+    pub fn parse(custom_id: &str) -> Option<(&str, i64)> {
+        let rest = custom_id.strip_prefix("kb:")?;
+        let (action, id) = rest.split_once(':')?;
+        Some((action, id.parse().ok()?))
+    }
+}
+
+/// `<@id>`.
+pub fn mention(user: u64) -> String {
+    format!("<@{user}>")
+}
+
+/// A Discord timestamp, relative and absolute: `<t:..:f> (<t:..:R>)`.
+pub fn timestamp(unix: i64) -> String {
+    format!("<t:{unix}:f> (<t:{unix}:R>)")
+}
+
+/// The thread name: `Atomic · alice vs bob` (at most 100 characters).
+pub fn thread_name(row: &GameRow) -> String {
+    let name = format!(
+        "{} · {} vs {}",
+        row.variant.title(),
+        row.white_name,
+        row.black_name
+    );
+    name.chars().take(100).collect()
+}
+
+/// `alice (White) vs bob (Black)`.
+pub fn players_line(row: &GameRow) -> String {
+    format!(
+        "{} (White) vs {} (Black)",
+        row.white_name, row.black_name
+    )
+}
+
+/// `1-0 · alice wins by king exploded`.
+pub fn outcome_line(row: &GameRow, outcome: &Outcome) -> String {
+    match outcome.winner {
+        Some(c) => format!(
+            "**{}** · {} ({c}) wins by {}",
+            outcome.result(),
+            row.name(c),
+            outcome.reason.describe()
+        ),
+        None => format!("**{}** · {}", outcome.result(), outcome.reason.describe()),
+    }
+}
+
+/// The line about whose turn it is, with the deadline and a mention.
+pub fn turn_line(row: &GameRow, turn: Color) -> String {
+    let mut s = format!("{} ({turn}) to move", mention(row.player(turn)));
+    if let Some(d) = row.deadline_at {
+        s.push_str(&format!(" · deadline {}", timestamp(d)));
+    }
+    s
+}
+
+/// What one action did: `**12. Nxd5** by alice · removed Qd4, Bc6`.
+pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String {
+    let moveno = (ply_number + 1) / 2;
+    let dots = if ply.mover == Color::White { "." } else { "..." };
+    let mut s = format!(
+        "**{moveno}{dots} {}** by {}",
+        ply.display,
+        row.name(ply.mover)
+    );
+    if !ply.removed.is_empty() {
+        s.push_str(&format!(" · removed {}", removed_list(&ply.removed)));
+    }
+    s
+}
+
+/// The end-of-game reveal of carriers and salts with the `sha256sum` check (BE-9), or
+/// nothing for variants without designations.
+pub fn reveal_lines(row: &GameRow, reveal: &[Designation]) -> Vec<String> {
+    if !row.variant.has_designation() || reveal.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    for d in reveal {
+        lines.push(format!("{}'s carriers: **{}**", d.color, d.squares.replace(',', ", ")));
+        if row.variant == Variant::Beirut {
+            lines.push(format!(
+                "salt `{}` · commitment `{}` · check: `{}`",
+                d.salt,
+                d.commitment,
+                crate::services::commitment::check_line(row.id, d.color, &d.squares, &d.salt)
+            ));
+        }
+    }
+    lines
+}
+
+/// The caption of a board message after an action (or at the start with `ply: None`).
+pub fn board_caption(
+    snap: &Snapshot,
+    ply: Option<&PlyRecord>,
+    reveal: &[Designation],
+    notes: &[String],
+) -> String {
+    let row = &snap.row;
+    let mut lines = vec![format!(
+        "**{}** · {} · game #{}",
+        row.variant.title(),
+        players_line(row),
+        row.id
+    )];
+    if let Some(p) = ply {
+        lines.push(action_line(row, snap.game.ply_count(), p));
+    }
+    lines.extend(notes.iter().cloned());
+    match snap.outcome() {
+        Some(o) => {
+            lines.push(format!("Game over: {}", outcome_line(row, &o)));
+            lines.extend(reveal_lines(row, reveal));
+        }
+        None if row.state == GameState::Setup => {
+            lines.push("Both players now choose their carriers privately.".into());
+        }
+        None => lines.push(turn_line(row, snap.game.turn())),
+    }
+    lines.join("\n")
+}
+
+/// The buttons under the latest board message: Resign, Offer draw, My view.
+pub fn board_buttons(game_id: i64, finished: bool) -> Vec<serenity::CreateActionRow> {
+    let view = serenity::CreateButton::new(ids::make(ids::VIEW, game_id))
+        .label("My view")
+        .style(serenity::ButtonStyle::Secondary);
+    if finished {
+        return vec![serenity::CreateActionRow::Buttons(vec![view])];
+    }
+    vec![serenity::CreateActionRow::Buttons(vec![
+        serenity::CreateButton::new(ids::make(ids::RESIGN, game_id))
+            .label("Resign")
+            .style(serenity::ButtonStyle::Danger),
+        serenity::CreateButton::new(ids::make(ids::DRAW, game_id))
+            .label("Offer draw")
+            .style(serenity::ButtonStyle::Secondary),
+        view,
+    ])]
+}
+
+/// Accept / Decline / Cancel under a challenge.
+pub fn challenge_buttons(challenge_id: i64) -> Vec<serenity::CreateActionRow> {
+    vec![serenity::CreateActionRow::Buttons(vec![
+        serenity::CreateButton::new(ids::make(ids::ACCEPT, challenge_id))
+            .label("Accept")
+            .style(serenity::ButtonStyle::Success),
+        serenity::CreateButton::new(ids::make(ids::DECLINE, challenge_id))
+            .label("Decline")
+            .style(serenity::ButtonStyle::Secondary),
+        serenity::CreateButton::new(ids::make(ids::CANCEL, challenge_id))
+            .label("Cancel")
+            .style(serenity::ButtonStyle::Danger),
+    ])]
+}
+
+/// Accept / Decline under a draw offer.
+pub fn draw_buttons(game_id: i64) -> Vec<serenity::CreateActionRow> {
+    vec![serenity::CreateActionRow::Buttons(vec![
+        serenity::CreateButton::new(ids::make(ids::DRAW_YES, game_id))
+            .label("Accept draw")
+            .style(serenity::ButtonStyle::Success),
+        serenity::CreateButton::new(ids::make(ids::DRAW_NO, game_id))
+            .label("Decline")
+            .style(serenity::ButtonStyle::Secondary),
+    ])]
+}
+
+/// The carrier select menu (multi-select for Multiple Beirut).
+pub fn carrier_menu(menu: &crate::services::CarrierMenu) -> Vec<serenity::CreateActionRow> {
+    let options = menu
+        .options
+        .iter()
+        .map(|(value, label)| serenity::CreateSelectMenuOption::new(label, value))
+        .collect();
+    let n = menu.count.min(menu.options.len()).max(1) as u8;
+    let placeholder = if n == 1 {
+        "Choose your carrier".to_string()
+    } else {
+        format!("Choose your {n} carriers")
+    };
+    vec![serenity::CreateActionRow::SelectMenu(
+        serenity::CreateSelectMenu::new(
+            ids::make(ids::CARRIERS, menu.game_id),
+            serenity::CreateSelectMenuKind::String { options },
+        )
+        .placeholder(placeholder)
+        .min_values(n)
+        .max_values(n),
+    )]
+}
+
+/// The text above a carrier menu.
+pub fn carrier_prompt(row: &GameRow, menu: &crate::services::CarrierMenu) -> String {
+    let what = match row.variant {
+        Variant::Beirut => format!(
+            "Choose {} of your pieces (not the king) to carry {} — your opponent never sees your choice until the game ends.",
+            if menu.count == 1 { "one".to_string() } else { menu.count.to_string() },
+            if menu.count == 1 { "the bomb" } else { "bombs" }
+        ),
+        _ => "Choose the piece that carries your bomb. Both carriers are revealed once both players have chosen.".to_string(),
+    };
+    format!(
+        "**{}** game #{} · {} — you play {}.\n{what}",
+        row.variant.title(),
+        row.id,
+        players_line(row),
+        menu.color
+    )
+}
+
+/// The `/challenge` message text.
+pub fn challenge_text(c: &crate::storage::challenges::Challenge) -> String {
+    let s = &c.spec;
+    let mut opts = vec![match s.days_per_move {
+        Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
+        None => "no time limit".into(),
+    }];
+    opts.push(if s.rated { "rated".into() } else { "casual".into() });
+    if s.variant == Variant::Beirut {
+        opts.push(format!("{} carrier{}", s.options.carriers, if s.options.carriers == 1 { "" } else { "s" }));
+        if s.options.dead_mans_switch {
+            opts.push("Dead Man's Switch".into());
+        }
+    }
+    opts.push(format!("challenger plays {}", s.color.name()));
+    let who = match s.opponent_id {
+        Some(o) => format!("{} challenges {}", mention(s.challenger_id), mention(o)),
+        None => format!("{} is looking for an opponent", mention(s.challenger_id)),
+    };
+    format!("{who} to a game of **{}** ({}).", s.variant.title(), opts.join(", "))
+}

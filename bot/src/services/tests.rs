@@ -1,0 +1,259 @@
+//! Unit tests of the games service on a temporary SQLite database.
+
+use std::sync::Arc;
+
+use kaboom_rules::{Color, EndReason, GameOptions, Variant};
+
+use super::*;
+use crate::clock::TestClock;
+use crate::painter::PlainPainter;
+use crate::storage::challenges::{ColorChoice, NewChallenge};
+use crate::storage::testing::temp_db;
+
+const ALICE: u64 = 1001;
+const BOB: u64 = 1002;
+const CAROL: u64 = 1003;
+const T0: i64 = 1_700_000_000;
+
+fn services(db: Db) -> (Services, Arc<TestClock>) {
+    let clock = Arc::new(TestClock::new(T0));
+    (
+        Services::new(db, clock.clone(), Arc::new(PlainPainter)),
+        clock,
+    )
+}
+
+fn challenge(opponent: Option<u64>, color: ColorChoice) -> NewChallenge {
+    NewChallenge {
+        guild_id: Some(1),
+        channel_id: 10,
+        challenger_id: ALICE,
+        challenger_name: "alice".into(),
+        opponent_id: opponent,
+        variant: Variant::Atomic,
+        options: GameOptions::default(),
+        days_per_move: Some(DEFAULT_DAYS_PER_MOVE),
+        color,
+        rated: true,
+    }
+}
+
+async fn atomic_game(s: &Services) -> i64 {
+    let c = s
+        .create_challenge(challenge(Some(BOB), ColorChoice::White))
+        .await
+        .unwrap();
+    s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id
+}
+
+fn refused<T: std::fmt::Debug>(r: Result<T, ServiceError>) -> String {
+    match r {
+        Err(ServiceError::Refused(text)) => text,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn challenge_rules_who_may_accept() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db);
+    let self_challenge = NewChallenge {
+        opponent_id: Some(ALICE),
+        ..challenge(None, ColorChoice::White)
+    };
+    assert!(refused(s.create_challenge(self_challenge).await).contains("yourself"));
+    let bad_days = NewChallenge {
+        days_per_move: Some(4),
+        ..challenge(None, ColorChoice::White)
+    };
+    assert!(refused(s.create_challenge(bad_days).await).contains("1, 2, 3, 5, 7, 10 or 14"));
+
+    let named = s
+        .create_challenge(challenge(Some(BOB), ColorChoice::Black))
+        .await
+        .unwrap();
+    assert!(refused(s.accept_challenge(named.id, CAROL, "carol").await).contains("someone else"));
+    assert!(refused(s.accept_challenge(named.id, ALICE, "alice").await).contains("your own"));
+    let snap = s.accept_challenge(named.id, BOB, "bob").await.unwrap();
+    assert_eq!((snap.row.white_id, snap.row.black_id), (BOB, ALICE));
+    assert_eq!(snap.row.deadline_at, Some(T0 + 3 * 86_400));
+    assert!(snap.row.rated);
+    assert!(refused(s.accept_challenge(named.id, BOB, "bob").await).contains("no longer open"));
+
+    let open = s
+        .create_challenge(challenge(None, ColorChoice::Random))
+        .await
+        .unwrap();
+    assert!(refused(s.close_challenge(open.id, BOB, false).await).contains("anyone"));
+    assert!(refused(s.close_challenge(open.id, BOB, true).await).contains("Only the challenger"));
+    s.close_challenge(open.id, ALICE, true).await.unwrap();
+    assert!(refused(s.accept_challenge(open.id, CAROL, "carol").await).contains("cancelled"));
+}
+
+#[tokio::test]
+async fn atomic_game_to_exploded_king_with_suggestions_at6() {
+    let (db, _dir) = temp_db().await;
+    let (s, clock) = services(db);
+    let id = atomic_game(&s).await;
+    // Spectators and the side not to move get no suggestions.
+    assert!(s.suggest(id, CAROL, "").await.unwrap().is_empty());
+    assert!(s.suggest(id, BOB, "").await.unwrap().is_empty());
+    let all = s.suggest(id, ALICE, "").await.unwrap();
+    assert_eq!(all.len(), 20);
+    let knights = s.suggest(id, ALICE, "knight").await.unwrap();
+    assert_eq!(knights.len(), 4, "{knights:?}");
+    assert!(knights.iter().all(|k| k.label.contains("Knight")));
+    let nf = s.suggest(id, ALICE, "g1f").await.unwrap();
+    assert_eq!(nf[0].value, "Nf3");
+
+    for (user, text) in [(ALICE, "Nf3"), (BOB, "a6"), (ALICE, "g1g5"), (BOB, "a5")] {
+        let text = if text == "g1g5" { "Ng5" } else { text };
+        clock.advance(60);
+        s.play(id, user, text).await.unwrap();
+    }
+    let capture = s.suggest(id, ALICE, "Nxf7").await.unwrap();
+    assert!(capture[0].label.contains("blast removes"), "{capture:?}");
+    assert!(capture[0].label.contains("Ke8"), "{capture:?}");
+    let played = s.play(id, ALICE, "Nxf7").await.unwrap();
+    let outcome = played.snap.outcome().unwrap();
+    assert_eq!((outcome.winner, outcome.reason), (Some(Color::White), EndReason::KingExploded));
+    assert_eq!(played.snap.row.state, GameState::Finished);
+    assert_eq!(played.snap.row.result.as_deref(), Some("1-0"));
+    assert_eq!(played.snap.row.deadline_at, None);
+    assert!(refused(s.play(id, BOB, "e6").await).contains("over"));
+    let pgn = s.pgn(id).await.unwrap();
+    assert!(pgn.contains("[Variant \"Atomic\"]"), "{pgn}");
+    assert!(pgn.contains("1. Nf3 a6 2. Ng5 a5 3. Nxf7# 1-0"), "{pgn}");
+}
+
+#[tokio::test]
+async fn refusals_say_why() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db);
+    let id = atomic_game(&s).await;
+    assert!(refused(s.play(id, CAROL, "e4").await).contains("Only alice and bob"));
+    assert!(refused(s.play(id, BOB, "e5").await).contains("not your turn"));
+    let illegal = refused(s.play(id, ALICE, "e5").await);
+    assert!(illegal.contains("e5") && illegal.contains("legal"), "{illegal}");
+    let nonsense = refused(s.play(id, ALICE, "hello").await);
+    assert!(nonsense.contains("Some legal actions"), "{nonsense}");
+    assert_eq!(s.load(id).await.unwrap().row.ply, 0);
+}
+
+#[tokio::test]
+async fn concurrent_moves_apply_once() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db);
+    let id = atomic_game(&s).await;
+    let (a, b) = tokio::join!(s.play(id, ALICE, "e4"), s.play(id, ALICE, "d4"));
+    let oks = [a.is_ok(), b.is_ok()].iter().filter(|x| **x).count();
+    assert_eq!(oks, 1, "{a:?} {b:?}");
+    let loser = if a.is_ok() { b } else { a };
+    assert!(matches!(
+        loser,
+        Err(ServiceError::MovedOn { ply: 1, .. }) | Err(ServiceError::Refused(_))
+    ));
+    let snap = s.load(id).await.unwrap();
+    assert_eq!(snap.row.ply, 1);
+    assert_eq!(snap.game.ply_count(), 1);
+}
+
+#[tokio::test]
+async fn stale_ply_is_never_written() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db.clone());
+    let id = atomic_game(&s).await;
+    s.play(id, ALICE, "e4").await.unwrap();
+    let row = s.load(id).await.unwrap().row;
+    let mut tx = db.begin_write().await.unwrap();
+    let stale = StateUpdate {
+        expected_ply: 0,
+        action: Some(("d4".into(), ALICE)),
+        state_fen: row.state_fen.clone(),
+        start_fen: row.start_fen.clone(),
+        state: GameState::Active,
+        declared: None,
+        result: None,
+        deadline_at: None,
+    };
+    assert!(!games::update_state(&mut tx, id, &stale, T0).await.unwrap());
+    tx.commit().await.unwrap();
+    assert_eq!(games::actions(&db, id).await.unwrap(), vec!["e4".to_string()]);
+}
+
+#[tokio::test]
+async fn games_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("k.db").display());
+    let id = {
+        let (s, _) = services(Db::connect(&url).await.unwrap());
+        let id = atomic_game(&s).await;
+        s.play(id, ALICE, "e4").await.unwrap();
+        s.offer_draw(id, BOB).await.unwrap();
+        s.db.close().await;
+        id
+    };
+    let (s, _) = services(Db::connect(&url).await.unwrap());
+    let snap = s.load(id).await.unwrap();
+    assert_eq!(snap.row.ply, 1);
+    assert_eq!(s.draw_offer(id).await.unwrap(), Some(Color::Black));
+    s.play(id, BOB, "d5").await.unwrap();
+    assert_eq!(s.active_games(ALICE).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn draw_offers_stand_until_answered_or_the_opponent_moves() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db);
+    let id = atomic_game(&s).await;
+    assert!(refused(s.offer_draw(id, CAROL).await).contains("Only"));
+    assert!(matches!(s.offer_draw(id, ALICE).await.unwrap(), DrawResult::Offered { by: Color::White, .. }));
+    assert!(refused(s.offer_draw(id, ALICE).await).contains("already"));
+    // The offerer may move with the offer standing.
+    let p = s.play(id, ALICE, "e4").await.unwrap();
+    assert!(!p.declined_draw);
+    assert_eq!(s.draw_offer(id).await.unwrap(), Some(Color::White));
+    assert!(refused(s.answer_draw(id, ALICE, true).await).contains("your own"));
+    // The opponent's move declines it.
+    let p = s.play(id, BOB, "e5").await.unwrap();
+    assert!(p.declined_draw);
+    assert_eq!(s.draw_offer(id).await.unwrap(), None);
+    assert!(refused(s.answer_draw(id, BOB, true).await).contains("No draw offer"));
+    // Offer and accept.
+    s.offer_draw(id, BOB).await.unwrap();
+    let DrawResult::Agreed(ended) = s.answer_draw(id, ALICE, true).await.unwrap() else {
+        panic!("expected agreement");
+    };
+    assert_eq!(ended.outcome.reason, EndReason::Agreement);
+    assert_eq!(ended.snap.row.result.as_deref(), Some("1/2-1/2"));
+}
+
+#[tokio::test]
+async fn resign_and_abort() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db);
+    let id = atomic_game(&s).await;
+    s.play(id, ALICE, "e4").await.unwrap();
+    let ended = s.abort(id, BOB).await.unwrap();
+    assert_eq!(ended.outcome.reason, EndReason::Aborted);
+    assert_eq!(ended.snap.row.result.as_deref(), Some("*"));
+    assert!(s.active_games(ALICE).await.unwrap().is_empty());
+
+    let id = atomic_game(&s).await;
+    s.play(id, ALICE, "e4").await.unwrap();
+    s.play(id, BOB, "e5").await.unwrap();
+    assert!(refused(s.abort(id, ALICE).await).contains("no longer be aborted"));
+    assert!(refused(s.resign(id, CAROL).await).contains("Only"));
+    let ended = s.resign(id, BOB).await.unwrap();
+    assert_eq!(ended.outcome.winner, Some(Color::White));
+    assert!(refused(s.resign(id, ALICE).await).contains("over"));
+}
+
+#[test]
+fn painter_makes_a_png() {
+    let game = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
+    let png = PlainPainter
+        .paint(&game.board_view(Viewer::Spectator), None, Color::Black)
+        .unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}

@@ -1,0 +1,15 @@
+//! The types every command shares (ferrisbot style): [`Data`], [`Error`], [`Context`].
+
+use crate::services::Services;
+
+/// What every command and event handler can reach.
+pub struct Data {
+    /// The games service.
+    pub services: Services,
+}
+
+/// The error type of commands.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// The poise context.
+pub type Context<'a> = poise::Context<'a, Data, Error>;
