@@ -28,6 +28,10 @@ pub enum Theme {
     /// Brown and cream squares (the default).
     #[default]
     Classic,
+    /// Green and ivory squares.
+    Green,
+    /// Blue-grey squares.
+    Blue,
 }
 
 /// How to draw a board.
@@ -97,78 +101,41 @@ pub enum RenderError {
     Png(String),
 }
 
-/// The board as SVG text, `options.size` pixels wide.
+mod draw;
+mod pieces;
+mod text;
+
+/// The board as SVG text, `options.size` pixels wide (clamped to 64..=4096); the
+/// height follows from the variant's geometry and the header strip.
+///
+/// Pure and deterministic: the same arguments give the same text on every machine
+/// (all text is drawn as glyph paths from an embedded font, never with system fonts).
 pub fn render_svg(board: &BoardView, last: Option<&LastAction>, options: &RenderOptions) -> String {
-    let geo = board.variant.geometry();
-    let sq = 100.0;
-    let w = geo.files as f32 * sq;
-    let h = geo.ranks as f32 * sq;
-    let mut s = String::new();
-    s.push_str(&format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {w} {h}\">",
-        options.size,
-        (options.size as f32 * h / w).round()
-    ));
-    let xy = |sqr: Square| -> (f32, f32) {
-        let (f, r) = (sqr.file() as f32, sqr.rank() as f32);
-        match options.orientation {
-            Orientation::White => (f * sq, (geo.ranks as f32 - r) * sq),
-            Orientation::Black => ((geo.files as f32 - 1.0 - f) * sq, (r - 1.0) * sq),
-        }
-    };
-    for sqr in geo.squares() {
-        if geo.is_goal(sqr) {
-            continue;
-        }
-        let (x, y) = xy(sqr);
-        let fill = if kaboom_rules::Geometry::is_dark(sqr) {
-            "#b58863"
-        } else {
-            "#f0d9b5"
-        };
-        s.push_str(&format!(
-            "<rect x=\"{x}\" y=\"{y}\" width=\"100\" height=\"100\" fill=\"{fill}\"/>"
-        ));
-    }
-    if let Some(last) = last {
-        for sqr in [last.squares.from, last.squares.to].into_iter().flatten() {
-            let (x, y) = xy(sqr);
-            s.push_str(&format!(
-                "<rect x=\"{x}\" y=\"{y}\" width=\"100\" height=\"100\" fill=\"#ff0\" fill-opacity=\"0.4\"/>"
-            ));
-        }
-    }
-    for p in &board.pieces {
-        if geo.is_goal(p.square) {
-            continue;
-        }
-        let (x, y) = xy(p.square);
-        let fill = match p.color {
-            kaboom_rules::Color::White => "#fff",
-            kaboom_rules::Color::Black => "#222",
-        };
-        s.push_str(&format!(
-            "<circle cx=\"{}\" cy=\"{}\" r=\"35\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\"3\"/>",
-            x + 50.0,
-            y + 50.0
-        ));
-    }
-    s.push_str("</svg>");
-    s
+    draw::svg(board, last, options)
 }
 
-/// The board as PNG bytes, `options.size` pixels wide.
+/// The board as PNG bytes (8-bit RGB), `options.size` pixels wide: [`render_svg`]
+/// rasterized with resvg.
 ///
 /// # Errors
-/// [`RenderError`] only for an internal failure (the SVG this crate built did not parse)
-/// or when the pixel buffer cannot be allocated.
+/// [`RenderError`] only for an internal failure (the SVG this crate built did not parse,
+/// PNG encoding failed) or when the pixel buffer cannot be allocated.
 pub fn render_png(
     board: &BoardView,
     last: Option<&LastAction>,
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    let svg = render_svg(board, last, options);
-    let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
+    svg_to_png(&render_svg(board, last, options))
+}
+
+/// Rasterizes SVG text built by [`render_svg`] to PNG bytes (8-bit RGB, the alpha
+/// channel dropped since the picture is opaque).
+///
+/// # Errors
+/// [`RenderError::Svg`] when `svg` does not parse, [`RenderError::Allocate`] when its
+/// size is zero or too large, [`RenderError::Png`] when encoding fails.
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
         .map_err(|e| RenderError::Svg(e.to_string()))?;
     let size = tree.size().to_int_size();
     let (width, height) = (size.width(), size.height());
@@ -179,7 +146,165 @@ pub fn render_png(
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Png(e.to_string()))
+    encode_rgb_png(pixmap.data(), width, height)
+}
+
+/// PNG bytes for an opaque RGBA pixel buffer, as an indexed (palette) image.
+///
+/// Board pictures are flat colours plus their anti-aliased edges: a few hundred to a
+/// few thousand distinct colours, nearly all pixels in the most frequent few. The
+/// palette is the 256 most frequent colours (ties broken by colour value, so it is
+/// deterministic); every other colour, a few edge pixels, maps to its nearest palette
+/// entry. Indexed pixels are a third of RGB's bytes and compress far better.
+fn encode_rgb_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
+    let (palette, indices) = quantize(rgba, 256);
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, width, height);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_palette(palette);
+        enc.set_deflate_compression(png::DeflateCompression::Level(2));
+        enc.set_filter(png::Filter::NoFilter);
+        let mut writer = enc
+            .write_header()
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+        writer
+            .write_image_data(&indices)
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+        writer
+            .finish()
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+    }
+    Ok(out)
+}
+
+/// A small open-addressing map from 24-bit colours to a value, for [`quantize`]:
+/// much faster than a general hash map on the few hundred colours of a board.
+struct ColourMap {
+    keys: Vec<u32>,
+    values: Vec<u32>,
+    len: usize,
+}
+
+impl ColourMap {
+    const EMPTY: u32 = u32::MAX;
+
+    fn new() -> ColourMap {
+        ColourMap {
+            keys: vec![Self::EMPTY; 4096],
+            values: vec![0; 4096],
+            len: 0,
+        }
+    }
+
+    fn slot(&self, key: u32) -> usize {
+        let mask = self.keys.len() - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B1) >> 12) as usize & mask;
+        while self.keys[i] != Self::EMPTY && self.keys[i] != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn entry(&mut self, key: u32) -> &mut u32 {
+        if (self.len + 1) * 2 > self.keys.len() {
+            let old: Vec<(u32, u32)> = self.iter().collect();
+            let cap = self.keys.len() * 2;
+            self.keys = vec![Self::EMPTY; cap];
+            self.values = vec![0; cap];
+            self.len = 0;
+            for (k, v) in old {
+                *self.entry(k) = v;
+            }
+        }
+        let i = self.slot(key);
+        if self.keys[i] == Self::EMPTY {
+            self.keys[i] = key;
+            self.values[i] = 0;
+            self.len += 1;
+        }
+        &mut self.values[i]
+    }
+
+    fn get(&self, key: u32) -> Option<u32> {
+        let i = self.slot(key);
+        (self.keys[i] == key).then(|| self.values[i])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.keys
+            .iter()
+            .zip(&self.values)
+            .filter(|(k, _)| **k != Self::EMPTY)
+            .map(|(k, v)| (*k, *v))
+    }
+}
+
+/// Palette (RGB triples) and one index per pixel for an opaque RGBA buffer, with at
+/// most `max_colours` (2..=256) entries: the most frequent colours (ties broken by
+/// colour value, so the result is deterministic); every other colour maps to its
+/// nearest entry. Exposed for the benchmark's breakdown only.
+#[doc(hidden)]
+pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
+    let key = |p: &[u8]| u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2]);
+    // Count colours; runs of one colour are common, so count runs.
+    let mut counts = ColourMap::new();
+    let mut run_key = ColourMap::EMPTY;
+    let mut run_len = 0u32;
+    for px in rgba.chunks_exact(4) {
+        let k = key(px);
+        if k == run_key {
+            run_len += 1;
+        } else {
+            if run_len > 0 {
+                *counts.entry(run_key) += run_len;
+            }
+            run_key = k;
+            run_len = 1;
+        }
+    }
+    if run_len > 0 {
+        *counts.entry(run_key) += run_len;
+    }
+    // Deterministic order: most frequent first, then by colour value.
+    let mut by_freq: Vec<(u32, u32)> = counts.iter().collect();
+    by_freq.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let keep = by_freq.len().min(max_colours.clamp(2, 256));
+    let chosen: Vec<u32> = by_freq[..keep].iter().map(|&(k, _)| k).collect();
+    let rgb = |k: u32| [(k >> 16) as i32, (k >> 8 & 0xff) as i32, (k & 0xff) as i32];
+    let mut index_of = ColourMap::new();
+    for (i, &k) in chosen.iter().enumerate() {
+        *index_of.entry(k) = i as u32;
+    }
+    for &(k, _) in &by_freq[keep..] {
+        let c = rgb(k);
+        let mut best = 0usize;
+        let mut best_d = i32::MAX;
+        for (i, &p) in chosen.iter().enumerate() {
+            let q = rgb(p);
+            let d = (c[0] - q[0]).pow(2) * 3 + (c[1] - q[1]).pow(2) * 4 + (c[2] - q[2]).pow(2) * 2;
+            if d < best_d {
+                best_d = d;
+                best = i;
+            }
+        }
+        *index_of.entry(k) = best as u32;
+    }
+    let mut palette = Vec::with_capacity(keep * 3);
+    for &k in &chosen {
+        palette.extend_from_slice(&[(k >> 16) as u8, (k >> 8) as u8, k as u8]);
+    }
+    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    let mut last_key = ColourMap::EMPTY;
+    let mut last_index = 0u8;
+    for px in rgba.chunks_exact(4) {
+        let k = key(px);
+        if k != last_key {
+            last_key = k;
+            last_index = index_of.get(k).unwrap_or(0) as u8;
+        }
+        indices.push(last_index);
+    }
+    (palette, indices)
 }
