@@ -265,7 +265,7 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
     );
     let mut dark = String::new();
     for sq in geo.squares() {
-        if geo.is_goal(sq) || !Geometry::is_dark(sq) {
+        if geo.is_goal(sq) || !geo.is_dark(sq) {
             continue;
         }
         let (x, y) = lay.origin(sq);

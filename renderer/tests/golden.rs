@@ -10,7 +10,9 @@ use std::path::PathBuf;
 
 use common::*;
 use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
-use kaboom_rules::{ActionSquares, BoardView, Color, EndReason, Variant};
+use kaboom_rules::{
+    ActionSquares, AnyGame, BoardView, Color, EndReason, GameOptions, Variant, Viewer,
+};
 
 struct Case {
     name: &'static str,
@@ -105,54 +107,41 @@ fn cases() -> Vec<Case> {
         last: None,
         options: d(),
     });
-    // 1. e4 d5 2. Nf3 Nc6 3. Bb5 Bg4 4. exd5: the capture on d5 exploded d5 and c6.
-    let b = board(
+    // Real Atomic games played through kaboom-rules.
+    // 4. exd5 exploded on d5: the two pawns and the knight on c6 (AT rules).
+    let (b, l) = played(
         Variant::Atomic,
-        &fen_spec(
-            Variant::Atomic,
-            "r2qkbnr/ppp1pppp/8/1B6/6b1/5N2/PPPP1PPP/RNBQK2R",
-        ),
+        "1. e4 d5 2. Nf3 Nc6 3. Bb5 Bg4 4. exd5",
+        Viewer::Spectator,
     );
     v.push(Case {
         name: "atomic-blast",
-        board: with_turn(b, Color::Black, 4),
-        last: Some(last(Some("e4"), Some("d5"), None, "c6 d5")),
-        options: d(),
+        board: b,
+        last: l,
+        options: opts(Orientation::Black),
     });
-    // Black's view of a check, with an explosion preview of Bxf2.
-    let b = board(
-        Variant::Atomic,
-        &fen_spec(
-            Variant::Atomic,
-            "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5P2/PPPP2PP/RNBQKBNR",
-        ),
-    );
-    let b = checked(with_turn(b, Color::White, 3), "e1");
+    // Black's view of a check, with an explosion preview of Qxf2.
+    let (b, l) = played(Variant::Atomic, "1. e4 e5 2. f3 Qh4+", Viewer::Black);
     v.push(Case {
         name: "atomic-check-black-preview",
         board: b,
-        last: Some(last(Some("d8"), Some("h4"), None, "")),
+        last: l,
         options: RenderOptions {
-            preview: squares("e1 e2 f2 g2 g1"),
+            preview: squares("e1 f1 g1 f2"),
             ..opts(Orientation::Black)
         },
     });
-    // A finished game: the white king exploded on e1.
-    let b = board(
+    // A finished game: Nxf7 blew up the black king on e8.
+    let (b, l) = played(
         Variant::Atomic,
-        &fen_spec(
-            Variant::Atomic,
-            "rnb1k1nr/pppp1ppp/8/2b1p3/4P3/8/PPPP2PP/RNB4R",
-        ),
+        "1. Nf3 a6 2. Ne5 a5 3. Nxf7",
+        Viewer::Spectator,
     );
+    assert!(b.status.is_finished(), "Nxf7 should end the game");
     v.push(Case {
         name: "atomic-finished",
-        board: finished(
-            with_turn(b, Color::White, 6),
-            Some(Color::Black),
-            EndReason::KingExploded,
-        ),
-        last: Some(last(Some("h4"), Some("f2"), None, "d1 e1 f1 f2 g1")),
+        board: b,
+        last: l,
         options: d(),
     });
 
@@ -280,6 +269,16 @@ fn cases() -> Vec<Case> {
         options: opts(Orientation::Black),
     });
     v
+}
+
+/// The board and last ply after `movetext` in a real game of `variant`, as `viewer` sees it.
+fn played(variant: Variant, movetext: &str, viewer: Viewer) -> (BoardView, Option<LastAction>) {
+    let mut game = AnyGame::new(variant, GameOptions::default()).unwrap();
+    for token in kaboom_rules::notation::movetext_actions(movetext).unwrap() {
+        game.play(None, &token).unwrap();
+    }
+    let last = game.plies().last().map(LastAction::from_ply);
+    (game.board_view(viewer), last)
 }
 
 fn golden_dir() -> PathBuf {
