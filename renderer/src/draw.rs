@@ -12,9 +12,9 @@ use crate::pieces::{self, piece_group, piece_id};
 use crate::text::{self, Anchor};
 use crate::{LastAction, Orientation, RenderOptions, Theme};
 
-/// Side length of a square in user units.
-const SQ: f32 = 100.0;
-/// Left margin (rank numbers).
+/// Design units of the layout, relative to a square of 100: the picture is
+/// `LEFT + files * 100 + RIGHT` design units wide, then scaled so that a square is a
+/// whole number of pixels (crisp square edges, fewer blended colours).
 const LEFT: f32 = 44.0;
 /// Right margin.
 const RIGHT: f32 = 16.0;
@@ -78,28 +78,52 @@ fn palette(theme: Theme) -> Palette {
     }
 }
 
-/// Where everything goes, in user units.
-struct Layout {
+/// Where everything goes, in pixels (the SVG's user units are pixels).
+pub(crate) struct Layout {
     geo: Geometry,
     orientation: Orientation,
-    width: f32,
-    height: f32,
-    /// Top edge of rank 8 (White at the bottom) or rank 1 (Black at the bottom).
+    /// Design units to pixels.
+    k: f32,
+    /// Square side in whole pixels.
+    pub(crate) sq: u32,
+    left: f32,
+    header: f32,
+    gap: f32,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    /// Top edge of the main board's top row.
     board_y: f32,
 }
 
 impl Layout {
-    fn new(geo: Geometry, orientation: Orientation) -> Layout {
-        let goal_band = if geo.goals { SQ + GOAL_GAP } else { 0.0 };
-        let board_y = HEADER + TOP + goal_band;
-        let height = board_y + f32::from(geo.ranks) * SQ + goal_band + BOTTOM;
+    pub(crate) fn new(geo: Geometry, orientation: Orientation, size: u32) -> Layout {
+        let width = size.clamp(64, 4096);
+        let files = f32::from(geo.files);
+        let k = width as f32 / (LEFT + files * 100.0 + RIGHT);
+        let sq = (k * 100.0).floor().max(1.0) as u32;
+        let margin = width as f32 - files * sq as f32;
+        let left = (margin * LEFT / (LEFT + RIGHT)).round();
+        let header = (HEADER * k).round();
+        let gap = (GOAL_GAP * k).round();
+        let goal_band = if geo.goals { sq as f32 + gap } else { 0.0 };
+        let board_y = header + (TOP * k).round() + goal_band;
+        let height = board_y + f32::from(geo.ranks) * sq as f32 + goal_band + (BOTTOM * k).round();
         Layout {
             geo,
             orientation,
-            width: LEFT + f32::from(geo.files) * SQ + RIGHT,
-            height,
+            k,
+            sq,
+            left,
+            header,
+            gap,
+            width,
+            height: height as u32,
             board_y,
         }
+    }
+
+    fn sqf(&self) -> f32 {
+        self.sq as f32
     }
 
     /// Column (0 = left) of a file.
@@ -120,18 +144,45 @@ impl Layout {
         }
     }
 
-    /// Top-left corner of a square (goal squares sit outside the board, a gap away).
-    fn origin(&self, sq: Square) -> (f32, f32) {
-        let x = LEFT + self.column(sq.file()) * SQ;
+    /// Top-left corner of a square in whole pixels (goal squares sit outside the
+    /// board, a gap away).
+    pub(crate) fn origin(&self, sq: Square) -> (f32, f32) {
+        let x = self.left + self.column(sq.file()) * self.sqf();
         let row = self.row(sq.rank());
-        let mut y = self.board_y + row * SQ;
+        let mut y = self.board_y + row * self.sqf();
         if row < 0.0 {
-            y -= GOAL_GAP;
+            y -= self.gap;
         } else if row >= f32::from(self.geo.ranks) {
-            y += GOAL_GAP;
+            y += self.gap;
         }
         (x, y)
     }
+
+    /// `transform` placing a 100 x 100 drawing on the square at (`x`, `y`).
+    fn place(&self, x: f32, y: f32) -> String {
+        format!(
+            r#"transform="translate({} {}) scale({})""#,
+            n(x),
+            n(y),
+            n4(self.sqf() / 100.0)
+        )
+    }
+
+    /// A rectangle covering the square at (`x`, `y`).
+    fn rect(&self, x: f32, y: f32) -> String {
+        format!(
+            r#"x="{}" y="{}" width="{}" height="{}""#,
+            n(x),
+            n(y),
+            self.sq,
+            self.sq
+        )
+    }
+}
+
+fn n4(v: f32) -> String {
+    let r = (v * 10000.0).round() / 10000.0;
+    format!("{r}")
 }
 
 fn n(v: f32) -> String {
@@ -181,30 +232,92 @@ fn header_texts(board: &BoardView) -> (String, String) {
     (left, right)
 }
 
-pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &RenderOptions) -> String {
-    let geo = board.variant.geometry();
-    let lay = Layout::new(geo, options.orientation);
-    let pal = palette(options.theme);
-    let px_w = options.size.clamp(64, 4096);
-    let scale = px_w as f32 / lay.width;
-    let px_h = (lay.height * scale).round().max(1.0) as u32;
-    // The viewBox height matching the rounded pixel height keeps the scale exact.
-    let vb_h = px_h as f32 / scale;
+/// One piece to draw: its kind, colour and the top-left pixel of its square.
+pub(crate) struct Placed {
+    pub(crate) kind: Kind,
+    pub(crate) color: Color,
+    pub(crate) x: f32,
+    pub(crate) y: f32,
+}
 
-    let mut s = String::with_capacity(24 * 1024);
+/// The picture in drawing order: `open` (the `<svg>` tag and `<defs>`), `base`
+/// (background, header, squares, coordinates, marks under the pieces), the pieces,
+/// and `top` (badges, loose bombs, preview). The PNG path rasterizes `base`, blits the
+/// pieces from cached sprites, then rasterizes `top`; the SVG is all of it in order.
+pub(crate) struct Scene {
+    pub(crate) layout: Layout,
+    pub(crate) open: String,
+    pub(crate) base: String,
+    pub(crate) pieces: Vec<Placed>,
+    pub(crate) top: String,
+}
+
+impl Scene {
+    /// The `<use>` elements of the pieces.
+    fn pieces_svg(&self) -> String {
+        let mut s = String::new();
+        for p in &self.pieces {
+            let _ = write!(
+                s,
+                r##"<use xlink:href="#{}" {}/>"##,
+                piece_id(p.kind, p.color),
+                self.layout.place(p.x, p.y)
+            );
+        }
+        s
+    }
+
+    /// The whole SVG document.
+    pub(crate) fn svg(&self) -> String {
+        let mut s =
+            String::with_capacity(self.open.len() + self.base.len() + self.top.len() + 4096);
+        s.push_str(&self.open);
+        s.push_str(&self.base);
+        s.push_str(&self.pieces_svg());
+        s.push_str(&self.top);
+        s.push_str("</svg>");
+        s
+    }
+
+    /// An SVG document of `open` plus one section (for the layered PNG path).
+    pub(crate) fn layer(&self, section: &str) -> String {
+        let mut s = String::with_capacity(self.open.len() + section.len() + 8);
+        s.push_str(&self.open);
+        s.push_str(section);
+        s.push_str("</svg>");
+        s
+    }
+}
+
+pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &RenderOptions) -> String {
+    scene(board, last, options).svg()
+}
+
+pub(crate) fn scene(
+    board: &BoardView,
+    last: Option<&LastAction>,
+    options: &RenderOptions,
+) -> Scene {
+    let geo = board.variant.geometry();
+    let lay = Layout::new(geo, options.orientation, options.size);
+    let pal = palette(options.theme);
+    let sqn = lay.sq;
+
+    let mut open = String::with_capacity(8 * 1024);
     let _ = write!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{px_w}" height="{px_h}" viewBox="0 0 {} {}">"#,
-        n(lay.width),
-        n(vb_h)
+        open,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
+        w = lay.width,
+        h = lay.height
     );
 
     // Pieces on the board, in canonical order, and the kinds the defs need.
-    let on_board: Vec<&kaboom_rules::PieceView> = board
+    let mut on_board: Vec<&kaboom_rules::PieceView> = board
         .pieces
         .iter()
         .filter(|p| geo.contains(p.square))
         .collect();
+    on_board.sort_by_key(|p| p.square);
     let mut used: BTreeSet<(usize, usize)> = BTreeSet::new();
     let kind_index = |k: Kind| Kind::ALL.iter().position(|&x| x == k).unwrap_or(0);
     for p in &on_board {
@@ -213,22 +326,23 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
             used.insert((kind_index(k), p.color.index()));
         }
     }
-    let turn_king = (kind_index(Kind::King), board.turn.index());
-    used.insert(turn_king);
+    if !board.status.is_finished() {
+        used.insert((kind_index(Kind::King), board.turn.index()));
+    }
 
-    // Defs: pieces and marks.
-    s.push_str("<defs>");
+    // Defs: pieces and marks, all in a 100 x 100 box.
+    open.push_str("<defs>");
     for &(ki, ci) in &used {
         let kind = Kind::ALL[ki];
         let color = Color::ALL[ci];
         let _ = write!(
-            s,
+            open,
             r#"<g id="{}">{}</g>"#,
             piece_id(kind, color),
             piece_group(kind, color)
         );
     }
-    s.push_str(concat!(
+    open.push_str(concat!(
         r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff1f1f"/><stop offset=".3" stop-color="#f01e1e"/><stop offset=".75" stop-color="#c81414" stop-opacity=".35"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
         r##"<g id="blast"><path d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="#ff6a00" fill-opacity=".72" stroke="#b3001b" stroke-width="3" stroke-linejoin="round"/><path d="M50 26l6 12 13-4-6 12 12 7-13 3 2 13-11-8-9 10-1-13-13 1 9-10-9-10 13 0 1-13z" fill="#ffd21f" fill-opacity=".9"/></g>"##,
         r##"<g id="det" fill="none" stroke="#c4001a" stroke-width="6"><circle cx="50" cy="50" r="38"/><circle cx="50" cy="50" r="18"/><path d="M50 2v24M50 74v24M2 50h24M74 50h24"/></g>"##,
@@ -236,31 +350,28 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
         r##"<g id="frzb"><circle cx="82" cy="82" r="15" fill="#1f78c8" stroke="#fff" stroke-width="2.5"/><path d="M82 71v22M72.5 76.5l19 11M72.5 87.5l19-11" stroke="#fff" stroke-width="3" stroke-linecap="round"/></g>"##,
         r##"<g id="lock"><circle cx="82" cy="82" r="15" fill="#3c3a36" stroke="#fff" stroke-width="2.5"/><path d="M76.5 80v-4a5.5 5.5 0 0 1 11 0v4" fill="none" stroke="#fff" stroke-width="3"/><rect x="74" y="79" width="16" height="12" rx="2" fill="#ffd21f"/></g>"##,
         r##"<g id="pv"><rect x="5" y="5" width="90" height="90" rx="6" fill="#e4002b" fill-opacity=".2" stroke="#e4002b" stroke-width="6" stroke-dasharray="16 9"/><path d="M10 10l16 16M90 10L74 26M10 90l16-16M90 90L74 74" stroke="#e4002b" stroke-width="6" stroke-linecap="round"/></g>"##,
-        r##"<g id="badge"><circle cx="0" cy="0" r="21" fill="#fffbe8" stroke="#ff9d1c" stroke-width="3"/></g>"##,
+        r##"<circle id="badge" cx="0" cy="0" r="21" fill="#fffbe8" stroke="#ff9d1c" stroke-width="3"/>"##,
     ));
-    let _ = write!(s, r#"<g id="bomb">{}</g>"#, pieces::bomb_badge());
-    s.push_str("</defs>");
+    let _ = write!(open, r#"<g id="bomb">{}</g>"#, pieces::bomb_badge());
+    open.push_str("</defs>");
 
+    let mut s = String::with_capacity(16 * 1024);
     // Background and header.
     let _ = write!(
         s,
         r#"<rect width="{}" height="{}" fill="{}"/>"#,
-        n(lay.width),
-        n(vb_h + 1.0),
-        pal.frame
+        lay.width, lay.height, pal.frame
     );
     draw_header(&mut s, board, &lay, &pal);
 
     // Squares: one light rectangle, then all dark squares as one path.
-    let files = f32::from(geo.files);
-    let ranks = f32::from(geo.ranks);
     let _ = write!(
         s,
         r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
-        n(LEFT),
+        n(lay.left),
         n(lay.board_y),
-        n(files * SQ),
-        n(ranks * SQ),
+        u32::from(geo.files) * sqn,
+        u32::from(geo.ranks) * sqn,
         pal.light
     );
     let mut dark = String::new();
@@ -269,32 +380,40 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
             continue;
         }
         let (x, y) = lay.origin(sq);
-        let _ = write!(dark, "M{} {}h100v100h-100z", n(x), n(y));
+        let _ = write!(dark, "M{} {}h{sqn}v{sqn}h-{sqn}z", n(x), n(y));
     }
     let _ = write!(s, r#"<path d="{dark}" fill="{}"/>"#, pal.dark);
 
-    // Goal squares (Bombalot, BA-2).
+    // Goal squares (Bombalot, BA-2): a net, and the square's name.
     if geo.goals {
         for sq in Geometry::GOAL_SQUARES {
             let (x, y) = lay.origin(sq);
-            let _ = write!(
-                s,
-                r#"<rect x="{}" y="{}" width="100" height="100" fill="{}"/>"#,
-                n(x),
-                n(y),
-                pal.goal
-            );
+            let _ = write!(s, r#"<rect {} fill="{}"/>"#, lay.rect(x, y), pal.goal);
             let mut net = String::new();
             for i in 1..5 {
-                let o = i as f32 * 20.0;
-                let _ = write!(net, "M{} {}v100M{} {}h100", n(x + o), n(y), n(x), n(y + o));
+                let o = (i as f32 * lay.sqf() / 5.0).round();
+                let _ = write!(
+                    net,
+                    "M{} {}v{sqn}M{} {}h{sqn}",
+                    n(x + o),
+                    n(y),
+                    n(x),
+                    n(y + o)
+                );
             }
             let _ = write!(
                 s,
-                r#"<path d="{net}" stroke="{}" stroke-width="2" fill="none"/>"#,
-                pal.goal_net
+                r#"<path d="{net}" stroke="{}" stroke-width="{}" fill="none"/>"#,
+                pal.goal_net,
+                n((2.0 * lay.k).max(1.0))
             );
-            let label = text::path_data(&sq.to_string(), x + 6.0, y + 24.0, 22.0, Anchor::Start);
+            let label = text::path_data(
+                &sq.to_string(),
+                x + 6.0 * lay.k,
+                y + 24.0 * lay.k,
+                22.0 * lay.k,
+                Anchor::Start,
+            );
             let _ = write!(s, r#"<path d="{label}" fill="{}"/>"#, pal.header_text);
         }
     }
@@ -310,9 +429,8 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
             let (x, y) = lay.origin(sq);
             let _ = write!(
                 s,
-                r#"<rect x="{}" y="{}" width="100" height="100" fill="{}" fill-opacity=".55"/>"#,
-                n(x),
-                n(y),
+                r#"<rect {} fill="{}" fill-opacity=".55"/>"#,
+                lay.rect(x, y),
                 pal.highlight
             );
         }
@@ -324,16 +442,11 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
                 continue;
             }
             let (x, y) = lay.origin(sq);
-            let _ = write!(
-                s,
-                r##"<use xlink:href="#blast" x="{}" y="{}"/>"##,
-                n(x),
-                n(y)
-            );
+            let _ = write!(s, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
         }
         if let Some(sq) = last.squares.detonation.filter(|&sq| geo.contains(sq)) {
             let (x, y) = lay.origin(sq);
-            let _ = write!(s, r##"<use xlink:href="#det" x="{}" y="{}"/>"##, n(x), n(y));
+            let _ = write!(s, r##"<use xlink:href="#det" {}/>"##, lay.place(x, y));
         }
     }
 
@@ -346,77 +459,58 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
             continue;
         }
         let (x, y) = lay.origin(sq);
-        let _ = write!(
-            s,
-            r#"<rect x="{}" y="{}" width="100" height="100" fill="url(#chk)"/>"#,
-            n(x),
-            n(y)
-        );
+        let _ = write!(s, r#"<rect {} fill="url(#chk)"/>"#, lay.rect(x, y));
     }
 
     // Frozen tint under the pieces (BA-3, NU-5).
     for p in &on_board {
         if p.frozen {
             let (x, y) = lay.origin(p.square);
-            let _ = write!(s, r##"<use xlink:href="#frz" x="{}" y="{}"/>"##, n(x), n(y));
+            let _ = write!(s, r##"<use xlink:href="#frz" {}/>"##, lay.place(x, y));
         }
     }
 
-    // Pieces.
-    for p in &on_board {
-        let (x, y) = lay.origin(p.square);
-        let _ = write!(
-            s,
-            r##"<use xlink:href="#{}" x="{}" y="{}"/>"##,
-            piece_id(p.kind, p.color),
-            n(x),
-            n(y)
-        );
-    }
+    let pieces_placed: Vec<Placed> = on_board
+        .iter()
+        .map(|p| {
+            let (x, y) = lay.origin(p.square);
+            Placed {
+                kind: p.kind,
+                color: p.color,
+                x,
+                y,
+            }
+        })
+        .collect();
 
-    // Badges above the pieces.
+    // Badges above the pieces: carriers, imitated kind, frozen, locked.
+    let mut t = String::new();
     for p in &on_board {
         let (x, y) = lay.origin(p.square);
         if p.carrier {
             let _ = write!(
-                s,
-                r##"<use xlink:href="#badge" x="{}" y="{}"/><use xlink:href="#bomb" transform="translate({} {}) scale(.36)"/>"##,
-                n(x + 78.0),
-                n(y + 22.0),
-                n(x + 60.0),
-                n(y + 4.0)
+                t,
+                r##"<g {}><use xlink:href="#badge" x="78" y="22"/><use xlink:href="#bomb" transform="translate(60 4) scale(.36)"/></g>"##,
+                lay.place(x, y)
             );
         }
         if let Some(k) = p.imitating {
             let _ = write!(
-                s,
-                r##"<use xlink:href="#badge" x="{}" y="{}"/><use xlink:href="#{}" transform="translate({} {}) scale(.38)"/>"##,
-                n(x + 22.0),
-                n(y + 22.0),
-                piece_id(k, p.color),
-                n(x + 3.0),
-                n(y + 3.0)
+                t,
+                r##"<g {}><use xlink:href="#badge" x="22" y="22"/><use xlink:href="#{}" transform="translate(3 3) scale(.38)"/></g>"##,
+                lay.place(x, y),
+                piece_id(k, p.color)
             );
         }
         if p.frozen {
-            let _ = write!(
-                s,
-                r##"<use xlink:href="#frzb" x="{}" y="{}"/>"##,
-                n(x),
-                n(y)
-            );
+            let _ = write!(t, r##"<use xlink:href="#frzb" {}/>"##, lay.place(x, y));
         }
         if p.locked {
-            let _ = write!(
-                s,
-                r##"<use xlink:href="#lock" x="{}" y="{}"/>"##,
-                n(x),
-                n(y)
-            );
+            let _ = write!(t, r##"<use xlink:href="#lock" {}/>"##, lay.place(x, y));
         }
     }
 
-    // Loose bombs (NU-9): small bombs in the lower-left corner, with the count.
+    // Loose bombs (NU-9): a small bomb in the lower-left corner, with the count.
     let mut loose = board.loose_bombs.clone();
     loose.sort_by_key(|b| b.square);
     for b in loose {
@@ -425,24 +519,24 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
         }
         let (x, y) = lay.origin(b.square);
         let _ = write!(
-            s,
-            r##"<use xlink:href="#bomb" transform="translate({} {}) scale(.34)"/>"##,
-            n(x + 1.0),
-            n(y + 64.0)
+            t,
+            r##"<g {}><use xlink:href="#bomb" transform="translate(1 64) scale(.34)"/>"##,
+            lay.place(x, y)
         );
         if b.count > 1 {
             let d = text::path_data(
                 &format!("\u{d7}{}", b.count),
-                x + 35.0,
-                y + 95.0,
+                35.0,
+                95.0,
                 24.0,
                 Anchor::Start,
             );
             let _ = write!(
-                s,
+                t,
                 r##"<path d="{d}" fill="#fff" stroke="#000" stroke-width="4" paint-order="stroke" stroke-linejoin="round"/>"##
             );
         }
+        t.push_str("</g>");
     }
 
     // Explosion preview on top of everything on the board.
@@ -454,35 +548,42 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
             continue;
         }
         let (x, y) = lay.origin(sq);
-        let _ = write!(s, r##"<use xlink:href="#pv" x="{}" y="{}"/>"##, n(x), n(y));
+        let _ = write!(t, r##"<use xlink:href="#pv" {}/>"##, lay.place(x, y));
     }
 
-    s.push_str("</svg>");
-    s
+    Scene {
+        layout: lay,
+        open,
+        base: s,
+        pieces: pieces_placed,
+        top: t,
+    }
 }
 
 fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
+    let k = lay.k;
     let (left, right) = header_texts(board);
-    let size = 36.0;
-    let base = HEADER / 2.0 + text::cap_height(size) / 2.0 + 4.0;
+    let size = 36.0 * k;
+    let base = lay.header / 2.0 + text::cap_height(size) / 2.0 + 4.0 * k;
     // The side to move's king as a marker (none once the game is over).
-    let mut x = LEFT - 6.0;
+    let mut x = lay.left - 6.0 * k;
     if !board.status.is_finished() {
         let _ = write!(
             s,
-            r##"<use xlink:href="#{}" transform="translate({} {}) scale(.62)"/>"##,
+            r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
             piece_id(Kind::King, board.turn),
             n(x),
-            n(HEADER / 2.0 - 31.0 + 4.0)
+            n(lay.header / 2.0 - 27.0 * k),
+            n4(0.62 * k)
         );
-        x += 66.0;
+        x += 66.0 * k;
     }
-    let right_x = lay.width - RIGHT - 4.0;
+    let right_x = lay.width as f32 - (RIGHT + 4.0) * k;
     let left_w = text::width(&left, size);
     let right_w = text::width(&right, size);
-    let show_right = !board.status.is_finished() && x + left_w + 24.0 + right_w <= right_x;
+    let show_right = !board.status.is_finished() && x + left_w + 24.0 * k + right_w <= right_x;
     // Shrink the main line if it does not fit the width (long results on 8 files).
-    let avail = if show_right { right_x - x } else { right_x - x };
+    let avail = right_x - x;
     let size_left = if left_w > avail {
         size * avail / left_w
     } else {
@@ -498,30 +599,32 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
 
 fn draw_coordinates(s: &mut String, lay: &Layout, pal: &Palette) {
     let geo = lay.geo;
-    let size = 28.0;
+    let k = lay.k;
+    let size = 28.0 * k;
     let cap = text::cap_height(size);
+    let sq = lay.sqf();
     let mut d = String::new();
     // Ranks on the left.
     for rank in 1..=geo.ranks {
-        let y = lay.board_y + lay.row(rank) * SQ + SQ / 2.0 + cap / 2.0;
+        let y = lay.board_y + lay.row(rank) * sq + sq / 2.0 + cap / 2.0;
         d.push_str(&text::path_data(
             &rank.to_string(),
-            LEFT / 2.0,
+            lay.left / 2.0,
             y,
             size,
             Anchor::Middle,
         ));
     }
     // Files below the board (below the goal for Bombalot's d and e files).
-    let below = lay.board_y + f32::from(geo.ranks) * SQ;
+    let below = lay.board_y + f32::from(geo.ranks) * sq;
     for file in 0..geo.files {
         let letter = ((b'a' + file) as char).to_string();
-        let x = LEFT + lay.column(file) * SQ + SQ / 2.0;
+        let x = lay.left + lay.column(file) * sq + sq / 2.0;
         let goal_below = geo.goals && (file == 3 || file == 4);
         let y = if goal_below {
-            below + GOAL_GAP + SQ + 32.0
+            below + lay.gap + sq + 32.0 * k
         } else {
-            below + 32.0
+            below + 32.0 * k
         };
         d.push_str(&text::path_data(&letter, x, y, size, Anchor::Middle));
     }

@@ -76,7 +76,7 @@ impl LastAction {
         removed.sort();
         removed.dedup();
         LastAction {
-            squares: ply.squares.clone(),
+            squares: ply.squares,
             removed,
         }
     }
@@ -103,6 +103,7 @@ pub enum RenderError {
 
 mod draw;
 mod pieces;
+mod sprites;
 mod text;
 
 /// The board as SVG text, `options.size` pixels wide (clamped to 64..=4096); the
@@ -114,8 +115,14 @@ pub fn render_svg(board: &BoardView, last: Option<&LastAction>, options: &Render
     draw::svg(board, last, options)
 }
 
-/// The board as PNG bytes (8-bit RGB), `options.size` pixels wide: [`render_svg`]
-/// rasterized with resvg.
+/// The board as PNG bytes (8-bit indexed colour), `options.size` pixels wide: the
+/// picture of [`render_svg`], rasterized with resvg.
+///
+/// For speed the picture is rasterized in layers: everything under the pieces, then
+/// the pieces from a cache of piece sprites (each piece rendered once per square size
+/// with resvg, then copied to whole-pixel square positions), then the badges and
+/// preview above them. The result is deterministic: it does not depend on the state of
+/// the cache.
 ///
 /// # Errors
 /// [`RenderError`] only for an internal failure (the SVG this crate built did not parse,
@@ -125,11 +132,35 @@ pub fn render_png(
     last: Option<&LastAction>,
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    svg_to_png(&render_svg(board, last, options))
+    let scene = draw::scene(board, last, options);
+    let (width, height) = (scene.layout.width, scene.layout.height);
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
+        .ok_or(RenderError::Allocate { width, height })?;
+    rasterize_onto(&scene.layer(&scene.base), &mut pixmap)?;
+    for p in &scene.pieces {
+        let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
+        sprites::blit(&mut pixmap, &sprite, p.x as u32, p.y as u32);
+    }
+    if !scene.top.is_empty() {
+        rasterize_onto(&scene.layer(&scene.top), &mut pixmap)?;
+    }
+    encode_rgb_png(pixmap.data(), width, height)
 }
 
-/// Rasterizes SVG text built by [`render_svg`] to PNG bytes (8-bit RGB, the alpha
-/// channel dropped since the picture is opaque).
+/// Parses `svg` and draws it onto `pixmap` (over what is there).
+fn rasterize_onto(svg: &str, pixmap: &mut resvg::tiny_skia::Pixmap) -> Result<(), RenderError> {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
+        .map_err(|e| RenderError::Svg(e.to_string()))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    Ok(())
+}
+
+/// Rasterizes any SVG text (such as [`render_svg`]'s) to PNG bytes in one pass, with
+/// the same encoding as [`render_png`].
 ///
 /// # Errors
 /// [`RenderError::Svg`] when `svg` does not parse, [`RenderError::Allocate`] when its
@@ -247,7 +278,11 @@ impl ColourMap {
 /// nearest entry. Exposed for the benchmark's breakdown only.
 #[doc(hidden)]
 pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
-    let key = |p: &[u8]| u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2]);
+    // Pixels as 24-bit keys 0xRRGGBB (the picture is opaque; alpha is ignored).
+    let key = |p: &[u8]| {
+        let w = u32::from_be_bytes([p[0], p[1], p[2], p[3]]);
+        w >> 8
+    };
     // Count colours; runs of one colour are common, so count runs.
     let mut counts = ColourMap::new();
     let mut run_key = ColourMap::EMPTY;
@@ -295,16 +330,16 @@ pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
     for &k in &chosen {
         palette.extend_from_slice(&[(k >> 16) as u8, (k >> 8) as u8, k as u8]);
     }
-    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    let mut indices = vec![0u8; rgba.len() / 4];
     let mut last_key = ColourMap::EMPTY;
     let mut last_index = 0u8;
-    for px in rgba.chunks_exact(4) {
+    for (px, out) in rgba.chunks_exact(4).zip(indices.iter_mut()) {
         let k = key(px);
         if k != last_key {
             last_key = k;
             last_index = index_of.get(k).unwrap_or(0) as u8;
         }
-        indices.push(last_index);
+        *out = last_index;
     }
     (palette, indices)
 }

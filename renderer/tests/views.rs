@@ -193,7 +193,7 @@ fn deterministic_and_font_free() {
 /// Orientation: Black at the bottom mirrors both axes (a1 goes to the top right).
 #[test]
 fn orientation_moves_squares() {
-    let b = board(Variant::Atomic, "wK@a1 bK@h8");
+    let b = with_turn(board(Variant::Atomic, "wK@a1 bK@h8"), Color::Black, 1);
     let white = render_svg(&b, None, &RenderOptions::default());
     let black = render_svg(
         &b,
@@ -203,16 +203,18 @@ fn orientation_moves_squares() {
             ..RenderOptions::default()
         },
     );
-    // The white king's <use> element carries its position.
+    // The white king's <use> element carries its position in its transform (the
+    // header's king marker is Black's here, since Black is to move).
     let pos = |svg: &str, id: &str| -> (f32, f32) {
-        let key = format!("href=\"#{id}\" x=\"");
+        let key = format!("href=\"#{id}\" transform=\"translate(");
         let i = svg.find(&key).unwrap() + key.len();
-        let rest = &svg[i..];
-        let x: f32 = rest[..rest.find('"').unwrap()].parse().unwrap();
-        let j = rest.find("y=\"").unwrap() + 3;
-        let y: f32 = rest[j..j + rest[j..].find('"').unwrap()].parse().unwrap();
-        (x, y)
+        let rest = &svg[i..i + rest_end(&svg[i..])];
+        let mut it = rest.split(' ').map(|v| v.parse::<f32>().unwrap());
+        (it.next().unwrap(), it.next().unwrap())
     };
+    fn rest_end(s: &str) -> usize {
+        s.find(')').unwrap()
+    }
     let (wx, wy) = pos(&white, "wK");
     let (bx, by) = pos(&black, "wK");
     assert!(
