@@ -6,3 +6,4 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod fake_discord;
