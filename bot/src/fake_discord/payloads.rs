@@ -288,6 +288,7 @@ pub(crate) fn interaction_base(
         "app_permissions": ALL_PERMISSIONS,
         "locale": "en-US",
         "entitlements": [],
+        "attachment_size_limit": 26_214_400,
         "authorizing_integration_owners": { "0": "1" },
     });
     match place.guild_id {

@@ -19,12 +19,17 @@ use super::records::{RecordedBody, RecordedFile, RecordedRequest};
 /// Heartbeat interval sent in HELLO, in milliseconds (Discord's usual value).
 const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
 
+/// Largest request body accepted: 25 MiB, Discord's upload limit for bots
+/// (<https://discord.com/developers/docs/reference#uploading-files>).
+const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/api/v10/{*path}", any(rest))
         .route("/gateway", get(gateway))
         .route("/attachments/{channel}/{id}/{filename}", get(attachment))
         .fallback(any(rest))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(shared)
 }
 

@@ -211,6 +211,7 @@ impl State {
             "id": guild_id,
             "name": "@everyone",
             "color": 0,
+            "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
             "hoist": false,
             "icon": null,
             "unicode_emoji": null,
