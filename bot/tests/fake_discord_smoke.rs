@@ -26,14 +26,13 @@ const PNG: &[u8] = &[
 
 const VARIANTS: [&str; 5] = ["atomic", "beirut", "nuke", "bomberman", "bombalot"];
 
-async fn complete_variant<'a>(
-    _ctx: Context<'_>,
-    partial: &'a str,
-) -> impl Iterator<Item = String> + 'a {
-    VARIANTS
-        .iter()
-        .filter(move |v| v.starts_with(partial))
-        .map(|v| v.to_string())
+async fn complete_variant(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let choices = VARIANTS
+        .into_iter()
+        .filter(|v| v.starts_with(partial))
+        .map(serenity::AutocompleteChoice::from)
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
 /// Greets with the chosen variant and offers a button.
@@ -122,7 +121,7 @@ async fn poise_bot_runs_against_the_fake() {
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: vec![hello(), notify(), board()],
-            event_handler: |ctx, event, _framework, _data| Box::pin(on_event(ctx, event)),
+            event_handler: |framework, event| Box::pin(on_event(framework.serenity_context, event)),
             ..Default::default()
         })
         .setup(|ctx, _ready, framework| {
