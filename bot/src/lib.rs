@@ -22,3 +22,4 @@ pub mod painter;
 pub mod services;
 pub mod render_cli;
 pub mod storage;
+pub mod fake_discord;
