@@ -301,7 +301,7 @@ fn follow_path(pos: &Bombalot, from: Square, path: &[Square]) -> Result<(Square,
         if !mixed && colours[0] && colours[1] {
             return Err("a tweke jumps only one colour in a move (BA-4)".into());
         }
-        if jump.removes {
+        if jump.removes && kind != Kind::Immobilizer {
             removed = removed.with(jump.over);
         }
         cur = next;
@@ -390,9 +390,10 @@ pub(super) fn parse(pos: &Bombalot, text: &str) -> Result<BombalotAction, Action
         }
     };
     candidate.ok_or_else(|| {
-        let what = kind.map_or("piece", Kind::name);
-        illegal(format!(
-            "the piece on {from} (moving as a {what}) has no such action here"
-        ))
+        let what = match (cell.kind, kind) {
+            (Kind::Imitator, Some(k)) => format!("imitator (moving as {k})"),
+            (own, _) => own.name().to_string(),
+        };
+        illegal(format!("the {what} on {from} has no such action here"))
     })
 }
