@@ -18,7 +18,10 @@ fn fen(pieces: &[(&str, &str)], turn: char, goals: &str, last: &str) -> String {
     let mut grid: Vec<Vec<String>> = vec![vec![String::new(); 8]; 8];
     for (square, letter) in pieces {
         let s = sq(square);
-        assert!((1..=8).contains(&s.rank()), "{square} is not on the main board");
+        assert!(
+            (1..=8).contains(&s.rank()),
+            "{square} is not on the main board"
+        );
         grid[8 - s.rank() as usize][s.file() as usize] = letter.to_string();
     }
     let ranks: Vec<String> = grid
@@ -158,7 +161,10 @@ fn ba4_tweke_double_jump_removes_two_enemy_pieces() {
         "----",
         "--",
     );
-    assert_eq!(removed(&play(&mut q, "c3:e5")), [("d4".into(), Cause::Jumped)]);
+    assert_eq!(
+        removed(&play(&mut q, "c3:e5")),
+        [("d4".into(), Cause::Jumped)]
+    );
 }
 
 #[test]
@@ -184,18 +190,17 @@ fn ba4_ba5_tweke_refused_a_mixed_jump_that_a_super_tweke_may_make() {
     );
     let report = play(&mut sup, "c3:e5:g7");
     assert_eq!(removed(&report), [("f6".into(), Cause::Jumped)]);
-    assert_eq!(piece(&sup, "d4"), white(Kind::Tweke), "own pieces are never removed");
+    assert_eq!(
+        piece(&sup, "d4"),
+        white(Kind::Tweke),
+        "own pieces are never removed"
+    );
     assert_eq!(piece(&sup, "g7"), white(Kind::SuperTweke));
 }
 
 #[test]
 fn ba9_jump_over_a_bomb_leaves_it() {
-    let mut p = pos(
-        &[("c3", "W"), ("d4", "o"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = pos(&[("c3", "W"), ("d4", "o"), ("h8", "t")], 'w', "----", "--");
     let report = play(&mut p, "c3:e5");
     assert!(report.is_empty());
     assert_eq!(piece(&p, "d4"), black(Kind::Bomb));
@@ -319,7 +324,10 @@ fn ba14_tank_destroyed_by_the_blast_does_not_move() {
     let report = play(&mut p, "g4-h4");
     assert_eq!(
         removed(&report),
-        [("h4".into(), Cause::Exploded), ("g4".into(), Cause::Exploded)]
+        [
+            ("h4".into(), Cause::Exploded),
+            ("g4".into(), Cause::Exploded)
+        ]
     );
     assert_eq!(piece(&p, "h4"), None);
     assert_eq!(piece(&p, "g4"), None);
@@ -395,36 +403,25 @@ fn ba14_frozen_group_drags_the_line_in_front_of_every_member() {
 
 #[test]
 fn ba6_white_piece_pushed_into_d9_enters_black_piece_pushed_off_from_d8() {
-    let mut enters = pos(
-        &[("d7", "T"), ("d8", "W"), ("a8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut enters = pos(&[("d7", "T"), ("d8", "W"), ("a8", "t")], 'w', "----", "--");
     let report = play(&mut enters, "d7-d8");
     assert!(report.is_empty());
     assert_eq!(piece(&enters, "d9"), white(Kind::Tweke));
     assert_eq!(enters.goal_count(Color::White), 1);
-    assert_eq!(enters.halfmove_clock(), 0, "a goal entry resets the clock (BA-12)");
+    assert_eq!(
+        enters.halfmove_clock(),
+        0,
+        "a goal entry resets the clock (BA-12)"
+    );
     assert!(enters.board_view().piece_at(sq("d9")).unwrap().locked);
 
-    let mut off = pos(
-        &[("d7", "T"), ("d8", "w"), ("a8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut off = pos(&[("d7", "T"), ("d8", "w"), ("a8", "t")], 'w', "----", "--");
     let report = play(&mut off, "d7-d8");
     assert_eq!(removed(&report), [("d8".into(), Cause::PushedOff)]);
     assert_eq!(piece(&off, "d9"), None);
 
     // An occupied goal is never entered: the pushed White piece goes off.
-    let mut full = pos(
-        &[("e7", "T"), ("e8", "W"), ("a8", "t")],
-        'w',
-        "---S",
-        "--",
-    );
+    let mut full = pos(&[("e7", "T"), ("e8", "W"), ("a8", "t")], 'w', "---S", "--");
     let report = play(&mut full, "e7-e8");
     assert_eq!(removed(&report), [("e8".into(), Cause::PushedOff)]);
     assert_eq!(piece(&full, "e9"), white(Kind::SuperTweke));
@@ -440,7 +437,11 @@ fn ba6_black_piece_pushed_south_enters_d0() {
         "--",
     );
     play(&mut p, "d3-d2");
-    assert_eq!(piece(&p, "d0"), black(Kind::Tweke), "BA-14: any tank may push a piece into its scoring goal");
+    assert_eq!(
+        piece(&p, "d0"),
+        black(Kind::Tweke),
+        "BA-14: any tank may push a piece into its scoring goal"
+    );
     assert_eq!(piece(&p, "d1"), black(Kind::Tweke));
     assert_eq!(p.goal_count(Color::Black), 1);
 }
@@ -478,7 +479,13 @@ fn ba7_detonator_move_removes_enemy_on_one_co_square_and_explodes_bomb_on_the_ot
 fn ba7_co_squares_hit_own_pieces_and_need_different_rank_and_file() {
     // b1 partner, g1 moves to h3: co-squares b3 and h1 (the own tank on h1 goes).
     let mut p = pos(
-        &[("b1", "D"), ("g1", "D"), ("h1", "T"), ("b3", "W"), ("h8", "t")],
+        &[
+            ("b1", "D"),
+            ("g1", "D"),
+            ("h1", "T"),
+            ("b3", "W"),
+            ("h8", "t"),
+        ],
         'w',
         "----",
         "--",
@@ -486,11 +493,20 @@ fn ba7_co_squares_hit_own_pieces_and_need_different_rank_and_file() {
     let report = play(&mut p, "g1-h3");
     assert_eq!(
         removed(&report),
-        [("h1".into(), Cause::CoSquare), ("b3".into(), Cause::CoSquare)]
+        [
+            ("h1".into(), Cause::CoSquare),
+            ("b3".into(), Cause::CoSquare)
+        ]
     );
     // Same file as the partner: no rectangle, nothing removed.
     let mut q = pos(
-        &[("b1", "D"), ("c5", "D"), ("b5", "w"), ("c1", "w"), ("h8", "t")],
+        &[
+            ("b1", "D"),
+            ("c5", "D"),
+            ("b5", "w"),
+            ("c1", "w"),
+            ("h8", "t"),
+        ],
         'w',
         "----",
         "--",
@@ -577,7 +593,10 @@ fn ba9_bomb_steps_and_explodes_and_ba16_not_into_a_goal() {
     let report = play(&mut p, "d7-d8!");
     assert_eq!(
         removed(&report),
-        [("d8".into(), Cause::Exploded), ("c8".into(), Cause::Exploded)]
+        [
+            ("d8".into(), Cause::Exploded),
+            ("c8".into(), Cause::Exploded)
+        ]
     );
     // From d8 a bomb may step into d9 but not step and explode there.
     let q = pos(&[("d8", "O"), ("a1", "T"), ("h8", "t")], 'w', "----", "--");
@@ -594,8 +613,14 @@ fn ba9_tweke_step_with_a_glyph_is_not_an_explosion() {
     assert_eq!(parse(&p, "c3c4"), parse(&p, "c3-c4"));
     assert!(is_illegal(&p, "c3!"));
     assert!(matches!(p.parse_action("c3-"), Err(ActionError::Parse(_))));
-    assert!(matches!(p.parse_action("hello"), Err(ActionError::Parse(_))));
-    assert!(matches!(p.parse_action("c3-c4-c5"), Err(ActionError::Parse(_))));
+    assert!(matches!(
+        p.parse_action("hello"),
+        Err(ActionError::Parse(_))
+    ));
+    assert!(matches!(
+        p.parse_action("c3-c4-c5"),
+        Err(ActionError::Parse(_))
+    ));
 }
 
 #[test]
@@ -625,7 +650,10 @@ fn ba10_imitator_moves_as_detonator_with_co_squares_from_both_friendly_detonator
     assert_eq!(p.imitating(sq("c3")), Some(Kind::Detonator));
     assert_eq!(p.last_moved(Color::White), Some(Kind::Detonator));
     let view = p.board_view();
-    assert_eq!(view.piece_at(sq("c3")).unwrap().imitating, Some(Kind::Detonator));
+    assert_eq!(
+        view.piece_at(sq("c3")).unwrap().imitating,
+        Some(Kind::Detonator)
+    );
     assert!(p.to_fen().contains("I(D)"), "{}", p.to_fen());
 }
 
@@ -658,7 +686,11 @@ fn ba10_imitator_takes_the_kind_the_opponent_imitator_moved_as() {
     assert_eq!(moves, ["a8-a7", "a8-b8"]);
     let mut q = p.clone();
     play(&mut q, "a8-b8");
-    assert_eq!(piece(&q, "c8"), black(Kind::Tweke), "the imitator pushed as a tank");
+    assert_eq!(
+        piece(&q, "c8"),
+        black(Kind::Tweke),
+        "the imitator pushed as a tank"
+    );
     assert_eq!(q.imitating(sq("b8")), Some(Kind::Tank));
 }
 
@@ -667,7 +699,13 @@ fn ba18_imitator_with_bomb_powers_survives_jumps_and_explodes_when_blasted() {
     // Black's imitator has bomb powers: a tweke jumps it without removing it, and a bomb
     // blast makes it explode in turn.
     let mut p = pos(
-        &[("c3", "W"), ("d4", "i(o)"), ("e4", "w"), ("a1", "T"), ("h8", "t")],
+        &[
+            ("c3", "W"),
+            ("d4", "i(o)"),
+            ("e4", "w"),
+            ("a1", "T"),
+            ("h8", "t"),
+        ],
         'w',
         "----",
         "--",
@@ -675,7 +713,13 @@ fn ba18_imitator_with_bomb_powers_survives_jumps_and_explodes_when_blasted() {
     assert!(play(&mut p, "c3:e5").is_empty());
     assert_eq!(piece(&p, "d4"), black(Kind::Imitator));
     let mut q = pos(
-        &[("c3", "O"), ("d4", "i(o)"), ("e5", "w"), ("a1", "T"), ("h8", "t")],
+        &[
+            ("c3", "O"),
+            ("d4", "i(o)"),
+            ("e5", "w"),
+            ("a1", "T"),
+            ("h8", "t"),
+        ],
         'w',
         "----",
         "--",
@@ -718,7 +762,13 @@ fn ba3_frozen_piece_takes_no_action_and_friendly_immobilizer_cancels_freezing() 
         other => panic!("expected a frozen piece to be refused, got {other:?}"),
     }
     let freed = pos(
-        &[("d4", "W"), ("e5", "m"), ("c3", "M"), ("h1", "T"), ("h8", "t")],
+        &[
+            ("d4", "W"),
+            ("e5", "m"),
+            ("c3", "M"),
+            ("h1", "T"),
+            ("h8", "t"),
+        ],
         'w',
         "----",
         "--",
@@ -754,7 +804,13 @@ fn ba3_frozen_bomb_may_not_explode() {
 #[test]
 fn ba8_immobilizer_single_jump_never_captures() {
     let mut p = pos(
-        &[("d4", "M"), ("d5", "w"), ("e4", "W"), ("h1", "T"), ("h8", "t")],
+        &[
+            ("d4", "M"),
+            ("d5", "w"),
+            ("e4", "W"),
+            ("h1", "T"),
+            ("h8", "t"),
+        ],
         'w',
         "----",
         "--",
@@ -762,7 +818,10 @@ fn ba8_immobilizer_single_jump_never_captures() {
     let moves = actions_from(&p, "d4");
     assert!(moves.contains(&"d4:d6".to_string()) && moves.contains(&"d4:f4".to_string()));
     assert!(!moves.iter().any(|m| m.matches(':').count() > 1));
-    assert!(play(&mut p, "d4-d6").is_empty(), "a single jump written as a step");
+    assert!(
+        play(&mut p, "d4-d6").is_empty(),
+        "a single jump written as a step"
+    );
     assert_eq!(piece(&p, "d5"), black(Kind::Tweke));
 }
 
@@ -802,18 +861,17 @@ fn ba2_geometry_of_goal_squares() {
     assert!(actions_from(&p, "b8").contains(&"b8-d9".to_string()));
     let mut q = p.clone();
     let report = play(&mut q, "c7:e9");
-    assert_eq!(removed(&report), [("d8".into(), Cause::Jumped)], "BA-16: captures count");
+    assert_eq!(
+        removed(&report),
+        [("d8".into(), Cause::Jumped)],
+        "BA-16: captures count"
+    );
     assert_eq!(piece(&q, "e9"), white(Kind::Tweke));
 }
 
 #[test]
 fn ba16_detonator_may_not_land_on_a_locked_bomb() {
-    let p = pos(
-        &[("d7", "D"), ("a1", "T"), ("h8", "t")],
-        'w',
-        "---O",
-        "--",
-    );
+    let p = pos(&[("d7", "D"), ("a1", "T"), ("h8", "t")], 'w', "---O", "--");
     let moves = actions_from(&p, "d7");
     assert!(moves.contains(&"d7-f8".to_string()), "{moves:?}");
     assert!(!moves.iter().any(|m| m.ends_with("e9")), "{moves:?}");
@@ -824,7 +882,13 @@ fn ba15_pushed_enemy_detonator_fires_its_owner_co_squares() {
     // White's tank pushes Black's detonator c5 to c6; its partner f8 makes co-squares c8
     // and f6: the black tweke c8 and the white tweke f6 go.
     let mut p = pos(
-        &[("c4", "T"), ("c5", "d"), ("f8", "d"), ("c8", "w"), ("f6", "W")],
+        &[
+            ("c4", "T"),
+            ("c5", "d"),
+            ("f8", "d"),
+            ("c8", "w"),
+            ("f6", "W"),
+        ],
         'w',
         "----",
         "--",
@@ -832,18 +896,16 @@ fn ba15_pushed_enemy_detonator_fires_its_owner_co_squares() {
     let report = play(&mut p, "c4-c5");
     assert_eq!(
         removed(&report),
-        [("f6".into(), Cause::CoSquare), ("c8".into(), Cause::CoSquare)]
+        [
+            ("f6".into(), Cause::CoSquare),
+            ("c8".into(), Cause::CoSquare)
+        ]
     );
 }
 
 #[test]
 fn ba11_win_by_two_pieces_in_the_goal() {
-    let mut p = pos(
-        &[("e8", "W"), ("a8", "t"), ("a1", "T")],
-        'w',
-        "--S-",
-        "--",
-    );
+    let mut p = pos(&[("e8", "W"), ("a8", "t"), ("a1", "T")], 'w', "--S-", "--");
     assert_eq!(p.variant_outcome(), None);
     play(&mut p, "e8-e9");
     assert_eq!(
@@ -875,19 +937,17 @@ fn ba19_only_locked_pieces_means_no_pieces_but_goal_comes_first() {
 #[test]
 fn ba11_loss_by_immobilization() {
     // White's immobilizer steps next to Black's last piece, which is then frozen.
-    let mut p = pos(
-        &[("a8", "w"), ("c6", "M"), ("h1", "T")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = pos(&[("a8", "w"), ("c6", "M"), ("h1", "T")], 'w', "----", "--");
     play(&mut p, "c6-b7");
     assert!(p.legal_actions().is_empty());
     assert_eq!(
         p.variant_outcome(),
         Some(Outcome::win(Color::White, EndReason::Immobilized))
     );
-    assert_eq!(p.board_view().status.outcome().unwrap().reason, EndReason::Immobilized);
+    assert_eq!(
+        p.board_view().status.outcome().unwrap().reason,
+        EndReason::Immobilized
+    );
 }
 
 #[test]
@@ -928,8 +988,16 @@ fn ba12_clock_and_repetition_key() {
     let c = pos(&[("a1", "I(T)"), ("h8", "t")], 'w', "----", "Tt");
     let d = pos(&[("a1", "I(W)"), ("h8", "t")], 'w', "----", "Tt");
     assert_ne!(c.repetition_key(), d.repetition_key());
-    let mut e = Bombalot::from_fen(&format!("{} 57 9", a.to_fen().rsplitn(3, ' ').last().unwrap())).unwrap();
-    assert_eq!(e.repetition_key(), a.repetition_key(), "clocks are not in the key");
+    let mut e = Bombalot::from_fen(&format!(
+        "{} 57 9",
+        a.to_fen().rsplitn(3, ' ').last().unwrap()
+    ))
+    .unwrap();
+    assert_eq!(
+        e.repetition_key(),
+        a.repetition_key(),
+        "clocks are not in the key"
+    );
     e = Bombalot::from_fen(&e.to_fen()).unwrap();
     assert_eq!(e.halfmove_clock(), 57);
 }
@@ -988,7 +1056,10 @@ fn board_view_marks_frozen_imitating_and_locked() {
     let view = p.board_view();
     assert!(view.piece_at(sq("d4")).unwrap().frozen);
     assert!(!view.piece_at(sq("e5")).unwrap().frozen);
-    assert_eq!(view.piece_at(sq("a1")).unwrap().imitating, Some(Kind::Detonator));
+    assert_eq!(
+        view.piece_at(sq("a1")).unwrap().imitating,
+        Some(Kind::Detonator)
+    );
     assert!(view.piece_at(sq("e9")).unwrap().locked);
     assert_eq!(view.pieces.len(), 5);
     assert_eq!(view.variant, Variant::Bombalot);

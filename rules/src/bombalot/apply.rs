@@ -227,9 +227,8 @@ fn push(
     let mut moving: Vec<(Square, Square)> = Vec::new();
     for m in members.iter() {
         let cell = pos.cell(m).expect("push members are pieces");
-        let dest = ahead(m).filter(|&d| {
-            on_board(d) || (scoring_goal(cell.color, d) && pos.cell(d).is_none())
-        });
+        let dest = ahead(m)
+            .filter(|&d| on_board(d) || (scoring_goal(cell.color, d) && pos.cell(d).is_none()));
         match dest {
             Some(d) => moving.push((m, d)),
             None if cell.is_bomb() => off_bombs.push(m),
@@ -290,7 +289,8 @@ fn co_squares(pos: &mut Bombalot, fired: &[Square], report: &mut Vec<Removal>) {
             }
             pairs.push(pair);
             for (file, rank) in [(f.file(), p.rank()), (p.file(), f.rank())] {
-                targets = targets.with(Square::new(file, rank).expect("co-squares are on the board"));
+                targets =
+                    targets.with(Square::new(file, rank).expect("co-squares are on the board"));
             }
         }
     }

@@ -130,7 +130,10 @@ fn read_cell(
             )
         })?;
         if chars.next() != Some(')') {
-            return Err(FenError::new(fen, "an imitated kind must be closed with ')', like I(D)"));
+            return Err(FenError::new(
+                fen,
+                "an imitated kind must be closed with ')', like I(D)",
+            ));
         }
         cell.power = Some(power);
     }
@@ -154,7 +157,10 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
     if ranks.len() != 8 {
         return Err(FenError::new(
             fen,
-            format!("the placement needs 8 ranks separated by '/', found {}", ranks.len()),
+            format!(
+                "the placement needs 8 ranks separated by '/', found {}",
+                ranks.len()
+            ),
         ));
     }
     for (i, text) in ranks.iter().enumerate() {
@@ -165,7 +171,10 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             if let Some(d) = c.to_digit(10) {
                 chars.next();
                 if d == 0 {
-                    return Err(FenError::new(fen, format!("rank {rank}: 0 is not a run of empty squares")));
+                    return Err(FenError::new(
+                        fen,
+                        format!("rank {rank}: 0 is not a run of empty squares"),
+                    ));
                 }
                 file += d as u8;
             } else {
@@ -176,11 +185,17 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
                 file += 1;
             }
             if file > 8 {
-                return Err(FenError::new(fen, format!("rank {rank} has more than 8 squares")));
+                return Err(FenError::new(
+                    fen,
+                    format!("rank {rank} has more than 8 squares"),
+                ));
             }
         }
         if file != 8 {
-            return Err(FenError::new(fen, format!("rank {rank} has {file} squares, expected 8")));
+            return Err(FenError::new(
+                fen,
+                format!("rank {rank} has {file} squares, expected 8"),
+            ));
         }
     }
     pos.turn = match fields[1] {
@@ -248,7 +263,10 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
     }
     if fields.len() == 6 {
         pos.halfmoves = fields[4].parse().map_err(|_| {
-            FenError::new(fen, format!("halfmove clock '{}': expected a number", fields[4]))
+            FenError::new(
+                fen,
+                format!("halfmove clock '{}': expected a number", fields[4]),
+            )
         })?;
         pos.fullmoves = fields[5]
             .parse()

@@ -403,7 +403,7 @@ impl Bombalot {
     /// The end the board decides before looking at legal actions, in BA-11's order: two
     /// pieces in the opponent's goal (the side that just moved is checked first), both
     /// sides without pieces on the board (draw), one side without (it loses).
-    fn board_outcome(&self) -> Option<Outcome> {
+    pub(crate) fn board_outcome(&self) -> Option<Outcome> {
         for color in [self.turn.other(), self.turn] {
             if self.goal_count(color) >= 2 {
                 return Some(Outcome::win(color, EndReason::Goal));
@@ -490,7 +490,8 @@ impl Position for Bombalot {
         if let Some(outcome) = self.board_outcome() {
             return Some(outcome);
         }
-        (!movegen::has_action(self)).then(|| Outcome::win(self.turn.other(), EndReason::Immobilized))
+        (!movegen::has_action(self))
+            .then(|| Outcome::win(self.turn.other(), EndReason::Immobilized))
     }
 
     /// BA-12: side to move, every piece with the imitators' current kinds, goal contents
@@ -537,12 +538,10 @@ impl Position for Bombalot {
                 detonation: Some(action.to),
                 ..moved
             },
-            ActionKind::Move if self.cell(action.to).is_some_and(Cell::is_bomb) => {
-                ActionSquares {
-                    detonation: Some(action.to),
-                    ..moved
-                }
-            }
+            ActionKind::Move if self.cell(action.to).is_some_and(Cell::is_bomb) => ActionSquares {
+                detonation: Some(action.to),
+                ..moved
+            },
             _ => moved,
         }
     }
@@ -599,10 +598,7 @@ mod tests {
         );
         assert_eq!(at("d8"), Some(crate::Piece::new(Color::Black, Kind::Bomb)));
         assert_eq!(at("c1"), None);
-        assert_eq!(
-            at("f6"),
-            Some(crate::Piece::new(Color::Black, Kind::Tweke))
-        );
+        assert_eq!(at("f6"), Some(crate::Piece::new(Color::Black, Kind::Tweke)));
         let count = crate::Geometry::BOMBALOT
             .squares()
             .filter(|&s| pos.piece_at(s).is_some())

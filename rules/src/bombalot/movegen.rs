@@ -167,17 +167,35 @@ pub(super) fn generate(pos: &Bombalot, out: &mut Vec<BombalotAction>) {
     let frozen = pos.frozen();
     let mut outcomes = Vec::new();
     for from in super::board_squares() {
-        let Some(cell) = pos.cell(from) else { continue };
-        if cell.color != pos.turn || frozen.contains(from) {
-            continue;
+        if !frozen.contains(from) {
+            piece_actions(pos, from, true, &mut outcomes, out);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// Appends the actions of the piece on `from` if it belongs to the side to move (not
+/// sorted; the caller checks freezing and the game's end). Jump sequences of twekes are
+/// left out unless `with_jumps`.
+pub(super) fn piece_actions(
+    pos: &Bombalot,
+    from: Square,
+    with_jumps: bool,
+    outcomes: &mut Vec<(Square, SquareSet)>,
+    out: &mut Vec<BombalotAction>,
+) {
+    {
+        let Some(cell) = pos.cell(from) else { return };
+        if cell.color != pos.turn || !on_board(from) {
+            return;
         }
         let Some(kind) = pos.move_kind(cell) else {
-            continue;
+            return;
         };
         let color = cell.color;
-        let enterable_empty = |to: Square| {
-            (on_board(to) || scoring_goal(color, to)) && pos.cell(to).is_none()
-        };
+        let enterable_empty =
+            |to: Square| (on_board(to) || scoring_goal(color, to)) && pos.cell(to).is_none();
         let mv = |to: Square| BombalotAction {
             from,
             to,
@@ -217,10 +235,11 @@ pub(super) fn generate(pos: &Bombalot, out: &mut Vec<BombalotAction>) {
                             });
                         }
                     }
+                    _ if !with_jumps => {}
                     _ => {
                         for &mode in JumpMode::for_kind(kind) {
                             outcomes.clear();
-                            JumpBoard::new(pos, from, mode).outcomes(&mut outcomes);
+                            JumpBoard::new(pos, from, mode).outcomes(outcomes);
                             out.extend(outcomes.iter().map(|&(to, removed)| BombalotAction {
                                 from,
                                 to,
@@ -252,8 +271,6 @@ pub(super) fn generate(pos: &Bombalot, out: &mut Vec<BombalotAction>) {
             _ => {}
         }
     }
-    out.sort_unstable();
-    out.dedup();
 }
 
 /// Whether the side to move has any legal action (BA-11's last test). Unfrozen tanks and

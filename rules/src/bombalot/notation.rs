@@ -5,9 +5,7 @@ use std::collections::VecDeque;
 
 use super::movegen::{JumpBoard, JumpMode};
 use super::{ActionKind, Bombalot, BombalotAction, SquareSet, on_board};
-use crate::{
-    ActionError, IllegalActionError, Kind, ParseActionError, Position, Square,
-};
+use crate::{ActionError, IllegalActionError, Kind, ParseActionError, Position, Square};
 
 /// The canonical text of `action`.
 pub(super) fn san(pos: &Bombalot, action: &BombalotAction) -> String {
@@ -269,14 +267,23 @@ fn lex(text: &str) -> Result<Parsed, ParseActionError> {
 
 /// Follows a jump path from `from`, checking BA-4/BA-5/BA-8, and returns the landing
 /// square and the removed pieces, or why the path is not a jump sequence.
-fn follow_path(pos: &Bombalot, from: Square, path: &[Square]) -> Result<(Square, SquareSet), String> {
-    let kind = mover_kind(pos, from).ok_or_else(|| format!("the piece on {from} cannot move yet"))?;
+fn follow_path(
+    pos: &Bombalot,
+    from: Square,
+    path: &[Square],
+) -> Result<(Square, SquareSet), String> {
+    let kind =
+        mover_kind(pos, from).ok_or_else(|| format!("the piece on {from} cannot move yet"))?;
     let mixed = match kind {
         Kind::Tweke => false,
         Kind::SuperTweke => true,
         Kind::Immobilizer if path.len() == 1 => true,
         Kind::Immobilizer => return Err("an immobilizer makes a single jump (BA-8)".into()),
-        other => return Err(format!("the piece on {from} moves as a {other}, which does not jump")),
+        other => {
+            return Err(format!(
+                "the piece on {from} moves as a {other}, which does not jump"
+            ));
+        }
     };
     let board = JumpBoard::new(pos, from, JumpMode::Mixed);
     let mut cur = from;
@@ -285,12 +292,13 @@ fn follow_path(pos: &Bombalot, from: Square, path: &[Square]) -> Result<(Square,
     let mut colours = [false; 2];
     let color = pos.turn;
     for (n, &next) in path.iter().enumerate() {
-        let jump = board
-            .jumps(cur)
-            .find(|j| j.to == next)
-            .ok_or_else(|| format!("{cur} to {next} is not a jump over a piece to a free square"))?;
+        let jump = board.jumps(cur).find(|j| j.to == next).ok_or_else(|| {
+            format!("{cur} to {next} is not a jump over a piece to a free square")
+        })?;
         if n + 1 < path.len() && jump.goal {
-            return Err(format!("a jump sequence ends when it lands on the goal {next} (BA-2)"));
+            return Err(format!(
+                "a jump sequence ends when it lands on the goal {next} (BA-2)"
+            ));
         }
         if used[cur.index() as usize] >> jump.dir & 1 == 1 {
             return Err(format!("the jump {cur} to {next} is made twice (BA-4)"));
@@ -315,27 +323,37 @@ fn follow_path(pos: &Bombalot, from: Square, path: &[Square]) -> Result<(Square,
 /// Parses `text` into a legal action of `pos` (grammar in the module docs).
 pub(super) fn parse(pos: &Bombalot, text: &str) -> Result<BombalotAction, ActionError> {
     let parsed = lex(text)?;
-    let legal = pos.legal_actions();
+    // The legal list is only computed for an error message.
     let illegal = |reason: String| -> ActionError {
         IllegalActionError {
             text: text.trim().to_string(),
             reason,
-            legal: legal.iter().map(|a| san(pos, a)).collect(),
+            legal: pos.legal_actions().iter().map(|a| san(pos, a)).collect(),
         }
         .into()
     };
+    if let Some(outcome) = pos.board_outcome() {
+        return Err(illegal(format!("the game is over ({outcome})")));
+    }
     let from = parsed.squares[0];
     let Some(cell) = pos.cell(from) else {
         return Err(illegal(format!("there is no piece on {from}")));
     };
     if cell.color != pos.turn {
-        return Err(illegal(format!("the piece on {from} is not {}'s", pos.turn)));
+        return Err(illegal(format!(
+            "the piece on {from} is not {}'s",
+            pos.turn
+        )));
     }
     if !on_board(from) {
-        return Err(illegal(format!("the piece on {from} is locked in the goal (BA-2)")));
+        return Err(illegal(format!(
+            "the piece on {from} is locked in the goal (BA-2)"
+        )));
     }
     if pos.frozen().contains(from) {
-        return Err(illegal(format!("the piece on {from} is frozen by an enemy immobilizer (BA-3)")));
+        return Err(illegal(format!(
+            "the piece on {from} is frozen by an enemy immobilizer (BA-3)"
+        )));
     }
     let kind = mover_kind(pos, from);
     if kind.is_none() {
@@ -344,14 +362,21 @@ pub(super) fn parse(pos: &Bombalot, text: &str) -> Result<BombalotAction, Action
         )));
     }
     let is_bomb = kind == Some(Kind::Bomb);
-    let found = |action: BombalotAction| legal.contains(&action).then_some(action);
-    let candidate = if parsed.jump {
-        let (to, removed) = follow_path(pos, from, &parsed.squares[1..]).map_err(&illegal)?;
-        found(BombalotAction {
+    // Steps, knight moves, tank moves, explosions and the immobilizer's jumps of this
+    // piece; tweke jump sequences are checked by following the path (BA-4, BA-5).
+    let mut own = Vec::new();
+    super::movegen::piece_actions(pos, from, false, &mut Vec::new(), &mut own);
+    let found = |action: BombalotAction| own.contains(&action).then_some(action);
+    let jump = |path: &[Square]| -> Result<BombalotAction, String> {
+        let (to, removed) = follow_path(pos, from, path)?;
+        Ok(BombalotAction {
             from,
             to,
             kind: ActionKind::Jump { removed },
         })
+    };
+    let candidate = if parsed.jump {
+        Some(jump(&parsed.squares[1..]).map_err(&illegal)?)
     } else if parsed.squares.len() == 1 {
         if !(parsed.bang && is_bomb) {
             return Err(illegal(format!(
@@ -377,16 +402,8 @@ pub(super) fn parse(pos: &Bombalot, text: &str) -> Result<BombalotAction, Action
                 to,
                 kind: ActionKind::Move,
             })
-            .or_else(|| {
-                // A single jump written as a step: c3-c5 for c3:c5.
-                follow_path(pos, from, &[to]).ok().and_then(|(to, removed)| {
-                    found(BombalotAction {
-                        from,
-                        to,
-                        kind: ActionKind::Jump { removed },
-                    })
-                })
-            })
+            // A single jump written as a step: c3-c5 for c3:c5.
+            .or_else(|| jump(&[to]).ok())
         }
     };
     candidate.ok_or_else(|| {
