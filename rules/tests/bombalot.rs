@@ -84,10 +84,6 @@ fn removed(report: &[Removal]) -> Vec<(String, Cause)> {
         .collect()
 }
 
-fn sans(p: &Bombalot) -> Vec<String> {
-    p.legal_actions().iter().map(|a| p.san(a)).collect()
-}
-
 fn actions_from(p: &Bombalot, from: &str) -> Vec<String> {
     p.legal_actions()
         .iter()
@@ -131,6 +127,7 @@ fn ba1_serialization_errors_say_what_is_wrong() {
         ("8/8/8/8/8/8/8/T(D)7 w ---- --", "only an imitator"),
         ("8/8/8/8/8/8/8/8 w ---- -- x 1", "halfmove"),
         ("8/8/8/8/8/8/8/8 w ---- -- 0 0", "fullmove"),
+        ("WWWWWWWW/WWWWWWWW/W7/8/8/8/8/8 w ---- --", "at most 16"),
     ];
     for (text, needle) in bad {
         let err = Bombalot::from_fen(text).unwrap_err();

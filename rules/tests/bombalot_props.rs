@@ -15,6 +15,21 @@ const LETTERS: [char; 7] = ['W', 'S', 'T', 'D', 'M', 'O', 'I'];
 /// board square (codes below 14 are pieces, the rest empty), `powers` the imitated kind
 /// of imitators, `extra` the goals and the last moved kinds.
 fn random_fen(cells: &[(u8, u8)], extra: &[u8; 7], black_to_move: bool) -> String {
+    // At most 16 pieces a side (BA-1), goals included: drop the pieces beyond that.
+    let mut counts = [2usize, 2];
+    let cells: Vec<(u8, u8)> = cells
+        .iter()
+        .map(|&(code, power)| {
+            if code < 14 {
+                let side = usize::from(code >= 7);
+                counts[side] += 1;
+                if counts[side] > 16 {
+                    return (14, power);
+                }
+            }
+            (code, power)
+        })
+        .collect();
     let mut ranks = Vec::new();
     for rank in (0..8).rev() {
         let mut text = String::new();

@@ -261,6 +261,18 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             })?)
         };
     }
+    for color in Color::ALL {
+        let count = Geometry::BOMBALOT
+            .squares()
+            .filter(|&sq| pos.cell(sq).is_some_and(|c| c.color == color))
+            .count();
+        if count > 16 {
+            return Err(FenError::new(
+                fen,
+                format!("{count} {color} pieces: a side has at most 16 in Bombalot (BA-1)"),
+            ));
+        }
+    }
     if fields.len() == 6 {
         pos.halfmoves = fields[4].parse().map_err(|_| {
             FenError::new(

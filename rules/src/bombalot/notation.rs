@@ -84,6 +84,7 @@ fn shortest_trail(
 ) -> Option<Vec<Square>> {
     let targets: Vec<Square> = removed.iter().collect();
     if targets.len() > 16 {
+        // Impossible: a side has at most 16 pieces (the serialization refuses more).
         return None;
     }
     let full: u32 = (1u32 << targets.len()) - 1;
