@@ -1111,3 +1111,23 @@ fn perft_regression_file() {
     assert!(mismatches.is_empty(), "{mismatches:?}");
     assert!(checked >= 3);
 }
+
+#[test]
+fn ba18_imitator_moving_as_tank_drags_the_group_it_froze_at_the_start_of_the_turn() {
+    // The imitator d4 had immobilizer powers at the start of the turn and freezes the
+    // black twekes d5 and c3. Moving as a tank it pushes d5, whose frozen group holds the
+    // imitator and c3: c3 is pushed north too (BA-14, BA-18).
+    let mut p = pos(
+        &[("d4", "I(M)"), ("d5", "w"), ("c3", "w"), ("h8", "t")],
+        'w',
+        "----",
+        "Mt",
+    );
+    assert!(p.frozen().contains(sq("c3")));
+    play(&mut p, "d4-d5");
+    assert_eq!(piece(&p, "d5"), white(Kind::Imitator));
+    assert_eq!(piece(&p, "d6"), black(Kind::Tweke));
+    assert_eq!(piece(&p, "c4"), black(Kind::Tweke));
+    assert_eq!(piece(&p, "c3"), None);
+    assert_eq!(p.imitating(sq("d5")), Some(Kind::Tank));
+}

@@ -87,8 +87,11 @@ pub(super) fn apply(pos: &mut Bombalot, action: &BombalotAction, report: &mut Ve
                 to.file() as i8 - from.file() as i8,
                 to.rank() as i8 - from.rank() as i8,
             );
+            // BA-14, BA-18: the frozen groups come from the start-of-turn snapshot, before
+            // an imitator moving as a tank loses its immobilizer powers.
+            let groups = frozen_groups(pos);
             pos.set(from, Some(cell));
-            push(pos, from, dir, &mut fired, &mut goal_entry, report);
+            push(pos, from, dir, &groups, &mut fired, &mut goal_entry, report);
         }
         ActionKind::Move => {
             pos.set(from, None);
@@ -177,11 +180,11 @@ fn push(
     pos: &mut Bombalot,
     tank: Square,
     dir: (i8, i8),
+    groups: &[u8; 100],
     fired: &mut Vec<Square>,
     goal_entry: &mut bool,
     report: &mut Vec<Removal>,
 ) {
-    let groups = frozen_groups(pos);
     let ahead = |sq: Square| sq.offset(dir.0, dir.1);
     // The push set: the line in front of the tank, plus the frozen group of every member
     // and the line in front of every member, until closed. The tank moves anyway.
@@ -226,7 +229,7 @@ fn push(
     let mut off_others: Vec<Square> = Vec::new();
     let mut moving: Vec<(Square, Square)> = Vec::new();
     for m in members.iter() {
-        let cell = pos.cell(m).expect("push members are pieces");
+        let Some(cell) = pos.cell(m) else { continue };
         let dest = ahead(m)
             .filter(|&d| on_board(d) || (scoring_goal(cell.color, d) && pos.cell(d).is_none()));
         match dest {
