@@ -46,7 +46,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use sha2::{Digest, Sha256};
 
-use crate::chess::attacks::KING;
+use crate::chess::attacks::{KING, PAWN};
 use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, san, sq, square, squares};
 use crate::notation::strip_decorations;
 use crate::{
@@ -301,6 +301,9 @@ impl Beirut {
                 });
             }
         }
+        if mv.kind == MoveKind::DoublePush {
+            self.normalize_ep();
+        }
         if let Some(cs) = victim_carrier.filter(|_| self.dms) {
             let hit = block(cs) & self.state.board.occupied();
             for t in squares(hit) {
@@ -325,6 +328,19 @@ impl Beirut {
                 if let Some(s) = sq(*s) {
                     self.boom::<REPORT>(s, out);
                 }
+            }
+        }
+    }
+
+    /// Keeps the en passant square only when an en passant capture is legal, so that equal
+    /// positions (and their FEN, which shows it only then) compare equal.
+    fn normalize_ep(&mut self) {
+        if let Some(ep) = self.state.ep {
+            let us = self.state.turn;
+            let takers =
+                PAWN[us.other().index()][ep as usize] & self.state.board.pieces(us, Role::Pawn);
+            if takers == 0 || !self.has_legal_ep() {
+                self.state.ep = None;
             }
         }
     }
@@ -415,6 +431,7 @@ impl Position for Beirut {
             dms: false,
             sides: [Designation::Unchosen; 2],
         };
+        pos.normalize_ep();
         match rest.as_slice() {
             [] => return Ok(pos),
             [options, white, black] => {
