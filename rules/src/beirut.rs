@@ -433,7 +433,7 @@ impl Position for Beirut {
         };
         pos.normalize_ep();
         match rest.as_slice() {
-            [] => return Ok(pos),
+            [] => Ok(pos),
             [options, white, black] => {
                 let (n, dms) = match options.strip_suffix("+dms") {
                     Some(n) => (n, true),

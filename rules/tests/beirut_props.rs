@@ -85,7 +85,7 @@ fn setup() -> impl Strategy<Value = Setup> {
 fn new_game(setup: &Setup, secret: &[Square]) -> Game<Beirut> {
     let mut g = Game::<Beirut>::new(setup.options).unwrap();
     // Designate in the order that puts the hidden side first half of the time.
-    let order = if setup.choices.len() % 2 == 0 {
+    let order = if setup.choices.len().is_multiple_of(2) {
         [setup.hidden, setup.hidden.other()]
     } else {
         [setup.hidden.other(), setup.hidden]
