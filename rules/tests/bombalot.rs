@@ -1131,3 +1131,73 @@ fn ba18_imitator_moving_as_tank_drags_the_group_it_froze_at_the_start_of_the_tur
     assert_eq!(piece(&p, "c3"), None);
     assert_eq!(p.imitating(sq("d5")), Some(Kind::Tank));
 }
+
+#[test]
+fn ba6_bomb_pushed_into_an_occupied_goal_explodes_on_its_last_square() {
+    // White's bomb d8 cannot enter the occupied d9: it is pushed off and explodes on d8,
+    // taking the tank d7 behind it and the black tweke e8 but not the locked d9 (BA-2,
+    // BA-6); the destroyed tank does not move (BA-14).
+    let mut p = pos(
+        &[
+            ("d7", "T"),
+            ("d8", "O"),
+            ("e8", "w"),
+            ("a8", "t"),
+            ("a1", "W"),
+        ],
+        'w',
+        "--S-",
+        "--",
+    );
+    let report = play(&mut p, "d7-d8");
+    assert_eq!(
+        removed(&report),
+        [
+            ("d8".into(), Cause::Exploded),
+            ("d7".into(), Cause::Exploded),
+            ("e8".into(), Cause::Exploded)
+        ]
+    );
+    assert_eq!(piece(&p, "d9"), white(Kind::SuperTweke));
+    assert_eq!(piece(&p, "d8"), None);
+}
+
+#[test]
+fn ba15_a_partner_detonator_on_a_co_square_is_removed_too() {
+    // Three white detonators: c2 moves to e3; with a1 the co-squares are a3 and e1, and
+    // e1 holds the third detonator, which is removed (all co-squares collected first).
+    let mut p = pos(
+        &[
+            ("a1", "D"),
+            ("c2", "D"),
+            ("e1", "D"),
+            ("a3", "w"),
+            ("h8", "t"),
+        ],
+        'w',
+        "----",
+        "--",
+    );
+    let report = play(&mut p, "c2-e3");
+    assert_eq!(
+        removed(&report),
+        [
+            ("e1".into(), Cause::CoSquare),
+            ("a3".into(), Cause::CoSquare)
+        ]
+    );
+    assert_eq!(piece(&p, "e3"), white(Kind::Detonator));
+}
+
+#[test]
+fn ba19_unfrozen_tank_always_has_an_action() {
+    // A tank in a corner boxed in by enemy pieces still pushes (a push is never blocked).
+    let p = pos(
+        &[("a1", "T"), ("a2", "w"), ("b1", "w"), ("b2", "w")],
+        'w',
+        "----",
+        "--",
+    );
+    assert_eq!(actions_from(&p, "a1"), ["a1-b1", "a1-a2"]);
+    assert_eq!(p.variant_outcome(), None);
+}
