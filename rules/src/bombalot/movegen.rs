@@ -115,16 +115,18 @@ impl<'a> JumpBoard<'a> {
     /// trail exists) and stop on the landing square. The sets are grown one piece at a
     /// time from the empty set.
     pub(super) fn outcomes(&self, out: &mut Vec<(Square, SquareSet)>) {
+        // Sets grown so far (the empty set is never grown again: growing adds a piece).
+        // Neither collection allocates while no capturing jump exists.
         let mut seen: HashSet<SquareSet> = HashSet::new();
-        let mut stack = vec![SquareSet::EMPTY];
-        seen.insert(SquareSet::EMPTY);
-        let mut region: Vec<Square> = Vec::with_capacity(32);
-        while let Some(removed) = stack.pop() {
-            region.clear();
-            region.push(self.from);
+        let mut stack: Vec<SquareSet> = Vec::new();
+        let mut next = Some(SquareSet::EMPTY);
+        // The region holds main-board squares only: at most 64.
+        let mut region = [self.from; 64];
+        while let Some(removed) = next.take().or_else(|| stack.pop()) {
+            let mut len = 1;
             let mut inside = SquareSet::EMPTY.with(self.from);
             let mut i = 0;
-            while i < region.len() {
+            while i < len {
                 let v = region[i];
                 i += 1;
                 for jump in self.jumps(v) {
@@ -146,13 +148,14 @@ impl<'a> JumpBoard<'a> {
                         None => {
                             if !inside.contains(jump.to) {
                                 inside = inside.with(jump.to);
-                                region.push(jump.to);
+                                region[len] = jump.to;
+                                len += 1;
                             }
                         }
                     }
                 }
             }
-            for &v in &region {
+            for &v in &region[..len] {
                 if v != self.from || !removed.is_empty() {
                     out.push((v, removed));
                 }
