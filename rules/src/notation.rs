@@ -10,7 +10,8 @@ pub struct MovetextError(pub String);
 /// Skipped: move numbers (`12.`, `12...`, also glued as `1.e4`), `{comments}`,
 /// `;` comments to the end of the line, `(variations)`, NAGs (`$1`), glyphs standing
 /// alone (`!`, `?!`), and results (`1-0`, `0-1`, `1/2-1/2`, `*`). A removal list written
-/// with spaces after its commas (`Oxa1->a2, g1`, BM-10) is joined back into one token.
+/// with spaces after its commas (`Oxa1->a2, g1`, BM-10) is joined back into one token, and
+/// so is a Nuke transfer prefix with its move (`c1>d2 Nxe5*`, NU-4).
 ///
 /// # Errors
 /// [`MovetextError`] for an unclosed `{` or `(`.
@@ -54,10 +55,25 @@ pub fn movetext_actions(text: &str) -> Result<Vec<String>, MovetextError> {
         }
         match tokens.last_mut() {
             Some(last) if last.ends_with(',') => last.push_str(token),
+            Some(last) if is_transfer_prefix(last) => {
+                last.push(' ');
+                last.push_str(token);
+            }
             _ => tokens.push(token.to_string()),
         }
     }
     Ok(tokens)
+}
+
+/// A Nuke transfer prefix standing alone, like `c1>d2` (NU-4): it belongs to the next token.
+fn is_transfer_prefix(token: &str) -> bool {
+    let b = token.as_bytes();
+    b.len() == 5
+        && b[0].is_ascii_lowercase()
+        && b[1].is_ascii_digit()
+        && b[2] == b'>'
+        && b[3].is_ascii_lowercase()
+        && b[4].is_ascii_digit()
 }
 
 /// `"12.e4"` -> `"e4"`, `"12..."` -> `""`, `"e4"` -> `"e4"`.
@@ -110,6 +126,14 @@ mod tests {
         assert_eq!(
             movetext_actions("1. 0-0 0-0-0 0-1").unwrap(),
             ["0-0", "0-0-0"]
+        );
+    }
+
+    #[test]
+    fn movetext_keeps_nuke_transfers_with_their_move_nu4() {
+        assert_eq!(
+            movetext_actions("1. e4 d8>e8 e5 2. c1>d2   Nxe5* *").unwrap(),
+            ["e4", "d8>e8 e5", "c1>d2 Nxe5*"]
         );
     }
 
