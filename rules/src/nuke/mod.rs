@@ -46,7 +46,7 @@
 //!
 //! ```text
 //! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:choosing,b:choosing
-//! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 e1,b:choosing
+//! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 b:choosing,e1
 //! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:chosen,b:choosing
 //! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 e1,d8
 //! r1bqk2r/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 5 f3,e5*
@@ -227,7 +227,9 @@ impl Nuke {
         match board.piece_at(t.from) {
             None => return Some(format!("there is no piece on {from} to hand a bomb on")),
             Some(_) if self.carried & bit(t.from) == 0 => {
-                return Some(format!("the piece on {from} carries no bomb to hand on (NU-4)"));
+                return Some(format!(
+                    "the piece on {from} carries no bomb to hand on (NU-4)"
+                ));
             }
             Some((c, _)) if c != us => {
                 return Some(format!(
@@ -667,7 +669,11 @@ impl Position for Nuke {
     }
 
     fn to_fen(&self) -> String {
-        format!("{} {}", self.state.to_fen(self.ep_capturable()), self.bombs_fen())
+        format!(
+            "{} {}",
+            self.state.to_fen(self.ep_capturable()),
+            self.bombs_fen()
+        )
     }
 
     fn turn(&self) -> Color {

@@ -138,8 +138,7 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
         return Err(illegal(
             pos,
             text,
-            "a transfer alone is not a turn: a move must follow it, like 'c1>d2 Nf3' (NU-4)"
-                .into(),
+            "a transfer alone is not a turn: a move must follow it, like 'c1>d2 Nf3' (NU-4)".into(),
         ));
     }
     let pattern = san::parse(rest).ok_or_else(not_grammar)?;
@@ -158,7 +157,11 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
         ));
     }
     if transfers.len() > 1 {
-        return Err(illegal(pos, text, "only one transfer per turn (NU-4)".into()));
+        return Err(illegal(
+            pos,
+            text,
+            "only one transfer per turn (NU-4)".into(),
+        ));
     }
     let transfer = transfers.first().copied();
     if let Some(reason) = transfer.and_then(|t| pos.transfer_error(t)) {
@@ -167,10 +170,7 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
     let carried = pos.carried_after(transfer);
     let pseudo = pos.pseudo_moves();
     let legal = pos.legal_moves_with(&pseudo, carried);
-    let found: Vec<&Move> = legal
-        .iter()
-        .filter(|m| san::matches(&pattern, m))
-        .collect();
+    let found: Vec<&Move> = legal.iter().filter(|m| san::matches(&pattern, m)).collect();
     match found.as_slice() {
         [mv] => {
             let action = NukeAction {
@@ -244,7 +244,10 @@ fn grab_refusal(pos: &Nuke, mv: &Move, carried: u64, legal: &[Move]) -> String {
             san::san(mv, legal)
         )
     } else if !pos.loose_at(mv.to) {
-        format!("there is no loose bomb on {} to grab (NU-10)", square(mv.to))
+        format!(
+            "there is no loose bomb on {} to grab (NU-10)",
+            square(mv.to)
+        )
     } else {
         "this move cannot grab (NU-10)".into()
     }
@@ -267,7 +270,11 @@ fn describe_missing(p: &Pattern) -> String {
             ..
         } => match promotion {
             Some(_) => format!("no pawn of yours can promote on {}", square(to)),
-            None => format!("no {} of yours can go to {}", role.kind().name(), square(to)),
+            None => format!(
+                "no {} of yours can go to {}",
+                role.kind().name(),
+                square(to)
+            ),
         },
         Pattern::Coord { from, to, .. } => {
             format!("there is no move from {} to {}", square(from), square(to))
