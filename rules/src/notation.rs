@@ -65,11 +65,15 @@ pub fn movetext_actions(text: &str) -> Result<Vec<String>, MovetextError> {
     Ok(tokens)
 }
 
-/// A Nuke transfer prefix standing alone, like `c1>d2` (NU-4): it belongs to the next token.
+/// A token that is, or ends with, a Nuke transfer prefix standing alone, like `c1>d2`
+/// (NU-4): it belongs with the next token.
 fn is_transfer_prefix(token: &str) -> bool {
-    let b = token.as_bytes();
-    b.len() == 5
-        && b[0].is_ascii_lowercase()
+    let all = token.as_bytes();
+    if all.len() < 5 || (all.len() > 5 && all[all.len() - 6] != b' ') {
+        return false;
+    }
+    let b = &all[all.len() - 5..];
+    b[0].is_ascii_lowercase()
         && b[1].is_ascii_digit()
         && b[2] == b'>'
         && b[3].is_ascii_lowercase()
@@ -134,6 +138,11 @@ mod tests {
         assert_eq!(
             movetext_actions("1. e4 d8>e8 e5 2. c1>d2   Nxe5* *").unwrap(),
             ["e4", "d8>e8 e5", "c1>d2 Nxe5*"]
+        );
+        // Two transfers stay together, so the rules can say "only one transfer per turn".
+        assert_eq!(
+            movetext_actions("1. e1>d1 d1>d2 e4").unwrap(),
+            ["e1>d1 d1>d2 e4"]
         );
     }
 

@@ -131,6 +131,13 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
     if grab {
         rest = strip_decorations(&rest[..rest.len() - 1]).0.trim();
     }
+    if transfers.len() > 1 {
+        return Err(illegal(
+            pos,
+            text,
+            "only one transfer per turn (NU-4)".into(),
+        ));
+    }
     if rest.is_empty() {
         if transfers.is_empty() {
             return Err(not_grammar());
@@ -154,13 +161,6 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
             pos,
             text,
             "the game is over: a king has been blasted (NU-8)".into(),
-        ));
-    }
-    if transfers.len() > 1 {
-        return Err(illegal(
-            pos,
-            text,
-            "only one transfer per turn (NU-4)".into(),
         ));
     }
     let transfer = transfers.first().copied();
