@@ -607,7 +607,8 @@ fn fen_round_trip_and_errors() {
     for fen in [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:choosing,b:choosing",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 b:choosing,e1",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:chosen,d8",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:chosen,b:choosing",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:choosing,d8",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 e1,d8",
         "4k3/8/8/8/8/8/8/4K3 b - - 12 40 e1,e1*",
         "4k3/8/8/8/8/8/8/4K3 b - - 12 40 e4*2",
@@ -625,6 +626,9 @@ fn fen_round_trip_and_errors() {
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 e1,e4*3").contains("e4*2"));
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 e1,b:maybe").contains("b:choosing"));
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 e4*,b:choosing").contains("loose"));
+    assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 w:chosen,e8").contains("play has started"));
+    assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 w:chosen,b:chosen").contains("play has started"));
+    assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 e1,d8 extra").contains("found more"));
 }
 
 #[test]

@@ -90,7 +90,7 @@ fn pick(p: &Nuke, seed: u32) -> Option<kaboom_rules::nuke::NukeAction> {
         .iter()
         .filter(|a| a.mv.capture.is_some() || a.grab || a.mv.promotion == Some(Role::Queen))
         .collect();
-    if seed % 3 == 0 && !interesting.is_empty() {
+    if seed.is_multiple_of(3) && !interesting.is_empty() {
         Some(*interesting[(seed / 3) as usize % interesting.len()])
     } else {
         Some(legal[seed as usize % legal.len()])
@@ -141,5 +141,28 @@ proptest! {
             prop_assert_eq!(pieces_before - removed.len(), p.board_view().pieces.len());
         }
         check_position(&p)?;
+    }
+}
+
+proptest! {
+    /// Any text gets an answer, never a panic; well-formed-looking text included.
+    #[test]
+    fn parsing_any_text_never_panics(
+        text in prop_oneof![
+            "[a-h1-8>NBRQKOx=*+#!? ,-]{0,14}",
+            any::<String>(),
+        ],
+        designated in any::<bool>(),
+    ) {
+        let p = if designated {
+            Nuke::from_fen("r3k2r/pPpp1ppp/1n3n2/3Pp3/1b2P3/2N2N2/P1PP1PPP/R3K2R w KQkq e6 0 1 d5,e5").unwrap()
+        } else {
+            Nuke::new()
+        };
+        if let Ok(action) = p.parse_action(&text) {
+            prop_assert!(p.legal_actions().contains(&action));
+        }
+        let _ = Nuke::from_fen(&text);
+        let _ = Nuke::from_fen(&format!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 {text}"));
     }
 }

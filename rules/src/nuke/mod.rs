@@ -42,12 +42,18 @@
 //!
 //! Setup markers come first (White's, then Black's), then squares in canonical order (a1,
 //! b1, ..., h8), a carried bomb before loose bombs on the same square. There are always two
-//! bombs in all (a pending or hidden choice counts as one). Examples:
+//! bombs in all (a pending or hidden choice counts as one). Before play starts at least one
+//! side is still choosing, there are no loose bombs, and a side that has chosen shows
+//! either its carrier's square (full view, or its own player's view) or `chosen`.
+//! Examples, from the setup phase (the first four show one game: nobody has chosen; White
+//! has chosen its king, as White or the full view sees it; the same as Black or a spectator
+//! sees it; Black has chosen its queen first) to play:
 //!
 //! ```text
 //! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:choosing,b:choosing
 //! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 b:choosing,e1
 //! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:chosen,b:choosing
+//! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 w:choosing,d8
 //! rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 e1,d8
 //! r1bqk2r/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 5 f3,e5*
 //! ```
@@ -577,6 +583,11 @@ impl Nuke {
                         )));
                     }
                 };
+            }
+            if !self.setup.contains(&Choice::Choosing) {
+                return Err(err(
+                    "once both sides have chosen, play has started and both carriers are public: write both carrier squares instead of setup markers (NU-3)".into(),
+                ));
             }
         } else {
             self.setup = [Choice::Made; 2];

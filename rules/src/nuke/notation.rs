@@ -121,6 +121,11 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
         .into()
     };
     let (core, _) = strip_decorations(text);
+    if !core.is_ascii() {
+        // Every Nuke action is ASCII; this also keeps multi-byte text away from the SAN
+        // reader, which slices by bytes.
+        return Err(not_grammar());
+    }
     let mut rest = core.trim();
     let mut transfers = Vec::new();
     while let Some((t, after)) = transfer_prefix(rest) {
