@@ -119,6 +119,26 @@ fn nu2_only_a_carrier_may_capture_a_king() {
 }
 
 #[test]
+fn nu2_a_carrying_king_is_still_safe_from_non_carriers() {
+    // The black king carries (a bomb handed to it): a non-carrier still may not take it.
+    let p = pos("k7/8/8/8/8/8/8/R3K2N w - - 0 1 a8,h1");
+    assert!(rejection(&p, "Rxa8").contains("only a piece that carries a bomb may capture a king"));
+    assert!(!legal_texts(&p).iter().any(|t| t.contains("xa8")));
+}
+
+#[test]
+fn nu6_explosion_squares_are_reported_for_highlighting() {
+    let p = pos("k6n/8/1N6/8/8/8/8/R3K3 w - - 0 1 b6,h8");
+    let capture = p.parse_action("Nxa8").unwrap();
+    let squares = p.action_squares(&capture);
+    assert_eq!(squares.detonation, Some(s("a8")));
+    assert_eq!((squares.from, squares.to), (Some(s("b6")), Some(s("a8"))));
+    let quiet = p.parse_action("Nc4").unwrap();
+    assert_eq!(p.action_squares(&quiet).detonation, None);
+    assert_eq!(p.san_with_marks(&capture), "Nxa8#");
+}
+
+#[test]
 fn nu2_kings_capture_ordinary_pieces() {
     let mut p = pos("4k3/8/8/8/8/8/4n3/4K2N w - - 0 1 h1,e8");
     let removed = play(&mut p, "Kxe2");
@@ -157,6 +177,10 @@ fn nu3_designation_in_either_order_hidden_until_both_are_in() {
         assert!(v.to_fen().ends_with(" w:choosing,d8"));
     }
     assert!(p.legal_actions().is_empty());
+    assert_eq!(
+        p.view(Viewer::Spectator).board_view().awaiting_designation,
+        [Color::White]
+    );
     // White chooses its king (any piece may carry, NU-3).
     p.designate(Color::White, &[s("e1")]).unwrap();
     assert!(p.awaiting_designation().is_empty());
