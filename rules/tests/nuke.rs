@@ -259,7 +259,10 @@ fn nu4_rejections_say_what_was_wrong() {
         "only one transfer per turn (NU-4)"
     );
     assert!(rejection(&p, "e1>e2").contains("a transfer alone is not a turn"));
-    assert!(rejection(&p, "d1>d2 e4").contains("carries no bomb"));
+    assert_eq!(
+        rejection(&p, "d1>d2 e4"),
+        "the queen on d1 carries no bomb to hand on (NU-4)"
+    );
     assert!(rejection(&p, "e8>e7 e4").contains("black's"));
     let knight = pos("rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR w KQkq - 0 1 c3,d8");
     assert_eq!(

@@ -232,9 +232,10 @@ impl Nuke {
         let us = self.state.turn;
         match board.piece_at(t.from) {
             None => return Some(format!("there is no piece on {from} to hand a bomb on")),
-            Some(_) if self.carried & bit(t.from) == 0 => {
+            Some((_, role)) if self.carried & bit(t.from) == 0 => {
                 return Some(format!(
-                    "the piece on {from} carries no bomb to hand on (NU-4)"
+                    "the {} on {from} carries no bomb to hand on (NU-4)",
+                    role.kind()
                 ));
             }
             Some((c, _)) if c != us => {
