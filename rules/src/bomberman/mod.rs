@@ -186,6 +186,27 @@ impl Bomberman {
         self.ep.map(sq)
     }
 
+    /// The same board with `color` to move and no en passant square: possibly a
+    /// position no legal play reaches, for asking what `color` could do here (BM-8
+    /// defines check as what the opponent could do "if it were its turn").
+    pub fn with_turn(&self, color: Color) -> Bomberman {
+        let mut pos = self.clone();
+        if pos.turn != color {
+            pos.turn = color;
+            pos.ep = None;
+        }
+        pos
+    }
+
+    /// Every action of the side to move that obeys the pieces' movement and castling
+    /// conditions (BM-2 to BM-5), before the final test of BM-8 (the mover's king on the
+    /// board and not in check); in the order of [`Position::legal_actions`].
+    pub fn pseudo_legal_actions(&self) -> Vec<BombermanAction> {
+        let mut out = Vec::new();
+        self.pseudo_legal(&mut out);
+        out
+    }
+
     /// Every action that obeys the pieces' movement and castling conditions (BM-2 to
     /// BM-5), before the final test of BM-8 (mover's king on the board and not in check).
     fn pseudo_legal(&self, out: &mut Vec<BombermanAction>) {
