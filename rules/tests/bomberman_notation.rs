@@ -49,7 +49,10 @@ fn fen_errors_say_what_is_wrong() {
         ("4k5/10/10/10/10/10/5K4 w - - 0 1", "8"),
         ("4k5/10/10/10/10/10/10/5K3 w - - 0 1", "10"),
         ("4k5/10P/10/10/10/10/10/5K4 w - - 0 1", "more than 10"),
-        ("4k5/10/10/10/10/10/10/5K2X1 w - - 0 1", "'X' is not a piece"),
+        (
+            "4k5/10/10/10/10/10/10/5K2X1 w - - 0 1",
+            "'X' is not a piece",
+        ),
         ("10/10/10/10/10/10/10/5K4 w - - 0 1", "black has 0 kings"),
         ("4k5/10/10/10/10/10/10/5K4 x - - 0 1", "w or b"),
         ("4k5/10/10/10/10/10/10/5K4 w K - 0 1", "rook on i1"),
@@ -74,7 +77,10 @@ fn san_disambiguation_works_with_files_up_to_j() {
     let pos = fen("4k5/9R/10/10/10/10/9R/KR6R1 w - - 0 1");
     let sans: Vec<String> = pos.legal_actions().iter().map(|a| pos.san(a)).collect();
     for expected in ["Rbe1", "Rie1", "R2j4", "R7j4", "Rii2", "Rji2"] {
-        assert!(sans.contains(&expected.to_string()), "{expected} in {sans:?}");
+        assert!(
+            sans.contains(&expected.to_string()),
+            "{expected} in {sans:?}"
+        );
     }
     let action = pos.parse_action("Rie1").unwrap();
     assert_eq!(

@@ -168,7 +168,10 @@ fn bm2_bomb_moves_one_or_two_squares_to_empty_squares_and_never_captures() {
     ]);
     assert_eq!(moves, expected);
     assert!(illegal_reason(&pos, "Od5").contains("never captures"));
-    assert!(pos.parse_action("Oe6").is_err(), "it may not jump its own pawn");
+    assert!(
+        pos.parse_action("Oe6").is_err(),
+        "it may not jump its own pawn"
+    );
     assert!(illegal_reason(&pos, "Oxd5").contains("no bomb of yours on d5"));
 }
 
@@ -226,7 +229,10 @@ fn bm3_en_passant_on_the_ten_file_board() {
     assert!(sans(&pos).contains("ixj6"));
     let (after, removed) = play(&pos, "ixj6");
     assert_eq!(removed, vec![removal("j5", Black, Kind::Pawn, Captured)]);
-    assert_eq!(after.piece_at(sq("j6")), Some(Piece::new(White, Kind::Pawn)));
+    assert_eq!(
+        after.piece_at(sq("j6")),
+        Some(Piece::new(White, Kind::Pawn))
+    );
     assert_eq!(after.piece_at(sq("j5")), None);
     // The right lasts one ply only.
     let (later, _) = play(&pos, "Kd1");
@@ -249,8 +255,14 @@ fn bm4_castling_both_sides() {
     let pos = setup_with(&["Kf1", "Rb1", "Ri1", "kf8"], "w", "KQ");
     assert!(sans(&pos).contains("O-O") && sans(&pos).contains("O-O-O"));
     let (short, _) = play(&pos, "0-0");
-    assert_eq!(short.piece_at(sq("h1")), Some(Piece::new(White, Kind::King)));
-    assert_eq!(short.piece_at(sq("g1")), Some(Piece::new(White, Kind::Rook)));
+    assert_eq!(
+        short.piece_at(sq("h1")),
+        Some(Piece::new(White, Kind::King))
+    );
+    assert_eq!(
+        short.piece_at(sq("g1")),
+        Some(Piece::new(White, Kind::Rook))
+    );
     assert_eq!(short.castling_rights(), "-");
     let (long, _) = play(&pos, "O-O-O");
     assert_eq!(long.piece_at(sq("d1")), Some(Piece::new(White, Kind::King)));
@@ -341,8 +353,14 @@ fn bm6_bomb_wave_stopped_by_a_friendly_piece() {
             removal("e4", White, Kind::Knight, Exploded),
         ]
     );
-    assert_eq!(after.piece_at(sq("c7")), Some(Piece::new(Black, Kind::Rook)));
-    assert_eq!(after.piece_at(sq("f4")), Some(Piece::new(Black, Kind::Rook)));
+    assert_eq!(
+        after.piece_at(sq("c7")),
+        Some(Piece::new(Black, Kind::Rook))
+    );
+    assert_eq!(
+        after.piece_at(sq("f4")),
+        Some(Piece::new(Black, Kind::Rook))
+    );
 }
 
 #[test]
@@ -351,7 +369,9 @@ fn bm6_chain_of_three_bombs_third_wave_passes_a_square_emptied_earlier() {
     // e4 (not back west) hits the bomb on e6 northwards. e6 (not back south) hits the
     // knight on e7, then its west wave passes c6, emptied by the first wave, and hits b6.
     let pos = setup(
-        &["Kj1", "kj8", "Oc4", "pc6", "oe4", "Nc2", "Oe6", "ne7", "Rb6"],
+        &[
+            "Kj1", "kj8", "Oc4", "pc6", "oe4", "Nc2", "Oe6", "ne7", "Rb6",
+        ],
         "w",
     );
     let (after, removed) = play(&pos, "Oxc4");
@@ -379,7 +399,10 @@ fn bm6_chained_bomb_does_not_blast_back_towards_its_igniter() {
     let (after, removed) = play(&pos, "Oxc4");
     let squares: Vec<String> = removed.iter().map(|r| r.square.to_string()).collect();
     assert_eq!(squares, ["c4", "e4", "b4"]);
-    assert_eq!(after.piece_at(sq("a4")), Some(Piece::new(Black, Kind::Knight)));
+    assert_eq!(
+        after.piece_at(sq("a4")),
+        Some(Piece::new(Black, Kind::Knight))
+    );
 }
 
 // ---------------------------------------------------------------- BM-7
@@ -389,7 +412,10 @@ fn bm7_defuser_removes_an_enemy_bomb_without_explosion() {
     let pos = setup(&["Kj1", "kj8", "De2", "oe5", "pe6", "pd5"], "w");
     let (after, removed) = play(&pos, "Dxe5");
     assert_eq!(removed, vec![removal("e5", Black, Kind::Bomb, Captured)]);
-    assert_eq!(after.piece_at(sq("e5")), Some(Piece::new(White, Kind::Defuser)));
+    assert_eq!(
+        after.piece_at(sq("e5")),
+        Some(Piece::new(White, Kind::Defuser))
+    );
     assert_eq!(display(&pos, "Dxe5"), "Dxe5");
 }
 
@@ -465,7 +491,10 @@ fn bm8_check_given_through_a_chained_bomb() {
         next.play_unchecked(&action);
         assert!(!next.is_check(Black), "{}", after.san(&action));
     }
-    assert!(sans(&after).contains("Of5"), "moving the bomb off the line helps");
+    assert!(
+        sans(&after).contains("Of5"),
+        "moving the bomb off the line helps"
+    );
 }
 
 #[test]
@@ -544,7 +573,10 @@ fn bm9_sample_problem_two_oh8_is_not_check_and_play_goes_on() {
     let pos = Bomberman::from_fen("1r6k1/7O2/7K2/10/9R/10/10/10 w - - 0 2").unwrap();
     assert_eq!(display(&pos, "Oh8"), "Oh8");
     let (after, _) = play(&pos, "Oh8");
-    assert!(!after.is_check(Black), "the blast would destroy White's king too");
+    assert!(
+        !after.is_check(Black),
+        "the blast would destroy White's king too"
+    );
     assert!(illegal_reason(&after, "Kxh8").contains("destroy your own king"));
     assert!(after.variant_outcome().is_none());
     let moves = sans(&after);

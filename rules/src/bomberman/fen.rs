@@ -205,13 +205,19 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
                 _ => {
                     return Err(FenError::new(
                         fen,
-                        format!("castling '{}' should be '-' or letters from KQkq", fields[2]),
+                        format!(
+                            "castling '{}' should be '-' or letters from KQkq",
+                            fields[2]
+                        ),
                     ));
                 }
             };
             let bit = side.right(color);
             if castling & bit != 0 {
-                return Err(FenError::new(fen, format!("castling right '{c}' is repeated")));
+                return Err(FenError::new(
+                    fen,
+                    format!("castling right '{c}' is repeated"),
+                ));
             }
             let rank = home_rank(color);
             let rook_file = side.files().1;
@@ -252,8 +258,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
                     fen,
                     format!(
                         "en passant square {text} does not follow a double step: with {} to move it must be on rank {ep_rank}, empty, with the square behind it empty and {}'s pawn in front of it",
-                        turn,
-                        !turn
+                        turn, !turn
                     ),
                 ));
             }

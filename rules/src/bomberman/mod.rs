@@ -411,8 +411,7 @@ impl Bomberman {
                         self.board[from as usize] = None;
                     }
                     None => {
-                        if piece.kind == Kind::Pawn && Some(to) == old_ep && from % 10 != to % 10
-                        {
+                        if piece.kind == Kind::Pawn && Some(to) == old_ep && from % 10 != to % 10 {
                             // En passant: the passed pawn stands behind `to`.
                             let victim = (to as i8 - 10 * us.forward()) as u8;
                             if let Some(p) = self.board[victim as usize].take() {
@@ -434,7 +433,8 @@ impl Bomberman {
             let rank = home_rank(color);
             for side in [CastlingSide::King, CastlingSide::Queen] {
                 let rook_from = side.files().1;
-                if self.board[(rank * 10 + KING_FILE) as usize] != Some(Piece::new(color, Kind::King))
+                if self.board[(rank * 10 + KING_FILE) as usize]
+                    != Some(Piece::new(color, Kind::King))
                     || self.board[(rank * 10 + rook_from) as usize]
                         != Some(Piece::new(color, Kind::Rook))
                 {

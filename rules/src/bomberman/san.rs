@@ -211,8 +211,6 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
         return Err(parse_error(text, GRAMMAR));
     }
     let legal = pos.legal_actions();
-    let mut pseudo = Vec::new();
-    pos.pseudo_legal(&mut pseudo);
 
     let side = match core {
         "O-O" | "0-0" => Some(CastlingSide::King),
@@ -221,19 +219,32 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
     };
     if let Some(side) = side {
         let action = BombermanAction::Castle(side);
-        return resolve(pos, text, &legal, &pseudo, |a| *a == action, || {
-            "castling needs its right, king and rook at home, the squares between them empty, and the king not in check on its start or transit square (BM-4)".into()
-        });
+        return resolve(
+            pos,
+            text,
+            &legal,
+            |a| *a == action,
+            |_| {
+                "castling needs its right, king and rook at home, the squares between them empty, and the king not in check on its start or transit square (BM-4)".into()
+            },
+        );
     }
 
     if let Some(rest) = core.strip_prefix("Ox") {
         let square = board_square(rest).ok_or_else(|| {
-            parse_error(text, "a detonation like Oxb5: Ox and the bomb's square, a1 to j8")
+            parse_error(
+                text,
+                "a detonation like Oxb5: Ox and the bomb's square, a1 to j8",
+            )
         })?;
         let action = BombermanAction::Detonate(square);
-        return resolve(pos, text, &legal, &pseudo, |a| *a == action, || {
-            format!("there is no bomb of yours on {square} to detonate (BM-5)")
-        });
+        return resolve(
+            pos,
+            text,
+            &legal,
+            |a| *a == action,
+            |_| format!("there is no bomb of yours on {square} to detonate (BM-5)"),
+        );
     }
 
     let request = coordinate(core)
@@ -260,9 +271,13 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
             for side in [CastlingSide::King, CastlingSide::Queen] {
                 if request.to.index() == rank * 10 + side.files().0 {
                     let action = BombermanAction::Castle(side);
-                    return resolve(pos, text, &legal, &pseudo, |a| *a == action, || {
-                        "castling is not possible now (BM-4)".into()
-                    });
+                    return resolve(
+                        pos,
+                        text,
+                        &legal,
+                        |a| *a == action,
+                        |_| "castling is not possible now (BM-4)".into(),
+                    );
                 }
             }
         }
@@ -290,9 +305,16 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
         _ => false,
     };
     if request.promotion.is_none()
-        && legal
-            .iter()
-            .any(|a| matches(a, false) && matches!(a, BombermanAction::Move { promotion: Some(_), .. }))
+        && legal.iter().any(|a| {
+            matches(a, false)
+                && matches!(
+                    a,
+                    BombermanAction::Move {
+                        promotion: Some(_),
+                        ..
+                    }
+                )
+        })
     {
         return Err(illegal(
             pos,
@@ -304,21 +326,25 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
     let who = request
         .kind
         .map_or("piece".to_string(), |k| k.title().to_lowercase());
-    resolve(pos, text, &legal, &pseudo, |a| matches(a, true), || {
-        if request.promotion.is_some() && !pseudo.iter().any(|a| matches(a, false)) {
-            format!("no {who} of yours can move to {}", request.to)
-        } else if request.promotion.is_some() {
-            "only a pawn that reaches the last rank promotes (BM-3)".into()
-        } else if request.kind == Some(Kind::Bomb)
-            && pos.piece_at(request.to).is_some()
-        {
-            format!(
-                "a bomb never captures by moving (BM-2); to detonate write Ox and its own square"
-            )
-        } else {
-            format!("no {who} of yours can move to {}", request.to)
-        }
-    })
+    resolve(
+        pos,
+        text,
+        &legal,
+        |a| matches(a, true),
+        |pseudo| {
+            if request.promotion.is_some() && !pseudo.iter().any(|a| matches(a, false)) {
+                format!("no {who} of yours can move to {}", request.to)
+            } else if request.promotion.is_some() {
+                "only a pawn that reaches the last rank promotes (BM-3)".into()
+            } else if request.kind == Some(Kind::Bomb) && pos.piece_at(request.to).is_some() {
+                format!(
+                    "a bomb never captures by moving (BM-2); to detonate write Ox and its own square"
+                )
+            } else {
+                format!("no {who} of yours can move to {}", request.to)
+            }
+        },
+    )
 }
 
 /// Finds the one legal action `pred` accepts, or explains why there is none.
@@ -326,14 +352,14 @@ fn resolve(
     pos: &Bomberman,
     text: &str,
     legal: &[BombermanAction],
-    pseudo: &[BombermanAction],
     pred: impl Fn(&BombermanAction) -> bool,
-    none: impl FnOnce() -> String,
+    none: impl FnOnce(&[BombermanAction]) -> String,
 ) -> Result<BombermanAction, ActionError> {
     let found: Vec<&BombermanAction> = legal.iter().filter(|a| pred(a)).collect();
     match found.as_slice() {
         [one] => Ok(**one),
         [] => {
+            let pseudo = pos.pseudo_legal_actions();
             let reason = match pseudo.iter().find(|a| pred(a)) {
                 Some(a) => {
                     let mut after = pos.clone();
@@ -344,7 +370,7 @@ fn resolve(
                         "it would leave your king in check (BM-8)".to_string()
                     }
                 }
-                None => none(),
+                None => none(&pseudo),
             };
             Err(illegal(pos, text, reason, legal))
         }
