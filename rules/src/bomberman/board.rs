@@ -166,23 +166,31 @@ pub(crate) fn attackers(
 /// other than a Defuser so that the blast reaches the king. A side without a king
 /// counts as in check (its king is already destroyed).
 pub(crate) fn in_check(board: &Board, side: Color) -> bool {
-    let Some(king) = king_square(board, side) else {
+    // One pass for both kings and every bomb.
+    let (mut king, mut opp_king, mut bombs) = (None, None, 0u128);
+    for sq in 10u8..90 {
+        if let Some(p) = board[sq as usize] {
+            match p.kind {
+                Kind::King if p.color == side => king = Some(sq),
+                Kind::King => opp_king = Some(sq),
+                Kind::Bomb => bombs |= bit(sq),
+                _ => {}
+            }
+        }
+    }
+    let Some(king) = king else {
         return true;
     };
     let opp = !side;
     if attackers(board, king, opp, |_, _| true) {
         return true;
     }
-    let opp_king = king_square(board, opp);
     let kills = |gone: u128| gone & bit(king) != 0 && opp_king.is_none_or(|k| gone & bit(k) == 0);
-    for sq in 10u8..90 {
-        let Some(p) = board[sq as usize] else {
-            continue;
-        };
-        if p.kind != Kind::Bomb {
-            continue;
-        }
-        if p.color == opp {
+    while bombs != 0 {
+        let sq = bombs.trailing_zeros() as u8;
+        bombs &= bombs - 1;
+        let owner = board[sq as usize].map(|p| p.color);
+        if owner == Some(opp) {
             // BM-5: the opponent detonates it.
             let mut gone = bit(sq);
             blast(board, &mut gone, sq, |_| {});

@@ -156,6 +156,19 @@ pub enum BombermanAction {
     Detonate(Square),
 }
 
+/// Compares the removal list written after `->` in `text` (BM-5, BM-10: `Oxa1->a2, g1`)
+/// with the pieces `action` really removed (`removed`, from [`Position::play_reported`]),
+/// and returns a warning for people when they differ: the written list is never an
+/// error (BM-10). Lists are compared as sets of squares, in the display convention (the
+/// detonated bomb's own square left out). `None` when the text has no list or it agrees.
+pub fn removal_warning(
+    text: &str,
+    action: &BombermanAction,
+    removed: &[Removal],
+) -> Option<String> {
+    san::removal_warning(text, action, removed)
+}
+
 /// A square from a grid index known to be below 100.
 fn sq(index: u8) -> Square {
     Square::from_index(index).unwrap_or_else(|| unreachable!("grid index {index} is below 100"))

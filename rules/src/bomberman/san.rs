@@ -1,6 +1,8 @@
 //! Bomberman notation: SAN with `O` bombs, `Ox` detonations and `KB` promotions, the
 //! coordinate form, and parsing both (C-5, BM-5, BM-10; grammar on [`super::Bomberman`]).
 
+use std::collections::BTreeSet;
+
 use super::{Bomberman, BombermanAction, CastlingSide, KING_FILE, home_rank, sq};
 use crate::bomberman::board::on_board;
 use crate::notation::strip_decorations;
@@ -144,6 +146,40 @@ pub(crate) fn removal_suffix(action: &BombermanAction, removed: &[Removal]) -> S
     }
     let list: Vec<String> = squares.iter().map(Square::to_string).collect();
     format!("->{}", list.join(","))
+}
+
+/// See [`super::removal_warning`].
+pub(crate) fn removal_warning(
+    text: &str,
+    action: &BombermanAction,
+    removed: &[Removal],
+) -> Option<String> {
+    let (_, written) = strip_decorations(text);
+    let written: BTreeSet<&str> = written?
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let suffix = removal_suffix(action, removed);
+    let real: BTreeSet<&str> = suffix
+        .trim_start_matches("->")
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .collect();
+    (written != real).then(|| {
+        let list = |set: &BTreeSet<&str>| {
+            if set.is_empty() {
+                "nothing".to_string()
+            } else {
+                set.iter().copied().collect::<Vec<_>>().join(", ")
+            }
+        };
+        format!(
+            "{text}: the text says it removes {}, but it removes {}",
+            list(&written),
+            list(&real)
+        )
+    })
 }
 
 fn parse_error(text: &str, expected: impl Into<String>) -> ActionError {
@@ -337,9 +373,8 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
             } else if request.promotion.is_some() {
                 "only a pawn that reaches the last rank promotes (BM-3)".into()
             } else if request.kind == Some(Kind::Bomb) && pos.piece_at(request.to).is_some() {
-                format!(
-                    "a bomb never captures by moving (BM-2); to detonate write Ox and its own square"
-                )
+                "a bomb never captures by moving (BM-2); to detonate write Ox and its own square"
+                    .to_string()
             } else {
                 format!("no {who} of yours can move to {}", request.to)
             }
