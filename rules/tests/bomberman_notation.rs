@@ -180,3 +180,12 @@ fn coordinate_form_round_trips() {
         pos.parse_action("j4").unwrap()
     );
 }
+
+#[test]
+fn huge_clocks_do_not_overflow() {
+    let pos = fen("4k5/10/10/10/10/10/10/5K4 b - - 4294967295 4294967295");
+    let mut after = pos.clone();
+    after.play_unchecked(&pos.parse_action("Kd8").unwrap());
+    assert_eq!(after.fullmoves(), u32::MAX);
+    assert_eq!(after.halfmove_clock(), u32::MAX);
+}

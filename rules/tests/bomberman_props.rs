@@ -118,3 +118,30 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+
+    /// Bad input gets an error, never a panic (action text).
+    #[test]
+    fn arbitrary_action_text_never_panics(
+        text in "[KQDORBNPa-kx0-9=+#!?.\\->, O]{0,12}",
+        other in any::<String>(),
+    ) {
+        let pos = Bomberman::start(&GameOptions::default()).unwrap();
+        let _ = pos.parse_action(&text);
+        let _ = pos.parse_action(&other);
+    }
+
+    /// Bad input gets an error, never a panic (serialization).
+    #[test]
+    fn arbitrary_fen_never_panics(
+        text in "[0-9KQDORBNPkqdorbnpwx/ -]{0,70}",
+        other in any::<String>(),
+    ) {
+        if let Ok(pos) = Bomberman::from_fen(&text) {
+            prop_assert_eq!(Bomberman::from_fen(&pos.to_fen()).unwrap(), pos);
+        }
+        let _ = Bomberman::from_fen(&other);
+    }
+}

@@ -455,9 +455,13 @@ impl Bomberman {
                 }
             }
         }
-        self.halfmoves = if progress { 0 } else { self.halfmoves + 1 };
+        self.halfmoves = if progress {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !us;
     }
