@@ -133,8 +133,8 @@ fn bm1_start_position_board_and_setup() {
     }
     assert_eq!(pos.board_view().pieces.len(), 40);
     // BM-1: j1 is dark, so a1 is light on the 10-file board (files of opposite parity).
-    // `Geometry::is_dark` (shared core) colours a1 dark; see the report: not asserted here.
-    let _ = Geometry::BOMBERMAN;
+    assert!(Geometry::BOMBERMAN.is_dark(sq("j1")), "BM-1: j1 is dark");
+    assert!(!Geometry::BOMBERMAN.is_dark(sq("a1")));
     assert_eq!(pos.turn(), White);
     assert_eq!(pos.castling_rights(), "KQkq");
     // 10 pawns x 2 steps, knights c1 to b3/d3 and h1 to g3/i3, detonating a1 or j1.

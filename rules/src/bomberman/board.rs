@@ -66,6 +66,19 @@ pub(crate) fn king_square(board: &Board, color: Color) -> Option<u8> {
     (10u8..90).find(|&sq| board[sq as usize] == king)
 }
 
+/// The squares of the board on the rank and the file of `sq` (`sq` itself included).
+fn lines_through(sq: u8) -> u128 {
+    let (file, rank) = (sq % 10, sq / 10);
+    let mut mask = 0u128;
+    for i in 0..10u8 {
+        mask |= bit(rank * 10 + i);
+    }
+    for r in 1..=8u8 {
+        mask |= bit(r * 10 + file);
+    }
+    mask
+}
+
 /// Sets off the bomb chain that starts with the bomb on `origin` (BM-6).
 ///
 /// `gone` is the set of squares already emptied (the exploding bomb itself, a capturer);
@@ -184,6 +197,11 @@ pub(crate) fn in_check(board: &Board, side: Color) -> bool {
     let opp = !side;
     if attackers(board, king, opp, |_, _| true) {
         return true;
+    }
+    // A wave travels along a rank or file from a bomb's square, so a blast can only
+    // reach the king from a bomb on the king's rank or file (the last bomb of a chain).
+    if bombs & lines_through(king) == 0 {
+        return false;
     }
     let kills = |gone: u128| gone & bit(king) != 0 && opp_king.is_none_or(|k| gone & bit(k) == 0);
     while bombs != 0 {
