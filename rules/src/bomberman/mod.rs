@@ -82,7 +82,13 @@ pub const START_FEN: &str = "ornbdkbnro/pppppppppp/10/10/10/10/PPPPPPPPPP/ORNBDK
 /// Display form ([`Position::san_with_marks`]): the canonical text, then, when anything
 /// exploded, `->` and the squares of the removed pieces in removal order (C-6), without
 /// the detonated bomb's own square (`Oxa1->a2,g1`, `Nxb5->b5,a5,b7`), then `+` for
-/// check or `#` for checkmate.
+/// check or `#` for checkmate. [`removal_warning`] compares a written removal list with
+/// the real one (BM-10: a warning, never an error).
+///
+/// # Order of actions
+/// [`Position::legal_actions`] lists moves by origin square in canonical order (each
+/// piece's moves direction by direction, promotions as N, B, R, KB), then castling
+/// (`O-O`, `O-O-O`), then detonations by square.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Bomberman {
     board: Board,
