@@ -410,11 +410,17 @@ fn bm6_bombs_explode_first_in_first_out() {
     // c3 hits c5 (north, queued first) and e3 (east). c5's east wave and e3's north wave
     // cross at e5: c5 goes first, so it takes the pawn on e5 and e3's wave runs on to the
     // knight on e7; the rook on g5, behind e5 on c5's line, survives.
-    let pos = setup(&["Kj1", "kj8", "Oc3", "oc5", "oe3", "pe5", "ne7", "rg5"], "w");
+    let pos = setup(
+        &["Kj1", "kj8", "Oc3", "oc5", "oe3", "pe5", "ne7", "rg5"],
+        "w",
+    );
     let (after, removed) = play(&pos, "Oxc3");
     let squares: Vec<String> = removed.iter().map(|r| r.square.to_string()).collect();
     assert_eq!(squares, ["c3", "c5", "e3", "e5", "e7"]);
-    assert_eq!(after.piece_at(sq("g5")), Some(Piece::new(Black, Kind::Rook)));
+    assert_eq!(
+        after.piece_at(sq("g5")),
+        Some(Piece::new(Black, Kind::Rook))
+    );
 }
 
 // ---------------------------------------------------------------- BM-7
