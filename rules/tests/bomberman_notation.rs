@@ -158,6 +158,10 @@ fn text_outside_the_grammar_is_a_parse_error() {
             pos.parse_action(text)
         );
     }
+    match pos.parse_action("e3=N") {
+        Err(ActionError::Illegal(e)) => assert!(e.reason.contains("last rank"), "{e}"),
+        other => panic!("{other:?}"),
+    }
     // Well-formed but not legal: an illegal-action error with legal alternatives.
     match pos.parse_action("Nf3") {
         Err(ActionError::Illegal(e)) => {

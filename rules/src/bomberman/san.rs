@@ -368,9 +368,7 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
         &legal,
         |a| matches(a, true),
         |pseudo| {
-            if request.promotion.is_some() && !pseudo.iter().any(|a| matches(a, false)) {
-                format!("no {who} of yours can move to {}", request.to)
-            } else if request.promotion.is_some() {
+            if request.promotion.is_some() && pseudo.iter().any(|a| matches(a, false)) {
                 "only a pawn that reaches the last rank promotes (BM-3)".into()
             } else if request.kind == Some(Kind::Bomb) && pos.piece_at(request.to).is_some() {
                 "a bomb never captures by moving (BM-2); to detonate write Ox and its own square"
