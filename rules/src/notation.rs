@@ -7,7 +7,8 @@ pub struct MovetextError(pub String);
 
 /// Splits PGN movetext into action tokens, in order.
 ///
-/// Skipped: move numbers (`12.`, `12...`, also glued as `1.e4`), `{comments}`,
+/// Skipped: move numbers (`12.`, `12...`, also glued as `1.e4`), dots standing alone
+/// (`12. ... Nf6`), `{comments}`,
 /// `;` comments to the end of the line, `(variations)`, NAGs (`$1`), glyphs standing
 /// alone (`!`, `?!`), and results (`1-0`, `0-1`, `1/2-1/2`, `*`). A removal list written
 /// with spaces after its commas (`Oxa1->a2, g1`, BM-10) is joined back into one token, and
@@ -50,6 +51,7 @@ pub fn movetext_actions(text: &str) -> Result<Vec<String>, MovetextError> {
             || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
             || token.starts_with('$')
             || token.chars().all(|c| c == '!' || c == '?')
+            || token.chars().all(|c| c == '.')
         {
             continue;
         }
@@ -116,6 +118,15 @@ mod tests {
         assert_eq!(
             movetext_actions(text).unwrap(),
             ["e4", "e5", "Nf3", "Nc6!?", "Bc5", "O-O"]
+        );
+    }
+
+    #[test]
+    fn movetext_skips_standalone_ellipsis_bm10() {
+        // The seed's games write `2. ... fxg4` with the dots standing alone.
+        assert_eq!(
+            movetext_actions("2. g4 2. ... fxg4 3. e4").unwrap(),
+            ["g4", "fxg4", "e4"]
         );
     }
 
