@@ -77,10 +77,17 @@ async fn start_bot(w: &World) -> Bot {
     // Serving once /help answers (poise's setup, which registers commands, has finished).
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
-        let probe = w
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "bot never served /help"
+        );
+        let Ok(probe) = w
             .fake
             .slash_command(&w.carol, w.fake.text_channel_id(), "help", vec![])
-            .unwrap();
+        else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
         if w.fake
             .next_interaction_response(probe.id, Duration::from_millis(1500))
             .await
@@ -88,7 +95,6 @@ async fn start_bot(w: &World) -> Bot {
         {
             break;
         }
-        assert!(tokio::time::Instant::now() < deadline, "bot never served /help");
     }
     Bot { shards, running }
 }
@@ -96,10 +102,14 @@ async fn start_bot(w: &World) -> Bot {
 /// The first answer that is not a deferral.
 async fn answer(fake: &FakeDiscord, sent: &SentInteraction) -> InteractionResponse {
     loop {
-        let r = fake.next_interaction_response(sent.id, WAIT).await.expect("an answer");
+        let r = fake
+            .next_interaction_response(sent.id, WAIT)
+            .await
+            .expect("an answer");
         if !matches!(
             r.kind,
-            ResponseKind::Callback { callback_type: 5 } | ResponseKind::Callback { callback_type: 6 }
+            ResponseKind::Callback { callback_type: 5 }
+                | ResponseKind::Callback { callback_type: 6 }
         ) {
             return r;
         }
@@ -123,7 +133,14 @@ async fn click(w: &World, user: &SimUser, message: u64, custom_id: &str) -> Inte
 }
 
 async fn play(w: &World, user: &SimUser, thread: u64, action: &str) -> InteractionResponse {
-    cmd(w, user, thread, "move", vec![CommandOption::string("action", action)]).await
+    cmd(
+        w,
+        user,
+        thread,
+        "move",
+        vec![CommandOption::string("action", action)],
+    )
+    .await
 }
 
 /// Posts a challenge from alice (White) to bob and has bob accept; returns (thread id,
@@ -140,13 +157,23 @@ async fn start_game(w: &World, variant: i64, extra: Vec<CommandOption>) -> (u64,
     let message = posted.message_id.expect("challenge message");
     let ids = posted.custom_ids();
     assert_eq!(ids.len(), 3, "{ids:?}");
-    let accept = ids.iter().find(|i| i.starts_with("kb:accept:")).unwrap().clone();
+    let accept = ids
+        .iter()
+        .find(|i| i.starts_with("kb:accept:"))
+        .unwrap()
+        .clone();
     // Nobody but bob may accept.
     let refused = click(w, &w.carol, message, &accept).await;
-    assert!(refused.content().unwrap().contains("someone else"), "{refused:?}");
+    assert!(
+        refused.content().unwrap().contains("someone else"),
+        "{refused:?}"
+    );
     let threads_before = w.fake.threads().len();
     let accepted = click(w, &w.bob, message, &accept).await;
-    assert!(accepted.content().unwrap().contains("Game on"), "{accepted:?}");
+    assert!(
+        accepted.content().unwrap().contains("Game on"),
+        "{accepted:?}"
+    );
     let threads = w.fake.threads();
     assert_eq!(threads.len(), threads_before + 1);
     let thread = threads.last().unwrap();
@@ -156,7 +183,9 @@ async fn start_game(w: &World, variant: i64, extra: Vec<CommandOption>) -> (u64,
 
 fn accepted_game_id(challenge: &FakeMessage) -> i64 {
     let text = challenge.content();
-    let at = text.find("game #").expect("game id in the accepted challenge");
+    let at = text
+        .find("game #")
+        .expect("game id in the accepted challenge");
     text[at + 6..]
         .chars()
         .take_while(char::is_ascii_digit)
@@ -169,7 +198,7 @@ fn boards(w: &World, thread: u64) -> Vec<FakeMessage> {
     w.fake
         .messages_in(thread)
         .into_iter()
-        .filter(|m| !m.attachments.is_empty())
+        .filter(|m| !m.attachments.is_empty() && !m.is_ephemeral())
         .collect()
 }
 
@@ -205,30 +234,60 @@ async fn atomic_game_from_challenge_to_exploded_king() {
     assert_eq!(channel.name(), Some("Atomic · alice vs bob"));
     let start = boards(&w, thread);
     assert_eq!(start.len(), 1);
-    assert!(start[0].content().contains("<@1001> (white) to move"), "{}", start[0].content());
-    assert!(start[0].content().contains("<t:"), "deadline as a Discord timestamp");
+    assert!(
+        start[0].content().contains("<@1001> (White) to move"),
+        "{}",
+        start[0].content()
+    );
+    assert!(
+        start[0].content().contains("<t:"),
+        "deadline as a Discord timestamp"
+    );
 
     // Autocomplete lists the caller's legal actions with labels.
     let typing = autocomplete(&w, &w.alice, thread, "kni");
-    let choices = w.fake.next_interaction_response(typing.id, WAIT).await.unwrap().choices();
+    let choices = w
+        .fake
+        .next_interaction_response(typing.id, WAIT)
+        .await
+        .unwrap()
+        .choices();
     assert_eq!(choices.len(), 4, "{choices:?}");
-    assert!(choices.iter().any(|(label, value)| label.contains("Knight g1") && value == "Nf3"));
+    assert!(
+        choices
+            .iter()
+            .any(|(label, value)| label.contains("Knight g1") && value == "Nf3")
+    );
 
-    for (user, text) in [(&w.alice, "Nf3"), (&w.bob, "a6"), (&w.alice, "g5"), (&w.bob, "a5")] {
+    for (user, text) in [
+        (&w.alice, "Nf3"),
+        (&w.bob, "a6"),
+        (&w.alice, "g5"),
+        (&w.bob, "a5"),
+    ] {
         let text = if text == "g5" { "f3g5" } else { text };
         let ack = play(&w, user, thread, text).await;
         assert!(ack.is_ephemeral());
         assert!(ack.content().unwrap().starts_with("Played"), "{ack:?}");
     }
     let typing = autocomplete(&w, &w.alice, thread, "Nxf7");
-    let choices = w.fake.next_interaction_response(typing.id, WAIT).await.unwrap().choices();
+    let choices = w
+        .fake
+        .next_interaction_response(typing.id, WAIT)
+        .await
+        .unwrap()
+        .choices();
     assert!(choices[0].0.contains("blast removes"), "{choices:?}");
     play(&w, &w.alice, thread, "Nxf7").await;
     let last = boards(&w, thread).pop().unwrap();
     assert!(last.content().contains("Nxf7#"), "{}", last.content());
     assert!(last.content().contains("Game over"), "{}", last.content());
     assert!(last.content().contains("1-0"), "{}", last.content());
-    assert!(last.content().contains("king exploded"), "{}", last.content());
+    assert!(
+        last.content().contains("king exploded"),
+        "{}",
+        last.content()
+    );
     assert_eq!(boards(&w, thread).len(), 6);
     // After the end, moves are refused.
     let late = play(&w, &w.bob, thread, "e6").await;
@@ -236,10 +295,17 @@ async fn atomic_game_from_challenge_to_exploded_king() {
 
     let pgn = cmd(&w, &w.carol, thread, "pgn", vec![]).await;
     let text = String::from_utf8(pgn.files[0].bytes.clone()).unwrap();
-    assert!(text.contains("[Variant \"Atomic\"]") && text.contains("3. Nxf7# 1-0"), "{text}");
+    assert!(
+        text.contains("[Variant \"Atomic\"]") && text.contains("3. Nxf7# 1-0"),
+        "{text}"
+    );
     assert!(text.contains(&format!("game #{game}")));
     assert_pngs_valid(&w);
-    assert!(w.fake.unknown_routes().is_empty(), "{:?}", w.fake.unknown_routes());
+    assert!(
+        w.fake.unknown_routes().is_empty(),
+        "{:?}",
+        w.fake.unknown_routes()
+    );
     bot.stop().await;
 }
 
@@ -249,14 +315,26 @@ async fn refusals_are_ephemeral_and_say_why() {
     let bot = start_bot(&w).await;
     let (thread, _) = start_game(&w, ATOMIC, vec![]).await;
     let r = play(&w, &w.carol, thread, "e4").await;
-    assert!(r.is_ephemeral() && r.content().unwrap().contains("Only alice and bob"), "{r:?}");
+    assert!(
+        r.is_ephemeral() && r.content().unwrap().contains("Only alice and bob"),
+        "{r:?}"
+    );
     let r = play(&w, &w.bob, thread, "e5").await;
-    assert!(r.is_ephemeral() && r.content().unwrap().contains("not your turn"), "{r:?}");
+    assert!(
+        r.is_ephemeral() && r.content().unwrap().contains("not your turn"),
+        "{r:?}"
+    );
     let r = play(&w, &w.alice, thread, "e5").await;
-    assert!(r.is_ephemeral() && r.content().unwrap().contains("not legal"), "{r:?}");
+    assert!(
+        r.is_ephemeral() && r.content().unwrap().contains("not legal"),
+        "{r:?}"
+    );
     let r = play(&w, &w.alice, thread, "castle please").await;
     let text = r.content().unwrap();
-    assert!(r.is_ephemeral() && text.contains("Some legal actions"), "{text}");
+    assert!(
+        r.is_ephemeral() && text.contains("Some legal actions"),
+        "{text}"
+    );
     // Nothing was posted: only the starting board.
     assert_eq!(boards(&w, thread).len(), 1);
     // Spectators may look.
@@ -265,7 +343,14 @@ async fn refusals_are_ephemeral_and_say_why() {
     assert!(!look.is_ephemeral());
     // Spectators get no autocomplete.
     let typing = autocomplete(&w, &w.carol, thread, "");
-    assert!(w.fake.next_interaction_response(typing.id, WAIT).await.unwrap().choices().is_empty());
+    assert!(
+        w.fake
+            .next_interaction_response(typing.id, WAIT)
+            .await
+            .unwrap()
+            .choices()
+            .is_empty()
+    );
     assert_pngs_valid(&w);
     bot.stop().await;
 }
@@ -278,31 +363,51 @@ async fn draw_resign_and_abort() {
     let (thread, _) = start_game(&w, ATOMIC, vec![]).await;
     play(&w, &w.alice, thread, "e4").await;
     let board = boards(&w, thread).pop().unwrap();
-    let draw_id = board.custom_ids().into_iter().find(|c| c.starts_with("kb:draw:")).unwrap();
+    let draw_id = board
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("kb:draw:"))
+        .unwrap();
     let r = click(&w, &w.carol, board.id, &draw_id).await;
     assert!(r.content().unwrap().contains("Only"), "{r:?}");
     let r = click(&w, &w.bob, board.id, &draw_id).await;
     assert!(r.content().unwrap().contains("Draw offered"), "{r:?}");
     let offer = w.fake.messages_in(thread).pop().unwrap();
     assert!(offer.content().contains("<@1001>") && offer.content().contains("offers a draw"));
-    let yes = offer.custom_ids().into_iter().find(|c| c.starts_with("kb:drawyes:")).unwrap();
+    let yes = offer
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("kb:drawyes:"))
+        .unwrap();
     let r = click(&w, &w.bob, offer.id, &yes).await;
     assert!(r.content().unwrap().contains("your own"), "{r:?}");
     click(&w, &w.alice, offer.id, &yes).await;
     let end = boards(&w, thread).pop().unwrap();
-    assert!(end.content().contains("1/2-1/2") && end.content().contains("agreement"), "{}", end.content());
+    assert!(
+        end.content().contains("1/2-1/2") && end.content().contains("agreement"),
+        "{}",
+        end.content()
+    );
 
     // Resign with the button and its confirmation.
     let (thread, _) = start_game(&w, ATOMIC, vec![]).await;
     let board = boards(&w, thread).pop().unwrap();
-    let resign = board.custom_ids().into_iter().find(|c| c.starts_with("kb:resign:")).unwrap();
+    let resign = board
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("kb:resign:"))
+        .unwrap();
     let confirm = click(&w, &w.bob, board.id, &resign).await;
     assert!(confirm.is_ephemeral());
     let yes = confirm.custom_ids().pop().unwrap();
     let confirm_msg = confirm.message_id.expect("confirmation message");
     click(&w, &w.bob, confirm_msg, &yes).await;
     let end = boards(&w, thread).pop().unwrap();
-    assert!(end.content().contains("1-0") && end.content().contains("resignation"), "{}", end.content());
+    assert!(
+        end.content().contains("1-0") && end.content().contains("resignation"),
+        "{}",
+        end.content()
+    );
 
     // Abort before both have moved; not after.
     let (thread, _) = start_game(&w, ATOMIC, vec![]).await;
@@ -315,11 +420,17 @@ async fn draw_resign_and_abort() {
     play(&w, &w.alice, thread, "e4").await;
     play(&w, &w.bob, thread, "e5").await;
     let r = cmd(&w, &w.alice, thread, "abort", vec![]).await;
-    assert!(r.is_ephemeral() && r.content().unwrap().contains("no longer be aborted"), "{r:?}");
+    assert!(
+        r.is_ephemeral() && r.content().unwrap().contains("no longer be aborted"),
+        "{r:?}"
+    );
     // /games lists the one still active, with its thread.
     let r = cmd(&w, &w.alice, w.fake.text_channel_id(), "games", vec![]).await;
     let text = r.content().unwrap();
-    assert!(text.contains(&format!("<#{thread}>")) && text.contains("alice to move"), "{text}");
+    assert!(
+        text.contains(&format!("<#{thread}>")) && text.contains("alice to move"),
+        "{text}"
+    );
     assert_pngs_valid(&w);
     bot.stop().await;
 }
@@ -331,19 +442,33 @@ async fn two_concurrent_moves_apply_once() {
     let (thread, _) = start_game(&w, ATOMIC, vec![]).await;
     let a = w
         .fake
-        .slash_command(&w.alice, thread, "move", vec![CommandOption::string("action", "e4")])
+        .slash_command(
+            &w.alice,
+            thread,
+            "move",
+            vec![CommandOption::string("action", "e4")],
+        )
         .unwrap();
     let b = w
         .fake
-        .slash_command(&w.alice, thread, "move", vec![CommandOption::string("action", "d4")])
+        .slash_command(
+            &w.alice,
+            thread,
+            "move",
+            vec![CommandOption::string("action", "d4")],
+        )
         .unwrap();
     let (ra, rb) = tokio::join!(answer(&w.fake, &a), answer(&w.fake, &b));
-    let played: Vec<_> = [&ra, &rb]
+    let played = [&ra, &rb]
         .iter()
         .filter(|r| r.content().unwrap_or_default().starts_with("Played"))
-        .collect();
-    assert_eq!(played.len(), 1, "{ra:?} {rb:?}");
-    let loser = if ra.content().unwrap_or_default().starts_with("Played") { &rb } else { &ra };
+        .count();
+    assert_eq!(played, 1, "{ra:?} {rb:?}");
+    let loser = if ra.content().unwrap_or_default().starts_with("Played") {
+        &rb
+    } else {
+        &ra
+    };
     let text = loser.content().unwrap();
     assert!(
         text.contains("moved on") || text.contains("not your turn"),
@@ -365,10 +490,18 @@ async fn restart_mid_game_then_a_button_from_before() {
 
     let bot = start_bot(&w).await;
     // A button on a message sent before the restart still works.
-    let draw_id = old_board.custom_ids().into_iter().find(|c| c.starts_with("kb:draw:")).unwrap();
+    let draw_id = old_board
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("kb:draw:"))
+        .unwrap();
     let r = click(&w, &w.alice, old_board.id, &draw_id).await;
     assert!(r.content().unwrap().contains("Draw offered"), "{r:?}");
-    let view_id = old_board.custom_ids().into_iter().find(|c| c.starts_with("kb:view:")).unwrap();
+    let view_id = old_board
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("kb:view:"))
+        .unwrap();
     let r = click(&w, &w.bob, old_board.id, &view_id).await;
     assert!(r.is_ephemeral() || r.kind == ResponseKind::EditOriginal);
     assert_eq!(r.files.len(), 1);
@@ -377,7 +510,11 @@ async fn restart_mid_game_then_a_button_from_before() {
     assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
     play(&w, &w.bob, thread, "Nc6").await;
     let last = boards(&w, thread).pop().unwrap();
-    assert!(last.content().contains("draw offer lapsed"), "{}", last.content());
+    assert!(
+        last.content().contains("draw offer lapsed"),
+        "{}",
+        last.content()
+    );
     assert_pngs_valid(&w);
     bot.stop().await;
 }
@@ -393,7 +530,14 @@ fn words(text: &str) -> Vec<String> {
 /// Public payloads of the game so far: thread name, thread and channel messages, and
 /// non-ephemeral interaction answers.
 fn public_texts(w: &World, thread: u64) -> Vec<String> {
-    let mut out = vec![w.fake.channel(thread).unwrap().name().unwrap_or_default().to_string()];
+    let mut out = vec![
+        w.fake
+            .channel(thread)
+            .unwrap()
+            .name()
+            .unwrap_or_default()
+            .to_string(),
+    ];
     for ch in [thread, w.fake.text_channel_id()] {
         for m in w.fake.messages_in(ch) {
             if !m.is_ephemeral() {
@@ -411,14 +555,26 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() {
     w.fake.refuse_dms_for(w.bob.id);
     let (thread, game) = start_game(&w, BEIRUT, vec![]).await;
     // Alice gets her menu by DM.
-    let dms = w.fake.wait_for_messages_in(w.fake.dm_channel_for(w.alice.id), 1, WAIT).await.unwrap();
+    let dms = w
+        .fake
+        .wait_for_messages_in(w.fake.dm_channel_for(w.alice.id), 1, WAIT)
+        .await
+        .unwrap();
     let menu_id = format!("kb:carriers:{game}");
     assert_eq!(dms[0].custom_ids(), [menu_id.clone()]);
     assert!(dms[0].json.to_string().contains("Knight g1"));
-    assert!(!dms[0].json.to_string().contains("King e1"), "the king cannot carry (BE-2)");
-    let sent = w.fake.select_menu(&w.alice, dms[0].id, &menu_id, &["g1"]).unwrap();
+    assert!(
+        !dms[0].json.to_string().contains("King e1"),
+        "the king cannot carry (BE-2)"
+    );
+    let sent = w
+        .fake
+        .select_menu(&w.alice, dms[0].id, &menu_id, &["g1"])
+        .unwrap();
     let ok = answer(&w.fake, &sent).await;
-    assert!(ok.content().unwrap().contains("Your carriers") && ok.content().unwrap().contains("g1"));
+    assert!(
+        ok.content().unwrap().contains("Your carriers") && ok.content().unwrap().contains("g1")
+    );
     // Bob's DMs are closed: the thread offers "Choose privately".
     let fallback = w
         .fake
@@ -434,11 +590,18 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() {
     assert!(menu.is_ephemeral() || menu.kind == ResponseKind::EditOriginal);
     assert_eq!(menu.custom_ids(), [menu_id.clone()]);
     let menu_msg = menu.message_id.expect("the ephemeral menu message");
-    let sent = w.fake.select_menu(&w.bob, menu_msg, &menu_id, &["b8"]).unwrap();
+    let sent = w
+        .fake
+        .select_menu(&w.bob, menu_msg, &menu_id, &["b8"])
+        .unwrap();
     let ok = answer(&w.fake, &sent).await;
     assert!(ok.content().unwrap().contains("b8"));
     let started = boards(&w, thread).pop().unwrap();
-    assert!(started.content().contains("commitment"), "{}", started.content());
+    assert!(
+        started.content().contains("commitment"),
+        "{}",
+        started.content()
+    );
 
     for (user, text) in [
         (&w.alice, "Nf3"),
@@ -453,34 +616,65 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() {
     }
     // Autocomplete offers alice her Boom (her own carrier).
     let typing = autocomplete(&w, &w.alice, thread, "boom");
-    let choices = w.fake.next_interaction_response(typing.id, WAIT).await.unwrap().choices();
+    let choices = w
+        .fake
+        .next_interaction_response(typing.id, WAIT)
+        .await
+        .unwrap()
+        .choices();
     assert!(choices.iter().any(|(_, v)| v == "Boom@f7"), "{choices:?}");
     // No public payload so far shows a carrier (g1 moved to f7: b8 and g1 are the secrets).
     let pgn = cmd(&w, &w.carol, thread, "pgn", vec![]).await;
     let pgn_text = String::from_utf8(pgn.files[0].bytes.clone()).unwrap();
-    assert!(!pgn_text.contains("Carriers \"") && !pgn_text.contains("FEN"), "{pgn_text}");
+    assert!(
+        !pgn_text.contains("WhiteCarriers") && !pgn_text.contains("BlackCarriers"),
+        "{pgn_text}"
+    );
+    assert!(!pgn_text.contains("FEN"), "{pgn_text}");
     for text in public_texts(&w, thread) {
         let ws = words(&text);
-        assert!(!ws.contains(&"b8".to_string()), "black's carrier leaked: {text}");
-        assert!(!ws.contains(&"g1".to_string()), "white's carrier leaked: {text}");
+        assert!(
+            !ws.contains(&"b8".to_string()),
+            "black's carrier leaked: {text}"
+        );
+        assert!(
+            !ws.contains(&"g1".to_string()),
+            "white's carrier leaked: {text}"
+        );
     }
 
     play(&w, &w.alice, thread, "Boom@f7").await;
     let end = boards(&w, thread).pop().unwrap();
     let text = end.content();
-    assert!(text.contains("1-0") && text.contains("king exploded"), "{text}");
-    assert!(text.contains("White's carriers: **g1**") && text.contains("Black's carriers: **b8**"), "{text}");
+    assert!(
+        text.contains("1-0") && text.contains("king exploded"),
+        "{text}"
+    );
+    assert!(
+        text.contains("White's carriers: **g1**") && text.contains("Black's carriers: **b8**"),
+        "{text}"
+    );
     // The reveal's sha256sum line reproduces the commitment shown at the start.
     let pre_start = text.find("printf '%s' '").unwrap() + "printf '%s' '".len();
     let pre = &text[pre_start..pre_start + text[pre_start..].find('\'').unwrap()];
     assert!(pre.starts_with(&format!("kaboom-beirut-v1:{game}:white:g1:")));
     let digest = hex::encode(Sha256::digest(pre.as_bytes()));
-    assert!(started.content().contains(&digest), "commitment {digest} was published at the start");
+    assert!(
+        started.content().contains(&digest),
+        "commitment {digest} was published at the start"
+    );
     let pgn = cmd(&w, &w.carol, thread, "pgn", vec![]).await;
     let pgn_text = String::from_utf8(pgn.files[0].bytes.clone()).unwrap();
-    assert!(pgn_text.contains("[WhiteCarriers \"g1\"]") && pgn_text.contains("[Variant \"Beirut\"]"), "{pgn_text}");
+    assert!(
+        pgn_text.contains("[WhiteCarriers \"g1\"]") && pgn_text.contains("[Variant \"Beirut\"]"),
+        "{pgn_text}"
+    );
     assert_pngs_valid(&w);
-    assert!(w.fake.unknown_routes().is_empty(), "{:?}", w.fake.unknown_routes());
+    assert!(
+        w.fake.unknown_routes().is_empty(),
+        "{:?}",
+        w.fake.unknown_routes()
+    );
     bot.stop().await;
 }
 
@@ -491,22 +685,56 @@ async fn nuke_carriers_revealed_then_a_blast() {
     let (thread, game) = start_game(&w, NUKE, vec![]).await;
     let menu_id = format!("kb:carriers:{game}");
     for (user, square) in [(&w.alice, "g1"), (&w.bob, "f7")] {
-        let dms = w.fake.wait_for_messages_in(w.fake.dm_channel_for(user.id), 1, WAIT).await.unwrap();
-        let sent = w.fake.select_menu(user, dms[0].id, &menu_id, &[square]).unwrap();
+        let dms = w
+            .fake
+            .wait_for_messages_in(w.fake.dm_channel_for(user.id), 1, WAIT)
+            .await
+            .unwrap();
+        let sent = w
+            .fake
+            .select_menu(user, dms[0].id, &menu_id, &[square])
+            .unwrap();
         answer(&w.fake, &sent).await;
     }
     let started = boards(&w, thread).pop().unwrap();
-    assert!(started.content().contains("White's carrier: **g1**"), "{}", started.content());
-    assert!(started.content().contains("Black's carrier: **f7**"), "{}", started.content());
-    for (user, text) in [(&w.alice, "Nf3"), (&w.bob, "a6"), (&w.alice, "Ng5"), (&w.bob, "a5")] {
+    assert!(
+        started.content().contains("White's carrier: **g1**"),
+        "{}",
+        started.content()
+    );
+    assert!(
+        started.content().contains("Black's carrier: **f7**"),
+        "{}",
+        started.content()
+    );
+    for (user, text) in [
+        (&w.alice, "Nf3"),
+        (&w.bob, "a6"),
+        (&w.alice, "Ng5"),
+        (&w.bob, "a5"),
+    ] {
         play(&w, user, thread, text).await;
     }
     let typing = autocomplete(&w, &w.alice, thread, "Nx");
-    let choices = w.fake.next_interaction_response(typing.id, WAIT).await.unwrap().choices();
-    assert!(choices.iter().any(|(l, v)| v == "Nxf7" && l.contains("blast")), "{choices:?}");
+    let choices = w
+        .fake
+        .next_interaction_response(typing.id, WAIT)
+        .await
+        .unwrap()
+        .choices();
+    assert!(
+        choices
+            .iter()
+            .any(|(l, v)| v == "Nxf7" && l.contains("blast")),
+        "{choices:?}"
+    );
     play(&w, &w.alice, thread, "Nxf7").await;
     let end = boards(&w, thread).pop().unwrap();
-    assert!(end.content().contains("1-0") && end.content().contains("king exploded"), "{}", end.content());
+    assert!(
+        end.content().contains("1-0") && end.content().contains("king exploded"),
+        "{}",
+        end.content()
+    );
     assert_pngs_valid(&w);
     bot.stop().await;
 }
