@@ -107,7 +107,7 @@ pub fn turn_line(row: &GameRow, turn: Color) -> String {
 
 /// What one action did: `**12. Nxd5** by alice · removed Qd4, Bc6`.
 pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String {
-    let moveno = (ply_number + 1) / 2;
+    let moveno = ply_number.div_ceil(2);
     let dots = if ply.mover == Color::White {
         "."
     } else {

@@ -561,7 +561,7 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() {
         .await
         .unwrap();
     let menu_id = format!("kb:carriers:{game}");
-    assert_eq!(dms[0].custom_ids(), [menu_id.clone()]);
+    assert_eq!(dms[0].custom_ids(), std::slice::from_ref(&menu_id));
     assert!(dms[0].json.to_string().contains("Knight g1"));
     assert!(
         !dms[0].json.to_string().contains("King e1"),
@@ -588,7 +588,7 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() {
     assert!(r.content().unwrap().contains("carriers"), "{r:?}");
     let menu = click(&w, &w.bob, fallback.id, &format!("kb:choose:{game}")).await;
     assert!(menu.is_ephemeral() || menu.kind == ResponseKind::EditOriginal);
-    assert_eq!(menu.custom_ids(), [menu_id.clone()]);
+    assert_eq!(menu.custom_ids(), std::slice::from_ref(&menu_id));
     let menu_msg = menu.message_id.expect("the ephemeral menu message");
     let sent = w
         .fake

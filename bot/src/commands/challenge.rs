@@ -97,6 +97,7 @@ pub enum ColorParam {
 /// choose otherwise. Beirut takes the number of carriers (Multiple Beirut, 1-15) and the
 /// Dead Man's Switch option.
 #[poise::command(slash_command)]
+#[allow(clippy::too_many_arguments)] // one argument per slash option
 pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Which variant to play"] variant: VariantChoice,

@@ -539,11 +539,11 @@ impl Services {
             });
         }
         let mut declined_draw = false;
-        if let Some(offer) = games::draw_offer(&mut tx, id).await? {
-            if offer.by != color || finished.is_some() {
-                games::clear_draw_offer(&mut tx, id).await?;
-                declined_draw = offer.by != color;
-            }
+        if let Some(offer) = games::draw_offer(&mut tx, id).await?
+            && (offer.by != color || finished.is_some())
+        {
+            games::clear_draw_offer(&mut tx, id).await?;
+            declined_draw = offer.by != color;
         }
         let reveal = if finished.is_some() {
             carriers::all_tx(&mut tx, id).await?
