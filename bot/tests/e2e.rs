@@ -738,3 +738,123 @@ async fn nuke_carriers_revealed_then_a_blast() {
     assert_pngs_valid(&w);
     bot.stop().await;
 }
+
+const BOMBERMAN: i64 = 3;
+const BOMBALOT: i64 = 4;
+
+/// A line of play that ends with `reason` and a winner, found by seeded random playouts
+/// that take an immediately winning action whenever there is one (computed by the rules
+/// library at test time, not stored).
+fn find_line(variant: kaboom_rules::Variant, reason: kaboom_rules::EndReason) -> Vec<String> {
+    use kaboom_rules::{AnyGame, GameOptions, Viewer};
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..5000 {
+        let mut g = AnyGame::new(variant, GameOptions::default()).unwrap();
+        let mut line = Vec::new();
+        for _ in 0..90 {
+            let actions = g.legal_actions(Viewer::Full);
+            if actions.is_empty() {
+                break;
+            }
+            let winning = actions.iter().find(|a| {
+                let mut c = g.clone();
+                c.play(None, &a.san).unwrap();
+                c.status()
+                    .outcome()
+                    .is_some_and(|o| o.reason == reason && o.winner.is_some())
+            });
+            let pick = match winning {
+                Some(a) => a.san.clone(),
+                None => {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    actions[(seed % actions.len() as u64) as usize].san.clone()
+                }
+            };
+            g.play(None, &pick).unwrap();
+            line.push(pick);
+            if let Some(o) = g.status().outcome() {
+                if o.reason == reason && o.winner.is_some() {
+                    return line;
+                }
+                break;
+            }
+        }
+    }
+    panic!("no {variant} line ending in {reason} found");
+}
+
+/// Plays `line` in the thread, each action by the player to move (alice is White).
+async fn play_line(w: &World, thread: u64, line: &[String]) {
+    for (i, action) in line.iter().enumerate() {
+        let user = if i % 2 == 0 { &w.alice } else { &w.bob };
+        let r = play(w, user, thread, action).await;
+        assert!(
+            r.content().unwrap_or_default().starts_with("Played"),
+            "ply {} {action}: {r:?}",
+            i + 1
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bomberman_game_to_checkmate() {
+    let line = find_line(
+        kaboom_rules::Variant::Bomberman,
+        kaboom_rules::EndReason::Checkmate,
+    );
+    let w = world().await;
+    let bot = start_bot(&w).await;
+    let (thread, _) = start_game(&w, BOMBERMAN, vec![]).await;
+    assert_eq!(
+        w.fake.channel(thread).unwrap().name(),
+        Some("Bomberman Chess · alice vs bob")
+    );
+    let typing = autocomplete(&w, &w.alice, thread, &line[0]);
+    let choices = w
+        .fake
+        .next_interaction_response(typing.id, WAIT)
+        .await
+        .unwrap()
+        .choices();
+    assert!(choices.iter().any(|(_, v)| v == &line[0]), "{choices:?}");
+    play_line(&w, thread, &line).await;
+    let end = boards(&w, thread).pop().unwrap();
+    assert!(
+        end.content().contains("Game over") && end.content().contains("checkmate"),
+        "{}",
+        end.content()
+    );
+    assert_eq!(boards(&w, thread).len(), line.len() + 1);
+    assert_pngs_valid(&w);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bombalot_game_to_a_goal_win() {
+    let line = find_line(
+        kaboom_rules::Variant::Bombalot,
+        kaboom_rules::EndReason::Goal,
+    );
+    let w = world().await;
+    let bot = start_bot(&w).await;
+    let (thread, _) = start_game(&w, BOMBALOT, vec![]).await;
+    let typing = autocomplete(&w, &w.alice, thread, "");
+    let choices = w
+        .fake
+        .next_interaction_response(typing.id, WAIT)
+        .await
+        .unwrap()
+        .choices();
+    assert_eq!(choices.len(), 25, "at most 25 suggestions");
+    play_line(&w, thread, &line).await;
+    let end = boards(&w, thread).pop().unwrap();
+    assert!(
+        end.content().contains("Game over") && end.content().contains("goal"),
+        "{}",
+        end.content()
+    );
+    assert_pngs_valid(&w);
+    bot.stop().await;
+}
