@@ -117,7 +117,8 @@ fn serve() -> Result<(), String> {
 
 fn run(command: Command) -> Result<(), analysis::CliError> {
     match command {
-        Command::Serve => unreachable!("serve is handled in main"),
+        // `main` runs `serve` itself (it needs the async runtime); nothing to do here.
+        Command::Serve => {}
         Command::Perft { setup, depth } => {
             let nodes = analysis::perft(&setup.setup(), depth)?;
             println!("nodes {nodes}");

@@ -596,6 +596,11 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() {
         .unwrap();
     let ok = answer(&w.fake, &sent).await;
     assert!(ok.content().unwrap().contains("b8"));
+    assert_eq!(
+        ok.files.len(),
+        1,
+        "the private confirmation shows bob's own view"
+    );
     let started = boards(&w, thread).pop().unwrap();
     assert!(
         started.content().contains("commitment"),
