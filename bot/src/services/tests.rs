@@ -291,7 +291,11 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
     let menu = s.carrier_menu(id, ALICE).await.unwrap();
     assert_eq!(menu.count, 2);
     assert_eq!(menu.options.len(), 15, "every piece but the king (BE-2)");
-    assert!(menu.options.iter().all(|(_, label)| !label.starts_with("King")));
+    assert!(
+        menu.options
+            .iter()
+            .all(|(_, label)| !label.starts_with("King"))
+    );
     assert!(refused(s.carrier_menu(id, CAROL).await).contains("Only"));
     assert!(refused(s.designate(id, ALICE, &["g1".into()]).await).contains("not allowed"));
     let d = s
@@ -314,9 +318,15 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
     assert_ne!(d.all[0].salt, d.all[1].salt);
     // The PGN keeps the carriers secret until the end, then shows them.
     let pgn = s.pgn(id).await.unwrap();
-    assert!(!pgn.contains("Carriers \"b1") && !pgn.contains("FEN"), "{pgn}");
+    assert!(
+        !pgn.contains("Carriers \"b1") && !pgn.contains("FEN"),
+        "{pgn}"
+    );
     s.play(id, ALICE, "e4").await.unwrap();
     s.resign(id, BOB).await.unwrap();
     let pgn = s.pgn(id).await.unwrap();
-    assert!(pgn.contains("[WhiteCarriers \"b1,g1\"]") && pgn.contains("[BlackCarriers \"b8,c8\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[WhiteCarriers \"b1,g1\"]") && pgn.contains("[BlackCarriers \"b8,c8\"]"),
+        "{pgn}"
+    );
 }
