@@ -186,9 +186,9 @@ fn n4(v: f32) -> String {
 }
 
 fn n(v: f32) -> String {
-    let r = (v * 10.0).round() / 10.0;
-    let r = if r == 0.0 { 0.0 } else { r };
-    format!("{r}")
+    let mut s = String::new();
+    text::num(&mut s, v);
+    s
 }
 
 /// The header line: who moves and the move number, or the result.
@@ -240,14 +240,17 @@ pub(crate) struct Placed {
     pub(crate) y: f32,
 }
 
-/// The picture in drawing order: `open` (the `<svg>` tag and `<defs>`), `base`
-/// (background, header, squares, coordinates, marks under the pieces), the pieces,
-/// and `top` (badges, loose bombs, preview). The PNG path rasterizes `base`, blits the
-/// pieces from cached sprites, then rasterizes `top`; the SVG is all of it in order.
+/// The picture in drawing order: `open` (the `<svg>` tag and `<defs>`), `board`
+/// (background, squares, goals, coordinates: fixed for a geometry, orientation, theme
+/// and size), `marks` (header, last action, check, frozen tint), the pieces, and `top`
+/// (badges, loose bombs, preview). The PNG path takes `board` from a cache of
+/// rasterized boards, rasterizes `marks`, copies the pieces from cached sprites, then
+/// rasterizes `top`; the SVG is all of it in order.
 pub(crate) struct Scene {
     pub(crate) layout: Layout,
     pub(crate) open: String,
-    pub(crate) base: String,
+    pub(crate) board: String,
+    pub(crate) marks: String,
     pub(crate) pieces: Vec<Placed>,
     pub(crate) top: String,
 }
@@ -269,10 +272,12 @@ impl Scene {
 
     /// The whole SVG document.
     pub(crate) fn svg(&self) -> String {
-        let mut s =
-            String::with_capacity(self.open.len() + self.base.len() + self.top.len() + 4096);
+        let mut s = String::with_capacity(
+            self.open.len() + self.board.len() + self.marks.len() + self.top.len() + 4096,
+        );
         s.push_str(&self.open);
-        s.push_str(&self.base);
+        s.push_str(&self.board);
+        s.push_str(&self.marks);
         s.push_str(&self.pieces_svg());
         s.push_str(&self.top);
         s.push_str("</svg>");
@@ -362,7 +367,6 @@ pub(crate) fn scene(
         r#"<rect width="{}" height="{}" fill="{}"/>"#,
         lay.width, lay.height, pal.frame
     );
-    draw_header(&mut s, board, &lay, &pal);
 
     // Squares: one light rectangle, then all dark squares as one path.
     let _ = write!(
@@ -420,6 +424,10 @@ pub(crate) fn scene(
 
     draw_coordinates(&mut s, &lay, &pal);
 
+    // Marks under the pieces: header, last action, check, frozen tint.
+    let mut m = String::with_capacity(8 * 1024);
+    draw_header(&mut m, board, &lay, &pal);
+
     // The last action: from/to, blast marks, detonation.
     if let Some(last) = last {
         for sq in [last.squares.from, last.squares.to].into_iter().flatten() {
@@ -428,7 +436,7 @@ pub(crate) fn scene(
             }
             let (x, y) = lay.origin(sq);
             let _ = write!(
-                s,
+                m,
                 r#"<rect {} fill="{}" fill-opacity=".55"/>"#,
                 lay.rect(x, y),
                 pal.highlight
@@ -442,11 +450,11 @@ pub(crate) fn scene(
                 continue;
             }
             let (x, y) = lay.origin(sq);
-            let _ = write!(s, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
+            let _ = write!(m, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
         }
         if let Some(sq) = last.squares.detonation.filter(|&sq| geo.contains(sq)) {
             let (x, y) = lay.origin(sq);
-            let _ = write!(s, r##"<use xlink:href="#det" {}/>"##, lay.place(x, y));
+            let _ = write!(m, r##"<use xlink:href="#det" {}/>"##, lay.place(x, y));
         }
     }
 
@@ -459,14 +467,14 @@ pub(crate) fn scene(
             continue;
         }
         let (x, y) = lay.origin(sq);
-        let _ = write!(s, r#"<rect {} fill="url(#chk)"/>"#, lay.rect(x, y));
+        let _ = write!(m, r#"<rect {} fill="url(#chk)"/>"#, lay.rect(x, y));
     }
 
     // Frozen tint under the pieces (BA-3, NU-5).
     for p in &on_board {
         if p.frozen {
             let (x, y) = lay.origin(p.square);
-            let _ = write!(s, r##"<use xlink:href="#frz" {}/>"##, lay.place(x, y));
+            let _ = write!(m, r##"<use xlink:href="#frz" {}/>"##, lay.place(x, y));
         }
     }
 
@@ -554,7 +562,8 @@ pub(crate) fn scene(
     Scene {
         layout: lay,
         open,
-        base: s,
+        board: s,
+        marks: m,
         pieces: pieces_placed,
         top: t,
     }

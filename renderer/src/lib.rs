@@ -118,11 +118,12 @@ pub fn render_svg(board: &BoardView, last: Option<&LastAction>, options: &Render
 /// The board as PNG bytes (8-bit indexed colour), `options.size` pixels wide: the
 /// picture of [`render_svg`], rasterized with resvg.
 ///
-/// For speed the picture is rasterized in layers: everything under the pieces, then
-/// the pieces from a cache of piece sprites (each piece rendered once per square size
-/// with resvg, then copied to whole-pixel square positions), then the badges and
-/// preview above them. The result is deterministic: it does not depend on the state of
-/// the cache.
+/// For speed the picture is rasterized in layers: the empty board (squares, goals,
+/// coordinates: cached per geometry, orientation, theme and width), the marks under the
+/// pieces (header, last action, check, frozen tint), then the pieces from a cache of
+/// piece sprites (each piece rendered once per square size with resvg, then copied to
+/// whole-pixel square positions), then the badges and preview above them. The result
+/// is deterministic: it does not depend on the state of the caches.
 ///
 /// # Errors
 /// [`RenderError`] only for an internal failure (the SVG this crate built did not parse,
@@ -134,9 +135,17 @@ pub fn render_png(
 ) -> Result<Vec<u8>, RenderError> {
     let scene = draw::scene(board, last, options);
     let (width, height) = (scene.layout.width, scene.layout.height);
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
-        .ok_or(RenderError::Allocate { width, height })?;
-    rasterize_onto(&scene.layer(&scene.base), &mut pixmap)?;
+    let geo = board.variant.geometry();
+    let key = (
+        geo.files,
+        geo.goals,
+        options.orientation as u8,
+        options.theme as u8,
+        width,
+    );
+    let layer = sprites::board_layer(key, width, height, || scene.layer(&scene.board))?;
+    let mut pixmap = (*layer).clone();
+    rasterize_onto(&scene.layer(&scene.marks), &mut pixmap)?;
     for p in &scene.pieces {
         let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
         sprites::blit(&mut pixmap, &sprite, p.x as u32, p.y as u32);
@@ -148,7 +157,10 @@ pub fn render_png(
 }
 
 /// Parses `svg` and draws it onto `pixmap` (over what is there).
-fn rasterize_onto(svg: &str, pixmap: &mut resvg::tiny_skia::Pixmap) -> Result<(), RenderError> {
+pub(crate) fn rasterize_onto(
+    svg: &str,
+    pixmap: &mut resvg::tiny_skia::Pixmap,
+) -> Result<(), RenderError> {
     let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
         .map_err(|e| RenderError::Svg(e.to_string()))?;
     resvg::render(
@@ -188,7 +200,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
 /// deterministic); every other colour, a few edge pixels, maps to its nearest palette
 /// entry. Indexed pixels are a third of RGB's bytes and compress far better.
 fn encode_rgb_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
-    let (palette, indices) = quantize(rgba, 256);
+    let (palette, indices) = quantize(rgba, width as usize, 128);
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, width, height);
@@ -272,35 +284,41 @@ impl ColourMap {
     }
 }
 
-/// Palette (RGB triples) and one index per pixel for an opaque RGBA buffer, with at
-/// most `max_colours` (2..=256) entries: the most frequent colours (ties broken by
-/// colour value, so the result is deterministic); every other colour maps to its
-/// nearest entry. Exposed for the benchmark's breakdown only.
+/// Palette (RGB triples) and one index per pixel for an opaque RGBA buffer `width`
+/// pixels wide, with at most `max_colours` (2..=256) entries: the most frequent
+/// colours (ties broken by colour value, so the result is deterministic); every other
+/// colour maps to its nearest entry. Colours are counted on every fourth row (the
+/// picture is flat areas and their edges, which all cross several rows), which keeps
+/// the pass over the pixels cheap; a colour seen only on the other rows maps to its
+/// nearest palette entry like any rare colour. Exposed for the benchmark only.
 #[doc(hidden)]
-pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
+pub fn quantize(rgba: &[u8], width: usize, max_colours: usize) -> (Vec<u8>, Vec<u8>) {
     // Pixels as 24-bit keys 0xRRGGBB (the picture is opaque; alpha is ignored).
     let key = |p: &[u8]| {
         let w = u32::from_be_bytes([p[0], p[1], p[2], p[3]]);
         w >> 8
     };
-    // Count colours; runs of one colour are common, so count runs.
+    let row_bytes = width.max(1) * 4;
+    // Count colours on sampled rows; runs of one colour are common, so count runs.
     let mut counts = ColourMap::new();
-    let mut run_key = ColourMap::EMPTY;
-    let mut run_len = 0u32;
-    for px in rgba.chunks_exact(4) {
-        let k = key(px);
-        if k == run_key {
-            run_len += 1;
-        } else {
-            if run_len > 0 {
-                *counts.entry(run_key) += run_len;
+    for row in rgba.chunks(row_bytes).step_by(4) {
+        let mut run_key = ColourMap::EMPTY;
+        let mut run_len = 0u32;
+        for px in row.chunks_exact(4) {
+            let k = key(px);
+            if k == run_key {
+                run_len += 1;
+            } else {
+                if run_len > 0 {
+                    *counts.entry(run_key) += run_len;
+                }
+                run_key = k;
+                run_len = 1;
             }
-            run_key = k;
-            run_len = 1;
         }
-    }
-    if run_len > 0 {
-        *counts.entry(run_key) += run_len;
+        if run_len > 0 {
+            *counts.entry(run_key) += run_len;
+        }
     }
     // Deterministic order: most frequent first, then by colour value.
     let mut by_freq: Vec<(u32, u32)> = counts.iter().collect();
@@ -312,7 +330,7 @@ pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
     for (i, &k) in chosen.iter().enumerate() {
         *index_of.entry(k) = i as u32;
     }
-    for &(k, _) in &by_freq[keep..] {
+    let nearest = |k: u32| -> u32 {
         let c = rgb(k);
         let mut best = 0usize;
         let mut best_d = i32::MAX;
@@ -324,7 +342,10 @@ pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
                 best = i;
             }
         }
-        *index_of.entry(k) = best as u32;
+        best as u32
+    };
+    for &(k, _) in &by_freq[keep..] {
+        *index_of.entry(k) = nearest(k);
     }
     let mut palette = Vec::with_capacity(keep * 3);
     for &k in &chosen {
@@ -337,7 +358,14 @@ pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
         let k = key(px);
         if k != last_key {
             last_key = k;
-            last_index = index_of.get(k).unwrap_or(0) as u8;
+            last_index = match index_of.get(k) {
+                Some(i) => i as u8,
+                None => {
+                    let i = nearest(k);
+                    *index_of.entry(k) = i;
+                    i as u8
+                }
+            };
         }
         *out = last_index;
     }

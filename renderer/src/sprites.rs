@@ -90,3 +90,36 @@ pub(crate) fn blit(dst: &mut Pixmap, sprite: &Pixmap, x: u32, y: u32) {
         }
     }
 }
+
+/// The key of a cached board layer: files, goals, orientation, theme, picture width.
+pub(crate) type BoardKey = (u8, bool, u8, u8, u32);
+
+fn boards() -> &'static Mutex<BTreeMap<BoardKey, Arc<Pixmap>>> {
+    static CACHE: Mutex<BTreeMap<BoardKey, Arc<Pixmap>>> = Mutex::new(BTreeMap::new());
+    &CACHE
+}
+
+/// The rasterized board layer (background, squares, goals, coordinates) for `key`,
+/// made from the SVG document `svg` on first use. At most [`MAX_BOARDS`] are kept.
+pub(crate) fn board_layer(
+    key: BoardKey,
+    width: u32,
+    height: u32,
+    svg: impl FnOnce() -> String,
+) -> Result<Arc<Pixmap>, RenderError> {
+    if let Some(p) = boards().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(Arc::clone(p));
+    }
+    let mut pixmap = Pixmap::new(width, height).ok_or(RenderError::Allocate { width, height })?;
+    crate::rasterize_onto(&svg(), &mut pixmap)?;
+    let pixmap = Arc::new(pixmap);
+    let mut map = boards().lock().unwrap_or_else(|e| e.into_inner());
+    if map.len() >= MAX_BOARDS {
+        map.clear();
+    }
+    map.insert(key, Arc::clone(&pixmap));
+    Ok(pixmap)
+}
+
+/// At most this many board layers are kept (a few MB each at large sizes).
+const MAX_BOARDS: usize = 24;

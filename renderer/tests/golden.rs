@@ -85,7 +85,7 @@ fn sheet() -> BoardView {
     );
     let b = board(Variant::Bomberman, &spec.join(" "));
     let b = loose(b, &[("i7", 1), ("j7", 2), ("a8", 2)]);
-    checked(b, "g7")
+    with_turn(checked(b, "g7"), Color::Black, 1)
 }
 
 fn cases() -> Vec<Case> {
@@ -251,7 +251,7 @@ fn cases() -> Vec<Case> {
     v.push(Case {
         name: "bombalot-frozen-goal",
         board: with_turn(b, Color::Black, 14),
-        last: Some(last(Some("c5"), Some("e9"), None, "d6 d8")),
+        last: Some(last(Some("c5"), Some("e9"), None, "d6 e8")),
         options: d(),
     });
     let b = board(
@@ -301,6 +301,10 @@ fn golden_images_match() {
         let path = golden_dir().join(format!("{}.png", case.name));
         if bless {
             std::fs::write(&path, &png).unwrap();
+            if case.name == "sheet-all-pieces" {
+                let assets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/pieces.svg");
+                std::fs::write(assets, &svg).unwrap();
+            }
             std::fs::write(out_dir.join(format!("{}.svg", case.name)), &svg).unwrap();
             continue;
         }
