@@ -148,7 +148,7 @@ pub(crate) fn num(out: &mut String, v: f32) {
     }
     let t = tenths.unsigned_abs();
     let _ = write!(out, "{}", t / 10);
-    if t % 10 != 0 {
+    if !t.is_multiple_of(10) {
         out.push('.');
         out.push(char::from(b'0' + (t % 10) as u8));
     }
