@@ -40,7 +40,8 @@ fn opts(orientation: Orientation) -> RenderOptions {
 }
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
-const BOMBERMAN_START: &str = "orndkdbnro/pppppppppp/10/10/10/10/PPPPPPPPPP/ORNBDKBNRO";
+/// The seed's first sample game of Bomberman Chess (rules/tests/data, BM-10).
+const BOMBERMAN_GAME: &str = include_str!("../../rules/tests/data/bomberman-game1.txt");
 const BOMBALOT_START: &str = "wM@a1 wX@b1 wO@d1 wI@e1 wX@g1 wA@h1 wST@b2 wST@g2 wT@c2 wT@d2 wT@e2 wT@f2 wT@c3 wT@d3 wT@e3 wT@f3 \
     bM@a8 bX@b8 bO@d8 bI@e8 bX@g8 bA@h8 bST@b7 bST@g7 bT@c7 bT@d7 bT@e7 bT@f7 bT@c6 bT@d6 bT@e6 bT@f6";
 
@@ -145,41 +146,35 @@ fn cases() -> Vec<Case> {
         options: d(),
     });
 
-    // Beirut: a spectator sees no carrier; White's private view marks White's own.
-    let beirut_fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R";
-    let spectator = with_turn(
-        board(Variant::Beirut, &fen_spec(Variant::Beirut, beirut_fen)),
-        Color::White,
-        4,
-    );
+    // Beirut (real games): a spectator sees no carrier; each player's private view
+    // marks their own (BE-2, section 6).
+    let beirut = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6";
+    let carriers = [("g1", "d8")];
+    let (b, l) = played_with(Variant::Beirut, &carriers, beirut, Viewer::Spectator);
     v.push(Case {
         name: "beirut-spectator",
-        board: spectator.clone(),
-        last: Some(last(Some("g8"), Some("f6"), None, "")),
+        board: b,
+        last: l,
         options: d(),
     });
-    let mut private = spectator.clone();
-    for p in &mut private.pieces {
-        if p.square == sq("f3") {
-            p.carrier = true;
-        }
-    }
+    let (b, l) = played_with(Variant::Beirut, &carriers, beirut, Viewer::White);
     v.push(Case {
         name: "beirut-white-private",
-        board: private,
-        last: Some(last(Some("g8"), Some("f6"), None, "")),
+        board: b,
+        last: l,
         options: d(),
     });
-    // A Boom on d5 took out everything around it (BE-3); Black's private view.
-    let b = board(
+    // White's carrier knight went to d5 and exploded there (BE-3); Black's view.
+    let (b, l) = played_with(
         Variant::Beirut,
-        "wK@g1 wR@f1 wP@a2 wP@b2 wP@f2 wP@g2 wP@h2 wN@c3 wQ@d1 \
-         bK@g8+carrier bR@f8 bP@a7 bP@b7 bP@f7 bP@g7 bP@h7 bB@b4 bQ@d8",
+        &[("b1", "d8")],
+        "1. e4 e5 2. Nc3 Nc6 3. Nd5 Nf6 4. Boom@d5",
+        Viewer::Black,
     );
     v.push(Case {
         name: "beirut-boom-black-private",
-        board: with_turn(b, Color::Black, 12),
-        last: Some(last(None, None, Some("d5"), "c4 d4 e4 c5 d5 e6")),
+        board: b,
+        last: l,
         options: opts(Orientation::Black),
     });
 
@@ -197,40 +192,33 @@ fn cases() -> Vec<Case> {
         options: d(),
     });
 
-    // Bomberman Chess.
+    // Bomberman Chess (real: the seed's sample game, BM-10).
+    let (b, l) = played(Variant::Bomberman, "", Viewer::Spectator);
     v.push(Case {
         name: "bomberman-start",
-        board: board(
-            Variant::Bomberman,
-            &fen_spec(Variant::Bomberman, BOMBERMAN_START),
-        ),
-        last: None,
+        board: b,
+        last: l,
         options: d(),
     });
-    // Oxc3: the bomb on c3 detonated; its wave removed pieces along lines (BM-5).
-    let b = board(
-        Variant::Bomberman,
-        "wK@f1 wR@i1 wO@j1 wN@h1 wB@g1 wD@e2 wP@a2 wP@b2 wP@f2 wP@g2 wP@h2 wP@i2 wP@j2 wKB@e5 \
-         bK@f8 bR@b8 bR@i8 bO@a8 bO@j8 bN@c8 bB@g8 bD@e7 bP@a7 bP@b7 bP@f7 bP@g7 bP@h7 bP@i7 bP@j7 bN@e4",
-    );
+    // Ply 49, Oxa1: White's bomb on a1 detonated (BM-5).
+    let (b, l) = played_plies(Variant::Bomberman, BOMBERMAN_GAME, 49, Viewer::Spectator);
     v.push(Case {
         name: "bomberman-detonation",
-        board: with_turn(b, Color::White, 15),
-        last: Some(last(None, None, Some("c3"), "c3 c2 c1 d3 d4 b3")),
+        board: b,
+        last: l,
         options: d(),
     });
-    let b = board(
+    let (b, l) = played_plies(
         Variant::Bomberman,
-        "wK@f1 wKB@d8 wO@j1 wP@a2 bK@f8 bO@a8 bD@c7 bP@j7",
+        BOMBERMAN_GAME,
+        usize::MAX,
+        Viewer::Spectator,
     );
+    assert!(b.status.is_finished(), "the sample game ends in mate");
     v.push(Case {
         name: "bomberman-finished",
-        board: finished(
-            checked(with_turn(b, Color::Black, 41), "f8"),
-            Some(Color::White),
-            EndReason::Checkmate,
-        ),
-        last: Some(last(Some("d3"), Some("d8"), None, "")),
+        board: b,
+        last: l,
         options: d(),
     });
 
@@ -273,9 +261,39 @@ fn cases() -> Vec<Case> {
 
 /// The board and last ply after `movetext` in a real game of `variant`, as `viewer` sees it.
 fn played(variant: Variant, movetext: &str, viewer: Viewer) -> (BoardView, Option<LastAction>) {
+    played_with(variant, &[], movetext, viewer)
+}
+
+/// As [`played`], with a carrier designation `(white, black)` first (BE-2).
+fn played_with(
+    variant: Variant,
+    carriers: &[(&str, &str)],
+    movetext: &str,
+    viewer: Viewer,
+) -> (BoardView, Option<LastAction>) {
     let mut game = AnyGame::new(variant, GameOptions::default()).unwrap();
+    for &(white, black) in carriers {
+        game.designate(Color::White, &[sq(white)]).unwrap();
+        game.designate(Color::Black, &[sq(black)]).unwrap();
+    }
     for token in kaboom_rules::notation::movetext_actions(movetext).unwrap() {
         game.play(None, &token).unwrap();
+    }
+    let last = game.plies().last().map(LastAction::from_ply);
+    (game.board_view(viewer), last)
+}
+
+/// The first `plies` plies of `movetext` (all of them for `usize::MAX`).
+fn played_plies(
+    variant: Variant,
+    movetext: &str,
+    plies: usize,
+    viewer: Viewer,
+) -> (BoardView, Option<LastAction>) {
+    let mut game = AnyGame::new(variant, GameOptions::default()).unwrap();
+    let tokens = kaboom_rules::notation::movetext_actions(movetext).unwrap();
+    for token in tokens.iter().take(plies) {
+        game.play(None, token).unwrap();
     }
     let last = game.plies().last().map(LastAction::from_ply);
     (game.board_view(viewer), last)

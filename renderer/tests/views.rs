@@ -17,7 +17,6 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 /// differ only in their hidden carriers give byte-identical spectator PNGs, while
 /// each player's private view does show their own carrier.
 #[test]
-#[ignore = "needs Beirut in kaboom-rules (lands from the beirut branch); run with --ignored"]
 fn beirut_spectator_png_is_identical_for_different_hidden_carriers() {
     let movetext = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6";
     let render = |white: &str, black: &str, viewer: Viewer| {
