@@ -178,7 +178,36 @@ fn cases() -> Vec<Case> {
         options: opts(Orientation::Black),
     });
 
-    // Nuke: public carriers, a frozen carrying queen (NU-5), loose bombs with counts (NU-9).
+    // Nuke (real games): public carriers, the queen carrying a bomb frozen (NU-5).
+    let (b, l) = played_with(
+        Variant::Nuke,
+        &[("d1", "g8")],
+        "1. e4 e5 2. Nf3 Nf6",
+        Viewer::Spectator,
+    );
+    v.push(Case {
+        name: "nuke-carriers",
+        board: b,
+        last: l,
+        options: d(),
+    });
+    // exd5: a carrier took a carrier; both bombs exploded on d5 (NU-6, NU-7) and lie
+    // there loose, two of them (NU-9).
+    let (b, l) = played_with(
+        Variant::Nuke,
+        &[("e2", "d7")],
+        "1. e4 d5 2. exd5",
+        Viewer::Spectator,
+    );
+    assert_eq!(b.loose_bombs.len(), 1, "two bombs on one square");
+    v.push(Case {
+        name: "nuke-blast-loose-bombs",
+        board: b,
+        last: l,
+        options: opts(Orientation::Black),
+    });
+    // Nuke, built directly: carriers of both sides, frozen carrying queens (NU-5),
+    // loose bombs with counts 1 and 2 (NU-9).
     let b = board(
         Variant::Nuke,
         "wK@g1 wR@f1 wR@a1 wP@a2 wP@b2 wP@c2 wP@f2 wP@g2 wP@h2 wN@c3+carrier wQ@d2+carrier+frozen wB@e3 \
