@@ -352,12 +352,15 @@ pub fn quantize(rgba: &[u8], width: usize, max_colours: usize) -> (Vec<u8>, Vec<
         palette.extend_from_slice(&[(k >> 16) as u8, (k >> 8) as u8, k as u8]);
     }
     let mut indices = vec![0u8; rgba.len() / 4];
-    let mut last_key = ColourMap::EMPTY;
+    // Compare raw pixel words (alpha is always 255) and derive the key only when the
+    // colour changes: most pixels repeat their left neighbour.
+    let mut last_word = None;
     let mut last_index = 0u8;
     for (px, out) in rgba.chunks_exact(4).zip(indices.iter_mut()) {
-        let k = key(px);
-        if k != last_key {
-            last_key = k;
+        let word = u32::from_ne_bytes([px[0], px[1], px[2], px[3]]);
+        if last_word != Some(word) {
+            last_word = Some(word);
+            let k = key(px);
             last_index = match index_of.get(k) {
                 Some(i) => i as u8,
                 None => {
