@@ -6,6 +6,32 @@
 //!
 //! The caller passes an already viewed board: a Beirut spectator view simply has no
 //! carrier flags, so nothing hidden can leak into a public image (RULES.md section 6).
+//!
+//! The picture: the board of the variant (8x8, 10x8, Bombalot's goal squares outside
+//! the board next to d1/e1 and d8/e8 with their contents), our own piece set (see
+//! `assets/README.md`), coordinates drawn as glyph paths from an embedded font (no
+//! installed font is used), a header strip with the side to move and the move number
+//! or the result (so the picture is never square), the last action (from/to squares,
+//! a blast mark on every square whose piece was removed, a target on a Boom or
+//! detonation square), kings in check, carriers and loose bombs with their count,
+//! frozen and locked pieces, the imitator's current kind, and an optional explosion
+//! preview ([`RenderOptions::preview`]).
+//!
+//! ```
+//! use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
+//! use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
+//!
+//! let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
+//! for san in ["e4", "d5", "exd5"] {
+//!     game.play(None, san).unwrap();
+//! }
+//! let board = game.board_view(Viewer::Spectator);
+//! let last = game.plies().last().map(LastAction::from_ply);
+//! let options = RenderOptions { orientation: Orientation::Black, ..RenderOptions::default() };
+//! let png = render_png(&board, last.as_ref(), &options).unwrap();
+//! assert_eq!(&png[1..4], b"PNG");
+//! assert!(render_svg(&board, last.as_ref(), &options).starts_with("<svg"));
+//! ```
 #![deny(missing_docs)]
 
 pub use kaboom_rules;
