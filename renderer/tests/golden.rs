@@ -42,8 +42,6 @@ fn opts(orientation: Orientation) -> RenderOptions {
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 /// The seed's first sample game of Bomberman Chess (rules/tests/data, BM-10).
 const BOMBERMAN_GAME: &str = include_str!("../../rules/tests/data/bomberman-game1.txt");
-const BOMBALOT_START: &str = "wM@a1 wX@b1 wO@d1 wI@e1 wX@g1 wA@h1 wST@b2 wST@g2 wT@c2 wT@d2 wT@e2 wT@f2 wT@c3 wT@d3 wT@e3 wT@f3 \
-    bM@a8 bX@b8 bO@d8 bI@e8 bX@g8 bA@h8 bST@b7 bST@g7 bT@c7 bT@d7 bT@e7 bT@f7 bT@c6 bT@d6 bT@e6 bT@f6";
 
 /// Every kind in both colours on both square colours, and every flag (the piece sheet).
 fn sheet() -> BoardView {
@@ -251,39 +249,59 @@ fn cases() -> Vec<Case> {
         options: d(),
     });
 
-    // Bombalot.
+    // Bombalot (real positions from kaboom-rules).
+    let (b, l) = played(Variant::Bombalot, "", Viewer::Spectator);
     v.push(Case {
         name: "bombalot-start",
-        board: board(Variant::Bombalot, BOMBALOT_START),
-        last: None,
+        board: b,
+        last: l,
         options: d(),
     });
-    // Frozen pieces next to the enemy immobilizer, an imitator acting as a tweke,
-    // a white tweke locked in Black's goal d0... (White scores in d9/e9, BA-2).
+    // A locked White tweke in d9, imitators with powers (BA-10), and the jump c4:e6
+    // that removed d5 (BA-4); after it the tweke on e6 stands next to Black's
+    // immobilizer and Black's f4 tweke next to White's: both frozen (BA-3).
+    let (b, l) = from_fen(
+        Variant::Bombalot,
+        "i(w)d1o2dt/1sw2w2/2w2m2/3w4/2W2w2/4M3/1SW5/I(T)D5T w --W- Ww 0 20",
+        "c4:e6",
+        Viewer::Spectator,
+    );
+    assert!(b.pieces.iter().any(|p| p.frozen), "frozen pieces expected");
+    assert!(
+        b.pieces.iter().any(|p| p.locked),
+        "a locked goal piece expected"
+    );
+    v.push(Case {
+        name: "bombalot-frozen-goal",
+        board: b,
+        last: l,
+        options: d(),
+    });
+    // c7:e9 jumps d8 into the goal: White's second piece there wins (BA-11).
+    let (b, l) = from_fen(
+        Variant::Bombalot,
+        "i(t)2w4/2W3d1/8/3w4/8/2W5/8/I(W)D5T w -wW- Ww 0 30",
+        "c7:e9",
+        Viewer::Spectator,
+    );
+    assert!(b.status.is_finished(), "two pieces in the goal win");
+    v.push(Case {
+        name: "bombalot-finished-black-view",
+        board: b,
+        last: l,
+        options: opts(Orientation::Black),
+    });
+    // Built directly: every Bombalot flag at once (frozen, locked, imitating).
     let b = board(
         Variant::Bombalot,
         "wM@a1=T wX@b1 wI@e4 wA@h1 wST@b2 wT@c2 wT@f2 wT@d3 wT@e9+locked \
          bM@a8=I bX@b8 bO@d8 bI@e6 bX@g8 bA@h8 bST@g7 bT@c7 bT@f7+frozen bT@d5+frozen bT@e5+frozen bT@c6",
     );
     v.push(Case {
-        name: "bombalot-frozen-goal",
+        name: "bombalot-flags-built",
         board: with_turn(b, Color::Black, 14),
         last: Some(last(Some("c5"), Some("e9"), None, "d6 e8")),
         options: d(),
-    });
-    let b = board(
-        Variant::Bombalot,
-        "wM@a1=ST wX@b1 wA@h1 wT@c2 wT@d9+locked wST@e9+locked bM@a8=T bX@g8 bT@c7 bT@e0+locked",
-    );
-    v.push(Case {
-        name: "bombalot-finished-black-view",
-        board: finished(
-            with_turn(b, Color::Black, 30),
-            Some(Color::White),
-            EndReason::Goal,
-        ),
-        last: Some(last(Some("f7"), Some("d9"), None, "e8")),
-        options: opts(Orientation::Black),
     });
     v
 }
@@ -305,6 +323,21 @@ fn played_with(
         game.designate(Color::White, &[sq(white)]).unwrap();
         game.designate(Color::Black, &[sq(black)]).unwrap();
     }
+    for token in kaboom_rules::notation::movetext_actions(movetext).unwrap() {
+        game.play(None, &token).unwrap();
+    }
+    let last = game.plies().last().map(LastAction::from_ply);
+    (game.board_view(viewer), last)
+}
+
+/// The board after `movetext` from the serialization `fen` of `variant`.
+fn from_fen(
+    variant: Variant,
+    fen: &str,
+    movetext: &str,
+    viewer: Viewer,
+) -> (BoardView, Option<LastAction>) {
+    let mut game = AnyGame::from_fen(variant, GameOptions::default(), fen).unwrap();
     for token in kaboom_rules::notation::movetext_actions(movetext).unwrap() {
         game.play(None, &token).unwrap();
     }
