@@ -10,9 +10,7 @@ use std::path::PathBuf;
 
 use common::*;
 use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
-use kaboom_rules::{
-    ActionSquares, AnyGame, BoardView, Color, EndReason, GameOptions, Variant, Viewer,
-};
+use kaboom_rules::{ActionSquares, AnyGame, BoardView, Color, GameOptions, Variant, Viewer};
 
 struct Case {
     name: &'static str,
