@@ -639,3 +639,73 @@ fn draw_coordinates(s: &mut String, lay: &Layout, pal: &Palette) {
     }
     let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.coords);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kaboom_rules::{EndReason, Outcome, Variant};
+
+    fn view() -> BoardView {
+        BoardView {
+            variant: Variant::Atomic,
+            pieces: Vec::new(),
+            loose_bombs: Vec::new(),
+            turn: Color::Black,
+            fullmoves: 12,
+            checked: Vec::new(),
+            status: Status::Ongoing,
+            awaiting_designation: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn header_says_who_moves_the_move_number_and_the_result() {
+        let mut b = view();
+        assert_eq!(
+            header_texts(&b),
+            ("Black to move".to_string(), "Move 12".to_string())
+        );
+        b.checked = vec!["e8".parse().unwrap()];
+        assert_eq!(header_texts(&b).0, "Black to move \u{b7} check");
+        b.status = Status::Finished(Outcome::win(Color::White, EndReason::Checkmate));
+        assert_eq!(
+            header_texts(&b).0,
+            "1\u{2013}0  White wins \u{b7} checkmate"
+        );
+        b.status = Status::Finished(Outcome::draw(EndReason::Stalemate));
+        assert_eq!(
+            header_texts(&b).0,
+            "\u{bd}\u{2013}\u{bd}  Draw \u{b7} stalemate"
+        );
+        b.status = Status::Finished(Outcome::draw(EndReason::Aborted));
+        assert_eq!(header_texts(&b).0, "Aborted");
+        let mut b = view();
+        b.awaiting_designation = vec![Color::White];
+        assert_eq!(header_texts(&b).0, "Choosing bomb carriers");
+    }
+
+    #[test]
+    fn squares_are_whole_pixels_and_the_picture_is_not_square() {
+        for geo in [Geometry::CHESS, Geometry::BOMBERMAN, Geometry::BOMBALOT] {
+            for size in [64, 333, 640, 1001] {
+                let lay = Layout::new(geo, Orientation::White, size);
+                assert_eq!(lay.width, size);
+                // Clearly not square (chat clients crop square images); at thumbnail
+                // sizes the margins round to a few pixels.
+                if size >= 200 {
+                    let diff = lay.height.abs_diff(lay.width);
+                    assert!(diff > lay.width / 20, "{geo:?} {size}");
+                }
+                let a1 = lay.origin("a1".parse().unwrap());
+                let b2 = lay.origin("b2".parse().unwrap());
+                assert_eq!(a1.0.fract(), 0.0);
+                assert_eq!(a1.1.fract(), 0.0);
+                assert_eq!(b2.0 - a1.0, lay.sq as f32);
+                assert_eq!(a1.1 - b2.1, lay.sq as f32);
+                // The board fits in the picture.
+                let right = a1.0 + f32::from(geo.files) * lay.sq as f32;
+                assert!(right <= size as f32);
+            }
+        }
+    }
+}
