@@ -170,16 +170,40 @@ pub fn render_png(
         width,
     );
     let layer = sprites::board_layer(key, width, height, || scene.layer(&scene.board))?;
-    let mut pixmap = (*layer).clone();
-    rasterize_onto(&scene.layer(&scene.marks), &mut pixmap)?;
-    for p in &scene.pieces {
-        let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
-        sprites::blit(&mut pixmap, &sprite, p.x as u32, p.y as u32);
-    }
-    if !scene.top.is_empty() {
-        rasterize_onto(&scene.layer(&scene.top), &mut pixmap)?;
-    }
-    encode_rgb_png(pixmap.data(), width, height)
+    // Reuse this thread's canvas and index buffers: fresh multi-megabyte buffers cost
+    // page faults on every picture.
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let Scratch { canvas, indices } = &mut *scratch;
+        let pixmap = match canvas {
+            Some(p) if p.width() == width && p.height() == height => p,
+            _ => canvas.insert(
+                resvg::tiny_skia::Pixmap::new(width, height)
+                    .ok_or(RenderError::Allocate { width, height })?,
+            ),
+        };
+        pixmap.data_mut().copy_from_slice(layer.data());
+        rasterize_onto(&scene.layer(&scene.marks), pixmap)?;
+        for p in &scene.pieces {
+            let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
+            sprites::blit(pixmap, &sprite, p.x as u32, p.y as u32);
+        }
+        if !scene.top.is_empty() {
+            rasterize_onto(&scene.layer(&scene.top), pixmap)?;
+        }
+        encode_indexed_png(pixmap.data(), width, height, indices)
+    })
+}
+
+/// Per-thread buffers reused by [`render_png`].
+#[derive(Default)]
+struct Scratch {
+    canvas: Option<resvg::tiny_skia::Pixmap>,
+    indices: Vec<u8>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// Parses `svg` and draws it onto `pixmap` (over what is there).
@@ -215,7 +239,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    encode_rgb_png(pixmap.data(), width, height)
+    encode_indexed_png(pixmap.data(), width, height, &mut Vec::new())
 }
 
 /// PNG bytes for an opaque RGBA pixel buffer, as an indexed (palette) image.
@@ -225,8 +249,13 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
 /// palette is the 256 most frequent colours (ties broken by colour value, so it is
 /// deterministic); every other colour, a few edge pixels, maps to its nearest palette
 /// entry. Indexed pixels are a third of RGB's bytes and compress far better.
-fn encode_rgb_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
-    let (palette, indices) = quantize(rgba, width as usize, 128);
+fn encode_indexed_png(
+    rgba: &[u8],
+    width: u32,
+    height: u32,
+    indices: &mut Vec<u8>,
+) -> Result<Vec<u8>, RenderError> {
+    let palette = quantize_into(rgba, width as usize, 128, indices);
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, width, height);
@@ -239,7 +268,7 @@ fn encode_rgb_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, Rende
             .write_header()
             .map_err(|e| RenderError::Png(e.to_string()))?;
         writer
-            .write_image_data(&indices)
+            .write_image_data(indices)
             .map_err(|e| RenderError::Png(e.to_string()))?;
         writer
             .finish()
@@ -319,6 +348,13 @@ impl ColourMap {
 /// nearest palette entry like any rare colour. Exposed for the benchmark only.
 #[doc(hidden)]
 pub fn quantize(rgba: &[u8], width: usize, max_colours: usize) -> (Vec<u8>, Vec<u8>) {
+    let mut indices = Vec::new();
+    let palette = quantize_into(rgba, width, max_colours, &mut indices);
+    (palette, indices)
+}
+
+/// [`quantize`] writing the indices into `indices` (resized; its allocation reused).
+fn quantize_into(rgba: &[u8], width: usize, max_colours: usize, indices: &mut Vec<u8>) -> Vec<u8> {
     // Pixels as 24-bit keys 0xRRGGBB (the picture is opaque; alpha is ignored).
     let key = |p: &[u8]| {
         let w = u32::from_be_bytes([p[0], p[1], p[2], p[3]]);
@@ -377,26 +413,41 @@ pub fn quantize(rgba: &[u8], width: usize, max_colours: usize) -> (Vec<u8>, Vec<
     for &k in &chosen {
         palette.extend_from_slice(&[(k >> 16) as u8, (k >> 8) as u8, k as u8]);
     }
-    let mut indices = vec![0u8; rgba.len() / 4];
-    // Compare raw pixel words (alpha is always 255) and derive the key only when the
-    // colour changes: most pixels repeat their left neighbour.
-    let mut last_word = None;
-    let mut last_index = 0u8;
-    for (px, out) in rgba.chunks_exact(4).zip(indices.iter_mut()) {
-        let word = u32::from_ne_bytes([px[0], px[1], px[2], px[3]]);
-        if last_word != Some(word) {
-            last_word = Some(word);
-            let k = key(px);
-            last_index = match index_of.get(k) {
-                Some(i) => i as u8,
-                None => {
-                    let i = nearest(k);
-                    *index_of.entry(k) = i;
-                    i as u8
-                }
-            };
+    indices.clear();
+    indices.resize(rgba.len() / 4, 0);
+    let width = width.max(1);
+    let mut index_of_key = |k: u32| -> u8 {
+        match index_of.get(k) {
+            Some(i) => i as u8,
+            None => {
+                let i = nearest(k);
+                *index_of.entry(k) = i;
+                i as u8
+            }
         }
-        *out = last_index;
+    };
+    let mut previous: Option<&[u8]> = None;
+    for (y, row) in rgba.chunks(row_bytes).enumerate() {
+        let start = y * width;
+        let end = (start + row.len() / 4).min(indices.len());
+        // A row equal to the one above (flat areas, empty squares) copies its indices.
+        if previous == Some(row) {
+            indices.copy_within(start - width..end - width, start);
+            continue;
+        }
+        previous = Some(row);
+        // Compare raw pixel words (alpha is always 255) and derive the key only when
+        // the colour changes: most pixels repeat their left neighbour.
+        let mut last_word = None;
+        let mut last_index = 0u8;
+        for (px, out) in row.chunks_exact(4).zip(indices[start..end].iter_mut()) {
+            let word = u32::from_ne_bytes([px[0], px[1], px[2], px[3]]);
+            if last_word != Some(word) {
+                last_word = Some(word);
+                last_index = index_of_key(key(px));
+            }
+            *out = last_index;
+        }
     }
-    (palette, indices)
+    palette
 }
