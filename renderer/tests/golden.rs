@@ -9,7 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::*;
-use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
+use kaboom_renderer::{LastAction, Orientation, RenderOptions, Theme, render_png, render_svg};
 use kaboom_rules::{ActionSquares, AnyGame, BoardView, Color, GameOptions, Variant, Viewer};
 
 struct Case {
@@ -215,6 +215,32 @@ fn cases() -> Vec<Case> {
         board: with_turn(b, Color::White, 9),
         last: Some(last(Some("d6"), Some("e5"), None, "d4 e5 d5 e4")),
         options: d(),
+    });
+
+    // The other themes.
+    let (b, l) = played(
+        Variant::Atomic,
+        "1. e4 d5 2. Nf3 Nc6 3. Bb5 Bg4 4. exd5",
+        Viewer::White,
+    );
+    v.push(Case {
+        name: "theme-green-atomic",
+        board: b,
+        last: l,
+        options: RenderOptions {
+            theme: Theme::Green,
+            ..d()
+        },
+    });
+    let (b, l) = played_plies(Variant::Bomberman, BOMBERMAN_GAME, 30, Viewer::Spectator);
+    v.push(Case {
+        name: "theme-blue-bomberman",
+        board: b,
+        last: l,
+        options: RenderOptions {
+            theme: Theme::Blue,
+            ..d()
+        },
     });
 
     // Bomberman Chess (real: the seed's sample game, BM-10).
