@@ -348,7 +348,7 @@ pub(crate) fn scene(
         );
     }
     open.push_str(concat!(
-        r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff1f1f"/><stop offset=".3" stop-color="#f01e1e"/><stop offset=".75" stop-color="#c81414" stop-opacity=".35"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
+        r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff2020"/><stop offset=".4" stop-color="#f21d1d"/><stop offset=".7" stop-color="#e01818" stop-opacity=".75"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
         r##"<g id="blast"><path d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="#ff6a00" fill-opacity=".72" stroke="#b3001b" stroke-width="3" stroke-linejoin="round"/><path d="M50 26l6 12 13-4-6 12 12 7-13 3 2 13-11-8-9 10-1-13-13 1 9-10-9-10 13 0 1-13z" fill="#ffd21f" fill-opacity=".9"/></g>"##,
         r##"<g id="det" fill="none" stroke="#c4001a" stroke-width="6"><circle cx="50" cy="50" r="38"/><circle cx="50" cy="50" r="18"/><path d="M50 2v24M50 74v24M2 50h24M74 50h24"/></g>"##,
         r##"<g id="frz"><rect x="3" y="3" width="94" height="94" rx="8" fill="#7cc7ff" fill-opacity=".45" stroke="#e8f7ff" stroke-width="5" stroke-dasharray="10 6"/></g>"##,
