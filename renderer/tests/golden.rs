@@ -361,7 +361,7 @@ fn from_fen(
     movetext: &str,
     viewer: Viewer,
 ) -> (BoardView, Option<LastAction>) {
-    let mut game = AnyGame::from_fen(variant, GameOptions::default(), fen).unwrap();
+    let mut game = AnyGame::from_fen(variant, fen).unwrap();
     for token in kaboom_rules::notation::movetext_actions(movetext).unwrap() {
         game.play(None, &token).unwrap();
     }
