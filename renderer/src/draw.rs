@@ -191,8 +191,10 @@ fn n(v: f32) -> String {
     s
 }
 
-/// The header line: who moves and the move number, or the result.
-fn header_texts(board: &BoardView) -> (String, String) {
+/// The header line: who moves, or the result (left); then the texts for the right
+/// side, longest first: the first that fits is drawn (variant and move number, or
+/// the move number alone; the variant alone once the game is over).
+fn header_texts(board: &BoardView) -> (String, Vec<String>) {
     let left = match board.status {
         Status::Finished(outcome) => {
             let who = match outcome.winner {
@@ -228,7 +230,15 @@ fn header_texts(board: &BoardView) -> (String, String) {
             }
         }
     };
-    let right = format!("Move {}", board.fullmoves);
+    let title = board.variant.title();
+    let right = if board.status.is_finished() {
+        vec![title.to_string()]
+    } else {
+        vec![
+            format!("{title} \u{b7} Move {}", board.fullmoves),
+            format!("Move {}", board.fullmoves),
+        ]
+    };
     (left, right)
 }
 
@@ -589,8 +599,9 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     }
     let right_x = lay.width as f32 - (RIGHT + 4.0) * k;
     let left_w = text::width(&left, size);
-    let right_w = text::width(&right, size);
-    let show_right = !board.status.is_finished() && x + left_w + 24.0 * k + right_w <= right_x;
+    let right = right
+        .into_iter()
+        .find(|r| x + left_w + 24.0 * k + text::width(r, size) <= right_x);
     // Shrink the main line if it does not fit the width (long results on 8 files).
     let avail = right_x - x;
     let size_left = if left_w > avail {
@@ -600,7 +611,7 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     };
     let d = text::path_data(&left, x, base, size_left, Anchor::Start);
     let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_text);
-    if show_right {
+    if let Some(right) = right {
         let d = text::path_data(&right, right_x, base, size, Anchor::End);
         let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_dim);
     }
@@ -663,7 +674,10 @@ mod tests {
         let mut b = view();
         assert_eq!(
             header_texts(&b),
-            ("Black to move".to_string(), "Move 12".to_string())
+            (
+                "Black to move".to_string(),
+                vec!["Atomic \u{b7} Move 12".to_string(), "Move 12".to_string()]
+            )
         );
         b.checked = vec!["e8".parse().unwrap()];
         assert_eq!(header_texts(&b).0, "Black to move \u{b7} check");
