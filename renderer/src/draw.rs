@@ -403,24 +403,21 @@ pub(crate) fn scene(
         for sq in Geometry::GOAL_SQUARES {
             let (x, y) = lay.origin(sq);
             let _ = write!(s, r#"<rect {} fill="{}"/>"#, lay.rect(x, y), pal.goal);
+            // The net: whole-pixel bars (crisp, and cheap to compress).
+            let bar = (2.0 * lay.k).round().max(1.0) as u32;
             let mut net = String::new();
             for i in 1..5 {
                 let o = (i as f32 * lay.sqf() / 5.0).round();
                 let _ = write!(
                     net,
-                    "M{} {}v{sqn}M{} {}h{sqn}",
+                    "M{} {}h{bar}v{sqn}h-{bar}zM{} {}h{sqn}v{bar}h-{sqn}z",
                     n(x + o),
                     n(y),
                     n(x),
                     n(y + o)
                 );
             }
-            let _ = write!(
-                s,
-                r#"<path d="{net}" stroke="{}" stroke-width="{}" fill="none"/>"#,
-                pal.goal_net,
-                n((2.0 * lay.k).max(1.0))
-            );
+            let _ = write!(s, r#"<path d="{net}" fill="{}"/>"#, pal.goal_net);
             let label = text::path_data(
                 &sq.to_string(),
                 x + 6.0 * lay.k,
