@@ -341,8 +341,8 @@ pub(crate) fn scene(
             used.insert((kind_index(k), p.color.index()));
         }
     }
-    if !board.status.is_finished() {
-        used.insert((kind_index(Kind::King), board.turn.index()));
+    if shows_turn_marker(board) {
+        used.insert((kind_index(turn_marker(board)), board.turn.index()));
     }
 
     // Defs: pieces and marks, all in a 100 x 100 box.
@@ -576,18 +576,33 @@ pub(crate) fn scene(
     }
 }
 
+/// The piece drawn in the header for the side to move: its king, or a tweke in
+/// Bombalot, which has no king.
+fn turn_marker(board: &BoardView) -> Kind {
+    match board.variant {
+        kaboom_rules::Variant::Bombalot => Kind::Tweke,
+        _ => Kind::King,
+    }
+}
+
+/// Whether the header shows whose turn it is with a piece.
+fn shows_turn_marker(board: &BoardView) -> bool {
+    !board.status.is_finished() && board.awaiting_designation.is_empty()
+}
+
 fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     let k = lay.k;
     let (left, right) = header_texts(board);
     let size = 36.0 * k;
     let base = lay.header / 2.0 + text::cap_height(size) / 2.0 + 4.0 * k;
-    // The side to move's king as a marker (none once the game is over).
+    // The side to move's king (or tweke) as a marker (none once the game is over or
+    // while both sides choose their carriers).
     let mut x = lay.left - 6.0 * k;
-    if !board.status.is_finished() {
+    if shows_turn_marker(board) {
         let _ = write!(
             s,
             r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
-            piece_id(Kind::King, board.turn),
+            piece_id(turn_marker(board), board.turn),
             n(x),
             n(lay.header / 2.0 - 27.0 * k),
             n4(0.62 * k)

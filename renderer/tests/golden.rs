@@ -174,6 +174,15 @@ fn cases() -> Vec<Case> {
         options: opts(Orientation::Black),
     });
 
+    // Nuke before play: both sides still choose their carriers (NU-3).
+    let (b, l) = played(Variant::Nuke, "", Viewer::Spectator);
+    assert!(!b.awaiting_designation.is_empty());
+    v.push(Case {
+        name: "nuke-choosing-carriers",
+        board: b,
+        last: l,
+        options: d(),
+    });
     // Nuke (real games): public carriers, the queen carrying a bomb frozen (NU-5).
     let (b, l) = played_with(
         Variant::Nuke,
