@@ -191,7 +191,13 @@ pub fn render_png(
         if !scene.top.is_empty() {
             rasterize_onto(&scene.layer(&scene.top), pixmap)?;
         }
-        encode_indexed_png(pixmap.data(), width, height, indices)
+        let png = encode_indexed_png(pixmap.data(), width, height, indices);
+        // Keep only buffers of ordinary sizes between pictures.
+        if width > 1280 {
+            *canvas = None;
+            *indices = Vec::new();
+        }
+        png
     })
 }
 
