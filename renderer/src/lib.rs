@@ -351,15 +351,8 @@ impl ColourMap {
 /// colour maps to its nearest entry. Colours are counted on every fourth row (the
 /// picture is flat areas and their edges, which all cross several rows), which keeps
 /// the pass over the pixels cheap; a colour seen only on the other rows maps to its
-/// nearest palette entry like any rare colour. Exposed for the benchmark only.
-#[doc(hidden)]
-pub fn quantize(rgba: &[u8], width: usize, max_colours: usize) -> (Vec<u8>, Vec<u8>) {
-    let mut indices = Vec::new();
-    let palette = quantize_into(rgba, width, max_colours, &mut indices);
-    (palette, indices)
-}
-
-/// [`quantize`] writing the indices into `indices` (resized; its allocation reused).
+/// nearest palette entry like any rare colour.
+/// The indices go into `indices` (resized; its allocation reused); returns the palette.
 fn quantize_into(rgba: &[u8], width: usize, max_colours: usize, indices: &mut Vec<u8>) -> Vec<u8> {
     // Pixels as 24-bit keys 0xRRGGBB (the picture is opaque; alpha is ignored).
     let key = |p: &[u8]| {
@@ -456,4 +449,47 @@ fn quantize_into(rgba: &[u8], width: usize, max_colours: usize, indices: &mut Ve
         }
     }
     palette
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(colours: &[[u8; 3]], counts: &[usize]) -> Vec<u8> {
+        let mut rgba = Vec::new();
+        for (c, &n) in colours.iter().zip(counts) {
+            for _ in 0..n {
+                rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
+            }
+        }
+        rgba
+    }
+
+    #[test]
+    fn few_colours_are_kept_exactly() {
+        let colours = [[10, 20, 30], [200, 100, 0], [255, 255, 255]];
+        // One row of 40 pixels, repeated 8 times, so every colour is on sampled rows.
+        let row = image(&colours, &[10, 20, 10]);
+        let rgba: Vec<u8> = row.iter().copied().cycle().take(row.len() * 8).collect();
+        let mut indices = Vec::new();
+        let palette = quantize_into(&rgba, 40, 128, &mut indices);
+        assert_eq!(indices.len(), 320);
+        for (px, &i) in rgba.chunks_exact(4).zip(&indices) {
+            let entry = &palette[usize::from(i) * 3..usize::from(i) * 3 + 3];
+            assert_eq!(entry, &px[..3]);
+        }
+        // Most frequent first.
+        assert_eq!(&palette[..3], &[200, 100, 0]);
+    }
+
+    #[test]
+    fn rare_colours_map_to_the_nearest_entry() {
+        let colours = [[0, 0, 0], [250, 250, 250], [240, 240, 240], [5, 5, 5]];
+        let rgba = image(&colours, &[50, 40, 1, 1]);
+        let mut indices = Vec::new();
+        let palette = quantize_into(&rgba, 92, 2, &mut indices);
+        assert_eq!(palette.len(), 6);
+        assert_eq!(indices[90], indices[50], "240 grey maps to 250 grey");
+        assert_eq!(indices[91], indices[0], "near-black maps to black");
+    }
 }
