@@ -7,3 +7,4 @@
 
 pub mod analysis;
 pub mod fake_discord;
+pub mod render_cli;

@@ -48,6 +48,23 @@ enum Command {
         #[arg(long = "as", default_value = "full")]
         viewer: Viewer,
     },
+    /// Draw the position (after --moves) as one viewer sees it, to a PNG or SVG file.
+    Render {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// PGN movetext to play first; its last ply is highlighted.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Whose view: white, black, spectator or full (players see their own side at the bottom).
+        #[arg(long = "as", default_value = "spectator")]
+        viewer: Viewer,
+        /// Picture width in pixels (64 to 4096).
+        #[arg(long, default_value_t = 640)]
+        size: u32,
+        /// Output file: FILE.png or FILE.svg.
+        #[arg(short = 'o', long = "output")]
+        output: std::path::PathBuf,
+    },
 }
 
 #[derive(Args)]
@@ -112,6 +129,21 @@ fn run(cli: Cli) -> Result<(), analysis::CliError> {
                     viewer
                 )?)
             );
+        }
+        Command::Render {
+            setup,
+            moves,
+            viewer,
+            size,
+            output,
+        } => {
+            kaboom_bot::render_cli::render(&kaboom_bot::render_cli::RenderRequest {
+                setup: setup.setup(),
+                moves,
+                viewer,
+                size,
+                output,
+            })?;
         }
     }
     Ok(())

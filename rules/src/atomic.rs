@@ -1,83 +1,364 @@
-//! Atomic (placeholder until its issue lands).
+//! Atomic Chess (RULES.md section 1, AT-1 to AT-9), as played on lichess (FICS rules).
+//!
+//! Serialization is standard FEN with clocks; castling rights use `KQkq`, or rook files
+//! (`HAha`, Shredder/X-FEN) for Chess960 positions. The en passant square is written only
+//! when an en passant capture is legal. Notation is standard SAN (C-5); input also takes
+//! coordinates (`e2e4`, `e7e8q`, castling as `e1g1` or king-takes-rook `e1h1`).
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use crate::chess::attacks::KING;
+use crate::chess::san;
+use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, square, squares};
 use crate::{
-    ActionError, ActionSquares, BoardView, Color, FenError, GameOptions, OptionsError, Outcome,
-    ParseActionError, Position, Removal, Variant,
+    ActionError, ActionSquares, BoardView, Cause, Color, EndReason, FenError, GameOptions,
+    OptionsError, Outcome, Piece, PieceView, Position, Removal, Square, Status, Variant,
 };
 
-/// A position of Atomic. Not implemented yet: [`Position::start`] and
-/// [`Position::from_fen`] refuse.
-#[derive(Clone, Debug)]
+/// A position of Atomic Chess.
+#[derive(Clone, Debug, Eq, PartialEq, Hash)]
 pub struct Atomic {
-    _private: (),
+    state: ChessState,
 }
 
-/// An action of Atomic.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct AtomicAction;
+const PSEUDO: GenRules = GenRules {
+    king_captures: false,
+};
 
-impl Position for Atomic {
-    type Action = AtomicAction;
-    const VARIANT: Variant = Variant::Atomic;
+impl Atomic {
+    /// The standard start position (AT-1).
+    pub fn new() -> Atomic {
+        Atomic {
+            state: ChessState::standard(),
+        }
+    }
 
-    fn start(_: &GameOptions) -> Result<Self, OptionsError> {
-        Err(OptionsError {
-            reason: "atomic is not implemented yet".into(),
+    /// The underlying chess state (board, rights, clocks).
+    pub fn state(&self) -> &ChessState {
+        &self.state
+    }
+
+    /// Whether `color`'s king is in check (AT-7): attacked by an enemy piece other than
+    /// the king, and not touching the enemy king. A missing king is not in check.
+    pub fn is_check(&self, color: Color) -> bool {
+        in_check(&self.state, color)
+    }
+
+    /// Plays `mv` (a pseudo-legal move), with the atomic blast of AT-2 to AT-4 for
+    /// captures; removals are pushed to `out` when `REPORT` is set.
+    fn apply<const REPORT: bool>(&mut self, mv: &Move, out: &mut Vec<Removal>) {
+        let mover = self.state.turn;
+        let captured = self.state.apply(mv);
+        let Some((cs, color, role)) = captured else {
+            return;
+        };
+        let board = &mut self.state.board;
+        if REPORT {
+            out.push(Removal {
+                square: square(cs),
+                piece: Piece::new(color, role.kind()),
+                cause: Cause::Captured,
+            });
+        }
+        // AT-2, AT-4: the capturer (promoted or not) is destroyed; AT-3: the blast is
+        // centred on the square the capturer moved to, also for en passant.
+        let capturer = board.remove(mv.to).map_or(mv.role, |(_, r)| r);
+        if REPORT {
+            out.push(Removal {
+                square: square(mv.to),
+                piece: Piece::new(mover, capturer.kind()),
+                cause: Cause::Exploded,
+            });
+        }
+        let blast = KING[mv.to as usize] & board.occupied() & !board.role[Role::Pawn as usize];
+        for s in squares(blast) {
+            let (c, r) = board.remove(s).expect("occupied");
+            if REPORT {
+                out.push(Removal {
+                    square: square(s),
+                    piece: Piece::new(c, r.kind()),
+                    cause: Cause::Exploded,
+                });
+            }
+        }
+        // AT-8: a rook destroyed in a blast loses its castling right.
+        self.state.prune_castling();
+    }
+
+    /// Whether a pseudo-legal move is legal (AT-5, AT-6, AT-7, AT-8).
+    fn is_legal(&self, mv: &Move) -> bool {
+        let us = self.state.turn;
+        if matches!(mv.kind, MoveKind::Castle { .. }) && !self.castle_path_safe(mv) {
+            return false;
+        }
+        let mut after = self.clone();
+        after.apply::<false>(mv, &mut Vec::new());
+        let board = &after.state.board;
+        match (board.king(us), board.king(us.other())) {
+            (None, _) => false,      // AT-5: never destroy your own king.
+            (Some(_), None) => true, // AT-6: exploding the enemy king wins at once.
+            (Some(_), Some(_)) => !in_check(&after.state, us),
+        }
+    }
+
+    /// AT-8: the king's start square and every square it passes are safe: no enemy
+    /// non-king piece attacks it (judged with the king lifted off its start square, the
+    /// rook still in place), or it touches the enemy king. The destination is judged by
+    /// the final position like any move's (AT-7), as in lichess/shakmaty and as BM-4
+    /// spells out for Bomberman Chess.
+    fn castle_path_safe(&self, mv: &Move) -> bool {
+        let us = self.state.turn;
+        let board = &self.state.board;
+        let enemy_king = board.king(us.other());
+        let occupied = board.occupied() ^ bit(mv.from);
+        let path = (ChessState::castle_king_path(mv) & !bit(mv.to)) | bit(mv.from);
+        squares(path).all(|s| {
+            let touches_king = enemy_king.is_some_and(|k| KING[k as usize] & bit(s) != 0);
+            touches_king
+                || board.attackers(s, us.other(), occupied) & !board.role[Role::King as usize] == 0
         })
     }
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Err(FenError::new(fen, "atomic is not implemented yet"))
-    }
-    fn to_fen(&self) -> String {
-        String::new()
-    }
-    fn turn(&self) -> Color {
-        Color::White
-    }
-    fn fullmoves(&self) -> u32 {
-        1
-    }
-    fn halfmove_clock(&self) -> u32 {
-        0
-    }
-    fn legal_actions_into(&self, out: &mut Vec<Self::Action>) {
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-    }
-    fn play_unchecked(&mut self, _: &Self::Action) {}
-    fn play_reported(&mut self, _: &Self::Action) -> Vec<Removal> {
-        Vec::new()
-    }
-    fn variant_outcome(&self) -> Option<Outcome> {
-        None
-    }
-    fn repetition_key(&self) -> u64 {
-        0
-    }
-    fn san(&self, _: &Self::Action) -> String {
-        String::new()
-    }
-    fn uci(&self, _: &Self::Action) -> String {
-        String::new()
-    }
-    fn parse_action(&self, text: &str) -> Result<Self::Action, ActionError> {
-        Err(ParseActionError {
-            text: text.into(),
-            expected: "nothing: atomic is not implemented yet".into(),
+        let board = &self.state.board;
+        if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
+            return; // C-7: a game with an exploded king has no actions.
         }
-        .into())
+        self.state.gen_pseudo(PSEUDO, out);
+        out.retain(|m| self.is_legal(m));
     }
-    fn action_squares(&self, _: &Self::Action) -> ActionSquares {
-        ActionSquares::default()
+
+    fn has_legal_ep(&self) -> bool {
+        self.state.ep.is_some()
+            && self
+                .legal_actions()
+                .iter()
+                .any(|m| m.kind == MoveKind::EnPassant)
     }
+
+    /// Why a pseudo-legal (or king-capturing) move is not legal, for error messages.
+    fn illegal_reason(&self, mv: &Move) -> String {
+        if mv.role == Role::King && mv.capture.is_some() {
+            return "kings cannot capture in Atomic (AT-5)".into();
+        }
+        if matches!(mv.kind, MoveKind::Castle { .. }) && !self.castle_path_safe(mv) {
+            return "the king would castle out of, through or into check (AT-8)".into();
+        }
+        let mut after = self.clone();
+        after.apply::<false>(mv, &mut Vec::new());
+        if after.state.board.king(self.state.turn).is_none() {
+            "the explosion would destroy your own king (AT-5)".into()
+        } else {
+            "it would leave your king in check (AT-7)".into()
+        }
+    }
+
+    /// AT-9: the two kings alone, or a bare king against king and one knight, bishop or rook.
+    fn insufficient_material(&self) -> bool {
+        let board = &self.state.board;
+        let others = board.occupied() & !board.role[Role::King as usize];
+        match others.count_ones() {
+            0 => true,
+            1 => {
+                let minor = board.role[Role::Knight as usize]
+                    | board.role[Role::Bishop as usize]
+                    | board.role[Role::Rook as usize];
+                others & minor != 0
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Default for Atomic {
+    fn default() -> Atomic {
+        Atomic::new()
+    }
+}
+
+/// AT-7: `color`'s king is attacked by an enemy non-king piece and does not touch the enemy king.
+fn in_check(state: &ChessState, color: Color) -> bool {
+    let board = &state.board;
+    let Some(king) = board.king(color) else {
+        return false;
+    };
+    if board
+        .king(color.other())
+        .is_some_and(|k| KING[king as usize] & bit(k) != 0)
+    {
+        return false;
+    }
+    board.attackers(king, color.other(), board.occupied()) & !board.role[Role::King as usize] != 0
+}
+
+impl Position for Atomic {
+    type Action = Move;
+    const VARIANT: Variant = Variant::Atomic;
+
+    fn start(_: &GameOptions) -> Result<Atomic, OptionsError> {
+        Ok(Atomic::new())
+    }
+
+    fn from_fen(fen: &str) -> Result<Atomic, FenError> {
+        let (state, rest) = ChessState::from_fen(fen)?;
+        if !rest.is_empty() {
+            return Err(FenError::new(
+                fen,
+                "Atomic FEN has six fields; found extra ones",
+            ));
+        }
+        if in_check(&state, state.turn.other()) && state.board.king(state.turn).is_some() {
+            return Err(FenError::new(
+                fen,
+                "the side not to move is in check, which cannot happen in play",
+            ));
+        }
+        Ok(Atomic { state })
+    }
+
+    fn to_fen(&self) -> String {
+        self.state.to_fen(self.has_legal_ep())
+    }
+
+    fn turn(&self) -> Color {
+        self.state.turn
+    }
+
+    fn fullmoves(&self) -> u32 {
+        self.state.fullmoves
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.state.halfmoves
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<Move>) {
+        self.legal_moves(out);
+    }
+
+    fn count_legal(&self) -> u64 {
+        let mut moves = Vec::with_capacity(64);
+        self.legal_moves(&mut moves);
+        moves.len() as u64
+    }
+
+    fn play_unchecked(&mut self, action: &Move) {
+        self.apply::<false>(action, &mut Vec::new());
+    }
+
+    fn play_reported(&mut self, action: &Move) -> Vec<Removal> {
+        let mut out = Vec::new();
+        self.apply::<true>(action, &mut out);
+        out
+    }
+
+    /// AT-9: exploded king (loss), atomic mate (loss), stalemate (draw).
+    fn variant_outcome(&self) -> Option<Outcome> {
+        let board = &self.state.board;
+        match (board.king(Color::White), board.king(Color::Black)) {
+            (None, None) => return Some(Outcome::draw(EndReason::KingsExploded)),
+            (None, Some(_)) => return Some(Outcome::win(Color::Black, EndReason::KingExploded)),
+            (Some(_), None) => return Some(Outcome::win(Color::White, EndReason::KingExploded)),
+            _ => {}
+        }
+        if self.count_legal() > 0 {
+            return None;
+        }
+        let us = self.state.turn;
+        Some(if in_check(&self.state, us) {
+            Outcome::win(us.other(), EndReason::Checkmate)
+        } else {
+            Outcome::draw(EndReason::Stalemate)
+        })
+    }
+
+    /// C-4 hundred-ply rule, then AT-9 insufficient material.
+    fn automatic_draw(&self) -> Option<EndReason> {
+        if self.state.halfmoves >= 100 {
+            Some(EndReason::HundredPly)
+        } else if self.insufficient_material() {
+            Some(EndReason::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
+
+    /// A side with nothing but its king cannot explode anything (kings cannot capture, AT-5).
+    fn can_win(&self, color: Color) -> bool {
+        let board = &self.state.board;
+        board.color[color.index()] & !board.role[Role::King as usize] != 0
+    }
+
+    fn repetition_key(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.state.board.hash(&mut h);
+        self.state.turn.hash(&mut h);
+        self.state.castling.hash(&mut h);
+        self.has_legal_ep().then_some(self.state.ep).hash(&mut h);
+        h.finish()
+    }
+
+    fn checked_squares(&self) -> Vec<Square> {
+        let us = self.state.turn;
+        match self.state.board.king(us) {
+            Some(k) if in_check(&self.state, us) => vec![square(k)],
+            _ => Vec::new(),
+        }
+    }
+
+    fn san(&self, action: &Move) -> String {
+        san::san(action, &self.legal_actions())
+    }
+
+    fn uci(&self, action: &Move) -> String {
+        san::uci(action)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Move, ActionError> {
+        let legal = self.legal_actions();
+        let mut pseudo = Vec::new();
+        self.state.gen_pseudo(
+            GenRules {
+                king_captures: true,
+            },
+            &mut pseudo,
+        );
+        san::resolve(text, &legal, &pseudo, |m| self.illegal_reason(m))
+    }
+
+    fn action_squares(&self, action: &Move) -> ActionSquares {
+        ActionSquares {
+            from: Some(square(action.from)),
+            to: Some(square(action.to)),
+            detonation: None,
+        }
+    }
+
     fn board_view(&self) -> BoardView {
+        let board = &self.state.board;
+        let pieces = squares(board.occupied())
+            .map(|s| {
+                let (color, role) = board.piece_at(s).expect("occupied");
+                PieceView {
+                    square: square(s),
+                    color,
+                    kind: role.kind(),
+                    carrier: false,
+                    frozen: false,
+                    imitating: None,
+                    locked: false,
+                }
+            })
+            .collect();
         BoardView {
             variant: Variant::Atomic,
-            pieces: Vec::new(),
+            pieces,
             loose_bombs: Vec::new(),
-            turn: Color::White,
-            fullmoves: 1,
-            checked: Vec::new(),
-            status: crate::Status::Ongoing,
+            turn: self.state.turn,
+            fullmoves: self.state.fullmoves,
+            checked: self.checked_squares(),
+            status: Status::from_outcome(self.variant_outcome()),
             awaiting_designation: Vec::new(),
         }
     }

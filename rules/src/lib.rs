@@ -37,7 +37,7 @@ pub mod atomic;
 pub mod beirut;
 pub mod bombalot;
 pub mod bomberman;
-pub(crate) mod chess;
+pub mod chess;
 pub mod nuke;
 pub mod perft;
 

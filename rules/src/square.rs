@@ -173,9 +173,10 @@ impl Geometry {
             .filter(move |&sq| self.contains(sq))
     }
 
-    /// Whether `sq` is a dark square (a1 is dark; j1 of the 10-file board is dark too, BM-1).
-    pub fn is_dark(sq: Square) -> bool {
-        (sq.file() + sq.rank()) % 2 == 1
+    /// Whether `sq` is a dark square: a1 is dark on the 8-file boards, and BM-1 makes j1
+    /// dark on the 10-file board (so a1 is light there). Goal squares follow the pattern.
+    pub fn is_dark(self, sq: Square) -> bool {
+        ((sq.file() + sq.rank()) % 2 == 1) != (self.files == 10)
     }
 }
 
@@ -203,8 +204,9 @@ mod tests {
         assert!(Geometry::BOMBALOT.contains(d0) && !Geometry::CHESS.contains(d0));
         let j1: Square = "j1".parse().unwrap();
         assert!(Geometry::BOMBERMAN.contains(j1) && !Geometry::CHESS.contains(j1));
-        assert!(Geometry::is_dark("a1".parse().unwrap()));
-        assert!(Geometry::is_dark(j1), "BM-1: j1 is dark");
+        assert!(Geometry::CHESS.is_dark("a1".parse().unwrap()));
+        assert!(!Geometry::CHESS.is_dark("h1".parse().unwrap()));
+        assert!(Geometry::BOMBERMAN.is_dark(j1), "BM-1: j1 is dark");
     }
 
     #[test]

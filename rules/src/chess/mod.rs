@@ -1,1 +1,762 @@
-//! Shared 8x8 chess machinery (bitboards, move generation, FEN, SAN) for Atomic, Beirut and Nuke.
+//! Shared 8x8 chess machinery for Atomic, Beirut and Nuke: bitboards, the board,
+//! FEN fields, pseudo-legal move generation (Chess960-aware castling), SAN and
+//! coordinate notation. Each variant adds its own legality and explosions on top.
+//!
+//! Squares here are `u8` in `0..64`, `(rank - 1) * 8 + file`; [`sq`] and [`square`]
+//! convert to and from the crate's [`Square`].
+
+pub mod attacks;
+pub mod san;
+
+use std::fmt::Write as _;
+
+use crate::{Color, FenError, Kind, Piece, Square};
+
+/// A chess role. Index order matches [`Board::role`].
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
+pub enum Role {
+    /// Pawn.
+    Pawn = 0,
+    /// Knight.
+    Knight = 1,
+    /// Bishop.
+    Bishop = 2,
+    /// Rook.
+    Rook = 3,
+    /// Queen.
+    Queen = 4,
+    /// King.
+    King = 5,
+}
+
+impl Role {
+    /// All roles in index order.
+    pub const ALL: [Role; 6] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+
+    /// The crate-wide kind.
+    pub const fn kind(self) -> Kind {
+        match self {
+            Role::Pawn => Kind::Pawn,
+            Role::Knight => Kind::Knight,
+            Role::Bishop => Kind::Bishop,
+            Role::Rook => Kind::Rook,
+            Role::Queen => Kind::Queen,
+            Role::King => Kind::King,
+        }
+    }
+
+    /// Upper-case SAN/FEN letter (`'P'` for pawns).
+    pub const fn upper(self) -> char {
+        match self {
+            Role::Pawn => 'P',
+            Role::Knight => 'N',
+            Role::Bishop => 'B',
+            Role::Rook => 'R',
+            Role::Queen => 'Q',
+            Role::King => 'K',
+        }
+    }
+
+    /// The role of an upper- or lower-case letter.
+    pub fn from_char(c: char) -> Option<Role> {
+        Some(match c.to_ascii_uppercase() {
+            'P' => Role::Pawn,
+            'N' => Role::Knight,
+            'B' => Role::Bishop,
+            'R' => Role::Rook,
+            'Q' => Role::Queen,
+            'K' => Role::King,
+            _ => return None,
+        })
+    }
+}
+
+/// The crate square of a `0..64` index.
+#[inline]
+pub fn square(s: u8) -> Square {
+    Square::new(s % 8, s / 8 + 1).expect("0..64 is on the 8x8 board")
+}
+
+/// The `0..64` index of a square of the 8x8 board, `None` elsewhere.
+#[inline]
+pub fn sq(square: Square) -> Option<u8> {
+    (square.file() < 8 && (1..=8).contains(&square.rank()))
+        .then(|| (square.rank() - 1) * 8 + square.file())
+}
+
+/// Bit of a `0..64` square.
+#[inline]
+pub const fn bit(s: u8) -> u64 {
+    1u64 << s
+}
+
+/// Iterates the squares of a bitboard, lowest first (canonical order).
+#[inline]
+pub fn squares(mut bb: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if bb == 0 {
+            None
+        } else {
+            let s = bb.trailing_zeros() as u8;
+            bb &= bb - 1;
+            Some(s)
+        }
+    })
+}
+
+/// Rank 1 and rank 8 masks.
+pub const RANK_1: u64 = 0xff;
+/// Rank 8 mask.
+pub const RANK_8: u64 = 0xff << 56;
+
+/// The back rank of `color`.
+pub const fn back_rank(color: Color) -> u64 {
+    match color {
+        Color::White => RANK_1,
+        Color::Black => RANK_8,
+    }
+}
+
+/// Pieces by colour and by role.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default)]
+pub struct Board {
+    /// Occupancy of each colour (index [`Color::index`]).
+    pub color: [u64; 2],
+    /// Occupancy of each role (index `Role as usize`).
+    pub role: [u64; 6],
+}
+
+impl Board {
+    /// The standard chess start position.
+    pub fn standard() -> Board {
+        let mut b = Board::default();
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
+        for f in 0..8u8 {
+            b.put(f, Color::White, back[f as usize]);
+            b.put(8 + f, Color::White, Role::Pawn);
+            b.put(48 + f, Color::Black, Role::Pawn);
+            b.put(56 + f, Color::Black, back[f as usize]);
+        }
+        b
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.color[0] | self.color[1]
+    }
+
+    /// Pieces of `color` and `role`.
+    #[inline]
+    pub fn pieces(&self, color: Color, role: Role) -> u64 {
+        self.color[color.index()] & self.role[role as usize]
+    }
+
+    /// The piece on `s`.
+    #[inline]
+    pub fn piece_at(&self, s: u8) -> Option<(Color, Role)> {
+        let b = bit(s);
+        let color = if self.color[0] & b != 0 {
+            Color::White
+        } else if self.color[1] & b != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        let role = Role::ALL
+            .into_iter()
+            .find(|&r| self.role[r as usize] & b != 0)?;
+        Some((color, role))
+    }
+
+    /// The role on `s`, if any.
+    #[inline]
+    pub fn role_at(&self, s: u8) -> Option<Role> {
+        let b = bit(s);
+        Role::ALL
+            .into_iter()
+            .find(|&r| self.role[r as usize] & b != 0)
+    }
+
+    /// Puts a piece on an empty square.
+    #[inline]
+    pub fn put(&mut self, s: u8, color: Color, role: Role) {
+        self.color[color.index()] |= bit(s);
+        self.role[role as usize] |= bit(s);
+    }
+
+    /// Removes and returns the piece on `s`.
+    #[inline]
+    pub fn remove(&mut self, s: u8) -> Option<(Color, Role)> {
+        let piece = self.piece_at(s)?;
+        self.color[piece.0.index()] &= !bit(s);
+        self.role[piece.1 as usize] &= !bit(s);
+        Some(piece)
+    }
+
+    /// The square of `color`'s king (the lowest, if a FEN has several).
+    #[inline]
+    pub fn king(&self, color: Color) -> Option<u8> {
+        let k = self.pieces(color, Role::King);
+        (k != 0).then(|| k.trailing_zeros() as u8)
+    }
+
+    /// Pieces of `attacker` that attack `s` given `occupied` (kings included).
+    #[inline]
+    pub fn attackers(&self, s: u8, attacker: Color, occupied: u64) -> u64 {
+        let them = self.color[attacker.index()];
+        let rooks = self.role[Role::Rook as usize] | self.role[Role::Queen as usize];
+        let bishops = self.role[Role::Bishop as usize] | self.role[Role::Queen as usize];
+        them & ((attacks::KNIGHT[s as usize] & self.role[Role::Knight as usize])
+            | (attacks::KING[s as usize] & self.role[Role::King as usize])
+            | (attacks::PAWN[attacker.other().index()][s as usize]
+                & self.role[Role::Pawn as usize])
+            | (attacks::rook(s, occupied) & rooks)
+            | (attacks::bishop(s, occupied) & bishops))
+    }
+
+    /// The crate piece on `s`.
+    pub fn crate_piece(&self, s: u8) -> Option<Piece> {
+        self.piece_at(s).map(|(c, r)| Piece::new(c, r.kind()))
+    }
+}
+
+/// What kind of move a [`Move`] is.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub enum MoveKind {
+    /// A plain move or capture (promotions included).
+    Normal,
+    /// A pawn's two-square first step.
+    DoublePush,
+    /// An en passant capture; the captured pawn stands behind `to`.
+    EnPassant,
+    /// Castling: the king goes to `to`, the rook from `rook` to the other side of it.
+    Castle {
+        /// The castling rook's square.
+        rook: u8,
+    },
+}
+
+/// A chess move on the 8x8 board.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub struct Move {
+    /// Start square.
+    pub from: u8,
+    /// Destination square (the king's, for castling).
+    pub to: u8,
+    /// The moving role.
+    pub role: Role,
+    /// The captured role (a pawn for en passant).
+    pub capture: Option<Role>,
+    /// The promotion role.
+    pub promotion: Option<Role>,
+    /// Plain, double push, en passant or castling.
+    pub kind: MoveKind,
+}
+
+impl Move {
+    /// For castling, the rook's destination square.
+    pub fn castle_rook_to(&self) -> Option<u8> {
+        match self.kind {
+            MoveKind::Castle { rook } => Some(if rook > self.from {
+                self.to - 1
+            } else {
+                self.to + 1
+            }),
+            _ => None,
+        }
+    }
+
+    /// The square of the captured piece (behind `to` for en passant).
+    pub fn capture_square(&self) -> Option<u8> {
+        match self.kind {
+            _ if self.capture.is_none() => None,
+            MoveKind::EnPassant => Some(if self.to > self.from {
+                self.to - 8
+            } else {
+                self.to + 8
+            }),
+            _ => Some(self.to),
+        }
+    }
+}
+
+/// The standard chess state: board, side to move, castling rights, en passant, clocks.
+#[derive(Clone, Eq, PartialEq, Hash, Debug)]
+pub struct ChessState {
+    /// The pieces.
+    pub board: Board,
+    /// Side to move.
+    pub turn: Color,
+    /// Castling rights as the set of rook squares that may still castle.
+    pub castling: u64,
+    /// The en passant target square after a double push (even if no capture is possible).
+    pub ep: Option<u8>,
+    /// Plies since the last capture or pawn move.
+    pub halfmoves: u32,
+    /// Fullmove number.
+    pub fullmoves: u32,
+}
+
+/// Options that differ between the chess-like variants' move generation.
+#[derive(Copy, Clone, Debug)]
+pub struct GenRules {
+    /// Whether kings may capture (not in Atomic, AT-5).
+    pub king_captures: bool,
+}
+
+impl ChessState {
+    /// The standard start position with full castling rights.
+    pub fn standard() -> ChessState {
+        ChessState {
+            board: Board::standard(),
+            turn: Color::White,
+            castling: bit(0) | bit(7) | bit(56) | bit(63),
+            ep: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+    }
+
+    /// Parses the six standard FEN fields (clocks optional), Chess960 castling letters
+    /// (Shredder/X-FEN) included. Returns the state and the fields after the sixth.
+    ///
+    /// # Errors
+    /// [`FenError`] naming the bad field.
+    pub fn from_fen(fen: &str) -> Result<(ChessState, Vec<String>), FenError> {
+        let err = |reason: String| FenError::new(fen, reason);
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 2 {
+            return Err(err("expected at least the board and the side to move, like 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'".into()));
+        }
+        let board = parse_board(fields[0]).map_err(err)?;
+        let turn = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => return Err(err(format!("side to move '{other}' must be w or b"))),
+        };
+        let castling =
+            parse_castling(&board, fields.get(2).copied().unwrap_or("-")).map_err(err)?;
+        let ep = match fields.get(3).copied().unwrap_or("-") {
+            "-" => None,
+            text => {
+                let s = text
+                    .parse::<Square>()
+                    .ok()
+                    .and_then(sq)
+                    .filter(|s| matches!(s / 8, 2 | 5));
+                Some(s.ok_or_else(|| {
+                    err(format!(
+                        "en passant square '{text}' must be '-' or a square on rank 3 or 6"
+                    ))
+                })?)
+            }
+        };
+        let number = |i: usize, default: u32, name: &str| -> Result<u32, FenError> {
+            fields.get(i).map_or(Ok(default), |t| {
+                t.parse()
+                    .map_err(|_| err(format!("{name} '{t}' is not a number")))
+            })
+        };
+        let halfmoves = number(4, 0, "halfmove clock")?;
+        let fullmoves = number(5, 1, "fullmove number")?.max(1);
+        let rest = fields.iter().skip(6).map(|s| s.to_string()).collect();
+        Ok((
+            ChessState {
+                board,
+                turn,
+                castling,
+                ep,
+                halfmoves,
+                fullmoves,
+            },
+            rest,
+        ))
+    }
+
+    /// Writes the six FEN fields; `ep_visible` says whether to write the en passant square
+    /// (variants write it only when an en passant capture is legal).
+    pub fn to_fen(&self, ep_visible: bool) -> String {
+        let mut out = board_fen(&self.board);
+        write!(out, " {} {} ", self.turn.fen_char(), self.castling_fen())
+            .expect("writing to a String");
+        match self.ep.filter(|_| ep_visible) {
+            Some(s) => out.push_str(&square(s).to_string()),
+            None => out.push('-'),
+        }
+        write!(out, " {} {}", self.halfmoves, self.fullmoves).expect("writing to a String");
+        out
+    }
+
+    fn castling_fen(&self) -> String {
+        let mut out = String::new();
+        for color in Color::ALL {
+            let rooks = self.castling & back_rank(color);
+            let king = self
+                .board
+                .king(color)
+                .filter(|k| bit(*k) & back_rank(color) != 0);
+            let all_rooks = self.board.pieces(color, Role::Rook) & back_rank(color);
+            let mut letters: Vec<char> = Vec::new();
+            for r in squares(rooks).collect::<Vec<_>>().into_iter().rev() {
+                let outermost = match king {
+                    Some(k) if r > k => squares(all_rooks).filter(|&x| x > k).max() == Some(r),
+                    Some(k) => squares(all_rooks).filter(|&x| x < k).min() == Some(r),
+                    None => false,
+                };
+                let c = match (outermost, king) {
+                    (true, Some(k)) if r > k => 'K',
+                    (true, _) => 'Q',
+                    _ => (b'A' + r % 8) as char,
+                };
+                letters.push(if color == Color::White {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                });
+            }
+            out.extend(letters);
+        }
+        if out.is_empty() { "-".into() } else { out }
+    }
+
+    /// Generates pseudo-legal moves of the side to move into `out` (appending): moves
+    /// that follow the pieces' movement, without any king-safety test. Castling moves are
+    /// generated when the king and rook may castle and the squares between their start and
+    /// end are empty; safety of the king's path is the variant's business.
+    pub fn gen_pseudo(&self, rules: GenRules, out: &mut Vec<Move>) {
+        let b = &self.board;
+        let us = self.turn;
+        let ours = b.color[us.index()];
+        let theirs = b.color[us.other().index()];
+        let occ = ours | theirs;
+        let targets = !ours;
+        for from in squares(ours & !b.role[Role::Pawn as usize]) {
+            let role = b.role_at(from).expect("occupied");
+            let mut to_set = match role {
+                Role::Knight => attacks::KNIGHT[from as usize],
+                Role::Bishop => attacks::bishop(from, occ),
+                Role::Rook => attacks::rook(from, occ),
+                Role::Queen => attacks::bishop(from, occ) | attacks::rook(from, occ),
+                Role::King => attacks::KING[from as usize],
+                Role::Pawn => unreachable!("pawns are excluded"),
+            } & targets;
+            if role == Role::King && !rules.king_captures {
+                to_set &= !theirs;
+            }
+            for to in squares(to_set) {
+                out.push(Move {
+                    from,
+                    to,
+                    role,
+                    capture: b.role_at(to),
+                    promotion: None,
+                    kind: MoveKind::Normal,
+                });
+            }
+        }
+        self.gen_pawns(out);
+        self.gen_castles(out);
+    }
+
+    fn gen_pawns(&self, out: &mut Vec<Move>) {
+        let b = &self.board;
+        let us = self.turn;
+        let theirs = b.color[us.other().index()];
+        let occ = b.occupied();
+        let (step, start_rank, last_rank): (i8, u8, u8) = match us {
+            Color::White => (8, 1, 7),
+            Color::Black => (-8, 6, 0),
+        };
+        let push =
+            |out: &mut Vec<Move>, from: u8, to: u8, capture: Option<Role>, kind: MoveKind| {
+                if to / 8 == last_rank {
+                    for promo in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                        out.push(Move {
+                            from,
+                            to,
+                            role: Role::Pawn,
+                            capture,
+                            promotion: Some(promo),
+                            kind,
+                        });
+                    }
+                } else {
+                    out.push(Move {
+                        from,
+                        to,
+                        role: Role::Pawn,
+                        capture,
+                        promotion: None,
+                        kind,
+                    });
+                }
+            };
+        for from in squares(b.pieces(us, Role::Pawn)) {
+            let one = (from as i8 + step) as u8;
+            if occ & bit(one) == 0 {
+                push(out, from, one, None, MoveKind::Normal);
+                let two = (one as i8 + step) as u8;
+                if from / 8 == start_rank && occ & bit(two) == 0 {
+                    out.push(Move {
+                        from,
+                        to: two,
+                        role: Role::Pawn,
+                        capture: None,
+                        promotion: None,
+                        kind: MoveKind::DoublePush,
+                    });
+                }
+            }
+            let caps = attacks::PAWN[us.index()][from as usize];
+            for to in squares(caps & theirs) {
+                push(out, from, to, b.role_at(to), MoveKind::Normal);
+            }
+            if let Some(ep) = self.ep {
+                let victim = (ep as i8 - step) as u8;
+                if caps & bit(ep) != 0
+                    && occ & bit(ep) == 0
+                    && b.pieces(us.other(), Role::Pawn) & bit(victim) != 0
+                {
+                    out.push(Move {
+                        from,
+                        to: ep,
+                        role: Role::Pawn,
+                        capture: Some(Role::Pawn),
+                        promotion: None,
+                        kind: MoveKind::EnPassant,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Castling candidates: king on the back rank, a rook with the right, every square
+    /// the king and rook pass or land on empty (the two pieces themselves aside).
+    fn gen_castles(&self, out: &mut Vec<Move>) {
+        let us = self.turn;
+        let Some(king) = self.board.king(us) else {
+            return;
+        };
+        let rank = back_rank(us);
+        if bit(king) & rank == 0 {
+            return;
+        }
+        let occ = self.board.occupied();
+        for rook in squares(self.castling & rank & self.board.pieces(us, Role::Rook)) {
+            let base = rank.trailing_zeros() as u8;
+            let (king_to, rook_to) = if rook > king {
+                (base + 6, base + 5)
+            } else {
+                (base + 2, base + 3)
+            };
+            let path = attacks::between(king, king_to)
+                | bit(king_to)
+                | attacks::between(rook, rook_to)
+                | bit(rook_to);
+            if path & occ & !bit(king) & !bit(rook) == 0 {
+                out.push(Move {
+                    from: king,
+                    to: king_to,
+                    role: Role::King,
+                    capture: None,
+                    promotion: None,
+                    kind: MoveKind::Castle { rook },
+                });
+            }
+        }
+    }
+
+    /// The squares the king stands on, passes and lands on when castling with `mv`.
+    pub fn castle_king_path(mv: &Move) -> u64 {
+        attacks::between(mv.from, mv.to) | bit(mv.from) | bit(mv.to)
+    }
+
+    /// Moves the pieces of `mv` (capture, promotion, en passant, castling) and updates
+    /// the side to move, en passant square, castling rights of moved pieces and clocks.
+    /// Returns the captured piece and its square. Explosions are the variant's business;
+    /// afterwards call [`ChessState::prune_castling`].
+    pub fn apply(&mut self, mv: &Move) -> Option<(u8, Color, Role)> {
+        let us = self.turn;
+        let b = &mut self.board;
+        let mut captured = None;
+        match mv.kind {
+            MoveKind::Castle { rook } => {
+                b.remove(mv.from);
+                b.remove(rook);
+                b.put(mv.to, us, Role::King);
+                b.put(mv.castle_rook_to().expect("castling"), us, Role::Rook);
+            }
+            _ => {
+                if let Some(cs) = mv.capture_square() {
+                    captured = b.remove(cs).map(|(c, r)| (cs, c, r));
+                }
+                b.remove(mv.from);
+                b.put(mv.to, us, mv.promotion.unwrap_or(mv.role));
+            }
+        }
+        self.ep = match mv.kind {
+            MoveKind::DoublePush => Some((mv.from + mv.to) / 2),
+            _ => None,
+        };
+        if mv.role == Role::King {
+            self.castling &= !back_rank(us);
+        }
+        self.castling &= !bit(mv.from) & !bit(mv.to);
+        if mv.role == Role::Pawn || captured.is_some() {
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves += 1;
+        }
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = us.other();
+        captured
+    }
+
+    /// Drops castling rights whose rook or king is gone (e.g. destroyed by a blast, AT-8).
+    pub fn prune_castling(&mut self) {
+        let mut keep = 0;
+        for color in Color::ALL {
+            let rank = back_rank(color);
+            if self.board.king(color).is_some_and(|k| bit(k) & rank != 0) {
+                keep |= self.board.pieces(color, Role::Rook) & rank;
+            }
+        }
+        self.castling &= keep;
+    }
+}
+
+/// Writes the board field of FEN.
+pub fn board_fen(board: &Board) -> String {
+    let mut out = String::with_capacity(72);
+    for rank in (0..8u8).rev() {
+        let mut empty = 0;
+        for file in 0..8u8 {
+            match board.piece_at(rank * 8 + file) {
+                None => empty += 1,
+                Some((color, role)) => {
+                    if empty > 0 {
+                        write!(out, "{empty}").expect("writing to a String");
+                        empty = 0;
+                    }
+                    let c = role.upper();
+                    out.push(if color == Color::White {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    });
+                }
+            }
+        }
+        if empty > 0 {
+            write!(out, "{empty}").expect("writing to a String");
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
+fn parse_board(text: &str) -> Result<Board, String> {
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != 8 {
+        return Err(format!(
+            "the board needs 8 ranks separated by '/', found {}",
+            rows.len()
+        ));
+    }
+    let mut board = Board::default();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0u8;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as u8;
+            } else {
+                let role = Role::from_char(c).ok_or_else(|| {
+                    format!("'{c}' is not a piece letter (PNBRQK, lower case for Black)")
+                })?;
+                if file >= 8 {
+                    return Err(format!("rank {} has more than 8 squares", rank + 1));
+                }
+                let color = if c.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                board.put(rank * 8 + file, color, role);
+                file += 1;
+            }
+        }
+        if file != 8 {
+            return Err(format!("rank {} has {file} squares, expected 8", rank + 1));
+        }
+    }
+    for color in Color::ALL {
+        if board.pieces(color, Role::King).count_ones() > 1 {
+            return Err(format!("{color} has more than one king"));
+        }
+    }
+    if board.role[Role::Pawn as usize] & (RANK_1 | RANK_8) != 0 {
+        return Err("pawns cannot stand on the first or last rank".into());
+    }
+    Ok(board)
+}
+
+fn parse_castling(board: &Board, text: &str) -> Result<u64, String> {
+    if text == "-" {
+        return Ok(0);
+    }
+    let mut rights = 0;
+    for c in text.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank = back_rank(color);
+        let rooks = board.pieces(color, Role::Rook) & rank;
+        let king = board.king(color).filter(|k| bit(*k) & rank != 0);
+        let bad = || {
+            format!("castling right '{c}' has no {color} king and rook on the back rank to castle")
+        };
+        let rook = match c.to_ascii_uppercase() {
+            'K' => squares(rooks)
+                .filter(|&r| king.is_some_and(|k| r > k))
+                .max(),
+            'Q' => squares(rooks)
+                .filter(|&r| king.is_some_and(|k| r < k))
+                .min(),
+            f @ 'A'..='H' => {
+                let s = rank.trailing_zeros() as u8 + (f as u8 - b'A');
+                (rooks & bit(s) != 0 && king.is_some()).then_some(s)
+            }
+            _ => {
+                return Err(format!(
+                    "castling field '{text}' must be '-' or letters from KQkq (or rook files A-H/a-h)"
+                ));
+            }
+        };
+        rights |= bit(rook.ok_or_else(bad)?);
+    }
+    Ok(rights)
+}
