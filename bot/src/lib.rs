@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod clock;
 pub mod config;
+pub mod fake_discord;
 pub mod painter;
 pub mod services;
 pub mod storage;

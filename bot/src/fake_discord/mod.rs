@@ -1,0 +1,741 @@
+//! # A fake Discord server on loopback
+//!
+//! [`FakeDiscord`] is a small Discord (API v10) that the real serenity 0.12 / poise 0.7
+//! client connects to, so that the bot's end-to-end tests and `kaboom demo` run with no
+//! network. It binds an ephemeral port on `127.0.0.1` only, and serves:
+//!
+//! | what | route | Discord API doc followed |
+//! | --- | --- | --- |
+//! | gateway URL | `GET /api/v10/gateway`, `GET /api/v10/gateway/bot` | [Get Gateway](https://discord.com/developers/docs/events/gateway#get-gateway), [Get Gateway Bot](https://discord.com/developers/docs/events/gateway#get-gateway-bot) |
+//! | gateway | WebSocket `ws://127.0.0.1:PORT/gateway` | [Gateway connection lifecycle](https://discord.com/developers/docs/events/gateway#connection-lifecycle), [Ready](https://discord.com/developers/docs/events/gateway-events#ready), [Guild Create](https://discord.com/developers/docs/events/gateway-events#guild-create), [Interaction Create](https://discord.com/developers/docs/events/gateway-events#interaction-create) |
+//! | the bot user | `GET /users/@me`, `GET /users/{id}` | [Get Current User](https://discord.com/developers/docs/resources/user#get-current-user), [Get User](https://discord.com/developers/docs/resources/user#get-user) |
+//! | DMs | `POST /users/@me/channels` | [Create DM](https://discord.com/developers/docs/resources/user#create-dm) |
+//! | application | `GET /oauth2/applications/@me`, `GET /applications/@me` | [Get Current Bot Application Information](https://discord.com/developers/docs/topics/oauth2#get-current-bot-application-information) (poise reads the owners) |
+//! | commands | `GET`/`PUT`/`POST /applications/{app}/commands`, `.../guilds/{guild}/commands` | [Application Commands](https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands) |
+//! | interaction responses | `POST /interactions/{id}/{token}/callback` (JSON or multipart) | [Create Interaction Response](https://discord.com/developers/docs/interactions/receiving-and-responding#create-interaction-response) |
+//! | followups and edits | `POST /webhooks/{app}/{token}`, `GET`/`PATCH`/`DELETE /webhooks/{app}/{token}/messages/{@original or id}` | [Followup Messages](https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages) |
+//! | channels | `GET`/`PATCH /channels/{id}` | [Get Channel](https://discord.com/developers/docs/resources/channel#get-channel), [Modify Channel](https://discord.com/developers/docs/resources/channel#modify-channel) (threads: `archived`, `locked`, ... go into `thread_metadata`) |
+//! | messages | `GET`/`POST /channels/{id}/messages`, `GET`/`PATCH`/`DELETE /channels/{id}/messages/{id}` | [Create Message](https://discord.com/developers/docs/resources/message#create-message), [Edit Message](https://discord.com/developers/docs/resources/message#edit-message), [Uploading Files](https://discord.com/developers/docs/reference#uploading-files) |
+//! | threads | `POST /channels/{id}/threads`, `POST /channels/{id}/messages/{id}/threads`, `PUT`/`DELETE /channels/{id}/thread-members/{user}` | [Start Thread without Message](https://discord.com/developers/docs/resources/channel#start-thread-without-message), [Start Thread from Message](https://discord.com/developers/docs/resources/channel#start-thread-from-message) (the thread's id is the message's id) |
+//! | typing, members | `POST /channels/{id}/typing`, `GET /guilds/{id}/members/{user}` | [Trigger Typing Indicator](https://discord.com/developers/docs/resources/channel#trigger-typing-indicator), [Get Guild Member](https://discord.com/developers/docs/resources/guild#get-guild-member) |
+//! | anything else | any | answered `404 {"message": "404: Not Found (...)", "code": 0}` and listed by [`FakeDiscord::unknown_routes`] |
+//!
+//! Errors use Discord's JSON error shape `{"message", "code"}` with the codes of
+//! [JSON Error Codes](https://discord.com/developers/docs/topics/opcodes-and-status-codes#json):
+//! 10003 Unknown Channel, 10008 Unknown Message, 10062 Unknown interaction, 40060 Interaction
+//! has already been acknowledged, 50006 Cannot send an empty message, 50007 Cannot send
+//! messages to this user (see [`FakeDiscord::refuse_dms_for`]), 50035 Invalid Form Body.
+//!
+//! Every REST request is recorded ([`FakeDiscord::requests`]), with multipart file parts and
+//! their bytes. The fake keeps channels (one guild text channel, threads, DM channels per
+//! user), messages (with attachments), and interactions; it dispatches interactions from
+//! simulated users ([`SimUser`]) with [`FakeDiscord::slash_command`],
+//! [`FakeDiscord::autocomplete`], [`FakeDiscord::click_button`] and
+//! [`FakeDiscord::select_menu`], and tests await the answers with
+//! [`FakeDiscord::next_interaction_response`] (woken by a `tokio::sync::watch`, no polling).
+//!
+//! Snowflake ids are generated from a fixed start (2025-01-01), so the same sequence of
+//! requests yields the same ids.
+//!
+//! ## Connecting the bot (the recipe)
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use kaboom_bot::fake_discord::{FakeDiscord, SimUser};
+//! use poise::serenity_prelude as serenity;
+//!
+//! let fake = FakeDiscord::start().await?;
+//! # let framework: poise::Framework<(), serenity::Error> = todo!();
+//! let mut client = fake
+//!     .client_builder(serenity::GatewayIntents::non_privileged())
+//!     .framework(framework)
+//!     .await?;
+//! let shards = client.shard_manager.clone();
+//! tokio::spawn(async move { client.start().await });
+//! fake.wait_until_ready(Duration::from_secs(10)).await?;
+//! fake.wait_for_commands(Duration::from_secs(10)).await?; // poise registered them
+//! let alice = SimUser::new(1001, "alice");
+//! let sent = fake.slash_command(&alice, fake.text_channel_id(), "ping", vec![])?;
+//! let answer = fake.next_interaction_response(sent.id, Duration::from_secs(5)).await?;
+//! assert_eq!(answer.content(), Some("pong"));
+//! shards.shutdown_all().await;
+//! # Ok(()) }
+//! ```
+//!
+//! [`client::http`] and [`client::client_builder`] do the same from a URL, for a bot running
+//! in another process than the fake.
+
+mod client;
+mod payloads;
+mod records;
+mod server;
+mod state;
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub use client::{FAKE_TOKEN, client_builder, http};
+pub use payloads::{CommandOption, SimUser};
+pub use records::{
+    FakeAttachment, FakeChannel, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
+    RecordedRequest, ResponseKind, SentInteraction,
+};
+
+use payloads::{ChannelContext, interaction_base, resolved_json, snowflake_timestamp};
+use state::{InteractionInfo, State};
+
+/// What went wrong when starting the fake, dispatching to it or waiting on it.
+#[derive(Debug, thiserror::Error)]
+pub enum FakeError {
+    /// The listener could not be bound on 127.0.0.1.
+    #[error("could not bind the fake Discord server on 127.0.0.1: {0}")]
+    Bind(#[from] std::io::Error),
+    /// The awaited thing did not happen in time.
+    #[error("timed out after {timeout:?} waiting for {what}")]
+    Timeout {
+        /// What was awaited.
+        what: String,
+        /// How long.
+        timeout: Duration,
+    },
+    /// An interaction was dispatched but no bot is connected to the gateway.
+    #[error(
+        "no bot is connected to the fake gateway: start the client and await \
+         FakeDiscord::wait_until_ready before dispatching"
+    )]
+    NoGatewaySession,
+    /// A component interaction named a message the fake does not have.
+    #[error("unknown message {0}: components can only be used on messages the fake stored")]
+    UnknownMessage(u64),
+    /// An interaction named a channel the fake does not have.
+    #[error(
+        "unknown channel {0}: use text_channel_id(), add_thread() or dm_channel_for() to get a \
+         channel the fake knows"
+    )]
+    UnknownChannel(u64),
+}
+
+/// State shared by the server tasks and the [`FakeDiscord`] handle.
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    /// Bumped after every change; waiters subscribe to it.
+    changed: watch::Sender<u64>,
+    /// Set to `true` when the fake is dropped; gateway sessions end.
+    shutdown: watch::Sender<bool>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Changes the state and wakes waiters.
+    pub(crate) fn update<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
+        let result = f(&mut self.lock());
+        self.changed.send_modify(|version| *version += 1);
+        result
+    }
+
+    /// Reads the state.
+    pub(crate) fn read<R>(&self, f: impl FnOnce(&State) -> R) -> R {
+        f(&self.lock())
+    }
+}
+
+/// A running fake Discord server (see the [module docs](self)). Dropping it stops the server
+/// and closes the gateway connections.
+pub struct FakeDiscord {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    server: JoinHandle<()>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        self.shared.shutdown.send_replace(true);
+        self.server.abort();
+    }
+}
+
+impl std::fmt::Debug for FakeDiscord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeDiscord").field("addr", &self.addr).finish()
+    }
+}
+
+impl FakeDiscord {
+    /// Binds `127.0.0.1:0` (an ephemeral port) and serves the fake on the current tokio
+    /// runtime.
+    ///
+    /// # Errors
+    /// [`FakeError::Bind`] if the port cannot be bound.
+    pub async fn start() -> Result<FakeDiscord, FakeError> {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        let addr = listener.local_addr()?;
+        let (changed, _) = watch::channel(0);
+        let (shutdown, _) = watch::channel(false);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::new(format!("http://{addr}"))),
+            changed,
+            shutdown,
+        });
+        let app = server::router(shared.clone());
+        let server = tokio::spawn(async move {
+            if let Err(error) = axum::serve(listener, app).await {
+                eprintln!("fake Discord server stopped: {error}");
+            }
+        });
+        Ok(FakeDiscord {
+            shared,
+            addr,
+            server,
+        })
+    }
+
+    // ---- addresses and ids ---------------------------------------------------------------
+
+    /// The base URL, `http://127.0.0.1:PORT`: what to give serenity's `HttpBuilder::proxy`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Same as [`FakeDiscord::url`]: the value for `HttpBuilder::proxy`.
+    pub fn http_builder_proxy_url(&self) -> String {
+        self.url()
+    }
+
+    /// The gateway URL, `ws://127.0.0.1:PORT/gateway` (also returned by `GET /gateway`).
+    pub fn gateway_url(&self) -> String {
+        self.shared.read(State::gateway_url)
+    }
+
+    /// A serenity client builder connected to this fake with [`FAKE_TOKEN`]
+    /// (see [`client_builder`]).
+    pub fn client_builder(
+        &self,
+        intents: poise::serenity_prelude::GatewayIntents,
+    ) -> poise::serenity_prelude::ClientBuilder {
+        client_builder(&self.url(), FAKE_TOKEN, intents)
+    }
+
+    /// The application's id (also the bot user's id, as for real bots).
+    pub fn application_id(&self) -> u64 {
+        self.shared.read(|s| s.application_id)
+    }
+
+    /// The bot user's id.
+    pub fn bot_user_id(&self) -> u64 {
+        self.shared.read(|s| s.bot_user_id)
+    }
+
+    /// The id of the one guild the bot is in.
+    pub fn guild_id(&self) -> u64 {
+        self.shared.read(|s| s.guild_id)
+    }
+
+    /// The id of the guild's text channel (`#kaboom`).
+    pub fn text_channel_id(&self) -> u64 {
+        self.shared.read(|s| s.text_channel_id)
+    }
+
+    // ---- knobs and setup -----------------------------------------------------------------
+
+    /// Makes the user known (for `GET /users/{id}`, guild members, DM recipients). Users
+    /// who act in interactions are added automatically.
+    pub fn add_user(&self, user: &SimUser) {
+        self.shared.update(|s| {
+            s.users.insert(user.id, user.clone());
+        });
+    }
+
+    /// From now on, `POST /channels/{dm}/messages` to this user's DM channel fails with
+    /// HTTP 403 and Discord error 50007 "Cannot send messages to this user".
+    pub fn refuse_dms_for(&self, user_id: u64) {
+        self.shared.update(|s| {
+            s.refused_dm_users.insert(user_id);
+        });
+    }
+
+    /// Undoes [`FakeDiscord::refuse_dms_for`].
+    pub fn allow_dms_for(&self, user_id: u64) {
+        self.shared.update(|s| {
+            s.refused_dm_users.remove(&user_id);
+        });
+    }
+
+    /// The id of the DM channel between the bot and `user_id` (created if needed; the same
+    /// channel the bot gets from `POST /users/@me/channels`).
+    pub fn dm_channel_for(&self, user_id: u64) -> u64 {
+        self.shared.update(|s| s.dm_channel(user_id))
+    }
+
+    /// Adds a public thread (type 11) named `name` under `parent_id` and returns its id.
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownChannel`] if `parent_id` is not a channel of the fake.
+    pub fn add_thread(&self, parent_id: u64, name: &str) -> Result<u64, FakeError> {
+        self.shared.update(|s| {
+            if !s.channels.contains_key(&parent_id) {
+                return Err(FakeError::UnknownChannel(parent_id));
+            }
+            Ok(s.add_thread(parent_id, name, 11, None))
+        })
+    }
+
+    /// Stores a message written by `user` in `channel_id` and dispatches MESSAGE_CREATE
+    /// (<https://discord.com/developers/docs/events/gateway-events#message-create>).
+    /// Returns the message id.
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownChannel`] if the channel is not known.
+    pub fn user_message(
+        &self,
+        user: &SimUser,
+        channel_id: u64,
+        content: &str,
+    ) -> Result<u64, FakeError> {
+        self.shared.update(|s| {
+            let in_guild = s
+                .channel_is_in_guild(channel_id)
+                .ok_or(FakeError::UnknownChannel(channel_id))?;
+            s.users.insert(user.id, user.clone());
+            let message = s.create_message(
+                channel_id,
+                user.to_json(),
+                &json!({ "content": content }),
+                &[],
+                None,
+            );
+            let mut event = message.json.clone();
+            if in_guild {
+                event["guild_id"] = json!(s.guild_id.to_string());
+                event["member"] =
+                    payloads::member_json_without_user(&snowflake_timestamp(message.id));
+            }
+            s.broadcast("MESSAGE_CREATE", event);
+            Ok(message.id)
+        })
+    }
+
+    // ---- dispatching interactions ----------------------------------------------------------
+
+    fn dispatch_interaction(
+        &self,
+        user: &SimUser,
+        channel_id: u64,
+        kind: u8,
+        component_message_id: Option<u64>,
+        make_data: impl FnOnce(&mut State, bool) -> Result<(Value, Option<Value>), FakeError>,
+    ) -> Result<SentInteraction, FakeError> {
+        self.shared.update(|s| {
+            let channel = s
+                .partial_channel_json(channel_id)
+                .ok_or(FakeError::UnknownChannel(channel_id))?;
+            let in_guild = s.channel_is_in_guild(channel_id) == Some(true);
+            s.users.insert(user.id, user.clone());
+            let (data, message) = make_data(s, in_guild)?;
+            let id = s.ids.next();
+            let token = format!("fake-interaction-token-{id}");
+            let place = ChannelContext {
+                channel,
+                channel_id,
+                guild_id: in_guild.then_some(s.guild_id),
+            };
+            let mut payload = interaction_base(id, s.application_id, kind, &token, user, &place);
+            payload["data"] = data;
+            if let Some(message) = message {
+                payload["message"] = message;
+            }
+            if s.sessions.is_empty() {
+                return Err(FakeError::NoGatewaySession);
+            }
+            s.interactions.insert(
+                id,
+                InteractionInfo {
+                    id,
+                    channel_id,
+                    acknowledged: false,
+                    original_message_id: None,
+                    component_message_id,
+                },
+            );
+            s.interaction_by_token.insert(token.clone(), id);
+            if s.broadcast("INTERACTION_CREATE", payload) == 0 {
+                return Err(FakeError::NoGatewaySession);
+            }
+            Ok(SentInteraction {
+                id,
+                token,
+                channel_id,
+            })
+        })
+    }
+
+    fn command_data(
+        s: &State,
+        name: &str,
+        options: &[CommandOption],
+        in_guild: bool,
+        interaction_id_hint: u64,
+    ) -> Value {
+        // An unregistered command still gets a stable id derived from its name.
+        let (command_id, guild_id) = s.command_id(name).unwrap_or_else(|| {
+            let hash = name.bytes().fold(0u64, |h, b| h.wrapping_mul(31) + u64::from(b));
+            (interaction_id_hint ^ (hash & 0x3f_ffff), None)
+        });
+        let mut data = json!({
+            "id": command_id.to_string(),
+            "name": name,
+            "type": 1,
+            "options": options.iter().map(CommandOption::to_json).collect::<Vec<_>>(),
+        });
+        if let Some(guild_id) = guild_id {
+            data["guild_id"] = json!(guild_id.to_string());
+        }
+        let mut users = Vec::new();
+        options.iter().for_each(|o| o.resolved_users(&mut users));
+        if let Some(resolved) = resolved_json(&users, in_guild, &snowflake_timestamp(s.guild_id)) {
+            data["resolved"] = resolved;
+        }
+        data
+    }
+
+    /// Dispatches INTERACTION_CREATE for a slash command (interaction type 2
+    /// APPLICATION_COMMAND, command type 1 CHAT_INPUT) typed by `user` in `channel_id` (the
+    /// text channel, a thread or a DM channel). Options nest for subcommands
+    /// ([`CommandOption::subcommand`]). The command id is the registered one when poise has
+    /// registered `name`.
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownChannel`], [`FakeError::NoGatewaySession`].
+    pub fn slash_command(
+        &self,
+        user: &SimUser,
+        channel_id: u64,
+        name: &str,
+        options: Vec<CommandOption>,
+    ) -> Result<SentInteraction, FakeError> {
+        self.dispatch_interaction(user, channel_id, 2, None, |s, in_guild| {
+            let hint = s.application_id;
+            Ok((Self::command_data(s, name, &options, in_guild, hint), None))
+        })
+    }
+
+    /// Dispatches an autocomplete interaction (type 4 APPLICATION_COMMAND_AUTOCOMPLETE):
+    /// like [`FakeDiscord::slash_command`], with one option marked [`CommandOption::focused`].
+    /// The bot answers with callback type 8 (read it with [`InteractionResponse::choices`]).
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownChannel`], [`FakeError::NoGatewaySession`].
+    pub fn autocomplete(
+        &self,
+        user: &SimUser,
+        channel_id: u64,
+        name: &str,
+        options: Vec<CommandOption>,
+    ) -> Result<SentInteraction, FakeError> {
+        self.dispatch_interaction(user, channel_id, 4, None, |s, in_guild| {
+            let hint = s.application_id;
+            Ok((Self::command_data(s, name, &options, in_guild, hint), None))
+        })
+    }
+
+    fn component(
+        &self,
+        user: &SimUser,
+        message_id: u64,
+        data: Value,
+    ) -> Result<SentInteraction, FakeError> {
+        let channel_id = self
+            .shared
+            .read(|s| s.message(message_id).map(|m| m.channel_id))
+            .ok_or(FakeError::UnknownMessage(message_id))?;
+        self.dispatch_interaction(user, channel_id, 3, Some(message_id), |s, _| {
+            let message = s
+                .message(message_id)
+                .ok_or(FakeError::UnknownMessage(message_id))?;
+            Ok((data, Some(message.json.clone())))
+        })
+    }
+
+    /// Dispatches a button click (interaction type 3 MESSAGE_COMPONENT, component type 2)
+    /// on `custom_id` of the stored message `message_id`, in that message's channel
+    /// (<https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-message-component-data-structure>).
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownMessage`], [`FakeError::NoGatewaySession`].
+    pub fn click_button(
+        &self,
+        user: &SimUser,
+        message_id: u64,
+        custom_id: &str,
+    ) -> Result<SentInteraction, FakeError> {
+        self.component(
+            user,
+            message_id,
+            json!({ "custom_id": custom_id, "component_type": 2 }),
+        )
+    }
+
+    /// Dispatches a string select choice (interaction type 3, component type 3) with the
+    /// chosen `values` on `custom_id` of the stored message `message_id`.
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownMessage`], [`FakeError::NoGatewaySession`].
+    pub fn select_menu(
+        &self,
+        user: &SimUser,
+        message_id: u64,
+        custom_id: &str,
+        values: &[&str],
+    ) -> Result<SentInteraction, FakeError> {
+        self.component(
+            user,
+            message_id,
+            json!({ "custom_id": custom_id, "component_type": 3, "values": values }),
+        )
+    }
+
+    /// Sends any dispatch event (`t` = `event`, `d` = `data`) to the connected bot; returns
+    /// how many gateway sessions got it.
+    pub fn dispatch_raw(&self, event: &str, data: Value) -> usize {
+        self.shared.update(|s| s.broadcast(event, data))
+    }
+
+    // ---- reading records -----------------------------------------------------------------
+
+    /// Every REST request so far, in order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.read(|s| s.requests.clone())
+    }
+
+    /// The requests no route matched (answered 404 with code 0). Empty in a healthy test.
+    pub fn unknown_routes(&self) -> Vec<RecordedRequest> {
+        self.shared
+            .read(|s| s.requests.iter().filter(|r| !r.matched).cloned().collect())
+    }
+
+    /// The messages currently in a channel (or thread, or DM), oldest first.
+    pub fn messages_in(&self, channel_id: u64) -> Vec<FakeMessage> {
+        self.shared.read(|s| {
+            s.messages
+                .iter()
+                .filter(|m| m.channel_id == channel_id)
+                .cloned()
+                .collect()
+        })
+    }
+
+    /// One stored message.
+    pub fn message(&self, message_id: u64) -> Option<FakeMessage> {
+        self.shared.read(|s| s.message(message_id).cloned())
+    }
+
+    /// One channel (text channel, thread or DM).
+    pub fn channel(&self, channel_id: u64) -> Option<FakeChannel> {
+        self.shared.read(|s| {
+            s.channels.get(&channel_id).map(|json| FakeChannel {
+                id: channel_id,
+                json: json.clone(),
+            })
+        })
+    }
+
+    /// All threads (added by tests or created by the bot), in id order.
+    pub fn threads(&self) -> Vec<FakeChannel> {
+        self.shared.read(|s| {
+            s.channels
+                .iter()
+                .map(|(id, json)| FakeChannel {
+                    id: *id,
+                    json: json.clone(),
+                })
+                .filter(FakeChannel::is_thread)
+                .collect()
+        })
+    }
+
+    /// Every file uploaded in any request (multipart `files[n]` parts), in order.
+    pub fn attachments(&self) -> Vec<RecordedFile> {
+        self.shared.read(|s| {
+            s.requests
+                .iter()
+                .flat_map(|r| r.body.files().iter().cloned())
+                .collect()
+        })
+    }
+
+    /// All responses so far to one interaction, in order.
+    pub fn interaction_responses(&self, interaction_id: u64) -> Vec<InteractionResponse> {
+        self.shared.read(|s| {
+            s.responses
+                .iter()
+                .filter(|r| r.interaction_id == interaction_id)
+                .cloned()
+                .collect()
+        })
+    }
+
+    /// The commands the bot registered (global, then guild), as the fake stored them.
+    pub fn registered_commands(&self) -> Vec<Value> {
+        self.shared.read(|s| {
+            let mut all = s.global_commands.clone();
+            let mut guilds: Vec<_> = s.guild_commands.iter().collect();
+            guilds.sort_by_key(|(id, _)| **id);
+            all.extend(guilds.into_iter().flat_map(|(_, list)| list.iter().cloned()));
+            all
+        })
+    }
+
+    // ---- waiting -------------------------------------------------------------------------
+
+    /// Waits until `check` returns `Some`, re-checking after every change of the state.
+    async fn wait_for<T>(
+        &self,
+        what: impl FnOnce() -> String,
+        timeout: Duration,
+        mut check: impl FnMut(&mut State) -> Option<T>,
+    ) -> Result<T, FakeError> {
+        let mut changes = self.shared.changed.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            changes.borrow_and_update();
+            if let Some(found) = check(&mut self.shared.lock()) {
+                return Ok(found);
+            }
+            match tokio::time::timeout_at(deadline, changes.changed()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) | Err(_) => {
+                    return Err(FakeError::Timeout {
+                        what: what(),
+                        timeout,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Waits until a bot has identified on the gateway (READY and GUILD_CREATE sent).
+    ///
+    /// # Errors
+    /// [`FakeError::Timeout`].
+    pub async fn wait_until_ready(&self, timeout: Duration) -> Result<(), FakeError> {
+        self.wait_for(
+            || "a bot to IDENTIFY on the gateway".into(),
+            timeout,
+            |s| (s.identified_sessions > 0 && !s.sessions.is_empty()).then_some(()),
+        )
+        .await
+    }
+
+    /// Waits until the bot has registered application commands (global or guild) and
+    /// returns them.
+    ///
+    /// # Errors
+    /// [`FakeError::Timeout`].
+    pub async fn wait_for_commands(&self, timeout: Duration) -> Result<Vec<Value>, FakeError> {
+        self.wait_for(
+            || "the bot to register application commands".into(),
+            timeout,
+            |s| {
+                let registered =
+                    s.requests.iter().any(|r| r.path.ends_with("/commands") && r.method != "GET");
+                registered.then(|| {
+                    let mut all = s.global_commands.clone();
+                    all.extend(s.guild_commands.values().flatten().cloned());
+                    all
+                })
+            },
+        )
+        .await
+    }
+
+    /// Returns the next response to `interaction_id` not yet returned by this method
+    /// (the first call returns the first response, the second call the second, ...),
+    /// waiting for it if needed.
+    ///
+    /// # Errors
+    /// [`FakeError::Timeout`] if it does not come in time.
+    pub async fn next_interaction_response(
+        &self,
+        interaction_id: u64,
+        timeout: Duration,
+    ) -> Result<InteractionResponse, FakeError> {
+        self.wait_for(
+            || format!("a response to interaction {interaction_id}"),
+            timeout,
+            |s| {
+                let seen = s.response_cursor.get(&interaction_id).copied().unwrap_or(0);
+                let next = s
+                    .responses
+                    .iter()
+                    .filter(|r| r.interaction_id == interaction_id)
+                    .nth(seen)
+                    .cloned()?;
+                s.response_cursor.insert(interaction_id, seen + 1);
+                Some(next)
+            },
+        )
+        .await
+    }
+
+    /// Waits until `channel_id` holds at least `count` messages and returns them all.
+    ///
+    /// # Errors
+    /// [`FakeError::Timeout`].
+    pub async fn wait_for_messages_in(
+        &self,
+        channel_id: u64,
+        count: usize,
+        timeout: Duration,
+    ) -> Result<Vec<FakeMessage>, FakeError> {
+        self.wait_for(
+            || format!("{count} messages in channel {channel_id}"),
+            timeout,
+            |s| {
+                let list: Vec<FakeMessage> = s
+                    .messages
+                    .iter()
+                    .filter(|m| m.channel_id == channel_id)
+                    .cloned()
+                    .collect();
+                (list.len() >= count).then_some(list)
+            },
+        )
+        .await
+    }
+
+    /// Waits for the first recorded request (past or future) that `matches`, e.g. a
+    /// `POST` whose path ends in `/messages` and whose status is 403.
+    ///
+    /// # Errors
+    /// [`FakeError::Timeout`], naming `what`.
+    pub async fn wait_for_request(
+        &self,
+        what: &str,
+        timeout: Duration,
+        mut matches: impl FnMut(&RecordedRequest) -> bool,
+    ) -> Result<RecordedRequest, FakeError> {
+        self.wait_for(
+            || format!("a request: {what}"),
+            timeout,
+            |s| s.requests.iter().find(|r| matches(r)).cloned(),
+        )
+        .await
+    }
+
+    /// Subscribes to the state's change counter (bumped after every request, dispatch and
+    /// setting change), for waits the helpers above do not cover.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.shared.changed.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,366 @@
+//! Discord-shaped JSON objects (API v10) that the fake sends: users, members, guilds,
+//! channels, messages, interactions. Each builder names the Discord API doc it follows.
+
+use serde_json::{Value, json};
+
+/// Permissions bit set sent as `app_permissions` / member `permissions` (all text permissions,
+/// Discord's `permissions` string form: a decimal integer in a string).
+pub(crate) const ALL_PERMISSIONS: &str = "2251799813685247";
+
+/// Discord's "epoch" (2015-01-01T00:00:00Z) in Unix milliseconds; snowflakes count from it.
+/// Follows <https://discord.com/developers/docs/reference#snowflakes>.
+const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
+
+/// Unix milliseconds of 2025-01-01T00:00:00Z: the timestamp of the first generated snowflake,
+/// so that ids are deterministic (same order of requests, same ids) yet look real.
+const FIRST_SNOWFLAKE_MS: u64 = 1_735_689_600_000;
+
+/// Generates snowflake ids: `(ms since Discord epoch) << 22 | increment`. Each new id is one
+/// millisecond after the previous one, so ids are unique, increasing and deterministic.
+#[derive(Debug)]
+pub(crate) struct Snowflakes {
+    next_ms: u64,
+}
+
+impl Snowflakes {
+    pub(crate) fn new() -> Self {
+        Self {
+            next_ms: FIRST_SNOWFLAKE_MS - DISCORD_EPOCH_MS,
+        }
+    }
+
+    pub(crate) fn next(&mut self) -> u64 {
+        let id = self.next_ms << 22;
+        self.next_ms += 1;
+        id
+    }
+}
+
+/// RFC 3339 timestamp of a snowflake (`(id >> 22) + Discord epoch`), as Discord writes
+/// message timestamps.
+pub(crate) fn snowflake_timestamp(id: u64) -> String {
+    let ms = (id >> 22) + DISCORD_EPOCH_MS;
+    let secs = (ms / 1000) as i64;
+    let millis = ms % 1000;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}000+00:00",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to (year, month, day), Howard Hinnant's `civil_from_days`.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// A simulated Discord user who clicks and types in tests (and the demo).
+///
+/// Follows the User object, <https://discord.com/developers/docs/resources/user#user-object>:
+/// `id` is a snowflake, `username` the unique handle, `global_name` the display name (if set).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimUser {
+    /// The user's snowflake id.
+    pub id: u64,
+    /// The unique username (`alice`).
+    pub username: String,
+    /// The display name (`Alice`), `None` when the user has not set one.
+    pub global_name: Option<String>,
+}
+
+impl SimUser {
+    /// A user with the given id and username and no display name.
+    pub fn new(id: u64, username: impl Into<String>) -> Self {
+        Self {
+            id,
+            username: username.into(),
+            global_name: None,
+        }
+    }
+
+    /// The same user with a display name (`global_name`).
+    pub fn with_global_name(mut self, global_name: impl Into<String>) -> Self {
+        self.global_name = Some(global_name.into());
+        self
+    }
+
+    /// The Discord User object of this user.
+    pub fn to_json(&self) -> Value {
+        user_json(self.id, &self.username, self.global_name.as_deref(), false)
+    }
+}
+
+/// A User object (<https://discord.com/developers/docs/resources/user#user-object>).
+pub(crate) fn user_json(id: u64, username: &str, global_name: Option<&str>, bot: bool) -> Value {
+    json!({
+        "id": id.to_string(),
+        "username": username,
+        "global_name": global_name,
+        "discriminator": "0",
+        "avatar": null,
+        "bot": bot,
+        "system": false,
+        "public_flags": 0,
+        "flags": 0,
+    })
+}
+
+/// A Guild Member object without `user`
+/// (<https://discord.com/developers/docs/resources/guild#guild-member-object>), as found in
+/// interaction `resolved.members`.
+pub(crate) fn member_json_without_user(joined_at: &str) -> Value {
+    json!({
+        "nick": null,
+        "avatar": null,
+        "roles": [],
+        "joined_at": joined_at,
+        "premium_since": null,
+        "deaf": false,
+        "mute": false,
+        "flags": 0,
+        "pending": false,
+        "permissions": ALL_PERMISSIONS,
+    })
+}
+
+/// A Guild Member object with `user`.
+pub(crate) fn member_json(user: &Value, joined_at: &str) -> Value {
+    let mut member = member_json_without_user(joined_at);
+    member["user"] = user.clone();
+    member
+}
+
+/// One option of a slash command or autocomplete interaction, as Discord sends it in
+/// `data.options` (Application Command Interaction Data Option,
+/// <https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-application-command-interaction-data-option-structure>).
+///
+/// `kind` is the Application Command Option Type: 1 SUB_COMMAND, 2 SUB_COMMAND_GROUP,
+/// 3 STRING, 4 INTEGER, 5 BOOLEAN, 6 USER, 7 CHANNEL, 8 ROLE, 10 NUMBER.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandOption {
+    /// The option's name as registered.
+    pub name: String,
+    /// Application Command Option Type (see the type doc).
+    pub kind: u8,
+    /// The value (`None` for subcommands and groups).
+    pub value: Option<Value>,
+    /// Nested options (subcommands and groups only).
+    pub options: Vec<CommandOption>,
+    /// `true` for the option the user is typing in (autocomplete interactions only).
+    pub focused: bool,
+    /// A user referred to by a USER option, put into `data.resolved` on dispatch.
+    pub resolved_user: Option<SimUser>,
+}
+
+impl CommandOption {
+    fn leaf(name: impl Into<String>, kind: u8, value: Value) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            value: Some(value),
+            options: Vec::new(),
+            focused: false,
+            resolved_user: None,
+        }
+    }
+
+    /// A STRING option (type 3).
+    pub fn string(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Self::leaf(name, 3, Value::String(value.into()))
+    }
+
+    /// An INTEGER option (type 4).
+    pub fn integer(name: impl Into<String>, value: i64) -> Self {
+        Self::leaf(name, 4, json!(value))
+    }
+
+    /// A BOOLEAN option (type 5).
+    pub fn boolean(name: impl Into<String>, value: bool) -> Self {
+        Self::leaf(name, 5, json!(value))
+    }
+
+    /// A NUMBER option (type 10, a double).
+    pub fn number(name: impl Into<String>, value: f64) -> Self {
+        Self::leaf(name, 10, json!(value))
+    }
+
+    /// A USER option (type 6): the value is the user's id and the user (and, in a guild, a
+    /// member) is added to `data.resolved` as Discord does.
+    pub fn user(name: impl Into<String>, user: &SimUser) -> Self {
+        let mut option = Self::leaf(name, 6, Value::String(user.id.to_string()));
+        option.resolved_user = Some(user.clone());
+        option
+    }
+
+    /// A SUB_COMMAND (type 1) with its own options.
+    pub fn subcommand(name: impl Into<String>, options: Vec<CommandOption>) -> Self {
+        Self {
+            name: name.into(),
+            kind: 1,
+            value: None,
+            options,
+            focused: false,
+            resolved_user: None,
+        }
+    }
+
+    /// A SUB_COMMAND_GROUP (type 2) holding subcommands.
+    pub fn subcommand_group(name: impl Into<String>, subcommands: Vec<CommandOption>) -> Self {
+        Self {
+            kind: 2,
+            ..Self::subcommand(name, subcommands)
+        }
+    }
+
+    /// Marks this option as the one being typed (autocomplete). For autocomplete Discord sends
+    /// the partial text as a string even for INTEGER and NUMBER options.
+    pub fn focused(mut self) -> Self {
+        self.focused = true;
+        self
+    }
+
+    /// The Discord JSON of this option.
+    pub fn to_json(&self) -> Value {
+        let mut object = json!({ "name": self.name, "type": self.kind });
+        if let Some(value) = &self.value {
+            object["value"] = value.clone();
+        }
+        if !self.options.is_empty() {
+            object["options"] = Value::Array(self.options.iter().map(Self::to_json).collect());
+        }
+        if self.focused {
+            object["focused"] = Value::Bool(true);
+        }
+        object
+    }
+
+    /// All users referred to by this option and its nested options.
+    pub(crate) fn resolved_users(&self, out: &mut Vec<SimUser>) {
+        if let Some(user) = &self.resolved_user {
+            out.push(user.clone());
+        }
+        for option in &self.options {
+            option.resolved_users(out);
+        }
+    }
+}
+
+/// Where a simulated user acts.
+#[derive(Clone, Debug)]
+pub(crate) struct ChannelContext {
+    pub channel: Value,
+    pub channel_id: u64,
+    pub guild_id: Option<u64>,
+}
+
+/// The common fields of an Interaction object
+/// (<https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object>):
+/// `member` in a guild, `user` in a DM, `context` 0 (GUILD) or 1 (BOT_DM).
+pub(crate) fn interaction_base(
+    id: u64,
+    application_id: u64,
+    kind: u8,
+    token: &str,
+    user: &SimUser,
+    place: &ChannelContext,
+) -> Value {
+    let mut object = json!({
+        "id": id.to_string(),
+        "application_id": application_id.to_string(),
+        "type": kind,
+        "channel_id": place.channel_id.to_string(),
+        "channel": place.channel,
+        "token": token,
+        "version": 1,
+        "app_permissions": ALL_PERMISSIONS,
+        "locale": "en-US",
+        "entitlements": [],
+        "attachment_size_limit": 26_214_400,
+        "authorizing_integration_owners": { "0": "1" },
+    });
+    match place.guild_id {
+        Some(guild_id) => {
+            object["guild_id"] = Value::String(guild_id.to_string());
+            object["guild_locale"] = Value::String("en-US".into());
+            object["member"] = member_json(&user.to_json(), &snowflake_timestamp(id));
+            object["context"] = json!(0);
+        }
+        None => {
+            object["user"] = user.to_json();
+            object["context"] = json!(1);
+        }
+    }
+    object
+}
+
+/// `data.resolved` for the users named in options (Resolved Data structure).
+pub(crate) fn resolved_json(users: &[SimUser], in_guild: bool, joined_at: &str) -> Option<Value> {
+    if users.is_empty() {
+        return None;
+    }
+    let mut users_map = serde_json::Map::new();
+    let mut members_map = serde_json::Map::new();
+    for user in users {
+        users_map.insert(user.id.to_string(), user.to_json());
+        members_map.insert(user.id.to_string(), member_json_without_user(joined_at));
+    }
+    let mut resolved = json!({ "users": users_map });
+    if in_guild {
+        resolved["members"] = Value::Object(members_map);
+    }
+    Some(resolved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snowflake_timestamps_are_rfc3339_of_the_snowflake_time() {
+        let mut ids = Snowflakes::new();
+        let first = ids.next();
+        assert_eq!(
+            snowflake_timestamp(first),
+            "2025-01-01T00:00:00.000000+00:00"
+        );
+        let second = ids.next();
+        assert!(second > first);
+        assert_eq!(
+            snowflake_timestamp(second),
+            "2025-01-01T00:00:00.001000+00:00"
+        );
+        // 2024 is a leap year: 2024-02-29 must exist.
+        let leap = ((1_709_164_800_000u64 - DISCORD_EPOCH_MS) << 22) | 5;
+        assert_eq!(
+            snowflake_timestamp(leap),
+            "2024-02-29T00:00:00.000000+00:00"
+        );
+    }
+
+    #[test]
+    fn options_serialize_as_discord_sends_them() {
+        let option = CommandOption::subcommand(
+            "new",
+            vec![CommandOption::string("variant", "ato").focused()],
+        );
+        assert_eq!(
+            option.to_json(),
+            json!({"name": "new", "type": 1, "options": [
+                {"name": "variant", "type": 3, "value": "ato", "focused": true}
+            ]})
+        );
+    }
+}

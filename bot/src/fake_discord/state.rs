@@ -1,0 +1,1067 @@
+//! The fake's state (channels, messages, interactions, recordings) and the REST routes that
+//! read and change it. Routes are plain functions over [`State`] so that one lock covers a
+//! whole request.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::payloads::{self, SimUser, Snowflakes, snowflake_timestamp, user_json};
+use super::records::{
+    FakeAttachment, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
+    RecordedRequest, ResponseKind,
+};
+
+/// Name of the bot user the fake logs the bot in as.
+pub(crate) const BOT_USERNAME: &str = "kaboom-bot";
+/// Name of the fake guild.
+pub(crate) const GUILD_NAME: &str = "Kaboom Test Guild";
+/// Name of the fake guild's text channel.
+pub(crate) const TEXT_CHANNEL_NAME: &str = "kaboom";
+
+/// An event for a connected gateway session: (dispatch event name, data).
+pub(crate) type GatewayEvent = (String, Value);
+
+/// An interaction the fake has dispatched and is waiting for answers to.
+#[derive(Clone, Debug)]
+pub(crate) struct InteractionInfo {
+    pub id: u64,
+    pub channel_id: u64,
+    /// Set by the first callback; a second callback is an error (40060).
+    pub acknowledged: bool,
+    /// The "@original" response message, once there is one.
+    pub original_message_id: Option<u64>,
+    /// The message a component interaction was on (the target of UPDATE_MESSAGE).
+    pub component_message_id: Option<u64>,
+}
+
+/// A REST answer: status and JSON (`None` = 204 No Content).
+pub(crate) type Reply = (u16, Option<Value>);
+
+fn error(status: u16, code: u64, message: &str) -> Reply {
+    (status, Some(json!({ "message": message, "code": code })))
+}
+
+fn unknown_channel() -> Reply {
+    error(404, 10003, "Unknown Channel")
+}
+
+fn unknown_message() -> Reply {
+    error(404, 10008, "Unknown Message")
+}
+
+fn unknown_interaction() -> Reply {
+    error(404, 10062, "Unknown interaction")
+}
+
+fn invalid_body(what: &str) -> Reply {
+    (
+        400,
+        Some(json!({
+            "message": "Invalid Form Body",
+            "code": 50035,
+            "errors": { "_errors": [{ "code": "BASE_TYPE_REQUIRED", "message": what }] }
+        })),
+    )
+}
+
+fn parse_id(segment: &str) -> Option<u64> {
+    segment.parse().ok()
+}
+
+/// Everything the fake knows.
+#[derive(Debug)]
+pub(crate) struct State {
+    pub ids: Snowflakes,
+    pub base_url: String,
+    pub application_id: u64,
+    pub bot_user_id: u64,
+    pub guild_id: u64,
+    pub text_channel_id: u64,
+    pub users: HashMap<u64, SimUser>,
+    pub channels: BTreeMap<u64, Value>,
+    pub dm_by_user: HashMap<u64, u64>,
+    pub refused_dm_users: HashSet<u64>,
+    pub messages: Vec<FakeMessage>,
+    pub requests: Vec<RecordedRequest>,
+    pub interactions: HashMap<u64, InteractionInfo>,
+    pub interaction_by_token: HashMap<String, u64>,
+    pub responses: Vec<InteractionResponse>,
+    pub response_cursor: HashMap<u64, usize>,
+    pub global_commands: Vec<Value>,
+    pub guild_commands: HashMap<u64, Vec<Value>>,
+    pub sessions: Vec<mpsc::UnboundedSender<GatewayEvent>>,
+    pub identified_sessions: u64,
+}
+
+impl State {
+    pub(crate) fn new(base_url: String) -> Self {
+        let mut ids = Snowflakes::new();
+        let application_id = ids.next();
+        let bot_user_id = application_id;
+        let guild_id = ids.next();
+        let text_channel_id = ids.next();
+        let mut state = Self {
+            ids,
+            base_url,
+            application_id,
+            bot_user_id,
+            guild_id,
+            text_channel_id,
+            users: HashMap::new(),
+            channels: BTreeMap::new(),
+            dm_by_user: HashMap::new(),
+            refused_dm_users: HashSet::new(),
+            messages: Vec::new(),
+            requests: Vec::new(),
+            interactions: HashMap::new(),
+            interaction_by_token: HashMap::new(),
+            responses: Vec::new(),
+            response_cursor: HashMap::new(),
+            global_commands: Vec::new(),
+            guild_commands: HashMap::new(),
+            sessions: Vec::new(),
+            identified_sessions: 0,
+        };
+        let channel = state.text_channel_json(text_channel_id, TEXT_CHANNEL_NAME);
+        state.channels.insert(text_channel_id, channel);
+        state
+    }
+
+    pub(crate) fn gateway_url(&self) -> String {
+        format!("{}/gateway", self.base_url.replacen("http://", "ws://", 1))
+    }
+
+    // ---- objects -------------------------------------------------------------------------
+
+    /// The bot's User object (as in READY and `GET /users/@me`).
+    pub(crate) fn bot_user_json(&self) -> Value {
+        let mut user = user_json(self.bot_user_id, BOT_USERNAME, None, true);
+        user["verified"] = json!(true);
+        user["mfa_enabled"] = json!(false);
+        user["email"] = Value::Null;
+        user
+    }
+
+    pub(crate) fn user_json(&self, id: u64) -> Value {
+        if id == self.bot_user_id {
+            return self.bot_user_json();
+        }
+        match self.users.get(&id) {
+            Some(user) => user.to_json(),
+            None => user_json(id, &format!("user{id}"), None, false),
+        }
+    }
+
+    /// A GUILD_TEXT channel (<https://discord.com/developers/docs/resources/channel#channel-object>).
+    fn text_channel_json(&self, id: u64, name: &str) -> Value {
+        json!({
+            "id": id.to_string(),
+            "type": 0,
+            "guild_id": self.guild_id.to_string(),
+            "name": name,
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": false,
+            "topic": null,
+            "last_message_id": null,
+            "parent_id": null,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        })
+    }
+
+    /// A thread channel (type 11 public, 12 private) with `thread_metadata`
+    /// (<https://discord.com/developers/docs/resources/channel#thread-metadata-object>).
+    pub(crate) fn thread_json(&self, id: u64, parent_id: u64, name: &str, kind: u8) -> Value {
+        json!({
+            "id": id.to_string(),
+            "type": kind,
+            "guild_id": self.guild_id.to_string(),
+            "parent_id": parent_id.to_string(),
+            "owner_id": self.bot_user_id.to_string(),
+            "name": name,
+            "last_message_id": null,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "permission_overwrites": [],
+            "nsfw": false,
+            "thread_metadata": {
+                "archived": false,
+                "auto_archive_duration": 10080,
+                "archive_timestamp": snowflake_timestamp(id),
+                "locked": false,
+                "invitable": true,
+                "create_timestamp": snowflake_timestamp(id),
+            },
+        })
+    }
+
+    /// The Guild object sent in GUILD_CREATE
+    /// (<https://discord.com/developers/docs/resources/guild#guild-object> plus the extra
+    /// fields of <https://discord.com/developers/docs/events/gateway-events#guild-create>).
+    pub(crate) fn guild_create_json(&self) -> Value {
+        let joined_at = snowflake_timestamp(self.guild_id);
+        let guild_id = self.guild_id.to_string();
+        let everyone = json!({
+            "id": guild_id,
+            "name": "@everyone",
+            "color": 0,
+            "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
+            "hoist": false,
+            "icon": null,
+            "unicode_emoji": null,
+            "position": 0,
+            "permissions": payloads::ALL_PERMISSIONS,
+            "managed": false,
+            "mentionable": false,
+            "flags": 0,
+        });
+        let mut members = vec![payloads::member_json(&self.bot_user_json(), &joined_at)];
+        let mut user_ids: Vec<&u64> = self.users.keys().collect();
+        user_ids.sort();
+        for id in user_ids {
+            members.push(payloads::member_json(&self.users[id].to_json(), &joined_at));
+        }
+        let (channels, threads): (Vec<Value>, Vec<Value>) = self
+            .channels
+            .values()
+            .filter(|c| c["guild_id"].as_str() == Some(guild_id.as_str()))
+            .cloned()
+            .partition(|c| !matches!(c["type"].as_u64(), Some(10..=12)));
+        let mut guild = json!({
+            "id": guild_id,
+            "name": GUILD_NAME,
+            "icon": null,
+            "splash": null,
+            "discovery_splash": null,
+            "owner_id": self.users.keys().min().copied().unwrap_or(self.bot_user_id).to_string(),
+            "afk_channel_id": null,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [everyone],
+            "emojis": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": null,
+            "system_channel_id": null,
+            "system_channel_flags": 0,
+            "rules_channel_id": null,
+            "max_members": 500000,
+            "vanity_url_code": null,
+            "description": null,
+            "banner": null,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": null,
+            "nsfw_level": 0,
+            "stickers": [],
+            "premium_progress_bar_enabled": false,
+            "safety_alerts_channel_id": null,
+        });
+        let extra = json!({
+            "joined_at": joined_at,
+            "large": false,
+            "unavailable": false,
+            "member_count": members.len(),
+            "voice_states": [],
+            "members": members,
+            "channels": channels,
+            "threads": threads,
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+        });
+        if let (Some(guild), Value::Object(extra)) = (guild.as_object_mut(), extra) {
+            guild.extend(extra);
+        }
+        guild
+    }
+
+    /// The READY event data (<https://discord.com/developers/docs/events/gateway-events#ready>).
+    pub(crate) fn ready_json(&self, session_id: &str) -> Value {
+        json!({
+            "v": 10,
+            "user": self.bot_user_json(),
+            "guilds": [{ "id": self.guild_id.to_string(), "unavailable": true }],
+            "session_id": session_id,
+            "resume_gateway_url": self.gateway_url(),
+            "shard": [0, 1],
+            "application": { "id": self.application_id.to_string(), "flags": 0 },
+        })
+    }
+
+    /// The Application object (<https://discord.com/developers/docs/resources/application#application-object>).
+    fn application_json(&self) -> Value {
+        let owner = self
+            .users
+            .keys()
+            .min()
+            .map(|id| self.user_json(*id))
+            .unwrap_or_else(|| user_json(1, "owner", None, false));
+        json!({
+            "id": self.application_id.to_string(),
+            "name": "Kaboom",
+            "icon": null,
+            "description": "Explosive chess variants by correspondence (fake Discord).",
+            "rpc_origins": [],
+            "bot_public": true,
+            "bot_require_code_grant": false,
+            "bot": self.bot_user_json(),
+            "owner": owner,
+            "verify_key": "0000000000000000000000000000000000000000000000000000000000000000",
+            "team": null,
+            "flags": 0,
+            "tags": [],
+            "redirect_uris": [],
+            "interactions_endpoint_url": null,
+            "approximate_guild_count": 1,
+        })
+    }
+
+    pub(crate) fn channel_is_in_guild(&self, channel_id: u64) -> Option<bool> {
+        self.channels
+            .get(&channel_id)
+            .map(|c| c["guild_id"].as_str().is_some())
+    }
+
+    /// The partial channel put in interactions (`channel` field).
+    pub(crate) fn partial_channel_json(&self, channel_id: u64) -> Option<Value> {
+        let channel = self.channels.get(&channel_id)?;
+        let mut partial = json!({
+            "id": channel["id"],
+            "type": channel["type"],
+            "name": channel.get("name").cloned().unwrap_or(Value::Null),
+            "permissions": payloads::ALL_PERMISSIONS,
+        });
+        if let Some(parent) = channel.get("parent_id").filter(|p| !p.is_null()) {
+            partial["parent_id"] = parent.clone();
+        }
+        if let Some(meta) = channel.get("thread_metadata") {
+            partial["thread_metadata"] = meta.clone();
+        }
+        if let Some(guild) = channel.get("guild_id") {
+            partial["guild_id"] = guild.clone();
+        }
+        if let Some(recipients) = channel.get("recipients") {
+            partial["recipients"] = recipients.clone();
+        }
+        Some(partial)
+    }
+
+    // ---- channels ------------------------------------------------------------------------
+
+    /// The DM channel with `user_id`, created on first use (Create DM,
+    /// <https://discord.com/developers/docs/resources/user#create-dm>).
+    pub(crate) fn dm_channel(&mut self, user_id: u64) -> u64 {
+        if let Some(id) = self.dm_by_user.get(&user_id) {
+            return *id;
+        }
+        let id = self.ids.next();
+        let channel = json!({
+            "id": id.to_string(),
+            "type": 1,
+            "last_message_id": null,
+            "flags": 0,
+            "recipients": [self.user_json(user_id)],
+        });
+        self.channels.insert(id, channel);
+        self.dm_by_user.insert(user_id, id);
+        id
+    }
+
+    /// Adds a thread under `parent_id` and returns its id.
+    pub(crate) fn add_thread(&mut self, parent_id: u64, name: &str, kind: u8, id: Option<u64>) -> u64 {
+        let id = id.unwrap_or_else(|| self.ids.next());
+        let thread = self.thread_json(id, parent_id, name, kind);
+        self.channels.insert(id, thread);
+        id
+    }
+
+    fn dm_recipient(&self, channel_id: u64) -> Option<u64> {
+        let channel = self.channels.get(&channel_id)?;
+        if channel["type"].as_u64() != Some(1) {
+            return None;
+        }
+        channel["recipients"][0]["id"].as_str()?.parse().ok()
+    }
+
+    // ---- messages ------------------------------------------------------------------------
+
+    fn attachment_objects(
+        &mut self,
+        channel_id: u64,
+        body: &Value,
+        files: &[RecordedFile],
+    ) -> Vec<FakeAttachment> {
+        let described = body["attachments"].as_array().cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        for (index, file) in files.iter().enumerate() {
+            // `files[n]` refers to the entry of `attachments` whose `id` is n.
+            let n = file
+                .field
+                .strip_prefix("files[")
+                .and_then(|rest| rest.strip_suffix(']'))
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(index as u64);
+            let entry = described.iter().find(|a| {
+                a["id"].as_u64() == Some(n) || a["id"].as_str() == Some(n.to_string().as_str())
+            });
+            let filename = entry
+                .and_then(|a| a["filename"].as_str())
+                .unwrap_or(&file.filename)
+                .to_string();
+            let id = self.ids.next();
+            out.push(FakeAttachment {
+                id,
+                url: format!("{}/attachments/{channel_id}/{id}/{filename}", self.base_url),
+                filename,
+                content_type: file.content_type.clone(),
+                bytes: file.bytes.clone(),
+            });
+        }
+        out
+    }
+
+    fn attachment_json(attachment: &FakeAttachment) -> Value {
+        let mut object = json!({
+            "id": attachment.id.to_string(),
+            "filename": attachment.filename,
+            "size": attachment.bytes.len(),
+            "url": attachment.url,
+            "proxy_url": attachment.url,
+            "content_type": attachment.content_type,
+        });
+        if let Some((width, height)) = png_size(&attachment.bytes) {
+            object["width"] = json!(width);
+            object["height"] = json!(height);
+        }
+        object
+    }
+
+    /// Creates a message from a Create Message-style body
+    /// (<https://discord.com/developers/docs/resources/message#create-message>) and returns
+    /// the stored message.
+    pub(crate) fn create_message(
+        &mut self,
+        channel_id: u64,
+        author: Value,
+        body: &Value,
+        files: &[RecordedFile],
+        interaction_id: Option<u64>,
+    ) -> FakeMessage {
+        let id = self.ids.next();
+        let attachments = self.attachment_objects(channel_id, body, files);
+        let mut embeds: Vec<Value> = body["embeds"].as_array().cloned().unwrap_or_default();
+        for embed in &mut embeds {
+            if embed.get("type").is_none() {
+                embed["type"] = json!("rich");
+            }
+        }
+        let mut json = json!({
+            "id": id.to_string(),
+            "channel_id": channel_id.to_string(),
+            "author": author,
+            "content": body["content"].as_str().unwrap_or(""),
+            "timestamp": snowflake_timestamp(id),
+            "edited_timestamp": null,
+            "tts": body["tts"].as_bool().unwrap_or(false),
+            "mention_everyone": false,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": attachments.iter().map(Self::attachment_json).collect::<Vec<_>>(),
+            "embeds": embeds,
+            "pinned": false,
+            "type": if interaction_id.is_some() { 20 } else { 0 },
+            "components": body["components"].as_array().cloned().unwrap_or_default(),
+            "flags": body["flags"].as_u64().unwrap_or(0),
+        });
+        if interaction_id.is_some() {
+            json["webhook_id"] = json!(self.application_id.to_string());
+            json["application_id"] = json!(self.application_id.to_string());
+        }
+        if let Some(nonce) = body.get("nonce") {
+            json["nonce"] = nonce.clone();
+        }
+        if let Some(reference) = body.get("message_reference") {
+            json["message_reference"] = reference.clone();
+        }
+        if let Some(channel) = self.channels.get_mut(&channel_id) {
+            channel["last_message_id"] = json!(id.to_string());
+            if let Some(count) = channel.get("message_count").and_then(Value::as_u64) {
+                channel["message_count"] = json!(count + 1);
+                channel["total_message_sent"] = json!(count + 1);
+            }
+        }
+        let message = FakeMessage {
+            id,
+            channel_id,
+            interaction_id,
+            json,
+            attachments,
+        };
+        self.messages.push(message.clone());
+        message
+    }
+
+    /// Applies an Edit Message body
+    /// (<https://discord.com/developers/docs/resources/message#edit-message>): present fields
+    /// replace; `attachments` keeps the listed existing attachments; new files are added.
+    pub(crate) fn edit_message(
+        &mut self,
+        message_id: u64,
+        body: &Value,
+        files: &[RecordedFile],
+    ) -> Option<FakeMessage> {
+        let index = self.messages.iter().position(|m| m.id == message_id)?;
+        let channel_id = self.messages[index].channel_id;
+        let new_attachments = self.attachment_objects(channel_id, body, files);
+        let edited_at = snowflake_timestamp(self.ids.next());
+        let message = &mut self.messages[index];
+        for key in ["content", "embeds", "components", "flags"] {
+            if let Some(value) = body.get(key) {
+                message.json[key] = if value.is_null() && key != "content" {
+                    json!([])
+                } else {
+                    value.clone()
+                };
+            }
+        }
+        if let Some(embeds) = message.json["embeds"].as_array_mut() {
+            for embed in embeds {
+                if embed.get("type").is_none() {
+                    embed["type"] = json!("rich");
+                }
+            }
+        }
+        if let Some(keep) = body.get("attachments").and_then(Value::as_array) {
+            let keep: HashSet<String> = keep
+                .iter()
+                .filter_map(|a| match &a["id"] {
+                    Value::String(s) => Some(s.clone()),
+                    Value::Number(n) => Some(n.to_string()),
+                    _ => None,
+                })
+                .collect();
+            message
+                .attachments
+                .retain(|a| keep.contains(&a.id.to_string()));
+        }
+        message.attachments.extend(new_attachments);
+        message.json["attachments"] = Value::Array(
+            message
+                .attachments
+                .iter()
+                .map(Self::attachment_json)
+                .collect(),
+        );
+        message.json["edited_timestamp"] = json!(edited_at);
+        Some(message.clone())
+    }
+
+    pub(crate) fn message(&self, id: u64) -> Option<&FakeMessage> {
+        self.messages.iter().find(|m| m.id == id)
+    }
+
+    // ---- interactions --------------------------------------------------------------------
+
+    fn record_response(
+        &mut self,
+        interaction_id: u64,
+        kind: ResponseKind,
+        body: &Value,
+        files: &[RecordedFile],
+        message_id: Option<u64>,
+    ) {
+        self.responses.push(InteractionResponse {
+            interaction_id,
+            kind,
+            body: body.clone(),
+            files: files.to_vec(),
+            message_id,
+        });
+    }
+
+    /// `POST /interactions/{id}/{token}/callback`
+    /// (<https://discord.com/developers/docs/interactions/receiving-and-responding#create-interaction-response>).
+    fn interaction_callback(
+        &mut self,
+        id: &str,
+        token: &str,
+        body: &Value,
+        files: &[RecordedFile],
+    ) -> Reply {
+        let Some(interaction_id) = parse_id(id) else {
+            return unknown_interaction();
+        };
+        let Some(info) = self.interactions.get(&interaction_id).cloned() else {
+            return unknown_interaction();
+        };
+        if self.interaction_by_token.get(token) != Some(&interaction_id) {
+            return error(401, 50027, "Invalid Webhook Token");
+        }
+        if info.acknowledged {
+            return error(400, 40060, "Interaction has already been acknowledged.");
+        }
+        let Some(callback_type) = body["type"].as_u64() else {
+            return invalid_body("type: This field is required");
+        };
+        let data = body.get("data").cloned().unwrap_or_else(|| json!({}));
+        let message_id = match callback_type {
+            4 | 5 => {
+                let mut data = data.clone();
+                if callback_type == 5 {
+                    // A deferred response shows "Bot is thinking..." (flag 128 LOADING).
+                    let flags = data["flags"].as_u64().unwrap_or(0) | 128;
+                    data = json!({ "content": "", "flags": flags });
+                }
+                let author = self.bot_user_json();
+                let message =
+                    self.create_message(info.channel_id, author, &data, files, Some(interaction_id));
+                Some(message.id)
+            }
+            6 => info.component_message_id,
+            7 => match info.component_message_id {
+                Some(message_id) => {
+                    self.edit_message(message_id, &data, files);
+                    Some(message_id)
+                }
+                None => return error(400, 40060, "UPDATE_MESSAGE needs a component interaction"),
+            },
+            1 | 8 | 9 | 10 | 12 => None,
+            _ => return invalid_body("type: Value is not a valid interaction callback type"),
+        };
+        if let Some(entry) = self.interactions.get_mut(&interaction_id) {
+            entry.acknowledged = true;
+            if matches!(callback_type, 4..=7) {
+                entry.original_message_id = message_id;
+            }
+        }
+        self.record_response(
+            interaction_id,
+            ResponseKind::Callback {
+                callback_type: callback_type as u8,
+            },
+            body,
+            files,
+            message_id,
+        );
+        (204, None)
+    }
+
+    fn interaction_for_token(&self, app: &str, token: &str) -> Option<InteractionInfo> {
+        if parse_id(app) != Some(self.application_id) {
+            return None;
+        }
+        let id = self.interaction_by_token.get(token)?;
+        self.interactions.get(id).cloned()
+    }
+
+    /// Webhook routes used for interactions
+    /// (<https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages>).
+    fn webhook(
+        &mut self,
+        method: &str,
+        app: &str,
+        token: &str,
+        message: Option<&str>,
+        body: &Value,
+        files: &[RecordedFile],
+    ) -> Reply {
+        let Some(info) = self.interaction_for_token(app, token) else {
+            return error(404, 10015, "Unknown Webhook");
+        };
+        let target = match message {
+            None => None,
+            Some("@original") => match info.original_message_id {
+                Some(id) => Some(id),
+                None => return unknown_message(),
+            },
+            Some(other) => match parse_id(other).filter(|id| self.message(*id).is_some()) {
+                Some(id) => Some(id),
+                None => return unknown_message(),
+            },
+        };
+        match (method, target) {
+            ("POST", None) => {
+                let author = self.bot_user_json();
+                let created =
+                    self.create_message(info.channel_id, author, body, files, Some(info.id));
+                self.record_response(info.id, ResponseKind::Followup, body, files, Some(created.id));
+                (200, Some(created.json))
+            }
+            ("GET", Some(id)) => (200, self.message(id).map(|m| m.json.clone())),
+            ("PATCH", Some(id)) => {
+                let Some(edited) = self.edit_message(id, body, files) else {
+                    return unknown_message();
+                };
+                let kind = if message == Some("@original") {
+                    ResponseKind::EditOriginal
+                } else {
+                    ResponseKind::EditMessage { message_id: id }
+                };
+                self.record_response(info.id, kind, body, files, Some(id));
+                (200, Some(edited.json))
+            }
+            ("DELETE", Some(id)) => {
+                self.messages.retain(|m| m.id != id);
+                self.record_response(
+                    info.id,
+                    ResponseKind::Delete { message_id: id },
+                    body,
+                    files,
+                    Some(id),
+                );
+                (204, None)
+            }
+            _ => (405, Some(json!({ "message": "405: Method Not Allowed", "code": 0 }))),
+        }
+    }
+
+    // ---- commands ------------------------------------------------------------------------
+
+    /// Completes a command as Discord returns it
+    /// (<https://discord.com/developers/docs/interactions/application-commands#application-command-object>).
+    fn command_json(&mut self, mut command: Value, guild_id: Option<u64>) -> Value {
+        let id = self.ids.next();
+        if command.get("id").is_none_or(Value::is_null) {
+            command["id"] = json!(id.to_string());
+        }
+        command["application_id"] = json!(self.application_id.to_string());
+        command["version"] = json!(id.to_string());
+        if command.get("type").is_none_or(Value::is_null) {
+            command["type"] = json!(1);
+        }
+        for key in ["default_member_permissions"] {
+            if command.get(key).is_none() {
+                command[key] = Value::Null;
+            }
+        }
+        if command.get("description").is_none() {
+            command["description"] = json!("");
+        }
+        if command.get("nsfw").is_none() {
+            command["nsfw"] = json!(false);
+        }
+        if let Some(guild_id) = guild_id {
+            command["guild_id"] = json!(guild_id.to_string());
+        }
+        command
+    }
+
+    fn commands(
+        &mut self,
+        method: &str,
+        app: &str,
+        guild: Option<&str>,
+        body: &Value,
+    ) -> Reply {
+        if parse_id(app) != Some(self.application_id) {
+            return error(403, 50001, "Missing Access");
+        }
+        let guild_id = match guild {
+            Some(g) => match parse_id(g) {
+                Some(id) => Some(id),
+                None => return error(404, 10004, "Unknown Guild"),
+            },
+            None => None,
+        };
+        match method {
+            "PUT" => {
+                let Some(list) = body.as_array() else {
+                    return invalid_body("expected an array of commands");
+                };
+                let list: Vec<Value> = list
+                    .iter()
+                    .cloned()
+                    .map(|c| self.command_json(c, guild_id))
+                    .collect();
+                match guild_id {
+                    Some(g) => {
+                        self.guild_commands.insert(g, list.clone());
+                    }
+                    None => self.global_commands = list.clone(),
+                }
+                (200, Some(Value::Array(list)))
+            }
+            "POST" => {
+                let command = self.command_json(body.clone(), guild_id);
+                let list = match guild_id {
+                    Some(g) => self.guild_commands.entry(g).or_default(),
+                    None => &mut self.global_commands,
+                };
+                list.retain(|c| c["name"] != command["name"]);
+                list.push(command.clone());
+                (201, Some(command))
+            }
+            "GET" => {
+                let list = match guild_id {
+                    Some(g) => self.guild_commands.get(&g).cloned().unwrap_or_default(),
+                    None => self.global_commands.clone(),
+                };
+                (200, Some(Value::Array(list)))
+            }
+            _ => (405, Some(json!({ "message": "405: Method Not Allowed", "code": 0 }))),
+        }
+    }
+
+    /// The id of a registered command named `name` (guild commands first), if any.
+    pub(crate) fn command_id(&self, name: &str) -> Option<(u64, Option<u64>)> {
+        let found = |list: &Vec<Value>| {
+            list.iter()
+                .find(|c| c["name"] == name)
+                .and_then(|c| c["id"].as_str()?.parse().ok())
+        };
+        if let Some(list) = self.guild_commands.get(&self.guild_id)
+            && let Some(id) = found(list)
+        {
+            return Some((id, Some(self.guild_id)));
+        }
+        found(&self.global_commands).map(|id| (id, None))
+    }
+
+    // ---- routing -------------------------------------------------------------------------
+
+    fn thread_reply(&mut self, thread_id: u64) -> Reply {
+        let thread = self.channels[&thread_id].clone();
+        self.broadcast("THREAD_CREATE", {
+            let mut event = thread.clone();
+            event["newly_created"] = json!(true);
+            event
+        });
+        (201, Some(thread))
+    }
+
+    /// Routes one REST request (path segments after `/api/v10`).
+    pub(crate) fn route(&mut self, method: &str, segments: &[&str], request: &RecordedBody) -> Option<Reply> {
+        let empty = json!({});
+        let body = request.json().unwrap_or(&empty);
+        let files = request.files();
+        let reply = match (method, segments) {
+            // https://discord.com/developers/docs/events/gateway#get-gateway
+            ("GET", ["gateway"]) => (200, Some(json!({ "url": self.gateway_url() }))),
+            // https://discord.com/developers/docs/events/gateway#get-gateway-bot
+            ("GET", ["gateway", "bot"]) => (
+                200,
+                Some(json!({
+                    "url": self.gateway_url(),
+                    "shards": 1,
+                    "session_start_limit": {
+                        "total": 1000, "remaining": 999, "reset_after": 86_400_000,
+                        "max_concurrency": 1
+                    }
+                })),
+            ),
+            // https://discord.com/developers/docs/resources/user#get-current-user
+            ("GET", ["users", "@me"]) => (200, Some(self.bot_user_json())),
+            // https://discord.com/developers/docs/resources/user#get-user
+            ("GET", ["users", id]) => match parse_id(id) {
+                Some(id) => (200, Some(self.user_json(id))),
+                None => error(404, 10013, "Unknown User"),
+            },
+            // https://discord.com/developers/docs/resources/user#create-dm
+            ("POST", ["users", "@me", "channels"]) => {
+                let recipient = match &body["recipient_id"] {
+                    Value::String(s) => parse_id(s),
+                    Value::Number(n) => n.as_u64(),
+                    _ => None,
+                };
+                match recipient {
+                    Some(user_id) => {
+                        let id = self.dm_channel(user_id);
+                        (200, Some(self.channels[&id].clone()))
+                    }
+                    None => invalid_body("recipient_id: This field is required"),
+                }
+            }
+            // https://discord.com/developers/docs/topics/oauth2#get-current-bot-application-information
+            ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
+                (200, Some(self.application_json()))
+            }
+            // https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands
+            (_, ["applications", app, "commands"]) => self.commands(method, app, None, body),
+            // https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-guild-application-commands
+            (_, ["applications", app, "guilds", guild, "commands"]) => {
+                self.commands(method, app, Some(guild), body)
+            }
+            ("POST", ["interactions", id, token, "callback"]) => {
+                self.interaction_callback(id, token, body, files)
+            }
+            // https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message
+            ("POST", ["webhooks", app, token]) => self.webhook(method, app, token, None, body, files),
+            // https://discord.com/developers/docs/interactions/receiving-and-responding#edit-original-interaction-response
+            // and #edit-followup-message, #get-..., #delete-...
+            (_, ["webhooks", app, token, "messages", message]) => {
+                self.webhook(method, app, token, Some(message), body, files)
+            }
+            // https://discord.com/developers/docs/resources/channel#get-channel
+            ("GET", ["channels", id]) => match parse_id(id).and_then(|id| self.channels.get(&id)) {
+                Some(channel) => (200, Some(channel.clone())),
+                None => unknown_channel(),
+            },
+            // https://discord.com/developers/docs/resources/channel#modify-channel (threads:
+            // name, archived, locked, auto_archive_duration, invitable go to thread_metadata)
+            ("PATCH", ["channels", id]) => {
+                let Some(channel) = parse_id(id).and_then(|id| self.channels.get_mut(&id)) else {
+                    return Some(unknown_channel());
+                };
+                if let Some(fields) = body.as_object() {
+                    for (key, value) in fields {
+                        match key.as_str() {
+                            "archived" | "locked" | "auto_archive_duration" | "invitable"
+                                if channel.get("thread_metadata").is_some() =>
+                            {
+                                channel["thread_metadata"][key] = value.clone();
+                            }
+                            _ => channel[key] = value.clone(),
+                        }
+                    }
+                }
+                (200, Some(channel.clone()))
+            }
+            // https://discord.com/developers/docs/resources/message#get-channel-messages (newest first)
+            ("GET", ["channels", id, "messages"]) => match parse_id(id) {
+                Some(id) if self.channels.contains_key(&id) => {
+                    let list: Vec<Value> = self
+                        .messages
+                        .iter()
+                        .rev()
+                        .filter(|m| m.channel_id == id)
+                        .map(|m| m.json.clone())
+                        .collect();
+                    (200, Some(Value::Array(list)))
+                }
+                _ => unknown_channel(),
+            },
+            // https://discord.com/developers/docs/resources/message#create-message
+            ("POST", ["channels", id, "messages"]) => {
+                let Some(channel_id) = parse_id(id).filter(|id| self.channels.contains_key(id))
+                else {
+                    return Some(unknown_channel());
+                };
+                if let Some(recipient) = self.dm_recipient(channel_id)
+                    && self.refused_dm_users.contains(&recipient)
+                {
+                    // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
+                    return Some(error(403, 50007, "Cannot send messages to this user"));
+                }
+                if body["content"].as_str().unwrap_or("").is_empty()
+                    && body["embeds"].as_array().is_none_or(Vec::is_empty)
+                    && body["components"].as_array().is_none_or(Vec::is_empty)
+                    && files.is_empty()
+                {
+                    return Some(error(400, 50006, "Cannot send an empty message"));
+                }
+                if let Some(channel) = self.channels.get_mut(&channel_id)
+                    && channel["thread_metadata"]["archived"] == json!(true)
+                {
+                    // Sending to an archived (unlocked) thread unarchives it.
+                    channel["thread_metadata"]["archived"] = json!(false);
+                }
+                let author = self.bot_user_json();
+                let message = self.create_message(channel_id, author, body, files, None);
+                (200, Some(message.json))
+            }
+            // https://discord.com/developers/docs/resources/message#get-channel-message
+            ("GET", ["channels", _, "messages", mid]) => {
+                match parse_id(mid).and_then(|id| self.message(id)) {
+                    Some(message) => (200, Some(message.json.clone())),
+                    None => unknown_message(),
+                }
+            }
+            // https://discord.com/developers/docs/resources/message#edit-message
+            ("PATCH", ["channels", _, "messages", mid]) => {
+                match parse_id(mid).and_then(|id| self.edit_message(id, body, files)) {
+                    Some(message) => (200, Some(message.json)),
+                    None => unknown_message(),
+                }
+            }
+            // https://discord.com/developers/docs/resources/message#delete-message
+            ("DELETE", ["channels", _, "messages", mid]) => match parse_id(mid) {
+                Some(id) if self.message(id).is_some() => {
+                    self.messages.retain(|m| m.id != id);
+                    (204, None)
+                }
+                _ => unknown_message(),
+            },
+            // https://discord.com/developers/docs/resources/channel#start-thread-without-message
+            // (type defaults to 12 PRIVATE_THREAD)
+            ("POST", ["channels", id, "threads"]) => {
+                let Some(parent) = parse_id(id).filter(|id| self.channels.contains_key(id)) else {
+                    return Some(unknown_channel());
+                };
+                let Some(name) = body["name"].as_str().map(str::to_string) else {
+                    return Some(invalid_body("name: This field is required"));
+                };
+                let kind = body["type"].as_u64().unwrap_or(12) as u8;
+                let thread = self.add_thread(parent, &name, kind, None);
+                self.thread_reply(thread)
+            }
+            // https://discord.com/developers/docs/resources/channel#start-thread-from-message
+            // (the thread's id is the message's id; type 11 PUBLIC_THREAD)
+            ("POST", ["channels", id, "messages", mid, "threads"]) => {
+                let Some(parent) = parse_id(id).filter(|id| self.channels.contains_key(id)) else {
+                    return Some(unknown_channel());
+                };
+                let Some(message_id) = parse_id(mid).filter(|mid| self.message(*mid).is_some())
+                else {
+                    return Some(unknown_message());
+                };
+                if self.channels.contains_key(&message_id) {
+                    return Some(error(400, 160004, "A thread has already been created for this message"));
+                }
+                let Some(name) = body["name"].as_str().map(str::to_string) else {
+                    return Some(invalid_body("name: This field is required"));
+                };
+                let thread = self.add_thread(parent, &name, 11, Some(message_id));
+                self.thread_reply(thread)
+            }
+            // https://discord.com/developers/docs/resources/channel#add-thread-member
+            ("PUT" | "DELETE", ["channels", id, "thread-members", _]) => {
+                match parse_id(id).filter(|id| self.channels.contains_key(id)) {
+                    Some(_) => (204, None),
+                    None => unknown_channel(),
+                }
+            }
+            // https://discord.com/developers/docs/resources/channel#trigger-typing-indicator
+            ("POST", ["channels", _, "typing"]) => (204, None),
+            // https://discord.com/developers/docs/resources/guild#get-guild-member
+            ("GET", ["guilds", gid, "members", uid]) => {
+                match (parse_id(gid).filter(|g| *g == self.guild_id), parse_id(uid)) {
+                    (Some(_), Some(uid)) => {
+                        let user = self.user_json(uid);
+                        (200, Some(payloads::member_json(&user, &snowflake_timestamp(self.guild_id))))
+                    }
+                    _ => error(404, 10007, "Unknown Member"),
+                }
+            }
+            _ => return None,
+        };
+        Some(reply)
+    }
+
+    /// Sends a dispatch event to every connected gateway session (dropping closed ones).
+    pub(crate) fn broadcast(&mut self, event: &str, data: Value) -> usize {
+        self.sessions
+            .retain(|tx| tx.send((event.to_string(), data.clone())).is_ok());
+        self.sessions.len()
+    }
+}
+
+/// Width and height of a PNG from its IHDR chunk, if the bytes are a PNG.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if bytes.len() < 24 || !bytes.starts_with(SIGNATURE) || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let width = u32::from_be_bytes(bytes[16..20].try_into().ok()?);
+    let height = u32::from_be_bytes(bytes[20..24].try_into().ok()?);
+    Some((width, height))
+}

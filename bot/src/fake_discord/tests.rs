@@ -1,0 +1,390 @@
+//! Every object the fake sends must deserialize into serenity 0.12's model types, or the
+//! real client would drop it. These tests check each shape against serenity itself.
+
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::*;
+
+fn parse<T: serde::de::DeserializeOwned>(what: &str, value: &Value) -> T {
+    match serde_json::from_value(value.clone()) {
+        Ok(parsed) => parsed,
+        Err(error) => panic!("{what} does not deserialize in serenity: {error}\n{value:#}"),
+    }
+}
+
+/// Connects a fake gateway session to the state and returns its event receiver.
+fn fake_session(fake: &FakeDiscord) -> mpsc::UnboundedReceiver<(String, Value)> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    fake.shared.update(|s| {
+        s.sessions.push(tx);
+        s.identified_sessions += 1;
+    });
+    rx
+}
+
+async fn request(
+    fake: &FakeDiscord,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let mut builder = client
+        .request(method, format!("{}/api/v10{path}", fake.url()))
+        .header("Authorization", format!("Bot {FAKE_TOKEN}"));
+    if let Some(body) = body {
+        builder = builder
+            .header("Content-Type", "application/json")
+            .body(body.to_string());
+    }
+    let response = builder.send().await.unwrap();
+    let status = response.status().as_u16();
+    let bytes = response.bytes().await.unwrap();
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).unwrap()
+    };
+    (status, value)
+}
+
+#[tokio::test]
+async fn gateway_objects_deserialize_in_serenity() {
+    let fake = FakeDiscord::start().await.unwrap();
+    fake.add_user(&SimUser::new(1001, "alice").with_global_name("Alice"));
+    fake.add_thread(fake.text_channel_id(), "game-1").unwrap();
+    let (ready, guild) = fake
+        .shared
+        .read(|s| (s.ready_json("session"), s.guild_create_json()));
+    let ready: serenity::Ready = parse("READY", &ready);
+    assert_eq!(ready.application.id.get(), fake.application_id());
+    assert_eq!(ready.user.id.get(), fake.bot_user_id());
+    let guild: serenity::Guild = parse("GUILD_CREATE", &guild);
+    assert_eq!(guild.id.get(), fake.guild_id());
+    let channel = serenity::ChannelId::new(fake.text_channel_id());
+    assert!(guild.channels.contains_key(&channel));
+    assert_eq!(guild.threads.len(), 1);
+    assert_eq!(guild.members.len(), 2, "the bot and alice");
+
+    // A whole frame as serenity's shard reads it.
+    let frame = json!({"op": 0, "s": 1, "t": "READY", "d": fake.shared.read(|s| s.ready_json("x"))});
+    let event: serenity::GatewayEvent = parse("READY frame", &frame);
+    assert!(matches!(event, serenity::GatewayEvent::Dispatch(1, _)));
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
+    let event: serenity::GatewayEvent = parse("HELLO", &hello);
+    assert!(matches!(event, serenity::GatewayEvent::Hello(41250)));
+}
+
+#[tokio::test]
+async fn rest_objects_deserialize_in_serenity() {
+    use reqwest::Method;
+    let fake = FakeDiscord::start().await.unwrap();
+    let (status, gateway) = request(&fake, Method::GET, "/gateway/bot", None).await;
+    assert_eq!(status, 200);
+    let gateway: serenity::BotGateway = parse("GET /gateway/bot", &gateway);
+    assert_eq!(gateway.url, fake.gateway_url());
+    assert_eq!(gateway.shards, 1);
+
+    let (_, me) = request(&fake, Method::GET, "/users/@me", None).await;
+    let me: serenity::CurrentUser = parse("GET /users/@me", &me);
+    assert!(me.bot);
+
+    let (_, app) = request(&fake, Method::GET, "/oauth2/applications/@me", None).await;
+    let _: serenity::CurrentApplicationInfo = parse("GET /oauth2/applications/@me", &app);
+
+    let app_id = fake.application_id();
+    let commands = json!([{"name": "ping", "description": "Ping", "options": [
+        {"type": 3, "name": "text", "description": "Some text", "required": false, "autocomplete": true}
+    ]}]);
+    let (status, registered) = request(
+        &fake,
+        Method::PUT,
+        &format!("/applications/{app_id}/commands"),
+        Some(commands),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let registered: Vec<serenity::Command> = parse("PUT commands", &registered);
+    assert_eq!(registered[0].name, "ping");
+
+    let (_, dm) = request(
+        &fake,
+        Method::POST,
+        "/users/@me/channels",
+        Some(json!({"recipient_id": "1001"})),
+    )
+    .await;
+    let dm: serenity::PrivateChannel = parse("POST /users/@me/channels", &dm);
+    assert_eq!(dm.recipient.id.get(), 1001);
+    assert_eq!(dm.id.get(), fake.dm_channel_for(1001), "one DM channel per user");
+
+    let channel_id = fake.text_channel_id();
+    let (status, message) = request(
+        &fake,
+        Method::POST,
+        &format!("/channels/{channel_id}/messages"),
+        Some(json!({
+            "content": "hello",
+            "embeds": [{"title": "Board", "image": {"url": "attachment://board.png"}}],
+            "components": [{"type": 1, "components": [
+                {"type": 2, "style": 1, "label": "Resign", "custom_id": "resign:1"}
+            ]}]
+        })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let message: serenity::Message = parse("POST /channels/{id}/messages", &message);
+    assert_eq!(message.content, "hello");
+    assert_eq!(message.components.len(), 1);
+
+    let (status, thread) = request(
+        &fake,
+        Method::POST,
+        &format!("/channels/{channel_id}/messages/{}/threads", message.id),
+        Some(json!({"name": "game-2", "auto_archive_duration": 10080})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let thread: serenity::GuildChannel = parse("thread from message", &thread);
+    assert_eq!(thread.id.get(), message.id.get());
+    assert_eq!(thread.kind, serenity::ChannelType::PublicThread);
+
+    let (status, thread) = request(
+        &fake,
+        Method::POST,
+        &format!("/channels/{channel_id}/threads"),
+        Some(json!({"name": "private-game", "type": 12})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let thread: serenity::GuildChannel = parse("thread without message", &thread);
+    assert_eq!(thread.kind, serenity::ChannelType::PrivateThread);
+
+    let (status, archived) = request(
+        &fake,
+        Method::PATCH,
+        &format!("/channels/{}", thread.id),
+        Some(json!({"archived": true})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let archived: serenity::GuildChannel = parse("PATCH /channels/{id}", &archived);
+    assert_eq!(archived.thread_metadata.map(|m| m.archived), Some(true));
+    assert_eq!(fake.threads().len(), 2);
+    assert!(fake.channel(thread.id.get()).unwrap().is_archived());
+
+    let (status, text) = request(&fake, Method::GET, &format!("/channels/{channel_id}"), None).await;
+    assert_eq!(status, 200);
+    let _: serenity::GuildChannel = parse("GET /channels/{id}", &text);
+
+    let (status, error) = request(&fake, Method::GET, "/no/such/route", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(error["code"], 0);
+    assert_eq!(fake.unknown_routes().len(), 1);
+    assert_eq!(fake.unknown_routes()[0].path, "/no/such/route");
+}
+
+#[tokio::test]
+async fn interactions_deserialize_in_serenity() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let mut events = fake_session(&fake);
+    let alice = SimUser::new(1001, "alice").with_global_name("Alice");
+    let bob = SimUser::new(1002, "bob");
+
+    // Slash command in the guild text channel, with a USER option (resolved data).
+    let sent = fake
+        .slash_command(
+            &alice,
+            fake.text_channel_id(),
+            "challenge",
+            vec![
+                CommandOption::user("opponent", &bob),
+                CommandOption::string("variant", "atomic"),
+                CommandOption::integer("minutes", 5),
+            ],
+        )
+        .unwrap();
+    let (name, payload) = events.recv().await.unwrap();
+    assert_eq!(name, "INTERACTION_CREATE");
+    let interaction: serenity::Interaction = parse("slash command", &payload);
+    let serenity::Interaction::Command(command) = interaction else {
+        panic!("not a command interaction: {payload:#}");
+    };
+    assert_eq!(command.id.get(), sent.id);
+    assert_eq!(command.data.name, "challenge");
+    assert_eq!(command.user.id.get(), alice.id);
+    assert_eq!(command.guild_id.map(|g| g.get()), Some(fake.guild_id()));
+    let options = command.data.options();
+    assert!(matches!(options[0].value, serenity::ResolvedValue::User(user, _) if user.id.get() == bob.id));
+
+    // Slash command with a subcommand, in a DM.
+    let dm = fake.dm_channel_for(alice.id);
+    fake.slash_command(
+        &alice,
+        dm,
+        "game",
+        vec![CommandOption::subcommand("show", vec![CommandOption::boolean("big", true)])],
+    )
+    .unwrap();
+    let (_, payload) = events.recv().await.unwrap();
+    let serenity::Interaction::Command(command) = parse("DM command", &payload) else {
+        panic!("not a command: {payload:#}");
+    };
+    assert_eq!(command.guild_id, None);
+    assert_eq!(command.user.id.get(), alice.id);
+
+    // Autocomplete in a thread.
+    let thread = fake.add_thread(fake.text_channel_id(), "game-1").unwrap();
+    fake.autocomplete(
+        &alice,
+        thread,
+        "challenge",
+        vec![CommandOption::string("variant", "ato").focused()],
+    )
+    .unwrap();
+    let (_, payload) = events.recv().await.unwrap();
+    let serenity::Interaction::Autocomplete(auto) = parse("autocomplete", &payload) else {
+        panic!("not autocomplete: {payload:#}");
+    };
+    assert_eq!(auto.channel_id.get(), thread);
+    let focused = auto.data.autocomplete().unwrap();
+    assert_eq!((focused.name, focused.value), ("variant", "ato"));
+
+    // Button click and select on a stored message.
+    let message = fake.user_message(&bob, fake.text_channel_id(), "hi").unwrap();
+    let (_, created) = events.recv().await.unwrap();
+    let _: serenity::Message = parse("MESSAGE_CREATE", &created);
+    fake.click_button(&alice, message, "accept:7").unwrap();
+    let (_, payload) = events.recv().await.unwrap();
+    let serenity::Interaction::Component(click) = parse("button", &payload) else {
+        panic!("not a component: {payload:#}");
+    };
+    assert_eq!(click.data.custom_id, "accept:7");
+    assert_eq!(click.message.id.get(), message);
+    fake.select_menu(&alice, message, "pick", &["nuke"]).unwrap();
+    let (_, payload) = events.recv().await.unwrap();
+    let serenity::Interaction::Component(select) = parse("select", &payload) else {
+        panic!("not a component: {payload:#}");
+    };
+    assert!(matches!(
+        select.data.kind,
+        serenity::ComponentInteractionDataKind::StringSelect { ref values } if values == &["nuke".to_string()]
+    ));
+
+    // Errors name the problem.
+    assert!(matches!(
+        fake.click_button(&alice, 42, "x"),
+        Err(FakeError::UnknownMessage(42))
+    ));
+    assert!(matches!(
+        fake.slash_command(&alice, 42, "x", vec![]),
+        Err(FakeError::UnknownChannel(42))
+    ));
+    drop(events);
+    assert!(matches!(
+        fake.slash_command(&alice, fake.text_channel_id(), "x", vec![]),
+        Err(FakeError::NoGatewaySession)
+    ));
+}
+
+#[tokio::test]
+async fn callbacks_are_recorded_and_acknowledged_once() {
+    use reqwest::Method;
+    let fake = FakeDiscord::start().await.unwrap();
+    let _events = fake_session(&fake);
+    let alice = SimUser::new(1001, "alice");
+    let sent = fake
+        .slash_command(&alice, fake.text_channel_id(), "ping", vec![])
+        .unwrap();
+    let path = format!("/interactions/{}/{}/callback", sent.id, sent.token);
+    let waiter = fake.next_interaction_response(sent.id, Duration::from_secs(5));
+    let reply = json!({"type": 4, "data": {"content": "pong"}});
+    let (status, _) = tokio::join!(waiter, request(&fake, Method::POST, &path, Some(reply.clone())))
+        .1;
+    assert_eq!(status, 204);
+    let response = fake
+        .interaction_responses(sent.id)
+        .into_iter()
+        .next()
+        .unwrap();
+    assert_eq!(response.content(), Some("pong"));
+    let original = fake.message(response.message_id.unwrap()).unwrap();
+    assert_eq!(original.content(), "pong");
+    assert_eq!(original.interaction_id, Some(sent.id));
+
+    let (status, error) = request(&fake, Method::POST, &path, Some(reply)).await;
+    assert_eq!((status, error["code"].as_u64()), (400, Some(40060)));
+
+    let app = fake.application_id();
+    let edit = format!("/webhooks/{app}/{}/messages/@original", sent.token);
+    let (status, edited) =
+        request(&fake, Method::PATCH, &edit, Some(json!({"content": "pong!"}))).await;
+    assert_eq!(status, 200);
+    let edited: serenity::Message = parse("edited original", &edited);
+    assert_eq!(edited.content, "pong!");
+    let followup = format!("/webhooks/{app}/{}", sent.token);
+    let (status, _) =
+        request(&fake, Method::POST, &followup, Some(json!({"content": "more"}))).await;
+    assert_eq!(status, 200);
+    let kinds: Vec<ResponseKind> = fake
+        .interaction_responses(sent.id)
+        .iter()
+        .map(|r| r.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ResponseKind::Callback { callback_type: 4 },
+            ResponseKind::EditOriginal,
+            ResponseKind::Followup
+        ]
+    );
+    assert_eq!(fake.messages_in(fake.text_channel_id()).len(), 2);
+    let timeout = fake
+        .next_interaction_response(sent.id + 1, Duration::from_millis(20))
+        .await;
+    assert!(matches!(timeout, Err(FakeError::Timeout { .. })));
+}
+
+#[tokio::test]
+async fn refused_dms_answer_403_50007() {
+    use reqwest::Method;
+    let fake = FakeDiscord::start().await.unwrap();
+    fake.refuse_dms_for(1002);
+    let dm = fake.dm_channel_for(1002);
+    let (status, error) = request(
+        &fake,
+        Method::POST,
+        &format!("/channels/{dm}/messages"),
+        Some(json!({"content": "your move"})),
+    )
+    .await;
+    assert_eq!(status, 403);
+    let error: serenity::DiscordJsonError = parse("50007 error", &error);
+    assert_eq!(error.code, 50007);
+    fake.allow_dms_for(1002);
+    let (status, _) = request(
+        &fake,
+        Method::POST,
+        &format!("/channels/{dm}/messages"),
+        Some(json!({"content": "your move"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn requests_without_bot_token_are_unauthorized() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let response = client
+        .get(format!("{}/api/v10/users/@me", fake.url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 401);
+}
