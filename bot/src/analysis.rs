@@ -224,7 +224,7 @@ fn legal_list(game: &AnyGame) -> String {
     if legal.is_empty() {
         "none".to_string()
     } else {
-        legal.join(" ")
+        legal.join(", ")
     }
 }
 

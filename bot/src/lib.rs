@@ -10,9 +10,16 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod bot;
+pub mod commands;
+pub mod components;
+pub mod flows;
+pub mod present;
+pub mod types;
 pub mod clock;
 pub mod config;
-pub mod fake_discord;
 pub mod painter;
 pub mod services;
+pub mod render_cli;
 pub mod storage;
+pub mod fake_discord;

@@ -10,12 +10,15 @@ use kaboom_rules::{Variant, Viewer};
 #[derive(Parser)]
 #[command(name = "kaboom", version, about)]
 struct Cli {
+    /// What to do; without one, `serve`.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the Discord bot (the default). Needs DISCORD_TOKEN; see .env.example.
+    Serve,
     /// Count the leaf nodes of the legal-action tree (perft); last line `nodes N`.
     Perft {
         #[command(flatten)]
@@ -47,6 +50,23 @@ enum Command {
         /// Whose view: white, black, spectator or full.
         #[arg(long = "as", default_value = "full")]
         viewer: Viewer,
+    },
+    /// Draw the position (after --moves) as one viewer sees it, to a PNG or SVG file.
+    Render {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// PGN movetext to play first; its last ply is highlighted.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Whose view: white, black, spectator or full (players see their own side at the bottom).
+        #[arg(long = "as", default_value = "spectator")]
+        viewer: Viewer,
+        /// Picture width in pixels (64 to 4096).
+        #[arg(long, default_value_t = 640)]
+        size: u32,
+        /// Output file: FILE.png or FILE.svg.
+        #[arg(short = 'o', long = "output")]
+        output: std::path::PathBuf,
     },
 }
 
@@ -81,8 +101,23 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string_pretty(value).expect("analysis output always serializes")
 }
 
-fn run(cli: Cli) -> Result<(), analysis::CliError> {
-    match cli.command {
+fn serve() -> Result<(), String> {
+    let config = kaboom_bot::config::Config::from_env().map_err(|e| e.to_string())?;
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    runtime
+        .block_on(kaboom_bot::bot::serve(config))
+        .map_err(|e| e.to_string())
+}
+
+fn run(command: Command) -> Result<(), analysis::CliError> {
+    match command {
+        Command::Serve => unreachable!("serve is handled in main"),
         Command::Perft { setup, depth } => {
             let nodes = analysis::perft(&setup.setup(), depth)?;
             println!("nodes {nodes}");
@@ -113,12 +148,37 @@ fn run(cli: Cli) -> Result<(), analysis::CliError> {
                 )?)
             );
         }
+        Command::Render {
+            setup,
+            moves,
+            viewer,
+            size,
+            output,
+        } => {
+            kaboom_bot::render_cli::render(&kaboom_bot::render_cli::RenderRequest {
+                setup: setup.setup(),
+                moves,
+                viewer,
+                size,
+                output,
+            })?;
+        }
     }
     Ok(())
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let command = Cli::parse().command.unwrap_or(Command::Serve);
+    if let Command::Serve = command {
+        return match serve() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("kaboom: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    match run(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("kaboom: {e}");

@@ -92,3 +92,26 @@ impl BoardPainter for PlainPainter {
         Ok(out)
     }
 }
+
+/// The renderer crate's pictures (`kaboom_renderer::render_png`), 640 pixels wide.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct RendererPainter;
+
+impl BoardPainter for RendererPainter {
+    fn paint(
+        &self,
+        view: &BoardView,
+        last: Option<&PlyRecord>,
+        bottom: Color,
+    ) -> Result<Vec<u8>, String> {
+        let options = kaboom_renderer::RenderOptions {
+            orientation: match bottom {
+                Color::White => kaboom_renderer::Orientation::White,
+                Color::Black => kaboom_renderer::Orientation::Black,
+            },
+            ..kaboom_renderer::RenderOptions::default()
+        };
+        let last = last.map(kaboom_renderer::LastAction::from_ply);
+        kaboom_renderer::render_png(view, last.as_ref(), &options).map_err(|e| e.to_string())
+    }
+}

@@ -1,6 +1,345 @@
 //! # kaboom-renderer
 //!
-//! Board images for Kaboom (placeholder until the renderer issue lands).
+//! Board images for Kaboom: a pure function from what one viewer may see of a game
+//! ([`kaboom_rules::BoardView`]) to SVG text ([`render_svg`]) and to PNG bytes
+//! ([`render_png`], rasterized with resvg / tiny-skia).
+//!
+//! The caller passes an already viewed board: a Beirut spectator view simply has no
+//! carrier flags, so nothing hidden can leak into a public image (RULES.md section 6).
 #![deny(missing_docs)]
 
 pub use kaboom_rules;
+
+use kaboom_rules::{ActionSquares, BoardView, PlyRecord, Square};
+
+/// Whose side of the board is at the bottom of the picture.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default)]
+pub enum Orientation {
+    /// White's first rank at the bottom, file `a` on the left.
+    #[default]
+    White,
+    /// Black's first rank (rank 8) at the bottom, file `a` on the right.
+    Black,
+}
+
+/// Colour scheme of the picture.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default)]
+pub enum Theme {
+    /// Brown and cream squares (the default).
+    #[default]
+    Classic,
+    /// Green and ivory squares.
+    Green,
+    /// Blue-grey squares.
+    Blue,
+}
+
+/// How to draw a board.
+#[derive(Clone, Eq, PartialEq, Hash, Debug)]
+pub struct RenderOptions {
+    /// Width of the picture in pixels (the PNG's width; the height follows from the
+    /// variant's geometry). Clamped to 64..=4096.
+    pub size: u32,
+    /// Whose side is at the bottom.
+    pub orientation: Orientation,
+    /// Colours.
+    pub theme: Theme,
+    /// Squares to mark as "would be removed" (an explosion preview); empty for none.
+    pub preview: Vec<Square>,
+}
+
+impl Default for RenderOptions {
+    fn default() -> RenderOptions {
+        RenderOptions {
+            size: 640,
+            orientation: Orientation::White,
+            theme: Theme::Classic,
+            preview: Vec::new(),
+        }
+    }
+}
+
+/// The last action, to highlight on the board.
+#[derive(Clone, Eq, PartialEq, Hash, Debug, Default)]
+pub struct LastAction {
+    /// Its from / to squares and the centre of a Boom or detonation.
+    pub squares: ActionSquares,
+    /// Squares whose piece the action removed (each gets a blast mark), from the
+    /// ply's removal report (C-6).
+    pub removed: Vec<Square>,
+}
+
+impl LastAction {
+    /// The highlight for one played ply: its squares and the squares of its removals.
+    pub fn from_ply(ply: &PlyRecord) -> LastAction {
+        let mut removed: Vec<Square> = ply.removed.iter().map(|r| r.square).collect();
+        removed.sort();
+        removed.dedup();
+        LastAction {
+            squares: ply.squares,
+            removed,
+        }
+    }
+}
+
+/// Rendering to PNG failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The SVG we built could not be parsed (a bug in this crate).
+    #[error("internal error: the board SVG did not parse: {0}")]
+    Svg(String),
+    /// The pixel buffer could not be allocated for this size.
+    #[error("cannot allocate a {width}x{height} image")]
+    Allocate {
+        /// Requested width in pixels.
+        width: u32,
+        /// Requested height in pixels.
+        height: u32,
+    },
+    /// PNG encoding failed.
+    #[error("PNG encoding failed: {0}")]
+    Png(String),
+}
+
+mod draw;
+mod pieces;
+mod sprites;
+mod text;
+
+/// The board as SVG text, `options.size` pixels wide (clamped to 64..=4096); the
+/// height follows from the variant's geometry and the header strip.
+///
+/// Pure and deterministic: the same arguments give the same text on every machine
+/// (all text is drawn as glyph paths from an embedded font, never with system fonts).
+pub fn render_svg(board: &BoardView, last: Option<&LastAction>, options: &RenderOptions) -> String {
+    draw::svg(board, last, options)
+}
+
+/// The board as PNG bytes (8-bit indexed colour), `options.size` pixels wide: the
+/// picture of [`render_svg`], rasterized with resvg.
+///
+/// For speed the picture is rasterized in layers: everything under the pieces, then
+/// the pieces from a cache of piece sprites (each piece rendered once per square size
+/// with resvg, then copied to whole-pixel square positions), then the badges and
+/// preview above them. The result is deterministic: it does not depend on the state of
+/// the cache.
+///
+/// # Errors
+/// [`RenderError`] only for an internal failure (the SVG this crate built did not parse,
+/// PNG encoding failed) or when the pixel buffer cannot be allocated.
+pub fn render_png(
+    board: &BoardView,
+    last: Option<&LastAction>,
+    options: &RenderOptions,
+) -> Result<Vec<u8>, RenderError> {
+    let scene = draw::scene(board, last, options);
+    let (width, height) = (scene.layout.width, scene.layout.height);
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
+        .ok_or(RenderError::Allocate { width, height })?;
+    rasterize_onto(&scene.layer(&scene.base), &mut pixmap)?;
+    for p in &scene.pieces {
+        let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
+        sprites::blit(&mut pixmap, &sprite, p.x as u32, p.y as u32);
+    }
+    if !scene.top.is_empty() {
+        rasterize_onto(&scene.layer(&scene.top), &mut pixmap)?;
+    }
+    encode_rgb_png(pixmap.data(), width, height)
+}
+
+/// Parses `svg` and draws it onto `pixmap` (over what is there).
+fn rasterize_onto(svg: &str, pixmap: &mut resvg::tiny_skia::Pixmap) -> Result<(), RenderError> {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
+        .map_err(|e| RenderError::Svg(e.to_string()))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    Ok(())
+}
+
+/// Rasterizes any SVG text (such as [`render_svg`]'s) to PNG bytes in one pass, with
+/// the same encoding as [`render_png`].
+///
+/// # Errors
+/// [`RenderError::Svg`] when `svg` does not parse, [`RenderError::Allocate`] when its
+/// size is zero or too large, [`RenderError::Png`] when encoding fails.
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
+        .map_err(|e| RenderError::Svg(e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let (width, height) = (size.width(), size.height());
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
+        .ok_or(RenderError::Allocate { width, height })?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    encode_rgb_png(pixmap.data(), width, height)
+}
+
+/// PNG bytes for an opaque RGBA pixel buffer, as an indexed (palette) image.
+///
+/// Board pictures are flat colours plus their anti-aliased edges: a few hundred to a
+/// few thousand distinct colours, nearly all pixels in the most frequent few. The
+/// palette is the 256 most frequent colours (ties broken by colour value, so it is
+/// deterministic); every other colour, a few edge pixels, maps to its nearest palette
+/// entry. Indexed pixels are a third of RGB's bytes and compress far better.
+fn encode_rgb_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
+    let (palette, indices) = quantize(rgba, 256);
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, width, height);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_palette(palette);
+        enc.set_deflate_compression(png::DeflateCompression::Level(2));
+        enc.set_filter(png::Filter::NoFilter);
+        let mut writer = enc
+            .write_header()
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+        writer
+            .write_image_data(&indices)
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+        writer
+            .finish()
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+    }
+    Ok(out)
+}
+
+/// A small open-addressing map from 24-bit colours to a value, for [`quantize`]:
+/// much faster than a general hash map on the few hundred colours of a board.
+struct ColourMap {
+    keys: Vec<u32>,
+    values: Vec<u32>,
+    len: usize,
+}
+
+impl ColourMap {
+    const EMPTY: u32 = u32::MAX;
+
+    fn new() -> ColourMap {
+        ColourMap {
+            keys: vec![Self::EMPTY; 4096],
+            values: vec![0; 4096],
+            len: 0,
+        }
+    }
+
+    fn slot(&self, key: u32) -> usize {
+        let mask = self.keys.len() - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B1) >> 12) as usize & mask;
+        while self.keys[i] != Self::EMPTY && self.keys[i] != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn entry(&mut self, key: u32) -> &mut u32 {
+        if (self.len + 1) * 2 > self.keys.len() {
+            let old: Vec<(u32, u32)> = self.iter().collect();
+            let cap = self.keys.len() * 2;
+            self.keys = vec![Self::EMPTY; cap];
+            self.values = vec![0; cap];
+            self.len = 0;
+            for (k, v) in old {
+                *self.entry(k) = v;
+            }
+        }
+        let i = self.slot(key);
+        if self.keys[i] == Self::EMPTY {
+            self.keys[i] = key;
+            self.values[i] = 0;
+            self.len += 1;
+        }
+        &mut self.values[i]
+    }
+
+    fn get(&self, key: u32) -> Option<u32> {
+        let i = self.slot(key);
+        (self.keys[i] == key).then(|| self.values[i])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.keys
+            .iter()
+            .zip(&self.values)
+            .filter(|(k, _)| **k != Self::EMPTY)
+            .map(|(k, v)| (*k, *v))
+    }
+}
+
+/// Palette (RGB triples) and one index per pixel for an opaque RGBA buffer, with at
+/// most `max_colours` (2..=256) entries: the most frequent colours (ties broken by
+/// colour value, so the result is deterministic); every other colour maps to its
+/// nearest entry. Exposed for the benchmark's breakdown only.
+#[doc(hidden)]
+pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
+    // Pixels as 24-bit keys 0xRRGGBB (the picture is opaque; alpha is ignored).
+    let key = |p: &[u8]| {
+        let w = u32::from_be_bytes([p[0], p[1], p[2], p[3]]);
+        w >> 8
+    };
+    // Count colours; runs of one colour are common, so count runs.
+    let mut counts = ColourMap::new();
+    let mut run_key = ColourMap::EMPTY;
+    let mut run_len = 0u32;
+    for px in rgba.chunks_exact(4) {
+        let k = key(px);
+        if k == run_key {
+            run_len += 1;
+        } else {
+            if run_len > 0 {
+                *counts.entry(run_key) += run_len;
+            }
+            run_key = k;
+            run_len = 1;
+        }
+    }
+    if run_len > 0 {
+        *counts.entry(run_key) += run_len;
+    }
+    // Deterministic order: most frequent first, then by colour value.
+    let mut by_freq: Vec<(u32, u32)> = counts.iter().collect();
+    by_freq.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let keep = by_freq.len().min(max_colours.clamp(2, 256));
+    let chosen: Vec<u32> = by_freq[..keep].iter().map(|&(k, _)| k).collect();
+    let rgb = |k: u32| [(k >> 16) as i32, (k >> 8 & 0xff) as i32, (k & 0xff) as i32];
+    let mut index_of = ColourMap::new();
+    for (i, &k) in chosen.iter().enumerate() {
+        *index_of.entry(k) = i as u32;
+    }
+    for &(k, _) in &by_freq[keep..] {
+        let c = rgb(k);
+        let mut best = 0usize;
+        let mut best_d = i32::MAX;
+        for (i, &p) in chosen.iter().enumerate() {
+            let q = rgb(p);
+            let d = (c[0] - q[0]).pow(2) * 3 + (c[1] - q[1]).pow(2) * 4 + (c[2] - q[2]).pow(2) * 2;
+            if d < best_d {
+                best_d = d;
+                best = i;
+            }
+        }
+        *index_of.entry(k) = best as u32;
+    }
+    let mut palette = Vec::with_capacity(keep * 3);
+    for &k in &chosen {
+        palette.extend_from_slice(&[(k >> 16) as u8, (k >> 8) as u8, k as u8]);
+    }
+    let mut indices = vec![0u8; rgba.len() / 4];
+    let mut last_key = ColourMap::EMPTY;
+    let mut last_index = 0u8;
+    for (px, out) in rgba.chunks_exact(4).zip(indices.iter_mut()) {
+        let k = key(px);
+        if k != last_key {
+            last_key = k;
+            last_index = index_of.get(k).unwrap_or(0) as u8;
+        }
+        *out = last_index;
+    }
+    (palette, indices)
+}

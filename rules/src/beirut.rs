@@ -1,84 +1,821 @@
-//! Beirut (placeholder until its issue lands).
+//! Beirut Chess (RULES.md section 2, BE-1 to BE-10): standard chess plus hidden bomb
+//! carriers that their owner may explode ("Boom") instead of moving.
+//!
+//! # Phases
+//! A game starts in a setup phase ([`Beirut::start`]): each side chooses its carriers with
+//! [`Position::designate`] (BE-2: own pieces, no king, exactly N distinct pieces where
+//! N = [`GameOptions::carriers`], 1..=15), in either order. While a side has not chosen,
+//! [`Position::awaiting_designation`] names it and there are no legal actions.
+//!
+//! # Hidden information and views
+//! [`Position::view`] removes what a viewer may not know: the opponent's (and, for a
+//! spectator, both sides') carriers become `hidden`. Nothing else of a view depends on
+//! the carriers: legality, check, mate and the draws ignore them (BE-5, BE-10), the
+//! removal report of a silent capture of a carrier is that of any capture (BE-6, C-6), and
+//! the threefold-repetition key leaves them out (BE-10 wins over the "hidden state" clause of
+//! C-4: the public status never depends on hidden carriers). Once the board decides the game
+//! ([`Position::variant_outcome`] is `Some`), every view is the full state (BE-9); for an
+//! end declared off the board (resignation, agreement, time forfeit, repetition) the bot
+//! reveals with [`Viewer::Full`] and [`Beirut::carriers`].
+//!
+//! # Serialization
+//! Standard FEN (6 fields; the en passant square only when an en passant capture is legal)
+//! plus three fields:
+//!
+//! 7. the carrier count N, `1` to `15`, followed by `+dms` when Dead Man's Switch is on
+//!    (BE-6): `1`, `3+dms`;
+//! 8. White's carriers, 9. Black's carriers, each one of: `unchosen` (setup phase, not chosen
+//!    yet), `hidden` (chosen, not visible in this view), `-` (chosen, none left on the board),
+//!    or the squares of the carriers still on the board in canonical order, comma-joined
+//!    (`b1,g1`).
+//!
+//! Example: `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1 d1 hidden`.
+//! A plain six-field FEN reads as `1 unchosen unchosen` (one carrier, no Dead Man's Switch,
+//! both sides still to choose). [`Position::from_fen`] reads full states and views alike.
+//!
+//! # Notation (C-5)
+//! Chess moves in standard SAN (input also takes coordinates). A Boom is `Boom@` plus the
+//! carrier's square, `Boom@e5` (BE-3); input is case-insensitive (`boom@e5`), decorations
+//! (`+`, `#`, `!`, `?`, a `->` removal list) are ignored. Its coordinate form is the same text.
+//!
+//! # Commitment (BE-9)
+//! [`commitment`] and [`verify_commitment`] implement INTERFACES.md's SHA-256 commitment.
 
+use std::fmt::Write as _;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use sha2::{Digest, Sha256};
+
+use crate::chess::attacks::{KING, PAWN};
+use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, san, sq, square, squares};
+use crate::notation::strip_decorations;
 use crate::{
-    ActionError, ActionSquares, BoardView, Color, FenError, GameOptions, OptionsError, Outcome,
-    ParseActionError, Position, Removal, Variant,
+    ActionError, ActionSquares, BoardView, Cause, Color, DesignationError, EndReason, FenError,
+    GameOptions, IllegalActionError, OptionsError, Outcome, ParseActionError, Piece, PieceView,
+    Position, Removal, Square, Status, Variant, Viewer,
 };
 
-/// A position of Beirut. Not implemented yet: [`Position::start`] and
-/// [`Position::from_fen`] refuse.
-#[derive(Clone, Debug)]
-pub struct Beirut {
-    _private: (),
+/// The largest Multiple Beirut carrier count (BE-2).
+pub const MAX_CARRIERS: u8 = 15;
+
+/// What a position knows of one side's carriers.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub enum Designation {
+    /// The side has not chosen yet (setup phase, BE-2). Public.
+    Unchosen,
+    /// The side has chosen, but this view may not see the choice (BE-2).
+    Hidden,
+    /// The carriers still on the board, as a bitboard of `0..64` squares (see
+    /// [`crate::chess`]); empty when every carrier is gone.
+    Known(u64),
 }
 
-/// An action of Beirut.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct BeirutAction;
+/// A position of Beirut Chess: the chess state, the options and what is known of each
+/// side's carriers. See the module documentation for the serialization.
+#[derive(Clone, Debug, Eq, PartialEq, Hash)]
+pub struct Beirut {
+    state: ChessState,
+    count: u8,
+    dms: bool,
+    sides: [Designation; 2],
+}
+
+/// An action of Beirut: a chess move (BE-1) or a Boom of the carrier on a square (BE-3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BeirutAction {
+    /// A standard chess move.
+    Move(Move),
+    /// The mover's carrier on this square explodes (BE-3), canonical text `Boom@e5`.
+    Boom(Square),
+}
+
+const PSEUDO: GenRules = GenRules {
+    king_captures: true,
+};
+
+const BOOM_GRAMMAR: &str = "a Boom as Boom@ and the carrier's square, like Boom@e5";
+
+/// Whether `color`'s king is attacked (standard chess check; BE-1, BE-5: bombs ignored).
+/// A missing king is not in check.
+fn in_check(state: &ChessState, color: Color) -> bool {
+    let board = &state.board;
+    board
+        .king(color)
+        .is_some_and(|k| board.attackers(k, color.other(), board.occupied()) != 0)
+}
+
+/// The 3x3 block centred on `s` (BE-3).
+fn block(s: u8) -> u64 {
+    KING[s as usize] | bit(s)
+}
+
+impl Beirut {
+    /// The start position in the setup phase, with `options` (BE-2, BE-6).
+    ///
+    /// # Errors
+    /// [`OptionsError`] when `options.carriers` is outside 1..=15.
+    pub fn new(options: &GameOptions) -> Result<Beirut, OptionsError> {
+        if !(1..=MAX_CARRIERS).contains(&options.carriers) {
+            return Err(OptionsError {
+                reason: format!(
+                    "Multiple Beirut allows 1 to {MAX_CARRIERS} carriers per side, not {} (BE-2)",
+                    options.carriers
+                ),
+            });
+        }
+        Ok(Beirut {
+            state: ChessState::standard(),
+            count: options.carriers,
+            dms: options.dead_mans_switch,
+            sides: [Designation::Unchosen; 2],
+        })
+    }
+
+    /// The underlying chess state (board, rights, clocks).
+    pub fn state(&self) -> &ChessState {
+        &self.state
+    }
+
+    /// The options this position plays with: carrier count N and Dead Man's Switch.
+    pub fn options(&self) -> GameOptions {
+        GameOptions {
+            carriers: self.count,
+            dead_mans_switch: self.dms,
+        }
+    }
+
+    /// What this position knows of `color`'s carriers.
+    pub fn designation(&self, color: Color) -> Designation {
+        self.sides[color.index()]
+    }
+
+    /// `color`'s carriers still on the board, in canonical order, when this position knows
+    /// them (`None` when not chosen yet or hidden in this view). On the start position of a
+    /// game this is the designation, as the commitment (BE-9) needs it.
+    pub fn carriers(&self, color: Color) -> Option<Vec<Square>> {
+        match self.sides[color.index()] {
+            Designation::Known(bb) => Some(squares(bb).map(square).collect()),
+            _ => None,
+        }
+    }
+
+    /// Whether `color`'s king is in check (BE-1, BE-5: hidden bombs are ignored).
+    pub fn is_check(&self, color: Color) -> bool {
+        in_check(&self.state, color)
+    }
+
+    fn started(&self) -> bool {
+        !self.sides.contains(&Designation::Unchosen)
+    }
+
+    fn known(&self, color: Color) -> u64 {
+        match self.sides[color.index()] {
+            Designation::Known(bb) => bb,
+            _ => 0,
+        }
+    }
+
+    fn clear_carriers(&mut self, mask: u64) {
+        for side in &mut self.sides {
+            if let Designation::Known(bb) = side {
+                *bb &= !mask;
+            }
+        }
+    }
+
+    /// Standard chess legality (BE-1): the move leaves the mover's king unattacked; castling
+    /// also needs the king's start and transit squares unattacked. Kings are never captured.
+    fn chess_legal(&self, mv: &Move) -> bool {
+        if mv.capture == Some(Role::King) {
+            return false;
+        }
+        let us = self.state.turn;
+        if matches!(mv.kind, MoveKind::Castle { .. }) {
+            let board = &self.state.board;
+            let occupied = board.occupied() ^ bit(mv.from);
+            let path = (ChessState::castle_king_path(mv) & !bit(mv.to)) | bit(mv.from);
+            if squares(path).any(|s| board.attackers(s, us.other(), occupied) != 0) {
+                return false;
+            }
+        }
+        let mut after = self.state.clone();
+        after.apply(mv);
+        !in_check(&after, us)
+    }
+
+    /// The legal chess moves (BE-1, BE-5), whatever the designation phase.
+    fn chess_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let board = &self.state.board;
+        if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
+            return;
+        }
+        self.state.gen_pseudo(PSEUDO, out);
+        out.retain(|m| self.chess_legal(m));
+    }
+
+    fn chess_move_list(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.chess_moves(&mut out);
+        out
+    }
+
+    /// Why a Boom on the `0..64` square `s` is not legal, or `None` when it is (BE-3, BE-4).
+    /// Assumes the game is on and the side to move has a chess move.
+    fn boom_problem(&self, s: u8) -> Option<String> {
+        let us = self.state.turn;
+        if self.known(us) & bit(s) == 0 {
+            return Some(format!("you have no carrier on {} (BE-3)", square(s)));
+        }
+        let mut after = self.clone();
+        after.boom::<false>(s, &mut Vec::new());
+        let board = &after.state.board;
+        match (board.king(us), board.king(us.other())) {
+            (None, _) => Some("the Boom would destroy your own king (BE-4)".into()),
+            (Some(_), None) => None,
+            _ if in_check(&after.state, us) => {
+                Some("the Boom would leave your king in check (BE-4)".into())
+            }
+            _ => None,
+        }
+    }
+
+    /// Explodes the carrier on `s` (BE-3): every piece on the 3x3 block is removed, the
+    /// carrier first, then the others in canonical order; carriers in the block vanish
+    /// without exploding (BE-7). Clears en passant, resets the 100-ply clock and drops the
+    /// castling rights of destroyed rooks (BE-10).
+    fn boom<const REPORT: bool>(&mut self, s: u8, out: &mut Vec<Removal>) {
+        let mover = self.state.turn;
+        let hit = block(s) & self.state.board.occupied();
+        for t in std::iter::once(s).chain(squares(hit & !bit(s))) {
+            if let Some((c, r)) = self.state.board.remove(t)
+                && REPORT
+            {
+                out.push(Removal {
+                    square: square(t),
+                    piece: Piece::new(c, r.kind()),
+                    cause: Cause::Exploded,
+                });
+            }
+        }
+        self.clear_carriers(hit | bit(s));
+        self.state.ep = None;
+        self.state.halfmoves = 0;
+        if mover == Color::Black {
+            self.state.fullmoves += 1;
+        }
+        self.state.turn = mover.other();
+        self.state.prune_castling();
+    }
+
+    /// Plays a chess move. Carriers move with their pieces (a promoted pawn and a castling
+    /// rook keep their bomb, BE-7, BE-10). A captured carrier is removed silently (BE-6);
+    /// with Dead Man's Switch it explodes on its own square (the captured pawn's square for
+    /// en passant, BE-7), removing the capturer and every piece of the block, reported in
+    /// canonical order after the capture.
+    fn play_move<const REPORT: bool>(&mut self, mv: &Move, out: &mut Vec<Removal>) {
+        let us = self.state.turn;
+        let them = us.other();
+        let victim_carrier = mv
+            .capture_square()
+            .filter(|&cs| self.known(them) & bit(cs) != 0);
+        let captured = self.state.apply(mv);
+        if let Designation::Known(bb) = &mut self.sides[us.index()] {
+            let (from, to) = match mv.kind {
+                MoveKind::Castle { rook } => (rook, mv.castle_rook_to().expect("castling")),
+                _ => (mv.from, mv.to),
+            };
+            if *bb & bit(from) != 0 {
+                *bb = (*bb & !bit(from)) | bit(to);
+            }
+        }
+        if let Some((cs, color, role)) = captured {
+            if let Designation::Known(bb) = &mut self.sides[them.index()] {
+                *bb &= !bit(cs);
+            }
+            if REPORT {
+                out.push(Removal {
+                    square: square(cs),
+                    piece: Piece::new(color, role.kind()),
+                    cause: Cause::Captured,
+                });
+            }
+        }
+        if mv.kind == MoveKind::DoublePush {
+            self.normalize_ep();
+        }
+        if let Some(cs) = victim_carrier.filter(|_| self.dms) {
+            let hit = block(cs) & self.state.board.occupied();
+            for t in squares(hit) {
+                let (c, r) = self.state.board.remove(t).expect("occupied");
+                if REPORT {
+                    out.push(Removal {
+                        square: square(t),
+                        piece: Piece::new(c, r.kind()),
+                        cause: Cause::Exploded,
+                    });
+                }
+            }
+            self.clear_carriers(hit);
+            self.state.prune_castling();
+        }
+    }
+
+    fn apply<const REPORT: bool>(&mut self, action: &BeirutAction, out: &mut Vec<Removal>) {
+        match action {
+            BeirutAction::Move(mv) => self.play_move::<REPORT>(mv, out),
+            BeirutAction::Boom(s) => {
+                if let Some(s) = sq(*s) {
+                    self.boom::<REPORT>(s, out);
+                }
+            }
+        }
+    }
+
+    /// Keeps the en passant square only when an en passant capture is legal, so that equal
+    /// positions (and their FEN, which shows it only then) compare equal.
+    fn normalize_ep(&mut self) {
+        if let Some(ep) = self.state.ep {
+            let us = self.state.turn;
+            let takers =
+                PAWN[us.other().index()][ep as usize] & self.state.board.pieces(us, Role::Pawn);
+            if takers == 0 || !self.has_legal_ep() {
+                self.state.ep = None;
+            }
+        }
+    }
+
+    fn has_legal_ep(&self) -> bool {
+        self.state.ep.is_some()
+            && self
+                .chess_move_list()
+                .iter()
+                .any(|m| m.kind == MoveKind::EnPassant)
+    }
+
+    /// Why a pseudo-legal chess move is illegal, for error messages.
+    fn illegal_reason(&self, mv: &Move) -> String {
+        if mv.capture == Some(Role::King) {
+            return "a king is never captured (BE-1)".into();
+        }
+        if !self.started() {
+            return "the game has not started: carriers are still to be chosen (BE-2)".into();
+        }
+        if matches!(mv.kind, MoveKind::Castle { .. }) {
+            let mut after = self.state.clone();
+            after.apply(mv);
+            if !in_check(&after, self.state.turn) {
+                return "the king would castle out of or through check (BE-1)".into();
+            }
+        }
+        "it would leave your king in check (BE-1)".into()
+    }
+
+    fn designation_fen(d: Designation) -> String {
+        match d {
+            Designation::Unchosen => "unchosen".into(),
+            Designation::Hidden => "hidden".into(),
+            Designation::Known(0) => "-".into(),
+            Designation::Known(bb) => squares(bb)
+                .map(|s| square(s).to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        }
+    }
+
+    /// Checks `squares` as `color`'s carriers on this board: own, non-king, distinct pieces.
+    fn carrier_mask(&self, color: Color, squares: &[Square]) -> Result<u64, String> {
+        let mut mask = 0u64;
+        for &s in squares {
+            let Some(i) = sq(s) else {
+                return Err(format!("{s} is not a square of the 8x8 board"));
+            };
+            match self.state.board.piece_at(i) {
+                None => return Err(format!("{s} is empty")),
+                Some((c, _)) if c != color => {
+                    return Err(format!("{s} holds a {c} piece, not yours"));
+                }
+                Some((_, Role::King)) => {
+                    return Err(format!(
+                        "{s} holds your king; a Beirut carrier cannot be the king"
+                    ));
+                }
+                Some(_) => {}
+            }
+            if mask & bit(i) != 0 {
+                return Err(format!(
+                    "{s} is chosen twice; the carriers must be distinct pieces"
+                ));
+            }
+            mask |= bit(i);
+        }
+        Ok(mask)
+    }
+}
 
 impl Position for Beirut {
     type Action = BeirutAction;
     const VARIANT: Variant = Variant::Beirut;
 
-    fn start(_: &GameOptions) -> Result<Self, OptionsError> {
-        Err(OptionsError {
-            reason: "beirut is not implemented yet".into(),
+    /// The standard start position in the setup phase (BE-2).
+    fn start(options: &GameOptions) -> Result<Beirut, OptionsError> {
+        Beirut::new(options)
+    }
+
+    fn from_fen(fen: &str) -> Result<Beirut, FenError> {
+        let (state, rest) = ChessState::from_fen(fen)?;
+        let err = |reason: String| FenError::new(fen, reason);
+        let mut pos = Beirut {
+            state,
+            count: 1,
+            dms: false,
+            sides: [Designation::Unchosen; 2],
+        };
+        pos.normalize_ep();
+        match rest.as_slice() {
+            [] => Ok(pos),
+            [options, white, black] => {
+                let (n, dms) = match options.strip_suffix("+dms") {
+                    Some(n) => (n, true),
+                    None => (options.as_str(), false),
+                };
+                pos.count = n
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|n| (1..=MAX_CARRIERS).contains(n))
+                    .ok_or_else(|| {
+                        err(format!(
+                            "carrier field '{options}' must be a count 1 to {MAX_CARRIERS}, optionally followed by +dms (like 1 or 3+dms)"
+                        ))
+                    })?;
+                pos.dms = dms;
+                for (color, text) in [(Color::White, white), (Color::Black, black)] {
+                    let d = match text.as_str() {
+                        "unchosen" => Designation::Unchosen,
+                        "hidden" => Designation::Hidden,
+                        "-" => Designation::Known(0),
+                        list => {
+                            let parsed: Result<Vec<Square>, _> =
+                                list.split(',').map(str::parse::<Square>).collect();
+                            let parsed = parsed.map_err(|e| {
+                                err(format!(
+                                    "{color}'s carriers '{list}': {e}; expected unchosen, hidden, - or squares like b1,g1"
+                                ))
+                            })?;
+                            let mask = pos
+                                .carrier_mask(color, &parsed)
+                                .map_err(|e| err(format!("{color}'s carriers: {e}")))?;
+                            if parsed.len() > pos.count as usize {
+                                return Err(err(format!(
+                                    "{color} has {} carriers but the carrier count is {}",
+                                    parsed.len(),
+                                    pos.count
+                                )));
+                            }
+                            Designation::Known(mask)
+                        }
+                    };
+                    pos.sides[color.index()] = d;
+                }
+                Ok(pos)
+            }
+            other => Err(err(format!(
+                "Beirut FEN has the 6 standard fields, optionally followed by 3: the carrier count (like 1 or 3+dms), White's carriers and Black's carriers; found {} extra",
+                other.len()
+            ))),
+        }
+    }
+
+    fn to_fen(&self) -> String {
+        let mut out = self.state.to_fen(self.has_legal_ep());
+        write!(
+            out,
+            " {}{} {} {}",
+            self.count,
+            if self.dms { "+dms" } else { "" },
+            Beirut::designation_fen(self.sides[0]),
+            Beirut::designation_fen(self.sides[1]),
+        )
+        .expect("writing to a String");
+        out
+    }
+
+    fn turn(&self) -> Color {
+        self.state.turn
+    }
+
+    fn fullmoves(&self) -> u32 {
+        self.state.fullmoves
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.state.halfmoves
+    }
+
+    /// Chess moves in generation order, then the legal Booms of the mover's known carriers
+    /// in canonical square order (BE-3, BE-4, BE-10). None before both sides chose (BE-2),
+    /// after a king exploded, or at mate or stalemate (BE-10: a Boom cannot rescue).
+    fn legal_actions_into(&self, out: &mut Vec<BeirutAction>) {
+        out.clear();
+        if !self.started() {
+            return;
+        }
+        let moves = self.chess_move_list();
+        if moves.is_empty() {
+            return;
+        }
+        out.extend(moves.into_iter().map(BeirutAction::Move));
+        for s in squares(self.known(self.state.turn)) {
+            if self.boom_problem(s).is_none() {
+                out.push(BeirutAction::Boom(square(s)));
+            }
+        }
+    }
+
+    fn play_unchecked(&mut self, action: &BeirutAction) {
+        self.apply::<false>(action, &mut Vec::new());
+    }
+
+    /// Plays `action` and reports the removals (C-6): a capture as `captured` (a carrier
+    /// too, BE-6), Boom and Dead Man's Switch blasts as `exploded`.
+    fn play_reported(&mut self, action: &BeirutAction) -> Vec<Removal> {
+        let mut out = Vec::new();
+        self.apply::<true>(action, &mut out);
+        out
+    }
+
+    /// BE-4, BE-6: a missing king loses (both missing: draw, `kings-exploded`); BE-10: no
+    /// legal chess move is checkmate (in check) or stalemate. `None` in the setup phase.
+    fn variant_outcome(&self) -> Option<Outcome> {
+        if !self.started() {
+            return None;
+        }
+        let board = &self.state.board;
+        match (board.king(Color::White), board.king(Color::Black)) {
+            (None, None) => return Some(Outcome::draw(EndReason::KingsExploded)),
+            (None, Some(_)) => return Some(Outcome::win(Color::Black, EndReason::KingExploded)),
+            (Some(_), None) => return Some(Outcome::win(Color::White, EndReason::KingExploded)),
+            _ => {}
+        }
+        if !self.chess_move_list().is_empty() {
+            return None;
+        }
+        let us = self.state.turn;
+        Some(if in_check(&self.state, us) {
+            Outcome::win(us.other(), EndReason::Checkmate)
+        } else {
+            Outcome::draw(EndReason::Stalemate)
         })
     }
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Err(FenError::new(fen, "beirut is not implemented yet"))
-    }
-    fn to_fen(&self) -> String {
-        String::new()
-    }
-    fn turn(&self) -> Color {
-        Color::White
-    }
-    fn fullmoves(&self) -> u32 {
-        1
-    }
-    fn halfmove_clock(&self) -> u32 {
-        0
-    }
-    fn legal_actions_into(&self, out: &mut Vec<Self::Action>) {
-        out.clear();
-    }
-    fn play_unchecked(&mut self, _: &Self::Action) {}
-    fn play_reported(&mut self, _: &Self::Action) -> Vec<Removal> {
-        Vec::new()
-    }
-    fn variant_outcome(&self) -> Option<Outcome> {
-        None
-    }
-    fn repetition_key(&self) -> u64 {
-        0
-    }
-    fn san(&self, _: &Self::Action) -> String {
-        String::new()
-    }
-    fn uci(&self, _: &Self::Action) -> String {
-        String::new()
-    }
-    fn parse_action(&self, text: &str) -> Result<Self::Action, ActionError> {
-        Err(ParseActionError {
-            text: text.into(),
-            expected: "nothing: beirut is not implemented yet".into(),
+
+    /// C-4's 100-ply rule; insufficient material only for two bare kings (any other piece
+    /// may be a carrier, and the public status never depends on carriers, BE-10).
+    fn automatic_draw(&self) -> Option<EndReason> {
+        let board = &self.state.board;
+        if self.state.halfmoves >= 100 {
+            Some(EndReason::HundredPly)
+        } else if board.occupied() & !board.role[Role::King as usize] == 0 {
+            Some(EndReason::InsufficientMaterial)
+        } else {
+            None
         }
-        .into())
     }
-    fn action_squares(&self, _: &Self::Action) -> ActionSquares {
-        ActionSquares::default()
+
+    /// A side with any piece besides its king may win (it may be a carrier: BE-10 keeps
+    /// this public answer independent of the hidden carriers).
+    fn can_win(&self, color: Color) -> bool {
+        let board = &self.state.board;
+        board.color[color.index()] & !board.role[Role::King as usize] != 0
     }
+
+    /// Side to move, pieces, castling rights and a usable en passant square; the carriers
+    /// are left out so that repetition never depends on hidden information (BE-10).
+    fn repetition_key(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.state.board.hash(&mut h);
+        self.state.turn.hash(&mut h);
+        self.state.castling.hash(&mut h);
+        self.has_legal_ep().then_some(self.state.ep).hash(&mut h);
+        h.finish()
+    }
+
+    fn checked_squares(&self) -> Vec<Square> {
+        let us = self.state.turn;
+        match self.state.board.king(us) {
+            Some(k) if in_check(&self.state, us) => vec![square(k)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// SAN for chess moves, `Boom@e5` for a Boom (C-5, RULES.md section 6).
+    fn san(&self, action: &BeirutAction) -> String {
+        match action {
+            BeirutAction::Move(mv) => san::san(mv, &self.chess_move_list()),
+            BeirutAction::Boom(s) => format!("Boom@{s}"),
+        }
+    }
+
+    fn uci(&self, action: &BeirutAction) -> String {
+        match action {
+            BeirutAction::Move(mv) => san::uci(mv),
+            BeirutAction::Boom(_) => self.san(action),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<BeirutAction, ActionError> {
+        let legal = self.legal_actions();
+        let legal_text = || legal.iter().map(|a| self.san(a)).collect::<Vec<_>>();
+        let (core, _) = strip_decorations(text);
+        let core = core.trim();
+        let is_boom = core
+            .get(..4)
+            .is_some_and(|p| p.eq_ignore_ascii_case("boom"));
+        if is_boom {
+            let target = core[4..].trim_start();
+            let s = target
+                .strip_prefix('@')
+                .and_then(|t| t.trim().to_ascii_lowercase().parse::<Square>().ok())
+                .and_then(|s| sq(s).map(|i| (s, i)))
+                .ok_or_else(|| ParseActionError {
+                    text: text.to_string(),
+                    expected: format!("{BOOM_GRAMMAR} (a1-h8)"),
+                })?;
+            let action = BeirutAction::Boom(s.0);
+            if legal.contains(&action) {
+                return Ok(action);
+            }
+            let reason = if legal.is_empty() {
+                "there is no legal action in this position".to_string()
+            } else {
+                self.boom_problem(s.1)
+                    .unwrap_or_else(|| "a Boom is not possible now".into())
+            };
+            return Err(IllegalActionError {
+                text: text.to_string(),
+                reason,
+                legal: legal_text(),
+            }
+            .into());
+        }
+        let moves: Vec<Move> = legal
+            .iter()
+            .filter_map(|a| match a {
+                BeirutAction::Move(m) => Some(*m),
+                BeirutAction::Boom(_) => None,
+            })
+            .collect();
+        let mut pseudo = Vec::new();
+        if self.variant_outcome().is_none() {
+            self.state.gen_pseudo(PSEUDO, &mut pseudo);
+        }
+        match san::resolve(text, &moves, &pseudo, |m| self.illegal_reason(m)) {
+            Ok(mv) => Ok(BeirutAction::Move(mv)),
+            Err(ActionError::Illegal(mut e)) => {
+                e.legal = legal_text();
+                Err(e.into())
+            }
+            Err(ActionError::Parse(mut e)) => {
+                e.expected = format!("{}, or {BOOM_GRAMMAR}", e.expected);
+                Err(e.into())
+            }
+        }
+    }
+
+    fn action_squares(&self, action: &BeirutAction) -> ActionSquares {
+        match action {
+            BeirutAction::Move(mv) => ActionSquares {
+                from: Some(square(mv.from)),
+                to: Some(square(mv.to)),
+                detonation: None,
+            },
+            BeirutAction::Boom(s) => ActionSquares {
+                from: None,
+                to: None,
+                detonation: Some(*s),
+            },
+        }
+    }
+
+    /// What `viewer` may see (BE-2, BE-8, BE-9): carriers of sides the viewer may not see
+    /// become [`Designation::Hidden`]; once the board has decided the game, the full state.
+    fn view(&self, viewer: Viewer) -> Beirut {
+        let mut out = self.clone();
+        if viewer == Viewer::Full || self.variant_outcome().is_some() {
+            return out;
+        }
+        for color in Color::ALL {
+            if !viewer.sees(color) && matches!(out.sides[color.index()], Designation::Known(_)) {
+                out.sides[color.index()] = Designation::Hidden;
+            }
+        }
+        out
+    }
+
+    /// Pieces with `carrier: true` exactly on the carriers this (viewed) position knows.
     fn board_view(&self) -> BoardView {
+        let board = &self.state.board;
+        let carriers = self.known(Color::White) | self.known(Color::Black);
+        let pieces = squares(board.occupied())
+            .map(|s| {
+                let (color, role) = board.piece_at(s).expect("occupied");
+                PieceView {
+                    square: square(s),
+                    color,
+                    kind: role.kind(),
+                    carrier: carriers & bit(s) != 0,
+                    frozen: false,
+                    imitating: None,
+                    locked: false,
+                }
+            })
+            .collect();
         BoardView {
             variant: Variant::Beirut,
-            pieces: Vec::new(),
+            pieces,
             loose_bombs: Vec::new(),
-            turn: Color::White,
-            fullmoves: 1,
-            checked: Vec::new(),
-            status: crate::Status::Ongoing,
-            awaiting_designation: Vec::new(),
+            turn: self.state.turn,
+            fullmoves: self.state.fullmoves,
+            checked: self.checked_squares(),
+            status: Status::from_outcome(self.variant_outcome()),
+            awaiting_designation: self.awaiting_designation(),
         }
     }
+
+    /// BE-2: exactly N distinct own pieces other than the king, once per side, in the setup
+    /// phase. Errors say what was wrong: "you need exactly 3 carriers", "d4 is empty",
+    /// "g8 holds a black piece, not yours", "e1 holds your king; a Beirut carrier cannot be
+    /// the king".
+    fn designate(&mut self, color: Color, squares: &[Square]) -> Result<(), DesignationError> {
+        let fail = |reason: String| DesignationError { reason };
+        if self.sides[color.index()] != Designation::Unchosen {
+            return Err(fail(format!("{color} has already chosen its carriers")));
+        }
+        if squares.len() != self.count as usize {
+            return Err(fail(format!(
+                "you need exactly {} carrier{}, not {}",
+                self.count,
+                if self.count == 1 { "" } else { "s" },
+                squares.len()
+            )));
+        }
+        let mask = self.carrier_mask(color, squares).map_err(fail)?;
+        self.sides[color.index()] = Designation::Known(mask);
+        Ok(())
+    }
+
+    fn awaiting_designation(&self) -> Vec<Color> {
+        Color::ALL
+            .into_iter()
+            .filter(|c| self.sides[c.index()] == Designation::Unchosen)
+            .collect()
+    }
+}
+
+/// The text a Beirut commitment hashes (INTERFACES.md, BE-9):
+/// `kaboom-beirut-v1:<game id>:<white|black>:<squares in canonical order, comma-joined>:<salt hex>`.
+/// Players can check it with `printf %s '<text>' | sha256sum`.
+pub fn commitment_preimage(
+    game_id: &str,
+    color: Color,
+    carriers: &[Square],
+    salt: &[u8; 16],
+) -> String {
+    let mut sorted = carriers.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    let squares: Vec<String> = sorted.iter().map(Square::to_string).collect();
+    let mut salt_hex = String::with_capacity(32);
+    for b in salt {
+        write!(salt_hex, "{b:02x}").expect("writing to a String");
+    }
+    format!(
+        "kaboom-beirut-v1:{game_id}:{}:{}:{salt_hex}",
+        color.name(),
+        squares.join(",")
+    )
+}
+
+/// The commitment to `color`'s designation (BE-9): SHA-256 of [`commitment_preimage`], as 64
+/// lowercase hex digits. The caller draws the 16-byte `salt` at random (the library is pure).
+pub fn commitment(game_id: &str, color: Color, carriers: &[Square], salt: &[u8; 16]) -> String {
+    let digest = Sha256::digest(commitment_preimage(game_id, color, carriers, salt).as_bytes());
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        write!(out, "{b:02x}").expect("writing to a String");
+    }
+    out
+}
+
+/// Whether `commitment` (hex, any case, surrounding spaces ignored) is the commitment of this
+/// designation and salt (BE-9).
+pub fn verify_commitment(
+    commitment_hex: &str,
+    game_id: &str,
+    color: Color,
+    carriers: &[Square],
+    salt: &[u8; 16],
+) -> bool {
+    commitment_hex
+        .trim()
+        .eq_ignore_ascii_case(&commitment(game_id, color, carriers, salt))
 }

@@ -7,10 +7,12 @@ pub struct MovetextError(pub String);
 
 /// Splits PGN movetext into action tokens, in order.
 ///
-/// Skipped: move numbers (`12.`, `12...`, also glued as `1.e4`), `{comments}`,
+/// Skipped: move numbers (`12.`, `12...`, also glued as `1.e4`), dots standing alone
+/// (`12. ... Nf6`), `{comments}`,
 /// `;` comments to the end of the line, `(variations)`, NAGs (`$1`), glyphs standing
 /// alone (`!`, `?!`), and results (`1-0`, `0-1`, `1/2-1/2`, `*`). A removal list written
-/// with spaces after its commas (`Oxa1->a2, g1`, BM-10) is joined back into one token.
+/// with spaces after its commas (`Oxa1->a2, g1`, BM-10) is joined back into one token, and
+/// so is a Nuke transfer prefix with its move (`c1>d2 Nxe5*`, NU-4).
 ///
 /// # Errors
 /// [`MovetextError`] for an unclosed `{` or `(`.
@@ -49,15 +51,35 @@ pub fn movetext_actions(text: &str) -> Result<Vec<String>, MovetextError> {
             || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
             || token.starts_with('$')
             || token.chars().all(|c| c == '!' || c == '?')
+            || token.chars().all(|c| c == '.')
         {
             continue;
         }
         match tokens.last_mut() {
             Some(last) if last.ends_with(',') => last.push_str(token),
+            Some(last) if is_transfer_prefix(last) => {
+                last.push(' ');
+                last.push_str(token);
+            }
             _ => tokens.push(token.to_string()),
         }
     }
     Ok(tokens)
+}
+
+/// A token that is, or ends with, a Nuke transfer prefix standing alone, like `c1>d2`
+/// (NU-4): it belongs with the next token.
+fn is_transfer_prefix(token: &str) -> bool {
+    let all = token.as_bytes();
+    if all.len() < 5 || (all.len() > 5 && all[all.len() - 6] != b' ') {
+        return false;
+    }
+    let b = &all[all.len() - 5..];
+    b[0].is_ascii_lowercase()
+        && b[1].is_ascii_digit()
+        && b[2] == b'>'
+        && b[3].is_ascii_lowercase()
+        && b[4].is_ascii_digit()
 }
 
 /// `"12.e4"` -> `"e4"`, `"12..."` -> `""`, `"e4"` -> `"e4"`.
@@ -100,6 +122,15 @@ mod tests {
     }
 
     #[test]
+    fn movetext_skips_standalone_ellipsis_bm10() {
+        // The seed's games write `2. ... fxg4` with the dots standing alone.
+        assert_eq!(
+            movetext_actions("2. g4 2. ... fxg4 3. e4").unwrap(),
+            ["g4", "fxg4", "e4"]
+        );
+    }
+
+    #[test]
     fn movetext_joins_removal_lists_bm10() {
         let text = "26... Oxj8->f8, j7 27. Kh1";
         assert_eq!(movetext_actions(text).unwrap(), ["Oxj8->f8,j7", "Kh1"]);
@@ -110,6 +141,19 @@ mod tests {
         assert_eq!(
             movetext_actions("1. 0-0 0-0-0 0-1").unwrap(),
             ["0-0", "0-0-0"]
+        );
+    }
+
+    #[test]
+    fn movetext_keeps_nuke_transfers_with_their_move_nu4() {
+        assert_eq!(
+            movetext_actions("1. e4 d8>e8 e5 2. c1>d2   Nxe5* *").unwrap(),
+            ["e4", "d8>e8 e5", "c1>d2 Nxe5*"]
+        );
+        // Two transfers stay together, so the rules can say "only one transfer per turn".
+        assert_eq!(
+            movetext_actions("1. e1>d1 d1>d2 e4").unwrap(),
+            ["e1>d1 d1>d2 e4"]
         );
     }
 

@@ -20,8 +20,9 @@ pub async fn resign(
     say_private(ctx, text).await
 }
 
-/// Offer a draw, or accept your opponent's offer. An offer stands until it is answered or
-/// your opponent moves; you may still make your own move.
+/// Offer a draw, or accept your opponent's offer.
+///
+/// An offer stands until it is answered or your opponent moves; you may still make your own move.
 #[poise::command(slash_command)]
 pub async fn draw(
     ctx: Context<'_>,

@@ -9,8 +9,9 @@ use crate::present;
 use crate::storage::games::GameState;
 use crate::types::{Context, Error};
 
-/// List active games (yours, or another player's) with whose turn it is and a link to
-/// each game's thread.
+/// List active games, whose turn it is, and a link to each game's thread.
+///
+/// Shows your games, or another player's with the `user` option.
 #[poise::command(slash_command)]
 pub async fn games(
     ctx: Context<'_>,

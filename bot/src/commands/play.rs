@@ -97,8 +97,9 @@ pub async fn move_(
     }
 }
 
-/// Show the current board. With private:true, only you see it, from your side, with your
-/// own Beirut carriers marked.
+/// Show the current board; private:true shows your own view to you only.
+///
+/// Your own view is from your side, with your own Beirut carriers marked.
 #[poise::command(slash_command)]
 pub async fn board(
     ctx: Context<'_>,

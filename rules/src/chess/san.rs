@@ -39,6 +39,9 @@ fn square_at(text: &str) -> Option<u8> {
 /// Parses the move text (decorations stripped) into a [`Pattern`].
 pub(crate) fn parse(text: &str) -> Option<Pattern> {
     let t = text.trim();
+    if !t.is_ascii() {
+        return None; // every form below is ASCII; slicing by bytes is then safe
+    }
     match t {
         "O-O" | "0-0" => return Some(Pattern::Castle { long: false }),
         "O-O-O" | "0-0-0" => return Some(Pattern::Castle { long: true }),
@@ -370,5 +373,7 @@ mod tests {
         assert_eq!(parse("Nz9"), None);
         assert_eq!(parse("hello"), None);
         assert_eq!(parse("e8=K"), None);
+        assert_eq!(parse("N€"), None, "non-ASCII text is refused, not a panic");
+        assert_eq!(parse("é4"), None);
     }
 }

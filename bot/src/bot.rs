@@ -1,0 +1,78 @@
+//! Wiring: the poise framework (commands, the one error handler, component routing) and
+//! `kaboom serve`.
+
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+
+use crate::clock::SystemClock;
+use crate::config::Config;
+use crate::painter::RendererPainter;
+use crate::services::Services;
+use crate::storage::Db;
+use crate::types::{Data, Error};
+
+async fn event_handler(
+    framework: poise::FrameworkContext<'_, Data, Error>,
+    event: &serenity::FullEvent,
+) -> Result<(), Error> {
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(ic),
+        } => {
+            crate::components::handle(framework.serenity_context, framework.user_data, ic).await
+        }
+        serenity::FullEvent::Ready { data_about_bot } => {
+            tracing::info!(user = %data_about_bot.user.name, "connected to Discord");
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The gateway intents the bot needs (no privileged ones).
+pub fn intents() -> serenity::GatewayIntents {
+    serenity::GatewayIntents::non_privileged()
+}
+
+/// The poise framework over `services`. Commands are registered at start-up: in
+/// `dev_guild` only (instant) if given, else globally.
+pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework<Data, Error> {
+    poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: crate::commands::all(),
+            on_error: |error| Box::pin(crate::commands::on_error(error)),
+            event_handler: |framework, event| Box::pin(event_handler(framework, event)),
+            ..Default::default()
+        })
+        .setup(move |ctx, _ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match dev_guild {
+                    Some(g) => {
+                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
+                            .await?;
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                Ok(Data { services })
+            })
+        })
+        .build()
+}
+
+/// Runs the bot until it is stopped: opens the database (applying migrations), connects
+/// to Discord and serves.
+///
+/// # Errors
+/// Database or Discord failures, as one line each.
+pub async fn serve(config: Config) -> Result<(), Error> {
+    let db = Db::connect(&config.database_url).await?;
+    tracing::info!(database = %config.database_url, "database ready");
+    let services = Services::new(db, Arc::new(SystemClock), Arc::new(RendererPainter));
+    let mut client = serenity::ClientBuilder::new(&config.token, intents())
+        .framework(framework(services, config.dev_guild_id))
+        .await?;
+    client.start().await?;
+    Ok(())
+}

@@ -1,0 +1,632 @@
+//! Building the board SVG: layout, squares, coordinates, header, marks and pieces.
+//!
+//! User units: one square is 100 units; the picture is scaled to the requested width
+//! by the `width`/`height` attributes against the `viewBox`.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use kaboom_rules::{BoardView, Color, Geometry, Kind, Square, Status};
+
+use crate::pieces::{self, piece_group, piece_id};
+use crate::text::{self, Anchor};
+use crate::{LastAction, Orientation, RenderOptions, Theme};
+
+/// Design units of the layout, relative to a square of 100: the picture is
+/// `LEFT + files * 100 + RIGHT` design units wide, then scaled so that a square is a
+/// whole number of pixels (crisp square edges, fewer blended colours).
+const LEFT: f32 = 44.0;
+/// Right margin.
+const RIGHT: f32 = 16.0;
+/// Plain top margin between header and board.
+const TOP: f32 = 16.0;
+/// Bottom margin (file letters).
+const BOTTOM: f32 = 44.0;
+/// Header strip height.
+const HEADER: f32 = 84.0;
+/// Gap between the board and a goal square (Bombalot).
+const GOAL_GAP: f32 = 8.0;
+
+/// The colours of one theme.
+struct Palette {
+    light: &'static str,
+    dark: &'static str,
+    frame: &'static str,
+    coords: &'static str,
+    header_text: &'static str,
+    header_dim: &'static str,
+    goal: &'static str,
+    goal_net: &'static str,
+    highlight: &'static str,
+}
+
+fn palette(theme: Theme) -> Palette {
+    match theme {
+        Theme::Classic => Palette {
+            light: "#efd9b4",
+            dark: "#b48762",
+            frame: "#2f2b27",
+            coords: "#cfc6b8",
+            header_text: "#f5f1ea",
+            header_dim: "#b9b0a3",
+            goal: "#7f9a6b",
+            goal_net: "#5d7650",
+            highlight: "#e6d33c",
+        },
+        Theme::Green => Palette {
+            light: "#eeeed2",
+            dark: "#769656",
+            frame: "#272a25",
+            coords: "#c9cdbf",
+            header_text: "#f3f5ee",
+            header_dim: "#b3b8a8",
+            goal: "#b58863",
+            goal_net: "#8c6546",
+            highlight: "#f0e04a",
+        },
+        Theme::Blue => Palette {
+            light: "#dee3e6",
+            dark: "#8ca2ad",
+            frame: "#262b30",
+            coords: "#c5ccd2",
+            header_text: "#f0f3f5",
+            header_dim: "#aab3bb",
+            goal: "#a08c6c",
+            goal_net: "#7b6a50",
+            highlight: "#d9d04a",
+        },
+    }
+}
+
+/// Where everything goes, in pixels (the SVG's user units are pixels).
+pub(crate) struct Layout {
+    geo: Geometry,
+    orientation: Orientation,
+    /// Design units to pixels.
+    k: f32,
+    /// Square side in whole pixels.
+    pub(crate) sq: u32,
+    left: f32,
+    header: f32,
+    gap: f32,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    /// Top edge of the main board's top row.
+    board_y: f32,
+}
+
+impl Layout {
+    pub(crate) fn new(geo: Geometry, orientation: Orientation, size: u32) -> Layout {
+        let width = size.clamp(64, 4096);
+        let files = f32::from(geo.files);
+        let k = width as f32 / (LEFT + files * 100.0 + RIGHT);
+        let sq = (k * 100.0).floor().max(1.0) as u32;
+        let margin = width as f32 - files * sq as f32;
+        let left = (margin * LEFT / (LEFT + RIGHT)).round();
+        let header = (HEADER * k).round();
+        let gap = (GOAL_GAP * k).round();
+        let goal_band = if geo.goals { sq as f32 + gap } else { 0.0 };
+        let board_y = header + (TOP * k).round() + goal_band;
+        let height = board_y + f32::from(geo.ranks) * sq as f32 + goal_band + (BOTTOM * k).round();
+        Layout {
+            geo,
+            orientation,
+            k,
+            sq,
+            left,
+            header,
+            gap,
+            width,
+            height: height as u32,
+            board_y,
+        }
+    }
+
+    fn sqf(&self) -> f32 {
+        self.sq as f32
+    }
+
+    /// Column (0 = left) of a file.
+    fn column(&self, file: u8) -> f32 {
+        match self.orientation {
+            Orientation::White => f32::from(file),
+            Orientation::Black => f32::from(self.geo.files - 1 - file),
+        }
+    }
+
+    /// Row (0 = top of the main board) of a rank; goal ranks give -1 and 8.
+    fn row(&self, rank: u8) -> f32 {
+        let r = f32::from(rank);
+        let top = f32::from(self.geo.ranks);
+        match self.orientation {
+            Orientation::White => top - r,
+            Orientation::Black => r - 1.0,
+        }
+    }
+
+    /// Top-left corner of a square in whole pixels (goal squares sit outside the
+    /// board, a gap away).
+    pub(crate) fn origin(&self, sq: Square) -> (f32, f32) {
+        let x = self.left + self.column(sq.file()) * self.sqf();
+        let row = self.row(sq.rank());
+        let mut y = self.board_y + row * self.sqf();
+        if row < 0.0 {
+            y -= self.gap;
+        } else if row >= f32::from(self.geo.ranks) {
+            y += self.gap;
+        }
+        (x, y)
+    }
+
+    /// `transform` placing a 100 x 100 drawing on the square at (`x`, `y`).
+    fn place(&self, x: f32, y: f32) -> String {
+        format!(
+            r#"transform="translate({} {}) scale({})""#,
+            n(x),
+            n(y),
+            n4(self.sqf() / 100.0)
+        )
+    }
+
+    /// A rectangle covering the square at (`x`, `y`).
+    fn rect(&self, x: f32, y: f32) -> String {
+        format!(
+            r#"x="{}" y="{}" width="{}" height="{}""#,
+            n(x),
+            n(y),
+            self.sq,
+            self.sq
+        )
+    }
+}
+
+fn n4(v: f32) -> String {
+    let r = (v * 10000.0).round() / 10000.0;
+    format!("{r}")
+}
+
+fn n(v: f32) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    let r = if r == 0.0 { 0.0 } else { r };
+    format!("{r}")
+}
+
+/// The header line: who moves and the move number, or the result.
+fn header_texts(board: &BoardView) -> (String, String) {
+    let left = match board.status {
+        Status::Finished(outcome) => {
+            let who = match outcome.winner {
+                Some(Color::White) => "White wins".to_string(),
+                Some(Color::Black) => "Black wins".to_string(),
+                None if outcome.reason == kaboom_rules::EndReason::Aborted => "Aborted".to_string(),
+                None => "Draw".to_string(),
+            };
+            if outcome.reason == kaboom_rules::EndReason::Aborted {
+                who
+            } else {
+                let result = match outcome.result() {
+                    "1/2-1/2" => "\u{bd}\u{2013}\u{bd}",
+                    "1-0" => "1\u{2013}0",
+                    "0-1" => "0\u{2013}1",
+                    other => other,
+                };
+                format!("{result}  {who} \u{b7} {}", outcome.reason.describe())
+            }
+        }
+        Status::Ongoing if !board.awaiting_designation.is_empty() => {
+            "Choosing bomb carriers".to_string()
+        }
+        Status::Ongoing => {
+            let side = match board.turn {
+                Color::White => "White",
+                Color::Black => "Black",
+            };
+            if board.checked.is_empty() {
+                format!("{side} to move")
+            } else {
+                format!("{side} to move \u{b7} check")
+            }
+        }
+    };
+    let right = format!("Move {}", board.fullmoves);
+    (left, right)
+}
+
+/// One piece to draw: its kind, colour and the top-left pixel of its square.
+pub(crate) struct Placed {
+    pub(crate) kind: Kind,
+    pub(crate) color: Color,
+    pub(crate) x: f32,
+    pub(crate) y: f32,
+}
+
+/// The picture in drawing order: `open` (the `<svg>` tag and `<defs>`), `base`
+/// (background, header, squares, coordinates, marks under the pieces), the pieces,
+/// and `top` (badges, loose bombs, preview). The PNG path rasterizes `base`, blits the
+/// pieces from cached sprites, then rasterizes `top`; the SVG is all of it in order.
+pub(crate) struct Scene {
+    pub(crate) layout: Layout,
+    pub(crate) open: String,
+    pub(crate) base: String,
+    pub(crate) pieces: Vec<Placed>,
+    pub(crate) top: String,
+}
+
+impl Scene {
+    /// The `<use>` elements of the pieces.
+    fn pieces_svg(&self) -> String {
+        let mut s = String::new();
+        for p in &self.pieces {
+            let _ = write!(
+                s,
+                r##"<use xlink:href="#{}" {}/>"##,
+                piece_id(p.kind, p.color),
+                self.layout.place(p.x, p.y)
+            );
+        }
+        s
+    }
+
+    /// The whole SVG document.
+    pub(crate) fn svg(&self) -> String {
+        let mut s =
+            String::with_capacity(self.open.len() + self.base.len() + self.top.len() + 4096);
+        s.push_str(&self.open);
+        s.push_str(&self.base);
+        s.push_str(&self.pieces_svg());
+        s.push_str(&self.top);
+        s.push_str("</svg>");
+        s
+    }
+
+    /// An SVG document of `open` plus one section (for the layered PNG path).
+    pub(crate) fn layer(&self, section: &str) -> String {
+        let mut s = String::with_capacity(self.open.len() + section.len() + 8);
+        s.push_str(&self.open);
+        s.push_str(section);
+        s.push_str("</svg>");
+        s
+    }
+}
+
+pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &RenderOptions) -> String {
+    scene(board, last, options).svg()
+}
+
+pub(crate) fn scene(
+    board: &BoardView,
+    last: Option<&LastAction>,
+    options: &RenderOptions,
+) -> Scene {
+    let geo = board.variant.geometry();
+    let lay = Layout::new(geo, options.orientation, options.size);
+    let pal = palette(options.theme);
+    let sqn = lay.sq;
+
+    let mut open = String::with_capacity(8 * 1024);
+    let _ = write!(
+        open,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
+        w = lay.width,
+        h = lay.height
+    );
+
+    // Pieces on the board, in canonical order, and the kinds the defs need.
+    let mut on_board: Vec<&kaboom_rules::PieceView> = board
+        .pieces
+        .iter()
+        .filter(|p| geo.contains(p.square))
+        .collect();
+    on_board.sort_by_key(|p| p.square);
+    let mut used: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let kind_index = |k: Kind| Kind::ALL.iter().position(|&x| x == k).unwrap_or(0);
+    for p in &on_board {
+        used.insert((kind_index(p.kind), p.color.index()));
+        if let Some(k) = p.imitating {
+            used.insert((kind_index(k), p.color.index()));
+        }
+    }
+    if !board.status.is_finished() {
+        used.insert((kind_index(Kind::King), board.turn.index()));
+    }
+
+    // Defs: pieces and marks, all in a 100 x 100 box.
+    open.push_str("<defs>");
+    for &(ki, ci) in &used {
+        let kind = Kind::ALL[ki];
+        let color = Color::ALL[ci];
+        let _ = write!(
+            open,
+            r#"<g id="{}">{}</g>"#,
+            piece_id(kind, color),
+            piece_group(kind, color)
+        );
+    }
+    open.push_str(concat!(
+        r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff1f1f"/><stop offset=".3" stop-color="#f01e1e"/><stop offset=".75" stop-color="#c81414" stop-opacity=".35"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
+        r##"<g id="blast"><path d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="#ff6a00" fill-opacity=".72" stroke="#b3001b" stroke-width="3" stroke-linejoin="round"/><path d="M50 26l6 12 13-4-6 12 12 7-13 3 2 13-11-8-9 10-1-13-13 1 9-10-9-10 13 0 1-13z" fill="#ffd21f" fill-opacity=".9"/></g>"##,
+        r##"<g id="det" fill="none" stroke="#c4001a" stroke-width="6"><circle cx="50" cy="50" r="38"/><circle cx="50" cy="50" r="18"/><path d="M50 2v24M50 74v24M2 50h24M74 50h24"/></g>"##,
+        r##"<g id="frz"><rect x="3" y="3" width="94" height="94" rx="8" fill="#7cc7ff" fill-opacity=".45" stroke="#e8f7ff" stroke-width="5" stroke-dasharray="10 6"/></g>"##,
+        r##"<g id="frzb"><circle cx="82" cy="82" r="15" fill="#1f78c8" stroke="#fff" stroke-width="2.5"/><path d="M82 71v22M72.5 76.5l19 11M72.5 87.5l19-11" stroke="#fff" stroke-width="3" stroke-linecap="round"/></g>"##,
+        r##"<g id="lock"><circle cx="82" cy="82" r="15" fill="#3c3a36" stroke="#fff" stroke-width="2.5"/><path d="M76.5 80v-4a5.5 5.5 0 0 1 11 0v4" fill="none" stroke="#fff" stroke-width="3"/><rect x="74" y="79" width="16" height="12" rx="2" fill="#ffd21f"/></g>"##,
+        r##"<g id="pv"><rect x="5" y="5" width="90" height="90" rx="6" fill="#e4002b" fill-opacity=".2" stroke="#e4002b" stroke-width="6" stroke-dasharray="16 9"/><path d="M10 10l16 16M90 10L74 26M10 90l16-16M90 90L74 74" stroke="#e4002b" stroke-width="6" stroke-linecap="round"/></g>"##,
+        r##"<circle id="badge" cx="0" cy="0" r="21" fill="#fffbe8" stroke="#ff9d1c" stroke-width="3"/>"##,
+    ));
+    let _ = write!(open, r#"<g id="bomb">{}</g>"#, pieces::bomb_badge());
+    open.push_str("</defs>");
+
+    let mut s = String::with_capacity(16 * 1024);
+    // Background and header.
+    let _ = write!(
+        s,
+        r#"<rect width="{}" height="{}" fill="{}"/>"#,
+        lay.width, lay.height, pal.frame
+    );
+    draw_header(&mut s, board, &lay, &pal);
+
+    // Squares: one light rectangle, then all dark squares as one path.
+    let _ = write!(
+        s,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+        n(lay.left),
+        n(lay.board_y),
+        u32::from(geo.files) * sqn,
+        u32::from(geo.ranks) * sqn,
+        pal.light
+    );
+    let mut dark = String::new();
+    for sq in geo.squares() {
+        if geo.is_goal(sq) || !geo.is_dark(sq) {
+            continue;
+        }
+        let (x, y) = lay.origin(sq);
+        let _ = write!(dark, "M{} {}h{sqn}v{sqn}h-{sqn}z", n(x), n(y));
+    }
+    let _ = write!(s, r#"<path d="{dark}" fill="{}"/>"#, pal.dark);
+
+    // Goal squares (Bombalot, BA-2): a net, and the square's name.
+    if geo.goals {
+        for sq in Geometry::GOAL_SQUARES {
+            let (x, y) = lay.origin(sq);
+            let _ = write!(s, r#"<rect {} fill="{}"/>"#, lay.rect(x, y), pal.goal);
+            let mut net = String::new();
+            for i in 1..5 {
+                let o = (i as f32 * lay.sqf() / 5.0).round();
+                let _ = write!(
+                    net,
+                    "M{} {}v{sqn}M{} {}h{sqn}",
+                    n(x + o),
+                    n(y),
+                    n(x),
+                    n(y + o)
+                );
+            }
+            let _ = write!(
+                s,
+                r#"<path d="{net}" stroke="{}" stroke-width="{}" fill="none"/>"#,
+                pal.goal_net,
+                n((2.0 * lay.k).max(1.0))
+            );
+            let label = text::path_data(
+                &sq.to_string(),
+                x + 6.0 * lay.k,
+                y + 24.0 * lay.k,
+                22.0 * lay.k,
+                Anchor::Start,
+            );
+            let _ = write!(s, r#"<path d="{label}" fill="{}"/>"#, pal.header_text);
+        }
+    }
+
+    draw_coordinates(&mut s, &lay, &pal);
+
+    // The last action: from/to, blast marks, detonation.
+    if let Some(last) = last {
+        for sq in [last.squares.from, last.squares.to].into_iter().flatten() {
+            if !geo.contains(sq) {
+                continue;
+            }
+            let (x, y) = lay.origin(sq);
+            let _ = write!(
+                s,
+                r#"<rect {} fill="{}" fill-opacity=".55"/>"#,
+                lay.rect(x, y),
+                pal.highlight
+            );
+        }
+        let mut removed = last.removed.clone();
+        removed.sort();
+        removed.dedup();
+        for sq in removed {
+            if !geo.contains(sq) {
+                continue;
+            }
+            let (x, y) = lay.origin(sq);
+            let _ = write!(s, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
+        }
+        if let Some(sq) = last.squares.detonation.filter(|&sq| geo.contains(sq)) {
+            let (x, y) = lay.origin(sq);
+            let _ = write!(s, r##"<use xlink:href="#det" {}/>"##, lay.place(x, y));
+        }
+    }
+
+    // Kings in check.
+    let mut checked = board.checked.clone();
+    checked.sort();
+    checked.dedup();
+    for sq in checked {
+        if !geo.contains(sq) {
+            continue;
+        }
+        let (x, y) = lay.origin(sq);
+        let _ = write!(s, r#"<rect {} fill="url(#chk)"/>"#, lay.rect(x, y));
+    }
+
+    // Frozen tint under the pieces (BA-3, NU-5).
+    for p in &on_board {
+        if p.frozen {
+            let (x, y) = lay.origin(p.square);
+            let _ = write!(s, r##"<use xlink:href="#frz" {}/>"##, lay.place(x, y));
+        }
+    }
+
+    let pieces_placed: Vec<Placed> = on_board
+        .iter()
+        .map(|p| {
+            let (x, y) = lay.origin(p.square);
+            Placed {
+                kind: p.kind,
+                color: p.color,
+                x,
+                y,
+            }
+        })
+        .collect();
+
+    // Badges above the pieces: carriers, imitated kind, frozen, locked.
+    let mut t = String::new();
+    for p in &on_board {
+        let (x, y) = lay.origin(p.square);
+        if p.carrier {
+            let _ = write!(
+                t,
+                r##"<g {}><use xlink:href="#badge" x="78" y="22"/><use xlink:href="#bomb" transform="translate(60 4) scale(.36)"/></g>"##,
+                lay.place(x, y)
+            );
+        }
+        if let Some(k) = p.imitating {
+            let _ = write!(
+                t,
+                r##"<g {}><use xlink:href="#badge" x="22" y="22"/><use xlink:href="#{}" transform="translate(3 3) scale(.38)"/></g>"##,
+                lay.place(x, y),
+                piece_id(k, p.color)
+            );
+        }
+        if p.frozen {
+            let _ = write!(t, r##"<use xlink:href="#frzb" {}/>"##, lay.place(x, y));
+        }
+        if p.locked {
+            let _ = write!(t, r##"<use xlink:href="#lock" {}/>"##, lay.place(x, y));
+        }
+    }
+
+    // Loose bombs (NU-9): a small bomb in the lower-left corner, with the count.
+    let mut loose = board.loose_bombs.clone();
+    loose.sort_by_key(|b| b.square);
+    for b in loose {
+        if !geo.contains(b.square) || b.count == 0 {
+            continue;
+        }
+        let (x, y) = lay.origin(b.square);
+        let _ = write!(
+            t,
+            r##"<g {}><use xlink:href="#bomb" transform="translate(1 64) scale(.34)"/>"##,
+            lay.place(x, y)
+        );
+        if b.count > 1 {
+            let d = text::path_data(
+                &format!("\u{d7}{}", b.count),
+                35.0,
+                95.0,
+                24.0,
+                Anchor::Start,
+            );
+            let _ = write!(
+                t,
+                r##"<path d="{d}" fill="#fff" stroke="#000" stroke-width="4" paint-order="stroke" stroke-linejoin="round"/>"##
+            );
+        }
+        t.push_str("</g>");
+    }
+
+    // Explosion preview on top of everything on the board.
+    let mut preview = options.preview.clone();
+    preview.sort();
+    preview.dedup();
+    for sq in preview {
+        if !geo.contains(sq) {
+            continue;
+        }
+        let (x, y) = lay.origin(sq);
+        let _ = write!(t, r##"<use xlink:href="#pv" {}/>"##, lay.place(x, y));
+    }
+
+    Scene {
+        layout: lay,
+        open,
+        base: s,
+        pieces: pieces_placed,
+        top: t,
+    }
+}
+
+fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
+    let k = lay.k;
+    let (left, right) = header_texts(board);
+    let size = 36.0 * k;
+    let base = lay.header / 2.0 + text::cap_height(size) / 2.0 + 4.0 * k;
+    // The side to move's king as a marker (none once the game is over).
+    let mut x = lay.left - 6.0 * k;
+    if !board.status.is_finished() {
+        let _ = write!(
+            s,
+            r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
+            piece_id(Kind::King, board.turn),
+            n(x),
+            n(lay.header / 2.0 - 27.0 * k),
+            n4(0.62 * k)
+        );
+        x += 66.0 * k;
+    }
+    let right_x = lay.width as f32 - (RIGHT + 4.0) * k;
+    let left_w = text::width(&left, size);
+    let right_w = text::width(&right, size);
+    let show_right = !board.status.is_finished() && x + left_w + 24.0 * k + right_w <= right_x;
+    // Shrink the main line if it does not fit the width (long results on 8 files).
+    let avail = right_x - x;
+    let size_left = if left_w > avail {
+        size * avail / left_w
+    } else {
+        size
+    };
+    let d = text::path_data(&left, x, base, size_left, Anchor::Start);
+    let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_text);
+    if show_right {
+        let d = text::path_data(&right, right_x, base, size, Anchor::End);
+        let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_dim);
+    }
+}
+
+fn draw_coordinates(s: &mut String, lay: &Layout, pal: &Palette) {
+    let geo = lay.geo;
+    let k = lay.k;
+    let size = 28.0 * k;
+    let cap = text::cap_height(size);
+    let sq = lay.sqf();
+    let mut d = String::new();
+    // Ranks on the left.
+    for rank in 1..=geo.ranks {
+        let y = lay.board_y + lay.row(rank) * sq + sq / 2.0 + cap / 2.0;
+        d.push_str(&text::path_data(
+            &rank.to_string(),
+            lay.left / 2.0,
+            y,
+            size,
+            Anchor::Middle,
+        ));
+    }
+    // Files below the board (below the goal for Bombalot's d and e files).
+    let below = lay.board_y + f32::from(geo.ranks) * sq;
+    for file in 0..geo.files {
+        let letter = ((b'a' + file) as char).to_string();
+        let x = lay.left + lay.column(file) * sq + sq / 2.0;
+        let goal_below = geo.goals && (file == 3 || file == 4);
+        let y = if goal_below {
+            below + lay.gap + sq + 32.0 * k
+        } else {
+            below + 32.0 * k
+        };
+        d.push_str(&text::path_data(&letter, x, y, size, Anchor::Middle));
+    }
+    let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.coords);
+}

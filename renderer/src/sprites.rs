@@ -1,0 +1,92 @@
+//! Piece sprites for the PNG path: each piece rendered once per square size with
+//! resvg (the same drawing as in the SVG, scaled to the square), then copied onto the
+//! board at whole-pixel square positions.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use kaboom_rules::{Color, Kind};
+use resvg::tiny_skia::Pixmap;
+
+use crate::RenderError;
+use crate::pieces::piece_group;
+
+/// At most this many sprites are kept (15 kinds x 2 colours x a few sizes); past it
+/// the cache starts afresh, so odd sizes asked once cannot make it grow without bound.
+const MAX_SPRITES: usize = 300;
+
+type Key = (usize, usize, u32);
+
+fn cache() -> &'static Mutex<BTreeMap<Key, Arc<Pixmap>>> {
+    static CACHE: Mutex<BTreeMap<Key, Arc<Pixmap>>> = Mutex::new(BTreeMap::new());
+    &CACHE
+}
+
+/// The sprite of `kind` in `color` for squares of `sq` pixels.
+pub(crate) fn sprite(kind: Kind, color: Color, sq: u32) -> Result<Arc<Pixmap>, RenderError> {
+    let ki = Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
+    let key = (ki, color.index(), sq);
+    if let Some(p) = cache().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(Arc::clone(p));
+    }
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{sq}" height="{sq}" viewBox="0 0 100 100">{}</svg>"#,
+        piece_group(kind, color)
+    );
+    let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
+        .map_err(|e| RenderError::Svg(e.to_string()))?;
+    let mut pixmap = Pixmap::new(sq, sq).ok_or(RenderError::Allocate {
+        width: sq,
+        height: sq,
+    })?;
+    // The viewBox maps the 100 x 100 drawing onto `sq` pixels.
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    let pixmap = Arc::new(pixmap);
+    let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
+    if map.len() >= MAX_SPRITES {
+        map.clear();
+    }
+    map.insert(key, Arc::clone(&pixmap));
+    Ok(pixmap)
+}
+
+/// Draws `sprite` (premultiplied RGBA) over `dst` with its top-left corner at pixel
+/// (`x`, `y`), source-over, clipped to `dst`. Integer arithmetic: deterministic.
+pub(crate) fn blit(dst: &mut Pixmap, sprite: &Pixmap, x: u32, y: u32) {
+    let (dw, dh) = (dst.width(), dst.height());
+    let (sw, sh) = (sprite.width(), sprite.height());
+    if x >= dw || y >= dh {
+        return;
+    }
+    let w = sw.min(dw - x) as usize;
+    let h = sh.min(dh - y) as usize;
+    let src = sprite.data();
+    let out = dst.data_mut();
+    for row in 0..h {
+        let s0 = row * sw as usize * 4;
+        let d0 = ((y as usize + row) * dw as usize + x as usize) * 4;
+        let srow = &src[s0..s0 + w * 4];
+        let drow = &mut out[d0..d0 + w * 4];
+        for (s, d) in srow.chunks_exact(4).zip(drow.chunks_exact_mut(4)) {
+            let a = u32::from(s[3]);
+            if a == 0 {
+                continue;
+            }
+            if a == 255 {
+                d.copy_from_slice(s);
+                continue;
+            }
+            let inv = 255 - a;
+            for i in 0..4 {
+                // s + d * (255 - a) / 255, rounded.
+                let v = u32::from(d[i]) * inv + 128;
+                let v = (v + (v >> 8)) >> 8;
+                d[i] = (u32::from(s[i]) + v).min(255) as u8;
+            }
+        }
+    }
+}

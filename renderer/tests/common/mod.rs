@@ -1,0 +1,147 @@
+//! Test helpers: build `BoardView` values directly from a compact piece list, so every
+//! kind and flag can be drawn before (or without) the variant that produces it.
+#![allow(dead_code)]
+
+use kaboom_rules::{
+    BoardView, Color, EndReason, Kind, LooseBombs, Outcome, PieceView, Square, Status, Variant,
+};
+
+/// The kind for a short code: K Q R B N P (chess), D defuser, O bomb, KB king battler,
+/// T tweke, ST super-tweke, A tank, X detonator, I immobilizer, M imitator.
+pub fn kind(code: &str) -> Kind {
+    match code {
+        "K" => Kind::King,
+        "Q" => Kind::Queen,
+        "R" => Kind::Rook,
+        "B" => Kind::Bishop,
+        "N" => Kind::Knight,
+        "P" => Kind::Pawn,
+        "D" => Kind::Defuser,
+        "O" => Kind::Bomb,
+        "KB" => Kind::KingBattler,
+        "T" => Kind::Tweke,
+        "ST" => Kind::SuperTweke,
+        "A" => Kind::Tank,
+        "X" => Kind::Detonator,
+        "I" => Kind::Immobilizer,
+        "M" => Kind::Imitator,
+        other => panic!("unknown kind code {other}"),
+    }
+}
+
+pub fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}
+
+pub fn squares(names: &str) -> Vec<Square> {
+    names.split_whitespace().map(sq).collect()
+}
+
+/// A board from tokens `<w|b><code>@<square>[+carrier][+frozen][+locked][=<code>]`,
+/// e.g. `wK@e1 bP@e5+carrier wM@a1=T`.
+pub fn board(variant: Variant, spec: &str) -> BoardView {
+    let mut pieces = Vec::new();
+    for token in spec.split_whitespace() {
+        let (head, rest) = token.split_once('@').expect("token needs @");
+        let color = match &head[..1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => panic!("token {token} needs w or b"),
+        };
+        let kind = kind(&head[1..]);
+        let mut parts = rest.split('+');
+        let square_part = parts.next().unwrap();
+        let (square_name, imitating) = match square_part.split_once('=') {
+            Some((s, k)) => (s, Some(self::kind(k))),
+            None => (square_part, None),
+        };
+        let mut p = PieceView {
+            square: sq(square_name),
+            color,
+            kind,
+            carrier: false,
+            frozen: false,
+            imitating,
+            locked: false,
+        };
+        for flag in parts {
+            let (flag, imit) = match flag.split_once('=') {
+                Some((f, k)) => (f, Some(self::kind(k))),
+                None => (flag, None),
+            };
+            if imit.is_some() {
+                p.imitating = imit;
+            }
+            match flag {
+                "carrier" => p.carrier = true,
+                "frozen" => p.frozen = true,
+                "locked" => p.locked = true,
+                _ => panic!("unknown flag {flag}"),
+            }
+        }
+        pieces.push(p);
+    }
+    pieces.sort_by_key(|p| p.square);
+    BoardView {
+        variant,
+        pieces,
+        loose_bombs: Vec::new(),
+        turn: Color::White,
+        fullmoves: 1,
+        checked: Vec::new(),
+        status: Status::Ongoing,
+        awaiting_designation: Vec::new(),
+    }
+}
+
+/// The pieces of a FEN board field (standard letters; for Bomberman `O` bomb, `D`
+/// defuser, `Q` king battler) as a spec for [`board`].
+pub fn fen_spec(variant: Variant, placement: &str) -> String {
+    let mut out = Vec::new();
+    for (i, row) in placement.split('/').enumerate() {
+        let rank = 8 - i as u8;
+        let mut file = 0u8;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as u8;
+                continue;
+            }
+            let color = if c.is_ascii_uppercase() { 'w' } else { 'b' };
+            let mut code = c.to_ascii_uppercase().to_string();
+            if variant == Variant::Bomberman && code == "Q" {
+                code = "KB".into();
+            }
+            let square = Square::new(file, rank).unwrap();
+            out.push(format!("{color}{code}@{square}"));
+            file += 1;
+        }
+    }
+    out.join(" ")
+}
+
+pub fn with_turn(mut b: BoardView, turn: Color, fullmoves: u32) -> BoardView {
+    b.turn = turn;
+    b.fullmoves = fullmoves;
+    b
+}
+
+pub fn finished(mut b: BoardView, winner: Option<Color>, reason: EndReason) -> BoardView {
+    b.status = Status::Finished(Outcome { winner, reason });
+    b
+}
+
+pub fn loose(mut b: BoardView, list: &[(&str, u8)]) -> BoardView {
+    b.loose_bombs = list
+        .iter()
+        .map(|&(s, count)| LooseBombs {
+            square: sq(s),
+            count,
+        })
+        .collect();
+    b
+}
+
+pub fn checked(mut b: BoardView, names: &str) -> BoardView {
+    b.checked = squares(names);
+    b
+}

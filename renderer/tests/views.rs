@@ -1,0 +1,225 @@
+//! Behaviour of the renderer beyond the golden images: hidden information, flags,
+//! orientation, sizes and determinism.
+
+mod common;
+
+use common::*;
+use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
+use kaboom_rules::{AnyGame, Color, GameOptions, Square, Variant, Viewer};
+
+fn png_size(png: &[u8]) -> (u32, u32) {
+    let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    (w, h)
+}
+
+/// Section 6 / BE-2: a public Beirut image never reveals a carrier. Two games that
+/// differ only in their hidden carriers give byte-identical spectator PNGs, while
+/// each player's private view does show their own carrier.
+#[test]
+#[ignore = "needs Beirut in kaboom-rules (lands from the beirut branch); run with --ignored"]
+fn beirut_spectator_png_is_identical_for_different_hidden_carriers() {
+    let movetext = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6";
+    let render = |white: &str, black: &str, viewer: Viewer| {
+        let mut game = AnyGame::new(Variant::Beirut, GameOptions::default()).unwrap();
+        game.designate(Color::White, &[sq(white)]).unwrap();
+        game.designate(Color::Black, &[sq(black)]).unwrap();
+        for token in kaboom_rules::notation::movetext_actions(movetext).unwrap() {
+            game.play(None, &token).unwrap();
+        }
+        let board = game.board_view(viewer);
+        let last = game.plies().last().map(LastAction::from_ply);
+        render_png(&board, last.as_ref(), &RenderOptions::default()).unwrap()
+    };
+    let a = render("d1", "d8", Viewer::Spectator);
+    let b = render("g1", "b8", Viewer::Spectator);
+    assert_eq!(a, b, "the spectator image depends on hidden carriers");
+    // The owners' private views differ: each marks its own carrier.
+    assert_ne!(
+        render("d1", "d8", Viewer::White),
+        render("g1", "d8", Viewer::White)
+    );
+}
+
+/// The renderer draws exactly what the view holds: with the carrier flags removed (as
+/// a spectator view has them) the picture equals the one of a view that never had
+/// them, and with a flag set it differs (the private view shows it).
+#[test]
+fn carrier_marks_follow_the_view_flags_only() {
+    let spec = "wK@g1 wN@f3 wP@e4 bK@g8 bN@c6 bP@e5";
+    let plain = board(Variant::Beirut, spec);
+    let mut private = plain.clone();
+    private
+        .pieces
+        .iter_mut()
+        .find(|p| p.square == sq("f3"))
+        .unwrap()
+        .carrier = true;
+    let mut stripped = private.clone();
+    for p in &mut stripped.pieces {
+        p.carrier = false;
+    }
+    let o = RenderOptions::default();
+    assert_eq!(
+        render_png(&stripped, None, &o).unwrap(),
+        render_png(&plain, None, &o).unwrap()
+    );
+    assert_ne!(
+        render_png(&private, None, &o).unwrap(),
+        render_png(&plain, None, &o).unwrap()
+    );
+}
+
+/// Every flag, loose bombs, check, the last action and the preview change the picture.
+#[test]
+fn every_mark_is_drawn() {
+    let base = board(Variant::Bombalot, "wM@a1 wT@c3 bI@e6 bT@d5 wK@e1");
+    let o = RenderOptions::default();
+    let svg = |b: &kaboom_rules::BoardView, l: Option<&LastAction>, o: &RenderOptions| {
+        render_svg(b, l, o)
+    };
+    let plain = svg(&base, None, &o);
+    let mut variants: Vec<(&str, String)> = Vec::new();
+    for flag in ["carrier", "frozen", "locked"] {
+        let mut b = base.clone();
+        let p = b.pieces.iter_mut().find(|p| p.square == sq("d5")).unwrap();
+        match flag {
+            "carrier" => p.carrier = true,
+            "frozen" => p.frozen = true,
+            _ => p.locked = true,
+        }
+        variants.push((flag, svg(&b, None, &o)));
+    }
+    let mut b = base.clone();
+    b.pieces[0].imitating = Some(kaboom_rules::Kind::Tank);
+    variants.push(("imitating", svg(&b, None, &o)));
+    variants.push((
+        "loose bombs",
+        svg(&loose(base.clone(), &[("h4", 2)]), None, &o),
+    ));
+    variants.push(("check", svg(&checked(base.clone(), "e1"), None, &o)));
+    let last = LastAction {
+        squares: kaboom_rules::ActionSquares {
+            from: Some(sq("c2")),
+            to: Some(sq("c3")),
+            detonation: None,
+        },
+        removed: vec![],
+    };
+    variants.push(("from/to", svg(&base, Some(&last), &o)));
+    let blast = LastAction {
+        removed: vec![sq("f6")],
+        ..LastAction::default()
+    };
+    variants.push(("blast", svg(&base, Some(&blast), &o)));
+    let det = LastAction {
+        squares: kaboom_rules::ActionSquares {
+            detonation: Some(sq("f6")),
+            ..Default::default()
+        },
+        ..LastAction::default()
+    };
+    variants.push(("detonation", svg(&base, Some(&det), &o)));
+    let preview = RenderOptions {
+        preview: vec![sq("d5")],
+        ..RenderOptions::default()
+    };
+    variants.push(("preview", svg(&base, None, &preview)));
+    for (name, text) in &variants {
+        assert_ne!(text, &plain, "{name} is not drawn");
+    }
+    // All different from each other too (each mark has its own look).
+    for (i, (a, ta)) in variants.iter().enumerate() {
+        for (b, tb) in &variants[i + 1..] {
+            assert_ne!(ta, tb, "{a} and {b} look the same");
+        }
+    }
+}
+
+/// The picture is `size` wide, taller than wide (header strip; not cropped as a
+/// square by chat clients), for every variant, and stays within 40 KB at 640 px.
+#[test]
+fn sizes_and_aspect() {
+    for variant in Variant::ALL {
+        let b = board(variant, "wK@e1 bK@e8");
+        for size in [64u32, 320, 640, 1000] {
+            let o = RenderOptions {
+                size,
+                ..RenderOptions::default()
+            };
+            let png = render_png(&b, None, &o).unwrap();
+            let (w, h) = png_size(&png);
+            assert_eq!(w, size, "{variant} at {size}");
+            assert_ne!(w, h, "{variant} at {size}: square image");
+        }
+    }
+    // Out-of-range sizes are clamped, never a panic or a huge allocation.
+    let b = board(Variant::Atomic, "wK@e1 bK@e8");
+    for (asked, got) in [(0u32, 64u32), (100_000, 4096)] {
+        let o = RenderOptions {
+            size: asked,
+            ..RenderOptions::default()
+        };
+        assert_eq!(png_size(&render_png(&b, None, &o).unwrap()).0, got);
+    }
+}
+
+/// Same input, same bytes; no text elements or font references (glyphs are paths).
+#[test]
+fn deterministic_and_font_free() {
+    let b = checked(
+        board(
+            Variant::Atomic,
+            &fen_spec(
+                Variant::Atomic,
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR",
+            ),
+        ),
+        "e1",
+    );
+    let o = RenderOptions::default();
+    let svg = render_svg(&b, None, &o);
+    assert_eq!(svg, render_svg(&b, None, &o));
+    assert_eq!(
+        render_png(&b, None, &o).unwrap(),
+        render_png(&b, None, &o).unwrap()
+    );
+    assert!(
+        !svg.contains("<text") && !svg.contains("font"),
+        "text must be paths"
+    );
+}
+
+/// Orientation: Black at the bottom mirrors both axes (a1 goes to the top right).
+#[test]
+fn orientation_moves_squares() {
+    let b = with_turn(board(Variant::Atomic, "wK@a1 bK@h8"), Color::Black, 1);
+    let white = render_svg(&b, None, &RenderOptions::default());
+    let black = render_svg(
+        &b,
+        None,
+        &RenderOptions {
+            orientation: Orientation::Black,
+            ..RenderOptions::default()
+        },
+    );
+    // The white king's <use> element carries its position in its transform (the
+    // header's king marker is Black's here, since Black is to move).
+    let pos = |svg: &str, id: &str| -> (f32, f32) {
+        let key = format!("href=\"#{id}\" transform=\"translate(");
+        let i = svg.find(&key).unwrap() + key.len();
+        let rest = &svg[i..i + rest_end(&svg[i..])];
+        let mut it = rest.split(' ').map(|v| v.parse::<f32>().unwrap());
+        (it.next().unwrap(), it.next().unwrap())
+    };
+    fn rest_end(s: &str) -> usize {
+        s.find(')').unwrap()
+    }
+    let (wx, wy) = pos(&white, "wK");
+    let (bx, by) = pos(&black, "wK");
+    assert!(
+        bx > wx && by < wy,
+        "a1 should move from bottom-left to top-right"
+    );
+    let _ = Square::new(0, 1);
+}
