@@ -21,5 +21,6 @@ pub mod config;
 pub mod painter;
 pub mod services;
 pub mod render_cli;
+pub mod scheduler;
 pub mod storage;
 pub mod fake_discord;
