@@ -157,7 +157,11 @@ pub struct Scheduler {
 
 /// The side to move at `ply` (C-2: White first, one action per turn).
 fn to_move(ply: i64) -> Color {
-    if ply % 2 == 0 { Color::White } else { Color::Black }
+    if ply % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
 }
 
 fn mention(user: u64) -> String {
@@ -165,7 +169,7 @@ fn mention(user: u64) -> String {
 }
 
 fn hours_text(secs: i64) -> String {
-    if secs % 86_400 == 0 {
+    if secs % 86_400 == 0 && secs >= 7 * 86_400 {
         let d = secs / 86_400;
         format!("{d} day{}", if d == 1 { "" } else { "s" })
     } else {
@@ -241,7 +245,12 @@ impl Scheduler {
 
     /// Spawns [`Scheduler::run`] on the current runtime; send `true` on the returned
     /// sender to stop it.
-    pub fn spawn(self) -> (tokio::sync::watch::Sender<bool>, tokio::task::JoinHandle<()>) {
+    pub fn spawn(
+        self,
+    ) -> (
+        tokio::sync::watch::Sender<bool>,
+        tokio::task::JoinHandle<()>,
+    ) {
         let (tx, rx) = tokio::sync::watch::channel(false);
         (tx, tokio::spawn(self.run(rx)))
     }
@@ -482,7 +491,10 @@ impl Scheduler {
             start_fen: row.start_fen.clone(),
             state: GameState::Finished,
             declared: Some(outcome),
-            result: Some((outcome.result().to_string(), outcome.reason.name().to_string())),
+            result: Some((
+                outcome.result().to_string(),
+                outcome.reason.name().to_string(),
+            )),
             deadline_at: None,
         };
         if !games::update_state(tx, row.id, &update, now).await? {

@@ -85,6 +85,14 @@ pub struct RecordingNotifier {
 }
 
 impl RecordingNotifier {
+    /// A recorder for which DMs to `refuse_dms` fail.
+    pub fn refusing_dms(refuse_dms: Vec<u64>) -> RecordingNotifier {
+        RecordingNotifier {
+            sent: Mutex::default(),
+            refuse_dms,
+        }
+    }
+
     /// Everything delivered so far, in order.
     pub fn sent(&self) -> Vec<(Notice, Delivery)> {
         self.sent.lock().unwrap_or_else(|p| p.into_inner()).clone()

@@ -189,10 +189,22 @@ mod tests {
         let p = plan(&f, 1000 + DAY, &s, 0);
         assert_eq!((p.due, p.next), (Due::Nothing, Some(1000 + 2 * DAY)));
         let p = plan(&f, 1000 + 2 * DAY, &s, 0);
-        assert_eq!(p.due.clone(), Due::Nudge(Nudge::Idle { nth: 1, idle_secs: 2 * DAY }));
+        assert_eq!(
+            p.due.clone(),
+            Due::Nudge(Nudge::Idle {
+                nth: 1,
+                idle_secs: 2 * DAY
+            })
+        );
         assert_eq!(p.next, Some(1000 + 9 * DAY));
         let p = plan(&f, 1000 + 17 * DAY, &s, 0);
-        assert_eq!(p.due, Due::Nudge(Nudge::Idle { nth: 3, idle_secs: 16 * DAY }));
+        assert_eq!(
+            p.due,
+            Due::Nudge(Nudge::Idle {
+                nth: 3,
+                idle_secs: 16 * DAY
+            })
+        );
         assert_eq!(p.next, Some(1000 + 23 * DAY));
     }
 
@@ -200,7 +212,10 @@ mod tests {
     fn setup_times_out_and_finished_is_never_due() {
         let mut f = active(None);
         f.state = GameState::Setup;
-        assert_eq!(plan(&f, 2 * DAY - 1, &settings(), 2 * DAY).next, Some(2 * DAY));
+        assert_eq!(
+            plan(&f, 2 * DAY - 1, &settings(), 2 * DAY).next,
+            Some(2 * DAY)
+        );
         assert_eq!(plan(&f, 2 * DAY, &settings(), 2 * DAY).due, Due::Abort);
         f.state = GameState::Finished;
         assert_eq!(plan(&f, 99 * DAY, &settings(), 2 * DAY).next, None);

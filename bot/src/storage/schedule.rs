@@ -144,9 +144,10 @@ pub async fn expiring_challenges(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn expire_challenge(tx: &mut Tx, id: i64) -> Result<bool, StorageError> {
-    let done = sqlx::query("UPDATE challenges SET state = 'expired' WHERE id = ? AND state = 'open'")
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
+    let done =
+        sqlx::query("UPDATE challenges SET state = 'expired' WHERE id = ? AND state = 'open'")
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
     Ok(done.rows_affected() == 1)
 }
