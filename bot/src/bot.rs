@@ -19,7 +19,9 @@ async fn event_handler(
     match event {
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(ic),
-        } => crate::components::handle(framework.serenity_context, framework.user_data, ic).await,
+        } => {
+            crate::components::handle(framework.serenity_context, framework.user_data, ic).await
+        }
         serenity::FullEvent::Ready { data_about_bot } => {
             tracing::info!(user = %data_about_bot.user.name, "connected to Discord");
             Ok(())
@@ -48,12 +50,8 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                 let commands = &framework.options().commands;
                 match dev_guild {
                     Some(g) => {
-                        poise::builtins::register_in_guild(
-                            ctx,
-                            commands,
-                            serenity::GuildId::new(g),
-                        )
-                        .await?;
+                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
+                            .await?;
                     }
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }

@@ -10,9 +10,7 @@ use crate::services::ServiceError;
 use crate::types::{Data, Error};
 
 fn display_name(user: &serenity::User) -> String {
-    user.global_name
-        .clone()
-        .unwrap_or_else(|| user.name.clone())
+    user.global_name.clone().unwrap_or_else(|| user.name.clone())
 }
 
 async fn defer_private(
@@ -145,16 +143,7 @@ async fn route(
                         .components(vec![]),
                 )
                 .await?;
-            answer(
-                http,
-                ic,
-                if cancel {
-                    "Challenge cancelled."
-                } else {
-                    "Challenge declined."
-                },
-            )
-            .await
+            answer(http, ic, if cancel { "Challenge cancelled." } else { "Challenge declined." }).await
         }
         ids::RESIGN_YES => {
             let ended = services.resign(id, user).await?;
@@ -167,9 +156,7 @@ async fn route(
             answer(http, ic, text).await
         }
         ids::DRAW_YES | ids::DRAW_NO => {
-            let r = services
-                .answer_draw(id, user, action == ids::DRAW_YES)
-                .await?;
+            let r = services.answer_draw(id, user, action == ids::DRAW_YES).await?;
             let text = flows::after_draw(http, services, &r).await?;
             answer(http, ic, text).await
         }
@@ -200,9 +187,7 @@ async fn route(
         ids::CARRIERS => {
             let serenity::ComponentInteractionDataKind::StringSelect { values } = &ic.data.kind
             else {
-                return Err(
-                    ServiceError::Refused("Pick your carriers from the menu.".into()).into(),
-                );
+                return Err(ServiceError::Refused("Pick your carriers from the menu.".into()).into());
             };
             let d = services.designate(id, user, values).await?;
             answer(http, ic, flows::designation_confirmation(&d)).await?;

@@ -23,10 +23,7 @@ pub async fn paint(
 ) -> Result<serenity::CreateAttachment, Error> {
     let (s, snap2) = (services.clone(), snap.clone());
     let png = tokio::task::spawn_blocking(move || s.paint(&snap2, viewer, bottom)).await??;
-    Ok(serenity::CreateAttachment::bytes(
-        png,
-        format!("game-{}.png", snap.row.id),
-    ))
+    Ok(serenity::CreateAttachment::bytes(png, format!("game-{}.png", snap.row.id)))
 }
 
 /// The channel where a game's messages go: its thread, or the challenge channel before
@@ -177,11 +174,8 @@ pub async fn announce_designation(
         game_channel(&d.snap)
             .send_message(
                 http,
-                serenity::CreateMessage::new().content(format!(
-                    "{} ({}) has chosen.",
-                    row.name(d.color),
-                    d.color
-                )),
+                serenity::CreateMessage::new()
+                    .content(format!("{} ({}) has chosen.", row.name(d.color), d.color)),
             )
             .await?;
         return Ok(());

@@ -71,7 +71,10 @@ pub fn thread_name(row: &GameRow) -> String {
 
 /// `alice (White) vs bob (Black)`.
 pub fn players_line(row: &GameRow) -> String {
-    format!("{} (White) vs {} (Black)", row.white_name, row.black_name)
+    format!(
+        "{} (White) vs {} (Black)",
+        row.white_name, row.black_name
+    )
 }
 
 /// `1-0 · alice wins by king exploded`.
@@ -99,11 +102,7 @@ pub fn turn_line(row: &GameRow, turn: Color) -> String {
 /// What one action did: `**12. Nxd5** by alice · removed Qd4, Bc6`.
 pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String {
     let moveno = (ply_number + 1) / 2;
-    let dots = if ply.mover == Color::White {
-        "."
-    } else {
-        "..."
-    };
+    let dots = if ply.mover == Color::White { "." } else { "..." };
     let mut s = format!(
         "**{moveno}{dots} {}** by {}",
         ply.display,
@@ -123,11 +122,7 @@ pub fn reveal_lines(row: &GameRow, reveal: &[Designation]) -> Vec<String> {
     }
     let mut lines = Vec::new();
     for d in reveal {
-        lines.push(format!(
-            "{}'s carriers: **{}**",
-            d.color,
-            d.squares.replace(',', ", ")
-        ));
+        lines.push(format!("{}'s carriers: **{}**", d.color, d.squares.replace(',', ", ")));
         if row.variant == Variant::Beirut {
             lines.push(format!(
                 "salt `{}` · commitment `{}` · check: `{}`",
@@ -267,17 +262,9 @@ pub fn challenge_text(c: &crate::storage::challenges::Challenge) -> String {
         Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
         None => "no time limit".into(),
     }];
-    opts.push(if s.rated {
-        "rated".into()
-    } else {
-        "casual".into()
-    });
+    opts.push(if s.rated { "rated".into() } else { "casual".into() });
     if s.variant == Variant::Beirut {
-        opts.push(format!(
-            "{} carrier{}",
-            s.options.carriers,
-            if s.options.carriers == 1 { "" } else { "s" }
-        ));
+        opts.push(format!("{} carrier{}", s.options.carriers, if s.options.carriers == 1 { "" } else { "s" }));
         if s.options.dead_mans_switch {
             opts.push("Dead Man's Switch".into());
         }
@@ -287,9 +274,5 @@ pub fn challenge_text(c: &crate::storage::challenges::Challenge) -> String {
         Some(o) => format!("{} challenges {}", mention(s.challenger_id), mention(o)),
         None => format!("{} is looking for an opponent", mention(s.challenger_id)),
     };
-    format!(
-        "{who} to a game of **{}** ({}).",
-        s.variant.title(),
-        opts.join(", ")
-    )
+    format!("{who} to a game of **{}** ({}).", s.variant.title(), opts.join(", "))
 }

@@ -201,10 +201,7 @@ async fn attachment(
             }
             response
         }
-        None => json_response(
-            404,
-            Some(json!({ "message": "Unknown Attachment", "code": 0 })),
-        ),
+        None => json_response(404, Some(json!({ "message": "Unknown Attachment", "code": 0 }))),
     }
 }
 
