@@ -19,9 +19,7 @@ async fn event_handler(
     match event {
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(ic),
-        } => {
-            crate::components::handle(framework.serenity_context, framework.user_data, ic).await
-        }
+        } => crate::components::handle(framework.serenity_context, framework.user_data, ic).await,
         serenity::FullEvent::Ready { data_about_bot } => {
             tracing::info!(user = %data_about_bot.user.name, "connected to Discord");
             Ok(())
@@ -50,8 +48,12 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                 let commands = &framework.options().commands;
                 match dev_guild {
                     Some(g) => {
-                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
-                            .await?;
+                        poise::builtins::register_in_guild(
+                            ctx,
+                            commands,
+                            serenity::GuildId::new(g),
+                        )
+                        .await?;
                     }
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }

@@ -10,7 +10,9 @@ use crate::services::ServiceError;
 use crate::types::{Data, Error};
 
 fn display_name(user: &serenity::User) -> String {
-    user.global_name.clone().unwrap_or_else(|| user.name.clone())
+    user.global_name
+        .clone()
+        .unwrap_or_else(|| user.name.clone())
 }
 
 async fn defer_private(
@@ -143,7 +145,16 @@ async fn route(
                         .components(vec![]),
                 )
                 .await?;
-            answer(http, ic, if cancel { "Challenge cancelled." } else { "Challenge declined." }).await
+            answer(
+                http,
+                ic,
+                if cancel {
+                    "Challenge cancelled."
+                } else {
+                    "Challenge declined."
+                },
+            )
+            .await
         }
         ids::RESIGN_YES => {
             let ended = services.resign(id, user).await?;
@@ -156,7 +167,9 @@ async fn route(
             answer(http, ic, text).await
         }
         ids::DRAW_YES | ids::DRAW_NO => {
-            let r = services.answer_draw(id, user, action == ids::DRAW_YES).await?;
+            let r = services
+                .answer_draw(id, user, action == ids::DRAW_YES)
+                .await?;
             let text = flows::after_draw(http, services, &r).await?;
             answer(http, ic, text).await
         }
@@ -187,11 +200,13 @@ async fn route(
         ids::CARRIERS => {
             let serenity::ComponentInteractionDataKind::StringSelect { values } = &ic.data.kind
             else {
-                return Err(ServiceError::Refused("Pick your carriers from the menu.".into()).into());
+                return Err(
+                    ServiceError::Refused("Pick your carriers from the menu.".into()).into(),
+                );
             };
             let d = services.designate(id, user, values).await?;
-            answer(http, ic, flows::designation_confirmation(&d)).await?;
-            flows::announce_designation(http, services, &d).await
+            flows::announce_designation(http, services, &d).await?;
+            answer(http, ic, flows::designation_confirmation(&d)).await
         }
         _ => Err(ServiceError::Refused("This button is no longer in use.".into()).into()),
     }

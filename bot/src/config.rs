@@ -75,7 +75,10 @@ mod tests {
     #[test]
     fn missing_token_points_to_env_example_and_demo() {
         let e = Config::from_lookup(lookup(&[])).unwrap_err().to_string();
-        assert!(e.contains(".env.example") && e.contains("kaboom demo"), "{e}");
+        assert!(
+            e.contains(".env.example") && e.contains("kaboom demo"),
+            "{e}"
+        );
         assert!(!e.contains('\n'));
     }
 
@@ -90,7 +93,12 @@ mod tests {
             ("DEV_GUILD_ID", "42"),
         ]))
         .unwrap();
-        assert_eq!((c.database_url.as_str(), c.dev_guild_id), ("sqlite://x.db", Some(42)));
-        assert!(Config::from_lookup(lookup(&[("DISCORD_TOKEN", "t"), ("DEV_GUILD_ID", "x")])).is_err());
+        assert_eq!(
+            (c.database_url.as_str(), c.dev_guild_id),
+            ("sqlite://x.db", Some(42))
+        );
+        assert!(
+            Config::from_lookup(lookup(&[("DISCORD_TOKEN", "t"), ("DEV_GUILD_ID", "x")])).is_err()
+        );
     }
 }

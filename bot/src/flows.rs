@@ -23,7 +23,10 @@ pub async fn paint(
 ) -> Result<serenity::CreateAttachment, Error> {
     let (s, snap2) = (services.clone(), snap.clone());
     let png = tokio::task::spawn_blocking(move || s.paint(&snap2, viewer, bottom)).await??;
-    Ok(serenity::CreateAttachment::bytes(png, format!("game-{}.png", snap.row.id)))
+    Ok(serenity::CreateAttachment::bytes(
+        png,
+        format!("game-{}.png", snap.row.id),
+    ))
 }
 
 /// The channel where a game's messages go: its thread, or the challenge channel before
@@ -174,8 +177,11 @@ pub async fn announce_designation(
         game_channel(&d.snap)
             .send_message(
                 http,
-                serenity::CreateMessage::new()
-                    .content(format!("{} ({}) has chosen.", row.name(d.color), d.color)),
+                serenity::CreateMessage::new().content(format!(
+                    "{} ({}) has chosen.",
+                    row.name(d.color),
+                    present::side(d.color)
+                )),
             )
             .await?;
         return Ok(());
@@ -184,8 +190,14 @@ pub async fn announce_designation(
         .all
         .iter()
         .map(|x: &Designation| match row.variant {
-            Variant::Beirut => format!("{}'s commitment: `{}`", x.color, x.commitment),
-            _ => format!("{}'s carrier: **{}**", x.color, x.squares),
+            Variant::Beirut => {
+                format!(
+                    "{}'s commitment: `{}`",
+                    present::side(x.color),
+                    x.commitment
+                )
+            }
+            _ => format!("{}'s carrier: **{}**", present::side(x.color), x.squares),
         })
         .collect();
     let mut lines = vec!["Both players have chosen: play starts.".to_string()];
@@ -256,9 +268,10 @@ pub async fn after_draw(
                     http,
                     serenity::CreateMessage::new()
                         .content(format!(
-                            "{} {} ({by}) offers a draw. It stands until you accept or decline it, or make a move.",
+                            "{} {} ({}) offers a draw. It stands until you accept or decline it, or make a move.",
                             present::mention(to),
-                            snap.row.name(*by)
+                            snap.row.name(*by),
+                            present::side(*by)
                         ))
                         .components(present::draw_buttons(snap.row.id))
                         .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
@@ -274,7 +287,7 @@ pub async fn after_draw(
                     serenity::CreateMessage::new().content(format!(
                         "{} ({}) declined the draw offer.",
                         snap.row.name(by.other()),
-                        by.other()
+                        present::side(by.other())
                     )),
                 )
                 .await?;

@@ -11,16 +11,16 @@
 
 pub mod analysis;
 pub mod bot;
+pub mod clock;
 pub mod commands;
 pub mod components;
-pub mod flows;
-pub mod present;
-pub mod types;
-pub mod clock;
 pub mod config;
+pub mod fake_discord;
+pub mod flows;
 pub mod painter;
-pub mod services;
+pub mod present;
 pub mod render_cli;
 pub mod scheduler;
+pub mod services;
 pub mod storage;
-pub mod fake_discord;
+pub mod types;

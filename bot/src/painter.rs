@@ -87,7 +87,9 @@ impl BoardPainter for PlainPainter {
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
         let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-        writer.write_image_data(&pixels).map_err(|e| e.to_string())?;
+        writer
+            .write_image_data(&pixels)
+            .map_err(|e| e.to_string())?;
         writer.finish().map_err(|e| e.to_string())?;
         Ok(out)
     }

@@ -48,6 +48,14 @@ pub mod ids {
     }
 }
 
+/// `White` or `Black`.
+pub fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
 /// `<@id>`.
 pub fn mention(user: u64) -> String {
     format!("<@{user}>")
@@ -71,19 +79,17 @@ pub fn thread_name(row: &GameRow) -> String {
 
 /// `alice (White) vs bob (Black)`.
 pub fn players_line(row: &GameRow) -> String {
-    format!(
-        "{} (White) vs {} (Black)",
-        row.white_name, row.black_name
-    )
+    format!("{} (White) vs {} (Black)", row.white_name, row.black_name)
 }
 
 /// `1-0 · alice wins by king exploded`.
 pub fn outcome_line(row: &GameRow, outcome: &Outcome) -> String {
     match outcome.winner {
         Some(c) => format!(
-            "**{}** · {} ({c}) wins by {}",
+            "**{}** · {} ({}) wins by {}",
             outcome.result(),
             row.name(c),
+            side(c),
             outcome.reason.describe()
         ),
         None => format!("**{}** · {}", outcome.result(), outcome.reason.describe()),
@@ -92,7 +98,7 @@ pub fn outcome_line(row: &GameRow, outcome: &Outcome) -> String {
 
 /// The line about whose turn it is, with the deadline and a mention.
 pub fn turn_line(row: &GameRow, turn: Color) -> String {
-    let mut s = format!("{} ({turn}) to move", mention(row.player(turn)));
+    let mut s = format!("{} ({}) to move", mention(row.player(turn)), side(turn));
     if let Some(d) = row.deadline_at {
         s.push_str(&format!(" · deadline {}", timestamp(d)));
     }
@@ -101,8 +107,12 @@ pub fn turn_line(row: &GameRow, turn: Color) -> String {
 
 /// What one action did: `**12. Nxd5** by alice · removed Qd4, Bc6`.
 pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String {
-    let moveno = (ply_number + 1) / 2;
-    let dots = if ply.mover == Color::White { "." } else { "..." };
+    let moveno = ply_number.div_ceil(2);
+    let dots = if ply.mover == Color::White {
+        "."
+    } else {
+        "..."
+    };
     let mut s = format!(
         "**{moveno}{dots} {}** by {}",
         ply.display,
@@ -122,7 +132,11 @@ pub fn reveal_lines(row: &GameRow, reveal: &[Designation]) -> Vec<String> {
     }
     let mut lines = Vec::new();
     for d in reveal {
-        lines.push(format!("{}'s carriers: **{}**", d.color, d.squares.replace(',', ", ")));
+        lines.push(format!(
+            "{}'s carriers: **{}**",
+            side(d.color),
+            d.squares.replace(',', ", ")
+        ));
         if row.variant == Variant::Beirut {
             lines.push(format!(
                 "salt `{}` · commitment `{}` · check: `{}`",
@@ -251,7 +265,7 @@ pub fn carrier_prompt(row: &GameRow, menu: &crate::services::CarrierMenu) -> Str
         row.variant.title(),
         row.id,
         players_line(row),
-        menu.color
+        side(menu.color)
     )
 }
 
@@ -262,9 +276,17 @@ pub fn challenge_text(c: &crate::storage::challenges::Challenge) -> String {
         Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
         None => "no time limit".into(),
     }];
-    opts.push(if s.rated { "rated".into() } else { "casual".into() });
+    opts.push(if s.rated {
+        "rated".into()
+    } else {
+        "casual".into()
+    });
     if s.variant == Variant::Beirut {
-        opts.push(format!("{} carrier{}", s.options.carriers, if s.options.carriers == 1 { "" } else { "s" }));
+        opts.push(format!(
+            "{} carrier{}",
+            s.options.carriers,
+            if s.options.carriers == 1 { "" } else { "s" }
+        ));
         if s.options.dead_mans_switch {
             opts.push("Dead Man's Switch".into());
         }
@@ -274,5 +296,9 @@ pub fn challenge_text(c: &crate::storage::challenges::Challenge) -> String {
         Some(o) => format!("{} challenges {}", mention(s.challenger_id), mention(o)),
         None => format!("{} is looking for an opponent", mention(s.challenger_id)),
     };
-    format!("{who} to a game of **{}** ({}).", s.variant.title(), opts.join(", "))
+    format!(
+        "{who} to a game of **{}** ({}).",
+        s.variant.title(),
+        opts.join(", ")
+    )
 }

@@ -26,7 +26,10 @@ const PNG: &[u8] = &[
 
 const VARIANTS: [&str; 5] = ["atomic", "beirut", "nuke", "bomberman", "bombalot"];
 
-async fn complete_variant(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+async fn complete_variant(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let choices = VARIANTS
         .into_iter()
         .filter(|v| v.starts_with(partial))
@@ -55,7 +58,10 @@ async fn hello(
 
 /// DMs a user and reports what Discord said.
 #[poise::command(slash_command)]
-async fn notify(ctx: Context<'_>, #[description = "Who"] user: serenity::User) -> Result<(), Error> {
+async fn notify(
+    ctx: Context<'_>,
+    #[description = "Who"] user: serenity::User,
+) -> Result<(), Error> {
     let sent = user
         .direct_message(ctx, serenity::CreateMessage::new().content("your move"))
         .await;
@@ -100,7 +106,11 @@ async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent) -> Resul
     } = event
         && click.data.custom_id == "boom"
     {
-        let name = click.user.global_name.clone().unwrap_or(click.user.name.clone());
+        let name = click
+            .user
+            .global_name
+            .clone()
+            .unwrap_or(click.user.name.clone());
         click
             .create_response(
                 ctx,
@@ -158,9 +168,16 @@ async fn poise_bot_runs_against_the_fake() {
             vec![CommandOption::string("variant", "bo").focused()],
         )
         .unwrap();
-    let choices = fake.next_interaction_response(typing.id, WAIT).await.unwrap();
+    let choices = fake
+        .next_interaction_response(typing.id, WAIT)
+        .await
+        .unwrap();
     assert_eq!(choices.kind, ResponseKind::Callback { callback_type: 8 });
-    let names: Vec<String> = choices.choices().into_iter().map(|(name, _)| name).collect();
+    let names: Vec<String> = choices
+        .choices()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     assert_eq!(names, ["bomberman", "bombalot"]);
 
     // Slash command: the reply is recorded and stored as the interaction's message.
@@ -172,7 +189,10 @@ async fn poise_bot_runs_against_the_fake() {
             vec![CommandOption::string("variant", "nuke")],
         )
         .unwrap();
-    let reply = fake.next_interaction_response(command.id, WAIT).await.unwrap();
+    let reply = fake
+        .next_interaction_response(command.id, WAIT)
+        .await
+        .unwrap();
     assert_eq!(reply.kind, ResponseKind::Callback { callback_type: 4 });
     assert_eq!(reply.content(), Some("hello nuke"));
     assert_eq!(reply.custom_ids(), ["boom"]);
@@ -180,7 +200,10 @@ async fn poise_bot_runs_against_the_fake() {
 
     // Button: the event handler updates the message (callback type 7).
     let click = fake.click_button(&alice, message_id, "boom").unwrap();
-    let update = fake.next_interaction_response(click.id, WAIT).await.unwrap();
+    let update = fake
+        .next_interaction_response(click.id, WAIT)
+        .await
+        .unwrap();
     assert_eq!(update.kind, ResponseKind::Callback { callback_type: 7 });
     let message = fake.message(message_id).unwrap();
     assert_eq!(message.content(), "boom by Alice");
@@ -189,24 +212,45 @@ async fn poise_bot_runs_against_the_fake() {
     // A refused DM: the bot code sees HTTP 403 with Discord code 50007.
     fake.refuse_dms_for(bob.id);
     let notify = fake
-        .slash_command(&alice, channel, "notify", vec![CommandOption::user("user", &bob)])
+        .slash_command(
+            &alice,
+            channel,
+            "notify",
+            vec![CommandOption::user("user", &bob)],
+        )
         .unwrap();
-    let report = fake.next_interaction_response(notify.id, WAIT).await.unwrap();
+    let report = fake
+        .next_interaction_response(notify.id, WAIT)
+        .await
+        .unwrap();
     assert_eq!(report.content(), Some("dm failed: 403 50007"));
     assert!(fake.messages_in(fake.dm_channel_for(bob.id)).is_empty());
     // ... and a DM to a user who accepts them arrives.
     let notify = fake
-        .slash_command(&bob, channel, "notify", vec![CommandOption::user("user", &alice)])
+        .slash_command(
+            &bob,
+            channel,
+            "notify",
+            vec![CommandOption::user("user", &alice)],
+        )
         .unwrap();
-    let report = fake.next_interaction_response(notify.id, WAIT).await.unwrap();
+    let report = fake
+        .next_interaction_response(notify.id, WAIT)
+        .await
+        .unwrap();
     assert_eq!(report.content(), Some("dm sent"));
     let dms = fake.messages_in(fake.dm_channel_for(alice.id));
     assert_eq!(dms.len(), 1);
     assert_eq!(dms[0].content(), "your move");
 
     // Multipart: a channel message and an interaction callback, each with a PNG.
-    let board = fake.slash_command(&alice, channel, "board", vec![]).unwrap();
-    let posted = fake.next_interaction_response(board.id, WAIT).await.unwrap();
+    let board = fake
+        .slash_command(&alice, channel, "board", vec![])
+        .unwrap();
+    let posted = fake
+        .next_interaction_response(board.id, WAIT)
+        .await
+        .unwrap();
     assert_eq!(posted.content(), Some("posted"));
     assert_eq!(posted.files.len(), 1);
     assert_eq!(posted.files[0].filename, "reply.png");

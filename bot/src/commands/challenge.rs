@@ -97,6 +97,7 @@ pub enum ColorParam {
 /// choose otherwise. Beirut takes the number of carriers (Multiple Beirut, 1-15) and the
 /// Dead Man's Switch option.
 #[poise::command(slash_command)]
+#[allow(clippy::too_many_arguments)] // one argument per slash option
 pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Which variant to play"] variant: VariantChoice,
@@ -108,8 +109,9 @@ pub async fn challenge(
     #[min = 1]
     #[max = 15]
     carriers: Option<u8>,
-    #[description = "Beirut: a captured carrier explodes (default off)"]
-    dead_mans_switch: Option<bool>,
+    #[description = "Beirut: a captured carrier explodes (default off)"] dead_mans_switch: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     let services = &ctx.data().services;
     let author = ctx.author();
@@ -117,7 +119,10 @@ pub async fn challenge(
         guild_id: ctx.guild_id().map(|g| g.get()),
         channel_id: ctx.channel_id().get(),
         challenger_id: author.id.get(),
-        challenger_name: author.global_name.clone().unwrap_or_else(|| author.name.clone()),
+        challenger_name: author
+            .global_name
+            .clone()
+            .unwrap_or_else(|| author.name.clone()),
         opponent_id: opponent.as_ref().map(|u| u.id.get()),
         variant: variant.into(),
         options: GameOptions {

@@ -37,21 +37,18 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
 /// # Errors
 /// A Discord error.
 pub async fn say_private(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
-    ctx.send(
-        poise::CreateReply::default()
-            .content(text)
-            .ephemeral(true),
-    )
-    .await?;
+    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
+        .await?;
     Ok(())
 }
 
 /// Parses a `game` option: `12` or `#12`.
 fn parse_game_option(text: &str) -> Result<i64, ServiceError> {
-    text.trim()
-        .trim_start_matches('#')
-        .parse()
-        .map_err(|_| ServiceError::Refused(format!("'{text}' is not a game: pick one from the list (e.g. #12).")))
+    text.trim().trim_start_matches('#').parse().map_err(|_| {
+        ServiceError::Refused(format!(
+            "'{text}' is not a game: pick one from the list (e.g. #12)."
+        ))
+    })
 }
 
 /// The game a command is about: the `game` option if given, else the game of the thread

@@ -20,7 +20,8 @@ use poise::serenity_prelude::{self as serenity, ClientBuilder, GatewayIntents, H
 
 /// A token of Discord's shape (three base64 parts) that the fake accepts. Any string works;
 /// this one just looks like a token in logs.
-pub const FAKE_TOKEN: &str = "MTMyNzk4MDUyOTg5MzE5MzY2NA.GfakeD.ZmFrZS1kaXNjb3JkLXRva2VuLWZvci1rYWJvb20";
+pub const FAKE_TOKEN: &str =
+    "MTMyNzk4MDUyOTg5MzE5MzY2NA.GfakeD.ZmFrZS1kaXNjb3JkLXRva2VuLWZvci1rYWJvb20";
 
 /// A serenity [`Http`] that sends every request to the fake at `base_url`
 /// (`http://127.0.0.1:PORT`, from [`super::FakeDiscord::url`]).

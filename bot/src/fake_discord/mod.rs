@@ -132,7 +132,9 @@ pub(crate) struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Changes the state and wakes waiters.
@@ -165,7 +167,9 @@ impl Drop for FakeDiscord {
 
 impl std::fmt::Debug for FakeDiscord {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FakeDiscord").field("addr", &self.addr).finish()
+        f.debug_struct("FakeDiscord")
+            .field("addr", &self.addr)
+            .finish()
     }
 }
 
@@ -386,7 +390,9 @@ impl FakeDiscord {
     ) -> Value {
         // An unregistered command still gets a stable id derived from its name.
         let (command_id, guild_id) = s.command_id(name).unwrap_or_else(|| {
-            let hash = name.bytes().fold(0u64, |h, b| h.wrapping_mul(31) + u64::from(b));
+            let hash = name
+                .bytes()
+                .fold(0u64, |h, b| h.wrapping_mul(31) + u64::from(b));
             (interaction_id_hint ^ (hash & 0x3f_ffff), None)
         });
         let mut data = json!({
@@ -588,7 +594,11 @@ impl FakeDiscord {
             let mut all = s.global_commands.clone();
             let mut guilds: Vec<_> = s.guild_commands.iter().collect();
             guilds.sort_by_key(|(id, _)| **id);
-            all.extend(guilds.into_iter().flat_map(|(_, list)| list.iter().cloned()));
+            all.extend(
+                guilds
+                    .into_iter()
+                    .flat_map(|(_, list)| list.iter().cloned()),
+            );
             all
         })
     }
@@ -644,8 +654,10 @@ impl FakeDiscord {
             || "the bot to register application commands".into(),
             timeout,
             |s| {
-                let registered =
-                    s.requests.iter().any(|r| r.path.ends_with("/commands") && r.method != "GET");
+                let registered = s
+                    .requests
+                    .iter()
+                    .any(|r| r.path.ends_with("/commands") && r.method != "GET");
                 registered.then(|| {
                     let mut all = s.global_commands.clone();
                     all.extend(s.guild_commands.values().flatten().cloned());

@@ -121,7 +121,9 @@ impl FakeMessage {
 
     /// The top-level components (action rows).
     pub fn components(&self) -> &[Value] {
-        self.json["components"].as_array().map_or(&[], Vec::as_slice)
+        self.json["components"]
+            .as_array()
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Every `custom_id` of the buttons and selects in this message, in order.
@@ -181,7 +183,9 @@ impl FakeChannel {
 
     /// The parent channel of a thread.
     pub fn parent_id(&self) -> Option<u64> {
-        self.json["parent_id"].as_str().and_then(|id| id.parse().ok())
+        self.json["parent_id"]
+            .as_str()
+            .and_then(|id| id.parse().ok())
     }
 
     /// Whether this is a thread (type 10, 11 or 12).

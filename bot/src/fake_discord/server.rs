@@ -201,7 +201,10 @@ async fn attachment(
             }
             response
         }
-        None => json_response(404, Some(json!({ "message": "Unknown Attachment", "code": 0 }))),
+        None => json_response(
+            404,
+            Some(json!({ "message": "Unknown Attachment", "code": 0 })),
+        ),
     }
 }
 

@@ -9,8 +9,8 @@ use tokio::sync::mpsc;
 
 use super::payloads::{self, SimUser, Snowflakes, snowflake_timestamp, user_json};
 use super::records::{
-    FakeAttachment, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
-    RecordedRequest, ResponseKind,
+    FakeAttachment, FakeMessage, InteractionResponse, RecordedBody, RecordedFile, RecordedRequest,
+    ResponseKind,
 };
 
 /// Name of the bot user the fake logs the bot in as.
@@ -378,7 +378,13 @@ impl State {
     }
 
     /// Adds a thread under `parent_id` and returns its id.
-    pub(crate) fn add_thread(&mut self, parent_id: u64, name: &str, kind: u8, id: Option<u64>) -> u64 {
+    pub(crate) fn add_thread(
+        &mut self,
+        parent_id: u64,
+        name: &str,
+        kind: u8,
+        id: Option<u64>,
+    ) -> u64 {
         let id = id.unwrap_or_else(|| self.ids.next());
         let thread = self.thread_json(id, parent_id, name, kind);
         self.channels.insert(id, thread);
@@ -623,8 +629,13 @@ impl State {
                     data = json!({ "content": "", "flags": flags });
                 }
                 let author = self.bot_user_json();
-                let message =
-                    self.create_message(info.channel_id, author, &data, files, Some(interaction_id));
+                let message = self.create_message(
+                    info.channel_id,
+                    author,
+                    &data,
+                    files,
+                    Some(interaction_id),
+                );
                 Some(message.id)
             }
             6 => info.component_message_id,
@@ -694,7 +705,13 @@ impl State {
                 let author = self.bot_user_json();
                 let created =
                     self.create_message(info.channel_id, author, body, files, Some(info.id));
-                self.record_response(info.id, ResponseKind::Followup, body, files, Some(created.id));
+                self.record_response(
+                    info.id,
+                    ResponseKind::Followup,
+                    body,
+                    files,
+                    Some(created.id),
+                );
                 (200, Some(created.json))
             }
             ("GET", Some(id)) => (200, self.message(id).map(|m| m.json.clone())),
@@ -721,7 +738,10 @@ impl State {
                 );
                 (204, None)
             }
-            _ => (405, Some(json!({ "message": "405: Method Not Allowed", "code": 0 }))),
+            _ => (
+                405,
+                Some(json!({ "message": "405: Method Not Allowed", "code": 0 })),
+            ),
         }
     }
 
@@ -756,13 +776,7 @@ impl State {
         command
     }
 
-    fn commands(
-        &mut self,
-        method: &str,
-        app: &str,
-        guild: Option<&str>,
-        body: &Value,
-    ) -> Reply {
+    fn commands(&mut self, method: &str, app: &str, guild: Option<&str>, body: &Value) -> Reply {
         if parse_id(app) != Some(self.application_id) {
             return error(403, 50001, "Missing Access");
         }
@@ -808,7 +822,10 @@ impl State {
                 };
                 (200, Some(Value::Array(list)))
             }
-            _ => (405, Some(json!({ "message": "405: Method Not Allowed", "code": 0 }))),
+            _ => (
+                405,
+                Some(json!({ "message": "405: Method Not Allowed", "code": 0 })),
+            ),
         }
     }
 
@@ -840,7 +857,12 @@ impl State {
     }
 
     /// Routes one REST request (path segments after `/api/v10`).
-    pub(crate) fn route(&mut self, method: &str, segments: &[&str], request: &RecordedBody) -> Option<Reply> {
+    pub(crate) fn route(
+        &mut self,
+        method: &str,
+        segments: &[&str],
+        request: &RecordedBody,
+    ) -> Option<Reply> {
         let empty = json!({});
         let body = request.json().unwrap_or(&empty);
         let files = request.files();
@@ -895,7 +917,9 @@ impl State {
                 self.interaction_callback(id, token, body, files)
             }
             // https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message
-            ("POST", ["webhooks", app, token]) => self.webhook(method, app, token, None, body, files),
+            ("POST", ["webhooks", app, token]) => {
+                self.webhook(method, app, token, None, body, files)
+            }
             // https://discord.com/developers/docs/interactions/receiving-and-responding#edit-original-interaction-response
             // and #edit-followup-message, #get-..., #delete-...
             (_, ["webhooks", app, token, "messages", message]) => {
@@ -1015,7 +1039,11 @@ impl State {
                     return Some(unknown_message());
                 };
                 if self.channels.contains_key(&message_id) {
-                    return Some(error(400, 160004, "A thread has already been created for this message"));
+                    return Some(error(
+                        400,
+                        160004,
+                        "A thread has already been created for this message",
+                    ));
                 }
                 let Some(name) = body["name"].as_str().map(str::to_string) else {
                     return Some(invalid_body("name: This field is required"));
@@ -1037,7 +1065,13 @@ impl State {
                 match (parse_id(gid).filter(|g| *g == self.guild_id), parse_id(uid)) {
                     (Some(_), Some(uid)) => {
                         let user = self.user_json(uid);
-                        (200, Some(payloads::member_json(&user, &snowflake_timestamp(self.guild_id))))
+                        (
+                            200,
+                            Some(payloads::member_json(
+                                &user,
+                                &snowflake_timestamp(self.guild_id),
+                            )),
+                        )
                     }
                     _ => error(404, 10007, "Unknown Member"),
                 }

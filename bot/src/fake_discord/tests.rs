@@ -71,7 +71,8 @@ async fn gateway_objects_deserialize_in_serenity() {
     assert_eq!(guild.members.len(), 2, "the bot and alice");
 
     // A whole frame as serenity's shard reads it.
-    let frame = json!({"op": 0, "s": 1, "t": "READY", "d": fake.shared.read(|s| s.ready_json("x"))});
+    let frame =
+        json!({"op": 0, "s": 1, "t": "READY", "d": fake.shared.read(|s| s.ready_json("x"))});
     let event: serenity::GatewayEvent = parse("READY frame", &frame);
     assert!(matches!(event, serenity::GatewayEvent::Dispatch(1, _)));
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
@@ -120,7 +121,11 @@ async fn rest_objects_deserialize_in_serenity() {
     .await;
     let dm: serenity::PrivateChannel = parse("POST /users/@me/channels", &dm);
     assert_eq!(dm.recipient.id.get(), 1001);
-    assert_eq!(dm.id.get(), fake.dm_channel_for(1001), "one DM channel per user");
+    assert_eq!(
+        dm.id.get(),
+        fake.dm_channel_for(1001),
+        "one DM channel per user"
+    );
 
     let channel_id = fake.text_channel_id();
     let (status, message) = request(
@@ -177,7 +182,8 @@ async fn rest_objects_deserialize_in_serenity() {
     assert_eq!(fake.threads().len(), 2);
     assert!(fake.channel(thread.id.get()).unwrap().is_archived());
 
-    let (status, text) = request(&fake, Method::GET, &format!("/channels/{channel_id}"), None).await;
+    let (status, text) =
+        request(&fake, Method::GET, &format!("/channels/{channel_id}"), None).await;
     assert_eq!(status, 200);
     let _: serenity::GuildChannel = parse("GET /channels/{id}", &text);
 
@@ -219,7 +225,9 @@ async fn interactions_deserialize_in_serenity() {
     assert_eq!(command.user.id.get(), alice.id);
     assert_eq!(command.guild_id.map(|g| g.get()), Some(fake.guild_id()));
     let options = command.data.options();
-    assert!(matches!(options[0].value, serenity::ResolvedValue::User(user, _) if user.id.get() == bob.id));
+    assert!(
+        matches!(options[0].value, serenity::ResolvedValue::User(user, _) if user.id.get() == bob.id)
+    );
 
     // Slash command with a subcommand, in a DM.
     let dm = fake.dm_channel_for(alice.id);
@@ -227,7 +235,10 @@ async fn interactions_deserialize_in_serenity() {
         &alice,
         dm,
         "game",
-        vec![CommandOption::subcommand("show", vec![CommandOption::boolean("big", true)])],
+        vec![CommandOption::subcommand(
+            "show",
+            vec![CommandOption::boolean("big", true)],
+        )],
     )
     .unwrap();
     let (_, payload) = events.recv().await.unwrap();
@@ -255,7 +266,9 @@ async fn interactions_deserialize_in_serenity() {
     assert_eq!((focused.name, focused.value), ("variant", "ato"));
 
     // Button click and select on a stored message.
-    let message = fake.user_message(&bob, fake.text_channel_id(), "hi").unwrap();
+    let message = fake
+        .user_message(&bob, fake.text_channel_id(), "hi")
+        .unwrap();
     let (_, created) = events.recv().await.unwrap();
     let _: serenity::Message = parse("MESSAGE_CREATE", &created);
     fake.click_button(&alice, message, "accept:7").unwrap();
@@ -265,7 +278,8 @@ async fn interactions_deserialize_in_serenity() {
     };
     assert_eq!(click.data.custom_id, "accept:7");
     assert_eq!(click.message.id.get(), message);
-    fake.select_menu(&alice, message, "pick", &["nuke"]).unwrap();
+    fake.select_menu(&alice, message, "pick", &["nuke"])
+        .unwrap();
     let (_, payload) = events.recv().await.unwrap();
     let serenity::Interaction::Component(select) = parse("select", &payload) else {
         panic!("not a component: {payload:#}");
@@ -303,8 +317,11 @@ async fn callbacks_are_recorded_and_acknowledged_once() {
     let path = format!("/interactions/{}/{}/callback", sent.id, sent.token);
     let waiter = fake.next_interaction_response(sent.id, Duration::from_secs(5));
     let reply = json!({"type": 4, "data": {"content": "pong"}});
-    let (status, _) = tokio::join!(waiter, request(&fake, Method::POST, &path, Some(reply.clone())))
-        .1;
+    let (status, _) = tokio::join!(
+        waiter,
+        request(&fake, Method::POST, &path, Some(reply.clone()))
+    )
+    .1;
     assert_eq!(status, 204);
     let response = fake
         .interaction_responses(sent.id)
@@ -321,14 +338,24 @@ async fn callbacks_are_recorded_and_acknowledged_once() {
 
     let app = fake.application_id();
     let edit = format!("/webhooks/{app}/{}/messages/@original", sent.token);
-    let (status, edited) =
-        request(&fake, Method::PATCH, &edit, Some(json!({"content": "pong!"}))).await;
+    let (status, edited) = request(
+        &fake,
+        Method::PATCH,
+        &edit,
+        Some(json!({"content": "pong!"})),
+    )
+    .await;
     assert_eq!(status, 200);
     let edited: serenity::Message = parse("edited original", &edited);
     assert_eq!(edited.content, "pong!");
     let followup = format!("/webhooks/{app}/{}", sent.token);
-    let (status, _) =
-        request(&fake, Method::POST, &followup, Some(json!({"content": "more"}))).await;
+    let (status, _) = request(
+        &fake,
+        Method::POST,
+        &followup,
+        Some(json!({"content": "more"})),
+    )
+    .await;
     assert_eq!(status, 200);
     let kinds: Vec<ResponseKind> = fake
         .interaction_responses(sent.id)

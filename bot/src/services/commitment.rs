@@ -21,12 +21,17 @@ pub fn canonical_squares(squares: &[Square]) -> String {
 
 /// The string that is hashed (and that a player hashes with `sha256sum` to check).
 pub fn preimage(game_id: i64, color: Color, squares: &str, salt_hex: &str) -> String {
-    format!("kaboom-beirut-v1:{game_id}:{}:{squares}:{salt_hex}", color.name())
+    format!(
+        "kaboom-beirut-v1:{game_id}:{}:{squares}:{salt_hex}",
+        color.name()
+    )
 }
 
 /// SHA-256 of [`preimage`], lowercase hex.
 pub fn commitment(game_id: i64, color: Color, squares: &str, salt_hex: &str) -> String {
-    hex::encode(Sha256::digest(preimage(game_id, color, squares, salt_hex).as_bytes()))
+    hex::encode(Sha256::digest(
+        preimage(game_id, color, squares, salt_hex).as_bytes(),
+    ))
 }
 
 /// A fresh 16-byte salt from the operating system's generator, lowercase hex.
@@ -62,7 +67,11 @@ mod tests {
         let expected = hex::encode(Sha256::digest(pre.as_bytes()));
         assert_eq!(commitment(7, Color::White, &squares, "00ff"), expected);
         assert_eq!(expected.len(), 64);
-        assert!(expected.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert!(
+            expected
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
         // A different salt gives a different commitment.
         assert_ne!(commitment(7, Color::White, &squares, "00fe"), expected);
     }

@@ -244,7 +244,9 @@ impl Services {
     /// [`ServiceError::Refused`] saying what to change.
     pub async fn create_challenge(&self, mut c: NewChallenge) -> Result<Challenge, ServiceError> {
         if c.opponent_id == Some(c.challenger_id) {
-            return refuse("You cannot challenge yourself: leave the opponent out to let anyone accept.");
+            return refuse(
+                "You cannot challenge yourself: leave the opponent out to let anyone accept.",
+            );
         }
         c.days_per_move = parse_days(c.days_per_move)?;
         if c.variant != Variant::Beirut {
@@ -322,7 +324,11 @@ impl Services {
             ColorChoice::Random => {
                 let mut b = [0u8; 1];
                 getrandom::fill(&mut b).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
-                if b[0] & 1 == 0 { Color::White } else { Color::Black }
+                if b[0] & 1 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                }
             }
         };
         let me = (spec.challenger_id, spec.challenger_name.clone());
@@ -492,13 +498,13 @@ impl Services {
             return refuse(format!(
                 "It is not your turn: {} ({}) is to move.",
                 row.name(turn),
-                turn
+                crate::present::side(turn)
             ));
         }
         let mut game = snap.game.clone();
-        let ply = game
-            .play(Some(color), text.trim())
-            .map_err(|e| ServiceError::Refused(play_error_text(&e, &snap.game, Viewer::player(color))))?;
+        let ply = game.play(Some(color), text.trim()).map_err(|e| {
+            ServiceError::Refused(play_error_text(&e, &snap.game, Viewer::player(color)))
+        })?;
         let status = game.status();
         let finished = status.outcome();
         let now = self.clock.now();
@@ -523,18 +529,22 @@ impl Services {
         let mut tx = self.db.begin_write().await?;
         if !games::update_state(&mut tx, id, &update, now).await? {
             drop(tx);
-            let now_ply = self.load(id).await.map(|s| s.row.ply).unwrap_or(row.ply + 1);
+            let now_ply = self
+                .load(id)
+                .await
+                .map(|s| s.row.ply)
+                .unwrap_or(row.ply + 1);
             return Err(ServiceError::MovedOn {
                 game_id: id,
                 ply: now_ply,
             });
         }
         let mut declined_draw = false;
-        if let Some(offer) = games::draw_offer(&mut tx, id).await? {
-            if offer.by != color || finished.is_some() {
-                games::clear_draw_offer(&mut tx, id).await?;
-                declined_draw = offer.by != color;
-            }
+        if let Some(offer) = games::draw_offer(&mut tx, id).await?
+            && (offer.by != color || finished.is_some())
+        {
+            games::clear_draw_offer(&mut tx, id).await?;
+            declined_draw = offer.by != color;
         }
         let reveal = if finished.is_some() {
             carriers::all_tx(&mut tx, id).await?
@@ -573,7 +583,12 @@ impl Services {
         if snap.game.turn() != color || snap.row.state != GameState::Active {
             return Ok(Vec::new());
         }
-        Ok(suggest::suggestions(&snap.game, Viewer::player(color), typed, 25))
+        Ok(suggest::suggestions(
+            &snap.game,
+            Viewer::player(color),
+            typed,
+            25,
+        ))
     }
 
     /// The carrier menu for `user` in game `id` (BE-2: any own piece but the king; NU-3:
@@ -586,7 +601,9 @@ impl Services {
         let snap = self.load(id).await?;
         let color = Self::player_color(&snap.row, user, "choose carriers")?;
         if !snap.game.awaiting_designation().contains(&color) {
-            return refuse("You have no carriers to choose in this game (already chosen, or the game has started).");
+            return refuse(
+                "You have no carriers to choose in this game (already chosen, or the game has started).",
+            );
         }
         let view = snap.game.board_view(Viewer::player(color));
         let beirut = snap.row.variant == Variant::Beirut;
@@ -595,7 +612,12 @@ impl Services {
             .iter()
             .filter(|p| p.color == color && p.square.rank() >= 1)
             .filter(|p| !(beirut && p.kind == kaboom_rules::Kind::King))
-            .map(|p| (p.square.to_string(), format!("{} {}", p.kind.title(), p.square)))
+            .map(|p| {
+                (
+                    p.square.to_string(),
+                    format!("{} {}", p.kind.title(), p.square),
+                )
+            })
             .collect();
         let count = if beirut {
             usize::from(snap.row.options.carriers)
@@ -709,7 +731,10 @@ impl Services {
             start_fen: row.start_fen.clone(),
             state: GameState::Finished,
             declared: Some(outcome),
-            result: Some((outcome.result().to_string(), outcome.reason.name().to_string())),
+            result: Some((
+                outcome.result().to_string(),
+                outcome.reason.name().to_string(),
+            )),
             deadline_at: None,
         };
         if !games::update_state(&mut tx, row.id, &update, self.clock.now()).await? {
@@ -756,8 +781,13 @@ impl Services {
     /// [`ServiceError::Refused`] when they do not play it or it is over.
     pub async fn resign(&self, id: i64, user: u64) -> Result<Ended, ServiceError> {
         let (tx, row, game, color) = self.open_for_write(id, user, "resign").await?;
-        self.finish(tx, &row, game, Outcome::win(color.other(), EndReason::Resignation))
-            .await
+        self.finish(
+            tx,
+            &row,
+            game,
+            Outcome::win(color.other(), EndReason::Resignation),
+        )
+        .await
     }
 
     /// `user` aborts game `id`: allowed only before both sides have moved.
@@ -767,9 +797,12 @@ impl Services {
     pub async fn abort(&self, id: i64, user: u64) -> Result<Ended, ServiceError> {
         let (tx, row, game, _) = self.open_for_write(id, user, "abort").await?;
         if game.ply_count() >= 2 {
-            return refuse("Both sides have moved: the game can no longer be aborted. You can /resign or offer a /draw.");
+            return refuse(
+                "Both sides have moved: the game can no longer be aborted. You can /resign or offer a /draw.",
+            );
         }
-        self.finish(tx, &row, game, Outcome::draw(EndReason::Aborted)).await
+        self.finish(tx, &row, game, Outcome::draw(EndReason::Aborted))
+            .await
     }
 
     /// `user` offers a draw in game `id`. If the opponent's offer stands, this accepts it.
@@ -783,7 +816,9 @@ impl Services {
             return refuse("The game has not started yet: you can /abort it instead.");
         }
         match games::draw_offer(&mut tx, id).await? {
-            Some(o) if o.by == color => refuse("Your draw offer already stands; it is up to your opponent."),
+            Some(o) if o.by == color => {
+                refuse("Your draw offer already stands; it is up to your opponent.")
+            }
             Some(_) => Ok(DrawResult::Agreed(
                 self.finish(tx, &row, game, Outcome::draw(EndReason::Agreement))
                     .await?,
@@ -818,9 +853,8 @@ impl Services {
         user: u64,
         accept: bool,
     ) -> Result<DrawResult, ServiceError> {
-        let (mut tx, row, game, color) = self
-            .open_for_write(id, user, "answer a draw offer")
-            .await?;
+        let (mut tx, row, game, color) =
+            self.open_for_write(id, user, "answer a draw offer").await?;
         match games::draw_offer(&mut tx, id).await? {
             Some(o) if o.by != color => {
                 if accept {
@@ -838,7 +872,9 @@ impl Services {
                 }
             }
             Some(_) => refuse("That is your own draw offer: your opponent answers it."),
-            None => refuse("No draw offer stands in this game (a move by the other side declines it)."),
+            None => {
+                refuse("No draw offer stands in this game (a move by the other side declines it).")
+            }
         }
     }
 

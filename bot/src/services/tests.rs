@@ -116,7 +116,10 @@ async fn atomic_game_to_exploded_king_with_suggestions_at6() {
     assert!(capture[0].label.contains("Ke8"), "{capture:?}");
     let played = s.play(id, ALICE, "Nxf7").await.unwrap();
     let outcome = played.snap.outcome().unwrap();
-    assert_eq!((outcome.winner, outcome.reason), (Some(Color::White), EndReason::KingExploded));
+    assert_eq!(
+        (outcome.winner, outcome.reason),
+        (Some(Color::White), EndReason::KingExploded)
+    );
     assert_eq!(played.snap.row.state, GameState::Finished);
     assert_eq!(played.snap.row.result.as_deref(), Some("1-0"));
     assert_eq!(played.snap.row.deadline_at, None);
@@ -134,7 +137,10 @@ async fn refusals_say_why() {
     assert!(refused(s.play(id, CAROL, "e4").await).contains("Only alice and bob"));
     assert!(refused(s.play(id, BOB, "e5").await).contains("not your turn"));
     let illegal = refused(s.play(id, ALICE, "e5").await);
-    assert!(illegal.contains("e5") && illegal.contains("legal"), "{illegal}");
+    assert!(
+        illegal.contains("e5") && illegal.contains("legal"),
+        "{illegal}"
+    );
     let nonsense = refused(s.play(id, ALICE, "hello").await);
     assert!(nonsense.contains("Some legal actions"), "{nonsense}");
     assert_eq!(s.load(id).await.unwrap().row.ply, 0);
@@ -178,7 +184,10 @@ async fn stale_ply_is_never_written() {
     };
     assert!(!games::update_state(&mut tx, id, &stale, T0).await.unwrap());
     tx.commit().await.unwrap();
-    assert_eq!(games::actions(&db, id).await.unwrap(), vec!["e4".to_string()]);
+    assert_eq!(
+        games::actions(&db, id).await.unwrap(),
+        vec!["e4".to_string()]
+    );
 }
 
 #[tokio::test]
@@ -207,7 +216,13 @@ async fn draw_offers_stand_until_answered_or_the_opponent_moves() {
     let (s, _) = services(db);
     let id = atomic_game(&s).await;
     assert!(refused(s.offer_draw(id, CAROL).await).contains("Only"));
-    assert!(matches!(s.offer_draw(id, ALICE).await.unwrap(), DrawResult::Offered { by: Color::White, .. }));
+    assert!(matches!(
+        s.offer_draw(id, ALICE).await.unwrap(),
+        DrawResult::Offered {
+            by: Color::White,
+            ..
+        }
+    ));
     assert!(refused(s.offer_draw(id, ALICE).await).contains("already"));
     // The offerer may move with the offer standing.
     let p = s.play(id, ALICE, "e4").await.unwrap();

@@ -133,13 +133,18 @@ fn from_row(row: &SqliteRow) -> Result<Challenge, StorageError> {
             channel_id: id_from_db(row.try_get("channel_id")?),
             challenger_id: id_from_db(row.try_get("challenger_id")?),
             challenger_name: row.try_get("challenger_name")?,
-            opponent_id: row.try_get::<Option<i64>, _>("opponent_id")?.map(id_from_db),
-            variant: Variant::from_str(&variant).map_err(|e| StorageError::Corrupt(e.to_string()))?,
+            opponent_id: row
+                .try_get::<Option<i64>, _>("opponent_id")?
+                .map(id_from_db),
+            variant: Variant::from_str(&variant)
+                .map_err(|e| StorageError::Corrupt(e.to_string()))?,
             options: GameOptions {
                 carriers: row.try_get::<i64, _>("carriers")? as u8,
                 dead_mans_switch: row.try_get("dead_mans_switch")?,
             },
-            days_per_move: row.try_get::<Option<i64>, _>("days_per_move")?.map(|d| d as u32),
+            days_per_move: row
+                .try_get::<Option<i64>, _>("days_per_move")?
+                .map(|d| d as u32),
             color: color.parse()?,
             rated: row.try_get("rated")?,
         },
@@ -224,13 +229,12 @@ pub async fn close(
     state: ChallengeState,
     game_id: Option<i64>,
 ) -> Result<bool, StorageError> {
-    let done = sqlx::query(
-        "UPDATE challenges SET state = ?, game_id = ? WHERE id = ? AND state = 'open'",
-    )
-    .bind(state.name())
-    .bind(game_id)
-    .bind(id)
-    .execute(&mut **tx)
-    .await?;
+    let done =
+        sqlx::query("UPDATE challenges SET state = ?, game_id = ? WHERE id = ? AND state = 'open'")
+            .bind(state.name())
+            .bind(game_id)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
     Ok(done.rows_affected() == 1)
 }

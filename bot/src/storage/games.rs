@@ -177,10 +177,14 @@ fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
             .map_err(|e| StorageError::Corrupt(format!("declared result: {e}")))?,
         result: row.try_get("result")?,
         reason: row.try_get("reason")?,
-        days_per_move: row.try_get::<Option<i64>, _>("days_per_move")?.map(|d| d as u32),
+        days_per_move: row
+            .try_get::<Option<i64>, _>("days_per_move")?
+            .map(|d| d as u32),
         deadline_at: row.try_get("deadline_at")?,
         rated: row.try_get("rated")?,
-        board_message_id: row.try_get::<Option<i64>, _>("board_message_id")?.map(id_from_db),
+        board_message_id: row
+            .try_get::<Option<i64>, _>("board_message_id")?
+            .map(id_from_db),
         created_at: row.try_get("created_at")?,
     })
 }
@@ -477,13 +481,15 @@ pub async fn put_draw_offer(
         .bind(id)
         .execute(&mut **tx)
         .await?;
-    sqlx::query("INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES (?, ?, ?, ?)")
-        .bind(id)
-        .bind(offer.by.name())
-        .bind(offer.ply)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query(
+        "INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES (?, ?, ?, ?)",
+    )
+    .bind(id)
+    .bind(offer.by.name())
+    .bind(offer.ply)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
