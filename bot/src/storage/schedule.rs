@@ -151,3 +151,19 @@ pub async fn expire_challenge(tx: &mut Tx, id: i64) -> Result<bool, StorageError
             .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// `EXPLAIN QUERY PLAN` of the due-games query (its `detail` lines), to check that it uses
+/// the `games_next_due_at` index (benchmark, docs/perf/scheduler.md).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn explain_due_games(db: &Db) -> Result<Vec<String>, StorageError> {
+    let rows = sqlx::query(&format!("EXPLAIN QUERY PLAN {DUE_GAMES}"))
+        .bind(0_i64)
+        .bind(256_i64)
+        .fetch_all(db.pool())
+        .await?;
+    rows.iter()
+        .map(|r| r.try_get("detail").map_err(StorageError::from))
+        .collect()
+}
