@@ -481,3 +481,39 @@ fn configuration_from_the_environment() {
         "{e}"
     );
 }
+
+#[tokio::test]
+async fn settings_command_logic_changes_and_describes() {
+    use kaboom_bot::commands::settings::{apply_guild, apply_user};
+    let w = world().await;
+    let db = &w.services.db;
+    let text = apply_user(db, ALICE, None, None, T0).await.unwrap();
+    assert!(text.contains("on, by DM"), "{text}");
+    let text = apply_user(db, ALICE, None, Some(NudgeVia::Thread), T0)
+        .await
+        .unwrap();
+    assert!(text.contains("mention in the game's thread"), "{text}");
+    let text = apply_user(db, ALICE, Some(false), None, T0).await.unwrap();
+    assert!(text.contains("off"), "{text}");
+    assert_eq!(
+        settings::user(db, ALICE).await.unwrap(),
+        UserSettings {
+            nudges: false,
+            via: NudgeVia::Thread
+        }
+    );
+    let defaults = SchedulerConfig::default().defaults;
+    let text = apply_guild(db, GUILD, Some("90, 60"), Some(24), None, &defaults, T0)
+        .await
+        .unwrap();
+    assert!(text.contains("60% and 90%") && text.contains("after 24 hours") && text.contains("every 168 hours"), "{text}");
+    let bad = apply_guild(db, GUILD, Some("150"), None, None, &defaults, T0).await;
+    assert!(matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("1 to 99")), "{bad:?}");
+    let bad = apply_guild(db, GUILD, None, Some(0), None, &defaults, T0).await;
+    assert!(matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("idle_hours")), "{bad:?}");
+    assert_eq!(
+        settings::guild(db, GUILD).await.unwrap().unwrap().nudge_shares,
+        vec![60, 90],
+        "a refused change stores nothing"
+    );
+}
