@@ -291,8 +291,16 @@ impl Scheduler {
             let mut notices = Vec::new();
             for &id in &ids {
                 report.examined += 1;
-                if let Some(n) = self.decide(&mut tx, id, now, &mut report).await? {
-                    notices.push(n);
+                match self.decide(&mut tx, id, now, &mut report).await {
+                    Ok(Some(n)) => notices.push(n),
+                    Ok(None) => {}
+                    // A game that does not replay must not stop the sweep for all others:
+                    // logged, and looked at again a day later.
+                    Err(StorageError::Corrupt(e)) => {
+                        tracing::error!(game_id = id, error = %e, "scheduler skips a damaged game");
+                        schedule::set_next_due(&mut tx, id, Some(now + 86_400)).await?;
+                    }
+                    Err(e) => return Err(e),
                 }
             }
             tx.commit().await?;
