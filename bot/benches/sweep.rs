@@ -30,9 +30,12 @@ async fn main() {
     let rounds = env("SWEEP_ROUNDS", 20);
     let due_per_round = games_n / 100;
     let dir = tempfile::tempdir().expect("temp dir");
-    let db = Db::connect(&format!("sqlite://{}", dir.path().join("bench.db").display()))
-        .await
-        .expect("database");
+    let db = Db::connect(&format!(
+        "sqlite://{}",
+        dir.path().join("bench.db").display()
+    ))
+    .await
+    .expect("database");
     let start_fen = AnyGame::new(Variant::Atomic, GameOptions::default())
         .expect("atomic")
         .start_fen(Viewer::Full);

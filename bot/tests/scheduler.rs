@@ -506,13 +506,28 @@ async fn settings_command_logic_changes_and_describes() {
     let text = apply_guild(db, GUILD, Some("90, 60"), Some(24), None, &defaults, T0)
         .await
         .unwrap();
-    assert!(text.contains("60% and 90%") && text.contains("after 24 hours") && text.contains("every 168 hours"), "{text}");
+    assert!(
+        text.contains("60% and 90%")
+            && text.contains("after 24 hours")
+            && text.contains("every 168 hours"),
+        "{text}"
+    );
     let bad = apply_guild(db, GUILD, Some("150"), None, None, &defaults, T0).await;
-    assert!(matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("1 to 99")), "{bad:?}");
+    assert!(
+        matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("1 to 99")),
+        "{bad:?}"
+    );
     let bad = apply_guild(db, GUILD, None, Some(0), None, &defaults, T0).await;
-    assert!(matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("idle_hours")), "{bad:?}");
+    assert!(
+        matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("idle_hours")),
+        "{bad:?}"
+    );
     assert_eq!(
-        settings::guild(db, GUILD).await.unwrap().unwrap().nudge_shares,
+        settings::guild(db, GUILD)
+            .await
+            .unwrap()
+            .unwrap()
+            .nudge_shares,
         vec![60, 90],
         "a refused change stores nothing"
     );

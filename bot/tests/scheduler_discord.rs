@@ -52,7 +52,12 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     };
     // A game in its thread; Bob's DMs are open, Alice's closed.
     let c = services.create_challenge(spec(Some(BOB))).await.unwrap();
-    let id = services.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id;
+    let id = services
+        .accept_challenge(c.id, BOB, "bob")
+        .await
+        .unwrap()
+        .row
+        .id;
     let thread = fake.add_thread(channel, "alice vs bob").unwrap();
     services.set_thread(id, thread).await.unwrap();
     fake.refuse_dms_for(ALICE);
@@ -89,7 +94,11 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     scheduler.sweep().await.unwrap();
     let dms = fake.messages_in(fake.dm_channel_for(BOB));
     assert_eq!(dms.len(), 1, "{dms:?}");
-    assert!(dms[0].content().contains(&format!("/{thread}")), "{}", dms[0].content());
+    assert!(
+        dms[0].content().contains(&format!("/{thread}")),
+        "{}",
+        dms[0].content()
+    );
     assert_eq!(fake.messages_in(thread).len(), 1);
 
     // Bob lets the deadline pass: the forfeit is announced once, in the thread.
@@ -98,13 +107,21 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     scheduler.sweep().await.unwrap();
     let in_thread = fake.messages_in(thread);
     assert_eq!(in_thread.len(), 2);
-    assert!(in_thread[1].content().contains("wins on time"), "{}", in_thread[1].content());
+    assert!(
+        in_thread[1].content().contains("wins on time"),
+        "{}",
+        in_thread[1].content()
+    );
 
     // Seven days on, the open challenge expires: its message says so and has no buttons.
     clock.advance(7 * 24 * HOUR);
     let r = scheduler.sweep().await.unwrap();
     assert_eq!(r.expired, vec![open.id]);
     let message = fake.message(posted.id.get()).unwrap();
-    assert!(message.content().contains("Expired"), "{}", message.content());
+    assert!(
+        message.content().contains("Expired"),
+        "{}",
+        message.content()
+    );
     assert!(message.custom_ids().is_empty());
 }
