@@ -71,10 +71,19 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
 pub async fn serve(config: Config) -> Result<(), Error> {
     let db = Db::connect(&config.database_url).await?;
     tracing::info!(database = %config.database_url, "database ready");
-    let services = Services::new(db, Arc::new(SystemClock), Arc::new(RendererPainter));
+    let scheduler_config = crate::scheduler::SchedulerConfig::from_env()?; // scheduler hook
+    let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter));
     let mut client = serenity::ClientBuilder::new(&config.token, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;
+    // Scheduler hook (issue 8): one task sweeping due nudges, forfeits and expiries.
+    let _scheduler = crate::scheduler::Scheduler::new(
+        db,
+        Arc::new(SystemClock),
+        Arc::new(crate::scheduler::discord::DiscordNotifier::new(client.http.clone())),
+        scheduler_config,
+    )
+    .spawn();
     client.start().await?;
     Ok(())
 }

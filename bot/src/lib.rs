@@ -20,6 +20,7 @@ pub mod flows;
 pub mod painter;
 pub mod present;
 pub mod render_cli;
+pub mod scheduler;
 pub mod services;
 pub mod storage;
 pub mod types;

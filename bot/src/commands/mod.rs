@@ -10,6 +10,8 @@ pub mod game;
 pub mod info;
 #[allow(missing_docs)]
 pub mod play;
+#[allow(missing_docs)]
+pub mod settings; // scheduler (issue 8)
 
 use poise::serenity_prelude as serenity;
 
@@ -29,6 +31,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         info::pgn(),
         info::rules(),
         info::help(),
+        settings::settings(), // scheduler (issue 8)
     ]
 }
 

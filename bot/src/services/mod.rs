@@ -306,6 +306,7 @@ impl Services {
                 match ch.state {
                     ChallengeState::Accepted => "accepted",
                     ChallengeState::Declined => "declined",
+                    ChallengeState::Expired => "expired: nobody accepted it in time", // scheduler hook
                     _ => "cancelled",
                 }
             ));

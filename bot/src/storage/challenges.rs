@@ -53,6 +53,8 @@ pub enum ChallengeState {
     Declined,
     /// The challenger withdrew it.
     Cancelled,
+    /// Nobody accepted it in time (scheduler hook, issue 8).
+    Expired,
 }
 
 impl ChallengeState {
@@ -62,6 +64,7 @@ impl ChallengeState {
             ChallengeState::Accepted => "accepted",
             ChallengeState::Declined => "declined",
             ChallengeState::Cancelled => "cancelled",
+            ChallengeState::Expired => "expired",
         }
     }
     fn parse(s: &str) -> Result<ChallengeState, StorageError> {
@@ -70,6 +73,7 @@ impl ChallengeState {
             "accepted" => ChallengeState::Accepted,
             "declined" => ChallengeState::Declined,
             "cancelled" => ChallengeState::Cancelled,
+            "expired" => ChallengeState::Expired,
             other => return Err(StorageError::Corrupt(format!("challenge state '{other}'"))),
         })
     }

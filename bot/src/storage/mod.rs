@@ -10,6 +10,8 @@
 pub mod carriers;
 pub mod challenges;
 pub mod games;
+pub mod schedule; // scheduler (issue 8)
+pub mod settings; // scheduler (issue 8)
 
 use std::str::FromStr;
 use std::time::Duration;

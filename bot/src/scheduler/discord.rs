@@ -1,0 +1,135 @@
+//! The [`Notifier`] of the running bot: delivers scheduler notices over Discord's REST API
+//! (serenity's `Http`, so the fake Discord serves the tests).
+//!
+//! - A nudge by DM opens the player's DM channel and sends the text with the thread link;
+//!   if Discord refuses (DMs closed, error 50007, or any other failure) the nudge is posted
+//!   in the game's thread with a mention instead. A nudge by thread is that mention.
+//! - A game ended by the scheduler is announced in its thread (posting to an archived thread
+//!   reopens it).
+//! - An expired challenge's message gets the expiry line and loses its buttons; without a
+//!   stored message the line is posted in the channel.
+
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+
+use super::notice::{Delivery, Notice, Notifier};
+use crate::storage::settings::NudgeVia;
+
+/// Delivers notices through `http`.
+#[derive(Clone)]
+pub struct DiscordNotifier {
+    http: Arc<serenity::Http>,
+}
+
+impl DiscordNotifier {
+    /// A notifier over the bot's HTTP client.
+    pub fn new(http: Arc<serenity::Http>) -> DiscordNotifier {
+        DiscordNotifier { http }
+    }
+
+    async fn post(&self, channel: u64, text: String) -> Result<(), serenity::Error> {
+        serenity::ChannelId::new(channel)
+            .send_message(&self.http, serenity::CreateMessage::new().content(text))
+            .await
+            .map(|_| ())
+    }
+
+    async fn dm(&self, user: u64, text: &str) -> Result<(), serenity::Error> {
+        let channel = serenity::UserId::new(user)
+            .create_dm_channel(&self.http)
+            .await?;
+        channel
+            .id
+            .send_message(&self.http, serenity::CreateMessage::new().content(text))
+            .await
+            .map(|_| ())
+    }
+
+    async fn mark_expired(
+        &self,
+        channel: u64,
+        message: u64,
+        text: &str,
+    ) -> Result<(), serenity::Error> {
+        let channel = serenity::ChannelId::new(channel);
+        let old = channel.message(&self.http, message).await?;
+        let content = if old.content.is_empty() {
+            text.to_string()
+        } else {
+            format!("{}\n**Expired.** {text}", old.content)
+        };
+        channel
+            .edit_message(
+                &self.http,
+                message,
+                serenity::EditMessage::new()
+                    .content(content)
+                    .components(Vec::new()),
+            )
+            .await
+            .map(|_| ())
+    }
+}
+
+fn failed(what: &str, subject: i64, e: &serenity::Error) -> Delivery {
+    tracing::warn!(subject, error = %e, "{what}");
+    Delivery::Failed
+}
+
+#[async_trait::async_trait]
+impl Notifier for DiscordNotifier {
+    async fn deliver(&self, notice: &Notice) -> Delivery {
+        match notice {
+            Notice::Nudge {
+                game_id,
+                user_id,
+                via,
+                channel_id,
+                text,
+            } => {
+                if *via == NudgeVia::Dm {
+                    match self.dm(*user_id, text).await {
+                        Ok(()) => return Delivery::Dm,
+                        Err(e) => {
+                            tracing::info!(game_id, user = user_id, error = %e, "nudge DM refused; mentioning in the thread");
+                        }
+                    }
+                }
+                let mentioned = format!("<@{user_id}> {text}");
+                match self.post(*channel_id, mentioned).await {
+                    Ok(()) if *via == NudgeVia::Dm => Delivery::FellBackToThread,
+                    Ok(()) => Delivery::Channel,
+                    Err(e) => failed("nudge not delivered", *game_id, &e),
+                }
+            }
+            Notice::GameEnded {
+                game_id,
+                channel_id,
+                text,
+            } => match self.post(*channel_id, text.clone()).await {
+                Ok(()) => Delivery::Channel,
+                Err(e) => failed("game end not announced", *game_id, &e),
+            },
+            Notice::ChallengeExpired {
+                challenge_id,
+                channel_id,
+                message_id,
+                text,
+            } => {
+                let done = match message_id {
+                    Some(m) => match self.mark_expired(*channel_id, *m, text).await {
+                        Ok(()) => Ok(()),
+                        // The message is gone: say it in the channel.
+                        Err(_) => self.post(*channel_id, text.clone()).await,
+                    },
+                    None => self.post(*channel_id, text.clone()).await,
+                };
+                match done {
+                    Ok(()) => Delivery::Channel,
+                    Err(e) => failed("challenge expiry not shown", *challenge_id, &e),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,532 @@
+//! # The correspondence clock and scheduler (issue 8)
+//!
+//! One tokio task ([`Scheduler::run`]) sweeps due work from the database every
+//! [`SchedulerConfig::interval`]. The database is the source of truth: a game's next due
+//! time is the indexed column `games.next_due_at` (set to "now" by triggers whenever a game
+//! changes, then to the exact next time by the sweep), open challenges expire by
+//! `(state, created_at)`. No timer lives in memory, so a restart after hours of downtime
+//! catches up, and each game gets at most one message per sweep, for its most advanced
+//! overdue state ([`plan::plan`]): a game whose deadline passed during downtime is
+//! forfeited once, never nudged first.
+//!
+//! What is due, per game:
+//! - timed games (`days_per_move`): a nudge when the player to move has used each share of
+//!   their time (server setting, default 50% and 80%), then the time forfeit at the
+//!   deadline: the opponent wins, or it is a draw when the opponent has no way to win
+//!   (`AnyGame::can_win`), reason `time-forfeit` either way;
+//! - untimed games: a nudge after an idle period (default 48 hours), then every 7 days;
+//! - games in setup (Beirut, Nuke): aborted when the carrier designation is still incomplete
+//!   after [`SchedulerConfig::designation_timeout_secs`] (default 48 hours);
+//! - open challenges: expired after [`SchedulerConfig::challenge_ttl_secs`] (default 7 days).
+//!
+//! Exactly-once: every decision is taken inside a write transaction (`BEGIN IMMEDIATE`) that
+//! also records it: a nudge is claimed in the `nudges` table (unique per game, ply and
+//! threshold), a forfeit or abort is written with the expected-ply check of
+//! [`games::update_state`], and a finished game can no longer be changed (trigger
+//! `games_finished_is_final`), so a move that lands concurrently with a forfeit cannot both
+//! apply: whichever commits first wins, the other sees "moved on". Notices are delivered
+//! after the commit, at most once: if the process dies between the commit and the send, that
+//! message is lost (the game's state is not).
+//!
+//! Ratings: rated games that end on time would update ratings, but ratings do not exist yet;
+//! nothing is stored for them (issue 8 note).
+
+pub mod discord;
+pub mod notice;
+pub mod plan;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kaboom_rules::{AnyGame, Color, EndReason, Outcome, Viewer};
+
+use crate::clock::Clock;
+use crate::storage::games::{self, GameRow, GameState, StateUpdate};
+use crate::storage::settings::{self, GuildSettings};
+use crate::storage::{Db, StorageError, Tx, challenges, schedule};
+
+pub use notice::{Delivery, Notice, Notifier, RecordingNotifier};
+pub use plan::{Due, Facts, Nudge, Plan};
+
+const HOUR: i64 = 3600;
+
+/// The scheduler's configuration (environment variables in brackets).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct SchedulerConfig {
+    /// Time between sweeps (`SCHEDULER_INTERVAL_SECS`, default 60).
+    pub interval: Duration,
+    /// Open challenges expire after this many seconds (`CHALLENGE_EXPIRY_HOURS`, default
+    /// 168 = 7 days).
+    pub challenge_ttl_secs: i64,
+    /// Games still in carrier designation are aborted after this many seconds
+    /// (`DESIGNATION_TIMEOUT_HOURS`, default 48).
+    pub designation_timeout_secs: i64,
+    /// Nudge settings for servers that set none (`NUDGE_SHARES` default `50,80`,
+    /// `IDLE_NUDGE_HOURS` default 48, `IDLE_REPEAT_HOURS` default 168).
+    pub defaults: GuildSettings,
+    /// Games decided per write transaction (a sweep runs as many batches as needed).
+    pub batch: i64,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> SchedulerConfig {
+        SchedulerConfig {
+            interval: Duration::from_secs(60),
+            challenge_ttl_secs: 7 * 24 * HOUR,
+            designation_timeout_secs: 48 * HOUR,
+            defaults: GuildSettings {
+                nudge_shares: vec![50, 80],
+                idle_first_secs: 48 * HOUR,
+                idle_repeat_secs: 7 * 24 * HOUR,
+            },
+            batch: 256,
+        }
+    }
+}
+
+impl SchedulerConfig {
+    /// Reads the variables above through `get` (missing or empty: the default).
+    ///
+    /// # Errors
+    /// One line naming the variable, the bad value and what is expected.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<SchedulerConfig, String> {
+        let mut c = SchedulerConfig::default();
+        let number = |name: &str| -> Result<Option<i64>, String> {
+            match get(name).filter(|v| !v.trim().is_empty()) {
+                None => Ok(None),
+                Some(v) => match v.trim().parse::<i64>() {
+                    Ok(n) if n > 0 => Ok(Some(n)),
+                    _ => Err(format!("{name} must be a whole number above 0, not '{v}'")),
+                },
+            }
+        };
+        if let Some(s) = number("SCHEDULER_INTERVAL_SECS")? {
+            c.interval = Duration::from_secs(s as u64);
+        }
+        if let Some(h) = number("CHALLENGE_EXPIRY_HOURS")? {
+            c.challenge_ttl_secs = h * HOUR;
+        }
+        if let Some(h) = number("DESIGNATION_TIMEOUT_HOURS")? {
+            c.designation_timeout_secs = h * HOUR;
+        }
+        if let Some(h) = number("IDLE_NUDGE_HOURS")? {
+            c.defaults.idle_first_secs = h * HOUR;
+        }
+        if let Some(h) = number("IDLE_REPEAT_HOURS")? {
+            c.defaults.idle_repeat_secs = h * HOUR;
+        }
+        if let Some(v) = get("NUDGE_SHARES").filter(|v| !v.trim().is_empty()) {
+            c.defaults.nudge_shares =
+                settings::parse_shares(&v).map_err(|e| format!("NUDGE_SHARES: {e}"))?;
+        }
+        Ok(c)
+    }
+
+    /// As [`SchedulerConfig::from_lookup`] over the process environment.
+    ///
+    /// # Errors
+    /// As [`SchedulerConfig::from_lookup`].
+    pub fn from_env() -> Result<SchedulerConfig, String> {
+        SchedulerConfig::from_lookup(|k| std::env::var(k).ok())
+    }
+}
+
+/// What one sweep did (ids of games or challenges).
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct SweepReport {
+    /// Games looked at (due, whether or not anything was sent).
+    pub examined: usize,
+    /// Challenges expired.
+    pub expired: Vec<i64>,
+    /// Games aborted for an incomplete designation.
+    pub aborted: Vec<i64>,
+    /// Games ended on time.
+    pub forfeited: Vec<i64>,
+    /// Nudges claimed: (game, threshold).
+    pub nudged: Vec<(i64, String)>,
+}
+
+/// The scheduler: storage, clock, notifier and configuration.
+#[derive(Clone)]
+pub struct Scheduler {
+    db: Db,
+    clock: Arc<dyn Clock>,
+    notifier: Arc<dyn Notifier>,
+    config: SchedulerConfig,
+}
+
+/// The side to move at `ply` (C-2: White first, one action per turn).
+fn to_move(ply: i64) -> Color {
+    if ply % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+fn mention(user: u64) -> String {
+    format!("<@{user}>")
+}
+
+fn hours_text(secs: i64) -> String {
+    if secs % 86_400 == 0 && secs >= 7 * 86_400 {
+        let d = secs / 86_400;
+        format!("{d} day{}", if d == 1 { "" } else { "s" })
+    } else {
+        let h = secs / HOUR;
+        format!("{h} hour{}", if h == 1 { "" } else { "s" })
+    }
+}
+
+/// The link to a channel or thread.
+pub fn channel_link(guild: Option<u64>, channel: u64) -> String {
+    match guild {
+        Some(g) => format!("https://discord.com/channels/{g}/{channel}"),
+        None => format!("https://discord.com/channels/@me/{channel}"),
+    }
+}
+
+/// The line the challenge message can show about its expiry (`<t:..:R>`).
+pub fn challenge_expiry_note(created_at: i64, config: &SchedulerConfig) -> String {
+    format!(
+        "Expires <t:{}:R> if nobody accepts.",
+        created_at + config.challenge_ttl_secs
+    )
+}
+
+impl Scheduler {
+    /// A scheduler over `db`, with time from `clock`, delivering through `notifier`.
+    pub fn new(
+        db: Db,
+        clock: Arc<dyn Clock>,
+        notifier: Arc<dyn Notifier>,
+        config: SchedulerConfig,
+    ) -> Scheduler {
+        Scheduler {
+            db,
+            clock,
+            notifier,
+            config,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SchedulerConfig {
+        &self.config
+    }
+
+    /// Sweeps forever: one sweep, then a pause of the configured interval. Errors are
+    /// logged and the next sweep tries again. Stops when `stop` becomes `true`.
+    pub async fn run(self, mut stop: tokio::sync::watch::Receiver<bool>) {
+        tracing::info!(interval = ?self.config.interval, "scheduler started");
+        loop {
+            match self.sweep().await {
+                Ok(r) if r.examined > 0 || !r.expired.is_empty() => tracing::info!(
+                    examined = r.examined,
+                    expired = r.expired.len(),
+                    aborted = r.aborted.len(),
+                    forfeited = r.forfeited.len(),
+                    nudged = r.nudged.len(),
+                    "scheduler sweep"
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, "scheduler sweep failed"),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(self.config.interval) => {}
+                _ = stop.changed() => {}
+            }
+            if *stop.borrow() {
+                tracing::info!("scheduler stopped");
+                return;
+            }
+        }
+    }
+
+    /// Spawns [`Scheduler::run`] on the current runtime; send `true` on the returned
+    /// sender to stop it.
+    pub fn spawn(
+        self,
+    ) -> (
+        tokio::sync::watch::Sender<bool>,
+        tokio::task::JoinHandle<()>,
+    ) {
+        let (tx, rx) = tokio::sync::watch::channel(false);
+        (tx, tokio::spawn(self.run(rx)))
+    }
+
+    /// One sweep at the clock's now: expires challenges, then decides every due game
+    /// (batches of [`SchedulerConfig::batch`] per write transaction), then delivers the
+    /// notices of each committed batch.
+    ///
+    /// # Errors
+    /// [`StorageError`] on a database failure (decisions of committed batches stand).
+    pub async fn sweep(&self) -> Result<SweepReport, StorageError> {
+        let now = self.clock.now();
+        let mut report = SweepReport::default();
+        loop {
+            let mut tx = self.db.begin_write().await?;
+            let ids = schedule::expiring_challenges(
+                &mut tx,
+                now - self.config.challenge_ttl_secs,
+                self.config.batch,
+            )
+            .await?;
+            let mut notices = Vec::new();
+            for &id in &ids {
+                if let Some(n) = self.expire(&mut tx, id).await? {
+                    report.expired.push(id);
+                    notices.push(n);
+                }
+            }
+            tx.commit().await?;
+            self.deliver(&notices).await;
+            if (ids.len() as i64) < self.config.batch {
+                break;
+            }
+        }
+        loop {
+            let mut tx = self.db.begin_write().await?;
+            let ids = schedule::due_games(&mut tx, now, self.config.batch).await?;
+            let mut notices = Vec::new();
+            for &id in &ids {
+                report.examined += 1;
+                match self.decide(&mut tx, id, now, &mut report).await {
+                    Ok(Some(n)) => notices.push(n),
+                    Ok(None) => {}
+                    // A game that does not replay must not stop the sweep for all others:
+                    // logged, and looked at again a day later.
+                    Err(StorageError::Corrupt(e)) => {
+                        tracing::error!(game_id = id, error = %e, "scheduler skips a damaged game");
+                        schedule::set_next_due(&mut tx, id, Some(now + 86_400)).await?;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            tx.commit().await?;
+            self.deliver(&notices).await;
+            if (ids.len() as i64) < self.config.batch {
+                break;
+            }
+        }
+        Ok(report)
+    }
+
+    async fn deliver(&self, notices: &[Notice]) {
+        for n in notices {
+            let d = self.notifier.deliver(n).await;
+            if d == Delivery::Failed {
+                tracing::warn!(subject = n.subject(), "scheduler notice not delivered");
+            }
+        }
+    }
+
+    async fn expire(&self, tx: &mut Tx, id: i64) -> Result<Option<Notice>, StorageError> {
+        let Some(ch) = challenges::get_tx(tx, id).await? else {
+            return Ok(None);
+        };
+        if !schedule::expire_challenge(tx, id).await? {
+            return Ok(None);
+        }
+        Ok(Some(Notice::ChallengeExpired {
+            challenge_id: id,
+            channel_id: ch.spec.channel_id,
+            message_id: ch.message_id,
+            text: format!(
+                "This challenge expired: nobody accepted it within {}. {} can post a new one with /challenge.",
+                hours_text(self.config.challenge_ttl_secs),
+                ch.spec.challenger_name
+            ),
+        }))
+    }
+
+    /// Decides what is due for game `id` inside `tx` and records it; returns the notice to
+    /// deliver after the commit.
+    async fn decide(
+        &self,
+        tx: &mut Tx,
+        id: i64,
+        now: i64,
+        report: &mut SweepReport,
+    ) -> Result<Option<Notice>, StorageError> {
+        let Some(row) = games::get_tx(tx, id).await? else {
+            return Ok(None);
+        };
+        let timing = schedule::timing(tx, id).await?;
+        let settings = match row.guild_id {
+            Some(g) => settings::guild_tx(tx, g).await?,
+            None => None,
+        }
+        .unwrap_or_else(|| self.config.defaults.clone());
+        let facts = Facts {
+            state: row.state,
+            created_at: row.created_at,
+            turn_started_at: timing.turn_started_at.unwrap_or(row.created_at),
+            deadline_at: row.deadline_at,
+        };
+        let p = plan::plan(&facts, now, &settings, self.config.designation_timeout_secs);
+        let notice = match p.due {
+            Due::Nothing => None,
+            Due::Forfeit => {
+                let n = self.end(tx, &row, now, true).await?;
+                if n.is_some() {
+                    report.forfeited.push(id);
+                }
+                n
+            }
+            Due::Abort => {
+                let n = self.end(tx, &row, now, false).await?;
+                if n.is_some() {
+                    report.aborted.push(id);
+                }
+                n
+            }
+            Due::Nudge(nudge) => {
+                let user = row.player(to_move(row.ply));
+                let threshold = nudge.threshold();
+                if schedule::claim_nudge(tx, id, row.ply, &threshold, user, now).await? {
+                    report.nudged.push((id, threshold));
+                    let us = settings::user_tx(tx, user).await?;
+                    us.nudges
+                        .then(|| self.nudge_notice(&row, user, us.via, &nudge))
+                } else {
+                    None
+                }
+            }
+        };
+        // A finished game's trigger already cleared next_due_at.
+        if !matches!(notice, Some(Notice::GameEnded { .. })) {
+            schedule::set_next_due(tx, id, p.next.map(|t| t.max(now + 1))).await?;
+        }
+        Ok(notice)
+    }
+
+    fn nudge_notice(
+        &self,
+        row: &GameRow,
+        user: u64,
+        via: settings::NudgeVia,
+        nudge: &Nudge,
+    ) -> Notice {
+        let channel = row.thread_id.unwrap_or(row.channel_id);
+        let color = to_move(row.ply);
+        let opponent = row.name(color.other());
+        let what = match nudge {
+            Nudge::Share { percent } => format!(
+                "you have used {percent}% of your time; the deadline is <t:{}:R>.",
+                row.deadline_at.unwrap_or_default()
+            ),
+            Nudge::Idle { idle_secs, .. } => {
+                format!("no move for {}.", hours_text(*idle_secs))
+            }
+        };
+        Notice::Nudge {
+            game_id: row.id,
+            user_id: user,
+            via,
+            channel_id: channel,
+            text: format!(
+                "Your move in game #{} ({} against {opponent}): {what} {}",
+                row.id,
+                row.variant.title(),
+                channel_link(row.guild_id, channel)
+            ),
+        }
+    }
+
+    /// Ends the game on time (`forfeit`) or aborts it (designation timeout), with the
+    /// expected-ply check; `None` when it was no longer possible (already over).
+    async fn end(
+        &self,
+        tx: &mut Tx,
+        row: &GameRow,
+        now: i64,
+        forfeit: bool,
+    ) -> Result<Option<Notice>, StorageError> {
+        let actions = games::actions_tx(tx, row.id).await?;
+        let mut game = AnyGame::from_record(&games::record(row, actions))
+            .map_err(|e| StorageError::Corrupt(format!("game #{}: {e}", row.id)))?;
+        if game.status().is_finished() {
+            // The board already ended it (should not happen: the bot finishes such games).
+            schedule::set_next_due(tx, row.id, None).await?;
+            return Ok(None);
+        }
+        let both = format!("{} {}", mention(row.white_id), mention(row.black_id));
+        let (outcome, text) = if forfeit {
+            let loser = game.turn();
+            let winner = loser.other();
+            if game.can_win(winner) {
+                let o = Outcome::win(winner, EndReason::TimeForfeit);
+                let text = format!(
+                    "Time is up in game #{}: {} ({loser}) did not move by the deadline. {} ({winner}) wins on time, {}. {both}",
+                    row.id,
+                    row.name(loser),
+                    row.name(winner),
+                    o.result()
+                );
+                (o, text)
+            } else {
+                let o = Outcome::draw(EndReason::TimeForfeit);
+                let text = format!(
+                    "Time is up in game #{}: {} ({loser}) did not move by the deadline, but {} ({winner}) has no way to win any more, so the game is drawn, {}. {both}",
+                    row.id,
+                    row.name(loser),
+                    row.name(winner),
+                    o.result()
+                );
+                (o, text)
+            }
+        } else {
+            let missing: Vec<String> = game
+                .awaiting_designation()
+                .into_iter()
+                .map(|c| format!("{} ({c})", row.name(c)))
+                .collect();
+            let o = Outcome::draw(EndReason::Aborted);
+            let text = format!(
+                "Game #{} is aborted: the carriers were not chosen within {} (still waiting for {}). No result is recorded; challenge again any time. {both}",
+                row.id,
+                hours_text(self.config.designation_timeout_secs),
+                missing.join(" and ")
+            );
+            (o, text)
+        };
+        game.declare(outcome);
+        let update = StateUpdate {
+            expected_ply: row.ply,
+            action: None,
+            state_fen: game.fen(Viewer::Full),
+            start_fen: row.start_fen.clone(),
+            state: GameState::Finished,
+            declared: Some(outcome),
+            result: Some((
+                outcome.result().to_string(),
+                outcome.reason.name().to_string(),
+            )),
+            deadline_at: None,
+        };
+        if !games::update_state(tx, row.id, &update, now).await? {
+            return Ok(None);
+        }
+        games::clear_draw_offer(tx, row.id).await?;
+        // The game is over: Beirut carriers are revealed with the result (BE-9).
+        let reveal = crate::storage::carriers::all_tx(tx, row.id).await?;
+        let mut text = text;
+        for line in crate::present::reveal_lines(row, &reveal) {
+            text.push('\n');
+            text.push_str(&line);
+        }
+        if row.rated && forfeit {
+            tracing::info!(
+                game_id = row.id,
+                "rated game ended on time: ratings do not exist yet, nothing stored"
+            );
+        }
+        tracing::info!(game_id = row.id, result = outcome.result(), reason = %outcome.reason, "scheduler ended a game");
+        Ok(Some(Notice::GameEnded {
+            game_id: row.id,
+            channel_id: row.thread_id.unwrap_or(row.channel_id),
+            text,
+        }))
+    }
+}

@@ -1,0 +1,127 @@
+//! What the scheduler tells people, and the [`Notifier`] that delivers it (Discord in the
+//! bot, a recorder in tests).
+
+use std::sync::Mutex;
+
+use crate::storage::settings::NudgeVia;
+
+/// One message the scheduler wants delivered, already worded.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum Notice {
+    /// A reminder to the player to move.
+    Nudge {
+        /// The game.
+        game_id: i64,
+        /// The player to move.
+        user_id: u64,
+        /// Where they want it (a DM falls back to a thread mention).
+        via: NudgeVia,
+        /// The game's thread (or the challenge channel when it has none).
+        channel_id: u64,
+        /// The text, without a mention (the thread fallback adds one).
+        text: String,
+    },
+    /// A game ended by the scheduler (time forfeit, designation timeout): posted in the
+    /// game's thread.
+    GameEnded {
+        /// The game.
+        game_id: i64,
+        /// The game's thread (or channel).
+        channel_id: u64,
+        /// The text (with mentions of both players).
+        text: String,
+    },
+    /// An open challenge expired.
+    ChallengeExpired {
+        /// The challenge.
+        challenge_id: i64,
+        /// Its channel.
+        channel_id: u64,
+        /// Its message, to be marked expired (its buttons removed).
+        message_id: Option<u64>,
+        /// The line to add.
+        text: String,
+    },
+}
+
+impl Notice {
+    /// The game or challenge id it is about.
+    pub fn subject(&self) -> i64 {
+        match self {
+            Notice::Nudge { game_id, .. } | Notice::GameEnded { game_id, .. } => *game_id,
+            Notice::ChallengeExpired { challenge_id, .. } => *challenge_id,
+        }
+    }
+}
+
+/// How a notice was delivered.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Delivery {
+    /// By direct message.
+    Dm,
+    /// In the game's thread or the challenge's channel.
+    Channel,
+    /// A DM was refused; a mention in the thread was posted instead.
+    FellBackToThread,
+    /// Nothing could be delivered (logged; not retried: notices are at most once).
+    Failed,
+}
+
+/// Delivers notices. Called after the decision is committed; a failure is logged, not
+/// retried (at most once).
+#[async_trait::async_trait]
+pub trait Notifier: Send + Sync {
+    /// Delivers `notice`.
+    async fn deliver(&self, notice: &Notice) -> Delivery;
+}
+
+/// A notifier that records notices (tests and benchmarks); DMs to `refuse_dms` users
+/// "fail" and fall back to the thread, like Discord's error 50007.
+#[derive(Debug, Default)]
+pub struct RecordingNotifier {
+    sent: Mutex<Vec<(Notice, Delivery)>>,
+    /// Users whose DMs are closed.
+    pub refuse_dms: Vec<u64>,
+}
+
+impl RecordingNotifier {
+    /// A recorder for which DMs to `refuse_dms` fail.
+    pub fn refusing_dms(refuse_dms: Vec<u64>) -> RecordingNotifier {
+        RecordingNotifier {
+            sent: Mutex::default(),
+            refuse_dms,
+        }
+    }
+
+    /// Everything delivered so far, in order.
+    pub fn sent(&self) -> Vec<(Notice, Delivery)> {
+        self.sent.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Forgets what was recorded.
+    pub fn clear(&self) {
+        self.sent.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+}
+
+#[async_trait::async_trait]
+impl Notifier for RecordingNotifier {
+    async fn deliver(&self, notice: &Notice) -> Delivery {
+        let delivery = match notice {
+            Notice::Nudge {
+                via: NudgeVia::Dm,
+                user_id,
+                ..
+            } if self.refuse_dms.contains(user_id) => Delivery::FellBackToThread,
+            Notice::Nudge {
+                via: NudgeVia::Dm, ..
+            } => Delivery::Dm,
+            _ => Delivery::Channel,
+        };
+        self.sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((notice.clone(), delivery));
+        delivery
+    }
+}

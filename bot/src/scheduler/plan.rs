@@ -1,0 +1,223 @@
+//! What is due for one game at a time: a pure function of the game's stored times and the
+//! server's settings, so the sweep's decisions are tested without a database.
+
+use crate::storage::games::GameState;
+use crate::storage::settings::GuildSettings;
+
+/// The stored facts about a game the plan needs.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct Facts {
+    /// Setup, active or finished.
+    pub state: GameState,
+    /// Created (Unix seconds): the designation timeout counts from here.
+    pub created_at: i64,
+    /// When the current turn began (Unix seconds).
+    pub turn_started_at: i64,
+    /// The deadline of the side to move (timed games).
+    pub deadline_at: Option<i64>,
+}
+
+/// The most advanced overdue state of a game (issue 8: one message per game per sweep, for
+/// the most advanced state only).
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum Due {
+    /// Nothing now.
+    Nothing,
+    /// The deadline passed: the side to move loses on time.
+    Forfeit,
+    /// The designation took too long: the game is aborted.
+    Abort,
+    /// Remind the side to move: `threshold` is the key of the `nudges` table
+    /// (`share:50`, `idle:1`).
+    Nudge(Nudge),
+}
+
+/// A reminder to the side to move.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum Nudge {
+    /// `percent` of the time per move is used (timed games).
+    Share {
+        /// The share crossed, in percent.
+        percent: u8,
+    },
+    /// The `nth` idle reminder (untimed games), after `idle_secs` without a move.
+    Idle {
+        /// 1 for the first reminder.
+        nth: i64,
+        /// Seconds since the turn began, at the reminder's time.
+        idle_secs: i64,
+    },
+}
+
+impl Nudge {
+    /// The key stored in `nudges.threshold`.
+    pub fn threshold(&self) -> String {
+        match self {
+            Nudge::Share { percent } => format!("share:{percent}"),
+            Nudge::Idle { nth, .. } => format!("idle:{nth}"),
+        }
+    }
+}
+
+/// What is due now and when to look next.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct Plan {
+    /// The most advanced overdue state.
+    pub due: Due,
+    /// When the scheduler next has something to decide (`None`: never). Always later than
+    /// `now` when present.
+    pub next: Option<i64>,
+}
+
+/// The plan for a game at `now`: the deadline wins over any nudge; of several overdue
+/// nudges only the highest is returned (lower ones are never sent later either, since the
+/// next plan starts above it).
+pub fn plan(f: &Facts, now: i64, settings: &GuildSettings, designation_timeout: i64) -> Plan {
+    match f.state {
+        GameState::Finished => Plan {
+            due: Due::Nothing,
+            next: None,
+        },
+        GameState::Setup => {
+            let limit = f.created_at + designation_timeout;
+            if limit <= now {
+                Plan {
+                    due: Due::Abort,
+                    next: None,
+                }
+            } else {
+                Plan {
+                    due: Due::Nothing,
+                    next: Some(limit),
+                }
+            }
+        }
+        GameState::Active => match f.deadline_at {
+            Some(deadline) => timed(f.turn_started_at, deadline, now, &settings.nudge_shares),
+            None => idle(f.turn_started_at, now, settings),
+        },
+    }
+}
+
+fn timed(start: i64, deadline: i64, now: i64, shares: &[u8]) -> Plan {
+    if deadline <= now {
+        return Plan {
+            due: Due::Forfeit,
+            next: None,
+        };
+    }
+    let span = (deadline - start).max(0);
+    let at = |p: u8| start + span * i64::from(p) / 100;
+    let crossed = shares.iter().copied().filter(|&p| at(p) <= now).max();
+    let next = shares
+        .iter()
+        .map(|&p| at(p))
+        .filter(|&t| t > now)
+        .min()
+        .map_or(deadline, |t| t.min(deadline));
+    Plan {
+        due: crossed.map_or(Due::Nothing, |percent| Due::Nudge(Nudge::Share { percent })),
+        next: Some(next),
+    }
+}
+
+fn idle(start: i64, now: i64, s: &GuildSettings) -> Plan {
+    let first = start + s.idle_first_secs;
+    if now < first {
+        return Plan {
+            due: Due::Nothing,
+            next: Some(first),
+        };
+    }
+    let repeat = s.idle_repeat_secs.max(60);
+    let nth = 1 + (now - first) / repeat;
+    Plan {
+        due: Due::Nudge(Nudge::Idle {
+            nth,
+            idle_secs: s.idle_first_secs + (nth - 1) * repeat,
+        }),
+        next: Some(first + nth * repeat),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: i64 = 86_400;
+
+    fn settings() -> GuildSettings {
+        GuildSettings {
+            nudge_shares: vec![50, 80],
+            idle_first_secs: 2 * DAY,
+            idle_repeat_secs: 7 * DAY,
+        }
+    }
+
+    fn active(deadline: Option<i64>) -> Facts {
+        Facts {
+            state: GameState::Active,
+            created_at: 0,
+            turn_started_at: 1000,
+            deadline_at: deadline,
+        }
+    }
+
+    #[test]
+    fn timed_thresholds_in_order_and_deadline_wins() {
+        let f = active(Some(1000 + 10 * DAY));
+        let s = settings();
+        let p = plan(&f, 1000 + 4 * DAY, &s, 2 * DAY);
+        assert_eq!(p.due, Due::Nothing);
+        assert_eq!(p.next, Some(1000 + 5 * DAY));
+        let p = plan(&f, 1000 + 5 * DAY, &s, 2 * DAY);
+        assert_eq!(p.due, Due::Nudge(Nudge::Share { percent: 50 }));
+        assert_eq!(p.next, Some(1000 + 8 * DAY));
+        // Both thresholds overdue: only the highest.
+        let p = plan(&f, 1000 + 9 * DAY, &s, 2 * DAY);
+        assert_eq!(p.due, Due::Nudge(Nudge::Share { percent: 80 }));
+        assert_eq!(p.next, Some(1000 + 10 * DAY));
+        // Deadline passed: a forfeit, no nudge.
+        let p = plan(&f, 1000 + 30 * DAY, &s, 2 * DAY);
+        assert_eq!((p.due, p.next), (Due::Forfeit, None));
+    }
+
+    #[test]
+    fn untimed_games_get_idle_reminders() {
+        let f = active(None);
+        let s = settings();
+        let p = plan(&f, 1000 + DAY, &s, 0);
+        assert_eq!((p.due, p.next), (Due::Nothing, Some(1000 + 2 * DAY)));
+        let p = plan(&f, 1000 + 2 * DAY, &s, 0);
+        assert_eq!(
+            p.due.clone(),
+            Due::Nudge(Nudge::Idle {
+                nth: 1,
+                idle_secs: 2 * DAY
+            })
+        );
+        assert_eq!(p.next, Some(1000 + 9 * DAY));
+        let p = plan(&f, 1000 + 17 * DAY, &s, 0);
+        assert_eq!(
+            p.due,
+            Due::Nudge(Nudge::Idle {
+                nth: 3,
+                idle_secs: 16 * DAY
+            })
+        );
+        assert_eq!(p.next, Some(1000 + 23 * DAY));
+    }
+
+    #[test]
+    fn setup_times_out_and_finished_is_never_due() {
+        let mut f = active(None);
+        f.state = GameState::Setup;
+        assert_eq!(
+            plan(&f, 2 * DAY - 1, &settings(), 2 * DAY).next,
+            Some(2 * DAY)
+        );
+        assert_eq!(plan(&f, 2 * DAY, &settings(), 2 * DAY).due, Due::Abort);
+        f.state = GameState::Finished;
+        assert_eq!(plan(&f, 99 * DAY, &settings(), 2 * DAY).next, None);
+    }
+}

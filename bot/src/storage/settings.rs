@@ -1,0 +1,266 @@
+//! The `user_settings` and `guild_settings` tables (issue 8): how a player wants to be
+//! nudged, and a server's nudge defaults. A missing row means "the defaults".
+
+use sqlx::Row;
+
+use super::{Db, StorageError, Tx, id_to_db};
+
+/// Where a player's nudges go.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum NudgeVia {
+    /// A direct message with a link to the game's thread (a mention in the thread if the
+    /// DM fails).
+    Dm,
+    /// A mention in the game's thread.
+    Thread,
+}
+
+impl NudgeVia {
+    /// Stored form: `dm` or `thread`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NudgeVia::Dm => "dm",
+            NudgeVia::Thread => "thread",
+        }
+    }
+
+    fn parse(s: &str) -> Result<NudgeVia, StorageError> {
+        match s {
+            "dm" => Ok(NudgeVia::Dm),
+            "thread" => Ok(NudgeVia::Thread),
+            other => Err(StorageError::Corrupt(format!("nudge channel '{other}'"))),
+        }
+    }
+}
+
+/// A player's notification choices.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct UserSettings {
+    /// Whether the bot reminds them at all.
+    pub nudges: bool,
+    /// Where reminders go.
+    pub via: NudgeVia,
+}
+
+impl Default for UserSettings {
+    /// Nudges on, by DM.
+    fn default() -> UserSettings {
+        UserSettings {
+            nudges: true,
+            via: NudgeVia::Dm,
+        }
+    }
+}
+
+/// A server's nudge settings.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct GuildSettings {
+    /// Shares of the time per move (percent, 1-99, ascending) at which the player to move
+    /// is reminded.
+    pub nudge_shares: Vec<u8>,
+    /// Untimed games: first reminder after this many seconds without a move.
+    pub idle_first_secs: i64,
+    /// Untimed games: then again every this many seconds.
+    pub idle_repeat_secs: i64,
+}
+
+/// `50,80` -> `[50, 80]`: percentages 1-99, sorted, duplicates removed.
+///
+/// # Errors
+/// A sentence saying what is wrong and what would be right.
+pub fn parse_shares(text: &str) -> Result<Vec<u8>, String> {
+    let mut shares = Vec::new();
+    for part in text.split([',', ' ']).filter(|p| !p.trim().is_empty()) {
+        let p = part.trim().trim_end_matches('%');
+        match p.parse::<u8>() {
+            Ok(v) if (1..=99).contains(&v) => shares.push(v),
+            _ => {
+                return Err(format!(
+                    "'{part}' is not a share of the time: give percentages from 1 to 99, e.g. 50,80."
+                ));
+            }
+        }
+    }
+    if shares.is_empty() {
+        return Err("Give at least one percentage, e.g. 50,80.".into());
+    }
+    shares.sort_unstable();
+    shares.dedup();
+    Ok(shares)
+}
+
+/// `[50, 80]` -> `50,80`.
+pub fn format_shares(shares: &[u8]) -> String {
+    shares
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `user`'s settings (the defaults if they never chose).
+///
+/// # Errors
+/// [`StorageError`] on a database failure or an unreadable row.
+pub async fn user(db: &Db, user: u64) -> Result<UserSettings, StorageError> {
+    let row = sqlx::query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
+        .bind(id_to_db(user))
+        .fetch_optional(db.pool())
+        .await?;
+    read_user(row)
+}
+
+/// As [`user`], inside a transaction.
+///
+/// # Errors
+/// As [`user`].
+pub async fn user_tx(tx: &mut Tx, user: u64) -> Result<UserSettings, StorageError> {
+    let row = sqlx::query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
+        .bind(id_to_db(user))
+        .fetch_optional(&mut **tx)
+        .await?;
+    read_user(row)
+}
+
+fn read_user(row: Option<sqlx::sqlite::SqliteRow>) -> Result<UserSettings, StorageError> {
+    match row {
+        None => Ok(UserSettings::default()),
+        Some(r) => Ok(UserSettings {
+            nudges: r.try_get("nudges")?,
+            via: NudgeVia::parse(&r.try_get::<String, _>("nudge_via")?)?,
+        }),
+    }
+}
+
+/// Stores `user`'s settings.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_user(db: &Db, user: u64, s: UserSettings, now: i64) -> Result<(), StorageError> {
+    sqlx::query(
+        "INSERT INTO user_settings (user_id, nudges, nudge_via, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET nudges = excluded.nudges,
+            nudge_via = excluded.nudge_via, updated_at = excluded.updated_at",
+    )
+    .bind(id_to_db(user))
+    .bind(s.nudges)
+    .bind(s.via.name())
+    .bind(now)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+fn read_guild(row: Option<sqlx::sqlite::SqliteRow>) -> Result<Option<GuildSettings>, StorageError> {
+    row.map(|r| {
+        let shares: String = r.try_get("nudge_shares")?;
+        Ok(GuildSettings {
+            nudge_shares: parse_shares(&shares).map_err(StorageError::Corrupt)?,
+            idle_first_secs: r.try_get("idle_first_secs")?,
+            idle_repeat_secs: r.try_get("idle_repeat_secs")?,
+        })
+    })
+    .transpose()
+}
+
+const GUILD: &str =
+    "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = ?";
+
+/// The server's stored settings, if an admin set any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure or an unreadable row.
+pub async fn guild(db: &Db, guild: u64) -> Result<Option<GuildSettings>, StorageError> {
+    read_guild(
+        sqlx::query(GUILD)
+            .bind(id_to_db(guild))
+            .fetch_optional(db.pool())
+            .await?,
+    )
+}
+
+/// As [`guild`], inside a transaction.
+///
+/// # Errors
+/// As [`guild`].
+pub async fn guild_tx(tx: &mut Tx, guild: u64) -> Result<Option<GuildSettings>, StorageError> {
+    read_guild(
+        sqlx::query(GUILD)
+            .bind(id_to_db(guild))
+            .fetch_optional(&mut **tx)
+            .await?,
+    )
+}
+
+/// Stores the server's settings, and makes the scheduler reconsider the server's unfinished
+/// games (their next due time depends on the thresholds).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_guild(
+    db: &Db,
+    guild: u64,
+    s: &GuildSettings,
+    now: i64,
+) -> Result<(), StorageError> {
+    let mut tx = db.begin_write().await?;
+    sqlx::query(
+        "INSERT INTO guild_settings (guild_id, nudge_shares, idle_first_secs, idle_repeat_secs,
+            updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (guild_id) DO UPDATE SET nudge_shares = excluded.nudge_shares,
+            idle_first_secs = excluded.idle_first_secs,
+            idle_repeat_secs = excluded.idle_repeat_secs, updated_at = excluded.updated_at",
+    )
+    .bind(id_to_db(guild))
+    .bind(format_shares(&s.nudge_shares))
+    .bind(s.idle_first_secs)
+    .bind(s.idle_repeat_secs)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE games SET next_due_at = ? WHERE guild_id = ? AND state <> 'finished'
+            AND (next_due_at IS NULL OR next_due_at > ?)",
+    )
+    .bind(now)
+    .bind(id_to_db(guild))
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_parse_sorted_and_checked() {
+        assert_eq!(parse_shares("80, 50%,50").unwrap(), vec![50, 80]);
+        assert!(parse_shares("0").unwrap_err().contains("1 to 99"));
+        assert!(parse_shares("100").is_err());
+        assert!(parse_shares("").is_err());
+        assert_eq!(format_shares(&[50, 80]), "50,80");
+    }
+
+    #[tokio::test]
+    async fn settings_round_trip_with_defaults() {
+        let (db, _dir) = crate::storage::testing::temp_db().await;
+        assert_eq!(user(&db, 7).await.unwrap(), UserSettings::default());
+        let s = UserSettings {
+            nudges: false,
+            via: NudgeVia::Thread,
+        };
+        put_user(&db, 7, s, 1).await.unwrap();
+        assert_eq!(user(&db, 7).await.unwrap(), s);
+        assert_eq!(guild(&db, 9).await.unwrap(), None);
+        let g = GuildSettings {
+            nudge_shares: vec![25, 75],
+            idle_first_secs: 3600,
+            idle_repeat_secs: 7200,
+        };
+        put_guild(&db, 9, &g, 1).await.unwrap();
+        assert_eq!(guild(&db, 9).await.unwrap(), Some(g));
+    }
+}

@@ -1,0 +1,534 @@
+//! The scheduler (issue 8) against a real SQLite database, with a controlled clock
+//! (`TestClock`) and a recording notifier: nudges, time forfeits, expiries, downtime
+//! catch-up, settings. The Discord side (DM refused -> thread mention) is in
+//! `scheduler_discord.rs`.
+
+use std::sync::Arc;
+
+use kaboom_bot::clock::TestClock;
+use kaboom_bot::painter::PlainPainter;
+use kaboom_bot::scheduler::{Delivery, Notice, RecordingNotifier, Scheduler, SchedulerConfig};
+use kaboom_bot::services::{ServiceError, Services};
+use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+use kaboom_bot::storage::games::{self, GameState, NewGame, StateUpdate};
+use kaboom_bot::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
+use kaboom_bot::storage::{Db, schedule};
+use kaboom_rules::{GameOptions, Variant};
+
+const ALICE: u64 = 1001;
+const BOB: u64 = 1002;
+const GUILD: u64 = 1;
+const T0: i64 = 1_700_000_000;
+const HOUR: i64 = 3600;
+const DAY: i64 = 86_400;
+
+struct World {
+    services: Services,
+    clock: Arc<TestClock>,
+    notifier: Arc<RecordingNotifier>,
+    scheduler: Scheduler,
+    _dir: tempfile::TempDir,
+}
+
+async fn world_with(refuse_dms: Vec<u64>) -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("s.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    let clock = Arc::new(TestClock::new(T0));
+    let notifier = Arc::new(RecordingNotifier::refusing_dms(refuse_dms));
+    let scheduler = Scheduler::new(
+        db.clone(),
+        clock.clone(),
+        notifier.clone(),
+        SchedulerConfig::default(),
+    );
+    World {
+        services: Services::new(db, clock.clone(), Arc::new(PlainPainter)),
+        clock,
+        notifier,
+        scheduler,
+        _dir: dir,
+    }
+}
+
+async fn world() -> World {
+    world_with(Vec::new()).await
+}
+
+fn challenge(variant: Variant, days: Option<u32>) -> NewChallenge {
+    NewChallenge {
+        guild_id: Some(GUILD),
+        channel_id: 10,
+        challenger_id: ALICE,
+        challenger_name: "alice".into(),
+        opponent_id: Some(BOB),
+        variant,
+        options: GameOptions::default(),
+        days_per_move: days,
+        color: ColorChoice::White,
+        rated: true,
+    }
+}
+
+/// A game with alice as White, accepted by bob now.
+async fn game(w: &World, variant: Variant, days: Option<u32>) -> i64 {
+    let c = w
+        .services
+        .create_challenge(challenge(variant, days))
+        .await
+        .unwrap();
+    w.services
+        .accept_challenge(c.id, BOB, "bob")
+        .await
+        .unwrap()
+        .row
+        .id
+}
+
+fn nudges(sent: &[(Notice, Delivery)]) -> Vec<(i64, u64)> {
+    sent.iter()
+        .filter_map(|(n, _)| match n {
+            Notice::Nudge {
+                game_id, user_id, ..
+            } => Some((*game_id, *user_id)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn nudges_at_50_and_80_percent_once_each() {
+    let w = world().await;
+    let id = game(&w, Variant::Atomic, Some(3)).await;
+    w.scheduler.sweep().await.unwrap();
+    assert!(w.notifier.sent().is_empty(), "nothing is due at the start");
+    w.clock.advance(36 * HOUR - 1);
+    w.scheduler.sweep().await.unwrap();
+    assert!(w.notifier.sent().is_empty(), "49.99% used: no nudge yet");
+    w.clock.advance(1);
+    let r = w.scheduler.sweep().await.unwrap();
+    assert_eq!(r.nudged, vec![(id, "share:50".to_string())]);
+    let sent = w.notifier.sent();
+    assert_eq!(nudges(&sent), vec![(id, ALICE)]);
+    let Notice::Nudge { text, via, .. } = &sent[0].0 else {
+        unreachable!()
+    };
+    assert_eq!(*via, NudgeVia::Dm);
+    assert!(
+        text.contains("50%") && text.contains(&format!("<t:{}:R>", T0 + 3 * DAY)),
+        "{text}"
+    );
+    // Sweeping again, also much later within the same threshold, sends nothing more.
+    w.scheduler.sweep().await.unwrap();
+    w.clock.advance(20 * HOUR);
+    w.scheduler.sweep().await.unwrap();
+    assert_eq!(w.notifier.sent().len(), 1);
+    // 80% of 72 hours = 57.6 hours.
+    w.clock.advance(2 * HOUR);
+    w.scheduler.sweep().await.unwrap();
+    w.scheduler.sweep().await.unwrap();
+    let sent = w.notifier.sent();
+    assert_eq!(nudges(&sent), vec![(id, ALICE), (id, ALICE)]);
+    assert!(matches!(&sent[1].0, Notice::Nudge { text, .. } if text.contains("80%")));
+    assert_eq!(
+        schedule::nudges(&w.services.db, id).await.unwrap(),
+        vec![(0, "share:50".to_string()), (0, "share:80".to_string())]
+    );
+}
+
+#[tokio::test]
+async fn no_nudge_after_the_player_moved() {
+    let w = world().await;
+    let id = game(&w, Variant::Atomic, Some(3)).await;
+    w.scheduler.sweep().await.unwrap();
+    w.clock.advance(30 * HOUR);
+    w.services.play(id, ALICE, "e4").await.unwrap();
+    // Alice's 50% would have been at 36 hours; she moved, so nobody is nudged then.
+    w.clock.advance(6 * HOUR);
+    w.scheduler.sweep().await.unwrap();
+    assert!(w.notifier.sent().is_empty(), "{:?}", w.notifier.sent());
+    // Bob's turn began at 30 hours: his 50% is at 66 hours.
+    w.clock.advance(30 * HOUR - 1);
+    w.scheduler.sweep().await.unwrap();
+    assert!(w.notifier.sent().is_empty());
+    w.clock.advance(1);
+    let r = w.scheduler.sweep().await.unwrap();
+    assert_eq!(r.nudged, vec![(id, "share:50".to_string())]);
+    assert_eq!(nudges(&w.notifier.sent()), vec![(id, BOB)]);
+    assert_eq!(
+        schedule::nudges(&w.services.db, id).await.unwrap(),
+        vec![(1, "share:50".to_string())],
+        "keyed by the ply"
+    );
+}
+
+#[tokio::test]
+async fn forfeit_at_the_deadline_opponent_wins() {
+    let w = world().await;
+    let id = game(&w, Variant::Atomic, Some(1)).await;
+    w.services.play(id, ALICE, "e4").await.unwrap();
+    w.scheduler.sweep().await.unwrap();
+    w.clock.advance(DAY - 1);
+    let r = w.scheduler.sweep().await.unwrap();
+    assert!(r.forfeited.is_empty());
+    w.notifier.clear();
+    w.clock.advance(1);
+    let r = w.scheduler.sweep().await.unwrap();
+    assert_eq!(r.forfeited, vec![id]);
+    let snap = w.services.load(id).await.unwrap();
+    assert_eq!(snap.row.state, GameState::Finished);
+    // Bob (Black) was to move: White wins on time.
+    assert_eq!(snap.row.result.as_deref(), Some("1-0"));
+    assert_eq!(snap.row.reason.as_deref(), Some("time-forfeit"));
+    assert_eq!(snap.row.deadline_at, None);
+    let sent = w.notifier.sent();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let Notice::GameEnded { text, .. } = &sent[0].0 else {
+        panic!("expected the announcement, got {sent:?}")
+    };
+    assert!(text.contains("alice (white) wins on time"), "{text}");
+    // Applied once: later sweeps do nothing, and a move is refused.
+    w.clock.advance(DAY);
+    let r = w.scheduler.sweep().await.unwrap();
+    assert_eq!((r.examined, w.notifier.sent().len()), (0, 1));
+    assert!(matches!(
+        w.services.play(id, BOB, "e5").await,
+        Err(ServiceError::Refused(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_move_racing_the_forfeit_cannot_also_apply() {
+    let w = world().await;
+    let id = game(&w, Variant::Atomic, Some(1)).await;
+    // The move's service loaded the game at ply 0 ...
+    let loaded = w.services.load(id).await.unwrap();
+    // ... then the deadline passes and the sweep commits the forfeit first.
+    w.clock.advance(DAY);
+    assert_eq!(w.scheduler.sweep().await.unwrap().forfeited, vec![id]);
+    // The move's expected-ply update now changes nothing (trigger games_finished_is_final).
+    let mut tx = w.services.db.begin_write().await.unwrap();
+    let update = StateUpdate {
+        expected_ply: loaded.row.ply,
+        action: Some(("e4".into(), ALICE)),
+        state_fen: loaded.row.state_fen.clone(),
+        start_fen: loaded.row.start_fen.clone(),
+        state: GameState::Active,
+        declared: None,
+        result: None,
+        deadline_at: Some(T0 + 5 * DAY),
+    };
+    assert!(!games::update_state(&mut tx, id, &update, T0).await.unwrap());
+    tx.commit().await.unwrap();
+    let after = w.services.load(id).await.unwrap();
+    assert_eq!(
+        (after.row.ply, after.row.result.as_deref()),
+        (0, Some("0-1"))
+    );
+}
+
+#[tokio::test]
+async fn forfeit_is_a_draw_when_the_opponent_cannot_win() {
+    let w = world().await;
+    // White (to move) has king and queen; Black only a king, who cannot explode anything
+    // (AT-5): White's time forfeit is a draw.
+    let mut tx = w.services.db.begin_write().await.unwrap();
+    let new = NewGame {
+        challenge_id: None,
+        guild_id: Some(GUILD),
+        channel_id: 10,
+        white: (ALICE, "alice".into()),
+        black: (BOB, "bob".into()),
+        variant: Variant::Atomic,
+        options: GameOptions::default(),
+        start_fen: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1".into(),
+        state: GameState::Active,
+        days_per_move: Some(2),
+        deadline_at: Some(T0 + 2 * DAY),
+        rated: false,
+    };
+    let id = games::insert(&mut tx, &new, T0).await.unwrap();
+    tx.commit().await.unwrap();
+    w.clock.advance(2 * DAY);
+    assert_eq!(w.scheduler.sweep().await.unwrap().forfeited, vec![id]);
+    let row = w.services.load(id).await.unwrap().row;
+    assert_eq!(row.result.as_deref(), Some("1/2-1/2"));
+    assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
+    let sent = w.notifier.sent();
+    assert!(
+        matches!(&sent[0].0, Notice::GameEnded { text, .. } if text.contains("no way to win") && text.contains("drawn")),
+        "{sent:?}"
+    );
+}
+
+#[tokio::test]
+async fn open_challenges_expire_after_seven_days() {
+    let w = world().await;
+    let c = w
+        .services
+        .create_challenge(challenge(Variant::Atomic, Some(3)))
+        .await
+        .unwrap();
+    w.services.set_challenge_message(c.id, 555).await.unwrap();
+    let taken = w
+        .services
+        .create_challenge(challenge(Variant::Atomic, Some(3)))
+        .await
+        .unwrap();
+    w.services
+        .accept_challenge(taken.id, BOB, "bob")
+        .await
+        .unwrap();
+    w.clock.advance(7 * DAY - 1);
+    assert!(w.scheduler.sweep().await.unwrap().expired.is_empty());
+    w.clock.advance(1);
+    let r = w.scheduler.sweep().await.unwrap();
+    assert_eq!(r.expired, vec![c.id], "only the open one");
+    let sent = w.notifier.sent();
+    let expiries: Vec<_> = sent
+        .iter()
+        .filter(|(n, _)| matches!(n, Notice::ChallengeExpired { .. }))
+        .collect();
+    assert_eq!(expiries.len(), 1);
+    assert!(matches!(&expiries[0].0,
+        Notice::ChallengeExpired { message_id: Some(555), text, .. } if text.contains("7 days")));
+    let refusal = w.services.accept_challenge(c.id, BOB, "bob").await;
+    assert!(
+        matches!(&refusal, Err(ServiceError::Refused(t)) if t.contains("expired")),
+        "{refusal:?}"
+    );
+    assert!(w.scheduler.sweep().await.unwrap().expired.is_empty());
+}
+
+#[tokio::test]
+async fn incomplete_designation_is_aborted_after_48_hours() {
+    let w = world().await;
+    let id = game(&w, Variant::Beirut, Some(3)).await;
+    assert_eq!(
+        w.services.load(id).await.unwrap().row.state,
+        GameState::Setup
+    );
+    // Alice chooses; Bob does not.
+    let menu = w.services.carrier_menu(id, ALICE).await.unwrap();
+    w.services
+        .designate(id, ALICE, &[menu.options[1].0.clone()])
+        .await
+        .unwrap();
+    w.scheduler.sweep().await.unwrap();
+    w.clock.advance(48 * HOUR - 1);
+    assert!(w.scheduler.sweep().await.unwrap().aborted.is_empty());
+    assert!(
+        w.notifier.sent().is_empty(),
+        "no nudge or forfeit during setup"
+    );
+    w.clock.advance(1);
+    assert_eq!(w.scheduler.sweep().await.unwrap().aborted, vec![id]);
+    let row = w.services.load(id).await.unwrap().row;
+    assert_eq!(row.state, GameState::Finished);
+    assert_eq!(
+        (row.result.as_deref(), row.reason.as_deref()),
+        (Some("*"), Some("aborted"))
+    );
+    let sent = w.notifier.sent();
+    assert_eq!(sent.len(), 1);
+    let Notice::GameEnded { text, .. } = &sent[0].0 else {
+        panic!("{sent:?}")
+    };
+    assert!(
+        text.contains("48 hours")
+            && text.contains("bob (black)")
+            && !text.contains("alice (white)"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn downtime_catch_up_sends_one_message_per_game() {
+    let w = world().await;
+    let fast = game(&w, Variant::Atomic, Some(1)).await; // deadline passes in the downtime
+    let slow = game(&w, Variant::Atomic, Some(5)).await; // 80% passed in the downtime
+    let untimed = game(&w, Variant::Atomic, None).await; // idle reminders 1 and 2 passed
+    let setup = game(&w, Variant::Nuke, Some(3)).await; // designation timed out
+    let calm = game(&w, Variant::Atomic, Some(14)).await; // 34% used: nothing due
+    // The bot was down for 4.5 days: no sweep at all since the games were created.
+    w.clock.advance(4 * DAY + 12 * HOUR);
+    let r = w.scheduler.sweep().await.unwrap();
+    assert_eq!(r.forfeited, vec![fast]);
+    assert_eq!(r.aborted, vec![setup]);
+    let mut nudged = r.nudged.clone();
+    nudged.sort();
+    assert_eq!(
+        nudged,
+        vec![
+            (slow, "share:80".to_string()),
+            (untimed, "idle:1".to_string())
+        ]
+    );
+    let sent = w.notifier.sent();
+    let mut subjects: Vec<i64> = sent.iter().map(|(n, _)| n.subject()).collect();
+    subjects.sort();
+    assert_eq!(
+        subjects,
+        vec![fast, slow, untimed, setup],
+        "one message per due game"
+    );
+    assert!(!subjects.contains(&calm));
+    // A restart (a new scheduler over the same database) sends nothing more.
+    let again = Scheduler::new(
+        w.services.db.clone(),
+        w.clock.clone(),
+        w.notifier.clone(),
+        SchedulerConfig::default(),
+    );
+    again.sweep().await.unwrap();
+    w.scheduler.sweep().await.unwrap();
+    assert_eq!(w.notifier.sent().len(), 4, "{:#?}", w.notifier.sent());
+    // The untimed game's second reminder comes 7 days after the first was due (day 9);
+    // meanwhile the 5-day game runs out of time and the 14-day game reaches 50%.
+    w.clock.advance(4 * DAY + 12 * HOUR - 1);
+    let r = again.sweep().await.unwrap();
+    assert_eq!(r.forfeited, vec![slow]);
+    assert_eq!(r.nudged, vec![(calm, "share:50".to_string())]);
+    w.clock.advance(1);
+    assert_eq!(
+        again.sweep().await.unwrap().nudged,
+        vec![(untimed, "idle:2".to_string())]
+    );
+    assert_eq!(w.notifier.sent().len(), 7);
+}
+
+#[tokio::test]
+async fn closed_dms_fall_back_to_a_thread_mention() {
+    let w = world_with(vec![ALICE]).await;
+    let id = game(&w, Variant::Atomic, Some(2)).await;
+    w.services.set_thread(id, 777).await.unwrap();
+    w.clock.advance(DAY);
+    w.scheduler.sweep().await.unwrap();
+    let sent = w.notifier.sent();
+    assert_eq!(sent.len(), 1);
+    assert!(matches!(
+        &sent[0],
+        (Notice::Nudge { channel_id: 777, via: NudgeVia::Dm, text, .. }, Delivery::FellBackToThread)
+            if text.contains(&format!("https://discord.com/channels/{GUILD}/777"))
+    ));
+}
+
+#[tokio::test]
+async fn player_and_server_settings_are_followed() {
+    let w = world().await;
+    let db = &w.services.db;
+    settings::put_guild(
+        db,
+        GUILD,
+        &GuildSettings {
+            nudge_shares: vec![25],
+            idle_first_secs: DAY,
+            idle_repeat_secs: 2 * DAY,
+        },
+        T0,
+    )
+    .await
+    .unwrap();
+    let quiet = UserSettings {
+        nudges: false,
+        via: NudgeVia::Dm,
+    };
+    settings::put_user(db, ALICE, quiet, T0).await.unwrap();
+    let a = game(&w, Variant::Atomic, Some(5)).await;
+    w.clock.advance(30 * HOUR);
+    let r = w.scheduler.sweep().await.unwrap();
+    assert_eq!(
+        r.nudged,
+        vec![(a, "share:25".to_string())],
+        "the server's 25%"
+    );
+    assert!(w.notifier.sent().is_empty(), "alice turned nudges off");
+    let thread = UserSettings {
+        nudges: true,
+        via: NudgeVia::Thread,
+    };
+    settings::put_user(db, ALICE, thread, T0).await.unwrap();
+    let b = game(&w, Variant::Atomic, None).await;
+    w.clock.advance(DAY);
+    w.scheduler.sweep().await.unwrap();
+    let sent = w.notifier.sent();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(
+        matches!(&sent[0], (Notice::Nudge { game_id, via: NudgeVia::Thread, .. }, Delivery::Channel) if *game_id == b)
+    );
+}
+
+#[test]
+fn configuration_from_the_environment() {
+    let c = SchedulerConfig::from_lookup(|_| None).unwrap();
+    assert_eq!(c, SchedulerConfig::default());
+    assert_eq!(c.defaults.nudge_shares, vec![50, 80]);
+    let c = SchedulerConfig::from_lookup(|k| match k {
+        "SCHEDULER_INTERVAL_SECS" => Some("5".into()),
+        "NUDGE_SHARES" => Some("30,60,90".into()),
+        "CHALLENGE_EXPIRY_HOURS" => Some("24".into()),
+        _ => None,
+    })
+    .unwrap();
+    assert_eq!(c.interval.as_secs(), 5);
+    assert_eq!(c.defaults.nudge_shares, vec![30, 60, 90]);
+    assert_eq!(c.challenge_ttl_secs, DAY);
+    let e =
+        SchedulerConfig::from_lookup(|k| (k == "SCHEDULER_INTERVAL_SECS").then(|| "soon".into()))
+            .unwrap_err();
+    assert!(
+        e.contains("SCHEDULER_INTERVAL_SECS") && e.contains("soon"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn settings_command_logic_changes_and_describes() {
+    use kaboom_bot::commands::settings::{apply_guild, apply_user};
+    let w = world().await;
+    let db = &w.services.db;
+    let text = apply_user(db, ALICE, None, None, T0).await.unwrap();
+    assert!(text.contains("on, by DM"), "{text}");
+    let text = apply_user(db, ALICE, None, Some(NudgeVia::Thread), T0)
+        .await
+        .unwrap();
+    assert!(text.contains("mention in the game's thread"), "{text}");
+    let text = apply_user(db, ALICE, Some(false), None, T0).await.unwrap();
+    assert!(text.contains("off"), "{text}");
+    assert_eq!(
+        settings::user(db, ALICE).await.unwrap(),
+        UserSettings {
+            nudges: false,
+            via: NudgeVia::Thread
+        }
+    );
+    let defaults = SchedulerConfig::default().defaults;
+    let text = apply_guild(db, GUILD, Some("90, 60"), Some(24), None, &defaults, T0)
+        .await
+        .unwrap();
+    assert!(
+        text.contains("60% and 90%")
+            && text.contains("after 24 hours")
+            && text.contains("every 168 hours"),
+        "{text}"
+    );
+    let bad = apply_guild(db, GUILD, Some("150"), None, None, &defaults, T0).await;
+    assert!(
+        matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("1 to 99")),
+        "{bad:?}"
+    );
+    let bad = apply_guild(db, GUILD, None, Some(0), None, &defaults, T0).await;
+    assert!(
+        matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("idle_hours")),
+        "{bad:?}"
+    );
+    assert_eq!(
+        settings::guild(db, GUILD)
+            .await
+            .unwrap()
+            .unwrap()
+            .nudge_shares,
+        vec![60, 90],
+        "a refused change stores nothing"
+    );
+}
