@@ -80,7 +80,9 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let _scheduler = crate::scheduler::Scheduler::new(
         db,
         Arc::new(SystemClock),
-        Arc::new(crate::scheduler::discord::DiscordNotifier::new(client.http.clone())),
+        Arc::new(crate::scheduler::discord::DiscordNotifier::new(
+            client.http.clone(),
+        )),
         scheduler_config,
     )
     .spawn();
