@@ -100,7 +100,20 @@ impl Setup {
         };
         let mut game = match &self.fen {
             Some(fen) => {
-                AnyGame::from_fen(self.variant, options, fen).map_err(|e| fail(e.to_string()))?
+                let game = AnyGame::from_fen(self.variant, fen).map_err(|e| fail(e.to_string()))?;
+                let recorded = game.options();
+                if self.dead_mans_switch && !recorded.dead_mans_switch {
+                    return Err(fail(
+                        "--dead-mans-switch with --fen: write the option into the serialization instead (Beirut: `... 0 1 1+dms unchosen unchosen`)",
+                    ));
+                }
+                if self.carriers.is_some() && options.carriers != recorded.carriers {
+                    return Err(fail(format!(
+                        "--carriers gives {} square(s) per side but the serialization records {}; write the count into it (Beirut: `... 0 1 {} unchosen unchosen`)",
+                        options.carriers, recorded.carriers, options.carriers
+                    )));
+                }
+                game
             }
             None => AnyGame::new(self.variant, options).map_err(|e| fail(e.to_string()))?,
         };

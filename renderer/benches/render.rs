@@ -1,6 +1,6 @@
 //! Render benchmark (criterion): a 640 px board, SVG build + rasterize + PNG encode.
 //! Targets (issue 6): median at most 5 ms per PNG, at most 40 KB per PNG. Results are
-//! recorded in docs/perf/renderer.md. Run: `cargo bench -p kaboom-renderer --bench render`.
+//! recorded in docs/PERFORMANCE.md. Run: `cargo bench -p kaboom-renderer --bench render`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kaboom_renderer::{LastAction, RenderOptions, render_png, render_svg, svg_to_png};

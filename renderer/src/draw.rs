@@ -186,13 +186,15 @@ fn n4(v: f32) -> String {
 }
 
 fn n(v: f32) -> String {
-    let r = (v * 10.0).round() / 10.0;
-    let r = if r == 0.0 { 0.0 } else { r };
-    format!("{r}")
+    let mut s = String::new();
+    text::num(&mut s, v);
+    s
 }
 
-/// The header line: who moves and the move number, or the result.
-fn header_texts(board: &BoardView) -> (String, String) {
+/// The header line: who moves, or the result (left); then the texts for the right
+/// side, longest first: the first that fits is drawn (variant and move number, or
+/// the move number alone; the variant alone once the game is over).
+fn header_texts(board: &BoardView) -> (String, Vec<String>) {
     let left = match board.status {
         Status::Finished(outcome) => {
             let who = match outcome.winner {
@@ -228,7 +230,15 @@ fn header_texts(board: &BoardView) -> (String, String) {
             }
         }
     };
-    let right = format!("Move {}", board.fullmoves);
+    let title = board.variant.title();
+    let right = if board.status.is_finished() {
+        vec![title.to_string()]
+    } else {
+        vec![
+            format!("{title} \u{b7} Move {}", board.fullmoves),
+            format!("Move {}", board.fullmoves),
+        ]
+    };
     (left, right)
 }
 
@@ -240,14 +250,17 @@ pub(crate) struct Placed {
     pub(crate) y: f32,
 }
 
-/// The picture in drawing order: `open` (the `<svg>` tag and `<defs>`), `base`
-/// (background, header, squares, coordinates, marks under the pieces), the pieces,
-/// and `top` (badges, loose bombs, preview). The PNG path rasterizes `base`, blits the
-/// pieces from cached sprites, then rasterizes `top`; the SVG is all of it in order.
+/// The picture in drawing order: `open` (the `<svg>` tag and `<defs>`), `board`
+/// (background, squares, goals, coordinates: fixed for a geometry, orientation, theme
+/// and size), `marks` (header, last action, check, frozen tint), the pieces, and `top`
+/// (badges, loose bombs, preview). The PNG path takes `board` from a cache of
+/// rasterized boards, rasterizes `marks`, copies the pieces from cached sprites, then
+/// rasterizes `top`; the SVG is all of it in order.
 pub(crate) struct Scene {
     pub(crate) layout: Layout,
     pub(crate) open: String,
-    pub(crate) base: String,
+    pub(crate) board: String,
+    pub(crate) marks: String,
     pub(crate) pieces: Vec<Placed>,
     pub(crate) top: String,
 }
@@ -269,10 +282,12 @@ impl Scene {
 
     /// The whole SVG document.
     pub(crate) fn svg(&self) -> String {
-        let mut s =
-            String::with_capacity(self.open.len() + self.base.len() + self.top.len() + 4096);
+        let mut s = String::with_capacity(
+            self.open.len() + self.board.len() + self.marks.len() + self.top.len() + 4096,
+        );
         s.push_str(&self.open);
-        s.push_str(&self.base);
+        s.push_str(&self.board);
+        s.push_str(&self.marks);
         s.push_str(&self.pieces_svg());
         s.push_str(&self.top);
         s.push_str("</svg>");
@@ -326,8 +341,8 @@ pub(crate) fn scene(
             used.insert((kind_index(k), p.color.index()));
         }
     }
-    if !board.status.is_finished() {
-        used.insert((kind_index(Kind::King), board.turn.index()));
+    if shows_turn_marker(board) {
+        used.insert((kind_index(turn_marker(board)), board.turn.index()));
     }
 
     // Defs: pieces and marks, all in a 100 x 100 box.
@@ -343,7 +358,7 @@ pub(crate) fn scene(
         );
     }
     open.push_str(concat!(
-        r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff1f1f"/><stop offset=".3" stop-color="#f01e1e"/><stop offset=".75" stop-color="#c81414" stop-opacity=".35"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
+        r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff2020"/><stop offset=".4" stop-color="#f21d1d"/><stop offset=".7" stop-color="#e01818" stop-opacity=".75"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
         r##"<g id="blast"><path d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="#ff6a00" fill-opacity=".72" stroke="#b3001b" stroke-width="3" stroke-linejoin="round"/><path d="M50 26l6 12 13-4-6 12 12 7-13 3 2 13-11-8-9 10-1-13-13 1 9-10-9-10 13 0 1-13z" fill="#ffd21f" fill-opacity=".9"/></g>"##,
         r##"<g id="det" fill="none" stroke="#c4001a" stroke-width="6"><circle cx="50" cy="50" r="38"/><circle cx="50" cy="50" r="18"/><path d="M50 2v24M50 74v24M2 50h24M74 50h24"/></g>"##,
         r##"<g id="frz"><rect x="3" y="3" width="94" height="94" rx="8" fill="#7cc7ff" fill-opacity=".45" stroke="#e8f7ff" stroke-width="5" stroke-dasharray="10 6"/></g>"##,
@@ -362,7 +377,6 @@ pub(crate) fn scene(
         r#"<rect width="{}" height="{}" fill="{}"/>"#,
         lay.width, lay.height, pal.frame
     );
-    draw_header(&mut s, board, &lay, &pal);
 
     // Squares: one light rectangle, then all dark squares as one path.
     let _ = write!(
@@ -389,24 +403,21 @@ pub(crate) fn scene(
         for sq in Geometry::GOAL_SQUARES {
             let (x, y) = lay.origin(sq);
             let _ = write!(s, r#"<rect {} fill="{}"/>"#, lay.rect(x, y), pal.goal);
+            // The net: whole-pixel bars (crisp, and cheap to compress).
+            let bar = (2.0 * lay.k).round().max(1.0) as u32;
             let mut net = String::new();
             for i in 1..5 {
                 let o = (i as f32 * lay.sqf() / 5.0).round();
                 let _ = write!(
                     net,
-                    "M{} {}v{sqn}M{} {}h{sqn}",
+                    "M{} {}h{bar}v{sqn}h-{bar}zM{} {}h{sqn}v{bar}h-{sqn}z",
                     n(x + o),
                     n(y),
                     n(x),
                     n(y + o)
                 );
             }
-            let _ = write!(
-                s,
-                r#"<path d="{net}" stroke="{}" stroke-width="{}" fill="none"/>"#,
-                pal.goal_net,
-                n((2.0 * lay.k).max(1.0))
-            );
+            let _ = write!(s, r#"<path d="{net}" fill="{}"/>"#, pal.goal_net);
             let label = text::path_data(
                 &sq.to_string(),
                 x + 6.0 * lay.k,
@@ -420,6 +431,10 @@ pub(crate) fn scene(
 
     draw_coordinates(&mut s, &lay, &pal);
 
+    // Marks under the pieces: header, last action, check, frozen tint.
+    let mut m = String::with_capacity(8 * 1024);
+    draw_header(&mut m, board, &lay, &pal);
+
     // The last action: from/to, blast marks, detonation.
     if let Some(last) = last {
         for sq in [last.squares.from, last.squares.to].into_iter().flatten() {
@@ -428,7 +443,7 @@ pub(crate) fn scene(
             }
             let (x, y) = lay.origin(sq);
             let _ = write!(
-                s,
+                m,
                 r#"<rect {} fill="{}" fill-opacity=".55"/>"#,
                 lay.rect(x, y),
                 pal.highlight
@@ -442,11 +457,11 @@ pub(crate) fn scene(
                 continue;
             }
             let (x, y) = lay.origin(sq);
-            let _ = write!(s, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
+            let _ = write!(m, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
         }
         if let Some(sq) = last.squares.detonation.filter(|&sq| geo.contains(sq)) {
             let (x, y) = lay.origin(sq);
-            let _ = write!(s, r##"<use xlink:href="#det" {}/>"##, lay.place(x, y));
+            let _ = write!(m, r##"<use xlink:href="#det" {}/>"##, lay.place(x, y));
         }
     }
 
@@ -459,14 +474,14 @@ pub(crate) fn scene(
             continue;
         }
         let (x, y) = lay.origin(sq);
-        let _ = write!(s, r#"<rect {} fill="url(#chk)"/>"#, lay.rect(x, y));
+        let _ = write!(m, r#"<rect {} fill="url(#chk)"/>"#, lay.rect(x, y));
     }
 
     // Frozen tint under the pieces (BA-3, NU-5).
     for p in &on_board {
         if p.frozen {
             let (x, y) = lay.origin(p.square);
-            let _ = write!(s, r##"<use xlink:href="#frz" {}/>"##, lay.place(x, y));
+            let _ = write!(m, r##"<use xlink:href="#frz" {}/>"##, lay.place(x, y));
         }
     }
 
@@ -554,10 +569,25 @@ pub(crate) fn scene(
     Scene {
         layout: lay,
         open,
-        base: s,
+        board: s,
+        marks: m,
         pieces: pieces_placed,
         top: t,
     }
+}
+
+/// The piece drawn in the header for the side to move: its king, or a tweke in
+/// Bombalot, which has no king.
+fn turn_marker(board: &BoardView) -> Kind {
+    match board.variant {
+        kaboom_rules::Variant::Bombalot => Kind::Tweke,
+        _ => Kind::King,
+    }
+}
+
+/// Whether the header shows whose turn it is with a piece.
+fn shows_turn_marker(board: &BoardView) -> bool {
+    !board.status.is_finished() && board.awaiting_designation.is_empty()
 }
 
 fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
@@ -565,13 +595,14 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     let (left, right) = header_texts(board);
     let size = 36.0 * k;
     let base = lay.header / 2.0 + text::cap_height(size) / 2.0 + 4.0 * k;
-    // The side to move's king as a marker (none once the game is over).
+    // The side to move's king (or tweke) as a marker (none once the game is over or
+    // while both sides choose their carriers).
     let mut x = lay.left - 6.0 * k;
-    if !board.status.is_finished() {
+    if shows_turn_marker(board) {
         let _ = write!(
             s,
             r##"<use xlink:href="#{}" transform="translate({} {}) scale({})"/>"##,
-            piece_id(Kind::King, board.turn),
+            piece_id(turn_marker(board), board.turn),
             n(x),
             n(lay.header / 2.0 - 27.0 * k),
             n4(0.62 * k)
@@ -580,8 +611,9 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     }
     let right_x = lay.width as f32 - (RIGHT + 4.0) * k;
     let left_w = text::width(&left, size);
-    let right_w = text::width(&right, size);
-    let show_right = !board.status.is_finished() && x + left_w + 24.0 * k + right_w <= right_x;
+    let right = right
+        .into_iter()
+        .find(|r| x + left_w + 24.0 * k + text::width(r, size) <= right_x);
     // Shrink the main line if it does not fit the width (long results on 8 files).
     let avail = right_x - x;
     let size_left = if left_w > avail {
@@ -591,7 +623,7 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     };
     let d = text::path_data(&left, x, base, size_left, Anchor::Start);
     let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_text);
-    if show_right {
+    if let Some(right) = right {
         let d = text::path_data(&right, right_x, base, size, Anchor::End);
         let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_dim);
     }
@@ -629,4 +661,77 @@ fn draw_coordinates(s: &mut String, lay: &Layout, pal: &Palette) {
         d.push_str(&text::path_data(&letter, x, y, size, Anchor::Middle));
     }
     let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.coords);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kaboom_rules::{EndReason, Outcome, Variant};
+
+    fn view() -> BoardView {
+        BoardView {
+            variant: Variant::Atomic,
+            pieces: Vec::new(),
+            loose_bombs: Vec::new(),
+            turn: Color::Black,
+            fullmoves: 12,
+            checked: Vec::new(),
+            status: Status::Ongoing,
+            awaiting_designation: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn header_says_who_moves_the_move_number_and_the_result() {
+        let mut b = view();
+        assert_eq!(
+            header_texts(&b),
+            (
+                "Black to move".to_string(),
+                vec!["Atomic \u{b7} Move 12".to_string(), "Move 12".to_string()]
+            )
+        );
+        b.checked = vec!["e8".parse().unwrap()];
+        assert_eq!(header_texts(&b).0, "Black to move \u{b7} check");
+        b.status = Status::Finished(Outcome::win(Color::White, EndReason::Checkmate));
+        assert_eq!(
+            header_texts(&b).0,
+            "1\u{2013}0  White wins \u{b7} checkmate"
+        );
+        b.status = Status::Finished(Outcome::draw(EndReason::Stalemate));
+        assert_eq!(
+            header_texts(&b).0,
+            "\u{bd}\u{2013}\u{bd}  Draw \u{b7} stalemate"
+        );
+        b.status = Status::Finished(Outcome::draw(EndReason::Aborted));
+        assert_eq!(header_texts(&b).0, "Aborted");
+        let mut b = view();
+        b.awaiting_designation = vec![Color::White];
+        assert_eq!(header_texts(&b).0, "Choosing bomb carriers");
+    }
+
+    #[test]
+    fn squares_are_whole_pixels_and_the_picture_is_not_square() {
+        for geo in [Geometry::CHESS, Geometry::BOMBERMAN, Geometry::BOMBALOT] {
+            for size in [64, 333, 640, 1001] {
+                let lay = Layout::new(geo, Orientation::White, size);
+                assert_eq!(lay.width, size);
+                // Clearly not square (chat clients crop square images); at thumbnail
+                // sizes the margins round to a few pixels.
+                if size >= 200 {
+                    let diff = lay.height.abs_diff(lay.width);
+                    assert!(diff > lay.width / 20, "{geo:?} {size}");
+                }
+                let a1 = lay.origin("a1".parse().unwrap());
+                let b2 = lay.origin("b2".parse().unwrap());
+                assert_eq!(a1.0.fract(), 0.0);
+                assert_eq!(a1.1.fract(), 0.0);
+                assert_eq!(b2.0 - a1.0, lay.sq as f32);
+                assert_eq!(a1.1 - b2.1, lay.sq as f32);
+                // The board fits in the picture.
+                let right = a1.0 + f32::from(geo.files) * lay.sq as f32;
+                assert!(right <= size as f32);
+            }
+        }
+    }
 }

@@ -6,6 +6,32 @@
 //!
 //! The caller passes an already viewed board: a Beirut spectator view simply has no
 //! carrier flags, so nothing hidden can leak into a public image (RULES.md section 6).
+//!
+//! The picture: the board of the variant (8x8, 10x8, Bombalot's goal squares outside
+//! the board next to d1/e1 and d8/e8 with their contents), our own piece set (see
+//! `assets/README.md`), coordinates drawn as glyph paths from an embedded font (no
+//! installed font is used), a header strip with the side to move and the move number
+//! or the result (so the picture is never square), the last action (from/to squares,
+//! a blast mark on every square whose piece was removed, a target on a Boom or
+//! detonation square), kings in check, carriers and loose bombs with their count,
+//! frozen and locked pieces, the imitator's current kind, and an optional explosion
+//! preview ([`RenderOptions::preview`]).
+//!
+//! ```
+//! use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
+//! use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
+//!
+//! let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
+//! for san in ["e4", "d5", "exd5"] {
+//!     game.play(None, san).unwrap();
+//! }
+//! let board = game.board_view(Viewer::Spectator);
+//! let last = game.plies().last().map(LastAction::from_ply);
+//! let options = RenderOptions { orientation: Orientation::Black, ..RenderOptions::default() };
+//! let png = render_png(&board, last.as_ref(), &options).unwrap();
+//! assert_eq!(&png[1..4], b"PNG");
+//! assert!(render_svg(&board, last.as_ref(), &options).starts_with("<svg"));
+//! ```
 #![deny(missing_docs)]
 
 pub use kaboom_rules;
@@ -118,11 +144,12 @@ pub fn render_svg(board: &BoardView, last: Option<&LastAction>, options: &Render
 /// The board as PNG bytes (8-bit indexed colour), `options.size` pixels wide: the
 /// picture of [`render_svg`], rasterized with resvg.
 ///
-/// For speed the picture is rasterized in layers: everything under the pieces, then
-/// the pieces from a cache of piece sprites (each piece rendered once per square size
-/// with resvg, then copied to whole-pixel square positions), then the badges and
-/// preview above them. The result is deterministic: it does not depend on the state of
-/// the cache.
+/// For speed the picture is rasterized in layers: the empty board (squares, goals,
+/// coordinates: cached per geometry, orientation, theme and width), the marks under the
+/// pieces (header, last action, check, frozen tint), then the pieces from a cache of
+/// piece sprites (each piece rendered once per square size with resvg, then copied to
+/// whole-pixel square positions), then the badges and preview above them. The result
+/// is deterministic: it does not depend on the state of the caches.
 ///
 /// # Errors
 /// [`RenderError`] only for an internal failure (the SVG this crate built did not parse,
@@ -134,21 +161,62 @@ pub fn render_png(
 ) -> Result<Vec<u8>, RenderError> {
     let scene = draw::scene(board, last, options);
     let (width, height) = (scene.layout.width, scene.layout.height);
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
-        .ok_or(RenderError::Allocate { width, height })?;
-    rasterize_onto(&scene.layer(&scene.base), &mut pixmap)?;
-    for p in &scene.pieces {
-        let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
-        sprites::blit(&mut pixmap, &sprite, p.x as u32, p.y as u32);
-    }
-    if !scene.top.is_empty() {
-        rasterize_onto(&scene.layer(&scene.top), &mut pixmap)?;
-    }
-    encode_rgb_png(pixmap.data(), width, height)
+    let geo = board.variant.geometry();
+    let key = (
+        geo.files,
+        geo.goals,
+        options.orientation as u8,
+        options.theme as u8,
+        width,
+    );
+    let layer = sprites::board_layer(key, width, height, || scene.layer(&scene.board))?;
+    // Reuse this thread's canvas and index buffers: fresh multi-megabyte buffers cost
+    // page faults on every picture.
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let Scratch { canvas, indices } = &mut *scratch;
+        let pixmap = match canvas {
+            Some(p) if p.width() == width && p.height() == height => p,
+            _ => canvas.insert(
+                resvg::tiny_skia::Pixmap::new(width, height)
+                    .ok_or(RenderError::Allocate { width, height })?,
+            ),
+        };
+        pixmap.data_mut().copy_from_slice(layer.data());
+        rasterize_onto(&scene.layer(&scene.marks), pixmap)?;
+        for p in &scene.pieces {
+            let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
+            sprites::blit(pixmap, &sprite, p.x as u32, p.y as u32);
+        }
+        if !scene.top.is_empty() {
+            rasterize_onto(&scene.layer(&scene.top), pixmap)?;
+        }
+        let png = encode_indexed_png(pixmap.data(), width, height, indices);
+        // Keep only buffers of ordinary sizes between pictures.
+        if width > 1280 {
+            *canvas = None;
+            *indices = Vec::new();
+        }
+        png
+    })
+}
+
+/// Per-thread buffers reused by [`render_png`].
+#[derive(Default)]
+struct Scratch {
+    canvas: Option<resvg::tiny_skia::Pixmap>,
+    indices: Vec<u8>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// Parses `svg` and draws it onto `pixmap` (over what is there).
-fn rasterize_onto(svg: &str, pixmap: &mut resvg::tiny_skia::Pixmap) -> Result<(), RenderError> {
+pub(crate) fn rasterize_onto(
+    svg: &str,
+    pixmap: &mut resvg::tiny_skia::Pixmap,
+) -> Result<(), RenderError> {
     let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
         .map_err(|e| RenderError::Svg(e.to_string()))?;
     resvg::render(
@@ -177,7 +245,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    encode_rgb_png(pixmap.data(), width, height)
+    encode_indexed_png(pixmap.data(), width, height, &mut Vec::new())
 }
 
 /// PNG bytes for an opaque RGBA pixel buffer, as an indexed (palette) image.
@@ -187,8 +255,13 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
 /// palette is the 256 most frequent colours (ties broken by colour value, so it is
 /// deterministic); every other colour, a few edge pixels, maps to its nearest palette
 /// entry. Indexed pixels are a third of RGB's bytes and compress far better.
-fn encode_rgb_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
-    let (palette, indices) = quantize(rgba, 256);
+fn encode_indexed_png(
+    rgba: &[u8],
+    width: u32,
+    height: u32,
+    indices: &mut Vec<u8>,
+) -> Result<Vec<u8>, RenderError> {
+    let palette = quantize_into(rgba, width as usize, 128, indices);
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, width, height);
@@ -201,7 +274,7 @@ fn encode_rgb_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, Rende
             .write_header()
             .map_err(|e| RenderError::Png(e.to_string()))?;
         writer
-            .write_image_data(&indices)
+            .write_image_data(indices)
             .map_err(|e| RenderError::Png(e.to_string()))?;
         writer
             .finish()
@@ -272,35 +345,41 @@ impl ColourMap {
     }
 }
 
-/// Palette (RGB triples) and one index per pixel for an opaque RGBA buffer, with at
-/// most `max_colours` (2..=256) entries: the most frequent colours (ties broken by
-/// colour value, so the result is deterministic); every other colour maps to its
-/// nearest entry. Exposed for the benchmark's breakdown only.
-#[doc(hidden)]
-pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
+/// Palette (RGB triples) and one index per pixel for an opaque RGBA buffer `width`
+/// pixels wide, with at most `max_colours` (2..=256) entries: the most frequent
+/// colours (ties broken by colour value, so the result is deterministic); every other
+/// colour maps to its nearest entry. Colours are counted on every fourth row (the
+/// picture is flat areas and their edges, which all cross several rows), which keeps
+/// the pass over the pixels cheap; a colour seen only on the other rows maps to its
+/// nearest palette entry like any rare colour.
+/// The indices go into `indices` (resized; its allocation reused); returns the palette.
+fn quantize_into(rgba: &[u8], width: usize, max_colours: usize, indices: &mut Vec<u8>) -> Vec<u8> {
     // Pixels as 24-bit keys 0xRRGGBB (the picture is opaque; alpha is ignored).
     let key = |p: &[u8]| {
         let w = u32::from_be_bytes([p[0], p[1], p[2], p[3]]);
         w >> 8
     };
-    // Count colours; runs of one colour are common, so count runs.
+    let row_bytes = width.max(1) * 4;
+    // Count colours on sampled rows; runs of one colour are common, so count runs.
     let mut counts = ColourMap::new();
-    let mut run_key = ColourMap::EMPTY;
-    let mut run_len = 0u32;
-    for px in rgba.chunks_exact(4) {
-        let k = key(px);
-        if k == run_key {
-            run_len += 1;
-        } else {
-            if run_len > 0 {
-                *counts.entry(run_key) += run_len;
+    for row in rgba.chunks(row_bytes).step_by(4) {
+        let mut run_key = ColourMap::EMPTY;
+        let mut run_len = 0u32;
+        for px in row.chunks_exact(4) {
+            let k = key(px);
+            if k == run_key {
+                run_len += 1;
+            } else {
+                if run_len > 0 {
+                    *counts.entry(run_key) += run_len;
+                }
+                run_key = k;
+                run_len = 1;
             }
-            run_key = k;
-            run_len = 1;
         }
-    }
-    if run_len > 0 {
-        *counts.entry(run_key) += run_len;
+        if run_len > 0 {
+            *counts.entry(run_key) += run_len;
+        }
     }
     // Deterministic order: most frequent first, then by colour value.
     let mut by_freq: Vec<(u32, u32)> = counts.iter().collect();
@@ -312,7 +391,7 @@ pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
     for (i, &k) in chosen.iter().enumerate() {
         *index_of.entry(k) = i as u32;
     }
-    for &(k, _) in &by_freq[keep..] {
+    let nearest = |k: u32| -> u32 {
         let c = rgb(k);
         let mut best = 0usize;
         let mut best_d = i32::MAX;
@@ -324,22 +403,93 @@ pub fn quantize(rgba: &[u8], max_colours: usize) -> (Vec<u8>, Vec<u8>) {
                 best = i;
             }
         }
-        *index_of.entry(k) = best as u32;
+        best as u32
+    };
+    for &(k, _) in &by_freq[keep..] {
+        *index_of.entry(k) = nearest(k);
     }
     let mut palette = Vec::with_capacity(keep * 3);
     for &k in &chosen {
         palette.extend_from_slice(&[(k >> 16) as u8, (k >> 8) as u8, k as u8]);
     }
-    let mut indices = vec![0u8; rgba.len() / 4];
-    let mut last_key = ColourMap::EMPTY;
-    let mut last_index = 0u8;
-    for (px, out) in rgba.chunks_exact(4).zip(indices.iter_mut()) {
-        let k = key(px);
-        if k != last_key {
-            last_key = k;
-            last_index = index_of.get(k).unwrap_or(0) as u8;
+    indices.clear();
+    indices.resize(rgba.len() / 4, 0);
+    let width = width.max(1);
+    let mut index_of_key = |k: u32| -> u8 {
+        match index_of.get(k) {
+            Some(i) => i as u8,
+            None => {
+                let i = nearest(k);
+                *index_of.entry(k) = i;
+                i as u8
+            }
         }
-        *out = last_index;
+    };
+    let mut previous: Option<&[u8]> = None;
+    for (y, row) in rgba.chunks(row_bytes).enumerate() {
+        let start = y * width;
+        let end = (start + row.len() / 4).min(indices.len());
+        // A row equal to the one above (flat areas, empty squares) copies its indices.
+        if previous == Some(row) {
+            indices.copy_within(start - width..end - width, start);
+            continue;
+        }
+        previous = Some(row);
+        // Compare raw pixel words (alpha is always 255) and derive the key only when
+        // the colour changes: most pixels repeat their left neighbour.
+        let mut last_word = None;
+        let mut last_index = 0u8;
+        for (px, out) in row.chunks_exact(4).zip(indices[start..end].iter_mut()) {
+            let word = u32::from_ne_bytes([px[0], px[1], px[2], px[3]]);
+            if last_word != Some(word) {
+                last_word = Some(word);
+                last_index = index_of_key(key(px));
+            }
+            *out = last_index;
+        }
     }
-    (palette, indices)
+    palette
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(colours: &[[u8; 3]], counts: &[usize]) -> Vec<u8> {
+        let mut rgba = Vec::new();
+        for (c, &n) in colours.iter().zip(counts) {
+            for _ in 0..n {
+                rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
+            }
+        }
+        rgba
+    }
+
+    #[test]
+    fn few_colours_are_kept_exactly() {
+        let colours = [[10, 20, 30], [200, 100, 0], [255, 255, 255]];
+        // One row of 40 pixels, repeated 8 times, so every colour is on sampled rows.
+        let row = image(&colours, &[10, 20, 10]);
+        let rgba: Vec<u8> = row.iter().copied().cycle().take(row.len() * 8).collect();
+        let mut indices = Vec::new();
+        let palette = quantize_into(&rgba, 40, 128, &mut indices);
+        assert_eq!(indices.len(), 320);
+        for (px, &i) in rgba.chunks_exact(4).zip(&indices) {
+            let entry = &palette[usize::from(i) * 3..usize::from(i) * 3 + 3];
+            assert_eq!(entry, &px[..3]);
+        }
+        // Most frequent first.
+        assert_eq!(&palette[..3], &[200, 100, 0]);
+    }
+
+    #[test]
+    fn rare_colours_map_to_the_nearest_entry() {
+        let colours = [[0, 0, 0], [250, 250, 250], [240, 240, 240], [5, 5, 5]];
+        let rgba = image(&colours, &[50, 40, 1, 1]);
+        let mut indices = Vec::new();
+        let palette = quantize_into(&rgba, 92, 2, &mut indices);
+        assert_eq!(palette.len(), 6);
+        assert_eq!(indices[90], indices[50], "240 grey maps to 250 grey");
+        assert_eq!(indices[91], indices[0], "near-black maps to black");
+    }
 }

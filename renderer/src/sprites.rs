@@ -17,6 +17,9 @@ const MAX_SPRITES: usize = 300;
 
 type Key = (usize, usize, u32);
 
+/// Sprites for larger squares are not kept (bounded memory for odd large sizes).
+const MAX_CACHED_SQUARE: u32 = 160;
+
 fn cache() -> &'static Mutex<BTreeMap<Key, Arc<Pixmap>>> {
     static CACHE: Mutex<BTreeMap<Key, Arc<Pixmap>>> = Mutex::new(BTreeMap::new());
     &CACHE
@@ -46,11 +49,13 @@ pub(crate) fn sprite(kind: Kind, color: Color, sq: u32) -> Result<Arc<Pixmap>, R
         &mut pixmap.as_mut(),
     );
     let pixmap = Arc::new(pixmap);
-    let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
-    if map.len() >= MAX_SPRITES {
-        map.clear();
+    if sq <= MAX_CACHED_SQUARE {
+        let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= MAX_SPRITES {
+            map.clear();
+        }
+        map.insert(key, Arc::clone(&pixmap));
     }
-    map.insert(key, Arc::clone(&pixmap));
     Ok(pixmap)
 }
 
@@ -90,3 +95,41 @@ pub(crate) fn blit(dst: &mut Pixmap, sprite: &Pixmap, x: u32, y: u32) {
         }
     }
 }
+
+/// The key of a cached board layer: files, goals, orientation, theme, picture width.
+pub(crate) type BoardKey = (u8, bool, u8, u8, u32);
+
+fn boards() -> &'static Mutex<BTreeMap<BoardKey, Arc<Pixmap>>> {
+    static CACHE: Mutex<BTreeMap<BoardKey, Arc<Pixmap>>> = Mutex::new(BTreeMap::new());
+    &CACHE
+}
+
+/// The rasterized board layer (background, squares, goals, coordinates) for `key`,
+/// made from the SVG document `svg` on first use. At most [`MAX_BOARDS`] are kept.
+pub(crate) fn board_layer(
+    key: BoardKey,
+    width: u32,
+    height: u32,
+    svg: impl FnOnce() -> String,
+) -> Result<Arc<Pixmap>, RenderError> {
+    if let Some(p) = boards().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(Arc::clone(p));
+    }
+    let mut pixmap = Pixmap::new(width, height).ok_or(RenderError::Allocate { width, height })?;
+    crate::rasterize_onto(&svg(), &mut pixmap)?;
+    let pixmap = Arc::new(pixmap);
+    if width <= MAX_CACHED_WIDTH {
+        let mut map = boards().lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= MAX_BOARDS {
+            map.clear();
+        }
+        map.insert(key, Arc::clone(&pixmap));
+    }
+    Ok(pixmap)
+}
+
+/// At most this many board layers are kept (about 2 MB each at 640 px).
+const MAX_BOARDS: usize = 16;
+
+/// Board layers of wider pictures are not kept (they would be tens of MB each).
+const MAX_CACHED_WIDTH: u32 = 1280;

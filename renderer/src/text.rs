@@ -139,11 +139,19 @@ pub(crate) fn cap_height(size: f32) -> f32 {
     f.cap_height * size / f.units_per_em
 }
 
-fn num(out: &mut String, v: f32) {
-    // One decimal is a tenth of a unit: far below a pixel at any supported size.
-    let r = (v * 10.0).round() / 10.0;
-    let r = if r == 0.0 { 0.0 } else { r };
-    let _ = write!(out, "{r}");
+/// Writes `v` rounded to one decimal (a tenth of a pixel), without a trailing `.0`:
+/// integer formatting only, which is fast and the same everywhere.
+pub(crate) fn num(out: &mut String, v: f32) {
+    let tenths = (v * 10.0).round() as i64;
+    if tenths < 0 {
+        out.push('-');
+    }
+    let t = tenths.unsigned_abs();
+    let _ = write!(out, "{}", t / 10);
+    if !t.is_multiple_of(10) {
+        out.push('.');
+        out.push(char::from(b'0' + (t % 10) as u8));
+    }
 }
 
 /// Path data for `text` with its baseline at `y` and anchored at `x`, at font size

@@ -9,10 +9,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::*;
-use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
-use kaboom_rules::{
-    ActionSquares, AnyGame, BoardView, Color, EndReason, GameOptions, Variant, Viewer,
-};
+use kaboom_renderer::{LastAction, Orientation, RenderOptions, Theme, render_png, render_svg};
+use kaboom_rules::{ActionSquares, AnyGame, BoardView, Color, GameOptions, Variant, Viewer};
 
 struct Case {
     name: &'static str,
@@ -40,9 +38,8 @@ fn opts(orientation: Orientation) -> RenderOptions {
 }
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
-const BOMBERMAN_START: &str = "orndkdbnro/pppppppppp/10/10/10/10/PPPPPPPPPP/ORNBDKBNRO";
-const BOMBALOT_START: &str = "wM@a1 wX@b1 wO@d1 wI@e1 wX@g1 wA@h1 wST@b2 wST@g2 wT@c2 wT@d2 wT@e2 wT@f2 wT@c3 wT@d3 wT@e3 wT@f3 \
-    bM@a8 bX@b8 bO@d8 bI@e8 bX@g8 bA@h8 bST@b7 bST@g7 bT@c7 bT@d7 bT@e7 bT@f7 bT@c6 bT@d6 bT@e6 bT@f6";
+/// The seed's first sample game of Bomberman Chess (rules/tests/data, BM-10).
+const BOMBERMAN_GAME: &str = include_str!("../../rules/tests/data/bomberman-game1.txt");
 
 /// Every kind in both colours on both square colours, and every flag (the piece sheet).
 fn sheet() -> BoardView {
@@ -85,7 +82,7 @@ fn sheet() -> BoardView {
     );
     let b = board(Variant::Bomberman, &spec.join(" "));
     let b = loose(b, &[("i7", 1), ("j7", 2), ("a8", 2)]);
-    checked(b, "g7")
+    with_turn(checked(b, "g7"), Color::Black, 1)
 }
 
 fn cases() -> Vec<Case> {
@@ -145,45 +142,77 @@ fn cases() -> Vec<Case> {
         options: d(),
     });
 
-    // Beirut: a spectator sees no carrier; White's private view marks White's own.
-    let beirut_fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R";
-    let spectator = with_turn(
-        board(Variant::Beirut, &fen_spec(Variant::Beirut, beirut_fen)),
-        Color::White,
-        4,
-    );
+    // Beirut (real games): a spectator sees no carrier; each player's private view
+    // marks their own (BE-2, section 6).
+    let beirut = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6";
+    let carriers = [("g1", "d8")];
+    let (b, l) = played_with(Variant::Beirut, &carriers, beirut, Viewer::Spectator);
     v.push(Case {
         name: "beirut-spectator",
-        board: spectator.clone(),
-        last: Some(last(Some("g8"), Some("f6"), None, "")),
+        board: b,
+        last: l,
         options: d(),
     });
-    let mut private = spectator.clone();
-    for p in &mut private.pieces {
-        if p.square == sq("f3") {
-            p.carrier = true;
-        }
-    }
+    let (b, l) = played_with(Variant::Beirut, &carriers, beirut, Viewer::White);
     v.push(Case {
         name: "beirut-white-private",
-        board: private,
-        last: Some(last(Some("g8"), Some("f6"), None, "")),
+        board: b,
+        last: l,
         options: d(),
     });
-    // A Boom on d5 took out everything around it (BE-3); Black's private view.
-    let b = board(
+    // White's carrier knight went to d5 and exploded there (BE-3); Black's view.
+    let (b, l) = played_with(
         Variant::Beirut,
-        "wK@g1 wR@f1 wP@a2 wP@b2 wP@f2 wP@g2 wP@h2 wN@c3 wQ@d1 \
-         bK@g8+carrier bR@f8 bP@a7 bP@b7 bP@f7 bP@g7 bP@h7 bB@b4 bQ@d8",
+        &[("b1", "d8")],
+        "1. e4 e5 2. Nc3 Nc6 3. Nd5 Nf6 4. Boom@d5",
+        Viewer::Black,
     );
     v.push(Case {
         name: "beirut-boom-black-private",
-        board: with_turn(b, Color::Black, 12),
-        last: Some(last(None, None, Some("d5"), "c4 d4 e4 c5 d5 e6")),
+        board: b,
+        last: l,
         options: opts(Orientation::Black),
     });
 
-    // Nuke: public carriers, a frozen carrying queen (NU-5), loose bombs with counts (NU-9).
+    // Nuke before play: both sides still choose their carriers (NU-3).
+    let (b, l) = played(Variant::Nuke, "", Viewer::Spectator);
+    assert!(!b.awaiting_designation.is_empty());
+    v.push(Case {
+        name: "nuke-choosing-carriers",
+        board: b,
+        last: l,
+        options: d(),
+    });
+    // Nuke (real games): public carriers, the queen carrying a bomb frozen (NU-5).
+    let (b, l) = played_with(
+        Variant::Nuke,
+        &[("d1", "g8")],
+        "1. e4 e5 2. Nf3 Nf6",
+        Viewer::Spectator,
+    );
+    v.push(Case {
+        name: "nuke-carriers",
+        board: b,
+        last: l,
+        options: d(),
+    });
+    // exd5: a carrier took a carrier; both bombs exploded on d5 (NU-6, NU-7) and lie
+    // there loose, two of them (NU-9).
+    let (b, l) = played_with(
+        Variant::Nuke,
+        &[("e2", "d7")],
+        "1. e4 d5 2. exd5",
+        Viewer::Spectator,
+    );
+    assert_eq!(b.loose_bombs.len(), 1, "two bombs on one square");
+    v.push(Case {
+        name: "nuke-blast-loose-bombs",
+        board: b,
+        last: l,
+        options: opts(Orientation::Black),
+    });
+    // Nuke, built directly: carriers of both sides, frozen carrying queens (NU-5),
+    // loose bombs with counts 1 and 2 (NU-9).
     let b = board(
         Variant::Nuke,
         "wK@g1 wR@f1 wR@a1 wP@a2 wP@b2 wP@c2 wP@f2 wP@g2 wP@h2 wN@c3+carrier wQ@d2+carrier+frozen wB@e3 \
@@ -197,85 +226,169 @@ fn cases() -> Vec<Case> {
         options: d(),
     });
 
-    // Bomberman Chess.
+    // The other themes.
+    let (b, l) = played(
+        Variant::Atomic,
+        "1. e4 d5 2. Nf3 Nc6 3. Bb5 Bg4 4. exd5",
+        Viewer::White,
+    );
+    v.push(Case {
+        name: "theme-green-atomic",
+        board: b,
+        last: l,
+        options: RenderOptions {
+            theme: Theme::Green,
+            ..d()
+        },
+    });
+    let (b, l) = played_plies(Variant::Bomberman, BOMBERMAN_GAME, 30, Viewer::Spectator);
+    v.push(Case {
+        name: "theme-blue-bomberman",
+        board: b,
+        last: l,
+        options: RenderOptions {
+            theme: Theme::Blue,
+            ..d()
+        },
+    });
+
+    // Bomberman Chess (real: the seed's sample game, BM-10).
+    let (b, l) = played(Variant::Bomberman, "", Viewer::Spectator);
     v.push(Case {
         name: "bomberman-start",
-        board: board(
-            Variant::Bomberman,
-            &fen_spec(Variant::Bomberman, BOMBERMAN_START),
-        ),
-        last: None,
+        board: b,
+        last: l,
         options: d(),
     });
-    // Oxc3: the bomb on c3 detonated; its wave removed pieces along lines (BM-5).
-    let b = board(
-        Variant::Bomberman,
-        "wK@f1 wR@i1 wO@j1 wN@h1 wB@g1 wD@e2 wP@a2 wP@b2 wP@f2 wP@g2 wP@h2 wP@i2 wP@j2 wKB@e5 \
-         bK@f8 bR@b8 bR@i8 bO@a8 bO@j8 bN@c8 bB@g8 bD@e7 bP@a7 bP@b7 bP@f7 bP@g7 bP@h7 bP@i7 bP@j7 bN@e4",
-    );
+    // Ply 49, Oxa1: White's bomb on a1 detonated (BM-5).
+    let (b, l) = played_plies(Variant::Bomberman, BOMBERMAN_GAME, 49, Viewer::Spectator);
     v.push(Case {
         name: "bomberman-detonation",
-        board: with_turn(b, Color::White, 15),
-        last: Some(last(None, None, Some("c3"), "c3 c2 c1 d3 d4 b3")),
+        board: b,
+        last: l,
         options: d(),
     });
-    let b = board(
+    let (b, l) = played_plies(
         Variant::Bomberman,
-        "wK@f1 wKB@d8 wO@j1 wP@a2 bK@f8 bO@a8 bD@c7 bP@j7",
+        BOMBERMAN_GAME,
+        usize::MAX,
+        Viewer::Spectator,
     );
+    assert!(b.status.is_finished(), "the sample game ends in mate");
     v.push(Case {
         name: "bomberman-finished",
-        board: finished(
-            checked(with_turn(b, Color::Black, 41), "f8"),
-            Some(Color::White),
-            EndReason::Checkmate,
-        ),
-        last: Some(last(Some("d3"), Some("d8"), None, "")),
+        board: b,
+        last: l,
         options: d(),
     });
 
-    // Bombalot.
+    // Bombalot (real positions from kaboom-rules).
+    let (b, l) = played(Variant::Bombalot, "", Viewer::Spectator);
     v.push(Case {
         name: "bombalot-start",
-        board: board(Variant::Bombalot, BOMBALOT_START),
-        last: None,
+        board: b,
+        last: l,
         options: d(),
     });
-    // Frozen pieces next to the enemy immobilizer, an imitator acting as a tweke,
-    // a white tweke locked in Black's goal d0... (White scores in d9/e9, BA-2).
+    // A locked White tweke in d9, imitators with powers (BA-10), and the jump c4:e6
+    // that removed d5 (BA-4); after it the tweke on e6 stands next to Black's
+    // immobilizer and Black's f4 tweke next to White's: both frozen (BA-3).
+    let (b, l) = from_fen(
+        Variant::Bombalot,
+        "i(w)d1o2dt/1sw2w2/2w2m2/3w4/2W2w2/4M3/1SW5/I(T)D5T w --W- Ww 0 20",
+        "c4:e6",
+        Viewer::Spectator,
+    );
+    assert!(b.pieces.iter().any(|p| p.frozen), "frozen pieces expected");
+    assert!(
+        b.pieces.iter().any(|p| p.locked),
+        "a locked goal piece expected"
+    );
+    v.push(Case {
+        name: "bombalot-frozen-goal",
+        board: b,
+        last: l,
+        options: d(),
+    });
+    // c7:e9 jumps d8 into the goal: White's second piece there wins (BA-11).
+    let (b, l) = from_fen(
+        Variant::Bombalot,
+        "i(t)2w4/2W3d1/8/3w4/8/2W5/8/I(W)D5T w -wW- Ww 0 30",
+        "c7:e9",
+        Viewer::Spectator,
+    );
+    assert!(b.status.is_finished(), "two pieces in the goal win");
+    v.push(Case {
+        name: "bombalot-finished-black-view",
+        board: b,
+        last: l,
+        options: opts(Orientation::Black),
+    });
+    // Built directly: every Bombalot flag at once (frozen, locked, imitating).
     let b = board(
         Variant::Bombalot,
         "wM@a1=T wX@b1 wI@e4 wA@h1 wST@b2 wT@c2 wT@f2 wT@d3 wT@e9+locked \
          bM@a8=I bX@b8 bO@d8 bI@e6 bX@g8 bA@h8 bST@g7 bT@c7 bT@f7+frozen bT@d5+frozen bT@e5+frozen bT@c6",
     );
     v.push(Case {
-        name: "bombalot-frozen-goal",
+        name: "bombalot-flags-built",
         board: with_turn(b, Color::Black, 14),
-        last: Some(last(Some("c5"), Some("e9"), None, "d6 d8")),
+        last: Some(last(Some("c5"), Some("e9"), None, "d6 e8")),
         options: d(),
-    });
-    let b = board(
-        Variant::Bombalot,
-        "wM@a1=ST wX@b1 wA@h1 wT@c2 wT@d9+locked wST@e9+locked bM@a8=T bX@g8 bT@c7 bT@e0+locked",
-    );
-    v.push(Case {
-        name: "bombalot-finished-black-view",
-        board: finished(
-            with_turn(b, Color::Black, 30),
-            Some(Color::White),
-            EndReason::Goal,
-        ),
-        last: Some(last(Some("f7"), Some("d9"), None, "e8")),
-        options: opts(Orientation::Black),
     });
     v
 }
 
 /// The board and last ply after `movetext` in a real game of `variant`, as `viewer` sees it.
 fn played(variant: Variant, movetext: &str, viewer: Viewer) -> (BoardView, Option<LastAction>) {
+    played_with(variant, &[], movetext, viewer)
+}
+
+/// As [`played`], with a carrier designation `(white, black)` first (BE-2).
+fn played_with(
+    variant: Variant,
+    carriers: &[(&str, &str)],
+    movetext: &str,
+    viewer: Viewer,
+) -> (BoardView, Option<LastAction>) {
     let mut game = AnyGame::new(variant, GameOptions::default()).unwrap();
+    for &(white, black) in carriers {
+        game.designate(Color::White, &[sq(white)]).unwrap();
+        game.designate(Color::Black, &[sq(black)]).unwrap();
+    }
     for token in kaboom_rules::notation::movetext_actions(movetext).unwrap() {
         game.play(None, &token).unwrap();
+    }
+    let last = game.plies().last().map(LastAction::from_ply);
+    (game.board_view(viewer), last)
+}
+
+/// The board after `movetext` from the serialization `fen` of `variant`.
+fn from_fen(
+    variant: Variant,
+    fen: &str,
+    movetext: &str,
+    viewer: Viewer,
+) -> (BoardView, Option<LastAction>) {
+    let mut game = AnyGame::from_fen(variant, fen).unwrap();
+    for token in kaboom_rules::notation::movetext_actions(movetext).unwrap() {
+        game.play(None, &token).unwrap();
+    }
+    let last = game.plies().last().map(LastAction::from_ply);
+    (game.board_view(viewer), last)
+}
+
+/// The first `plies` plies of `movetext` (all of them for `usize::MAX`).
+fn played_plies(
+    variant: Variant,
+    movetext: &str,
+    plies: usize,
+    viewer: Viewer,
+) -> (BoardView, Option<LastAction>) {
+    let mut game = AnyGame::new(variant, GameOptions::default()).unwrap();
+    let tokens = kaboom_rules::notation::movetext_actions(movetext).unwrap();
+    for token in tokens.iter().take(plies) {
+        game.play(None, token).unwrap();
     }
     let last = game.plies().last().map(LastAction::from_ply);
     (game.board_view(viewer), last)
@@ -301,6 +414,10 @@ fn golden_images_match() {
         let path = golden_dir().join(format!("{}.png", case.name));
         if bless {
             std::fs::write(&path, &png).unwrap();
+            if case.name == "sheet-all-pieces" {
+                let assets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/pieces.svg");
+                std::fs::write(assets, &svg).unwrap();
+            }
             std::fs::write(out_dir.join(format!("{}.svg", case.name)), &svg).unwrap();
             continue;
         }

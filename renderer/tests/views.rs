@@ -17,7 +17,6 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 /// differ only in their hidden carriers give byte-identical spectator PNGs, while
 /// each player's private view does show their own carrier.
 #[test]
-#[ignore = "needs Beirut in kaboom-rules (lands from the beirut branch); run with --ignored"]
 fn beirut_spectator_png_is_identical_for_different_hidden_carriers() {
     let movetext = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6";
     let render = |white: &str, black: &str, viewer: Viewer| {
@@ -222,4 +221,49 @@ fn orientation_moves_squares() {
         "a1 should move from bottom-left to top-right"
     );
     let _ = Square::new(0, 1);
+}
+
+fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// The layered PNG path (cached board, sprites) draws the same picture as
+/// rasterizing the whole SVG in one pass: same size, and pixels that differ only by
+/// rounding (mean difference well under one level of 255).
+#[test]
+fn png_is_the_picture_of_the_svg() {
+    let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
+    for san in ["e4", "d5", "exd5", "Qxd5"] {
+        game.play(None, san).unwrap();
+    }
+    let board = game.board_view(Viewer::Spectator);
+    let last = game.plies().last().map(LastAction::from_ply);
+    for options in [
+        RenderOptions::default(),
+        RenderOptions {
+            size: 333,
+            orientation: Orientation::Black,
+            preview: vec![sq("d5"), sq("e4")],
+            ..RenderOptions::default()
+        },
+    ] {
+        let layered = decode(&render_png(&board, last.as_ref(), &options).unwrap());
+        let svg = render_svg(&board, last.as_ref(), &options);
+        let single = decode(&kaboom_renderer::svg_to_png(&svg).unwrap());
+        assert_eq!((layered.0, layered.1), (single.0, single.1));
+        let total: u64 = layered
+            .2
+            .iter()
+            .zip(&single.2)
+            .map(|(a, b)| u64::from(a.abs_diff(*b)))
+            .sum();
+        let mean = total as f64 / layered.2.len() as f64;
+        assert!(mean < 0.5, "mean difference {mean} at {} px", options.size);
+    }
 }

@@ -1,4 +1,4 @@
-//! Bombalot speed figures (recorded in docs/perf/bombalot.md): perft of the start
+//! Bombalot speed figures (recorded in docs/PERFORMANCE.md): perft of the start
 //! position, legal-action generation in a busy middle-game position, and printing the
 //! canonical notation (with BA-17's shortest jump paths) of every action there.
 

@@ -1,4 +1,4 @@
-//! Bomberman Chess perft and move generation speed (figures in docs/perf/bomberman.md).
+//! Bomberman Chess perft and move generation speed (figures in docs/PERFORMANCE.md).
 //!
 //! Run with `cargo bench -p kaboom-rules --bench bomberman_perft`.
 

@@ -136,14 +136,6 @@ impl Beirut {
         &self.state
     }
 
-    /// The options this position plays with: carrier count N and Dead Man's Switch.
-    pub fn options(&self) -> GameOptions {
-        GameOptions {
-            carriers: self.count,
-            dead_mans_switch: self.dms,
-        }
-    }
-
     /// What this position knows of `color`'s carriers.
     pub fn designation(&self, color: Color) -> Designation {
         self.sides[color.index()]
@@ -416,6 +408,14 @@ impl Beirut {
 impl Position for Beirut {
     type Action = BeirutAction;
     const VARIANT: Variant = Variant::Beirut;
+
+    /// The options this position plays with: carrier count N and Dead Man's Switch.
+    fn options(&self) -> GameOptions {
+        GameOptions {
+            carriers: self.count,
+            dead_mans_switch: self.dms,
+        }
+    }
 
     /// The standard start position in the setup phase (BE-2).
     fn start(options: &GameOptions) -> Result<Beirut, OptionsError> {

@@ -299,16 +299,17 @@ impl AnyGame {
         Ok(construct!(variant, P => Game::<P>::new(options)?))
     }
 
-    /// A game of `variant` starting from the serialization `fen`.
+    /// A game of `variant` starting from the serialization `fen`. The rule options
+    /// (Beirut's carrier count and Dead Man's Switch) are the ones the serialization
+    /// records ([`Position::options`]).
     ///
     /// # Errors
     /// [`FenError`] when `fen` does not parse for this variant.
-    pub fn from_fen(
-        variant: Variant,
-        options: GameOptions,
-        fen: &str,
-    ) -> Result<AnyGame, FenError> {
-        Ok(construct!(variant, P => Game::from_position(options, P::from_fen(fen)?)))
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<AnyGame, FenError> {
+        Ok(construct!(variant, P => {
+            let start = P::from_fen(fen)?;
+            Game::from_position(start.options(), start)
+        }))
     }
 
     /// Loads a stored game by replaying its actions.
@@ -316,7 +317,16 @@ impl AnyGame {
     /// # Errors
     /// [`RecordError`] naming the part that does not load.
     pub fn from_record(record: &GameRecord) -> Result<AnyGame, RecordError> {
-        let mut game = AnyGame::from_fen(record.variant, record.options, &record.start_fen)?;
+        let mut game = AnyGame::from_fen(record.variant, &record.start_fen)?;
+        if game.options() != record.options {
+            return Err(RecordError::Options(OptionsError {
+                reason: format!(
+                    "the record's options {:?} differ from its start position's {:?}",
+                    record.options,
+                    game.options()
+                ),
+            }));
+        }
         for (i, text) in record.actions.iter().enumerate() {
             game.play(None, text).map_err(|e| match e {
                 PlayError::Action(error) => RecordError::Replay {

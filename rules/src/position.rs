@@ -139,6 +139,12 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// The variant-independent picture of this (already viewed) position.
     fn board_view(&self) -> BoardView;
 
+    /// The rule options this position plays under, as its serialization records them
+    /// (Beirut's carrier count and Dead Man's Switch; the defaults elsewhere).
+    fn options(&self) -> GameOptions {
+        GameOptions::default()
+    }
+
     /// Sets `color`'s carriers during the setup phase (BE-2, NU-3).
     ///
     /// # Errors

@@ -395,12 +395,7 @@ fn threefold_repetition_is_a_draw_c4() {
 
 #[test]
 fn hundred_plies_without_progress_is_a_draw_c4() {
-    let mut game = AnyGame::from_fen(
-        Variant::Atomic,
-        GameOptions::default(),
-        "4k3/8/8/8/8/8/8/R3K2R w - - 99 80",
-    )
-    .unwrap();
+    let mut game = AnyGame::from_fen(Variant::Atomic, "4k3/8/8/8/8/8/8/R3K2R w - - 99 80").unwrap();
     assert!(!game.status().is_finished());
     game.play(None, "Ra2").unwrap();
     assert_eq!(

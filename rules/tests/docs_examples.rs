@@ -72,11 +72,17 @@ fn replay(ex: &Example) {
             movetext.push('\n');
         }
     }
+    let fen_given = fen.is_some();
     let mut game = match fen {
-        Some(f) => AnyGame::from_fen(ex.variant, options, &f),
+        Some(f) => AnyGame::from_fen(ex.variant, &f),
         None => AnyGame::new(ex.variant, options).map_err(|e| panic!("{}: {e}", ex.page)),
     }
     .unwrap_or_else(|e| panic!("{}: {e}", ex.page));
+    assert!(
+        !fen_given || !options.dead_mans_switch || game.options().dead_mans_switch,
+        "{}: 'options: dead-mans-switch' with a fen that does not record it",
+        ex.page
+    );
     if let Some((w, b)) = carriers {
         game.designate(Color::White, &w)
             .unwrap_or_else(|e| panic!("{}: {e}", ex.page));

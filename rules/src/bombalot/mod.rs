@@ -68,7 +68,7 @@
 //! most `66 * 2^e` jump actions, where `e` is the number of enemy pieces other than
 //! bombs on the board; the whole list has at most `n * (25 + 66 * 2^e)` actions for a
 //! side with `n` pieces on the board. In practice the count of removal sets is tiny:
-//! the benchmark in `docs/perf/bombalot.md` records generation times.
+//! the benchmark in `docs/PERFORMANCE.md` records generation times.
 
 mod apply;
 mod fen;
