@@ -206,7 +206,16 @@ async fn route(
             };
             let d = services.designate(id, user, values).await?;
             flows::announce_designation(http, services, &d).await?;
-            answer(http, ic, flows::designation_confirmation(&d)).await
+            // The private confirmation shows the chooser's own view (their carriers marked).
+            let (_, image) = flows::own_view(services, &d.snap, user).await?;
+            ic.edit_response(
+                http,
+                serenity::EditInteractionResponse::new()
+                    .content(flows::designation_confirmation(&d))
+                    .new_attachment(image),
+            )
+            .await?;
+            Ok(())
         }
         _ => Err(ServiceError::Refused("This button is no longer in use.".into()).into()),
     }

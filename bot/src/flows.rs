@@ -62,6 +62,20 @@ pub async fn post_board(
     services
         .set_board_message(snap.row.id, msg.id.get())
         .await?;
+    // Only the latest board message keeps its buttons (older ones still work if clicked:
+    // routing is by custom id).
+    if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg.id.get()) {
+        let cleared = game_channel(snap)
+            .edit_message(
+                http,
+                serenity::MessageId::new(previous),
+                serenity::EditMessage::new().components(vec![]),
+            )
+            .await;
+        if let Err(e) = cleared {
+            tracing::debug!(game_id = snap.row.id, error = %e, "could not clear old buttons");
+        }
+    }
     Ok(msg)
 }
 

@@ -289,6 +289,13 @@ async fn atomic_game_from_challenge_to_exploded_king() {
         last.content()
     );
     assert_eq!(boards(&w, thread).len(), 6);
+    // Only the latest board message keeps buttons (My view, once the game is over).
+    let with_buttons: Vec<_> = boards(&w, thread)
+        .into_iter()
+        .filter(|m| !m.custom_ids().is_empty())
+        .collect();
+    assert_eq!(with_buttons.len(), 1);
+    assert_eq!(with_buttons[0].id, last.id);
     // After the end, moves are refused.
     let late = play(&w, &w.bob, thread, "e6").await;
     assert!(late.is_ephemeral() && late.content().unwrap().contains("over"));
@@ -596,6 +603,11 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() {
         .unwrap();
     let ok = answer(&w.fake, &sent).await;
     assert!(ok.content().unwrap().contains("b8"));
+    assert_eq!(
+        ok.files.len(),
+        1,
+        "the private confirmation shows bob's own view"
+    );
     let started = boards(&w, thread).pop().unwrap();
     assert!(
         started.content().contains("commitment"),

@@ -80,9 +80,10 @@ async fn notify(
     Ok(())
 }
 
-/// Posts a board picture in the channel and answers with it too.
+/// Defers, posts a board picture in the channel and answers with it too.
 #[poise::command(slash_command)]
 async fn board(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer().await?;
     ctx.channel_id()
         .send_message(
             ctx,
@@ -247,10 +248,21 @@ async fn poise_bot_runs_against_the_fake() {
     let board = fake
         .slash_command(&alice, channel, "board", vec![])
         .unwrap();
+    let deferred = fake
+        .next_interaction_response(board.id, WAIT)
+        .await
+        .unwrap();
+    assert_eq!(deferred.kind, ResponseKind::Callback { callback_type: 5 });
     let posted = fake
         .next_interaction_response(board.id, WAIT)
         .await
         .unwrap();
+    assert_eq!(posted.kind, ResponseKind::Followup);
+    // The followup replaced the "thinking" message of the deferral, as on Discord.
+    assert_eq!(posted.message_id, deferred.message_id);
+    let answer = fake.message(posted.message_id.unwrap()).unwrap();
+    assert_eq!((answer.content(), answer.flags()), ("posted", 0));
+    assert_eq!(answer.attachments[0].bytes, PNG);
     assert_eq!(posted.content(), Some("posted"));
     assert_eq!(posted.files.len(), 1);
     assert_eq!(posted.files[0].filename, "reply.png");
@@ -269,6 +281,24 @@ async fn poise_bot_runs_against_the_fake() {
     assert_eq!(pictures[0].attachments[0].bytes, PNG);
     assert_eq!(pictures[0].json["attachments"][0]["width"], 2);
     assert_eq!(pictures[0].json["attachments"][0]["height"], 1);
+
+    // The same command works in a thread and in a DM (no guild, `user` instead of `member`).
+    let thread = fake.add_thread(channel, "game-1").unwrap();
+    let dm = fake.dm_channel_for(bob.id);
+    for place in [thread, dm] {
+        let sent = fake
+            .slash_command(
+                &bob,
+                place,
+                "hello",
+                vec![CommandOption::string("variant", "beirut")],
+            )
+            .unwrap();
+        let reply = fake.next_interaction_response(sent.id, WAIT).await.unwrap();
+        assert_eq!(reply.content(), Some("hello beirut"));
+        let message = fake.message(reply.message_id.unwrap()).unwrap();
+        assert_eq!(message.channel_id, place);
+    }
 
     assert!(
         fake.unknown_routes().is_empty(),

@@ -365,6 +365,7 @@ impl FakeDiscord {
                     id,
                     channel_id,
                     acknowledged: false,
+                    deferred_pending: false,
                     original_message_id: None,
                     component_message_id,
                 },

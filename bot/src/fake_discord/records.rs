@@ -212,7 +212,8 @@ pub enum ResponseKind {
         /// The callback `type`.
         callback_type: u8,
     },
-    /// `POST /webhooks/{application}/{token}` (followup message).
+    /// `POST /webhooks/{application}/{token}` (followup message). The first followup after
+    /// a deferred callback (type 5) replaces the "thinking" message, as on Discord.
     Followup,
     /// `PATCH /webhooks/{application}/{token}/messages/@original`.
     EditOriginal,

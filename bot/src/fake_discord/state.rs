@@ -30,6 +30,9 @@ pub(crate) struct InteractionInfo {
     pub channel_id: u64,
     /// Set by the first callback; a second callback is an error (40060).
     pub acknowledged: bool,
+    /// Set by a DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE callback until the "thinking" message
+    /// is replaced by the first followup or an edit of `@original`.
+    pub deferred_pending: bool,
     /// The "@original" response message, once there is one.
     pub original_message_id: Option<u64>,
     /// The message a component interaction was on (the target of UPDATE_MESSAGE).
@@ -651,6 +654,7 @@ impl State {
         };
         if let Some(entry) = self.interactions.get_mut(&interaction_id) {
             entry.acknowledged = true;
+            entry.deferred_pending = callback_type == 5;
             if matches!(callback_type, 4..=7) {
                 entry.original_message_id = message_id;
             }
@@ -700,6 +704,37 @@ impl State {
                 None => return unknown_message(),
             },
         };
+        let replaces_thinking = info.deferred_pending
+            && match (method, message) {
+                // "When using this endpoint directly after responding to an interaction with
+                // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this endpoint will function as Edit
+                // Original Interaction Response" (Create Followup Message).
+                ("POST", None) => true,
+                ("PATCH", Some("@original")) => true,
+                _ => false,
+            };
+        if replaces_thinking && let Some(original) = info.original_message_id {
+            let old_flags = self.message(original).map_or(0, FakeMessage::flags);
+            let Some(mut edited) = self.edit_message(original, body, files) else {
+                return unknown_message();
+            };
+            // The deferral decided ephemerality; LOADING (128) is cleared.
+            let flags = (old_flags & 64) | (body["flags"].as_u64().unwrap_or(0) & !(64 | 128));
+            edited.json["flags"] = json!(flags);
+            if let Some(stored) = self.messages.iter_mut().find(|m| m.id == original) {
+                stored.json["flags"] = json!(flags);
+            }
+            if let Some(entry) = self.interactions.get_mut(&info.id) {
+                entry.deferred_pending = false;
+            }
+            let kind = if method == "POST" {
+                ResponseKind::Followup
+            } else {
+                ResponseKind::EditOriginal
+            };
+            self.record_response(info.id, kind, body, files, Some(original));
+            return (200, Some(edited.json));
+        }
         match (method, target) {
             ("POST", None) => {
                 let author = self.bot_user_json();

@@ -415,3 +415,88 @@ async fn requests_without_bot_token_are_unauthorized() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 401);
 }
+
+/// The gateway protocol itself, spoken by a bare WebSocket client: HELLO, HEARTBEAT ->
+/// HEARTBEAT_ACK, IDENTIFY -> READY + GUILD_CREATE (sequence 1, 2), dispatches after that,
+/// RESUME -> RESUMED on a second connection, and a close frame when the fake is dropped.
+#[tokio::test]
+async fn gateway_speaks_the_discord_protocol() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    async fn next_json(
+        ws: &mut tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+    ) -> Value {
+        let frame = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("a frame in time")
+            .expect("the socket is open")
+            .expect("a valid frame");
+        match frame {
+            Message::Text(text) => serde_json::from_str(&text).unwrap(),
+            other => panic!("expected a JSON text frame, got {other:?}"),
+        }
+    }
+
+    let fake = FakeDiscord::start().await.unwrap();
+    let url = format!("{}?v=10", fake.gateway_url());
+    let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    let hello = next_json(&mut ws).await;
+    assert_eq!(hello["op"], 10);
+    assert!(hello["d"]["heartbeat_interval"].as_u64().unwrap() > 0);
+
+    ws.send(Message::Text(json!({"op": 1, "d": null}).to_string()))
+        .await
+        .unwrap();
+    assert_eq!(next_json(&mut ws).await["op"], 11);
+
+    let identify = json!({"op": 2, "d": {"token": FAKE_TOKEN, "intents": 0,
+        "properties": {"os": "linux", "browser": "test", "device": "test"}}});
+    ws.send(Message::Text(identify.to_string())).await.unwrap();
+    let ready = next_json(&mut ws).await;
+    assert_eq!(
+        (
+            ready["op"].as_u64(),
+            ready["t"].as_str(),
+            ready["s"].as_u64()
+        ),
+        (Some(0), Some("READY"), Some(1))
+    );
+    let guild = next_json(&mut ws).await;
+    assert_eq!(
+        (guild["t"].as_str(), guild["s"].as_u64()),
+        (Some("GUILD_CREATE"), Some(2))
+    );
+    fake.wait_until_ready(Duration::from_secs(5)).await.unwrap();
+
+    assert_eq!(fake.dispatch_raw("TYPING_START", json!({"x": 1})), 1);
+    let typing = next_json(&mut ws).await;
+    assert_eq!(
+        (typing["t"].as_str(), typing["s"].as_u64()),
+        (Some("TYPING_START"), Some(3))
+    );
+
+    let (mut second, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    assert_eq!(next_json(&mut second).await["op"], 10);
+    let resume = json!({"op": 6, "d": {"token": FAKE_TOKEN, "session_id": ready["d"]["session_id"], "seq": 3}});
+    second
+        .send(Message::Text(resume.to_string()))
+        .await
+        .unwrap();
+    assert_eq!(next_json(&mut second).await["t"], "RESUMED");
+
+    drop(fake);
+    let closed = tokio::time::timeout(Duration::from_secs(5), ws.next())
+        .await
+        .expect("the fake closes the socket");
+    assert!(matches!(
+        closed,
+        Some(Ok(Message::Close(_))) | None | Some(Err(_))
+    ));
+}

@@ -272,3 +272,61 @@ fn painter_makes_a_png() {
         .unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 }
+
+#[tokio::test]
+async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db);
+    let spec = NewChallenge {
+        variant: Variant::Beirut,
+        options: GameOptions {
+            carriers: 2,
+            dead_mans_switch: false,
+        },
+        ..challenge(Some(BOB), ColorChoice::White)
+    };
+    let c = s.create_challenge(spec).await.unwrap();
+    let id = s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id;
+    assert!(refused(s.play(id, ALICE, "e4").await).contains("carriers"));
+    let menu = s.carrier_menu(id, ALICE).await.unwrap();
+    assert_eq!(menu.count, 2);
+    assert_eq!(menu.options.len(), 15, "every piece but the king (BE-2)");
+    assert!(
+        menu.options
+            .iter()
+            .all(|(_, label)| !label.starts_with("King"))
+    );
+    assert!(refused(s.carrier_menu(id, CAROL).await).contains("Only"));
+    assert!(refused(s.designate(id, ALICE, &["g1".into()]).await).contains("not allowed"));
+    let d = s
+        .designate(id, ALICE, &["g1".into(), "b1".into()])
+        .await
+        .unwrap();
+    assert!(!d.started);
+    assert_eq!(d.designation.squares, "b1,g1");
+    assert_eq!(
+        d.designation.commitment,
+        commitment::commitment(id, Color::White, "b1,g1", &d.designation.salt)
+    );
+    assert!(refused(s.designate(id, ALICE, &["c1".into(), "f1".into()]).await).contains("already"));
+    let d = s
+        .designate(id, BOB, &["b8".into(), "c8".into()])
+        .await
+        .unwrap();
+    assert!(d.started);
+    assert_eq!(d.all.len(), 2);
+    assert_ne!(d.all[0].salt, d.all[1].salt);
+    // The PGN keeps the carriers secret until the end, then shows them.
+    let pgn = s.pgn(id).await.unwrap();
+    assert!(
+        !pgn.contains("Carriers \"b1") && !pgn.contains("FEN"),
+        "{pgn}"
+    );
+    s.play(id, ALICE, "e4").await.unwrap();
+    s.resign(id, BOB).await.unwrap();
+    let pgn = s.pgn(id).await.unwrap();
+    assert!(
+        pgn.contains("[WhiteCarriers \"b1,g1\"]") && pgn.contains("[BlackCarriers \"b8,c8\"]"),
+        "{pgn}"
+    );
+}
