@@ -452,10 +452,11 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
         if variant == Variant::Atomic && i == 1 {
             d.offer_and_decline_draw(thread).await?;
         }
-        if beirut && !mirror.status().is_finished() {
-            if let Some(leak) = d.leak(thread, marker, &secrets) {
-                problem = Some(format!("carrier leaked after ply {}: {leak}", i + 1));
-            }
+        if beirut
+            && !mirror.status().is_finished()
+            && let Some(leak) = d.leak(thread, marker, &secrets)
+        {
+            problem = Some(format!("carrier leaked after ply {}: {leak}", i + 1));
         }
     }
     // The result, from the bot's database.
@@ -490,10 +491,10 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
     {
         problem = problem.or(Some("Nuke's last blast took no king".into()));
     }
-    if variant == Variant::Bomberman {
-        if let Err(e) = check_bomberman_final(&stored) {
-            problem = problem.or(Some(e));
-        }
+    if variant == Variant::Bomberman
+        && let Err(e) = check_bomberman_final(&stored)
+    {
+        problem = problem.or(Some(e));
     }
     let last = d.boards(thread).pop();
     if !last.is_some_and(|m| m.content().contains("Game over")) {
