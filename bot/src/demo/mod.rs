@@ -16,12 +16,11 @@ pub mod driver;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 use kaboom_rules::{AnyGame, Color, EndReason, Kind, Square, Variant, Viewer};
 
-use crate::fake_discord::{CommandOption, FakeDiscord, FakeMessage, SimUser};
+use crate::fake_discord::{FakeDiscord, FakeMessage};
 use driver::Driver;
 
 /// The seed's first Bomberman Chess sample game (movetext) and its final position.
@@ -657,11 +656,6 @@ fn write_files(
     Ok(n)
 }
 
-/// Unused helper kept for option building.
-pub fn variant_option(index: i64) -> CommandOption {
-    CommandOption::integer("variant", index)
-}
-
 /// Convenience for the CLI: runs [`run`] on a fresh runtime, prints the table, and returns
 /// whether everything passed.
 pub fn cli(out: &Path) -> Result<bool, DemoError> {
@@ -678,6 +672,3 @@ pub fn cli(out: &Path) -> Result<bool, DemoError> {
     println!("Board images and transcripts: {}/<variant>/", out.display());
     Ok(report.ok())
 }
-
-#[allow(dead_code)]
-fn _users(_: &SimUser, _: Arc<()>) {}
