@@ -19,6 +19,13 @@ struct Cli {
 enum Command {
     /// Run the Discord bot (the default). Needs DISCORD_TOKEN; see .env.example.
     Serve,
+    /// Play one game per variant against an in-process fake Discord (no token, no network
+    /// beyond 127.0.0.1); writes board images and transcripts to DIR.
+    Demo {
+        /// Output directory (board images, transcripts, the SQLite database).
+        #[arg(long, default_value = "kaboom-demo")]
+        out: std::path::PathBuf,
+    },
     /// Count the leaf nodes of the legal-action tree (perft); last line `nodes N`.
     Perft {
         #[command(flatten)]
@@ -117,8 +124,8 @@ fn serve() -> Result<(), String> {
 
 fn run(command: Command) -> Result<(), analysis::CliError> {
     match command {
-        // `main` runs `serve` itself (it needs the async runtime); nothing to do here.
-        Command::Serve => {}
+        // `main` runs `serve` and `demo` itself; nothing to do here.
+        Command::Serve | Command::Demo { .. } => {}
         Command::Perft { setup, depth } => {
             let nodes = analysis::perft(&setup.setup(), depth)?;
             println!("nodes {nodes}");
@@ -175,6 +182,19 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("kaboom: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Command::Demo { out } = &command {
+        return match kaboom_bot::demo::cli(out) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => {
+                eprintln!("kaboom demo: some games did not reach their expected result");
+                ExitCode::FAILURE
+            }
+            Err(e) => {
+                eprintln!("kaboom demo: {e}");
                 ExitCode::FAILURE
             }
         };

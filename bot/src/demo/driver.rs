@@ -1,0 +1,315 @@
+//! Driving the real bot against the fake Discord as simulated users: start-up, slash
+//! commands, autocomplete, buttons. Used by `kaboom demo` (and shaped after the
+//! end-to-end tests in `bot/tests/e2e.rs`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+
+use super::DemoError;
+use crate::clock::SystemClock;
+use crate::fake_discord::{
+    CommandOption, FakeDiscord, FakeMessage, InteractionResponse, ResponseKind, SentInteraction,
+    SimUser,
+};
+use crate::painter::RendererPainter;
+use crate::services::Services;
+use crate::storage::Db;
+
+/// How long one answer may take.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// The fake, the running bot, its database and the simulated users.
+pub struct Driver {
+    /// The fake Discord.
+    pub fake: FakeDiscord,
+    /// The bot's database (for checking results).
+    pub db: Db,
+    /// White in every game.
+    pub alice: SimUser,
+    /// Black in every game.
+    pub bob: SimUser,
+    /// A spectator.
+    pub carol: SimUser,
+    shards: Arc<serenity::ShardManager>,
+    running: tokio::task::JoinHandle<()>,
+}
+
+fn step(text: impl Into<String>) -> DemoError {
+    DemoError::Step(text.into())
+}
+
+impl Driver {
+    /// Opens the database at `url`, starts the bot against `fake`, and waits until `/help`
+    /// answers (poise has registered its commands).
+    ///
+    /// # Errors
+    /// [`DemoError`] when the database, the client or the gateway fails, or the bot does
+    /// not serve within [`WAIT`].
+    pub async fn start(fake: FakeDiscord, url: &str) -> Result<Driver, DemoError> {
+        let db = Db::connect(url).await?;
+        let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter));
+        let framework = crate::bot::framework(services, None);
+        let mut client = fake
+            .client_builder(crate::bot::intents())
+            .framework(framework)
+            .await
+            .map_err(|e| step(format!("the bot client does not build: {e}")))?;
+        let shards = client.shard_manager.clone();
+        let running = tokio::spawn(async move {
+            let _ = client.start().await;
+        });
+        fake.wait_until_ready(WAIT).await?;
+        let carol = SimUser::new(1003, "carol");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            if tokio::time::Instant::now() > deadline {
+                return Err(step("the bot never served /help"));
+            }
+            let Ok(probe) = fake.slash_command(&carol, fake.text_channel_id(), "help", vec![])
+            else {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            };
+            if fake
+                .next_interaction_response(probe.id, Duration::from_millis(1500))
+                .await
+                .is_ok()
+            {
+                break;
+            }
+        }
+        Ok(Driver {
+            fake,
+            db,
+            alice: SimUser::new(1001, "alice"),
+            bob: SimUser::new(1002, "bob"),
+            carol,
+            shards,
+            running,
+        })
+    }
+
+    /// Stops the bot.
+    pub async fn stop(self) {
+        self.shards.shutdown_all().await;
+        let _ = tokio::time::timeout(WAIT, self.running).await;
+        self.db.close().await;
+    }
+
+    /// The first answer that is not a deferral.
+    pub async fn answer(&self, sent: &SentInteraction) -> Result<InteractionResponse, DemoError> {
+        loop {
+            let r = self.fake.next_interaction_response(sent.id, WAIT).await?;
+            if !matches!(
+                r.kind,
+                ResponseKind::Callback { callback_type: 5 }
+                    | ResponseKind::Callback { callback_type: 6 }
+            ) {
+                return Ok(r);
+            }
+        }
+    }
+
+    /// A slash command and its answer.
+    pub async fn cmd(
+        &self,
+        user: &SimUser,
+        channel: u64,
+        name: &str,
+        options: Vec<CommandOption>,
+    ) -> Result<InteractionResponse, DemoError> {
+        let sent = self.fake.slash_command(user, channel, name, options)?;
+        self.answer(&sent).await
+    }
+
+    /// A button click and its answer.
+    pub async fn click(
+        &self,
+        user: &SimUser,
+        message: u64,
+        custom_id: &str,
+    ) -> Result<InteractionResponse, DemoError> {
+        let sent = self.fake.click_button(user, message, custom_id)?;
+        self.answer(&sent).await
+    }
+
+    /// `/move action:<text>` in `thread`.
+    pub async fn play(
+        &self,
+        user: &SimUser,
+        thread: u64,
+        text: &str,
+    ) -> Result<InteractionResponse, DemoError> {
+        self.cmd(
+            user,
+            thread,
+            "move",
+            vec![CommandOption::string("action", text)],
+        )
+        .await
+    }
+
+    /// The autocomplete choices for `/move action:<typed>`: (label, value).
+    pub async fn autocomplete(
+        &self,
+        user: &SimUser,
+        thread: u64,
+        typed: &str,
+    ) -> Result<Vec<(String, serde_json::Value)>, DemoError> {
+        let sent = self.fake.autocomplete(
+            user,
+            thread,
+            "move",
+            vec![CommandOption::string("action", typed).focused()],
+        )?;
+        Ok(self
+            .fake
+            .next_interaction_response(sent.id, WAIT)
+            .await?
+            .choices())
+    }
+
+    /// Alice challenges bob (alice White) to the variant with choice index `variant`; bob
+    /// accepts. Returns (thread id, game id, challenge message id).
+    pub async fn start_game(&self, variant: i64) -> Result<(u64, i64, u64), DemoError> {
+        let channel = self.fake.text_channel_id();
+        let posted = self
+            .cmd(
+                &self.alice,
+                channel,
+                "challenge",
+                vec![
+                    CommandOption::integer("variant", variant),
+                    CommandOption::user("opponent", &self.bob),
+                    CommandOption::integer("color", 0),
+                ],
+            )
+            .await?;
+        let message = posted
+            .message_id
+            .ok_or_else(|| step(format!("no challenge message: {posted:?}")))?;
+        let accept = posted
+            .custom_ids()
+            .into_iter()
+            .find(|i| i.starts_with("kb:accept:"))
+            .ok_or_else(|| step("no Accept button"))?;
+        let before = self.fake.threads().len();
+        let accepted = self.click(&self.bob, message, &accept).await?;
+        if !accepted.content().unwrap_or_default().contains("Game on") {
+            return Err(step(format!("accepting failed: {accepted:?}")));
+        }
+        let threads = self.fake.threads();
+        if threads.len() != before + 1 {
+            return Err(step("no game thread"));
+        }
+        let thread = threads.last().map(|t| t.id).unwrap_or_default();
+        let text = self
+            .fake
+            .message(message)
+            .map(|m| m.content().to_string())
+            .unwrap_or_default();
+        let at = text
+            .find("game #")
+            .ok_or_else(|| step("no game id in the accepted challenge"))?;
+        let game = text[at + 6..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .map_err(|_| step("bad game id"))?;
+        Ok((thread, game, message))
+    }
+
+    /// Public board messages (with an image) in the thread.
+    pub fn boards(&self, thread: u64) -> Vec<FakeMessage> {
+        self.fake
+            .messages_in(thread)
+            .into_iter()
+            .filter(|m| !m.attachments.is_empty() && !m.is_ephemeral())
+            .collect()
+    }
+
+    /// Alice offers a draw with the board's button; bob declines it with the offer's button.
+    pub async fn offer_and_decline_draw(&self, thread: u64) -> Result<(), DemoError> {
+        let board = self.boards(thread).pop().ok_or_else(|| step("no board"))?;
+        let draw = board
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:draw:"))
+            .ok_or_else(|| step("no draw button"))?;
+        let r = self.click(&self.alice, board.id, &draw).await?;
+        if !r.content().unwrap_or_default().contains("Draw offered") {
+            return Err(step(format!("draw offer failed: {r:?}")));
+        }
+        let offer = self
+            .fake
+            .messages_in(thread)
+            .into_iter()
+            .rev()
+            .find(|m| m.custom_ids().iter().any(|c| c.starts_with("kb:drawno:")))
+            .ok_or_else(|| step("no draw offer message"))?;
+        let no = offer
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:drawno:"))
+            .unwrap_or_default();
+        self.click(&self.bob, offer.id, &no).await?;
+        Ok(())
+    }
+
+    /// The highest message id so far in the text channel, the DMs and the threads.
+    pub fn last_message_id(&self) -> u64 {
+        let mut channels = vec![
+            self.fake.text_channel_id(),
+            self.fake.dm_channel_for(self.alice.id),
+            self.fake.dm_channel_for(self.bob.id),
+        ];
+        channels.extend(self.fake.threads().iter().map(|t| t.id));
+        channels
+            .into_iter()
+            .flat_map(|c| self.fake.messages_in(c))
+            .map(|m| m.id)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A display name for an author id.
+    pub fn name_of(&self, id: u64) -> String {
+        for u in [&self.alice, &self.bob, &self.carol] {
+            if u.id == id {
+                return u.username.clone();
+            }
+        }
+        "Kaboom (bot)".into()
+    }
+
+    /// The first public payload since `marker` (thread name, public messages in the thread
+    /// and the channel, with embeds and attachment names) that names one of `secrets` as a
+    /// word; long hex runs (commitments) are skipped.
+    pub fn leak(&self, thread: u64, marker: u64, secrets: &[String]) -> Option<String> {
+        let mut texts = vec![
+            self.fake
+                .channel(thread)
+                .and_then(|c| c.name().map(str::to_string))
+                .unwrap_or_default(),
+        ];
+        for ch in [thread, self.fake.text_channel_id()] {
+            for m in self.fake.messages_in(ch) {
+                if m.id > marker && !m.is_ephemeral() {
+                    texts.push(m.json.to_string());
+                    texts.extend(m.attachments.iter().map(|a| a.filename.clone()));
+                }
+            }
+        }
+        texts.into_iter().find(|t| {
+            let words: Vec<String> = t
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !(w.len() >= 32 && w.chars().all(|c| c.is_ascii_hexdigit())))
+                .map(str::to_lowercase)
+                .collect();
+            secrets.iter().any(|s| words.contains(s))
+        })
+    }
+}
