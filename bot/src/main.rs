@@ -122,23 +122,32 @@ fn serve() -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// Writes one line of output. A closed pipe (`kaboom moves ... | head`) is not an error:
+/// the reader has what it wanted, so the rest is dropped instead of panicking.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
 fn run(command: Command) -> Result<(), analysis::CliError> {
     match command {
         // `main` runs `serve` and `demo` itself; nothing to do here.
         Command::Serve | Command::Demo { .. } => {}
         Command::Perft { setup, depth } => {
             let nodes = analysis::perft(&setup.setup(), depth)?;
-            println!("nodes {nodes}");
+            emit(&format!("nodes {nodes}"));
         }
         Command::Moves {
             setup,
             moves,
             viewer,
         } => {
-            println!(
-                "{}",
-                json(&analysis::moves(&setup.setup(), moves.as_deref(), viewer)?)
-            );
+            emit(&json(&analysis::moves(
+                &setup.setup(),
+                moves.as_deref(),
+                viewer,
+            )?));
         }
         Command::Replay {
             setup,
@@ -146,15 +155,12 @@ fn run(command: Command) -> Result<(), analysis::CliError> {
             legal_each,
             viewer,
         } => {
-            println!(
-                "{}",
-                json(&analysis::replay(
-                    &setup.setup(),
-                    &moves,
-                    legal_each,
-                    viewer
-                )?)
-            );
+            emit(&json(&analysis::replay(
+                &setup.setup(),
+                &moves,
+                legal_each,
+                viewer,
+            )?));
         }
         Command::Render {
             setup,
