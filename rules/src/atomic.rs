@@ -5,7 +5,7 @@
 //! when an en passant capture is legal. Notation is standard SAN (C-5); input also takes
 //! coordinates (`e2e4`, `e7e8q`, castling as `e1g1` or king-takes-rook `e1h1`).
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use crate::chess::attacks::KING;
 use crate::chess::san;
@@ -256,11 +256,8 @@ impl Position for Atomic {
     /// AT-9: exploded king (loss), atomic mate (loss), stalemate (draw).
     fn variant_outcome(&self) -> Option<Outcome> {
         let board = &self.state.board;
-        match (board.king(Color::White), board.king(Color::Black)) {
-            (None, None) => return Some(Outcome::draw(EndReason::KingsExploded)),
-            (None, Some(_)) => return Some(Outcome::win(Color::Black, EndReason::KingExploded)),
-            (Some(_), None) => return Some(Outcome::win(Color::White, EndReason::KingExploded)),
-            _ => {}
+        if let Some(outcome) = board.missing_king_outcome() {
+            return Some(outcome);
         }
         if self.count_legal() > 0 {
             return None;
@@ -291,12 +288,7 @@ impl Position for Atomic {
     }
 
     fn repetition_key(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.state.board.hash(&mut h);
-        self.state.turn.hash(&mut h);
-        self.state.castling.hash(&mut h);
-        self.has_legal_ep().then_some(self.state.ep).hash(&mut h);
-        h.finish()
+        self.state.repetition_hasher(self.has_legal_ep()).finish()
     }
 
     fn checked_squares(&self) -> Vec<Square> {

@@ -42,7 +42,7 @@
 //! [`commitment`] and [`verify_commitment`] implement INTERFACES.md's SHA-256 commitment.
 
 use std::fmt::Write as _;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use sha2::{Digest, Sha256};
 
@@ -551,11 +551,8 @@ impl Position for Beirut {
             return None;
         }
         let board = &self.state.board;
-        match (board.king(Color::White), board.king(Color::Black)) {
-            (None, None) => return Some(Outcome::draw(EndReason::KingsExploded)),
-            (None, Some(_)) => return Some(Outcome::win(Color::Black, EndReason::KingExploded)),
-            (Some(_), None) => return Some(Outcome::win(Color::White, EndReason::KingExploded)),
-            _ => {}
+        if let Some(outcome) = board.missing_king_outcome() {
+            return Some(outcome);
         }
         if !self.chess_move_list().is_empty() {
             return None;
@@ -591,12 +588,7 @@ impl Position for Beirut {
     /// Side to move, pieces, castling rights and a usable en passant square; the carriers
     /// are left out so that repetition never depends on hidden information (BE-10).
     fn repetition_key(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.state.board.hash(&mut h);
-        self.state.turn.hash(&mut h);
-        self.state.castling.hash(&mut h);
-        self.has_legal_ep().then_some(self.state.ep).hash(&mut h);
-        h.finish()
+        self.state.repetition_hasher(self.has_legal_ep()).finish()
     }
 
     fn checked_squares(&self) -> Vec<Square> {

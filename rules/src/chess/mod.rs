@@ -10,7 +10,7 @@ pub mod san;
 
 use std::fmt::Write as _;
 
-use crate::{Color, FenError, Kind, Piece, Square};
+use crate::{Color, EndReason, FenError, Kind, Outcome, Piece, Square};
 
 /// A chess role. Index order matches [`Board::role`].
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
@@ -229,6 +229,18 @@ impl Board {
                 & self.role[Role::Pawn as usize])
             | (attacks::rook(s, occupied) & rooks)
             | (attacks::bishop(s, occupied) & bishops))
+    }
+
+    /// The end of a game whose king was blown up: one king missing loses
+    /// (`king-exploded`), both missing is a draw (`kings-exploded`); `None` while both
+    /// kings stand. Shared by the chess-like variants (AT-9, BE-4, BE-6, NU-8).
+    pub fn missing_king_outcome(&self) -> Option<Outcome> {
+        match (self.king(Color::White), self.king(Color::Black)) {
+            (None, None) => Some(Outcome::draw(EndReason::KingsExploded)),
+            (None, Some(_)) => Some(Outcome::win(Color::Black, EndReason::KingExploded)),
+            (Some(_), None) => Some(Outcome::win(Color::White, EndReason::KingExploded)),
+            (Some(_), Some(_)) => None,
+        }
     }
 
     /// The crate piece on `s`.
@@ -629,6 +641,19 @@ impl ChessState {
         }
         self.turn = us.other();
         captured
+    }
+
+    /// A repetition key (C-4) over the pieces, side to move and castling rights, plus
+    /// the en passant square when `ep_usable` (a capture there is legal). Variants hash
+    /// their own extra state on top.
+    pub fn repetition_hasher(&self, ep_usable: bool) -> std::hash::DefaultHasher {
+        use std::hash::Hash;
+        let mut h = std::hash::DefaultHasher::new();
+        self.board.hash(&mut h);
+        self.turn.hash(&mut h);
+        self.castling.hash(&mut h);
+        ep_usable.then_some(self.ep).hash(&mut h);
+        h
     }
 
     /// Drops castling rights whose rook or king is gone (e.g. destroyed by a blast, AT-8).

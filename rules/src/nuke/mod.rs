@@ -68,7 +68,7 @@
 
 pub mod notation;
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use crate::chess::attacks::{KING, PAWN};
 use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, sq, square, squares};
@@ -728,23 +728,16 @@ impl Position for Nuke {
             return None;
         }
         let board = &self.state.board;
-        match (board.king(Color::White), board.king(Color::Black)) {
-            (None, None) => Some(Outcome::draw(EndReason::KingsExploded)),
-            (None, Some(_)) => Some(Outcome::win(Color::Black, EndReason::KingExploded)),
-            (Some(_), None) => Some(Outcome::win(Color::White, EndReason::KingExploded)),
-            _ if self.count_actions() == 0 => Some(Outcome::draw(EndReason::Stalemate)),
-            _ => None,
-        }
+        board
+            .missing_king_outcome()
+            .or_else(|| (self.count_actions() == 0).then_some(Outcome::draw(EndReason::Stalemate)))
     }
 
     /// C-4: side to move, pieces, castling and usable en passant rights, carried and loose
     /// bombs, and the setup phase.
     fn repetition_key(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.state.board.hash(&mut h);
-        self.state.turn.hash(&mut h);
-        self.state.castling.hash(&mut h);
-        self.state.ep.hash(&mut h); // normalized: only a usable en passant square is kept
+        // The en passant square is normalized: only a usable one is kept.
+        let mut h = self.state.repetition_hasher(true);
         (self.carried, self.loose, self.loose2, self.setup).hash(&mut h);
         h.finish()
     }
