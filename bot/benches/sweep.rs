@@ -1,6 +1,6 @@
 //! Benchmark (issue 8): one scheduler sweep over 100,000 stored active games of which 1% are
 //! due, on SQLite (a file in a temporary directory, WAL, as the bot runs). Target: under
-//! 200 ms per sweep. Also prints the query plan of the due-games query.
+//! 200 ms per sweep. Also prints the query plans of the statements a sweep runs.
 //!
 //! Run: `cargo bench -p kaboom-bot --bench sweep` (results in docs/PERFORMANCE.md).
 //! `SWEEP_GAMES` and `SWEEP_ROUNDS` override the sizes.
@@ -80,9 +80,12 @@ async fn main() {
         first.examined,
         t.elapsed()
     );
-    println!("query plan of `{}`:", schedule::DUE_GAMES);
-    for line in schedule::explain_due_games(&db).await.expect("explain") {
-        println!("  {line}");
+    for (label, sql, plan) in schedule::explain_sweep(&db).await.expect("explain") {
+        let sql = sql.split_whitespace().collect::<Vec<_>>().join(" ");
+        println!("query plan, {label}: `{sql}`");
+        for line in plan {
+            println!("  {line}");
+        }
     }
 
     // Nothing due: the cost of an idle sweep.

@@ -35,6 +35,7 @@ pub mod discord;
 pub mod notice;
 pub mod plan;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -144,6 +145,12 @@ pub struct SweepReport {
     pub forfeited: Vec<i64>,
     /// Nudges claimed: (game, threshold).
     pub nudged: Vec<(i64, String)>,
+}
+
+/// What one batch decided: how many games it read, and what to deliver.
+struct Batch {
+    read: usize,
+    notices: Vec<Notice>,
 }
 
 /// The scheduler: storage, clock, notifier and configuration.
@@ -285,31 +292,129 @@ impl Scheduler {
                 break;
             }
         }
+        // Server settings are read once per server and sweep.
+        let mut guilds: HashMap<u64, GuildSettings> = HashMap::new();
         loop {
             let mut tx = self.db.begin_write().await?;
-            let ids = schedule::due_games(&mut tx, now, self.config.batch).await?;
-            let mut notices = Vec::new();
-            for &id in &ids {
-                report.examined += 1;
-                match self.decide(&mut tx, id, now, &mut report).await {
-                    Ok(Some(n)) => notices.push(n),
-                    Ok(None) => {}
-                    // A game that does not replay must not stop the sweep for all others:
-                    // logged, and looked at again a day later.
-                    Err(StorageError::Corrupt(e)) => {
-                        tracing::error!(game_id = id, error = %e, "scheduler skips a damaged game");
-                        schedule::set_next_due(&mut tx, id, Some(now + 86_400)).await?;
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
+            let n = self.decide_batch(&mut tx, now, &mut guilds, &mut report).await?;
             tx.commit().await?;
-            self.deliver(&notices).await;
-            if (ids.len() as i64) < self.config.batch {
+            self.deliver(&n.notices).await;
+            if (n.read as i64) < self.config.batch {
                 break;
             }
         }
         Ok(report)
+    }
+
+    /// The settings of server `guild` (the configured defaults outside servers and for
+    /// servers that set none), read at most once per sweep.
+    async fn guild_settings(
+        &self,
+        tx: &mut Tx,
+        cache: &mut HashMap<u64, GuildSettings>,
+        guild: Option<u64>,
+    ) -> Result<GuildSettings, StorageError> {
+        let Some(g) = guild else {
+            return Ok(self.config.defaults.clone());
+        };
+        if let Some(s) = cache.get(&g) {
+            return Ok(s.clone());
+        }
+        let s = settings::guild_tx(tx, g)
+            .await?
+            .unwrap_or_else(|| self.config.defaults.clone());
+        cache.insert(g, s.clone());
+        Ok(s)
+    }
+
+    /// Decides one batch of due games inside `tx` with set-based statements: one query
+    /// reads the batch (rows, turn starts, the mover's settings), the nudges are claimed in
+    /// one insert, the next due times written in one update; only forfeits and aborts,
+    /// which replay the game, cost queries per game. Returns the notices to deliver after
+    /// the commit.
+    async fn decide_batch(
+        &self,
+        tx: &mut Tx,
+        now: i64,
+        guilds: &mut HashMap<u64, GuildSettings>,
+        report: &mut SweepReport,
+    ) -> Result<Batch, StorageError> {
+        let due = schedule::due_batch(tx, now, self.config.batch).await?;
+        let read = due.len();
+        let mut next: Vec<(i64, Option<i64>)> = Vec::with_capacity(read);
+        let mut claims = Vec::new();
+        let mut notices = Vec::new();
+        // A game that does not replay must not stop the sweep for all others: logged, and
+        // looked at again a day later.
+        let damaged = |id: i64, e: &str, next: &mut Vec<(i64, Option<i64>)>| {
+            tracing::error!(game_id = id, error = %e, "scheduler skips a damaged game");
+            next.push((id, Some(now + 86_400)));
+        };
+        for (id, game) in due {
+            report.examined += 1;
+            let g = match game {
+                Ok(g) => g,
+                Err(StorageError::Corrupt(e)) => {
+                    damaged(id, &e, &mut next);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let settings = self.guild_settings(tx, guilds, g.row.guild_id).await?;
+            let facts = Facts {
+                state: g.row.state,
+                created_at: g.row.created_at,
+                turn_started_at: g.turn_started_at.unwrap_or(g.row.created_at),
+                deadline_at: g.row.deadline_at,
+            };
+            let p = plan::plan(&facts, now, &settings, self.config.designation_timeout_secs);
+            let at = p.next.map(|t| t.max(now + 1));
+            match p.due {
+                Due::Nothing => next.push((id, at)),
+                Due::Forfeit | Due::Abort => {
+                    let forfeit = p.due == Due::Forfeit;
+                    match self.end(tx, &g.row, now, forfeit).await {
+                        // The finish trigger already cleared next_due_at.
+                        Ok(Some(n)) => {
+                            if forfeit {
+                                report.forfeited.push(id);
+                            } else {
+                                report.aborted.push(id);
+                            }
+                            notices.push(n);
+                        }
+                        Ok(None) => next.push((id, None)),
+                        Err(StorageError::Corrupt(e)) => damaged(id, &e, &mut next),
+                        Err(e) => return Err(e),
+                    }
+                }
+                Due::Nudge(nudge) => {
+                    next.push((id, at));
+                    claims.push((g, nudge));
+                }
+            }
+        }
+        let keys: Vec<schedule::NudgeClaim> = claims
+            .iter()
+            .map(|(g, nudge)| schedule::NudgeClaim {
+                game_id: g.row.id,
+                ply: g.row.ply,
+                threshold: nudge.threshold(),
+                user: g.row.player(to_move(g.row.ply)),
+            })
+            .collect();
+        let claimed = schedule::claim_nudges(tx, &keys, now).await?;
+        for ((g, nudge), key) in claims.iter().zip(keys) {
+            if !claimed.contains(&key.game_id) {
+                continue;
+            }
+            report.nudged.push((key.game_id, key.threshold));
+            if g.mover.nudges {
+                notices.push(self.nudge_notice(&g.row, key.user, g.mover.via, nudge));
+            }
+        }
+        schedule::set_next_due_many(tx, &next).await?;
+        Ok(Batch { read, notices })
     }
 
     async fn deliver(&self, notices: &[Notice]) {
@@ -338,67 +443,6 @@ impl Scheduler {
                 ch.spec.challenger_name
             ),
         }))
-    }
-
-    /// Decides what is due for game `id` inside `tx` and records it; returns the notice to
-    /// deliver after the commit.
-    async fn decide(
-        &self,
-        tx: &mut Tx,
-        id: i64,
-        now: i64,
-        report: &mut SweepReport,
-    ) -> Result<Option<Notice>, StorageError> {
-        let Some(row) = games::get_tx(tx, id).await? else {
-            return Ok(None);
-        };
-        let timing = schedule::timing(tx, id).await?;
-        let settings = match row.guild_id {
-            Some(g) => settings::guild_tx(tx, g).await?,
-            None => None,
-        }
-        .unwrap_or_else(|| self.config.defaults.clone());
-        let facts = Facts {
-            state: row.state,
-            created_at: row.created_at,
-            turn_started_at: timing.turn_started_at.unwrap_or(row.created_at),
-            deadline_at: row.deadline_at,
-        };
-        let p = plan::plan(&facts, now, &settings, self.config.designation_timeout_secs);
-        let notice = match p.due {
-            Due::Nothing => None,
-            Due::Forfeit => {
-                let n = self.end(tx, &row, now, true).await?;
-                if n.is_some() {
-                    report.forfeited.push(id);
-                }
-                n
-            }
-            Due::Abort => {
-                let n = self.end(tx, &row, now, false).await?;
-                if n.is_some() {
-                    report.aborted.push(id);
-                }
-                n
-            }
-            Due::Nudge(nudge) => {
-                let user = row.player(to_move(row.ply));
-                let threshold = nudge.threshold();
-                if schedule::claim_nudge(tx, id, row.ply, &threshold, user, now).await? {
-                    report.nudged.push((id, threshold));
-                    let us = settings::user_tx(tx, user).await?;
-                    us.nudges
-                        .then(|| self.nudge_notice(&row, user, us.via, &nudge))
-                } else {
-                    None
-                }
-            }
-        };
-        // A finished game's trigger already cleared next_due_at.
-        if !matches!(notice, Some(Notice::GameEnded { .. })) {
-            schedule::set_next_due(tx, id, p.next.map(|t| t.max(now + 1))).await?;
-        }
-        Ok(notice)
     }
 
     fn nudge_notice(

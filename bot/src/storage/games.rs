@@ -149,7 +149,9 @@ impl GameRow {
     }
 }
 
-fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
+/// Reads a game row (`SELECT *`, extra columns ignored); the scheduler reads due games in a
+/// joined query through it.
+pub(crate) fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
     let variant: String = row.try_get("variant")?;
     let state: String = row.try_get("state")?;
     let declared: Option<String> = row.try_get("declared")?;

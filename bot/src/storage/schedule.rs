@@ -1,8 +1,12 @@
 //! The scheduler's queries (issue 8): due games by `games.next_due_at`, claimed nudges
 //! (`nudges`), expiring challenges. Schema and triggers: `migrations/0002_scheduler.sql`.
 
+use std::collections::HashSet;
+
 use sqlx::Row;
 
+use super::games::{self, GameRow};
+use super::settings::{self, UserSettings};
 use super::{Db, StorageError, Tx, id_to_db};
 
 /// The scheduler's columns of a game.
@@ -14,25 +18,156 @@ pub struct Timing {
     pub turn_started_at: Option<i64>,
 }
 
-/// Up to `limit` ids of games due at `now` (`next_due_at <= now`), most overdue first. One
-/// range scan of the `games_next_due_at` index.
+/// A due game as one sweep batch reads it: its row, when its turn began and the
+/// notification settings of the player to move.
+#[derive(Clone, Debug)]
+pub struct DueGame {
+    /// The game's row.
+    pub row: GameRow,
+    /// When the current turn began (Unix seconds; `None` only for rows older than the
+    /// scheduler's migration).
+    pub turn_started_at: Option<i64>,
+    /// The settings of the player to move (White at even plies, C-2).
+    pub mover: UserSettings,
+}
+
+/// The query of [`due_batch`]: up to `?2` games due at `?1` (`next_due_at <= now`), most
+/// overdue first, each with the settings of the player to move, in one range scan of the
+/// `games_next_due_at` index plus a primary-key lookup in `user_settings` per row.
+/// Portable SQL (`%` and `CASE` work the same in PostgreSQL).
+pub const DUE_BATCH: &str = "SELECT g.*, u.nudges AS mover_nudges, u.nudge_via AS mover_via
+ FROM games g
+ LEFT JOIN user_settings u
+   ON u.user_id = CASE WHEN g.ply % 2 = 0 THEN g.white_id ELSE g.black_id END
+ WHERE g.next_due_at <= ?
+ ORDER BY g.next_due_at
+ LIMIT ?";
+
+/// Up to `limit` games due at `now`, most overdue first ([`DUE_BATCH`]): one query for the
+/// whole batch. Each game comes with its id and its row read back, or
+/// [`StorageError::Corrupt`] for a row that does not read (the caller skips it, so one
+/// damaged game does not stop the sweep).
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn due_games(tx: &mut Tx, now: i64, limit: i64) -> Result<Vec<i64>, StorageError> {
-    let rows = sqlx::query(DUE_GAMES)
+pub async fn due_batch(
+    tx: &mut Tx,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<(i64, Result<DueGame, StorageError>)>, StorageError> {
+    let rows = sqlx::query(DUE_BATCH)
         .bind(now)
         .bind(limit)
         .fetch_all(&mut **tx)
         .await?;
     rows.iter()
-        .map(|r| r.try_get("id").map_err(StorageError::from))
+        .map(|r| {
+            let id: i64 = r.try_get("id")?;
+            let game = (|| {
+                Ok(DueGame {
+                    row: games::from_row(r)?,
+                    turn_started_at: r.try_get("turn_started_at")?,
+                    mover: settings::user_from_columns(
+                        r.try_get("mover_nudges")?,
+                        r.try_get("mover_via")?,
+                    )?,
+                })
+            })();
+            Ok((id, game))
+        })
         .collect()
 }
 
-/// The query of [`due_games`] (for `EXPLAIN QUERY PLAN` in the benchmark).
-pub const DUE_GAMES: &str =
-    "SELECT id FROM games WHERE next_due_at <= ? ORDER BY next_due_at LIMIT ?";
+/// A nudge to claim: (game, ply, threshold) for `user` (the `nudges` table's key).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct NudgeClaim {
+    /// The game.
+    pub game_id: i64,
+    /// Its ply (the turn the nudge is about).
+    pub ply: i64,
+    /// `share:50`, `idle:1`, ...
+    pub threshold: String,
+    /// The player reminded.
+    pub user: u64,
+}
+
+/// The statement of [`claim_nudges`] for `n` claims (n >= 1): one multi-row insert that
+/// skips claims made before and returns the games it did claim (`RETURNING`, SQLite 3.35+
+/// and PostgreSQL).
+pub fn claim_nudges_sql(n: usize) -> String {
+    let rows = vec!["(?, ?, ?, ?, ?)"; n.max(1)].join(", ");
+    format!("{CLAIM_HEAD}VALUES {rows}{CLAIM_TAIL}")
+}
+
+const CLAIM_HEAD: &str = "INSERT INTO nudges (game_id, ply, threshold, user_id, claimed_at) ";
+const CLAIM_TAIL: &str = " ON CONFLICT (game_id, ply, threshold) DO NOTHING RETURNING game_id";
+
+/// Claims the nudges `claims` at `now` in one statement: returns the games whose nudge this
+/// call claimed; a claim made before (also before a restart) is not returned, and then
+/// nothing may be sent for it. At most one claim per game.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn claim_nudges(
+    tx: &mut Tx,
+    claims: &[NudgeClaim],
+    now: i64,
+) -> Result<HashSet<i64>, StorageError> {
+    let mut claimed = HashSet::new();
+    for chunk in claims.chunks(CHUNK) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(CLAIM_HEAD);
+        q.push_values(chunk, |mut b, c| {
+            b.push_bind(c.game_id)
+                .push_bind(c.ply)
+                .push_bind(c.threshold.clone())
+                .push_bind(id_to_db(c.user))
+                .push_bind(now);
+        });
+        q.push(CLAIM_TAIL);
+        for r in q.build().fetch_all(&mut **tx).await? {
+            claimed.insert(r.try_get::<i64, _>("game_id")?);
+        }
+    }
+    Ok(claimed)
+}
+
+/// Rows per multi-row statement (5 parameters each: far below SQLite's 32,766 and
+/// PostgreSQL's 65,535 parameter limits).
+const CHUNK: usize = 500;
+
+const NEXT_HEAD: &str = "UPDATE games SET next_due_at = v.column2 FROM (";
+const NEXT_TAIL: &str = ") AS v WHERE games.id = v.column1";
+
+/// The statement of [`set_next_due_many`] for `n` games (n >= 1): `UPDATE ... FROM (VALUES
+/// ...)` (SQLite 3.33+ and PostgreSQL; both name the columns of `VALUES` `column1`, ...).
+pub fn set_next_due_many_sql(n: usize) -> String {
+    let rows = vec!["(?, ?)"; n.max(1)].join(", ");
+    format!("{NEXT_HEAD}VALUES {rows}{NEXT_TAIL}")
+}
+
+/// Sets when the scheduler next looks at each game: `(game, time or None for never)`, in
+/// one statement per 500 games.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn set_next_due_many(
+    tx: &mut Tx,
+    next: &[(i64, Option<i64>)],
+) -> Result<(), StorageError> {
+    for chunk in next.chunks(CHUNK) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(NEXT_HEAD);
+        q.push("VALUES ");
+        for (i, (id, at)) in chunk.iter().enumerate() {
+            if i > 0 {
+                q.push(", ");
+            }
+            q.push("(").push_bind(*id).push(", ").push_bind(*at).push(")");
+        }
+        q.push(NEXT_TAIL);
+        q.build().execute(&mut **tx).await?;
+    }
+    Ok(())
+}
 
 /// The scheduler's columns of game `id`.
 ///
@@ -116,6 +251,10 @@ pub async fn nudges(db: &Db, id: i64) -> Result<Vec<(i64, String)>, StorageError
         .collect()
 }
 
+/// The query of [`expiring_challenges`].
+pub const EXPIRING_CHALLENGES: &str =
+    "SELECT id FROM challenges WHERE state = 'open' AND created_at <= ? ORDER BY created_at LIMIT ?";
+
 /// Up to `limit` ids of open challenges created at or before `created_before`, oldest first
 /// (index `challenges_open_created`).
 ///
@@ -126,10 +265,7 @@ pub async fn expiring_challenges(
     created_before: i64,
     limit: i64,
 ) -> Result<Vec<i64>, StorageError> {
-    let rows = sqlx::query(
-        "SELECT id FROM challenges WHERE state = 'open' AND created_at <= ?
-         ORDER BY created_at LIMIT ?",
-    )
+    let rows = sqlx::query(EXPIRING_CHALLENGES)
     .bind(created_before)
     .bind(limit)
     .fetch_all(&mut **tx)
@@ -152,18 +288,43 @@ pub async fn expire_challenge(tx: &mut Tx, id: i64) -> Result<bool, StorageError
     Ok(done.rows_affected() == 1)
 }
 
-/// `EXPLAIN QUERY PLAN` of the due-games query (its `detail` lines), to check that it uses
-/// the `games_next_due_at` index (benchmark, docs/PERFORMANCE.md).
+/// The statements one sweep runs per batch, with the number of parameters each takes:
+/// the due batch, a server's settings (once per server per sweep), the nudge claims and
+/// the next due times (shown with 2 rows), and the expiring challenges.
+pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
+    vec![
+        ("due batch", DUE_BATCH.to_string(), 2),
+        (
+            "server settings (once per server and sweep)",
+            settings::GUILD.to_string(),
+            1,
+        ),
+        ("claim nudges (2 rows)", claim_nudges_sql(2), 10),
+        ("next due times (2 rows)", set_next_due_many_sql(2), 4),
+        ("expiring challenges", EXPIRING_CHALLENGES.to_string(), 2),
+    ]
+}
+
+/// `EXPLAIN QUERY PLAN` of each of [`sweep_statements`] (label, statement, `detail`
+/// lines), to check that each uses an index or a primary key (benchmark,
+/// docs/PERFORMANCE.md). Parameters are bound to sample values.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn explain_due_games(db: &Db) -> Result<Vec<String>, StorageError> {
-    let rows = sqlx::query(&format!("EXPLAIN QUERY PLAN {DUE_GAMES}"))
-        .bind(0_i64)
-        .bind(256_i64)
-        .fetch_all(db.pool())
-        .await?;
-    rows.iter()
-        .map(|r| r.try_get("detail").map_err(StorageError::from))
-        .collect()
+pub async fn explain_sweep(db: &Db) -> Result<Vec<(String, String, Vec<String>)>, StorageError> {
+    let mut out = Vec::new();
+    for (label, sql, params) in sweep_statements() {
+        let text = format!("EXPLAIN QUERY PLAN {sql}");
+        let mut q = sqlx::query(&text);
+        for i in 0..params {
+            q = q.bind(i as i64 + 1);
+        }
+        let rows = q.fetch_all(db.pool()).await?;
+        let lines = rows
+            .iter()
+            .map(|r| r.try_get("detail").map_err(StorageError::from))
+            .collect::<Result<Vec<String>, _>>()?;
+        out.push((label.to_string(), sql, lines));
+    }
+    Ok(out)
 }

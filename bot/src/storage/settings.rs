@@ -132,6 +132,25 @@ fn read_user(row: Option<sqlx::sqlite::SqliteRow>) -> Result<UserSettings, Stora
     }
 }
 
+/// A player's settings from the columns of a joined query (`None`, `None`: no row, the
+/// defaults).
+///
+/// # Errors
+/// [`StorageError::Corrupt`] for an unknown nudge channel or half a row.
+pub fn user_from_columns(
+    nudges: Option<bool>,
+    via: Option<String>,
+) -> Result<UserSettings, StorageError> {
+    match (nudges, via) {
+        (None, None) => Ok(UserSettings::default()),
+        (Some(nudges), Some(via)) => Ok(UserSettings {
+            nudges,
+            via: NudgeVia::parse(&via)?,
+        }),
+        _ => Err(StorageError::Corrupt("half a user_settings row".into())),
+    }
+}
+
 /// Stores `user`'s settings.
 ///
 /// # Errors
@@ -163,7 +182,8 @@ fn read_guild(row: Option<sqlx::sqlite::SqliteRow>) -> Result<Option<GuildSettin
     .transpose()
 }
 
-const GUILD: &str =
+/// The query of [`guild`] (for `EXPLAIN QUERY PLAN` in the benchmark).
+pub const GUILD: &str =
     "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = ?";
 
 /// The server's stored settings, if an admin set any.
