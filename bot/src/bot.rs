@@ -72,7 +72,8 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let db = Db::connect(&config.database_url).await?;
     tracing::info!(database = %config.database_url, "database ready");
     let scheduler_config = crate::scheduler::SchedulerConfig::from_env()?; // scheduler hook
-    let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter));
+    let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
+        .with_scheduler_config(scheduler_config.clone());
     let mut client = serenity::ClientBuilder::new(&config.token, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;

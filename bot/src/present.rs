@@ -261,11 +261,26 @@ pub fn carrier_prompt(row: &GameRow, menu: &crate::services::CarrierMenu) -> Str
         _ => "Choose the piece that carries your bomb. Both carriers are revealed once both players have chosen.".to_string(),
     };
     format!(
-        "**{}** game #{} · {} — you play {}.\n{what}",
+        "**{}** game #{} · {} — you play {}.\n{what}\n{}",
         row.variant.title(),
         row.id,
         players_line(row),
-        side(menu.color)
+        side(menu.color),
+        crate::scheduler::designation_abort_note(row.created_at, menu.abort_at - row.created_at)
+    )
+}
+
+/// The message of an open challenge: [`challenge_text`] and when it expires if nobody
+/// accepts (issue 8; `created_at` Unix seconds, the TTL from `config`).
+pub fn open_challenge_text(
+    c: &crate::storage::challenges::Challenge,
+    created_at: i64,
+    config: &crate::scheduler::SchedulerConfig,
+) -> String {
+    format!(
+        "{}\n{}",
+        challenge_text(c),
+        crate::scheduler::challenge_expiry_note(created_at, config)
     )
 }
 

@@ -1,7 +1,8 @@
 //! The scheduler's Discord notifier against the fake Discord server: a nudge by DM, a DM
 //! refused (error 50007) falling back to a mention in the game's thread, the forfeit
 //! announced in the thread, and an expired challenge's message marked and stripped of its
-//! buttons.
+//! buttons. With the real bot: the challenge and carrier-choice messages say when they
+//! expire or the game is aborted, and the scheduler's abort and expiry messages say why.
 
 use std::sync::Arc;
 
@@ -124,4 +125,189 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
         message.content()
     );
     assert!(message.custom_ids().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// The real bot (poise/serenity) against the fake Discord: what the challenge and
+// carrier-choice messages say about expiry and abort, and what the scheduler then posts.
+
+mod with_bot {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use kaboom_bot::clock::TestClock;
+    use kaboom_bot::fake_discord::{
+        CommandOption, FakeDiscord, InteractionResponse, ResponseKind, SentInteraction, SimUser,
+    };
+    use kaboom_bot::painter::PlainPainter;
+    use kaboom_bot::scheduler::discord::DiscordNotifier;
+    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
+    use kaboom_bot::services::Services;
+    use kaboom_bot::storage::Db;
+
+    use super::{HOUR, T0};
+
+    const WAIT: Duration = Duration::from_secs(30);
+    const BEIRUT: i64 = 1; // choice index of the `variant` option
+    const WHITE: i64 = 0; // choice index of the `color` option
+
+    async fn answer(fake: &FakeDiscord, sent: &SentInteraction) -> InteractionResponse {
+        loop {
+            let r = fake
+                .next_interaction_response(sent.id, WAIT)
+                .await
+                .expect("an answer");
+            if !matches!(
+                r.kind,
+                ResponseKind::Callback { callback_type: 5 }
+                    | ResponseKind::Callback { callback_type: 6 }
+            ) {
+                return r;
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn challenge_and_carrier_messages_say_when_they_expire_and_the_scheduler_explains() {
+        let fake = FakeDiscord::start().await.expect("fake starts");
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("k.db").display()))
+            .await
+            .unwrap();
+        let clock = Arc::new(TestClock::new(T0));
+        // A 36-hour designation timeout, to see that the messages quote the configuration.
+        let config = SchedulerConfig {
+            designation_timeout_secs: 36 * HOUR,
+            ..SchedulerConfig::default()
+        };
+        let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter))
+            .with_scheduler_config(config.clone());
+        let mut client = fake
+            .client_builder(kaboom_bot::bot::intents())
+            .framework(kaboom_bot::bot::framework(services, None))
+            .await
+            .expect("client builds");
+        let shards = client.shard_manager.clone();
+        let running = tokio::spawn(async move {
+            let _ = client.start().await;
+        });
+        fake.wait_until_ready(WAIT).await.expect("bot connects");
+        let alice = SimUser::new(1001, "alice");
+        let bob = SimUser::new(1002, "bob");
+        let channel = fake.text_channel_id();
+        let command = |user: &SimUser, options: Vec<CommandOption>| {
+            fake.slash_command(user, channel, "challenge", options)
+        };
+        // The bot serves once poise's setup has finished: retry the first command.
+        let deadline = tokio::time::Instant::now() + WAIT;
+        let challenge = loop {
+            assert!(tokio::time::Instant::now() < deadline, "bot never served");
+            let options = vec![
+                CommandOption::integer("variant", BEIRUT),
+                CommandOption::user("opponent", &bob),
+                CommandOption::integer("color", WHITE),
+            ];
+            if let Ok(sent) = command(&alice, options)
+                && let Ok(r) = fake
+                    .next_interaction_response(sent.id, Duration::from_millis(1500))
+                    .await
+            {
+                break if matches!(r.kind, ResponseKind::Callback { callback_type: 5 }) {
+                    answer(&fake, &sent).await
+                } else {
+                    r
+                };
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let text = challenge.content().unwrap().to_string();
+        assert!(
+            text.contains(&format!(
+                "Open for 7 days: expires <t:{}:R> if nobody accepts.",
+                T0 + 7 * 24 * HOUR
+            )),
+            "{text}"
+        );
+        // An open challenge to anyone, left to expire.
+        let sent = command(&alice, vec![CommandOption::integer("variant", BEIRUT)]).unwrap();
+        let open = answer(&fake, &sent).await;
+        let open_message = open.message_id.expect("open challenge message");
+
+        // Bob accepts the Beirut challenge: each player's carrier menu says when the game
+        // is aborted without their choice.
+        let accept = challenge
+            .custom_ids()
+            .into_iter()
+            .find(|i| i.starts_with("kb:accept:"))
+            .unwrap();
+        let sent = fake
+            .click_button(&bob, challenge.message_id.unwrap(), &accept)
+            .unwrap();
+        assert!(
+            answer(&fake, &sent)
+                .await
+                .content()
+                .unwrap()
+                .contains("Game on")
+        );
+        let thread = fake.threads().last().unwrap().id;
+        for user in [&alice, &bob] {
+            let dms = fake
+                .wait_for_messages_in(fake.dm_channel_for(user.id), 1, WAIT)
+                .await
+                .expect("carrier menu by DM");
+            let prompt = dms[0].content();
+            assert!(
+                prompt.contains(&format!(
+                    "Both players must choose within 36 hours (by <t:{0}:f>, <t:{0}:R>), or the game is aborted",
+                    T0 + 36 * HOUR
+                )),
+                "{prompt}"
+            );
+        }
+
+        // Nobody chooses: 36 hours on, the scheduler aborts the game and says why.
+        let http = Arc::new(kaboom_bot::fake_discord::http(
+            &fake.url(),
+            kaboom_bot::fake_discord::FAKE_TOKEN,
+        ));
+        let scheduler = Scheduler::new(
+            db,
+            clock.clone(),
+            Arc::new(DiscordNotifier::new(http)),
+            config,
+        );
+        clock.advance(36 * HOUR);
+        let r = scheduler.sweep().await.unwrap();
+        assert_eq!(r.aborted.len(), 1);
+        let last = fake
+            .messages_in(thread)
+            .last()
+            .unwrap()
+            .content()
+            .to_string();
+        assert!(
+            last.contains("is aborted: the carriers were not chosen within 36 hours")
+                && last.contains("alice (white) and bob (black)")
+                && last.contains("No result is recorded"),
+            "{last}"
+        );
+
+        // Seven days after it was posted the open challenge expires: its message loses the
+        // "Open for" line and its buttons, and says what happened.
+        clock.advance(7 * 24 * HOUR - 36 * HOUR);
+        let r = scheduler.sweep().await.unwrap();
+        assert_eq!(r.expired.len(), 1);
+        let message = fake.message(open_message).unwrap();
+        let content = message.content();
+        assert!(
+            content.contains("**Expired.** This challenge expired: nobody accepted it within 7 days. alice can post a new one with /challenge.")
+                && !content.contains("Open for"),
+            "{content}"
+        );
+        assert!(message.custom_ids().is_empty());
+
+        shards.shutdown_all().await;
+        let _ = tokio::time::timeout(WAIT, running).await;
+    }
 }

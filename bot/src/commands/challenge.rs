@@ -141,7 +141,11 @@ pub async fn challenge(
     let reply = ctx
         .send(
             poise::CreateReply::default()
-                .content(present::challenge_text(&created))
+                .content(present::open_challenge_text(
+                    &created,
+                    services.clock.now(),
+                    &services.scheduler,
+                ))
                 .components(present::challenge_buttons(created.id))
                 .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
         )

@@ -3,7 +3,6 @@
 //! [`apply_guild`], with no Discord types, so it is tested without Discord.
 
 use super::say_private;
-use crate::scheduler::SchedulerConfig;
 use crate::services::ServiceError;
 use crate::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use crate::storage::{Db, StorageError};
@@ -161,7 +160,8 @@ pub async fn server(
         return say_private(ctx, "Server settings can only be changed in a server.").await;
     };
     let services = &ctx.data().services;
-    let defaults = SchedulerConfig::from_env().unwrap_or_default().defaults;
+    // The defaults the running scheduler uses for servers that set none.
+    let defaults = services.scheduler.defaults.clone();
     let text = apply_guild(
         &services.db,
         guild.get(),

@@ -54,10 +54,16 @@ impl DiscordNotifier {
     ) -> Result<(), serenity::Error> {
         let channel = serenity::ChannelId::new(channel);
         let old = channel.message(&self.http, message).await?;
-        let content = if old.content.is_empty() {
-            text.to_string()
+        // The "Open for 7 days: expires ..." line no longer applies.
+        let kept: Vec<&str> = old
+            .content
+            .lines()
+            .filter(|l| !l.starts_with(super::EXPIRY_NOTE_PREFIX))
+            .collect();
+        let content = if kept.is_empty() {
+            format!("**Expired.** {text}")
         } else {
-            format!("{}\n**Expired.** {text}", old.content)
+            format!("{}\n**Expired.** {text}", kept.join("\n"))
         };
         channel
             .edit_message(

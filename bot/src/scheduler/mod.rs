@@ -175,7 +175,9 @@ fn mention(user: u64) -> String {
     format!("<@{user}>")
 }
 
-fn hours_text(secs: i64) -> String {
+/// A duration as the scheduler's messages say it: `7 days` for whole weeks and more,
+/// otherwise in hours (`48 hours`).
+pub fn duration_text(secs: i64) -> String {
     if secs % 86_400 == 0 && secs >= 7 * 86_400 {
         let d = secs / 86_400;
         format!("{d} day{}", if d == 1 { "" } else { "s" })
@@ -193,11 +195,29 @@ pub fn channel_link(guild: Option<u64>, channel: u64) -> String {
     }
 }
 
-/// The line the challenge message can show about its expiry (`<t:..:R>`).
+/// How the expiry line of an open challenge begins (the notifier drops that line when it
+/// marks the challenge expired).
+pub const EXPIRY_NOTE_PREFIX: &str = "Open for ";
+
+/// The line an open challenge's message shows about its expiry: `Open for 7 days: expires
+/// <t:..:R> if nobody accepts.` (a Discord timestamp, `created_at` + the challenge TTL).
 pub fn challenge_expiry_note(created_at: i64, config: &SchedulerConfig) -> String {
     format!(
-        "Expires <t:{}:R> if nobody accepts.",
+        "{EXPIRY_NOTE_PREFIX}{}: expires <t:{}:R> if nobody accepts.",
+        duration_text(config.challenge_ttl_secs),
         created_at + config.challenge_ttl_secs
+    )
+}
+
+/// The line a carrier-choice message shows (Beirut, Nuke): the game is aborted unless both
+/// players have chosen within the designation timeout, counted from `created_at` (the
+/// game's creation).
+pub fn designation_abort_note(created_at: i64, timeout_secs: i64) -> String {
+    format!(
+        "Both players must choose within {} (by <t:{}:f>, <t:{}:R>), or the game is aborted with no result.",
+        duration_text(timeout_secs),
+        created_at + timeout_secs,
+        created_at + timeout_secs
     )
 }
 
@@ -296,7 +316,9 @@ impl Scheduler {
         let mut guilds: HashMap<u64, GuildSettings> = HashMap::new();
         loop {
             let mut tx = self.db.begin_write().await?;
-            let n = self.decide_batch(&mut tx, now, &mut guilds, &mut report).await?;
+            let n = self
+                .decide_batch(&mut tx, now, &mut guilds, &mut report)
+                .await?;
             tx.commit().await?;
             self.deliver(&n.notices).await;
             if (n.read as i64) < self.config.batch {
@@ -439,7 +461,7 @@ impl Scheduler {
             message_id: ch.message_id,
             text: format!(
                 "This challenge expired: nobody accepted it within {}. {} can post a new one with /challenge.",
-                hours_text(self.config.challenge_ttl_secs),
+                duration_text(self.config.challenge_ttl_secs),
                 ch.spec.challenger_name
             ),
         }))
@@ -461,7 +483,7 @@ impl Scheduler {
                 row.deadline_at.unwrap_or_default()
             ),
             Nudge::Idle { idle_secs, .. } => {
-                format!("no move for {}.", hours_text(*idle_secs))
+                format!("no move for {}.", duration_text(*idle_secs))
             }
         };
         Notice::Nudge {
@@ -530,7 +552,7 @@ impl Scheduler {
             let text = format!(
                 "Game #{} is aborted: the carriers were not chosen within {} (still waiting for {}). No result is recorded; challenge again any time. {both}",
                 row.id,
-                hours_text(self.config.designation_timeout_secs),
+                duration_text(self.config.designation_timeout_secs),
                 missing.join(" and ")
             );
             (o, text)

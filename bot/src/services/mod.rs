@@ -137,6 +137,9 @@ pub struct CarrierMenu {
     pub count: usize,
     /// Eligible pieces: (square name, label such as `Knight b1`), in canonical order.
     pub options: Vec<(String, String)>,
+    /// The game is aborted if the designation is still incomplete at this time (Unix
+    /// seconds; the scheduler's designation timeout after the game's creation, issue 8).
+    pub abort_at: i64,
 }
 
 /// What a carrier designation did.
@@ -163,6 +166,8 @@ pub struct Services {
     pub clock: Arc<dyn Clock>,
     /// The board painter.
     pub painter: Arc<dyn BoardPainter>,
+    /// The scheduler's configuration (issue 8): messages quote its expiry and abort times.
+    pub scheduler: crate::scheduler::SchedulerConfig,
 }
 
 /// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
@@ -230,7 +235,19 @@ fn play_error_text(error: &PlayError, game: &AnyGame, viewer: Viewer) -> String 
 impl Services {
     /// Services over `db` with the given clock and painter.
     pub fn new(db: Db, clock: Arc<dyn Clock>, painter: Arc<dyn BoardPainter>) -> Services {
-        Services { db, clock, painter }
+        Services {
+            db,
+            clock,
+            painter,
+            scheduler: crate::scheduler::SchedulerConfig::default(),
+        }
+    }
+
+    /// The same services quoting the scheduler configuration `config` (the one the bot's
+    /// scheduler runs with) in their messages.
+    pub fn with_scheduler_config(mut self, config: crate::scheduler::SchedulerConfig) -> Services {
+        self.scheduler = config;
+        self
     }
 
     fn deadline(&self, days: Option<u32>) -> Option<i64> {
@@ -629,6 +646,7 @@ impl Services {
             color,
             count,
             options,
+            abort_at: snap.row.created_at + self.scheduler.designation_timeout_secs,
         })
     }
 

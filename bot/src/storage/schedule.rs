@@ -161,7 +161,11 @@ pub async fn set_next_due_many(
             if i > 0 {
                 q.push(", ");
             }
-            q.push("(").push_bind(*id).push(", ").push_bind(*at).push(")");
+            q.push("(")
+                .push_bind(*id)
+                .push(", ")
+                .push_bind(*at)
+                .push(")");
         }
         q.push(NEXT_TAIL);
         q.build().execute(&mut **tx).await?;
@@ -252,8 +256,7 @@ pub async fn nudges(db: &Db, id: i64) -> Result<Vec<(i64, String)>, StorageError
 }
 
 /// The query of [`expiring_challenges`].
-pub const EXPIRING_CHALLENGES: &str =
-    "SELECT id FROM challenges WHERE state = 'open' AND created_at <= ? ORDER BY created_at LIMIT ?";
+pub const EXPIRING_CHALLENGES: &str = "SELECT id FROM challenges WHERE state = 'open' AND created_at <= ? ORDER BY created_at LIMIT ?";
 
 /// Up to `limit` ids of open challenges created at or before `created_before`, oldest first
 /// (index `challenges_open_created`).
@@ -266,10 +269,10 @@ pub async fn expiring_challenges(
     limit: i64,
 ) -> Result<Vec<i64>, StorageError> {
     let rows = sqlx::query(EXPIRING_CHALLENGES)
-    .bind(created_before)
-    .bind(limit)
-    .fetch_all(&mut **tx)
-    .await?;
+        .bind(created_before)
+        .bind(limit)
+        .fetch_all(&mut **tx)
+        .await?;
     rows.iter()
         .map(|r| r.try_get("id").map_err(StorageError::from))
         .collect()
