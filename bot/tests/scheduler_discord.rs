@@ -167,6 +167,177 @@ mod with_bot {
         }
     }
 
+    struct Bot {
+        shards: Arc<poise::serenity_prelude::ShardManager>,
+        running: tokio::task::JoinHandle<()>,
+    }
+
+    impl Bot {
+        async fn stop(self) {
+            self.shards.shutdown_all().await;
+            let _ = tokio::time::timeout(WAIT, self.running).await;
+        }
+    }
+
+    /// Starts the bot over `services`; returns once it answers `/help` (poise's setup,
+    /// which registers the commands, has finished).
+    async fn start_bot(fake: &FakeDiscord, services: Services) -> Bot {
+        let mut client = fake
+            .client_builder(kaboom_bot::bot::intents())
+            .framework(kaboom_bot::bot::framework(services, None))
+            .await
+            .expect("client builds");
+        let shards = client.shard_manager.clone();
+        let running = tokio::spawn(async move {
+            let _ = client.start().await;
+        });
+        fake.wait_until_ready(WAIT).await.expect("bot connects");
+        let probe_user = SimUser::new(1999, "probe");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            assert!(tokio::time::Instant::now() < deadline, "bot never served");
+            if let Ok(sent) =
+                fake.slash_command(&probe_user, fake.text_channel_id(), "help", vec![])
+                && fake
+                    .next_interaction_response(sent.id, Duration::from_millis(1500))
+                    .await
+                    .is_ok()
+            {
+                return Bot { shards, running };
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn cmd(
+        fake: &FakeDiscord,
+        user: &SimUser,
+        name: &str,
+        options: Vec<CommandOption>,
+    ) -> InteractionResponse {
+        let sent = fake
+            .slash_command(user, fake.text_channel_id(), name, options)
+            .unwrap();
+        answer(fake, &sent).await
+    }
+
+    /// `/settings me` and `/settings server` through Discord, then followed by the
+    /// scheduler: the server's 30% threshold, alice's choice of a thread mention.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn settings_commands_change_what_the_scheduler_sends() {
+        let fake = FakeDiscord::start().await.expect("fake starts");
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("k.db").display()))
+            .await
+            .unwrap();
+        let clock = Arc::new(TestClock::new(T0));
+        let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
+        let bot = start_bot(&fake, services.clone()).await;
+        let alice = SimUser::new(1001, "alice");
+        let settings = |sub: &str, options| vec![CommandOption::subcommand(sub, options)];
+
+        // (A subcommand with options: the fake sends an option-less subcommand without the
+        // `options` array, which serenity refuses.)
+        let shown = cmd(
+            &fake,
+            &alice,
+            "settings",
+            settings("me", vec![CommandOption::boolean("nudges", true)]),
+        )
+        .await;
+        assert!(shown.content().unwrap().contains("on, by DM"), "{shown:?}");
+        // ViaChoice: 0 = DM, 1 = thread mention.
+        let changed = cmd(
+            &fake,
+            &alice,
+            "settings",
+            settings("me", vec![CommandOption::integer("via", 1)]),
+        )
+        .await;
+        let text = changed.content().unwrap();
+        assert!(text.contains("mention in the game's thread"), "{text}");
+        assert!(changed.is_ephemeral(), "settings answers are private");
+        let server = cmd(
+            &fake,
+            &alice,
+            "settings",
+            settings(
+                "server",
+                vec![
+                    CommandOption::string("shares", "30"),
+                    CommandOption::integer("idle_hours", 24),
+                ],
+            ),
+        )
+        .await;
+        let text = server.content().unwrap();
+        assert!(
+            text.contains("at 30% of the time") && text.contains("after 24 hours"),
+            "{text}"
+        );
+        let bad = cmd(
+            &fake,
+            &alice,
+            "settings",
+            settings("server", vec![CommandOption::string("shares", "150")]),
+        )
+        .await;
+        assert!(bad.content().unwrap().contains("1 to 99"), "{bad:?}");
+
+        // A one-day game in this server: at 30% of alice's day she is mentioned in the
+        // thread (her choice), not sent a DM.
+        let c = services
+            .create_challenge(kaboom_bot::storage::challenges::NewChallenge {
+                guild_id: Some(fake.guild_id()),
+                channel_id: fake.text_channel_id(),
+                challenger_id: alice.id,
+                challenger_name: "alice".into(),
+                opponent_id: Some(1002),
+                variant: kaboom_rules::Variant::Atomic,
+                options: kaboom_rules::GameOptions::default(),
+                days_per_move: Some(1),
+                color: kaboom_bot::storage::challenges::ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        let id = services
+            .accept_challenge(c.id, 1002, "bob")
+            .await
+            .unwrap()
+            .row
+            .id;
+        let thread = fake
+            .add_thread(fake.text_channel_id(), "alice vs bob")
+            .unwrap();
+        services.set_thread(id, thread).await.unwrap();
+        let http = Arc::new(kaboom_bot::fake_discord::http(
+            &fake.url(),
+            kaboom_bot::fake_discord::FAKE_TOKEN,
+        ));
+        let scheduler = Scheduler::new(
+            db,
+            clock.clone(),
+            Arc::new(DiscordNotifier::new(http)),
+            SchedulerConfig::default(),
+        );
+        clock.advance(24 * HOUR * 30 / 100);
+        let r = scheduler.sweep().await.unwrap();
+        assert_eq!(r.nudged, vec![(id, "share:30".to_string())]);
+        let in_thread = fake.messages_in(thread);
+        assert_eq!(in_thread.len(), 1, "{in_thread:?}");
+        assert!(
+            in_thread[0]
+                .content()
+                .starts_with("<@1001> Your move in game #")
+                && in_thread[0].content().contains("30%"),
+            "{}",
+            in_thread[0].content()
+        );
+        assert!(fake.messages_in(fake.dm_channel_for(alice.id)).is_empty());
+        bot.stop().await;
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn challenge_and_carrier_messages_say_when_they_expire_and_the_scheduler_explains() {
         let fake = FakeDiscord::start().await.expect("fake starts");
@@ -182,44 +353,20 @@ mod with_bot {
         };
         let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter))
             .with_scheduler_config(config.clone());
-        let mut client = fake
-            .client_builder(kaboom_bot::bot::intents())
-            .framework(kaboom_bot::bot::framework(services, None))
-            .await
-            .expect("client builds");
-        let shards = client.shard_manager.clone();
-        let running = tokio::spawn(async move {
-            let _ = client.start().await;
-        });
-        fake.wait_until_ready(WAIT).await.expect("bot connects");
+        let bot = start_bot(&fake, services).await;
         let alice = SimUser::new(1001, "alice");
         let bob = SimUser::new(1002, "bob");
-        let channel = fake.text_channel_id();
-        let command = |user: &SimUser, options: Vec<CommandOption>| {
-            fake.slash_command(user, channel, "challenge", options)
-        };
-        // The bot serves once poise's setup has finished: retry the first command.
-        let deadline = tokio::time::Instant::now() + WAIT;
-        let challenge = loop {
-            assert!(tokio::time::Instant::now() < deadline, "bot never served");
-            let options = vec![
+        let challenge = cmd(
+            &fake,
+            &alice,
+            "challenge",
+            vec![
                 CommandOption::integer("variant", BEIRUT),
                 CommandOption::user("opponent", &bob),
                 CommandOption::integer("color", WHITE),
-            ];
-            if let Ok(sent) = command(&alice, options)
-                && let Ok(r) = fake
-                    .next_interaction_response(sent.id, Duration::from_millis(1500))
-                    .await
-            {
-                break if matches!(r.kind, ResponseKind::Callback { callback_type: 5 }) {
-                    answer(&fake, &sent).await
-                } else {
-                    r
-                };
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        };
+            ],
+        )
+        .await;
         let text = challenge.content().unwrap().to_string();
         assert!(
             text.contains(&format!(
@@ -229,8 +376,13 @@ mod with_bot {
             "{text}"
         );
         // An open challenge to anyone, left to expire.
-        let sent = command(&alice, vec![CommandOption::integer("variant", BEIRUT)]).unwrap();
-        let open = answer(&fake, &sent).await;
+        let open = cmd(
+            &fake,
+            &alice,
+            "challenge",
+            vec![CommandOption::integer("variant", BEIRUT)],
+        )
+        .await;
         let open_message = open.message_id.expect("open challenge message");
 
         // Bob accepts the Beirut challenge: each player's carrier menu says when the game
@@ -307,7 +459,6 @@ mod with_bot {
         );
         assert!(message.custom_ids().is_empty());
 
-        shards.shutdown_all().await;
-        let _ = tokio::time::timeout(WAIT, running).await;
+        bot.stop().await;
     }
 }

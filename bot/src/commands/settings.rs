@@ -174,3 +174,31 @@ pub async fn server(
     .await?;
     say_private(ctx, text).await
 }
+
+#[cfg(test)]
+mod tests {
+    use poise::serenity_prelude::Permissions;
+
+    /// Issue 8: `/settings me` is for everyone; `/settings server` only for members with
+    /// Manage Server (checked by poise on every use, from the interaction's member
+    /// permissions), and only in a server.
+    #[test]
+    fn server_defaults_need_manage_server() {
+        let command = super::settings();
+        let names: Vec<&str> = command
+            .subcommands
+            .iter()
+            .map(|c| c.name.as_ref())
+            .collect();
+        assert_eq!(names, ["me", "server"]);
+        let me = &command.subcommands[0];
+        assert!(me.required_permissions.is_empty() && !me.guild_only);
+        let server = &command.subcommands[1];
+        assert_eq!(server.required_permissions, Permissions::MANAGE_GUILD);
+        assert!(server.guild_only);
+        assert!(
+            command.required_permissions.is_empty(),
+            "the parent must not hide /settings me"
+        );
+    }
+}
