@@ -167,6 +167,9 @@ async fn forfeit_at_the_deadline_opponent_wins() {
     let w = world().await;
     let id = game(&w, Variant::Atomic, Some(1)).await;
     w.services.play(id, ALICE, "e4").await.unwrap();
+    // Alice's draw offer stands when Bob's time runs out: it goes with the game.
+    w.services.offer_draw(id, ALICE).await.unwrap();
+    assert!(w.services.draw_offer(id).await.unwrap().is_some());
     w.scheduler.sweep().await.unwrap();
     w.clock.advance(DAY - 1);
     let r = w.scheduler.sweep().await.unwrap();
@@ -181,6 +184,7 @@ async fn forfeit_at_the_deadline_opponent_wins() {
     assert_eq!(snap.row.result.as_deref(), Some("1-0"));
     assert_eq!(snap.row.reason.as_deref(), Some("time-forfeit"));
     assert_eq!(snap.row.deadline_at, None);
+    assert_eq!(w.services.draw_offer(id).await.unwrap(), None);
     let sent = w.notifier.sent();
     assert_eq!(sent.len(), 1, "{sent:?}");
     let Notice::GameEnded { text, .. } = &sent[0].0 else {

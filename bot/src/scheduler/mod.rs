@@ -372,6 +372,7 @@ impl Scheduler {
             tracing::error!(game_id = id, error = %e, "scheduler skips a damaged game");
             next.push((id, Some(now + 86_400)));
         };
+        let mut ending = Vec::new();
         for (id, game) in due {
             report.examined += 1;
             let g = match game {
@@ -393,29 +394,39 @@ impl Scheduler {
             let at = p.next.map(|t| t.max(now + 1));
             match p.due {
                 Due::Nothing => next.push((id, at)),
-                Due::Forfeit | Due::Abort => {
-                    let forfeit = p.due == Due::Forfeit;
-                    match self.end(tx, &g.row, now, forfeit).await {
-                        // The finish trigger already cleared next_due_at.
-                        Ok(Some(n)) => {
-                            if forfeit {
-                                report.forfeited.push(id);
-                            } else {
-                                report.aborted.push(id);
-                            }
-                            notices.push(n);
-                        }
-                        Ok(None) => next.push((id, None)),
-                        Err(StorageError::Corrupt(e)) => damaged(id, &e, &mut next),
-                        Err(e) => return Err(e),
-                    }
-                }
+                Due::Forfeit => ending.push((g, true)),
+                Due::Abort => ending.push((g, false)),
                 Due::Nudge(nudge) => {
                     next.push((id, at));
                     claims.push((g, nudge));
                 }
             }
         }
+        // Forfeits and aborts replay the game: its actions for all of them in one query.
+        let ids: Vec<i64> = ending.iter().map(|(g, _)| g.row.id).collect();
+        let mut actions = schedule::actions_of(tx, &ids).await?;
+        let mut ended = Vec::new();
+        for (g, forfeit) in ending {
+            let id = g.row.id;
+            let acts = actions.remove(&id).unwrap_or_default();
+            match self.end(tx, &g.row, acts, now, forfeit).await {
+                // The finish trigger already cleared next_due_at.
+                Ok(Some(n)) => {
+                    if forfeit {
+                        report.forfeited.push(id);
+                    } else {
+                        report.aborted.push(id);
+                    }
+                    ended.push(id);
+                    notices.push(n);
+                }
+                Ok(None) => next.push((id, None)),
+                Err(StorageError::Corrupt(e)) => damaged(id, &e, &mut next),
+                Err(e) => return Err(e),
+            }
+        }
+        // A game that ended takes its standing draw offer with it.
+        schedule::clear_draw_offers(tx, &ended).await?;
         let keys: Vec<schedule::NudgeClaim> = claims
             .iter()
             .map(|(g, nudge)| schedule::NudgeClaim {
@@ -500,16 +511,17 @@ impl Scheduler {
         }
     }
 
-    /// Ends the game on time (`forfeit`) or aborts it (designation timeout), with the
-    /// expected-ply check; `None` when it was no longer possible (already over).
+    /// Ends the game (its stored `actions` given) on time (`forfeit`) or aborts it
+    /// (designation timeout), with the expected-ply check; `None` when it was no longer
+    /// possible (already over). The caller withdraws the ended games' draw offers.
     async fn end(
         &self,
         tx: &mut Tx,
         row: &GameRow,
+        actions: Vec<String>,
         now: i64,
         forfeit: bool,
     ) -> Result<Option<Notice>, StorageError> {
-        let actions = games::actions_tx(tx, row.id).await?;
         let mut game = AnyGame::from_record(&games::record(row, actions))
             .map_err(|e| StorageError::Corrupt(format!("game #{}: {e}", row.id)))?;
         if game.status().is_finished() {
@@ -574,9 +586,12 @@ impl Scheduler {
         if !games::update_state(tx, row.id, &update, now).await? {
             return Ok(None);
         }
-        games::clear_draw_offer(tx, row.id).await?;
         // The game is over: Beirut carriers are revealed with the result (BE-9).
-        let reveal = crate::storage::carriers::all_tx(tx, row.id).await?;
+        let reveal = if row.variant.has_designation() {
+            crate::storage::carriers::all_tx(tx, row.id).await?
+        } else {
+            Vec::new()
+        };
         let mut text = text;
         for line in crate::present::reveal_lines(row, &reveal) {
             text.push('\n');

@@ -1,7 +1,7 @@
 //! The scheduler's queries (issue 8): due games by `games.next_due_at`, claimed nudges
 //! (`nudges`), expiring challenges. Schema and triggers: `migrations/0002_scheduler.sql`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use sqlx::Row;
 
@@ -129,6 +129,53 @@ pub async fn claim_nudges(
         }
     }
     Ok(claimed)
+}
+
+/// The actions of each of the games `ids` in order (canonical texts), in one query per 500
+/// games; a game without actions is absent from the map.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn actions_of(
+    tx: &mut Tx,
+    ids: &[i64],
+) -> Result<HashMap<i64, Vec<String>>, StorageError> {
+    let mut out: HashMap<i64, Vec<String>> = HashMap::new();
+    for chunk in ids.chunks(CHUNK) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "SELECT game_id, action FROM game_actions WHERE game_id IN (",
+        );
+        let mut list = q.separated(", ");
+        for id in chunk {
+            list.push_bind(*id);
+        }
+        q.push(") ORDER BY game_id, ply");
+        for r in q.build().fetch_all(&mut **tx).await? {
+            out.entry(r.try_get("game_id")?)
+                .or_default()
+                .push(r.try_get("action")?);
+        }
+    }
+    Ok(out)
+}
+
+/// Withdraws the standing draw offers of the games `ids` (games that just ended), in one
+/// statement per 500 games.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn clear_draw_offers(tx: &mut Tx, ids: &[i64]) -> Result<(), StorageError> {
+    for chunk in ids.chunks(CHUNK) {
+        let mut q =
+            sqlx::QueryBuilder::<sqlx::Sqlite>::new("DELETE FROM draw_offers WHERE game_id IN (");
+        let mut list = q.separated(", ");
+        for id in chunk {
+            list.push_bind(*id);
+        }
+        q.push(")");
+        q.build().execute(&mut **tx).await?;
+    }
+    Ok(())
 }
 
 /// Rows per multi-row statement (5 parameters each: far below SQLite's 32,766 and
@@ -304,6 +351,17 @@ pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
         ),
         ("claim nudges (2 rows)", claim_nudges_sql(2), 10),
         ("next due times (2 rows)", set_next_due_many_sql(2), 4),
+        (
+            "actions of the games that end (2 games)",
+            "SELECT game_id, action FROM game_actions WHERE game_id IN (?, ?) ORDER BY game_id, ply"
+                .to_string(),
+            2,
+        ),
+        (
+            "draw offers of the games that ended (2 games)",
+            "DELETE FROM draw_offers WHERE game_id IN (?, ?)".to_string(),
+            2,
+        ),
         ("expiring challenges", EXPIRING_CHALLENGES.to_string(), 2),
     ]
 }
