@@ -536,3 +536,127 @@ async fn settings_command_logic_changes_and_describes() {
         "a refused change stores nothing"
     );
 }
+
+/// A notifier that dies on every delivery: the process crashing between the commit of a
+/// decision and its send.
+struct Crashing;
+
+#[async_trait::async_trait]
+impl kaboom_bot::scheduler::Notifier for Crashing {
+    async fn deliver(&self, _notice: &Notice) -> Delivery {
+        panic!("simulated crash between commit and send")
+    }
+}
+
+/// A notifier whose first `fail` deliveries fail (Discord down), then records.
+struct Flaky {
+    fail: std::sync::atomic::AtomicUsize,
+    inner: RecordingNotifier,
+}
+
+#[async_trait::async_trait]
+impl kaboom_bot::scheduler::Notifier for Flaky {
+    async fn deliver(&self, notice: &Notice) -> Delivery {
+        use std::sync::atomic::Ordering;
+        if self
+            .fail
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+        {
+            return Delivery::Failed;
+        }
+        kaboom_bot::scheduler::Notifier::deliver(&self.inner, notice).await
+    }
+}
+
+#[tokio::test]
+async fn a_forfeit_announcement_survives_a_crash_between_commit_and_send() {
+    let w = world().await;
+    let id = game(&w, Variant::Atomic, Some(1)).await;
+    let db = w.services.db.clone();
+    let crashing = Scheduler::new(
+        db.clone(),
+        w.clock.clone(),
+        Arc::new(Crashing),
+        SchedulerConfig::default(),
+    );
+    w.clock.advance(DAY);
+    let crashed = tokio::spawn(async move { crashing.sweep().await }).await;
+    assert!(crashed.unwrap_err().is_panic());
+    // The forfeit was committed, and its announcement waits in the outbox.
+    let row = w.services.load(id).await.unwrap().row;
+    assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
+    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 1);
+    // After the restart the next sweep announces it, once; nothing is decided twice.
+    let r = w.scheduler.sweep().await.unwrap();
+    assert!(r.forfeited.is_empty());
+    let sent = w.notifier.sent();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(
+        matches!(&sent[0].0, Notice::GameEnded { game_id, text, .. }
+            if *game_id == id && text.contains("wins on time")),
+        "{sent:?}"
+    );
+    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 0);
+    w.scheduler.sweep().await.unwrap();
+    assert_eq!(w.notifier.sent().len(), 1);
+}
+
+#[tokio::test]
+async fn failed_announcements_are_retried_then_dropped_but_nudges_are_not() {
+    let w = world().await;
+    let db = w.services.db.clone();
+    let flaky = Arc::new(Flaky {
+        fail: 3.into(),
+        inner: RecordingNotifier::default(),
+    });
+    let scheduler = Scheduler::new(
+        db.clone(),
+        w.clock.clone(),
+        flaky.clone(),
+        SchedulerConfig::default(),
+    );
+    // A nudge fails once (lost: at most once), the forfeit twice, then it is delivered.
+    let id = game(&w, Variant::Atomic, Some(2)).await;
+    w.clock.advance(DAY);
+    assert_eq!(scheduler.sweep().await.unwrap().nudged.len(), 1);
+    w.clock.advance(DAY);
+    assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
+    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 1);
+    scheduler.sweep().await.unwrap();
+    assert!(flaky.inner.sent().is_empty());
+    scheduler.sweep().await.unwrap();
+    let sent = flaky.inner.sent();
+    assert_eq!(
+        sent.len(),
+        1,
+        "only the announcement, the nudge is not retried"
+    );
+    assert!(matches!(&sent[0].0, Notice::GameEnded { game_id, .. } if *game_id == id));
+    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 0);
+
+    // Discord keeps failing: an announcement is tried 5 times, then dropped (logged).
+    let broken = Arc::new(Flaky {
+        fail: usize::MAX.into(),
+        inner: RecordingNotifier::default(),
+    });
+    let scheduler = Scheduler::new(
+        db.clone(),
+        w.clock.clone(),
+        broken.clone(),
+        SchedulerConfig::default(),
+    );
+    let id = game(&w, Variant::Atomic, Some(1)).await;
+    w.clock.advance(DAY);
+    assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
+    for _ in 0..3 {
+        scheduler.sweep().await.unwrap();
+    }
+    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 1, "4 attempts");
+    scheduler.sweep().await.unwrap();
+    assert_eq!(
+        schedule::outbox_len(&db).await.unwrap(),
+        0,
+        "dropped after 5"
+    );
+}

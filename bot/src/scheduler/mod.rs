@@ -25,8 +25,11 @@
 //! [`games::update_state`], and a finished game can no longer be changed (trigger
 //! `games_finished_is_final`), so a move that lands concurrently with a forfeit cannot both
 //! apply: whichever commits first wins, the other sees "moved on". Notices are delivered
-//! after the commit, at most once: if the process dies between the commit and the send, that
-//! message is lost (the game's state is not).
+//! after the commit. Nudges are at most once: if the process dies between the commit and
+//! the send, that nudge is lost. Announcements (time forfeit, abort, challenge expiry) are
+//! at least once: the deciding transaction also writes them into the outbox
+//! (`scheduler_outbox`, migration 0003), removed once delivered; what is left (a crash, a
+//! failed delivery) is delivered at the start of the next sweep, up to 5 attempts.
 //!
 //! Ratings: rated games that end on time would update ratings, but ratings do not exist yet;
 //! nothing is stored for them (issue 8 note).
@@ -150,7 +153,8 @@ pub struct SweepReport {
 /// What one batch decided: how many games it read, and what to deliver.
 struct Batch {
     read: usize,
-    notices: Vec<Notice>,
+    /// Each with its outbox entry (announcements) or none (nudges).
+    notices: Vec<(Option<i64>, Notice)>,
 }
 
 /// The scheduler: storage, clock, notifier and configuration.
@@ -291,6 +295,7 @@ impl Scheduler {
     pub async fn sweep(&self) -> Result<SweepReport, StorageError> {
         let now = self.clock.now();
         let mut report = SweepReport::default();
+        self.deliver_pending().await?;
         loop {
             let mut tx = self.db.begin_write().await?;
             let ids = schedule::expiring_challenges(
@@ -303,11 +308,11 @@ impl Scheduler {
             for &id in &ids {
                 if let Some(n) = self.expire(&mut tx, id).await? {
                     report.expired.push(id);
-                    notices.push(n);
+                    notices.push(self.to_outbox(&mut tx, n, now).await?);
                 }
             }
             tx.commit().await?;
-            self.deliver(&notices).await;
+            self.deliver(&notices).await?;
             if (ids.len() as i64) < self.config.batch {
                 break;
             }
@@ -320,7 +325,7 @@ impl Scheduler {
                 .decide_batch(&mut tx, now, &mut guilds, &mut report)
                 .await?;
             tx.commit().await?;
-            self.deliver(&n.notices).await;
+            self.deliver(&n.notices).await?;
             if (n.read as i64) < self.config.batch {
                 break;
             }
@@ -418,7 +423,7 @@ impl Scheduler {
                         report.aborted.push(id);
                     }
                     ended.push(id);
-                    notices.push(n);
+                    notices.push(self.to_outbox(tx, n, now).await?);
                 }
                 Ok(None) => next.push((id, None)),
                 Err(StorageError::Corrupt(e)) => damaged(id, &e, &mut next),
@@ -443,20 +448,74 @@ impl Scheduler {
             }
             report.nudged.push((key.game_id, key.threshold));
             if g.mover.nudges {
-                notices.push(self.nudge_notice(&g.row, key.user, g.mover.via, nudge));
+                notices.push((
+                    None,
+                    self.nudge_notice(&g.row, key.user, g.mover.via, nudge),
+                ));
             }
         }
         schedule::set_next_due_many(tx, &next).await?;
         Ok(Batch { read, notices })
     }
 
-    async fn deliver(&self, notices: &[Notice]) {
-        for n in notices {
+    /// Writes an announcement into the outbox in the deciding transaction (nudges are
+    /// passed through: at most once).
+    async fn to_outbox(
+        &self,
+        tx: &mut Tx,
+        notice: Notice,
+        now: i64,
+    ) -> Result<(Option<i64>, Notice), StorageError> {
+        match notice.to_outbox() {
+            Some(entry) => Ok((Some(schedule::outbox_put(tx, &entry, now).await?), notice)),
+            None => Ok((None, notice)),
+        }
+    }
+
+    /// Delivers the announcements left in the outbox by an earlier sweep (a crash between
+    /// commit and send, or a failed delivery): one pass, oldest first.
+    async fn deliver_pending(&self) -> Result<(), StorageError> {
+        let pending = schedule::outbox_pending(&self.db, 4 * self.config.batch).await?;
+        if pending.is_empty() {
+            return Ok(());
+        }
+        tracing::info!(
+            count = pending.len(),
+            "scheduler delivers announcements left over"
+        );
+        let notices: Vec<(Option<i64>, Notice)> = pending
+            .into_iter()
+            .filter_map(|(id, entry)| Notice::from_outbox(entry).map(|n| (Some(id), n)))
+            .collect();
+        self.deliver(&notices).await
+    }
+
+    /// Delivers `notices` (after their decisions are committed) and settles their outbox
+    /// entries: delivered ones are removed, failed ones retried at the next sweep.
+    async fn deliver(&self, notices: &[(Option<i64>, Notice)]) -> Result<(), StorageError> {
+        let mut delivered = Vec::new();
+        let mut failed = Vec::new();
+        for (outbox, n) in notices {
             let d = self.notifier.deliver(n).await;
             if d == Delivery::Failed {
                 tracing::warn!(subject = n.subject(), "scheduler notice not delivered");
             }
+            if let Some(id) = outbox {
+                if d == Delivery::Failed {
+                    failed.push(*id);
+                } else {
+                    delivered.push(*id);
+                }
+            }
         }
+        for id in schedule::outbox_settle(&self.db, &delivered, &failed).await? {
+            tracing::error!(
+                outbox_id = id,
+                attempts = schedule::OUTBOX_MAX_ATTEMPTS,
+                "scheduler announcement dropped after repeated delivery failures"
+            );
+        }
+        Ok(())
     }
 
     async fn expire(&self, tx: &mut Tx, id: i64) -> Result<Option<Notice>, StorageError> {

@@ -3,7 +3,11 @@
 
 use std::sync::Mutex;
 
+use crate::storage::schedule::OutboxEntry;
 use crate::storage::settings::NudgeVia;
+
+const GAME_ENDED: &str = "game-ended";
+const CHALLENGE_EXPIRED: &str = "challenge-expired";
 
 /// One message the scheduler wants delivered, already worded.
 #[derive(Clone, Eq, PartialEq, Debug)]
@@ -45,6 +49,55 @@ pub enum Notice {
 }
 
 impl Notice {
+    /// The outbox form of an announcement (game ended, challenge expired); `None` for a
+    /// nudge (nudges are at most once, never in the outbox).
+    pub fn to_outbox(&self) -> Option<OutboxEntry> {
+        match self {
+            Notice::Nudge { .. } => None,
+            Notice::GameEnded {
+                game_id,
+                channel_id,
+                text,
+            } => Some(OutboxEntry {
+                kind: GAME_ENDED.into(),
+                subject_id: *game_id,
+                channel_id: *channel_id,
+                message_id: None,
+                text: text.clone(),
+            }),
+            Notice::ChallengeExpired {
+                challenge_id,
+                channel_id,
+                message_id,
+                text,
+            } => Some(OutboxEntry {
+                kind: CHALLENGE_EXPIRED.into(),
+                subject_id: *challenge_id,
+                channel_id: *channel_id,
+                message_id: *message_id,
+                text: text.clone(),
+            }),
+        }
+    }
+
+    /// The announcement stored as `entry`; `None` for an unknown kind.
+    pub fn from_outbox(entry: OutboxEntry) -> Option<Notice> {
+        match entry.kind.as_str() {
+            GAME_ENDED => Some(Notice::GameEnded {
+                game_id: entry.subject_id,
+                channel_id: entry.channel_id,
+                text: entry.text,
+            }),
+            CHALLENGE_EXPIRED => Some(Notice::ChallengeExpired {
+                challenge_id: entry.subject_id,
+                channel_id: entry.channel_id,
+                message_id: entry.message_id,
+                text: entry.text,
+            }),
+            _ => None,
+        }
+    }
+
     /// The game or challenge id it is about.
     pub fn subject(&self) -> i64 {
         match self {

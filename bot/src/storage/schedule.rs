@@ -7,7 +7,7 @@ use sqlx::Row;
 
 use super::games::{self, GameRow};
 use super::settings::{self, UserSettings};
-use super::{Db, StorageError, Tx, id_to_db};
+use super::{Db, StorageError, Tx, id_from_db, id_to_db};
 
 /// The scheduler's columns of a game.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -176,6 +176,139 @@ pub async fn clear_draw_offers(tx: &mut Tx, ids: &[i64]) -> Result<(), StorageEr
         q.build().execute(&mut **tx).await?;
     }
     Ok(())
+}
+
+/// Attempts after which an outbox announcement is dropped (logged).
+pub const OUTBOX_MAX_ATTEMPTS: i64 = 5;
+
+/// An announcement in the outbox (`migrations/0003_scheduler_outbox.sql`).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct OutboxEntry {
+    /// `game-ended` or `challenge-expired`.
+    pub kind: String,
+    /// The game or challenge.
+    pub subject_id: i64,
+    /// Where it is posted.
+    pub channel_id: u64,
+    /// The challenge's message (challenge expiries).
+    pub message_id: Option<u64>,
+    /// The worded announcement.
+    pub text: String,
+}
+
+/// Writes `entry` into the outbox inside the transaction that decided it; returns its id.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn outbox_put(tx: &mut Tx, entry: &OutboxEntry, now: i64) -> Result<i64, StorageError> {
+    let row = sqlx::query(
+        "INSERT INTO scheduler_outbox (kind, subject_id, channel_id, message_id, text, attempts,
+            created_at) VALUES (?, ?, ?, ?, ?, 0, ?) RETURNING id",
+    )
+    .bind(&entry.kind)
+    .bind(entry.subject_id)
+    .bind(id_to_db(entry.channel_id))
+    .bind(entry.message_id.map(id_to_db))
+    .bind(&entry.text)
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(row.try_get("id")?)
+}
+
+/// The query of [`outbox_pending`].
+pub const OUTBOX_PENDING: &str = "SELECT id, kind, subject_id, channel_id, message_id, text
+ FROM scheduler_outbox WHERE attempts < 5 ORDER BY id LIMIT ?";
+
+/// Up to `limit` undelivered announcements, oldest first: (id, entry).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn outbox_pending(db: &Db, limit: i64) -> Result<Vec<(i64, OutboxEntry)>, StorageError> {
+    let rows = sqlx::query(OUTBOX_PENDING)
+        .bind(limit)
+        .fetch_all(db.pool())
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("id")?,
+                OutboxEntry {
+                    kind: r.try_get("kind")?,
+                    subject_id: r.try_get("subject_id")?,
+                    channel_id: id_from_db(r.try_get("channel_id")?),
+                    message_id: r.try_get::<Option<i64>, _>("message_id")?.map(id_from_db),
+                    text: r.try_get("text")?,
+                },
+            ))
+        })
+        .collect()
+}
+
+/// Settles delivered and failed announcements: `delivered` ones are deleted, `failed`
+/// ones count one more attempt (and are deleted at [`OUTBOX_MAX_ATTEMPTS`]; returned, to be
+/// logged). One statement each.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn outbox_settle(
+    db: &Db,
+    delivered: &[i64],
+    failed: &[i64],
+) -> Result<Vec<i64>, StorageError> {
+    if delivered.is_empty() && failed.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut tx = db.begin_write().await?;
+    let mut dropped = Vec::new();
+    for chunk in delivered.chunks(CHUNK) {
+        let mut q =
+            sqlx::QueryBuilder::<sqlx::Sqlite>::new("DELETE FROM scheduler_outbox WHERE id IN (");
+        let mut list = q.separated(", ");
+        for id in chunk {
+            list.push_bind(*id);
+        }
+        q.push(")");
+        q.build().execute(&mut *tx).await?;
+    }
+    for chunk in failed.chunks(CHUNK) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "UPDATE scheduler_outbox SET attempts = attempts + 1 WHERE id IN (",
+        );
+        let mut list = q.separated(", ");
+        for id in chunk {
+            list.push_bind(*id);
+        }
+        q.push(") RETURNING id, attempts");
+        for r in q.build().fetch_all(&mut *tx).await? {
+            if r.try_get::<i64, _>("attempts")? >= OUTBOX_MAX_ATTEMPTS {
+                dropped.push(r.try_get("id")?);
+            }
+        }
+    }
+    for chunk in dropped.chunks(CHUNK) {
+        let mut q =
+            sqlx::QueryBuilder::<sqlx::Sqlite>::new("DELETE FROM scheduler_outbox WHERE id IN (");
+        let mut list = q.separated(", ");
+        for id in chunk {
+            list.push_bind(*id);
+        }
+        q.push(")");
+        q.build().execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    Ok(dropped)
+}
+
+/// How many announcements wait in the outbox (tests, diagnostics).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn outbox_len(db: &Db) -> Result<i64, StorageError> {
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM scheduler_outbox")
+        .fetch_one(db.pool())
+        .await?;
+    Ok(row.try_get("n")?)
 }
 
 /// Rows per multi-row statement (5 parameters each: far below SQLite's 32,766 and
@@ -363,6 +496,11 @@ pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
             2,
         ),
         ("expiring challenges", EXPIRING_CHALLENGES.to_string(), 2),
+        (
+            "undelivered announcements (start of each sweep)",
+            OUTBOX_PENDING.to_string(),
+            1,
+        ),
     ]
 }
 
