@@ -100,7 +100,7 @@ fn ruling_prefix(variant: Variant) -> &'static str {
 fn notation_intro(variant: Variant) -> &'static str {
     match variant {
         Variant::Bombalot => {
-            "Squares only, no piece letters: `-` joins from and to, `:` the landings of a jump chain, `!` after a bomb's move explodes it. Coordinates (`c3c4`) work too."
+            "Squares only, no piece letters: `-` joins from and to, `:` the landings of a jump chain, and `!` makes a bomb explode (`d4!` where it stands, `d4-d5!` after a step). Coordinates (`c3c4`) work too."
         }
         _ => {
             "Standard algebraic notation (SAN) as in chess (`Nf3`, `exd5`, `O-O`), or coordinates (`g1f3`); `0-0` works, trailing `+ # ! ?` are ignored."
@@ -379,7 +379,7 @@ pub const HELP_TITLE: &str = "Kaboom: explosive chess by correspondence";
 pub const HELP_FLOW: &[Section] = &[
     Section {
         name: "1. Challenge",
-        text: "`/challenge variant` in a channel, naming an opponent or leaving it open to anyone. They click **Accept** (or **Decline**; you may **Cancel**). An open challenge expires after a week. Accepting opens a thread for the game.",
+        text: "`/challenge variant` in a channel, naming an opponent or leaving it open to anyone. They click **Accept** (or **Decline**; you may **Cancel**). A challenge nobody accepts expires after a week. Accepting opens a thread for the game.",
     },
     Section {
         name: "2. Private choices (Beirut, Nuke)",
@@ -387,7 +387,7 @@ pub const HELP_FLOW: &[Section] = &[
     },
     Section {
         name: "3. Moves",
-        text: "Use `/move` in the game's thread. Start typing: the list shows your legal actions and what each removes; you may also type SAN (`Nf3`) or coordinates (`g1f3`). After every move I post the board with **My view**, **Offer draw** and **Resign** buttons. Take your time: this is correspondence chess.",
+        text: "Use `/move` in the game's thread. Start typing: the list shows your legal actions and what each removes; you may also type SAN (`Nf3`) or coordinates (`g1f3`). After every move I post the board with **My view**, **Offer draw** and **Resign** buttons.",
     },
     Section {
         name: "4. Deadlines and reminders",

@@ -1,9 +1,11 @@
-//! The setup diagrams of the players' rules pages (issue 10): `docs/rules/img/<variant>-start.png`
-//! are committed, shown by every rules page, and equal to what `kaboom render` draws now, so a
-//! renderer change that leaves them stale fails here and names the command that regenerates them.
+//! Checks of the documentation (issue 10).
 //!
-//! Regression data produced by our own code: the committed pictures were drawn by
-//! `scripts/docs-images.sh` (the renderer is deterministic: same input, same bytes).
+//! - The setup diagrams of the players' rules pages, `docs/rules/img/<variant>-start.png`, are
+//!   committed, shown by every rules page, and equal to what `kaboom render` draws now, so a
+//!   renderer change that leaves them stale fails here and names the command that
+//!   regenerates them. Regression data produced by our own code: the committed pictures
+//!   were drawn by `scripts/docs-images.sh` (the renderer is deterministic).
+//! - `.env.example` and docs/hosting.md document every variable the bot reads.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -80,4 +82,42 @@ fn committed_setup_images_equal_what_the_renderer_draws_now() {
         "stale setup images (the renderer now draws something else): {}; regenerate them with {REGENERATE} and commit the result",
         stale.join(", ")
     );
+}
+
+/// Every variable the bot reads (`get("NAME")` in its configuration readers) is documented
+/// in `.env.example` and in docs/hosting.md.
+#[test]
+fn env_example_and_hosting_guide_document_every_variable() {
+    let example = std::fs::read_to_string(repo().join(".env.example")).unwrap();
+    let guide = std::fs::read_to_string(repo().join("docs/hosting.md")).unwrap();
+    let mut names = Vec::new();
+    for file in [
+        "bot/src/config.rs",
+        "bot/src/scheduler/mod.rs",
+        "bot/src/invite.rs",
+    ] {
+        let text = std::fs::read_to_string(repo().join(file)).unwrap();
+        for call in ["get(\"", "number(\""] {
+            for (at, _) in text.match_indices(call) {
+                let name: String = text[at + call.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                    .collect();
+                if name.len() > 3 && !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+    }
+    assert!(names.len() >= 9, "found only {names:?}");
+    for name in &names {
+        assert!(
+            example.lines().any(|l| l.starts_with(&format!("{name}="))),
+            ".env.example has no line `{name}=`"
+        );
+        assert!(
+            guide.contains(&format!("`{name}`")),
+            "docs/hosting.md does not explain `{name}`"
+        );
+    }
 }
