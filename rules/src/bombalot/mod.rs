@@ -638,7 +638,11 @@ mod tests {
         // A tank step onto an empty square and a tweke step push nothing.
         assert!(pos.pushed(&pos.parse_action("e4-e5").unwrap()).is_empty());
         let black = Bombalot::from_fen("t7/8/8/7w/4Twso/8/8/8 b ---- --").unwrap();
-        assert!(black.pushed(&black.parse_action("h5-h6").unwrap()).is_empty());
+        assert!(
+            black
+                .pushed(&black.parse_action("h5-h6").unwrap())
+                .is_empty()
+        );
     }
 
     #[test]
