@@ -52,12 +52,15 @@ pub struct Suggestion {
 /// Up to `limit` suggestions for `viewer` (the player to move) matching `typed`: actions
 /// whose canonical text, coordinate text or moving piece's name (`knight g1`) starts with
 /// it come first, then those containing it, each group in the variant's canonical order.
-/// Case is ignored. Empty when the game is over or awaits carriers.
+/// Case and trailing check or win marks (`+`, `#`) are ignored. Everything is computed on
+/// `viewer`'s view of the position (BE-2), so pass the player to move. Empty when the game
+/// is over or awaits carriers.
 pub fn suggestions(game: &AnyGame, viewer: Viewer, typed: &str, limit: usize) -> Vec<Suggestion> {
     if game.status().is_finished() || limit == 0 {
         return Vec::new();
     }
-    let needle = typed.trim().to_lowercase();
+    // Check and win marks are display additions (C-5): `Qxf7#` finds `Qxf7`.
+    let needle = typed.trim().trim_end_matches(['+', '#']).to_lowercase();
     match game {
         AnyGame::Atomic(g) => pick(&g.position().view(viewer), &needle, limit),
         AnyGame::Beirut(g) => pick(&g.position().view(viewer), &needle, limit),
@@ -494,10 +497,8 @@ impl Describe for Bombalot {
             parts.push(format!("sets off the bomb on {to}"));
         }
         // The acting bomb (BA-9) or the bomb and detonator on `to` (BA-7) are evident.
-        let evident = |r: &Removal| {
-            (action.kind == ActionKind::Explode || set_off) && r.square == to
-                || (action.kind == ActionKind::Explode && r.square == from)
-        };
+        let evident =
+            |r: &Removal| (action.kind == ActionKind::Explode || set_off) && r.square == to;
         let by = |cause: Cause| -> Vec<&Removal> {
             removed
                 .iter()
@@ -603,6 +604,19 @@ mod tests {
             "Nxf3* · grabs the bomb on f3"
         );
         assert_eq!(label_of(&g, Viewer::White, "Nxf3"), "Nxf3 · Knight g1");
+    }
+
+    #[test]
+    fn nuke_blast_of_the_movers_own_king_says_it_loses_nu8() {
+        // The king e2 may take the carrier d3 (NU-2 allows kings to capture), and blows up.
+        let g = game(Variant::Nuke, "4k3/8/8/8/8/3n4/3PK3/2B5 w - - 0 1 c1,d3");
+        assert_eq!(
+            label_of(&g, Viewer::White, "Kxd3"),
+            "Kxd3 · blast removes your d2, Kd3 · you lose: king exploded"
+        );
+        // Marks typed with the text are ignored (C-5).
+        let marked = suggestions(&g, Viewer::White, "Kxd3#", 25);
+        assert_eq!(marked[0].value, "Kxd3");
     }
 
     #[test]
