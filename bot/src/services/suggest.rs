@@ -585,6 +585,32 @@ mod tests {
     }
 
     #[test]
+    fn beirut_labels_do_not_depend_on_the_opponents_carriers_be2() {
+        // The same board with Dead Man's Switch and three different black carriers, each
+        // capturable by White: White's suggestions must be identical.
+        let board = "r1bqk2r/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 0 1";
+        let lists: Vec<Vec<Suggestion>> = ["c6", "f6", "e5"]
+            .iter()
+            .map(|black| {
+                let g = game(Variant::Beirut, &format!("{board} 1+dms f3 {black}"));
+                suggestions(&g, Viewer::White, "", 100)
+            })
+            .collect();
+        assert!(lists[0].len() > 25, "{:?}", lists[0]);
+        assert_eq!(lists[0], lists[1]);
+        assert_eq!(lists[0], lists[2]);
+        // The full state does tell them apart (Nxe5 sets off the carrier e5), so the
+        // equality above comes from the view.
+        let full = |black: &str| {
+            let g = game(Variant::Beirut, &format!("{board} 1+dms f3 {black}"));
+            label_of(&g, Viewer::Full, "Nxe5")
+        };
+        assert_ne!(full("c6"), full("e5"));
+        // White's own carrier does show: its Boom is offered.
+        assert!(lists[0].iter().any(|s| s.value == "Boom@f3"));
+    }
+
+    #[test]
     fn nuke_transfer_blast_and_grab_nu4_nu6_nu10() {
         // White's bishop c1 carries; Black's knight d3 carries.
         let g = game(Variant::Nuke, "4k3/8/8/8/8/3n4/3PP3/2B1K3 w - - 0 1 c1,d3");
