@@ -59,6 +59,22 @@ async fn pgn(d: &Driver, thread: u64) -> Result<String, DemoError> {
     Ok(String::from_utf8(r.files[0].bytes.clone()).unwrap())
 }
 
+/// Plays `line` in the thread from the start, each action by the player to move (alice
+/// is White), and checks that each is played.
+async fn play_line(d: &Driver, thread: u64, line: &[impl AsRef<str>]) -> Outcome {
+    for (i, action) in line.iter().enumerate() {
+        let action = action.as_ref();
+        let user = if i % 2 == 0 { &d.alice } else { &d.bob };
+        let r = d.play(user, thread, action).await?;
+        assert!(
+            r.content().unwrap_or_default().starts_with("Played"),
+            "ply {} {action}: {r:?}",
+            i + 1
+        );
+    }
+    Ok(())
+}
+
 /// The checks every test ends with (every uploaded PNG decodes, the bot called no route
 /// the fake does not know), then the bot stops.
 async fn finish(d: Driver) -> Outcome {
@@ -401,17 +417,7 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() -> Outcome {
         started.content()
     );
 
-    for (user, text) in [
-        (&d.alice, "Nf3"),
-        (&d.bob, "a6"),
-        (&d.alice, "Ng5"),
-        (&d.bob, "a5"),
-        (&d.alice, "Nxf7"),
-        (&d.bob, "a4"),
-    ] {
-        let r = d.play(user, thread, text).await?;
-        assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
-    }
+    play_line(&d, thread, &["Nf3", "a6", "Ng5", "a5", "Nxf7", "a4"]).await?;
     // Autocomplete offers alice her Boom (her own carrier).
     let choices = d.autocomplete(&d.alice, thread, "boom").await?;
     assert!(choices.iter().any(|(_, v)| v == "Boom@f7"), "{choices:?}");
@@ -472,14 +478,7 @@ async fn nuke_carriers_revealed_then_a_blast() -> Outcome {
         "{}",
         started.content()
     );
-    for (user, text) in [
-        (&d.alice, "Nf3"),
-        (&d.bob, "a6"),
-        (&d.alice, "Ng5"),
-        (&d.bob, "a5"),
-    ] {
-        d.play(user, thread, text).await?;
-    }
+    play_line(&d, thread, &["Nf3", "a6", "Ng5", "a5"]).await?;
     let choices = d.autocomplete(&d.alice, thread, "Nx").await?;
     assert!(
         choices
@@ -538,20 +537,6 @@ fn find_line(variant: kaboom_rules::Variant, reason: kaboom_rules::EndReason) ->
         }
     }
     panic!("no {variant} line ending in {reason} found");
-}
-
-/// Plays `line` in the thread, each action by the player to move (alice is White).
-async fn play_line(d: &Driver, thread: u64, line: &[String]) -> Outcome {
-    for (i, action) in line.iter().enumerate() {
-        let user = if i % 2 == 0 { &d.alice } else { &d.bob };
-        let r = d.play(user, thread, action).await?;
-        assert!(
-            r.content().unwrap_or_default().starts_with("Played"),
-            "ply {} {action}: {r:?}",
-            i + 1
-        );
-    }
-    Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
