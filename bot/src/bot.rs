@@ -28,9 +28,14 @@ async fn event_handler(
     }
 }
 
-/// The gateway intents the bot needs (no privileged ones).
+/// The gateway intents the bot needs: only `GUILDS` (no privileged ones).
+///
+/// Slash commands, autocomplete, buttons and menus arrive as interactions whatever the
+/// intents; `GUILDS` keeps the cache of servers, channels, threads and roles that the
+/// framework's permission checks (`/settings server`: Manage Server) read. Every other
+/// event would be traffic the bot ignores. Source: Discord API docs, "Gateway Intents".
 pub fn intents() -> serenity::GatewayIntents {
-    serenity::GatewayIntents::non_privileged()
+    serenity::GatewayIntents::GUILDS
 }
 
 /// The poise framework over `services`. Commands are registered at start-up: in

@@ -95,6 +95,25 @@ pub async fn handle(
     }
 }
 
+/// Rewrites the challenge message whose button was pressed to `text` and removes its
+/// buttons (the challenge was accepted, declined or cancelled).
+async fn close_challenge_message(
+    http: &serenity::Http,
+    ic: &serenity::ComponentInteraction,
+    text: String,
+) -> Result<(), Error> {
+    ic.channel_id
+        .edit_message(
+            http,
+            ic.message.id,
+            serenity::EditMessage::new()
+                .content(text)
+                .components(vec![]),
+        )
+        .await?;
+    Ok(())
+}
+
 async fn route(
     http: &serenity::Http,
     data: &Data,
@@ -111,40 +130,34 @@ async fn route(
                 .await?;
             let challenge = services.challenge(id).await?;
             let thread = flows::open_game(http, services, snap).await?;
-            ic.channel_id
-                .edit_message(
-                    http,
-                    ic.message.id,
-                    serenity::EditMessage::new()
-                        .content(format!(
-                            "{}\nAccepted by {}: game #{} is played in <#{}>.",
-                            present::challenge_text(&challenge),
-                            present::mention(user),
-                            challenge.game_id.unwrap_or_default(),
-                            thread.get()
-                        ))
-                        .components(vec![]),
-                )
-                .await?;
+            close_challenge_message(
+                http,
+                ic,
+                format!(
+                    "{}\nAccepted by {}: game #{} is played in <#{}>.",
+                    present::challenge_text(&challenge),
+                    present::mention(user),
+                    challenge.game_id.unwrap_or_default(),
+                    thread.get()
+                ),
+            )
+            .await?;
             answer(http, ic, format!("Game on! See <#{}>.", thread.get())).await
         }
         ids::DECLINE | ids::CANCEL => {
             let cancel = action == ids::CANCEL;
             let c = services.close_challenge(id, user, cancel).await?;
-            ic.channel_id
-                .edit_message(
-                    http,
-                    ic.message.id,
-                    serenity::EditMessage::new()
-                        .content(format!(
-                            "{}\n{} by {}.",
-                            present::challenge_text(&c),
-                            if cancel { "Cancelled" } else { "Declined" },
-                            present::mention(user)
-                        ))
-                        .components(vec![]),
-                )
-                .await?;
+            close_challenge_message(
+                http,
+                ic,
+                format!(
+                    "{}\n{} by {}.",
+                    present::challenge_text(&c),
+                    if cancel { "Cancelled" } else { "Declined" },
+                    present::mention(user)
+                ),
+            )
+            .await?;
             answer(
                 http,
                 ic,

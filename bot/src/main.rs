@@ -19,6 +19,13 @@ struct Cli {
 enum Command {
     /// Run the Discord bot (the default). Needs DISCORD_TOKEN; see .env.example.
     Serve,
+    /// Print the OAuth2 link that invites the bot with the scopes and permissions it needs.
+    InviteUrl {
+        /// The application id (Developer Portal, General Information). Default:
+        /// DISCORD_APPLICATION_ID, else the id inside DISCORD_TOKEN (environment or .env).
+        #[arg(long)]
+        application_id: Option<String>,
+    },
     /// Play one game per variant against an in-process fake Discord (no token, no network
     /// beyond 127.0.0.1); writes board images and transcripts to DIR.
     Demo {
@@ -132,8 +139,8 @@ fn emit(text: &str) {
 
 fn run(command: Command) -> Result<(), analysis::CliError> {
     match command {
-        // `main` runs `serve` and `demo` itself; nothing to do here.
-        Command::Serve | Command::Demo { .. } => {}
+        // `main` runs `serve`, `demo` and `invite-url` itself; nothing to do here.
+        Command::Serve | Command::Demo { .. } | Command::InviteUrl { .. } => {}
         Command::Perft { setup, depth } => {
             let nodes = analysis::perft(&setup.setup(), depth)?;
             emit(&format!("nodes {nodes}"));
@@ -188,6 +195,22 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("kaboom: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Command::InviteUrl { application_id } = &command {
+        let _ = dotenvy::dotenv();
+        let id = kaboom_bot::invite::application_id(application_id.as_deref(), |k| {
+            std::env::var(k).ok()
+        });
+        return match id {
+            Ok(id) => {
+                emit(&kaboom_bot::invite::invite_url(id));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("kaboom invite-url: {e}");
                 ExitCode::FAILURE
             }
         };

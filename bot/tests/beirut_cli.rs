@@ -2,8 +2,9 @@
 //! `--as`; RULES.md BE-2, BE-6, BE-8, BE-9): through `kaboom_bot::analysis` and through the
 //! binary itself.
 
-use std::process::Command;
+mod common;
 
+use common::kaboom_text;
 use kaboom_bot::analysis::{self, Setup};
 use kaboom_rules::{Variant, Viewer};
 
@@ -16,25 +17,13 @@ fn setup(carriers: &str, dms: bool) -> Setup {
     }
 }
 
-fn kaboom(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kaboom"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 /// perft through the CLI agrees with the library: depth 2 is 20 x 21 with Black's
 /// legal Boom@g8 (BE-3) and White's illegal Boom@d1 (BE-4).
 #[test]
 fn perft_with_carriers() {
     let s = setup("white=d1,black=g8", false);
     assert_eq!(analysis::perft(&s, 2).unwrap(), 420);
-    let (ok, stdout, _) = kaboom(&[
+    let (ok, stdout, _) = kaboom_text(&[
         "perft",
         "--variant",
         "beirut",
@@ -73,7 +62,7 @@ fn moves_as_each_viewer() {
     let (fen, _) = booms(Viewer::Full);
     assert!(fen.ends_with(" 2 b1,e4 b8,g8"), "{fen}");
 
-    let (ok, stdout, _) = kaboom(&[
+    let (ok, stdout, _) = kaboom_text(&[
         "moves",
         "--variant",
         "beirut",
@@ -144,7 +133,7 @@ fn bad_carriers_are_refused() {
         ..with_fen
     };
     assert_eq!(analysis::perft(&fen_only, 2).unwrap(), 420);
-    let (ok, _, stderr) = kaboom(&[
+    let (ok, _, stderr) = kaboom_text(&[
         "perft",
         "--variant",
         "beirut",

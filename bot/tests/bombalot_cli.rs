@@ -2,8 +2,9 @@
 //! `perft`, `moves` and `replay --variant bombalot`, through `kaboom_bot::analysis` and
 //! through the binary itself.
 
-use std::process::Command;
+mod common;
 
+use common::kaboom_text;
 use kaboom_bot::analysis::{self, Setup};
 use kaboom_rules::{Variant, Viewer};
 
@@ -16,23 +17,11 @@ fn setup(fen: Option<&str>) -> Setup {
     }
 }
 
-fn kaboom(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kaboom"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 /// perft through the CLI agrees with the library and with rules/tests/bombalot.perft.
 #[test]
 fn bombalot_perft_through_the_cli() {
     let nodes = analysis::perft(&setup(None), 2).unwrap();
-    let (ok, stdout, _) = kaboom(&["perft", "--variant", "bombalot", "2"]);
+    let (ok, stdout, _) = kaboom_text(&["perft", "--variant", "bombalot", "2"]);
     assert!(ok);
     assert_eq!(
         stdout.lines().last(),
@@ -40,7 +29,7 @@ fn bombalot_perft_through_the_cli() {
     );
     // A mid-game serialization with a goal and last moved kinds (BA-2, BA-10).
     let fen = "t7/8/8/8/8/8/8/T7 w --S- -t 0 1";
-    let (ok, stdout, _) = kaboom(&["perft", "--variant", "bombalot", "--fen", fen, "1"]);
+    let (ok, stdout, _) = kaboom_text(&["perft", "--variant", "bombalot", "--fen", fen, "1"]);
     assert!(ok);
     assert_eq!(stdout.lines().last(), Some("nodes 2"));
 }
@@ -62,7 +51,7 @@ fn bombalot_moves_lists_canonical_actions() {
 /// tokenizer, the imitator's kind in the board JSON, and the final status.
 #[test]
 fn bombalot_replay_reports_removals_and_board() {
-    let (ok, stdout, stderr) = kaboom(&[
+    let (ok, stdout, stderr) = kaboom_text(&[
         "replay",
         "--variant",
         "bombalot",
@@ -82,7 +71,7 @@ fn bombalot_replay_reports_removals_and_board() {
     assert_eq!(imitator["imitating"], "bomb");
     assert_eq!(json["status"]["state"], "ongoing");
     // An illegal action names the ruling and lists legal moves.
-    let (ok, _, stderr) = kaboom(&["replay", "--variant", "bombalot", "--moves", "1. a1-a2"]);
+    let (ok, _, stderr) = kaboom_text(&["replay", "--variant", "bombalot", "--moves", "1. a1-a2"]);
     assert!(!ok);
     assert!(stderr.contains("BA-10"), "{stderr}");
 }

@@ -1,27 +1,11 @@
 //! `kaboom perft | moves | replay --variant bomberman`, run as a user would (issue 4).
 
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
+use common::{json, kaboom};
 
 /// BM-10: the seed's first sample game, movetext verbatim (comments and all).
 const GAME1: &str = include_str!("../../rules/tests/data/bomberman-game1.txt");
-
-fn kaboom(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kaboom"))
-        .args(args)
-        .output()
-        .expect("kaboom runs")
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "kaboom failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
 
 #[test]
 fn bomberman_perft_from_the_start() {

@@ -1,24 +1,8 @@
 //! The `kaboom perft | moves | replay` commands, run as a user would (issue 2).
 
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
-
-fn kaboom(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kaboom"))
-        .args(args)
-        .output()
-        .expect("kaboom runs")
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "kaboom failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
+use common::{json, kaboom};
 
 #[test]
 fn perft_prints_nodes_last() {

@@ -129,12 +129,13 @@ impl Atomic {
         out.retain(|m| self.is_legal(m));
     }
 
+    /// Whether an en passant capture is legal now (AT-1, AT-5..AT-8; none once a king is
+    /// gone, C-7): the shared core's [`ChessState::ep_usable`], for FEN and repetition (C-4).
     fn has_legal_ep(&self) -> bool {
-        self.state.ep.is_some()
-            && self
-                .legal_actions()
-                .iter()
-                .any(|m| m.kind == MoveKind::EnPassant)
+        let board = &self.state.board;
+        board.king(Color::White).is_some()
+            && board.king(Color::Black).is_some()
+            && self.state.ep_usable(|m| self.is_legal(m))
     }
 
     /// Why a pseudo-legal (or king-capturing) move is not legal, for error messages.

@@ -46,7 +46,7 @@ use std::hash::{Hash, Hasher};
 
 use sha2::{Digest, Sha256};
 
-use crate::chess::attacks::{KING, PAWN};
+use crate::chess::attacks::KING;
 use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, san, sq, square, squares};
 use crate::notation::strip_decorations;
 use crate::{
@@ -94,15 +94,6 @@ const PSEUDO: GenRules = GenRules {
 };
 
 const BOOM_GRAMMAR: &str = "a Boom as Boom@ and the carrier's square, like Boom@e5";
-
-/// Whether `color`'s king is attacked (standard chess check; BE-1, BE-5: bombs ignored).
-/// A missing king is not in check.
-fn in_check(state: &ChessState, color: Color) -> bool {
-    let board = &state.board;
-    board
-        .king(color)
-        .is_some_and(|k| board.attackers(k, color.other(), board.occupied()) != 0)
-}
 
 /// The 3x3 block centred on `s` (BE-3).
 fn block(s: u8) -> u64 {
@@ -153,7 +144,7 @@ impl Beirut {
 
     /// Whether `color`'s king is in check (BE-1, BE-5: hidden bombs are ignored).
     pub fn is_check(&self, color: Color) -> bool {
-        in_check(&self.state, color)
+        self.state.in_check(color)
     }
 
     fn started(&self) -> bool {
@@ -175,27 +166,8 @@ impl Beirut {
         }
     }
 
-    /// Standard chess legality (BE-1): the move leaves the mover's king unattacked; castling
-    /// also needs the king's start and transit squares unattacked. Kings are never captured.
-    fn chess_legal(&self, mv: &Move) -> bool {
-        if mv.capture == Some(Role::King) {
-            return false;
-        }
-        let us = self.state.turn;
-        if matches!(mv.kind, MoveKind::Castle { .. }) {
-            let board = &self.state.board;
-            let occupied = board.occupied() ^ bit(mv.from);
-            let path = (ChessState::castle_king_path(mv) & !bit(mv.to)) | bit(mv.from);
-            if squares(path).any(|s| board.attackers(s, us.other(), occupied) != 0) {
-                return false;
-            }
-        }
-        let mut after = self.state.clone();
-        after.apply(mv);
-        !in_check(&after, us)
-    }
-
-    /// The legal chess moves (BE-1, BE-5), whatever the designation phase.
+    /// The legal chess moves (BE-1, BE-5: standard chess legality of the shared core,
+    /// [`ChessState::is_legal_standard`], bombs ignored), whatever the designation phase.
     fn chess_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         let board = &self.state.board;
@@ -203,7 +175,7 @@ impl Beirut {
             return;
         }
         self.state.gen_pseudo(PSEUDO, out);
-        out.retain(|m| self.chess_legal(m));
+        out.retain(|m| self.state.is_legal_standard(m));
     }
 
     fn chess_move_list(&self) -> Vec<Move> {
@@ -225,7 +197,7 @@ impl Beirut {
         match (board.king(us), board.king(us.other())) {
             (None, _) => Some("the Boom would destroy your own king (BE-4)".into()),
             (Some(_), None) => None,
-            _ if in_check(&after.state, us) => {
+            _ if after.state.in_check(us) => {
                 Some("the Boom would leave your king in check (BE-4)".into())
             }
             _ => None,
@@ -324,25 +296,17 @@ impl Beirut {
         }
     }
 
-    /// Keeps the en passant square only when an en passant capture is legal, so that equal
-    /// positions (and their FEN, which shows it only then) compare equal.
+    /// Keeps the en passant square only when an en passant capture is legal in standard
+    /// chess (BE-1), so that equal positions (and their FEN, which shows it only then)
+    /// compare equal (C-4): the shared core's [`ChessState::normalize_ep`].
     fn normalize_ep(&mut self) {
-        if let Some(ep) = self.state.ep {
-            let us = self.state.turn;
-            let takers =
-                PAWN[us.other().index()][ep as usize] & self.state.board.pieces(us, Role::Pawn);
-            if takers == 0 || !self.has_legal_ep() {
-                self.state.ep = None;
-            }
-        }
+        self.state.normalize_ep(ChessState::is_legal_standard);
     }
 
+    /// Whether an en passant capture is legal now (BE-1, C-4): what FEN and the repetition
+    /// key show.
     fn has_legal_ep(&self) -> bool {
-        self.state.ep.is_some()
-            && self
-                .chess_move_list()
-                .iter()
-                .any(|m| m.kind == MoveKind::EnPassant)
+        self.state.ep_usable(|m| self.state.is_legal_standard(m))
     }
 
     /// Why a pseudo-legal chess move is illegal, for error messages.
@@ -356,7 +320,7 @@ impl Beirut {
         if matches!(mv.kind, MoveKind::Castle { .. }) {
             let mut after = self.state.clone();
             after.apply(mv);
-            if !in_check(&after, self.state.turn) {
+            if !after.in_check(self.state.turn) {
                 return "the king would castle out of or through check (BE-1)".into();
             }
         }
@@ -558,7 +522,7 @@ impl Position for Beirut {
             return None;
         }
         let us = self.state.turn;
-        Some(if in_check(&self.state, us) {
+        Some(if self.state.in_check(us) {
             Outcome::win(us.other(), EndReason::Checkmate)
         } else {
             Outcome::draw(EndReason::Stalemate)
@@ -594,7 +558,7 @@ impl Position for Beirut {
     fn checked_squares(&self) -> Vec<Square> {
         let us = self.state.turn;
         match self.state.board.king(us) {
-            Some(k) if in_check(&self.state, us) => vec![square(k)],
+            Some(k) if self.state.in_check(us) => vec![square(k)],
             _ => Vec::new(),
         }
     }

@@ -11,8 +11,10 @@ pub struct MovetextError(pub String);
 /// (`12. ... Nf6`), `{comments}`,
 /// `;` comments to the end of the line, `(variations)`, NAGs (`$1`), glyphs standing
 /// alone (`!`, `?!`), and results (`1-0`, `0-1`, `1/2-1/2`, `*`). A removal list written
-/// with spaces after its commas (`Oxa1->a2, g1`, BM-10) is joined back into one token, and
-/// so is a Nuke transfer prefix with its move (`c1>d2 Nxe5*`, NU-4).
+/// with spaces after its commas (`Oxa1->a2, g1`, BM-10) or around its arrow (`Oxa1 -> a2`)
+/// is joined back into one token, so is a Nuke transfer prefix with its move
+/// (`c1>d2 Nxe5*`, NU-4), and so is a Beirut Boom written with spaces around its `@`
+/// (`Boom @e5`, `Boom @ e5`: one token `Boom@e5`, BE-3).
 ///
 /// # Errors
 /// [`MovetextError`] for an unclosed `{` or `(`.
@@ -56,7 +58,12 @@ pub fn movetext_actions(text: &str) -> Result<Vec<String>, MovetextError> {
             continue;
         }
         match tokens.last_mut() {
-            Some(last) if last.ends_with(',') => last.push_str(token),
+            Some(last) if last.ends_with(',') || last.ends_with("->") => last.push_str(token),
+            Some(last) if token.starts_with("->") => last.push_str(token),
+            Some(last) if is_open_boom(last) && token.starts_with('@') => last.push_str(token),
+            Some(last) if is_open_boom(last.trim_end_matches('@')) && last.ends_with('@') => {
+                last.push_str(token);
+            }
             Some(last) if is_transfer_prefix(last) => {
                 last.push(' ');
                 last.push_str(token);
@@ -80,6 +87,12 @@ fn is_transfer_prefix(token: &str) -> bool {
         && b[2] == b'>'
         && b[3].is_ascii_lowercase()
         && b[4].is_ascii_digit()
+}
+
+/// A token that is exactly `Boom` (any case): a Beirut Boom whose `@square` follows after
+/// a space (BE-3).
+fn is_open_boom(token: &str) -> bool {
+    token.eq_ignore_ascii_case("boom")
 }
 
 /// `"12.e4"` -> `"e4"`, `"12..."` -> `""`, `"e4"` -> `"e4"`.
@@ -154,6 +167,24 @@ mod tests {
         assert_eq!(
             movetext_actions("1. e1>d1 d1>d2 e4").unwrap(),
             ["e1>d1 d1>d2 e4"]
+        );
+    }
+
+    #[test]
+    fn movetext_keeps_a_spaced_boom_together_be3() {
+        assert_eq!(
+            movetext_actions("1. e4 Boom @e5 2. BOOM @ d1 boom@ g8 3. Nf3 *").unwrap(),
+            ["e4", "Boom@e5", "BOOM@d1", "boom@g8", "Nf3"]
+        );
+        // A square after a lone `Boom` without `@` is not joined (outside the grammar).
+        assert_eq!(movetext_actions("Boom e5").unwrap(), ["Boom", "e5"]);
+    }
+
+    #[test]
+    fn movetext_joins_a_spaced_removal_arrow_bm10() {
+        assert_eq!(
+            movetext_actions("1. Oxa1 -> a2, g1 Kh1 2. Oxb5 ->a5 Oxj8-> j7").unwrap(),
+            ["Oxa1->a2,g1", "Kh1", "Oxb5->a5", "Oxj8->j7"]
         );
     }
 

@@ -54,6 +54,12 @@ fn pos(pieces: &[(&str, &str)], turn: char, goals: &str, last: &str) -> Bombalot
     Bombalot::from_fen(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
+/// A position with White to move, empty goals and no last-moved kinds (`---- --`), the
+/// setup of most tests here.
+fn white_to_move(pieces: &[(&str, &str)]) -> Bombalot {
+    pos(pieces, 'w', "----", "--")
+}
+
 fn parse(p: &Bombalot, text: &str) -> BombalotAction {
     p.parse_action(text)
         .unwrap_or_else(|e| panic!("{text} in {}: {e}", p.to_fen()))
@@ -82,6 +88,13 @@ fn removed(report: &[Removal]) -> Vec<(String, Cause)> {
         .iter()
         .map(|r| (r.square.to_string(), r.cause))
         .collect()
+}
+
+/// Asserts the removals of `report`, in order, as (square, cause) (C-6).
+#[track_caller]
+fn assert_removed(report: &[Removal], want: &[(&str, Cause)]) {
+    let want: Vec<(String, Cause)> = want.iter().map(|&(s, c)| (s.to_string(), c)).collect();
+    assert_eq!(removed(report), want);
 }
 
 fn actions_from(p: &Bombalot, from: &str) -> Vec<String> {
@@ -137,56 +150,30 @@ fn ba1_serialization_errors_say_what_is_wrong() {
 
 #[test]
 fn ba4_tweke_double_jump_removes_two_enemy_pieces() {
-    let mut p = pos(
-        &[("c3", "W"), ("d4", "w"), ("d6", "s"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[("c3", "W"), ("d4", "w"), ("d6", "s"), ("h8", "t")]);
     let report = play(&mut p, "c3:e5:c7");
-    assert_eq!(
-        removed(&report),
-        [("d4".into(), Cause::Jumped), ("d6".into(), Cause::Jumped)]
-    );
+    assert_removed(&report, &[("d4", Cause::Jumped), ("d6", Cause::Jumped)]);
     assert_eq!(piece(&p, "c7"), white(Kind::Tweke));
     assert_eq!(piece(&p, "c3"), None);
     assert_eq!(p.halfmove_clock(), 0);
     // Stopping after the first jump is another action (BA-17), removing one piece.
-    let mut q = pos(
-        &[("c3", "W"), ("d4", "w"), ("d6", "s"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
-    assert_eq!(
-        removed(&play(&mut q, "c3:e5")),
-        [("d4".into(), Cause::Jumped)]
-    );
+    let mut q = white_to_move(&[("c3", "W"), ("d4", "w"), ("d6", "s"), ("h8", "t")]);
+    assert_removed(&play(&mut q, "c3:e5"), &[("d4", Cause::Jumped)]);
 }
 
 #[test]
 fn ba4_ba5_tweke_refused_a_mixed_jump_that_a_super_tweke_may_make() {
     // c3 over its own d4 to e5, then over the enemy f6 to g7.
-    let tweke = pos(
-        &[("c3", "W"), ("d4", "W"), ("f6", "w"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let tweke = white_to_move(&[("c3", "W"), ("d4", "W"), ("f6", "w"), ("h8", "t")]);
     assert!(actions_from(&tweke, "c3").contains(&"c3:e5".to_string()));
     assert!(!actions_from(&tweke, "c3").iter().any(|s| s.ends_with("g7")));
     match tweke.parse_action("c3:e5:g7") {
         Err(ActionError::Illegal(e)) => assert!(e.reason.contains("one colour"), "{}", e.reason),
         other => panic!("expected an illegal mixed jump, got {other:?}"),
     }
-    let mut sup = pos(
-        &[("c3", "S"), ("d4", "W"), ("f6", "w"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut sup = white_to_move(&[("c3", "S"), ("d4", "W"), ("f6", "w"), ("h8", "t")]);
     let report = play(&mut sup, "c3:e5:g7");
-    assert_eq!(removed(&report), [("f6".into(), Cause::Jumped)]);
+    assert_removed(&report, &[("f6", Cause::Jumped)]);
     assert_eq!(
         piece(&sup, "d4"),
         white(Kind::Tweke),
@@ -197,7 +184,7 @@ fn ba4_ba5_tweke_refused_a_mixed_jump_that_a_super_tweke_may_make() {
 
 #[test]
 fn ba9_jump_over_a_bomb_leaves_it() {
-    let mut p = pos(&[("c3", "W"), ("d4", "o"), ("h8", "t")], 'w', "----", "--");
+    let mut p = white_to_move(&[("c3", "W"), ("d4", "o"), ("h8", "t")]);
     let report = play(&mut p, "c3:e5");
     assert!(report.is_empty());
     assert_eq!(piece(&p, "d4"), black(Kind::Bomb));
@@ -207,12 +194,7 @@ fn ba9_jump_over_a_bomb_leaves_it() {
 #[test]
 fn ba17_enemy_bomb_counts_as_enemy_for_the_one_colour_rule() {
     // c3 over the black bomb d4 to e5, then over the own f6 to g7: mixed, refused.
-    let p = pos(
-        &[("c3", "W"), ("d4", "o"), ("f6", "W"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let p = white_to_move(&[("c3", "W"), ("d4", "o"), ("f6", "W"), ("h8", "t")]);
     assert!(is_illegal(&p, "c3:e5:g7"));
     assert!(actions_from(&p, "c3").contains(&"c3:e5".to_string()));
 }
@@ -221,20 +203,15 @@ fn ba17_enemy_bomb_counts_as_enemy_for_the_one_colour_rule() {
 fn ba4_same_directed_jump_not_twice_and_sequences_finite() {
     // Enemy pieces around an empty square: the tweke can circle, but no directed jump
     // twice; the list is finite and every action prints and parses back.
-    let p = pos(
-        &[
-            ("c3", "W"),
-            ("d4", "w"),
-            ("d3", "w"),
-            ("c4", "w"),
-            ("e4", "w"),
-            ("d5", "w"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let p = white_to_move(&[
+        ("c3", "W"),
+        ("d4", "w"),
+        ("d3", "w"),
+        ("c4", "w"),
+        ("e4", "w"),
+        ("d5", "w"),
+        ("h8", "t"),
+    ]);
     for a in p.legal_actions() {
         assert_eq!(parse(&p, &p.san(&a)), a);
     }
@@ -250,19 +227,14 @@ fn ba4_same_directed_jump_not_twice_and_sequences_finite() {
 #[test]
 fn ba17_same_effect_sequences_are_one_action_printed_shortest() {
     // Own pieces d3, c4, d5, e4 around d4: e3 is reached by c3:e3 and by c3:c5:e5:e3.
-    let p = pos(
-        &[
-            ("c3", "W"),
-            ("d3", "W"),
-            ("c4", "W"),
-            ("d5", "W"),
-            ("e4", "W"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let p = white_to_move(&[
+        ("c3", "W"),
+        ("d3", "W"),
+        ("c4", "W"),
+        ("d5", "W"),
+        ("e4", "W"),
+        ("h8", "t"),
+    ]);
     let to_e3: Vec<String> = actions_from(&p, "c3")
         .into_iter()
         .filter(|s| s.ends_with("e3"))
@@ -282,28 +254,23 @@ fn ba17_same_effect_sequences_are_one_action_printed_shortest() {
 
 #[test]
 fn ba6_ba14_tank_pushes_line_of_three_off_the_edge_last_is_a_bomb() {
-    let mut p = pos(
-        &[
-            ("e4", "T"),
-            ("f4", "w"),
-            ("g4", "s"),
-            ("h4", "o"),
-            ("h5", "w"),
-            ("a8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("e4", "T"),
+        ("f4", "w"),
+        ("g4", "s"),
+        ("h4", "o"),
+        ("h5", "w"),
+        ("a8", "t"),
+    ]);
     let report = play(&mut p, "e4-f4");
     // The bomb explodes on h4 first (taking g4 and h5), then the survivors move.
-    assert_eq!(
-        removed(&report),
-        [
-            ("h4".into(), Cause::Exploded),
-            ("g4".into(), Cause::Exploded),
-            ("h5".into(), Cause::Exploded)
-        ]
+    assert_removed(
+        &report,
+        &[
+            ("h4", Cause::Exploded),
+            ("g4", Cause::Exploded),
+            ("h5", Cause::Exploded),
+        ],
     );
     assert_eq!(piece(&p, "f4"), white(Kind::Tank));
     assert_eq!(piece(&p, "g4"), black(Kind::Tweke));
@@ -312,34 +279,18 @@ fn ba6_ba14_tank_pushes_line_of_three_off_the_edge_last_is_a_bomb() {
 
 #[test]
 fn ba14_tank_destroyed_by_the_blast_does_not_move() {
-    let mut p = pos(
-        &[("g4", "T"), ("h4", "o"), ("a1", "W"), ("a8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[("g4", "T"), ("h4", "o"), ("a1", "W"), ("a8", "t")]);
     let report = play(&mut p, "g4-h4");
-    assert_eq!(
-        removed(&report),
-        [
-            ("h4".into(), Cause::Exploded),
-            ("g4".into(), Cause::Exploded)
-        ]
-    );
+    assert_removed(&report, &[("h4", Cause::Exploded), ("g4", Cause::Exploded)]);
     assert_eq!(piece(&p, "h4"), None);
     assert_eq!(piece(&p, "g4"), None);
 }
 
 #[test]
 fn ba6_pieces_pushed_over_the_edge_are_removed() {
-    let mut p = pos(
-        &[("f4", "T"), ("g4", "w"), ("h4", "W"), ("a8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[("f4", "T"), ("g4", "w"), ("h4", "W"), ("a8", "t")]);
     let report = play(&mut p, "f4-g4");
-    assert_eq!(removed(&report), [("h4".into(), Cause::PushedOff)]);
+    assert_removed(&report, &[("h4", Cause::PushedOff)]);
     assert_eq!(piece(&p, "h4"), black(Kind::Tweke));
     assert_eq!(piece(&p, "g4"), white(Kind::Tank));
 }
@@ -348,19 +299,14 @@ fn ba6_pieces_pushed_over_the_edge_are_removed() {
 fn ba6_ba14_tank_pushes_immobilizer_with_the_two_pieces_it_freezes() {
     // The black immobilizer c3 freezes the white twekes b4 and d4; the white immobilizer
     // b1 keeps the tank c2 free.
-    let mut p = pos(
-        &[
-            ("c2", "T"),
-            ("b1", "M"),
-            ("c3", "m"),
-            ("b4", "W"),
-            ("d4", "W"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("c2", "T"),
+        ("b1", "M"),
+        ("c3", "m"),
+        ("b4", "W"),
+        ("d4", "W"),
+        ("h8", "t"),
+    ]);
     let frozen = p.frozen();
     assert!(frozen.contains(sq("b4")) && frozen.contains(sq("d4")));
     assert!(!frozen.contains(sq("c2")));
@@ -378,19 +324,14 @@ fn ba6_ba14_tank_pushes_immobilizer_with_the_two_pieces_it_freezes() {
 fn ba14_frozen_group_drags_the_line_in_front_of_every_member() {
     // Pushing the frozen d4 north drags its immobilizer e5, which pushes the line e6, e7
     // in front of it.
-    let mut p = pos(
-        &[
-            ("d3", "T"),
-            ("d4", "W"),
-            ("e5", "m"),
-            ("e6", "w"),
-            ("e7", "W"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("d3", "T"),
+        ("d4", "W"),
+        ("e5", "m"),
+        ("e6", "w"),
+        ("e7", "W"),
+        ("h8", "t"),
+    ]);
     play(&mut p, "d3-d4");
     assert_eq!(piece(&p, "d5"), white(Kind::Tweke));
     assert_eq!(piece(&p, "e6"), black(Kind::Immobilizer));
@@ -400,7 +341,7 @@ fn ba14_frozen_group_drags_the_line_in_front_of_every_member() {
 
 #[test]
 fn ba6_white_piece_pushed_into_d9_enters_black_piece_pushed_off_from_d8() {
-    let mut enters = pos(&[("d7", "T"), ("d8", "W"), ("a8", "t")], 'w', "----", "--");
+    let mut enters = white_to_move(&[("d7", "T"), ("d8", "W"), ("a8", "t")]);
     let report = play(&mut enters, "d7-d8");
     assert!(report.is_empty());
     assert_eq!(piece(&enters, "d9"), white(Kind::Tweke));
@@ -412,27 +353,22 @@ fn ba6_white_piece_pushed_into_d9_enters_black_piece_pushed_off_from_d8() {
     );
     assert!(enters.board_view().piece_at(sq("d9")).unwrap().locked);
 
-    let mut off = pos(&[("d7", "T"), ("d8", "w"), ("a8", "t")], 'w', "----", "--");
+    let mut off = white_to_move(&[("d7", "T"), ("d8", "w"), ("a8", "t")]);
     let report = play(&mut off, "d7-d8");
-    assert_eq!(removed(&report), [("d8".into(), Cause::PushedOff)]);
+    assert_removed(&report, &[("d8", Cause::PushedOff)]);
     assert_eq!(piece(&off, "d9"), None);
 
     // An occupied goal is never entered: the pushed White piece goes off.
     let mut full = pos(&[("e7", "T"), ("e8", "W"), ("a8", "t")], 'w', "---S", "--");
     let report = play(&mut full, "e7-e8");
-    assert_eq!(removed(&report), [("e8".into(), Cause::PushedOff)]);
+    assert_removed(&report, &[("e8", Cause::PushedOff)]);
     assert_eq!(piece(&full, "e9"), white(Kind::SuperTweke));
     assert_eq!(piece(&full, "e8"), white(Kind::Tank));
 }
 
 #[test]
 fn ba6_black_piece_pushed_south_enters_d0() {
-    let mut p = pos(
-        &[("d3", "T"), ("d2", "w"), ("d1", "w"), ("a8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[("d3", "T"), ("d2", "w"), ("d1", "w"), ("a8", "t")]);
     play(&mut p, "d3-d2");
     assert_eq!(
         piece(&p, "d0"),
@@ -446,27 +382,22 @@ fn ba6_black_piece_pushed_south_enters_d0() {
 #[test]
 fn ba7_detonator_move_removes_enemy_on_one_co_square_and_explodes_bomb_on_the_other() {
     // Partner a1; the mover c2 goes to e3: co-squares a3 and e1.
-    let mut p = pos(
-        &[
-            ("a1", "D"),
-            ("c2", "D"),
-            ("a3", "w"),
-            ("e1", "o"),
-            ("f2", "w"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("a1", "D"),
+        ("c2", "D"),
+        ("a3", "w"),
+        ("e1", "o"),
+        ("f2", "w"),
+        ("h8", "t"),
+    ]);
     let report = play(&mut p, "c2-e3");
-    assert_eq!(
-        removed(&report),
-        [
-            ("a3".into(), Cause::CoSquare),
-            ("e1".into(), Cause::Exploded),
-            ("f2".into(), Cause::Exploded)
-        ]
+    assert_removed(
+        &report,
+        &[
+            ("a3", Cause::CoSquare),
+            ("e1", Cause::Exploded),
+            ("f2", Cause::Exploded),
+        ],
     );
     assert_eq!(piece(&p, "e3"), white(Kind::Detonator));
     assert_eq!(piece(&p, "a1"), white(Kind::Detonator));
@@ -475,70 +406,49 @@ fn ba7_detonator_move_removes_enemy_on_one_co_square_and_explodes_bomb_on_the_ot
 #[test]
 fn ba7_co_squares_hit_own_pieces_and_need_different_rank_and_file() {
     // b1 partner, g1 moves to h3: co-squares b3 and h1 (the own tank on h1 goes).
-    let mut p = pos(
-        &[
-            ("b1", "D"),
-            ("g1", "D"),
-            ("h1", "T"),
-            ("b3", "W"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("b1", "D"),
+        ("g1", "D"),
+        ("h1", "T"),
+        ("b3", "W"),
+        ("h8", "t"),
+    ]);
     let report = play(&mut p, "g1-h3");
-    assert_eq!(
-        removed(&report),
-        [
-            ("h1".into(), Cause::CoSquare),
-            ("b3".into(), Cause::CoSquare)
-        ]
-    );
+    assert_removed(&report, &[("h1", Cause::CoSquare), ("b3", Cause::CoSquare)]);
     // Same file as the partner: no rectangle, nothing removed.
-    let mut q = pos(
-        &[
-            ("b1", "D"),
-            ("c5", "D"),
-            ("b5", "w"),
-            ("c1", "w"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut q = white_to_move(&[
+        ("b1", "D"),
+        ("c5", "D"),
+        ("b5", "w"),
+        ("c1", "w"),
+        ("h8", "t"),
+    ]);
     assert!(play(&mut q, "b1-c3").is_empty());
     assert_eq!(piece(&q, "c5"), white(Kind::Detonator));
 }
 
 #[test]
 fn ba7_detonator_landing_on_a_bomb_explodes_with_it() {
-    let mut p = pos(
-        &[
-            ("b1", "D"),
-            ("h1", "D"),
-            ("c3", "o"),
-            ("d4", "w"),
-            ("b3", "W"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("b1", "D"),
+        ("h1", "D"),
+        ("c3", "o"),
+        ("d4", "w"),
+        ("b3", "W"),
+        ("h8", "t"),
+    ]);
     assert!(actions_from(&p, "b1").contains(&"b1-c3".to_string()));
     let squares = p.action_squares(&parse(&p, "b1-c3"));
     assert_eq!(squares.detonation, Some(sq("c3")));
     let report = play(&mut p, "b1-c3");
-    assert_eq!(
-        removed(&report),
-        [
-            ("c3".into(), Cause::Exploded),
-            ("c3".into(), Cause::Exploded),
-            ("b3".into(), Cause::Exploded),
-            ("d4".into(), Cause::Exploded)
-        ]
+    assert_removed(
+        &report,
+        &[
+            ("c3", Cause::Exploded),
+            ("c3", Cause::Exploded),
+            ("b3", Cause::Exploded),
+            ("d4", Cause::Exploded),
+        ],
     );
     assert_eq!(report[1].piece, Piece::new(Color::White, Kind::Detonator));
     assert_eq!(piece(&p, "c3"), None);
@@ -549,54 +459,38 @@ fn ba7_detonator_landing_on_a_bomb_explodes_with_it() {
 fn ba9_bomb_cascade() {
     // d4 explodes; e5 (a black bomb next to it) explodes in turn and takes f6, which
     // is out of d4's reach; f6 is a bomb too and takes g7.
-    let mut p = pos(
-        &[
-            ("d4", "O"),
-            ("e5", "o"),
-            ("f6", "o"),
-            ("g7", "w"),
-            ("a8", "t"),
-            ("a1", "T"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("d4", "O"),
+        ("e5", "o"),
+        ("f6", "o"),
+        ("g7", "w"),
+        ("a8", "t"),
+        ("a1", "T"),
+    ]);
     let report = play(&mut p, "d4!");
-    assert_eq!(
-        removed(&report),
-        [
-            ("d4".into(), Cause::Exploded),
-            ("e5".into(), Cause::Exploded),
-            ("f6".into(), Cause::Exploded),
-            ("g7".into(), Cause::Exploded)
-        ]
+    assert_removed(
+        &report,
+        &[
+            ("d4", Cause::Exploded),
+            ("e5", Cause::Exploded),
+            ("f6", Cause::Exploded),
+            ("g7", Cause::Exploded),
+        ],
     );
     assert_eq!(piece(&p, "a8"), black(Kind::Tank));
 }
 
 #[test]
 fn ba9_bomb_steps_and_explodes_and_ba16_not_into_a_goal() {
-    let mut p = pos(
-        &[("d7", "O"), ("c8", "w"), ("a1", "T"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[("d7", "O"), ("c8", "w"), ("a1", "T"), ("h8", "t")]);
     let moves = actions_from(&p, "d7");
     assert!(moves.contains(&"d7-d8".to_string()));
     assert!(moves.contains(&"d7-d8!".to_string()));
     assert!(moves.contains(&"d7!".to_string()));
     let report = play(&mut p, "d7-d8!");
-    assert_eq!(
-        removed(&report),
-        [
-            ("d8".into(), Cause::Exploded),
-            ("c8".into(), Cause::Exploded)
-        ]
-    );
+    assert_removed(&report, &[("d8", Cause::Exploded), ("c8", Cause::Exploded)]);
     // From d8 a bomb may step into d9 but not step and explode there.
-    let q = pos(&[("d8", "O"), ("a1", "T"), ("h8", "t")], 'w', "----", "--");
+    let q = white_to_move(&[("d8", "O"), ("a1", "T"), ("h8", "t")]);
     let moves = actions_from(&q, "d8");
     assert!(moves.contains(&"d8-d9".to_string()));
     assert!(!moves.contains(&"d8-d9!".to_string()));
@@ -605,7 +499,7 @@ fn ba9_bomb_steps_and_explodes_and_ba16_not_into_a_goal() {
 
 #[test]
 fn ba9_tweke_step_with_a_glyph_is_not_an_explosion() {
-    let p = pos(&[("c3", "W"), ("h8", "t")], 'w', "----", "--");
+    let p = white_to_move(&[("c3", "W"), ("h8", "t")]);
     assert_eq!(parse(&p, "c3-c4!"), parse(&p, "c3-c4"));
     assert_eq!(parse(&p, "c3c4"), parse(&p, "c3-c4"));
     assert!(is_illegal(&p, "c3!"));
@@ -695,40 +589,30 @@ fn ba10_imitator_takes_the_kind_the_opponent_imitator_moved_as() {
 fn ba18_imitator_with_bomb_powers_survives_jumps_and_explodes_when_blasted() {
     // Black's imitator has bomb powers: a tweke jumps it without removing it, and a bomb
     // blast makes it explode in turn.
-    let mut p = pos(
-        &[
-            ("c3", "W"),
-            ("d4", "i(o)"),
-            ("e4", "w"),
-            ("a1", "T"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("c3", "W"),
+        ("d4", "i(o)"),
+        ("e4", "w"),
+        ("a1", "T"),
+        ("h8", "t"),
+    ]);
     assert!(play(&mut p, "c3:e5").is_empty());
     assert_eq!(piece(&p, "d4"), black(Kind::Imitator));
-    let mut q = pos(
-        &[
-            ("c3", "O"),
-            ("d4", "i(o)"),
-            ("e5", "w"),
-            ("a1", "T"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut q = white_to_move(&[
+        ("c3", "O"),
+        ("d4", "i(o)"),
+        ("e5", "w"),
+        ("a1", "T"),
+        ("h8", "t"),
+    ]);
     let report = play(&mut q, "c3!");
-    assert_eq!(
-        removed(&report),
-        [
-            ("c3".into(), Cause::Exploded),
-            ("d4".into(), Cause::Exploded),
-            ("e5".into(), Cause::Exploded)
-        ]
+    assert_removed(
+        &report,
+        &[
+            ("c3", Cause::Exploded),
+            ("d4", Cause::Exploded),
+            ("e5", Cause::Exploded),
+        ],
     );
 }
 
@@ -747,71 +631,46 @@ fn ba18_imitator_that_moved_as_immobilizer_freezes() {
 
 #[test]
 fn ba3_frozen_piece_takes_no_action_and_friendly_immobilizer_cancels_freezing() {
-    let frozen = pos(
-        &[("d4", "W"), ("e5", "m"), ("h1", "T"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let frozen = white_to_move(&[("d4", "W"), ("e5", "m"), ("h1", "T"), ("h8", "t")]);
     assert!(actions_from(&frozen, "d4").is_empty());
     match frozen.parse_action("d4-d3") {
         Err(ActionError::Illegal(e)) => assert!(e.reason.contains("frozen"), "{}", e.reason),
         other => panic!("expected a frozen piece to be refused, got {other:?}"),
     }
-    let freed = pos(
-        &[
-            ("d4", "W"),
-            ("e5", "m"),
-            ("c3", "M"),
-            ("h1", "T"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let freed = white_to_move(&[
+        ("d4", "W"),
+        ("e5", "m"),
+        ("c3", "M"),
+        ("h1", "T"),
+        ("h8", "t"),
+    ]);
     assert!(!freed.frozen().contains(sq("d4")));
     assert!(actions_from(&freed, "d4").contains(&"d4-d3".to_string()));
 }
 
 #[test]
 fn ba3_two_touching_enemy_immobilizers_freeze_each_other() {
-    let p = pos(
-        &[("d4", "M"), ("e5", "m"), ("h1", "T"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let p = white_to_move(&[("d4", "M"), ("e5", "m"), ("h1", "T"), ("h8", "t")]);
     assert!(p.frozen().contains(sq("d4")) && p.frozen().contains(sq("e5")));
     assert!(actions_from(&p, "d4").is_empty());
 }
 
 #[test]
 fn ba3_frozen_bomb_may_not_explode() {
-    let p = pos(
-        &[("d4", "O"), ("e5", "m"), ("h1", "T"), ("h8", "t")],
-        'w',
-        "----",
-        "--",
-    );
+    let p = white_to_move(&[("d4", "O"), ("e5", "m"), ("h1", "T"), ("h8", "t")]);
     assert!(actions_from(&p, "d4").is_empty());
     assert!(is_illegal(&p, "d4!"));
 }
 
 #[test]
 fn ba8_immobilizer_single_jump_never_captures() {
-    let mut p = pos(
-        &[
-            ("d4", "M"),
-            ("d5", "w"),
-            ("e4", "W"),
-            ("h1", "T"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("d4", "M"),
+        ("d5", "w"),
+        ("e4", "W"),
+        ("h1", "T"),
+        ("h8", "t"),
+    ]);
     let moves = actions_from(&p, "d4");
     assert!(moves.contains(&"d4:d6".to_string()) && moves.contains(&"d4:f4".to_string()));
     assert!(!moves.iter().any(|m| m.matches(':').count() > 1));
@@ -838,7 +697,7 @@ fn ba2_goal_pieces_are_locked_never_blasted_and_never_on_own_goal() {
     // d9/e9 is where White scores, Black's own goal: the black e8 may not enter it.
     assert!(!actions_from(&p, "e8").iter().any(|m| m.ends_with('9')));
     // d0/e0 is where Black scores: a White piece on d1 may not enter it, a Black one may.
-    let w = pos(&[("d1", "W"), ("h8", "t")], 'w', "----", "--");
+    let w = white_to_move(&[("d1", "W"), ("h8", "t")]);
     assert!(!actions_from(&w, "d1").iter().any(|m| m.ends_with('0')));
     let b = pos(&[("d1", "w"), ("h1", "T")], 'b', "----", "--");
     assert!(actions_from(&b, "d1").contains(&"d1-d0".to_string()));
@@ -848,12 +707,7 @@ fn ba2_goal_pieces_are_locked_never_blasted_and_never_on_own_goal() {
 #[test]
 fn ba2_geometry_of_goal_squares() {
     // A tweke on c7 may jump d8 to e9; a detonator reaches d9 from b8.
-    let p = pos(
-        &[("c7", "W"), ("d8", "w"), ("b8", "D"), ("h1", "T")],
-        'w',
-        "----",
-        "--",
-    );
+    let p = white_to_move(&[("c7", "W"), ("d8", "w"), ("b8", "D"), ("h1", "T")]);
     assert!(actions_from(&p, "c7").contains(&"c7:e9".to_string()));
     assert!(actions_from(&p, "b8").contains(&"b8-d9".to_string()));
     let mut q = p.clone();
@@ -878,26 +732,15 @@ fn ba16_detonator_may_not_land_on_a_locked_bomb() {
 fn ba15_pushed_enemy_detonator_fires_its_owner_co_squares() {
     // White's tank pushes Black's detonator c5 to c6; its partner f8 makes co-squares c8
     // and f6: the black tweke c8 and the white tweke f6 go.
-    let mut p = pos(
-        &[
-            ("c4", "T"),
-            ("c5", "d"),
-            ("f8", "d"),
-            ("c8", "w"),
-            ("f6", "W"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("c4", "T"),
+        ("c5", "d"),
+        ("f8", "d"),
+        ("c8", "w"),
+        ("f6", "W"),
+    ]);
     let report = play(&mut p, "c4-c5");
-    assert_eq!(
-        removed(&report),
-        [
-            ("f6".into(), Cause::CoSquare),
-            ("c8".into(), Cause::CoSquare)
-        ]
-    );
+    assert_removed(&report, &[("f6", Cause::CoSquare), ("c8", Cause::CoSquare)]);
 }
 
 #[test]
@@ -923,7 +766,7 @@ fn ba19_only_locked_pieces_means_no_pieces_but_goal_comes_first() {
         Some(Outcome::win(Color::White, EndReason::Goal))
     );
     // With only one piece in the goal, White has no piece on the board and loses.
-    let mut q = pos(&[("d8", "W"), ("a8", "t")], 'w', "----", "--");
+    let mut q = white_to_move(&[("d8", "W"), ("a8", "t")]);
     play(&mut q, "d8-d9");
     assert_eq!(
         q.variant_outcome(),
@@ -934,7 +777,7 @@ fn ba19_only_locked_pieces_means_no_pieces_but_goal_comes_first() {
 #[test]
 fn ba11_loss_by_immobilization() {
     // White's immobilizer steps next to Black's last piece, which is then frozen.
-    let mut p = pos(&[("a8", "w"), ("c6", "M"), ("h1", "T")], 'w', "----", "--");
+    let mut p = white_to_move(&[("a8", "w"), ("c6", "M"), ("h1", "T")]);
     play(&mut p, "c6-b7");
     assert!(p.legal_actions().is_empty());
     assert_eq!(
@@ -949,7 +792,7 @@ fn ba11_loss_by_immobilization() {
 
 #[test]
 fn ba11_draw_when_one_blast_empties_both_sides() {
-    let mut p = pos(&[("d4", "O"), ("e5", "w"), ("c3", "W")], 'w', "----", "--");
+    let mut p = white_to_move(&[("d4", "O"), ("e5", "w"), ("c3", "W")]);
     play(&mut p, "d4!");
     assert_eq!(
         p.variant_outcome(),
@@ -960,7 +803,7 @@ fn ba11_draw_when_one_blast_empties_both_sides() {
 
 #[test]
 fn ba11_side_without_pieces_loses() {
-    let mut p = pos(&[("d4", "O"), ("e5", "w"), ("a1", "W")], 'w', "----", "--");
+    let mut p = white_to_move(&[("d4", "O"), ("e5", "w"), ("a1", "W")]);
     play(&mut p, "d4!");
     assert_eq!(
         p.variant_outcome(),
@@ -970,7 +813,7 @@ fn ba11_side_without_pieces_loses() {
 
 #[test]
 fn ba12_clock_and_repetition_key() {
-    let mut p = pos(&[("a1", "T"), ("h8", "t"), ("c3", "W")], 'w', "----", "--");
+    let mut p = white_to_move(&[("a1", "T"), ("h8", "t"), ("c3", "W")]);
     play(&mut p, "a1-a2");
     assert_eq!(p.halfmove_clock(), 1);
     play(&mut p, "h8-h7");
@@ -1018,27 +861,22 @@ fn ba12_imitator_as_tweke_resets_and_hundred_ply_draw() {
 fn ba15_co_square_hits_are_removed_at_once_then_bombs_cascade() {
     // The co-squares are e1 (a black tweke, removed) and a3 (a black bomb, which explodes
     // and takes b4): the removals come in that order (BA-13, BA-15).
-    let mut p = pos(
-        &[
-            ("a1", "D"),
-            ("c2", "D"),
-            ("a3", "o"),
-            ("e1", "w"),
-            ("b4", "w"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("a1", "D"),
+        ("c2", "D"),
+        ("a3", "o"),
+        ("e1", "w"),
+        ("b4", "w"),
+        ("h8", "t"),
+    ]);
     let report = play(&mut p, "c2-e3");
-    assert_eq!(
-        removed(&report),
-        [
-            ("e1".into(), Cause::CoSquare),
-            ("a3".into(), Cause::Exploded),
-            ("b4".into(), Cause::Exploded)
-        ]
+    assert_removed(
+        &report,
+        &[
+            ("e1", Cause::CoSquare),
+            ("a3", Cause::Exploded),
+            ("b4", Cause::Exploded),
+        ],
     );
 }
 
@@ -1150,13 +988,13 @@ fn ba6_bomb_pushed_into_an_occupied_goal_explodes_on_its_last_square() {
         "--",
     );
     let report = play(&mut p, "d7-d8");
-    assert_eq!(
-        removed(&report),
-        [
-            ("d8".into(), Cause::Exploded),
-            ("d7".into(), Cause::Exploded),
-            ("e8".into(), Cause::Exploded)
-        ]
+    assert_removed(
+        &report,
+        &[
+            ("d8", Cause::Exploded),
+            ("d7", Cause::Exploded),
+            ("e8", Cause::Exploded),
+        ],
     );
     assert_eq!(piece(&p, "d9"), white(Kind::SuperTweke));
     assert_eq!(piece(&p, "d8"), None);
@@ -1166,38 +1004,22 @@ fn ba6_bomb_pushed_into_an_occupied_goal_explodes_on_its_last_square() {
 fn ba15_a_partner_detonator_on_a_co_square_is_removed_too() {
     // Three white detonators: c2 moves to e3; with a1 the co-squares are a3 and e1, and
     // e1 holds the third detonator, which is removed (all co-squares collected first).
-    let mut p = pos(
-        &[
-            ("a1", "D"),
-            ("c2", "D"),
-            ("e1", "D"),
-            ("a3", "w"),
-            ("h8", "t"),
-        ],
-        'w',
-        "----",
-        "--",
-    );
+    let mut p = white_to_move(&[
+        ("a1", "D"),
+        ("c2", "D"),
+        ("e1", "D"),
+        ("a3", "w"),
+        ("h8", "t"),
+    ]);
     let report = play(&mut p, "c2-e3");
-    assert_eq!(
-        removed(&report),
-        [
-            ("e1".into(), Cause::CoSquare),
-            ("a3".into(), Cause::CoSquare)
-        ]
-    );
+    assert_removed(&report, &[("e1", Cause::CoSquare), ("a3", Cause::CoSquare)]);
     assert_eq!(piece(&p, "e3"), white(Kind::Detonator));
 }
 
 #[test]
 fn ba19_unfrozen_tank_always_has_an_action() {
     // A tank in a corner boxed in by enemy pieces still pushes (a push is never blocked).
-    let p = pos(
-        &[("a1", "T"), ("a2", "w"), ("b1", "w"), ("b2", "w")],
-        'w',
-        "----",
-        "--",
-    );
+    let p = white_to_move(&[("a1", "T"), ("a2", "w"), ("b1", "w"), ("b2", "w")]);
     assert_eq!(actions_from(&p, "a1"), ["a1-b1", "a1-a2"]);
     assert_eq!(p.variant_outcome(), None);
 }

@@ -4,6 +4,42 @@ use super::{autocomplete_game, resolve_game, say_private};
 use crate::flows;
 use crate::types::{Context, Error};
 
+/// What one of this module's commands asks of the game.
+enum Request {
+    Resign,
+    Draw,
+    Abort,
+}
+
+/// The body shared by `/resign`, `/draw` and `/abort`: defers privately, resolves the
+/// game (the `game` option, else the thread's game, else the caller's only active game:
+/// [`resolve_game`]), asks the services on behalf of the caller, posts what follows, and
+/// answers the caller privately.
+///
+/// # Errors
+/// A refusal from [`resolve_game`] or the services, or a Discord error.
+async fn request(ctx: Context<'_>, game: Option<String>, request: Request) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let id = resolve_game(ctx, game.as_deref()).await?;
+    let user = ctx.author().id.get();
+    let services = &ctx.data().services;
+    let text = match request {
+        Request::Resign => {
+            let ended = services.resign(id, user).await?;
+            flows::after_end(ctx.http(), services, &ended).await?
+        }
+        Request::Abort => {
+            let ended = services.abort(id, user).await?;
+            flows::after_end(ctx.http(), services, &ended).await?
+        }
+        Request::Draw => {
+            let result = services.offer_draw(id, user).await?;
+            flows::after_draw(ctx.http(), services, &result).await?
+        }
+    };
+    say_private(ctx, text).await
+}
+
 /// Resign the game: your opponent wins.
 #[poise::command(slash_command)]
 pub async fn resign(
@@ -12,12 +48,7 @@ pub async fn resign(
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
 ) -> Result<(), Error> {
-    ctx.defer_ephemeral().await?;
-    let id = resolve_game(ctx, game.as_deref()).await?;
-    let services = &ctx.data().services;
-    let ended = services.resign(id, ctx.author().id.get()).await?;
-    let text = flows::after_end(ctx.http(), services, &ended).await?;
-    say_private(ctx, text).await
+    request(ctx, game, Request::Resign).await
 }
 
 /// Offer a draw, or accept your opponent's offer.
@@ -30,12 +61,7 @@ pub async fn draw(
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
 ) -> Result<(), Error> {
-    ctx.defer_ephemeral().await?;
-    let id = resolve_game(ctx, game.as_deref()).await?;
-    let services = &ctx.data().services;
-    let result = services.offer_draw(id, ctx.author().id.get()).await?;
-    let text = flows::after_draw(ctx.http(), services, &result).await?;
-    say_private(ctx, text).await
+    request(ctx, game, Request::Draw).await
 }
 
 /// Call the game off without a result: only before both sides have moved.
@@ -46,10 +72,5 @@ pub async fn abort(
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
 ) -> Result<(), Error> {
-    ctx.defer_ephemeral().await?;
-    let id = resolve_game(ctx, game.as_deref()).await?;
-    let services = &ctx.data().services;
-    let ended = services.abort(id, ctx.author().id.get()).await?;
-    let text = flows::after_end(ctx.http(), services, &ended).await?;
-    say_private(ctx, text).await
+    request(ctx, game, Request::Abort).await
 }

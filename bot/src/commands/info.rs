@@ -1,13 +1,13 @@
-//! `/games`, `/pgn`, `/rules`, `/help`.
+//! `/games`, `/pgn`, `/rules`, `/help`. Their texts live in [`crate::rules_text`].
 
 use kaboom_rules::Variant;
 use poise::serenity_prelude as serenity;
 
 use super::challenge::VariantChoice;
 use super::{autocomplete_game, resolve_game, say_private};
-use crate::present;
 use crate::storage::games::GameState;
 use crate::types::{Context, Error};
+use crate::{present, rules_text};
 
 /// List active games, whose turn it is, and a link to each game's thread.
 ///
@@ -75,27 +75,27 @@ pub async fn pgn(
     Ok(())
 }
 
-fn summary(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Atomic => {
-            "Chess where every capture explodes: the capturing piece, the captured piece and every non-pawn piece next to it are removed. Blow up the enemy king to win. Kings cannot capture, and touching kings cannot be checked."
-        }
-        Variant::Beirut => {
-            "Chess with a secret: before the game each player picks a piece (not the king) that carries a bomb. Instead of moving, you may say Boom: your carrier explodes with everything on the 3x3 square around it. Explode the enemy king, or checkmate it. A commitment hash proves nobody changed their carrier; it is revealed at the end."
-        }
-        Variant::Nuke => {
-            "Chess with public bombs: each player gives one piece a bomb, chosen privately and revealed once both have chosen. Bombs can be handed to neighbouring pieces and detonated; a blast removes everything around it."
-        }
-        Variant::Bomberman => {
-            "Played on a 10x8 board with bombs whose waves run like a rook's; a defuser protects, and the King Battler moves like a queen. Checkmate the king to win."
-        }
-        Variant::Bombalot => {
-            "Sir Bombalot rules: goals behind each side, twekes, tanks, detonators, immobilizers and imitators. Get two pieces into the enemy goal to win."
-        }
+/// The `/rules` embed of `variant` (texts from [`rules_text`]); with `image`, it shows the
+/// attached setup picture named [`rules_text::RulesCard::image_name`].
+pub fn rules_embed(variant: Variant, image: bool) -> serenity::CreateEmbed {
+    let card = rules_text::card(variant);
+    let mut embed = serenity::CreateEmbed::new()
+        .title(card.title())
+        .description(card.summary)
+        .footer(serenity::CreateEmbedFooter::new(card.footer()));
+    if image {
+        embed = embed.image(format!("attachment://{}", card.image_name()));
     }
+    for (name, value) in card.fields() {
+        embed = embed.field(name, value, false);
+    }
+    embed
 }
 
-/// A short summary of a variant's rules, with its start position.
+/// The rules of a variant for players, with its starting position.
+///
+/// How the pieces move where they differ from chess, what explodes and when, how the game
+/// ends, and how to write your moves.
 #[poise::command(slash_command)]
 pub async fn rules(
     ctx: Context<'_>,
@@ -104,32 +104,102 @@ pub async fn rules(
     ctx.defer().await?;
     let variant: Variant = variant.into();
     let services = ctx.data().services.clone();
-    let text = format!("**{}**\n{}", variant.title(), summary(variant));
     let png = tokio::task::spawn_blocking(move || services.paint_start(variant)).await?;
-    let mut reply = poise::CreateReply::default().content(text);
+    let mut reply = poise::CreateReply::default();
     match png {
         Ok(png) => {
-            reply = reply.attachment(serenity::CreateAttachment::bytes(
-                png,
-                format!("{}.png", variant.name()),
-            ));
+            reply = reply.embed(rules_embed(variant, true)).attachment(
+                serenity::CreateAttachment::bytes(png, rules_text::card(variant).image_name()),
+            );
         }
-        Err(e) => tracing::warn!(%variant, error = %e, "no start image"),
+        Err(e) => {
+            // Without the picture, the embed must not point at a missing attachment.
+            tracing::warn!(%variant, error = %e, "no start image");
+            reply = reply.embed(rules_embed(variant, false));
+        }
     }
     ctx.send(reply).await?;
     Ok(())
 }
 
-/// How to play with Kaboom.
+/// The `/help` embed: every command with one line, then how a correspondence game flows.
+pub fn help_embed() -> serenity::CreateEmbed {
+    let mut embed = serenity::CreateEmbed::new()
+        .title(rules_text::HELP_TITLE)
+        .description(rules_text::help_commands())
+        .footer(serenity::CreateEmbedFooter::new(rules_text::HELP_FOOTER));
+    for section in rules_text::HELP_FLOW {
+        embed = embed.field(section.name, section.text, false);
+    }
+    embed
+}
+
+/// The commands, and how a correspondence game flows.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
-    let text = "**Kaboom** — explosive chess by correspondence.\n\
-        `/challenge variant [opponent]` — challenge someone (or anyone); the game gets its own thread.\n\
-        `/move action` — in the game's thread; start typing to see your legal actions.\n\
-        `/board [private]` — the current board; private shows your own view to you only.\n\
-        `/draw`, `/resign`, `/abort` — offer or accept a draw, give up, or call off a game before both have moved.\n\
-        `/games [user]` — active games and whose turn it is. `/pgn [game]` — download a game.\n\
-        `/rules variant` — what the variants are about.\n\
-        Beirut and Nuke: I send you a menu by direct message to choose your carriers; if your DMs are closed, use the \"Choose privately\" button in the thread.";
-    say_private(ctx, text).await
+    ctx.send(
+        poise::CreateReply::default()
+            .embed(help_embed())
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every slash command the bot registers (subcommands by their full name, e.g.
+    /// `settings me`), as Discord shows them.
+    fn registered() -> Vec<String> {
+        fn walk(
+            prefix: &str,
+            c: &poise::Command<crate::types::Data, Error>,
+            out: &mut Vec<String>,
+        ) {
+            let name = if prefix.is_empty() {
+                c.name.to_string()
+            } else {
+                format!("{prefix} {}", c.name)
+            };
+            if c.subcommands.is_empty() {
+                out.push(name);
+            } else {
+                c.subcommands.iter().for_each(|s| walk(&name, s, out));
+            }
+        }
+        let mut out = Vec::new();
+        super::super::all()
+            .iter()
+            .filter(|c| c.slash_action.is_some() || !c.subcommands.is_empty())
+            .for_each(|c| walk("", c, &mut out));
+        out
+    }
+
+    #[test]
+    fn help_lists_every_registered_command_once() {
+        let listed: Vec<&str> = rules_text::HELP_COMMANDS.iter().map(|(n, _)| *n).collect();
+        let registered = registered();
+        assert!(registered.len() >= 10, "{registered:?}");
+        for name in &registered {
+            assert_eq!(
+                listed.iter().filter(|l| *l == name).count(),
+                1,
+                "/{name} is registered but has no line in /help (rules_text::HELP_COMMANDS)"
+            );
+        }
+        for name in &listed {
+            assert!(
+                registered.contains(&name.to_string()),
+                "/help lists /{name}, which the bot does not register"
+            );
+        }
+        let text = rules_text::help_commands();
+        assert_eq!(
+            text.lines().count(),
+            registered.len(),
+            "one line per command"
+        );
+    }
 }

@@ -1,6 +1,6 @@
-//! Driving the real bot against the fake Discord as simulated users: start-up, slash
-//! commands, autocomplete, buttons. Used by `kaboom demo` (and shaped after the
-//! end-to-end tests in `bot/tests/e2e.rs`).
+//! Driving the real bot against the fake Discord as simulated users: start-up, restart,
+//! slash commands, autocomplete, buttons. Used by `kaboom demo` and by the end-to-end
+//! tests (`bot/tests/e2e.rs`, issue 9), which add their own assertions around these steps.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,7 +8,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::DemoError;
-use crate::clock::SystemClock;
+use crate::clock::{Clock, SystemClock};
 use crate::fake_discord::{
     CommandOption, FakeDiscord, FakeMessage, InteractionResponse, ResponseKind, SentInteraction,
     SimUser,
@@ -30,8 +30,10 @@ pub struct Driver {
     pub alice: SimUser,
     /// Black in every game.
     pub bob: SimUser,
-    /// A spectator.
+    /// A spectator (and the third user of refusal tests).
     pub carol: SimUser,
+    url: String,
+    clock: Arc<dyn Clock>,
     shards: Arc<serenity::ShardManager>,
     running: tokio::task::JoinHandle<()>,
 }
@@ -48,8 +50,21 @@ impl Driver {
     /// [`DemoError`] when the database, the client or the gateway fails, or the bot does
     /// not serve within [`WAIT`].
     pub async fn start(fake: FakeDiscord, url: &str) -> Result<Driver, DemoError> {
+        Driver::start_with_clock(fake, url, Arc::new(SystemClock)).await
+    }
+
+    /// As [`Driver::start`], with the bot's services reading the time from `clock`
+    /// (tests use a [`crate::clock::TestClock`] so that no deadline passes mid-test).
+    ///
+    /// # Errors
+    /// As [`Driver::start`].
+    pub async fn start_with_clock(
+        fake: FakeDiscord,
+        url: &str,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Driver, DemoError> {
         let db = Db::connect(url).await?;
-        let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter));
+        let services = Services::new(db.clone(), clock.clone(), Arc::new(RendererPainter));
         let framework = crate::bot::framework(services, None);
         let mut client = fake
             .client_builder(crate::bot::intents())
@@ -86,16 +101,43 @@ impl Driver {
             alice: SimUser::new(1001, "alice"),
             bob: SimUser::new(1002, "bob"),
             carol,
+            url: url.to_string(),
+            clock,
             shards,
             running,
         })
     }
 
-    /// Stops the bot.
+    /// Stops the bot (its gateway connection, within [`WAIT`]) and closes its database.
     pub async fn stop(self) {
-        self.shards.shutdown_all().await;
-        let _ = tokio::time::timeout(WAIT, self.running).await;
-        self.db.close().await;
+        self.halt().await;
+    }
+
+    /// Stops the bot and closes its database; returns what a new start needs.
+    async fn halt(self) -> (FakeDiscord, String, Arc<dyn Clock>) {
+        let Driver {
+            fake,
+            db,
+            url,
+            clock,
+            shards,
+            running,
+            ..
+        } = self;
+        shards.shutdown_all().await;
+        let _ = tokio::time::timeout(WAIT, running).await;
+        db.close().await;
+        (fake, url, clock)
+    }
+
+    /// Stops the bot and starts it again on the same fake Discord, database and clock, as
+    /// after a crash or a deploy: messages, buttons and games from before stay.
+    ///
+    /// # Errors
+    /// As [`Driver::start`].
+    pub async fn restart(self) -> Result<Driver, DemoError> {
+        let (fake, url, clock) = self.halt().await;
+        Driver::start_with_clock(fake, &url, clock).await
     }
 
     /// The first answer that is not a deferral.
@@ -151,6 +193,33 @@ impl Driver {
         .await
     }
 
+    /// `user` picks `squares` (like `g1`) as carriers of game `game` in the carrier menu
+    /// the bot sent them by DM (waiting up to [`WAIT`] for it; the latest DM with the menu
+    /// counts). Returns the bot's answer to the choice.
+    ///
+    /// # Errors
+    /// [`DemoError::Step`] when no DM carries the menu; [`DemoError::Fake`] when none
+    /// arrives in time or the choice cannot be sent.
+    pub async fn choose_carriers_by_dm(
+        &self,
+        user: &SimUser,
+        game: i64,
+        squares: &[&str],
+    ) -> Result<InteractionResponse, DemoError> {
+        let menu_id = format!("kb:carriers:{game}");
+        let dms = self
+            .fake
+            .wait_for_messages_in(self.fake.dm_channel_for(user.id), 1, WAIT)
+            .await?;
+        let dm = dms
+            .iter()
+            .rev()
+            .find(|m| m.custom_ids().contains(&menu_id))
+            .ok_or_else(|| step(format!("no carrier menu by DM for {}", user.username)))?;
+        let sent = self.fake.select_menu(user, dm.id, &menu_id, squares)?;
+        self.answer(&sent).await
+    }
+
     /// The autocomplete choices for `/move action:<typed>`: (label, value).
     pub async fn autocomplete(
         &self,
@@ -174,19 +243,35 @@ impl Driver {
     /// Alice challenges bob (alice White) to the variant with choice index `variant`; bob
     /// accepts. Returns (thread id, game id, challenge message id).
     pub async fn start_game(&self, variant: i64) -> Result<(u64, i64, u64), DemoError> {
+        let posted = self.challenge(variant).await?;
+        self.accept(&posted).await
+    }
+
+    /// Alice's `/challenge` to bob in the text channel, alice White, to the variant with
+    /// choice index `variant` (the order of [`kaboom_rules::Variant::ALL`]); the answer
+    /// carries the challenge message and its buttons.
+    pub async fn challenge(&self, variant: i64) -> Result<InteractionResponse, DemoError> {
         let channel = self.fake.text_channel_id();
-        let posted = self
-            .cmd(
-                &self.alice,
-                channel,
-                "challenge",
-                vec![
-                    CommandOption::integer("variant", variant),
-                    CommandOption::user("opponent", &self.bob),
-                    CommandOption::integer("color", 0),
-                ],
-            )
-            .await?;
+        self.cmd(
+            &self.alice,
+            channel,
+            "challenge",
+            vec![
+                CommandOption::integer("variant", variant),
+                CommandOption::user("opponent", &self.bob),
+                CommandOption::integer("color", 0),
+            ],
+        )
+        .await
+    }
+
+    /// Bob accepts the challenge `posted` (the answer to [`Driver::challenge`]) with its
+    /// Accept button. Returns (thread id, game id, challenge message id).
+    ///
+    /// # Errors
+    /// [`DemoError::Step`] when there is no Accept button, the bot does not say "Game on",
+    /// opens no thread or names no game id.
+    pub async fn accept(&self, posted: &InteractionResponse) -> Result<(u64, i64, u64), DemoError> {
         let message = posted
             .message_id
             .ok_or_else(|| step(format!("no challenge message: {posted:?}")))?;

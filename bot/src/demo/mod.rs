@@ -338,19 +338,8 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
     let mut secrets: Vec<String> = Vec::new();
     if let Some((w, b)) = carriers {
         secrets = vec![w.to_string(), b.to_string()];
-        let menu_id = format!("kb:carriers:{game}");
         // Alice by DM.
-        let dms = d
-            .fake
-            .wait_for_messages_in(d.fake.dm_channel_for(d.alice.id), 1, driver::WAIT)
-            .await?;
-        let dm = dms
-            .iter()
-            .rev()
-            .find(|m| m.custom_ids().contains(&menu_id))
-            .ok_or_else(|| DemoError::Step("no carrier menu by DM".into()))?;
-        let sent = d.fake.select_menu(&d.alice, dm.id, &menu_id, &[w])?;
-        d.answer(&sent).await?;
+        d.choose_carriers_by_dm(&d.alice, game, &[w]).await?;
         if beirut {
             // Bob's DMs are closed: the thread offers "Choose privately".
             let fallback = d
@@ -365,20 +354,11 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
             let menu_msg = menu
                 .message_id
                 .ok_or_else(|| DemoError::Step("no ephemeral menu".into()))?;
+            let menu_id = format!("kb:carriers:{game}");
             let sent = d.fake.select_menu(&d.bob, menu_msg, &menu_id, &[b])?;
             d.answer(&sent).await?;
         } else {
-            let dms = d
-                .fake
-                .wait_for_messages_in(d.fake.dm_channel_for(d.bob.id), 1, driver::WAIT)
-                .await?;
-            let dm = dms
-                .iter()
-                .rev()
-                .find(|m| m.custom_ids().contains(&menu_id))
-                .ok_or_else(|| DemoError::Step("no carrier menu by DM for bob".into()))?;
-            let sent = d.fake.select_menu(&d.bob, dm.id, &menu_id, &[b])?;
-            d.answer(&sent).await?;
+            d.choose_carriers_by_dm(&d.bob, game, &[b]).await?;
         }
         for (c, s) in [(Color::White, w), (Color::Black, b)] {
             let sq: Square = s

@@ -428,10 +428,7 @@ impl FakeDiscord {
         name: &str,
         options: Vec<CommandOption>,
     ) -> Result<SentInteraction, FakeError> {
-        self.dispatch_interaction(user, channel_id, 2, None, |s, in_guild| {
-            let hint = s.application_id;
-            Ok((Self::command_data(s, name, &options, in_guild, hint), None))
-        })
+        self.dispatch_command(user, channel_id, 2, name, options)
     }
 
     /// Dispatches an autocomplete interaction (type 4 APPLICATION_COMMAND_AUTOCOMPLETE):
@@ -447,7 +444,20 @@ impl FakeDiscord {
         name: &str,
         options: Vec<CommandOption>,
     ) -> Result<SentInteraction, FakeError> {
-        self.dispatch_interaction(user, channel_id, 4, None, |s, in_guild| {
+        self.dispatch_command(user, channel_id, 4, name, options)
+    }
+
+    /// Dispatches a command interaction of type `kind` (2 APPLICATION_COMMAND, 4
+    /// APPLICATION_COMMAND_AUTOCOMPLETE) with the command `name` and `options` as data.
+    fn dispatch_command(
+        &self,
+        user: &SimUser,
+        channel_id: u64,
+        kind: u8,
+        name: &str,
+        options: Vec<CommandOption>,
+    ) -> Result<SentInteraction, FakeError> {
+        self.dispatch_interaction(user, channel_id, kind, None, |s, in_guild| {
             let hint = s.application_id;
             Ok((Self::command_data(s, name, &options, in_guild, hint), None))
         })

@@ -205,29 +205,20 @@ fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
 }
 
 fn play_error_text(error: &PlayError, game: &AnyGame, viewer: Viewer) -> String {
+    // The error, then the first eight legal actions `viewer` may see.
+    let with_examples = |e: &dyn std::fmt::Display| {
+        let some: Vec<String> = game
+            .legal_actions(viewer)
+            .into_iter()
+            .take(8)
+            .map(|a| a.display)
+            .collect();
+        format!("{e}. Some legal actions: {}", some.join(", "))
+    };
     match error {
-        PlayError::Action(ActionError::Parse(e)) => {
-            let some: Vec<String> = game
-                .legal_actions(viewer)
-                .into_iter()
-                .take(8)
-                .map(|a| a.display)
-                .collect();
-            format!("{e}. Some legal actions: {}", some.join(", "))
-        }
-        PlayError::Action(ActionError::Illegal(e)) => {
-            if e.legal.is_empty() {
-                let some: Vec<String> = game
-                    .legal_actions(viewer)
-                    .into_iter()
-                    .take(8)
-                    .map(|a| a.display)
-                    .collect();
-                format!("{e}. Some legal actions: {}", some.join(", "))
-            } else {
-                e.to_string()
-            }
-        }
+        PlayError::Action(ActionError::Parse(e)) => with_examples(e),
+        PlayError::Action(ActionError::Illegal(e)) if e.legal.is_empty() => with_examples(e),
+        PlayError::Action(ActionError::Illegal(e)) => e.to_string(),
         other => other.to_string(),
     }
 }

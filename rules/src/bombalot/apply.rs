@@ -174,20 +174,18 @@ fn frozen_groups(pos: &Bombalot) -> [u8; 100] {
     group
 }
 
-/// A tank step from `tank` in `dir` with everything it pushes (BA-6, BA-14). The tank's
-/// cell (with its imitator powers already set) stands on `tank`.
-fn push(
-    pos: &mut Bombalot,
+/// The push set of a tank step from `tank` in `dir` (BA-6, BA-14), the tank included, in
+/// canonical square order, each
+/// member with where it goes: a board square, its scoring goal (when empty), or `None`
+/// for off the board. The line in front of the tank, plus the frozen group of every
+/// member and the line in front of every member, until closed; the tank moves anyway.
+pub(super) fn push_plan(
+    pos: &Bombalot,
     tank: Square,
     dir: (i8, i8),
     groups: &[u8; 100],
-    fired: &mut Vec<Square>,
-    goal_entry: &mut bool,
-    report: &mut Vec<Removal>,
-) {
+) -> Vec<(Square, Option<Square>)> {
     let ahead = |sq: Square| sq.offset(dir.0, dir.1);
-    // The push set: the line in front of the tank, plus the frozen group of every member
-    // and the line in front of every member, until closed. The tank moves anyway.
     let mut members = SquareSet::EMPTY.with(tank);
     let mut queue: Vec<Square> = Vec::new();
     let mut tank_group_done = false;
@@ -224,14 +222,51 @@ fn push(
             }
         }
     }
-    // Where each member goes: a board square, its scoring goal (if empty), or off.
-    let mut off_bombs: Vec<Square> = Vec::new();
-    let mut off_others: Vec<Square> = Vec::new();
-    let mut moving: Vec<(Square, Square)> = Vec::new();
+    let mut plan = Vec::with_capacity(members.len());
     for m in members.iter() {
         let Some(cell) = pos.cell(m) else { continue };
         let dest = ahead(m)
             .filter(|&d| on_board(d) || (scoring_goal(cell.color, d) && pos.cell(d).is_none()));
+        plan.push((m, dest));
+    }
+    plan
+}
+
+/// What a tank step on `pos` pushes (BA-6, BA-14): see [`Bombalot::pushed`].
+pub(super) fn pushed(pos: &Bombalot, action: &BombalotAction) -> Vec<(Square, Option<Square>)> {
+    let Some(cell) = pos.cell(action.from) else {
+        return Vec::new();
+    };
+    if action.kind != ActionKind::Move || pos.move_kind(cell) != Some(Kind::Tank) {
+        return Vec::new();
+    }
+    let dir = (
+        action.to.file() as i8 - action.from.file() as i8,
+        action.to.rank() as i8 - action.from.rank() as i8,
+    );
+    let groups = frozen_groups(pos);
+    let mut plan = push_plan(pos, action.from, dir, &groups);
+    plan.retain(|&(sq, _)| sq != action.from);
+    plan
+}
+
+/// A tank step from `tank` in `dir` with everything it pushes (BA-6, BA-14). The tank's
+/// cell (with its imitator powers already set) stands on `tank`.
+fn push(
+    pos: &mut Bombalot,
+    tank: Square,
+    dir: (i8, i8),
+    groups: &[u8; 100],
+    fired: &mut Vec<Square>,
+    goal_entry: &mut bool,
+    report: &mut Vec<Removal>,
+) {
+    // Where each member goes: a board square, its scoring goal (if empty), or off.
+    let mut off_bombs: Vec<Square> = Vec::new();
+    let mut off_others: Vec<Square> = Vec::new();
+    let mut moving: Vec<(Square, Square)> = Vec::new();
+    for (m, dest) in push_plan(pos, tank, dir, groups) {
+        let Some(cell) = pos.cell(m) else { continue };
         match dest {
             Some(d) => moving.push((m, d)),
             None if cell.is_bomb() => off_bombs.push(m),

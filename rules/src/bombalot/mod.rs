@@ -348,6 +348,18 @@ impl Bombalot {
             .and_then(|c| c.power)
     }
 
+    /// What the tank step `action` pushes (BA-6, BA-14): each pushed piece's square (the
+    /// tank's own excluded) with where it goes, one square on in the tank's direction (a
+    /// goal square when it enters its scoring goal, BA-2), or `None` when it is pushed off
+    /// the board (removed; a bomb explodes first, BA-14). Canonical square order. Empty for
+    /// an action that is not a tank step (an imitator moving as a tank counts, BA-18) and
+    /// for a step onto an empty square. This only describes the push; [`Position::play_reported`]
+    /// says what the action removes (a pushed-off bomb's blast, co-squares of a pushed
+    /// detonator, BA-15).
+    pub fn pushed(&self, action: &BombalotAction) -> Vec<(Square, Option<Square>)> {
+        apply::pushed(self, action)
+    }
+
     /// Number of `color`'s pieces in the goal where it scores (BA-2, BA-11).
     pub fn goal_count(&self, color: Color) -> usize {
         crate::Geometry::GOAL_SQUARES
@@ -604,6 +616,50 @@ mod tests {
             .filter(|&s| pos.piece_at(s).is_some())
             .count();
         assert_eq!(count, 32);
+    }
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn pushed_lists_the_line_and_the_edge_ba6_ba14() {
+        // White tank e4 steps to f4: the twekes f4, g4 move on, the bomb h4 goes off.
+        let pos = Bombalot::from_fen("t7/8/8/7w/4Twso/8/8/8 w ---- --").unwrap();
+        let step = pos.parse_action("e4-f4").unwrap();
+        assert_eq!(
+            pos.pushed(&step),
+            [
+                (sq("f4"), Some(sq("g4"))),
+                (sq("g4"), Some(sq("h4"))),
+                (sq("h4"), None)
+            ]
+        );
+        // A tank step onto an empty square and a tweke step push nothing.
+        assert!(pos.pushed(&pos.parse_action("e4-e5").unwrap()).is_empty());
+        let black = Bombalot::from_fen("t7/8/8/7w/4Twso/8/8/8 b ---- --").unwrap();
+        assert!(
+            black
+                .pushed(&black.parse_action("h5-h6").unwrap())
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn pushed_into_the_scoring_goal_ba2_ba14() {
+        // The white tweke d8 is pushed into d9, White's goal; a black tweke there would go off.
+        let pos = Bombalot::from_fen("3W4/3W4/3T4/8/8/8/8/t7 w ---- --").unwrap();
+        let step = pos.parse_action("d6-d7").unwrap();
+        assert_eq!(
+            pos.pushed(&step),
+            [(sq("d7"), Some(sq("d8"))), (sq("d8"), Some(sq("d9")))]
+        );
+        let pos = Bombalot::from_fen("3w4/3W4/3T4/8/8/8/8/t7 w ---- --").unwrap();
+        let step = pos.parse_action("d6-d7").unwrap();
+        assert_eq!(
+            pos.pushed(&step),
+            [(sq("d7"), Some(sq("d8"))), (sq("d8"), None)]
+        );
     }
 
     #[test]

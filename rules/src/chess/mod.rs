@@ -540,23 +540,90 @@ impl ChessState {
             for to in squares(caps & theirs) {
                 push(out, from, to, b.role_at(to), MoveKind::Normal);
             }
-            if let Some(ep) = self.ep {
-                let victim = (ep as i8 - step) as u8;
-                if caps & bit(ep) != 0
-                    && occ & bit(ep) == 0
-                    && b.pieces(us.other(), Role::Pawn) & bit(victim) != 0
-                {
-                    out.push(Move {
-                        from,
-                        to: ep,
-                        role: Role::Pawn,
-                        capture: Some(Role::Pawn),
-                        promotion: None,
-                        kind: MoveKind::EnPassant,
-                    });
-                }
+            out.extend(self.en_passant_from(from));
+        }
+    }
+
+    /// The en passant capture by the side to move's pawn on `from`, when it is
+    /// pseudo-legal: the pawn attacks the en passant square, that square is empty, and an
+    /// enemy pawn stands just behind it (the one that double-pushed).
+    fn en_passant_from(&self, from: u8) -> Option<Move> {
+        let ep = self.ep?;
+        let us = self.turn;
+        let b = &self.board;
+        let victim = match us {
+            Color::White => ep.wrapping_sub(8),
+            Color::Black => ep + 8,
+        };
+        let pseudo_legal = attacks::PAWN[us.index()][from as usize] & bit(ep) != 0
+            && b.occupied() & bit(ep) == 0
+            && victim < 64
+            && b.pieces(us.other(), Role::Pawn) & bit(victim) != 0;
+        pseudo_legal.then_some(Move {
+            from,
+            to: ep,
+            role: Role::Pawn,
+            capture: Some(Role::Pawn),
+            promotion: None,
+            kind: MoveKind::EnPassant,
+        })
+    }
+
+    /// Whether the side to move has an en passant capture that `legal` accepts (given
+    /// each pseudo-legal en passant capture). This is the one test of "the en passant
+    /// square is usable" for the chess-like variants: FEN writes the square only then, and
+    /// only then does it count among the en passant rights of repetition (C-4). Each
+    /// variant passes its own legality: Atomic AT-1/AT-5..AT-7, Beirut BE-1/BE-5
+    /// ([`ChessState::is_legal_standard`]), Nuke none (NU-1: no check, pawns never frozen).
+    pub fn ep_usable(&self, legal: impl Fn(&Move) -> bool) -> bool {
+        self.ep.is_some()
+            && squares(self.board.pieces(self.turn, Role::Pawn))
+                .filter_map(|from| self.en_passant_from(from))
+                .any(|mv| legal(&mv))
+    }
+
+    /// Drops the en passant square unless it is usable ([`ChessState::ep_usable`] with
+    /// `legal`), so that equal positions compare, hash and print (FEN) equal (C-4). Beirut
+    /// and Nuke keep their state normalized this way after every double push and on
+    /// reading FEN.
+    pub fn normalize_ep(&mut self, legal: impl Fn(&ChessState, &Move) -> bool) {
+        if !self.ep_usable(|mv| legal(self, mv)) {
+            self.ep = None;
+        }
+    }
+
+    /// Whether `color`'s king is attacked, by any enemy piece, kings included (standard
+    /// chess check, as in Beirut: BE-1, BE-5). A missing king is not in check.
+    pub fn in_check(&self, color: Color) -> bool {
+        let board = &self.board;
+        board
+            .king(color)
+            .is_some_and(|k| board.attackers(k, color.other(), board.occupied()) != 0)
+    }
+
+    /// Standard chess legality of a pseudo-legal move of the side to move (Beirut: BE-1,
+    /// BE-5): both kings stand (a game with a king gone has no moves, C-7), no king is
+    /// captured, a castling king's start and transit squares are not attacked, and the
+    /// mover's king is not attacked afterwards.
+    pub fn is_legal_standard(&self, mv: &Move) -> bool {
+        let board = &self.board;
+        if mv.capture == Some(Role::King)
+            || board.king(Color::White).is_none()
+            || board.king(Color::Black).is_none()
+        {
+            return false;
+        }
+        let us = self.turn;
+        if matches!(mv.kind, MoveKind::Castle { .. }) {
+            let occupied = board.occupied() ^ bit(mv.from);
+            let path = (ChessState::castle_king_path(mv) & !bit(mv.to)) | bit(mv.from);
+            if squares(path).any(|s| board.attackers(s, us.other(), occupied) != 0) {
+                return false;
             }
         }
+        let mut after = self.clone();
+        after.apply(mv);
+        !after.in_check(us)
     }
 
     /// Castling candidates: king on the back rank, a rook with the right, every square

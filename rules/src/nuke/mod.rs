@@ -70,7 +70,7 @@ pub mod notation;
 
 use std::hash::{Hash, Hasher};
 
-use crate::chess::attacks::{KING, PAWN};
+use crate::chess::attacks::KING;
 use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, sq, square, squares};
 use crate::{
     ActionError, ActionSquares, BoardView, Cause, Color, DesignationError, EndReason, FenError,
@@ -451,29 +451,17 @@ impl Nuke {
         self.normalize_ep();
     }
 
-    /// Whether the side to move has a pawn that may capture en passant (always legal in
-    /// Nuke: pawns are never frozen and en passant never takes a king).
+    /// Whether the side to move has a pawn that may capture en passant: any pseudo-legal
+    /// en passant capture is legal in Nuke (NU-1: no check; pawns are never frozen, NU-5;
+    /// en passant never takes a king, NU-2). The shared core's [`ChessState::ep_usable`].
     fn ep_capturable(&self) -> bool {
-        let Some(ep) = self.state.ep else {
-            return false;
-        };
-        let us = self.state.turn;
-        let board = &self.state.board;
-        let victim = match us {
-            Color::White => ep.wrapping_sub(8),
-            Color::Black => ep + 8,
-        };
-        board.occupied() & bit(ep) == 0
-            && victim < 64
-            && board.pieces(us.other(), Role::Pawn) & bit(victim) != 0
-            && PAWN[us.other().index()][ep as usize] & board.pieces(us, Role::Pawn) != 0
+        self.state.ep_usable(|_| true)
     }
 
-    /// Drops an en passant square no pawn can use, so equal positions compare equal.
+    /// Drops an en passant square no pawn can use, so equal positions compare, hash and
+    /// print equal (C-4): the shared core's [`ChessState::normalize_ep`].
     fn normalize_ep(&mut self) {
-        if !self.ep_capturable() {
-            self.state.ep = None;
-        }
+        self.state.normalize_ep(|_, _| true);
     }
 
     /// The position after `transfer` alone (for notation and error messages).

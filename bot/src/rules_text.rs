@@ -1,0 +1,534 @@
+//! The players' texts the bot shows: the condensed rules of each variant (`/rules`) and the
+//! help (`/help`). One place for them, so they are easy to keep in step with the rules pages
+//! (`docs/rules/<variant>.md`) and the rulings of RULES.md, whose ids they cite.
+//!
+//! The texts are link-free and sized for a Discord embed (title 256, description 4,096,
+//! 25 fields of name 256 and value 1,024, footer 2,048, 6,000 in all); the unit tests
+//! below and `bot/tests/help_rules.rs` check those limits, and every notation example is
+//! replayed in the rules library.
+
+use kaboom_rules::Variant;
+
+/// One titled part of a rules card (an embed field).
+#[derive(Copy, Clone, Debug)]
+pub struct Section {
+    /// The heading, e.g. "What explodes".
+    pub name: &'static str,
+    /// The text, Discord markdown, at most 1,024 characters.
+    pub text: &'static str,
+}
+
+/// One notation example: the text a player writes and what it does, with the game that
+/// leads to it so the tests can replay it.
+#[derive(Copy, Clone, Debug)]
+pub struct Example {
+    /// The action as the bot displays it (canonical form plus check or win mark), e.g. `Boom@d7#`.
+    pub text: &'static str,
+    /// What it does, in a few words.
+    pub meaning: &'static str,
+    /// Set-up for the replay: a FEN (the variant's serialization), if not the start.
+    pub fen: Option<&'static str>,
+    /// Set-up for the replay: `white=SQ[,SQ...],black=SQ[,SQ...]` (Beirut, Nuke).
+    pub carriers: Option<&'static str>,
+    /// PGN movetext whose last ply is `text`.
+    pub movetext: &'static str,
+}
+
+/// The condensed rules of one variant, as `/rules` shows them.
+#[derive(Copy, Clone, Debug)]
+pub struct RulesCard {
+    /// The variant.
+    pub variant: Variant,
+    /// The game in two sentences (the embed description).
+    pub summary: &'static str,
+    /// Setup, moves that differ from chess, explosions, the end of the game.
+    pub sections: &'static [Section],
+    /// Notation examples (the last field).
+    pub examples: &'static [Example],
+}
+
+impl RulesCard {
+    /// The embed title, e.g. "Atomic Chess: the rules".
+    pub fn title(&self) -> String {
+        format!("{}: the rules", self.variant.title())
+    }
+
+    /// The notation field's text: the general rule, then one line per example.
+    pub fn notation(&self) -> String {
+        let mut s = String::from(notation_intro(self.variant));
+        for ex in self.examples {
+            s.push_str(&format!("\n`{}`: {}", ex.text, ex.meaning));
+        }
+        s
+    }
+
+    /// The embed fields as (name, value): the sections, then "Notation".
+    pub fn fields(&self) -> Vec<(String, String)> {
+        self.sections
+            .iter()
+            .map(|s| (s.name.to_string(), s.text.to_string()))
+            .chain(std::iter::once(("Notation".to_string(), self.notation())))
+            .collect()
+    }
+
+    /// The embed footer: where the full rules are, without a link.
+    pub fn footer(&self) -> String {
+        format!(
+            "Full rules with diagrams and worked examples: docs/rules/{}.md in the Kaboom project. Ids like {} name the project's rulings.",
+            self.variant.name(),
+            ruling_prefix(self.variant)
+        )
+    }
+
+    /// The file name of the setup picture attached to `/rules` (the same name as the rules
+    /// pages' picture, `docs/rules/img/<variant>-start.png`).
+    pub fn image_name(&self) -> String {
+        format!("{}-start.png", self.variant.name())
+    }
+}
+
+fn ruling_prefix(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Atomic => "AT-2",
+        Variant::Beirut => "BE-3",
+        Variant::Nuke => "NU-4",
+        Variant::Bomberman => "BM-6",
+        Variant::Bombalot => "BA-4",
+    }
+}
+
+fn notation_intro(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Bombalot => {
+            "Squares only, no piece letters: `-` joins from and to, `:` the landings of a jump chain, and `!` makes a bomb explode (`d4!` where it stands, `d4-d5!` after a step). Coordinates (`c3c4`) work too."
+        }
+        _ => {
+            "Standard algebraic notation (SAN) as in chess (`Nf3`, `exd5`, `O-O`), or coordinates (`g1f3`); `0-0` works, trailing `+ # ! ?` are ignored."
+        }
+    }
+}
+
+/// The card of `variant`.
+pub fn card(variant: Variant) -> &'static RulesCard {
+    match variant {
+        Variant::Atomic => &ATOMIC,
+        Variant::Beirut => &BEIRUT,
+        Variant::Nuke => &NUKE,
+        Variant::Bomberman => &BOMBERMAN,
+        Variant::Bombalot => &BOMBALOT,
+    }
+}
+
+static ATOMIC: RulesCard = RulesCard {
+    variant: Variant::Atomic,
+    summary: "Chess where every capture is an explosion. Blow up the enemy king to win.",
+    sections: &[
+        Section {
+            name: "Setup and moves",
+            text: "The standard chess position. Every piece moves as in chess, with castling, en passant and promotion (AT-1). **Kings cannot capture** (AT-5).",
+        },
+        Section {
+            name: "What explodes",
+            text: "Every capture explodes on the capture square (AT-2): the captured piece, the capturing piece (a pawn too) and every piece on the 8 squares around it, of either colour, are removed. **Pawns next to the blast survive.**\n• En passant: the blast is centred where the capturing pawn lands (AT-3).\n• A capture that promotes destroys the new piece at once (AT-4).\n• A rook destroyed by a blast loses its castling right (AT-8).",
+        },
+        Section {
+            name: "Kings and check",
+            text: "No move may blow up your own king, even if it blows up the enemy king too (AT-5). A move that blows up the enemy king **wins at once**, even if your own king was in check (AT-6). Kings that touch each other are never in check (AT-7).",
+        },
+        Section {
+            name: "How the game ends",
+            text: "King blown up, or checkmated: that side loses. Stalemate: draw (AT-9). Automatic draws: insufficient material (bare kings, or a bare king against king and one knight, bishop or rook), threefold repetition, and 100 plies without a capture or a pawn move. Draws by agreement and resignation as usual.",
+        },
+    ],
+    examples: &[
+        Example {
+            text: "exd5",
+            meaning: "after `1. e4 d5`, the capture explodes on d5 and removes both pawns.",
+            fen: None,
+            carriers: None,
+            movetext: "1. e4 d5 2. exd5",
+        },
+        Example {
+            text: "Nxf7#",
+            meaning: "after `1. Nf3 a6 2. Ng5 a5`, the blast on f7 reaches the king on e8: White wins.",
+            fen: None,
+            carriers: None,
+            movetext: "1. Nf3 a6 2. Ng5 a5 3. Nxf7#",
+        },
+    ],
+};
+
+static BEIRUT: RulesCard = RulesCard {
+    variant: Variant::Beirut,
+    summary: "Chess with a hidden bomb: each player secretly picks one piece to carry it, and may blow it up instead of moving.",
+    sections: &[
+        Section {
+            name: "Setup",
+            text: "The standard chess position and moves, with check and checkmate (BE-1). Before White's first move each player privately picks one of their own pieces, **not the king**, as bomb carrier (BE-2); with Multiple Beirut, N carriers (1 to 15). I send you a menu by direct message, or a **Choose privately** button in the game thread if your DMs are closed. Your opponent never sees your choice; you can see yours with `/board private:true` (BE-8).",
+        },
+        Section {
+            name: "Boom!",
+            text: "Instead of moving, you may blow up one of your carriers that is still on the board (BE-3): everything on the 3x3 block around it is removed, **both colours, pawns and kings included**, and the square is revealed. A Boom may not blow up your own king; one that blows up the enemy king **wins at once**; otherwise it must not leave your king in check (BE-4).",
+        },
+        Section {
+            name: "Captured carriers",
+            text: "A captured carrier is removed silently: the capturer is not told (BE-6). Carriers caught in a Boom just vanish, with no chain reaction, and a pawn carrier stays a carrier after promotion (BE-7).\nOption **Dead Man's Switch**: a captured carrier explodes at once on its square (3x3), the capturer included; if that blast removes the capturer's king, the carrier's owner wins (BE-6).",
+        },
+        Section {
+            name: "Check and the end of the game",
+            text: "Check, checkmate and stalemate ignore the hidden bombs: a king next to an enemy carrier is not in check, and a Boom cannot rescue a mated side (BE-5, BE-10). Checkmate or king blown up: loss (both kings: draw). Stalemate, threefold repetition, 100 plies without a capture, explosion or pawn move, and two bare kings: automatic draws. At the end all carriers are revealed, with the secret that proves nobody changed theirs (BE-9). Draws by agreement and resignation as usual.",
+        },
+    ],
+    examples: &[
+        Example {
+            text: "Boom@e5",
+            meaning: "`Boom@` and your **carrier's square**: the knight on e5 explodes and takes the queen on d4 and the pawn on e4 with it.",
+            fen: None,
+            carriers: Some("white=g1,black=b8"),
+            movetext: "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Nxe5 Qd4 6. Boom@e5",
+        },
+        Example {
+            text: "Boom@d7#",
+            meaning: "the carrier on d7 stands next to the black king: the Boom removes it and White wins.",
+            fen: None,
+            carriers: Some("white=g1,black=b8"),
+            movetext: "1. Nf3 e5 2. Nxe5 a6 3. Nxd7 a5 4. Boom@d7#",
+        },
+    ],
+};
+
+static NUKE: RulesCard = RulesCard {
+    variant: Variant::Nuke,
+    summary: "Chess without check, with one public bomb per side that can be handed from piece to piece, even to the enemy. Blow up the enemy king to win.",
+    sections: &[
+        Section {
+            name: "Setup",
+            text: "The standard chess position (NU-1). Before White's first move each player picks **one** of their own pieces, any piece, the king included, to carry their bomb: both at the same time and in private, by direct message (or the **Choose privately** button in the game thread if your DMs are closed). Then both carriers are shown to everyone and stay public (NU-3).",
+        },
+        Section {
+            name: "What differs from chess",
+            text: "• **No check, no checkmate**: a king may stand attacked, and castling may pass through attacked squares (NU-1).\n• Only a piece that carries a bomb may capture a king (NU-2).\n• A king or queen that carries a bomb cannot move (NU-5).\n• Before your move you may hand a bomb from one of your pieces to any piece on the 8 squares around it, yours or the enemy's, that carries none; a bomb belongs to whoever owns its carrier (NU-4).",
+        },
+        Section {
+            name: "What explodes",
+            text: "When a piece that carries a bomb is **captured**, the bomb explodes: everything on the 3x3 block around it is removed, both colours, kings and the capturer included (NU-6). A carrier inside the blast explodes too (NU-7). En passant: the blast is on the captured pawn's square (NU-11). An exploded bomb lies **loose** where it went off; a piece that ends its move there and carries none may grab it (NU-9, NU-10).",
+        },
+        Section {
+            name: "How the game ends",
+            text: "After all blasts of a move: one king blown up, its owner loses, **even if they blew it up themselves**; both kings: draw; no legal action: stalemate, a draw (NU-8). Threefold repetition and 100 plies without a capture or a pawn move: automatic draws. Draws by agreement and resignation as usual.",
+        },
+    ],
+    examples: &[
+        Example {
+            text: "e1>e2 e4",
+            meaning: "hand the bomb from the king on e1 to the pawn on e2, then play `e4`.",
+            fen: None,
+            carriers: Some("white=e1,black=d8"),
+            movetext: "1. e1>e2 e4",
+        },
+        Example {
+            text: "Ne5*",
+            meaning: "`*` grabs the loose bomb lying on e5 after `3. Nxe5` blew up there.",
+            fen: None,
+            carriers: Some("white=b1,black=e7"),
+            movetext: "1. e4 e5 2. Nf3 Nc6 3. Nxe5 Ne5*",
+        },
+        Example {
+            text: "Nxa8#",
+            meaning: "a knight that carries a bomb captures the king: it blows up on a8 and White wins.",
+            fen: Some("k6n/8/1N6/8/8/8/8/R3K3 w - - 0 1 b6,h8"),
+            carriers: None,
+            movetext: "1. Nxa8#",
+        },
+    ],
+};
+
+static BOMBERMAN: RulesCard = RulesCard {
+    variant: Variant::Bomberman,
+    summary: "Chess on a 10x8 board with two bombs per side that blast along ranks and files, and a Defuser that can remove them safely. Checkmate wins.",
+    sections: &[
+        Section {
+            name: "Setup",
+            text: "Files a to j, ranks 1 to 8 (BM-1). White: Bombs a1 and j1, Rooks b1 and i1, Knights c1 and h1, Bishops d1 and g1, Defuser e1, King f1, pawns a2 to j2. Black the same on ranks 8 and 7. **No queen.**",
+        },
+        Section {
+            name: "Pieces that differ from chess",
+            text: "• **Defuser** (D): 1 to 3 squares along a rank, file or diagonal, no jumping; captures normally (BM-2).\n• **Bomb** (O): 1 or 2 squares along a rank, file or diagonal, no jumping, only to an empty square; never captures by moving.\n• Pawns promote to Knight, Bishop, Rook or **King Battler** (KB: moves like a queen, not royal) (BM-3).\n• `O-O`: king f1 to h1, rook i1 to g1; `O-O-O`: king f1 to d1, rook b1 to e1 (BM-4).",
+        },
+        Section {
+            name: "What explodes",
+            text: "Instead of moving, you may **detonate** one of your bombs (BM-5). It sends a blast up, right, down and left; each blast removes the **first piece it meets**, of either colour, and stops. A bomb hit explodes in turn, in its 3 other directions (BM-6). A Defuser that captures a bomb removes it safely; any other piece that captures a bomb is destroyed as the bomb explodes there, so a king never captures a bomb (BM-7).",
+        },
+        Section {
+            name: "Check and the end of the game",
+            text: "You are in check when your opponent could destroy your king without destroying their own: by capturing it, by detonating a bomb, or by capturing a bomb whose blast reaches it (BM-8). Get out of check as in chess. Checkmate: loss. Stalemate, threefold repetition, and 100 plies without a capture, explosion or pawn move: draws. Draws by agreement and resignation as usual.",
+        },
+    ],
+    examples: &[
+        Example {
+            text: "Oxa1->a2,b1",
+            meaning: "`Ox` and the **bomb's own square** (type `Oxa1`) detonates it; I add what it removed after `->`: here White's own pawn a2 and rook b1.",
+            fen: None,
+            carriers: None,
+            movetext: "1. Oxa1",
+        },
+        Example {
+            text: "Oc3+",
+            meaning: "a bomb move: from c3 it could blast up the c-file into the king on c8.",
+            fen: Some("2k7/10/10/10/10/10/10/O4K4 w - - 0 1"),
+            carriers: None,
+            movetext: "1. Oc3+",
+        },
+        Example {
+            text: "c8=KB+",
+            meaning: "promotion to a King Battler.",
+            fen: Some("5k4/2P7/10/10/10/10/10/5K4 w - - 0 1"),
+            carriers: None,
+            movetext: "1. c8=KB+",
+        },
+    ],
+};
+
+static BOMBALOT: RulesCard = RulesCard {
+    variant: Variant::Bombalot,
+    summary: "No kings and no check: jumping twekes, pushing tanks, paired detonators, freezing immobilizers, bombs and an imitator. Get two pieces into your opponent's goal.",
+    sections: &[
+        Section {
+            name: "Setup",
+            text: "An 8x8 board plus four goal squares: d0 and e0 below White, d9 and e9 above Black. White scores in d9/e9, Black in d0/e0 (BA-2). White: Imitator a1, Detonators b1 and g1, Bomb d1, Immobilizer e1, Tank h1, Super-twekes b2 and g2, Twekes c2 to f2 and c3 to f3; Black the same on ranks 8, 7 and 6 (BA-1).",
+        },
+        Section {
+            name: "The pieces",
+            text: "• **Tweke**: one step, or a chain of jumps over neighbours of **one colour**; jumped enemies are removed, bombs stay (BA-4). **Super-tweke**: may jump both colours (BA-5).\n• **Tank**: one step along a rank or file, pushing the line in front; pushed off the board means removed (BA-6).\n• **Detonator**: a knight move; with each other friendly detonator it forms a rectangle, and the pieces on its two other corners are removed, yours too (BA-7).\n• **Immobilizer**: a step or one jump; freezes neighbouring enemies that touch no friendly immobilizer (BA-3, BA-8).\n• **Bomb**: a step, a step and explode, or explode in place, clearing the 8 squares around it (BA-9).\n• **Imitator**: moves as the piece your opponent just moved (BA-10).",
+        },
+        Section {
+            name: "How the game ends",
+            text: "After every action (BA-11): **two pieces in the opponent's goal** wins; a side with no piece on the board loses (both: draw); a player to move with no legal action loses. A piece in a goal is locked for the rest of the game (BA-2). Threefold repetition and 100 plies without a removal, tweke move or goal entry: automatic draws (BA-12). Draws by agreement and resignation as usual.",
+        },
+    ],
+    examples: &[
+        Example {
+            text: "c4:c6:c8",
+            meaning: "a tweke's jump chain over c5 and c7: both black twekes are removed.",
+            fen: None,
+            carriers: None,
+            movetext: "1. c3-c4 c6-c5 2. c4:c6:c8",
+        },
+        Example {
+            text: "d4-d5!",
+            meaning: "the bomb steps to d5, then explodes.",
+            fen: Some("7t/3w4/2wow3/8/3O4/8/8/T7 w ---- -- 0 1"),
+            carriers: None,
+            movetext: "1. d4-d5!",
+        },
+        Example {
+            text: "e8-e9#",
+            meaning: "a step into the goal: with d9 already taken, White wins.",
+            fen: Some("4W3/8/8/8/8/8/8/7t w --W- -- 0 1"),
+            carriers: None,
+            movetext: "1. e8-e9#",
+        },
+    ],
+};
+
+/// One slash command's line in `/help`: its full name (with a subcommand, `settings me`)
+/// and what it does.
+pub const HELP_COMMANDS: &[(&str, &str)] = &[
+    (
+        "challenge",
+        "challenge someone (or anyone) to a variant; options: days per move, colour, rated, Beirut carriers and Dead Man's Switch.",
+    ),
+    (
+        "move",
+        "play in the game's thread; start typing and pick from your legal actions.",
+    ),
+    (
+        "board",
+        "the current board; `private:true` shows your own view to you only.",
+    ),
+    ("draw", "offer a draw, or accept your opponent's offer."),
+    ("resign", "give up the game."),
+    (
+        "abort",
+        "call a game off without a result, before both sides have moved.",
+    ),
+    (
+        "games",
+        "active games, whose turn it is and their deadlines.",
+    ),
+    ("pgn", "download a game as PGN."),
+    (
+        "rules",
+        "the rules of a variant, with its starting position.",
+    ),
+    ("help", "this help."),
+    (
+        "settings me",
+        "your reminders: on or off, by DM or by a mention in the game thread.",
+    ),
+    (
+        "settings server",
+        "the server's reminder defaults (Manage Server permission).",
+    ),
+];
+
+/// `/help`'s embed title.
+pub const HELP_TITLE: &str = "Kaboom: explosive chess by correspondence";
+
+/// `/help`'s sections after the command list: how a correspondence game flows.
+pub const HELP_FLOW: &[Section] = &[
+    Section {
+        name: "1. Challenge",
+        text: "`/challenge variant` in a channel, naming an opponent or leaving it open to anyone. They click **Accept** (or **Decline**; you may **Cancel**). A challenge nobody accepts expires after a week. Accepting opens a thread for the game.",
+    },
+    Section {
+        name: "2. Private choices (Beirut, Nuke)",
+        text: "Each player picks their bomb carriers from a menu I send by direct message. If your DMs are closed, click **Choose privately** in the game thread: only you see that menu. Play starts when both have chosen; a game still waiting for a choice after 48 hours is called off.",
+    },
+    Section {
+        name: "3. Moves",
+        text: "Use `/move` in the game's thread. Start typing: the list shows your legal actions and what each removes; you may also type SAN (`Nf3`) or coordinates (`g1f3`). After every move I post the board with **My view**, **Offer draw** and **Resign** buttons.",
+    },
+    Section {
+        name: "4. Deadlines and reminders",
+        text: "Each move has a time limit chosen in the challenge: 1, 2, 3 (default), 5, 7, 10 or 14 days, or none. I remind the player to move when half and 80% of the time are used (servers can change this). When the time runs out, that player loses on time, or it is a draw if the opponent could not possibly win. Untimed games get a reminder after 48 hours, then weekly. Turn reminders on or off, by DM or in the thread, with `/settings me`.",
+    },
+];
+
+/// `/help`'s footer.
+pub const HELP_FOOTER: &str =
+    "Draws by repetition and the 100-ply rule are automatic. Use /rules to learn a variant.";
+
+/// The command lines of `/help`, one per command: `` `/name`: what it does ``.
+pub fn help_commands() -> String {
+    HELP_COMMANDS
+        .iter()
+        .map(|(name, line)| format!("`/{name}`: {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Setup, play_movetext};
+
+    /// Discord's embed limits
+    /// (<https://discord.com/developers/docs/resources/message#embed-object-embed-limits>).
+    fn check_embed(
+        what: &str,
+        title: &str,
+        description: &str,
+        fields: &[(String, String)],
+        footer: &str,
+    ) {
+        assert!(title.chars().count() <= 256, "{what}: title too long");
+        assert!(
+            description.chars().count() <= 4096,
+            "{what}: description too long"
+        );
+        assert!(fields.len() <= 25, "{what}: too many fields");
+        for (name, value) in fields {
+            assert!(
+                !name.is_empty() && name.chars().count() <= 256,
+                "{what}: field name {name}"
+            );
+            assert!(
+                !value.is_empty() && value.chars().count() <= 1024,
+                "{what}: field {name} has {} characters",
+                value.chars().count()
+            );
+        }
+        assert!(footer.chars().count() <= 2048, "{what}: footer too long");
+        let total = title.chars().count()
+            + description.chars().count()
+            + footer.chars().count()
+            + fields
+                .iter()
+                .map(|(n, v)| n.chars().count() + v.chars().count())
+                .sum::<usize>();
+        assert!(total <= 6000, "{what}: {total} characters in all");
+    }
+
+    #[test]
+    fn every_card_fits_an_embed_and_has_no_link() {
+        for variant in Variant::ALL {
+            let c = card(variant);
+            assert_eq!(c.variant, variant);
+            let f = c.fields();
+            check_embed(variant.name(), &c.title(), c.summary, &f, &c.footer());
+            let all = format!("{} {} {:?}", c.summary, c.footer(), f);
+            for link in ["http", "://", "www.", "](", "discord.gg"] {
+                assert!(!all.contains(link), "{variant}: '{link}' in the rules card");
+            }
+        }
+    }
+
+    #[test]
+    fn help_fits_an_embed() {
+        let f: Vec<(String, String)> = HELP_FLOW
+            .iter()
+            .map(|s| (s.name.to_string(), s.text.to_string()))
+            .collect();
+        check_embed("help", HELP_TITLE, &help_commands(), &f, HELP_FOOTER);
+    }
+
+    /// Every example replays in the rules library from its set-up, and its text is exactly
+    /// what the bot displays for the last ply (C-5).
+    #[test]
+    fn every_notation_example_replays() {
+        for variant in Variant::ALL {
+            let c = card(variant);
+            assert!(!c.examples.is_empty(), "{variant}: no notation example");
+            for ex in c.examples {
+                let setup = Setup {
+                    variant,
+                    fen: ex.fen.map(str::to_string),
+                    carriers: ex.carriers.map(|s| s.parse().expect("carriers parse")),
+                    dead_mans_switch: false,
+                };
+                let mut game = setup
+                    .game()
+                    .unwrap_or_else(|e| panic!("{variant} {}: {e}", ex.text));
+                play_movetext(&mut game, ex.movetext, |_| {})
+                    .unwrap_or_else(|e| panic!("{variant} {}: {e}", ex.movetext));
+                let last = game.plies().last().expect("at least one ply");
+                assert_eq!(last.display, ex.text, "{variant}: {}", ex.movetext);
+            }
+        }
+    }
+
+    /// The cards condense the rules pages: every ruling a card cites is cited by the
+    /// variant's page too, and every example's action appears on that page.
+    #[test]
+    fn cards_agree_with_the_rules_pages() {
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules");
+        for variant in Variant::ALL {
+            let page = std::fs::read_to_string(docs.join(format!("{}.md", variant.name())))
+                .expect("rules page exists");
+            let c = card(variant);
+            let prefix = &ruling_prefix(variant)[..3];
+            let text = format!("{} {:?} {}", c.summary, c.fields(), c.footer());
+            let mut cited = 0;
+            for (at, _) in text.match_indices(prefix) {
+                let id: String = text[at..]
+                    .chars()
+                    .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '-')
+                    .collect();
+                cited += 1;
+                assert!(
+                    page.contains(&id),
+                    "{variant}: the card cites {id}, the rules page does not"
+                );
+            }
+            assert!(cited >= 4, "{variant}: the card cites only {cited} rulings");
+            for ex in c.examples {
+                assert!(
+                    page.contains(ex.text),
+                    "{variant}: the example {} is not on the rules page",
+                    ex.text
+                );
+            }
+        }
+    }
+}
