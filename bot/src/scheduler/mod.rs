@@ -411,6 +411,7 @@ impl Scheduler {
         let ids: Vec<i64> = ending.iter().map(|(g, _)| g.row.id).collect();
         let mut actions = schedule::actions_of(tx, &ids).await?;
         let mut ended = Vec::new();
+        let mut announcements = Vec::new();
         for (g, forfeit) in ending {
             let id = g.row.id;
             let acts = actions.remove(&id).unwrap_or_default();
@@ -423,7 +424,7 @@ impl Scheduler {
                         report.aborted.push(id);
                     }
                     ended.push(id);
-                    notices.push(self.to_outbox(tx, n, now).await?);
+                    announcements.push(n);
                 }
                 Ok(None) => next.push((id, None)),
                 Err(StorageError::Corrupt(e)) => damaged(id, &e, &mut next),
@@ -432,6 +433,10 @@ impl Scheduler {
         }
         // A game that ended takes its standing draw offer with it.
         schedule::clear_draw_offers(tx, &ended).await?;
+        // Their announcements go into the outbox with the decisions (one insert).
+        let entries: Vec<_> = announcements.iter().filter_map(Notice::to_outbox).collect();
+        let outbox = schedule::outbox_put_many(tx, &entries, now).await?;
+        notices.extend(outbox.into_iter().map(Some).zip(announcements));
         let keys: Vec<schedule::NudgeClaim> = claims
             .iter()
             .map(|(g, nudge)| schedule::NudgeClaim {

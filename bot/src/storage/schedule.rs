@@ -216,6 +216,56 @@ pub async fn outbox_put(tx: &mut Tx, entry: &OutboxEntry, now: i64) -> Result<i6
     Ok(row.try_get("id")?)
 }
 
+/// Writes `entries` into the outbox inside the transaction that decided them, in one
+/// multi-row insert per 500; returns their ids in the order of `entries`. Each entry's
+/// (kind, subject) must be unique among `entries`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn outbox_put_many(
+    tx: &mut Tx,
+    entries: &[OutboxEntry],
+    now: i64,
+) -> Result<Vec<i64>, StorageError> {
+    let mut ids: HashMap<(String, i64), i64> = HashMap::new();
+    for chunk in entries.chunks(CHUNK) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT INTO scheduler_outbox (kind, subject_id, channel_id, message_id, text,
+                attempts, created_at) ",
+        );
+        q.push_values(chunk, |mut b, e| {
+            b.push_bind(e.kind.clone())
+                .push_bind(e.subject_id)
+                .push_bind(id_to_db(e.channel_id))
+                .push_bind(e.message_id.map(id_to_db))
+                .push_bind(e.text.clone())
+                .push_bind(0_i64)
+                .push_bind(now);
+        });
+        // The order of RETURNING rows is not defined: match them by (kind, subject).
+        q.push(" RETURNING id, kind, subject_id");
+        for r in q.build().fetch_all(&mut **tx).await? {
+            ids.insert(
+                (r.try_get("kind")?, r.try_get("subject_id")?),
+                r.try_get("id")?,
+            );
+        }
+    }
+    entries
+        .iter()
+        .map(|e| {
+            ids.get(&(e.kind.clone(), e.subject_id))
+                .copied()
+                .ok_or_else(|| {
+                    StorageError::Corrupt(format!(
+                        "outbox entry for {} {} not stored",
+                        e.kind, e.subject_id
+                    ))
+                })
+        })
+        .collect()
+}
+
 /// The query of [`outbox_pending`].
 pub const OUTBOX_PENDING: &str = "SELECT id, kind, subject_id, channel_id, message_id, text
  FROM scheduler_outbox WHERE attempts < 5 ORDER BY id LIMIT ?";
