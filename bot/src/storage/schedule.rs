@@ -1,5 +1,8 @@
-//! The scheduler's queries (issue 8): due games by `games.next_due_at`, claimed nudges
-//! (`nudges`), expiring challenges. Schema and triggers: `migrations/0002_scheduler.sql`.
+//! The scheduler's queries (issue 8): due games by `games.next_due_at` (read a batch at a
+//! time with what the sweep needs), claimed nudges (`nudges`), next due times, expiring
+//! challenges, and the announcement outbox (`scheduler_outbox`). Set-based: one statement
+//! per batch, not per game, wherever the decision allows. Plain SQL that PostgreSQL runs as
+//! is. Schema and triggers: `migrations/0002_scheduler.sql`, `0003_scheduler_outbox.sql`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -8,15 +11,6 @@ use sqlx::Row;
 use super::games::{self, GameRow};
 use super::settings::{self, UserSettings};
 use super::{Db, StorageError, Tx, id_from_db, id_to_db};
-
-/// The scheduler's columns of a game.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub struct Timing {
-    /// When the scheduler next looks at the game (`None`: never).
-    pub next_due_at: Option<i64>,
-    /// When the current turn began (Unix seconds).
-    pub turn_started_at: Option<i64>,
-}
 
 /// A due game as one sweep batch reads it: its row, when its turn began and the
 /// notification settings of the player to move.
@@ -403,32 +397,6 @@ pub async fn set_next_due_many(
     Ok(())
 }
 
-/// The scheduler's columns of game `id`.
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn timing(tx: &mut Tx, id: i64) -> Result<Timing, StorageError> {
-    let row = sqlx::query("SELECT next_due_at, turn_started_at FROM games WHERE id = ?")
-        .bind(id)
-        .fetch_one(&mut **tx)
-        .await?;
-    Ok(Timing {
-        next_due_at: row.try_get("next_due_at")?,
-        turn_started_at: row.try_get("turn_started_at")?,
-    })
-}
-
-/// As [`timing`], outside a transaction (tests, diagnostics).
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn timing_of(db: &Db, id: i64) -> Result<Timing, StorageError> {
-    let mut tx = db.pool().begin().await?;
-    let t = timing(&mut tx, id).await?;
-    tx.commit().await?;
-    Ok(t)
-}
-
 /// Sets when the scheduler next looks at game `id`.
 ///
 /// # Errors
@@ -440,33 +408,6 @@ pub async fn set_next_due(tx: &mut Tx, id: i64, at: Option<i64>) -> Result<(), S
         .execute(&mut **tx)
         .await?;
     Ok(())
-}
-
-/// Claims the nudge (`game_id`, `ply`, `threshold`) for `user`: `true` if this call
-/// claimed it, `false` if it was claimed before (then nothing may be sent).
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn claim_nudge(
-    tx: &mut Tx,
-    game_id: i64,
-    ply: i64,
-    threshold: &str,
-    user: u64,
-    now: i64,
-) -> Result<bool, StorageError> {
-    let done = sqlx::query(
-        "INSERT INTO nudges (game_id, ply, threshold, user_id, claimed_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (game_id, ply, threshold) DO NOTHING",
-    )
-    .bind(game_id)
-    .bind(ply)
-    .bind(threshold)
-    .bind(id_to_db(user))
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(done.rows_affected() == 1)
 }
 
 /// The nudges claimed for game `id`: (ply, threshold), in claim order.

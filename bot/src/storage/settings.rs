@@ -110,18 +110,6 @@ pub async fn user(db: &Db, user: u64) -> Result<UserSettings, StorageError> {
     read_user(row)
 }
 
-/// As [`user`], inside a transaction.
-///
-/// # Errors
-/// As [`user`].
-pub async fn user_tx(tx: &mut Tx, user: u64) -> Result<UserSettings, StorageError> {
-    let row = sqlx::query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
-        .bind(id_to_db(user))
-        .fetch_optional(&mut **tx)
-        .await?;
-    read_user(row)
-}
-
 fn read_user(row: Option<sqlx::sqlite::SqliteRow>) -> Result<UserSettings, StorageError> {
     match row {
         None => Ok(UserSettings::default()),
