@@ -116,12 +116,13 @@ pub enum Delivery {
     Channel,
     /// A DM was refused; a mention in the thread was posted instead.
     FellBackToThread,
-    /// Nothing could be delivered (logged; not retried: notices are at most once).
+    /// Nothing could be delivered (logged; a nudge is not retried, an announcement is
+    /// retried from the outbox at the next sweeps, up to 5 attempts).
     Failed,
 }
 
-/// Delivers notices. Called after the decision is committed; a failure is logged, not
-/// retried (at most once).
+/// Delivers notices. Called after the decision is committed; a failure is logged (nudges
+/// are not retried; announcements are, from the outbox).
 #[async_trait::async_trait]
 pub trait Notifier: Send + Sync {
     /// Delivers `notice`.
