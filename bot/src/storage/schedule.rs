@@ -136,14 +136,11 @@ pub async fn actions_of(
 ) -> Result<HashMap<i64, Vec<String>>, StorageError> {
     let mut out: HashMap<i64, Vec<String>> = HashMap::new();
     for chunk in ids.chunks(CHUNK) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+        let mut q = in_list(
             "SELECT game_id, action FROM game_actions WHERE game_id IN (",
+            chunk,
+            ") ORDER BY game_id, ply",
         );
-        let mut list = q.separated(", ");
-        for id in chunk {
-            list.push_bind(*id);
-        }
-        q.push(") ORDER BY game_id, ply");
         for r in q.build().fetch_all(&mut **tx).await? {
             out.entry(r.try_get("game_id")?)
                 .or_default()
@@ -160,13 +157,7 @@ pub async fn actions_of(
 /// [`StorageError`] on a database failure.
 pub async fn clear_draw_offers(tx: &mut Tx, ids: &[i64]) -> Result<(), StorageError> {
     for chunk in ids.chunks(CHUNK) {
-        let mut q =
-            sqlx::QueryBuilder::<sqlx::Sqlite>::new("DELETE FROM draw_offers WHERE game_id IN (");
-        let mut list = q.separated(", ");
-        for id in chunk {
-            list.push_bind(*id);
-        }
-        q.push(")");
+        let mut q = in_list("DELETE FROM draw_offers WHERE game_id IN (", chunk, ")");
         q.build().execute(&mut **tx).await?;
     }
     Ok(())
@@ -306,24 +297,15 @@ pub async fn outbox_settle(
     let mut tx = db.begin_write().await?;
     let mut dropped = Vec::new();
     for chunk in delivered.chunks(CHUNK) {
-        let mut q =
-            sqlx::QueryBuilder::<sqlx::Sqlite>::new("DELETE FROM scheduler_outbox WHERE id IN (");
-        let mut list = q.separated(", ");
-        for id in chunk {
-            list.push_bind(*id);
-        }
-        q.push(")");
+        let mut q = in_list("DELETE FROM scheduler_outbox WHERE id IN (", chunk, ")");
         q.build().execute(&mut *tx).await?;
     }
     for chunk in failed.chunks(CHUNK) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+        let mut q = in_list(
             "UPDATE scheduler_outbox SET attempts = attempts + 1 WHERE id IN (",
+            chunk,
+            ") RETURNING id, attempts",
         );
-        let mut list = q.separated(", ");
-        for id in chunk {
-            list.push_bind(*id);
-        }
-        q.push(") RETURNING id, attempts");
         for r in q.build().fetch_all(&mut *tx).await? {
             if r.try_get::<i64, _>("attempts")? >= OUTBOX_MAX_ATTEMPTS {
                 dropped.push(r.try_get("id")?);
@@ -331,13 +313,7 @@ pub async fn outbox_settle(
         }
     }
     for chunk in dropped.chunks(CHUNK) {
-        let mut q =
-            sqlx::QueryBuilder::<sqlx::Sqlite>::new("DELETE FROM scheduler_outbox WHERE id IN (");
-        let mut list = q.separated(", ");
-        for id in chunk {
-            list.push_bind(*id);
-        }
-        q.push(")");
+        let mut q = in_list("DELETE FROM scheduler_outbox WHERE id IN (", chunk, ")");
         q.build().execute(&mut *tx).await?;
     }
     tx.commit().await?;
@@ -353,6 +329,18 @@ pub async fn outbox_len(db: &Db) -> Result<i64, StorageError> {
         .fetch_one(db.pool())
         .await?;
     Ok(row.try_get("n")?)
+}
+
+/// `head` (ending in `IN (`), one bound parameter per id of `ids`, comma-separated, then
+/// `tail` (starting with `)`): the statements that act on a chunk of games or outbox rows.
+fn in_list<'a>(head: &str, ids: &[i64], tail: &str) -> sqlx::QueryBuilder<'a, sqlx::Sqlite> {
+    let mut q = sqlx::QueryBuilder::new(head);
+    let mut list = q.separated(", ");
+    for id in ids {
+        list.push_bind(*id);
+    }
+    q.push(tail);
+    q
 }
 
 /// Rows per multi-row statement (5 parameters each: far below SQLite's 32,766 and
