@@ -379,11 +379,11 @@ pub const HELP_TITLE: &str = "Kaboom: explosive chess by correspondence";
 pub const HELP_FLOW: &[Section] = &[
     Section {
         name: "1. Challenge",
-        text: "`/challenge variant` in a channel, naming an opponent or leaving it open to anyone. They click **Accept** (or **Decline**; you may **Cancel**). A challenge nobody accepts expires after a week. Accepting opens a thread for the game.",
+        text: "`/challenge variant` in a channel, naming an opponent or leaving it open to anyone. They click **Accept** (or **Decline**; you may **Cancel**). A challenge nobody accepts expires (it says when: a week unless the host changed it). Accepting opens a thread for the game.",
     },
     Section {
         name: "2. Private choices (Beirut, Nuke)",
-        text: "Each player picks their bomb carriers from a menu I send by direct message. If your DMs are closed, click **Choose privately** in the game thread: only you see that menu. Play starts when both have chosen; a game still waiting for a choice after 48 hours is called off.",
+        text: "Each player picks their bomb carriers from a menu I send by direct message. If your DMs are closed, click **Choose privately** in the game thread: only you see that menu. Play starts when both have chosen; a game still waiting for a choice when the menu's deadline passes (48 hours unless the host changed it) is called off.",
     },
     Section {
         name: "3. Moves",
