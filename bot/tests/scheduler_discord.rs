@@ -137,13 +137,15 @@ mod with_bot {
 
     use kaboom_bot::clock::TestClock;
     use kaboom_bot::fake_discord::{
-        CommandOption, FakeDiscord, InteractionResponse, ResponseKind, SentInteraction, SimUser,
+        CommandOption, FakeDiscord, InteractionResponse, MEMBER_PERMISSIONS, ResponseKind,
+        SentInteraction, SimUser,
     };
     use kaboom_bot::painter::PlainPainter;
     use kaboom_bot::scheduler::discord::DiscordNotifier;
     use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
     use kaboom_bot::services::Services;
-    use kaboom_bot::storage::Db;
+    use kaboom_bot::storage::{Db, settings as stored};
+    use poise::serenity_prelude::Permissions;
 
     use super::{HOUR, T0};
 
@@ -236,15 +238,8 @@ mod with_bot {
         let alice = SimUser::new(1001, "alice");
         let settings = |sub: &str, options| vec![CommandOption::subcommand(sub, options)];
 
-        // (A subcommand with options: the fake sends an option-less subcommand without the
-        // `options` array, which serenity refuses.)
-        let shown = cmd(
-            &fake,
-            &alice,
-            "settings",
-            settings("me", vec![CommandOption::boolean("nudges", true)]),
-        )
-        .await;
+        // Without options: shows the defaults.
+        let shown = cmd(&fake, &alice, "settings", settings("me", vec![])).await;
         assert!(shown.content().unwrap().contains("on, by DM"), "{shown:?}");
         // ViaChoice: 0 = DM, 1 = thread mention.
         let changed = cmd(
@@ -336,6 +331,80 @@ mod with_bot {
         );
         assert!(fake.messages_in(fake.dm_channel_for(alice.id)).is_empty());
         bot.stop().await;
+    }
+
+    /// Issue 8: `/settings server` needs Manage Server. poise checks the `permissions` of
+    /// the interaction's `member`; a member without it gets a private refusal naming the
+    /// permission and the server's defaults stay unset, while `/settings me` still works.
+    /// A member with Manage Server (not Administrator) and an Administrator can use it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn settings_server_needs_manage_server() {
+        let fake = FakeDiscord::start().await.expect("fake starts");
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("k.db").display()))
+            .await
+            .unwrap();
+        let clock = Arc::new(TestClock::new(T0));
+        let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
+        let bot = start_bot(&fake, services.clone()).await;
+        let member = SimUser::new(1002, "bob").with_permissions(MEMBER_PERMISSIONS);
+        let manager = SimUser::new(1003, "carol")
+            .with_permissions(MEMBER_PERMISSIONS | Permissions::MANAGE_GUILD);
+        let admin = SimUser::new(1001, "alice"); // every permission
+        let server = |options| vec![CommandOption::subcommand("server", options)];
+
+        for options in [vec![CommandOption::string("shares", "30")], vec![]] {
+            let refused = cmd(&fake, &member, "settings", server(options)).await;
+            let text = refused.content().unwrap();
+            assert!(
+                text.contains("`/settings server` needs the Manage Server permission"),
+                "{text}"
+            );
+            assert!(refused.is_ephemeral(), "the refusal is private");
+        }
+        assert_eq!(stored::guild(&db, fake.guild_id()).await.unwrap(), None);
+        let own = cmd(
+            &fake,
+            &member,
+            "settings",
+            vec![CommandOption::subcommand("me", vec![])],
+        )
+        .await;
+        assert!(own.content().unwrap().contains("Reminders to move are on"));
+
+        let changed = cmd(
+            &fake,
+            &manager,
+            "settings",
+            server(vec![CommandOption::integer("idle_hours", 12)]),
+        )
+        .await;
+        let text = changed.content().unwrap();
+        assert!(text.contains("after 12 hours"), "{text}");
+        let stored = stored::guild(&db, fake.guild_id()).await.unwrap();
+        assert_eq!(stored.map(|s| s.idle_first_secs), Some(12 * 3600));
+
+        let shown = cmd(&fake, &admin, "settings", server(vec![])).await;
+        let text = shown.content().unwrap();
+        assert!(text.contains("after 12 hours"), "{text}");
+        assert!(shown.is_ephemeral());
+        bot.stop().await;
+    }
+
+    /// The refusal names each missing permission as Discord's settings do.
+    #[test]
+    fn missing_permission_refusals_name_the_permissions() {
+        use kaboom_bot::commands::missing_permissions_text;
+        let two = missing_permissions_text(
+            "x",
+            Some(Permissions::MANAGE_GUILD | Permissions::MANAGE_ROLES),
+        );
+        assert!(
+            two.contains("needs the Manage Server and Manage Roles permissions"),
+            "{two}"
+        );
+        let unknown = missing_permissions_text("x", None);
+        assert!(unknown.contains("may lack a permission"), "{unknown}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

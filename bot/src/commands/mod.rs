@@ -107,9 +107,48 @@ pub async fn autocomplete_game(
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
+/// The refusal a member gets who lacks `missing` for `/{command}` (its qualified name, e.g.
+/// `settings server`). Permissions are named as Discord's server settings name them
+/// (serenity's "Manage Guild" is "Manage Server" there). `None`: poise could not tell which.
+pub fn missing_permissions_text(command: &str, missing: Option<serenity::Permissions>) -> String {
+    match missing {
+        Some(missing) if !missing.is_empty() => {
+            let names: Vec<&str> = missing
+                .get_permission_names()
+                .into_iter()
+                .map(|n| match n {
+                    "Manage Guild" => "Manage Server",
+                    other => other,
+                })
+                .collect();
+            let (noun, list) = match names.as_slice() {
+                [one] => ("permission", (*one).to_string()),
+                [rest @ .., last] => ("permissions", format!("{} and {last}", rest.join(", "))),
+                [] => ("permissions", String::new()),
+            };
+            format!(
+                "`/{command}` needs the {list} {noun}, which you do not have in this server. Ask a server admin to do it."
+            )
+        }
+        _ => format!(
+            "You may lack a permission that `/{command}` needs, so it was not run. Ask a server admin."
+        ),
+    }
+}
+
 /// The one error handler: tells the user ephemerally what went wrong, and logs.
 pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
+        poise::FrameworkError::MissingUserPermissions {
+            missing_permissions,
+            ctx,
+            ..
+        } => {
+            let text = missing_permissions_text(&ctx.command().qualified_name, missing_permissions);
+            if let Err(e) = say_private(ctx, text).await {
+                tracing::warn!(error = %e, "could not report missing permissions to the user");
+            }
+        }
         poise::FrameworkError::Command { error, ctx, .. } => {
             let text = match error.downcast_ref::<ServiceError>() {
                 Some(ServiceError::Refused(t)) => t.clone(),

@@ -37,6 +37,15 @@
 //! Snowflake ids are generated from a fixed start (2025-01-01), so the same sequence of
 //! requests yields the same ids.
 //!
+//! Permissions: each [`SimUser`] has a permission set (every permission by default; an
+//! ordinary member with `SimUser::new(..).with_permissions(MEMBER_PERMISSIONS)`). The
+//! interaction's `member.permissions` carries it (all bits for an Administrator, as Discord
+//! computes it), which is what poise 0.7 checks `required_permissions` against (with
+//! `app_permissions`, the bot's: every permission). GUILD_CREATE has an `@everyone` role with
+//! [`MEMBER_PERMISSIONS`] and an Admin role (every permission) held by the bot and by users
+//! with Administrator. A subcommand (group) option always carries `options`, `[]` when empty,
+//! which serenity 0.12 requires.
+//!
 //! ## Connecting the bot (the recipe)
 //!
 //! ```no_run
@@ -81,7 +90,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use client::{FAKE_TOKEN, client_builder, http};
-pub use payloads::{CommandOption, SimUser};
+pub use payloads::{CommandOption, MEMBER_PERMISSIONS, SimUser};
 pub use records::{
     FakeAttachment, FakeChannel, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
     RecordedRequest, ResponseKind, SentInteraction,
@@ -319,8 +328,10 @@ impl FakeDiscord {
             let mut event = message.json.clone();
             if in_guild {
                 event["guild_id"] = json!(s.guild_id.to_string());
-                event["member"] =
-                    payloads::member_json_without_user(&snowflake_timestamp(message.id));
+                event["member"] = payloads::member_json_without_user(
+                    &snowflake_timestamp(message.id),
+                    user.roles(s.admin_role_id()),
+                );
             }
             s.broadcast("MESSAGE_CREATE", event);
             Ok(message.id)
@@ -351,7 +362,15 @@ impl FakeDiscord {
                 channel_id,
                 guild_id: in_guild.then_some(s.guild_id),
             };
-            let mut payload = interaction_base(id, s.application_id, kind, &token, user, &place);
+            let mut payload = interaction_base(
+                id,
+                s.application_id,
+                kind,
+                &token,
+                user,
+                &place,
+                s.admin_role_id(),
+            );
             payload["data"] = data;
             if let Some(message) = message {
                 payload["message"] = message;
@@ -407,7 +426,8 @@ impl FakeDiscord {
         }
         let mut users = Vec::new();
         options.iter().for_each(|o| o.resolved_users(&mut users));
-        if let Some(resolved) = resolved_json(&users, in_guild, &snowflake_timestamp(s.guild_id)) {
+        let joined_at = snowflake_timestamp(s.guild_id);
+        if let Some(resolved) = resolved_json(&users, in_guild, &joined_at, s.admin_role_id()) {
             data["resolved"] = resolved;
         }
         data

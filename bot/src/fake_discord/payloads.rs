@@ -1,11 +1,41 @@
 //! Discord-shaped JSON objects (API v10) that the fake sends: users, members, guilds,
 //! channels, messages, interactions. Each builder names the Discord API doc it follows.
 
+use poise::serenity_prelude::Permissions;
 use serde_json::{Value, json};
 
-/// Permissions bit set sent as `app_permissions` / member `permissions` (all text permissions,
-/// Discord's `permissions` string form: a decimal integer in a string).
+/// Permissions bit set sent as `app_permissions` (the bot's) and as the `permissions` of
+/// channels and of the Admin role: bits 0 to 50, Discord's `permissions` string form (a
+/// decimal integer in a string, <https://discord.com/developers/docs/topics/permissions>).
 pub(crate) const ALL_PERMISSIONS: &str = "2251799813685247";
+
+/// [`ALL_PERMISSIONS`] as bits.
+const ALL_PERMISSION_BITS: u64 = (1 << 51) - 1;
+
+/// What an ordinary member may do (the fake's `@everyone` role): see and write in channels
+/// and threads, add reactions, attach files, embed links, read history, use application
+/// commands. No Manage Server, no Administrator.
+pub const MEMBER_PERMISSIONS: Permissions = Permissions::VIEW_CHANNEL
+    .union(Permissions::SEND_MESSAGES)
+    .union(Permissions::SEND_MESSAGES_IN_THREADS)
+    .union(Permissions::CREATE_PUBLIC_THREADS)
+    .union(Permissions::ADD_REACTIONS)
+    .union(Permissions::EMBED_LINKS)
+    .union(Permissions::ATTACH_FILES)
+    .union(Permissions::READ_MESSAGE_HISTORY)
+    .union(Permissions::USE_APPLICATION_COMMANDS);
+
+/// The `permissions` string Discord puts in an interaction's `member` for a member with
+/// `permissions`: the decimal bit set, and every permission (bits 0 to 50) for an
+/// Administrator, as Discord computes it
+/// (<https://discord.com/developers/docs/topics/permissions#permission-overwrites>).
+pub(crate) fn permissions_string(permissions: Permissions) -> String {
+    if permissions.administrator() {
+        ALL_PERMISSIONS.to_string()
+    } else {
+        (permissions.bits() & ALL_PERMISSION_BITS).to_string()
+    }
+}
 
 /// Discord's "epoch" (2015-01-01T00:00:00Z) in Unix milliseconds; snowflakes count from it.
 /// Follows <https://discord.com/developers/docs/reference#snowflakes>.
@@ -79,6 +109,10 @@ pub struct SimUser {
     pub username: String,
     /// The display name (`Alice`), `None` when the user has not set one.
     pub global_name: Option<String>,
+    /// The user's permissions in the fake's guild (sent as the interaction `member`'s
+    /// `permissions`). [`SimUser::new`] gives every permission (an Administrator); use
+    /// [`SimUser::with_permissions`] for an ordinary member (e.g. [`MEMBER_PERMISSIONS`]).
+    pub permissions: Permissions,
 }
 
 impl SimUser {
@@ -88,6 +122,36 @@ impl SimUser {
             id,
             username: username.into(),
             global_name: None,
+            permissions: Permissions::all(),
+        }
+    }
+
+    /// The same user with these permissions in the guild (instead of every permission).
+    /// Administrator implies all the others, as on Discord.
+    pub fn with_permissions(mut self, permissions: Permissions) -> Self {
+        self.permissions = permissions;
+        self
+    }
+
+    /// The Guild Member object of this user in an interaction (`member`, or a member of
+    /// `data.resolved`): with `permissions`, and the fake's Admin role (`admin_role`) when
+    /// the user is an Administrator.
+    pub(crate) fn member_json(&self, joined_at: &str, admin_role: u64, with_user: bool) -> Value {
+        let mut member = member_json_without_user(joined_at, self.roles(admin_role));
+        member["permissions"] = Value::String(permissions_string(self.permissions));
+        if with_user {
+            member["user"] = self.to_json();
+        }
+        member
+    }
+
+    /// The ids of the roles of this user: the Admin role for an Administrator, else none
+    /// (the `@everyone` role is implied, as on Discord).
+    pub(crate) fn roles(&self, admin_role: u64) -> Vec<u64> {
+        if self.permissions.administrator() {
+            vec![admin_role]
+        } else {
+            Vec::new()
         }
     }
 
@@ -118,27 +182,27 @@ pub(crate) fn user_json(id: u64, username: &str, global_name: Option<&str>, bot:
     })
 }
 
-/// A Guild Member object without `user`
-/// (<https://discord.com/developers/docs/resources/guild#guild-member-object>), as found in
-/// interaction `resolved.members`.
-pub(crate) fn member_json_without_user(joined_at: &str) -> Value {
+/// A Guild Member object without `user` and without `permissions`
+/// (<https://discord.com/developers/docs/resources/guild#guild-member-object>; Discord sends
+/// `permissions` only in interactions), with these role ids.
+pub(crate) fn member_json_without_user(joined_at: &str, roles: Vec<u64>) -> Value {
+    let roles: Vec<String> = roles.iter().map(u64::to_string).collect();
     json!({
         "nick": null,
         "avatar": null,
-        "roles": [],
+        "roles": roles,
         "joined_at": joined_at,
         "premium_since": null,
         "deaf": false,
         "mute": false,
         "flags": 0,
         "pending": false,
-        "permissions": ALL_PERMISSIONS,
     })
 }
 
-/// A Guild Member object with `user`.
-pub(crate) fn member_json(user: &Value, joined_at: &str) -> Value {
-    let mut member = member_json_without_user(joined_at);
+/// A Guild Member object with `user` and these role ids.
+pub(crate) fn member_json(user: &Value, joined_at: &str, roles: Vec<u64>) -> Value {
+    let mut member = member_json_without_user(joined_at, roles);
     member["user"] = user.clone();
     member
 }
@@ -238,7 +302,10 @@ impl CommandOption {
         if let Some(value) = &self.value {
             object["value"] = value.clone();
         }
-        if !self.options.is_empty() {
+        // Subcommands and groups always carry `options`, `[]` when the subcommand has no
+        // parameters or none was given: serenity 0.12 requires the field for types 1 and 2
+        // (`missing field options` otherwise); leaf options never have it.
+        if matches!(self.kind, 1 | 2) || !self.options.is_empty() {
             object["options"] = Value::Array(self.options.iter().map(Self::to_json).collect());
         }
         if self.focused {
@@ -276,6 +343,7 @@ pub(crate) fn interaction_base(
     token: &str,
     user: &SimUser,
     place: &ChannelContext,
+    admin_role: u64,
 ) -> Value {
     let mut object = json!({
         "id": id.to_string(),
@@ -295,7 +363,7 @@ pub(crate) fn interaction_base(
         Some(guild_id) => {
             object["guild_id"] = Value::String(guild_id.to_string());
             object["guild_locale"] = Value::String("en-US".into());
-            object["member"] = member_json(&user.to_json(), &snowflake_timestamp(id));
+            object["member"] = user.member_json(&snowflake_timestamp(id), admin_role, true);
             object["context"] = json!(0);
         }
         None => {
@@ -307,7 +375,12 @@ pub(crate) fn interaction_base(
 }
 
 /// `data.resolved` for the users named in options (Resolved Data structure).
-pub(crate) fn resolved_json(users: &[SimUser], in_guild: bool, joined_at: &str) -> Option<Value> {
+pub(crate) fn resolved_json(
+    users: &[SimUser],
+    in_guild: bool,
+    joined_at: &str,
+    admin_role: u64,
+) -> Option<Value> {
     if users.is_empty() {
         return None;
     }
@@ -315,7 +388,10 @@ pub(crate) fn resolved_json(users: &[SimUser], in_guild: bool, joined_at: &str) 
     let mut members_map = serde_json::Map::new();
     for user in users {
         users_map.insert(user.id.to_string(), user.to_json());
-        members_map.insert(user.id.to_string(), member_json_without_user(joined_at));
+        members_map.insert(
+            user.id.to_string(),
+            user.member_json(joined_at, admin_role, false),
+        );
     }
     let mut resolved = json!({ "users": users_map });
     if in_guild {
@@ -362,5 +438,42 @@ mod tests {
                 {"name": "variant", "type": 3, "value": "ato", "focused": true}
             ]})
         );
+    }
+
+    /// serenity 0.12 requires `options` on subcommands and groups (`[]` when empty).
+    #[test]
+    fn option_less_subcommands_carry_an_empty_options_array() {
+        let group =
+            CommandOption::subcommand_group("a", vec![CommandOption::subcommand("b", vec![])]);
+        assert_eq!(
+            group.to_json(),
+            json!({"name": "a", "type": 2, "options": [{"name": "b", "type": 1, "options": []}]})
+        );
+        assert_eq!(
+            CommandOption::boolean("x", true).to_json(),
+            json!({"name": "x", "type": 5, "value": true})
+        );
+    }
+
+    /// The interaction member's `permissions`: the user's bit set; Administrator means all.
+    #[test]
+    fn members_carry_their_permissions_and_administrators_the_admin_role() {
+        let member = SimUser::new(1, "m").with_permissions(MEMBER_PERMISSIONS);
+        let json = member.member_json("2025-01-01T00:00:00+00:00", 77, true);
+        assert_eq!(json["permissions"], MEMBER_PERMISSIONS.bits().to_string());
+        assert_eq!(json["roles"], json!([]));
+        assert_eq!(json["user"]["id"], "1");
+        let manager = member.with_permissions(MEMBER_PERMISSIONS | Permissions::MANAGE_GUILD);
+        let bits: u64 = manager.member_json("t", 77, false)["permissions"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(Permissions::from_bits_truncate(bits).manage_guild());
+        let admin = SimUser::new(2, "a").with_permissions(Permissions::ADMINISTRATOR);
+        let json = admin.member_json("t", 77, false);
+        assert_eq!(json["permissions"], ALL_PERMISSIONS);
+        assert_eq!(json["roles"], json!(["77"]));
+        assert!(json.get("user").is_none());
     }
 }

@@ -219,16 +219,40 @@ impl State {
             "icon": null,
             "unicode_emoji": null,
             "position": 0,
+            "permissions": payloads::MEMBER_PERMISSIONS.bits().to_string(),
+            "managed": false,
+            "mentionable": false,
+            "flags": 0,
+        });
+        // Administrators (the bot, and users with Administrator) have this role.
+        let admin = json!({
+            "id": self.admin_role_id().to_string(),
+            "name": "Admin",
+            "color": 0,
+            "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
+            "hoist": false,
+            "icon": null,
+            "unicode_emoji": null,
+            "position": 1,
             "permissions": payloads::ALL_PERMISSIONS,
             "managed": false,
             "mentionable": false,
             "flags": 0,
         });
-        let mut members = vec![payloads::member_json(&self.bot_user_json(), &joined_at)];
+        let mut members = vec![payloads::member_json(
+            &self.bot_user_json(),
+            &joined_at,
+            vec![self.admin_role_id()],
+        )];
         let mut user_ids: Vec<&u64> = self.users.keys().collect();
         user_ids.sort();
         for id in user_ids {
-            members.push(payloads::member_json(&self.users[id].to_json(), &joined_at));
+            let user = &self.users[id];
+            members.push(payloads::member_json(
+                &user.to_json(),
+                &joined_at,
+                user.roles(self.admin_role_id()),
+            ));
         }
         let (channels, threads): (Vec<Value>, Vec<Value>) = self
             .channels
@@ -248,7 +272,7 @@ impl State {
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [everyone],
+            "roles": [everyone, admin],
             "emojis": [],
             "features": [],
             "mfa_level": 0,
@@ -327,6 +351,12 @@ impl State {
             "interactions_endpoint_url": null,
             "approximate_guild_count": 1,
         })
+    }
+
+    /// The id of the guild's Admin role (every permission): the guild's snowflake with
+    /// increment 1, which the id generator (increment 0) never makes.
+    pub(crate) fn admin_role_id(&self) -> u64 {
+        self.guild_id + 1
     }
 
     pub(crate) fn channel_is_in_guild(&self, channel_id: u64) -> Option<bool> {
@@ -1100,13 +1130,13 @@ impl State {
                 match (parse_id(gid).filter(|g| *g == self.guild_id), parse_id(uid)) {
                     (Some(_), Some(uid)) => {
                         let user = self.user_json(uid);
-                        (
-                            200,
-                            Some(payloads::member_json(
-                                &user,
-                                &snowflake_timestamp(self.guild_id),
-                            )),
-                        )
+                        let roles = match self.users.get(&uid) {
+                            Some(sim) => sim.roles(self.admin_role_id()),
+                            // The bot, and unknown users (as a default `SimUser`).
+                            None => vec![self.admin_role_id()],
+                        };
+                        let joined_at = snowflake_timestamp(self.guild_id);
+                        (200, Some(payloads::member_json(&user, &joined_at, roles)))
                     }
                     _ => error(404, 10007, "Unknown Member"),
                 }
