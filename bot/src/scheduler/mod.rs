@@ -45,7 +45,7 @@ use std::time::Duration;
 use kaboom_rules::{AnyGame, Color, EndReason, Outcome, Viewer};
 
 use crate::clock::Clock;
-use crate::storage::games::{self, GameRow, GameState, StateUpdate};
+use crate::storage::games::{self, GameRow, StateUpdate};
 use crate::storage::settings::{self, GuildSettings};
 use crate::storage::{Db, StorageError, Tx, challenges, schedule};
 
@@ -634,19 +634,7 @@ impl Scheduler {
             (o, text)
         };
         game.declare(outcome);
-        let update = StateUpdate {
-            expected_ply: row.ply,
-            action: None,
-            state_fen: game.fen(Viewer::Full),
-            start_fen: row.start_fen.clone(),
-            state: GameState::Finished,
-            declared: Some(outcome),
-            result: Some((
-                outcome.result().to_string(),
-                outcome.reason.name().to_string(),
-            )),
-            deadline_at: None,
-        };
+        let update = StateUpdate::finished(row, game.fen(Viewer::Full), outcome);
         if !games::update_state(tx, row.id, &update, now).await? {
             return Ok(None);
         }

@@ -733,19 +733,7 @@ impl Services {
     ) -> Result<Ended, ServiceError> {
         game.declare(outcome);
         let outcome = game.status().outcome().unwrap_or(outcome);
-        let update = StateUpdate {
-            expected_ply: row.ply,
-            action: None,
-            state_fen: game.fen(Viewer::Full),
-            start_fen: row.start_fen.clone(),
-            state: GameState::Finished,
-            declared: Some(outcome),
-            result: Some((
-                outcome.result().to_string(),
-                outcome.reason.name().to_string(),
-            )),
-            deadline_at: None,
-        };
+        let update = StateUpdate::finished(row, game.fen(Viewer::Full), outcome);
         if !games::update_state(&mut tx, row.id, &update, self.clock.now()).await? {
             return Err(ServiceError::MovedOn {
                 game_id: row.id,

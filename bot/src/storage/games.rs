@@ -360,6 +360,27 @@ pub struct StateUpdate {
     pub deadline_at: Option<i64>,
 }
 
+impl StateUpdate {
+    /// The update that ends `row`'s game off the board (resignation, agreement, time
+    /// forfeit, abort) with `outcome`: no action appended, `state_fen` the full
+    /// serialization with the declared result, no deadline any more.
+    pub fn finished(row: &GameRow, state_fen: String, outcome: Outcome) -> StateUpdate {
+        StateUpdate {
+            expected_ply: row.ply,
+            action: None,
+            state_fen,
+            start_fen: row.start_fen.clone(),
+            state: GameState::Finished,
+            declared: Some(outcome),
+            result: Some((
+                outcome.result().to_string(),
+                outcome.reason.name().to_string(),
+            )),
+            deadline_at: None,
+        }
+    }
+}
+
 /// Writes a game's new state inside `tx`, appending the action if any. Returns `false`
 /// (and writes nothing) when the game is no longer at `expected_ply`: someone else's action
 /// came first.
