@@ -100,7 +100,14 @@ pub async fn open_game(
         .await?;
     services.set_thread(snap.row.id, thread.id.get()).await?;
     let snap = services.load(snap.row.id).await?;
-    let caption = present::board_caption(&snap, None, &[], &[]);
+    let mut caption = present::board_caption(&snap, None, &[], &[]);
+    if snap.row.state == crate::storage::games::GameState::Setup {
+        caption.push('\n');
+        caption.push_str(&crate::scheduler::designation_abort_note(
+            snap.row.created_at,
+            services.scheduler.designation_timeout_secs,
+        ));
+    }
     post_board(http, services, &snap, caption).await?;
     if snap.row.variant.has_designation() {
         send_carrier_menus(http, services, &snap).await?;

@@ -472,6 +472,21 @@ mod with_bot {
                 .contains("Game on")
         );
         let thread = fake.threads().last().unwrap().id;
+        // The thread's first board says it too, for spectators and for players whose DMs
+        // are closed.
+        let setup = fake
+            .wait_for_messages_in(thread, 1, WAIT)
+            .await
+            .expect("the setup board");
+        let caption = setup[0].content();
+        assert!(
+            caption.contains("choose their carriers privately")
+                && caption.contains(&format!(
+                    "within 36 hours (by <t:{0}:f>, <t:{0}:R>), or the game is aborted",
+                    T0 + 36 * HOUR
+                )),
+            "{caption}"
+        );
         for user in [&alice, &bob] {
             let dms = fake
                 .wait_for_messages_in(fake.dm_channel_for(user.id), 1, WAIT)
