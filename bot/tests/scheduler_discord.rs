@@ -136,15 +136,15 @@ mod with_bot {
     use std::time::Duration;
 
     use kaboom_bot::clock::TestClock;
+    use kaboom_bot::demo::driver::{Driver, ServicesFor};
     use kaboom_bot::fake_discord::{
-        CommandOption, FakeDiscord, InteractionResponse, MEMBER_PERMISSIONS, ResponseKind,
-        SentInteraction, SimUser,
+        CommandOption, FakeDiscord, InteractionResponse, MEMBER_PERMISSIONS, SimUser,
     };
     use kaboom_bot::painter::PlainPainter;
     use kaboom_bot::scheduler::discord::DiscordNotifier;
     use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
     use kaboom_bot::services::Services;
-    use kaboom_bot::storage::{Db, settings as stored};
+    use kaboom_bot::storage::settings as stored;
     use poise::serenity_prelude::Permissions;
 
     use super::{HOUR, T0};
@@ -153,97 +153,56 @@ mod with_bot {
     const BEIRUT: i64 = 1; // choice index of the `variant` option
     const WHITE: i64 = 0; // choice index of the `color` option
 
-    async fn answer(fake: &FakeDiscord, sent: &SentInteraction) -> InteractionResponse {
-        loop {
-            let r = fake
-                .next_interaction_response(sent.id, WAIT)
-                .await
-                .expect("an answer");
-            if !matches!(
-                r.kind,
-                ResponseKind::Callback { callback_type: 5 }
-                    | ResponseKind::Callback { callback_type: 6 }
-            ) {
-                return r;
-            }
-        }
-    }
-
-    struct Bot {
-        shards: Arc<poise::serenity_prelude::ShardManager>,
-        running: tokio::task::JoinHandle<()>,
-    }
-
-    impl Bot {
-        async fn stop(self) {
-            self.shards.shutdown_all().await;
-            let _ = tokio::time::timeout(WAIT, self.running).await;
-        }
-    }
-
-    /// Starts the bot over `services`; returns once it answers `/help` (poise's setup,
-    /// which registers the commands, has finished).
-    async fn start_bot(fake: &FakeDiscord, services: Services) -> Bot {
-        let mut client = fake
-            .client_builder(kaboom_bot::bot::intents())
-            .framework(kaboom_bot::bot::framework(services, None))
-            .await
-            .expect("client builds");
-        let shards = client.shard_manager.clone();
-        let running = tokio::spawn(async move {
-            let _ = client.start().await;
+    /// The real bot over a fresh database in `dir`, against a new fake Discord, its services
+    /// on `clock` with the cheap [`PlainPainter`] and the scheduler configuration `config`
+    /// (whose times the messages quote): `kaboom_bot::demo::driver::Driver`, as in e2e.rs.
+    async fn start_bot(
+        dir: &tempfile::TempDir,
+        clock: &Arc<TestClock>,
+        config: SchedulerConfig,
+    ) -> Driver {
+        let fake = FakeDiscord::start().await.expect("fake starts");
+        let url = format!("sqlite://{}", dir.path().join("k.db").display());
+        let clock = clock.clone();
+        let services_for: ServicesFor = Arc::new(move |db| {
+            Services::new(db, clock.clone(), Arc::new(PlainPainter))
+                .with_scheduler_config(config.clone())
         });
-        fake.wait_until_ready(WAIT).await.expect("bot connects");
-        let probe_user = SimUser::new(1999, "probe");
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            assert!(tokio::time::Instant::now() < deadline, "bot never served");
-            if let Ok(sent) =
-                fake.slash_command(&probe_user, fake.text_channel_id(), "help", vec![])
-                && fake
-                    .next_interaction_response(sent.id, Duration::from_millis(1500))
-                    .await
-                    .is_ok()
-            {
-                return Bot { shards, running };
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        Driver::start_with(fake, &url, services_for)
+            .await
+            .expect("the bot starts")
     }
 
+    /// `user`'s slash command `name` in the text channel, and its answer.
     async fn cmd(
-        fake: &FakeDiscord,
+        d: &Driver,
         user: &SimUser,
         name: &str,
         options: Vec<CommandOption>,
     ) -> InteractionResponse {
-        let sent = fake
-            .slash_command(user, fake.text_channel_id(), name, options)
-            .unwrap();
-        answer(fake, &sent).await
+        d.cmd(user, d.fake.text_channel_id(), name, options)
+            .await
+            .expect("an answer")
     }
 
     /// `/settings me` and `/settings server` through Discord, then followed by the
     /// scheduler: the server's 30% threshold, alice's choice of a thread mention.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn settings_commands_change_what_the_scheduler_sends() {
-        let fake = FakeDiscord::start().await.expect("fake starts");
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("k.db").display()))
-            .await
-            .unwrap();
         let clock = Arc::new(TestClock::new(T0));
+        let d = start_bot(&dir, &clock, SchedulerConfig::default()).await;
+        let (fake, db) = (&d.fake, d.db.clone());
         let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
-        let bot = start_bot(&fake, services.clone()).await;
         let alice = SimUser::new(1001, "alice");
         let settings = |sub: &str, options| vec![CommandOption::subcommand(sub, options)];
 
         // Without options: shows the defaults.
-        let shown = cmd(&fake, &alice, "settings", settings("me", vec![])).await;
+        let shown = cmd(&d, &alice, "settings", settings("me", vec![])).await;
         assert!(shown.content().unwrap().contains("on, by DM"), "{shown:?}");
         // ViaChoice: 0 = DM, 1 = thread mention.
         let changed = cmd(
-            &fake,
+            &d,
             &alice,
             "settings",
             settings("me", vec![CommandOption::integer("via", 1)]),
@@ -253,7 +212,7 @@ mod with_bot {
         assert!(text.contains("mention in the game's thread"), "{text}");
         assert!(changed.is_ephemeral(), "settings answers are private");
         let server = cmd(
-            &fake,
+            &d,
             &alice,
             "settings",
             settings(
@@ -271,7 +230,7 @@ mod with_bot {
             "{text}"
         );
         let bad = cmd(
-            &fake,
+            &d,
             &alice,
             "settings",
             settings("server", vec![CommandOption::string("shares", "150")]),
@@ -330,7 +289,7 @@ mod with_bot {
             in_thread[0].content()
         );
         assert!(fake.messages_in(fake.dm_channel_for(alice.id)).is_empty());
-        bot.stop().await;
+        d.stop().await;
     }
 
     /// Issue 8: `/settings server` needs Manage Server. poise checks the `permissions` of
@@ -339,14 +298,10 @@ mod with_bot {
     /// A member with Manage Server (not Administrator) and an Administrator can use it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn settings_server_needs_manage_server() {
-        let fake = FakeDiscord::start().await.expect("fake starts");
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("k.db").display()))
-            .await
-            .unwrap();
         let clock = Arc::new(TestClock::new(T0));
-        let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
-        let bot = start_bot(&fake, services.clone()).await;
+        let d = start_bot(&dir, &clock, SchedulerConfig::default()).await;
+        let (fake, db) = (&d.fake, d.db.clone());
         let member = SimUser::new(1002, "bob").with_permissions(MEMBER_PERMISSIONS);
         let manager = SimUser::new(1003, "carol")
             .with_permissions(MEMBER_PERMISSIONS | Permissions::MANAGE_GUILD);
@@ -354,7 +309,7 @@ mod with_bot {
         let server = |options| vec![CommandOption::subcommand("server", options)];
 
         for options in [vec![CommandOption::string("shares", "30")], vec![]] {
-            let refused = cmd(&fake, &member, "settings", server(options)).await;
+            let refused = cmd(&d, &member, "settings", server(options)).await;
             let text = refused.content().unwrap();
             assert!(
                 text.contains("`/settings server` needs the Manage Server permission"),
@@ -364,7 +319,7 @@ mod with_bot {
         }
         assert_eq!(stored::guild(&db, fake.guild_id()).await.unwrap(), None);
         let own = cmd(
-            &fake,
+            &d,
             &member,
             "settings",
             vec![CommandOption::subcommand("me", vec![])],
@@ -373,7 +328,7 @@ mod with_bot {
         assert!(own.content().unwrap().contains("Reminders to move are on"));
 
         let changed = cmd(
-            &fake,
+            &d,
             &manager,
             "settings",
             server(vec![CommandOption::integer("idle_hours", 12)]),
@@ -384,11 +339,11 @@ mod with_bot {
         let stored = stored::guild(&db, fake.guild_id()).await.unwrap();
         assert_eq!(stored.map(|s| s.idle_first_secs), Some(12 * 3600));
 
-        let shown = cmd(&fake, &admin, "settings", server(vec![])).await;
+        let shown = cmd(&d, &admin, "settings", server(vec![])).await;
         let text = shown.content().unwrap();
         assert!(text.contains("after 12 hours"), "{text}");
         assert!(shown.is_ephemeral());
-        bot.stop().await;
+        d.stop().await;
     }
 
     /// The refusal names each missing permission as Discord's settings do.
@@ -409,24 +364,19 @@ mod with_bot {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn challenge_and_carrier_messages_say_when_they_expire_and_the_scheduler_explains() {
-        let fake = FakeDiscord::start().await.expect("fake starts");
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("k.db").display()))
-            .await
-            .unwrap();
         let clock = Arc::new(TestClock::new(T0));
         // A 36-hour designation timeout, to see that the messages quote the configuration.
         let config = SchedulerConfig {
             designation_timeout_secs: 36 * HOUR,
             ..SchedulerConfig::default()
         };
-        let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter))
-            .with_scheduler_config(config.clone());
-        let bot = start_bot(&fake, services).await;
+        let d = start_bot(&dir, &clock, config.clone()).await;
+        let (fake, db) = (&d.fake, d.db.clone());
         let alice = SimUser::new(1001, "alice");
         let bob = SimUser::new(1002, "bob");
         let challenge = cmd(
-            &fake,
+            &d,
             &alice,
             "challenge",
             vec![
@@ -446,7 +396,7 @@ mod with_bot {
         );
         // An open challenge to anyone, left to expire.
         let open = cmd(
-            &fake,
+            &d,
             &alice,
             "challenge",
             vec![CommandOption::integer("variant", BEIRUT)],
@@ -465,8 +415,9 @@ mod with_bot {
             .click_button(&bob, challenge.message_id.unwrap(), &accept)
             .unwrap();
         assert!(
-            answer(&fake, &sent)
+            d.answer(&sent)
                 .await
+                .expect("an answer")
                 .content()
                 .unwrap()
                 .contains("Game on")
@@ -543,6 +494,6 @@ mod with_bot {
         );
         assert!(message.custom_ids().is_empty());
 
-        bot.stop().await;
+        d.stop().await;
     }
 }

@@ -20,6 +20,10 @@ use crate::storage::Db;
 /// How long one answer may take.
 pub const WAIT: Duration = Duration::from_secs(30);
 
+/// How the bot's services are made over a freshly opened database (at every start and
+/// restart): the clock, the painter and the scheduler configuration they use.
+pub type ServicesFor = Arc<dyn Fn(Db) -> Services + Send + Sync>;
+
 /// The fake, the running bot, its database and the simulated users.
 pub struct Driver {
     /// The fake Discord.
@@ -33,7 +37,7 @@ pub struct Driver {
     /// A spectator (and the third user of refusal tests).
     pub carol: SimUser,
     url: String,
-    clock: Arc<dyn Clock>,
+    services_for: ServicesFor,
     shards: Arc<serenity::ShardManager>,
     running: tokio::task::JoinHandle<()>,
 }
@@ -63,9 +67,24 @@ impl Driver {
         url: &str,
         clock: Arc<dyn Clock>,
     ) -> Result<Driver, DemoError> {
+        let services_for: ServicesFor =
+            Arc::new(move |db| Services::new(db, clock.clone(), Arc::new(RendererPainter)));
+        Driver::start_with(fake, url, services_for).await
+    }
+
+    /// As [`Driver::start`], with the bot's services made by `services_for` over the
+    /// database at `url` (tests choose the clock, a cheaper painter or the scheduler
+    /// configuration the messages quote); a restart makes them the same way.
+    ///
+    /// # Errors
+    /// As [`Driver::start`].
+    pub async fn start_with(
+        fake: FakeDiscord,
+        url: &str,
+        services_for: ServicesFor,
+    ) -> Result<Driver, DemoError> {
         let db = Db::connect(url).await?;
-        let services = Services::new(db.clone(), clock.clone(), Arc::new(RendererPainter));
-        let framework = crate::bot::framework(services, None);
+        let framework = crate::bot::framework(services_for(db.clone()), None);
         let mut client = fake
             .client_builder(crate::bot::intents())
             .framework(framework)
@@ -102,7 +121,7 @@ impl Driver {
             bob: SimUser::new(1002, "bob"),
             carol,
             url: url.to_string(),
-            clock,
+            services_for,
             shards,
             running,
         })
@@ -114,12 +133,12 @@ impl Driver {
     }
 
     /// Stops the bot and closes its database; returns what a new start needs.
-    async fn halt(self) -> (FakeDiscord, String, Arc<dyn Clock>) {
+    async fn halt(self) -> (FakeDiscord, String, ServicesFor) {
         let Driver {
             fake,
             db,
             url,
-            clock,
+            services_for,
             shards,
             running,
             ..
@@ -127,17 +146,18 @@ impl Driver {
         shards.shutdown_all().await;
         let _ = tokio::time::timeout(WAIT, running).await;
         db.close().await;
-        (fake, url, clock)
+        (fake, url, services_for)
     }
 
-    /// Stops the bot and starts it again on the same fake Discord, database and clock, as
-    /// after a crash or a deploy: messages, buttons and games from before stay.
+    /// Stops the bot and starts it again on the same fake Discord and database, with its
+    /// services made as at the first start (same clock), as after a crash or a deploy:
+    /// messages, buttons and games from before stay.
     ///
     /// # Errors
     /// As [`Driver::start`].
     pub async fn restart(self) -> Result<Driver, DemoError> {
-        let (fake, url, clock) = self.halt().await;
-        Driver::start_with_clock(fake, &url, clock).await
+        let (fake, url, services_for) = self.halt().await;
+        Driver::start_with(fake, &url, services_for).await
     }
 
     /// The first answer that is not a deferral.
