@@ -597,27 +597,27 @@ impl Scheduler {
         let (outcome, text) = if forfeit {
             let loser = game.turn();
             let winner = loser.other();
-            if game.can_win(winner) {
-                let o = Outcome::win(winner, EndReason::TimeForfeit);
-                let text = format!(
-                    "Time is up in game #{}: {} ({loser}) did not move by the deadline. {} ({winner}) wins on time, {}. {both}",
-                    row.id,
-                    row.name(loser),
-                    row.name(winner),
-                    o.result()
-                );
-                (o, text)
+            let name = row.name(winner);
+            let (o, verdict) = if game.can_win(winner) {
+                (
+                    Outcome::win(winner, EndReason::TimeForfeit),
+                    format!(". {name} ({winner}) wins on time"),
+                )
             } else {
-                let o = Outcome::draw(EndReason::TimeForfeit);
-                let text = format!(
-                    "Time is up in game #{}: {} ({loser}) did not move by the deadline, but {} ({winner}) has no way to win any more, so the game is drawn, {}. {both}",
-                    row.id,
-                    row.name(loser),
-                    row.name(winner),
-                    o.result()
-                );
-                (o, text)
-            }
+                (
+                    Outcome::draw(EndReason::TimeForfeit),
+                    format!(
+                        ", but {name} ({winner}) has no way to win any more, so the game is drawn"
+                    ),
+                )
+            };
+            let text = format!(
+                "Time is up in game #{}: {} ({loser}) did not move by the deadline{verdict}, {}. {both}",
+                row.id,
+                row.name(loser),
+                o.result()
+            );
+            (o, text)
         } else {
             let missing: Vec<String> = game
                 .awaiting_designation()
