@@ -42,16 +42,10 @@ fn seed_pieces(line: &str) -> BTreeSet<(Square, Kind)> {
     for group in line.split(';') {
         let group = group.trim();
         let (name, squares) = group.split_once(' ').unwrap();
-        let kind = match name.trim_end_matches('s') {
-            "King" => Kind::King,
-            "Defuser" => Kind::Defuser,
-            "Bomb" => Kind::Bomb,
-            "Rook" => Kind::Rook,
-            "Bishop" => Kind::Bishop,
-            "Knight" => Kind::Knight,
-            "Pawn" => Kind::Pawn,
-            other => panic!("unknown piece name {other}"),
-        };
+        let kind = name
+            .trim_end_matches('s')
+            .parse::<Kind>()
+            .unwrap_or_else(|_| panic!("unknown piece name {name}"));
         for s in squares.split(',') {
             out.insert((s.trim().parse().unwrap(), kind));
         }

@@ -506,16 +506,10 @@ fn check_bomberman_final(game: &AnyGame) -> Result<(), String> {
         let mut want = Vec::new();
         for group in line.split(';') {
             let (name, squares) = group.trim().split_once(' ').ok_or("bad seed line")?;
-            let kind = match name.trim_end_matches('s') {
-                "King" => Kind::King,
-                "Defuser" => Kind::Defuser,
-                "Bomb" => Kind::Bomb,
-                "Rook" => Kind::Rook,
-                "Bishop" => Kind::Bishop,
-                "Knight" => Kind::Knight,
-                "Pawn" => Kind::Pawn,
-                other => return Err(format!("unknown piece name {other}")),
-            };
+            let kind = name
+                .trim_end_matches('s')
+                .parse::<Kind>()
+                .map_err(|_| format!("unknown piece name {name}"))?;
             for s in squares.split(',') {
                 let sq: Square = s.trim().parse().map_err(|_| format!("bad square {s}"))?;
                 want.push((sq, kind));
