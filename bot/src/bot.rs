@@ -74,11 +74,14 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
 /// # Errors
 /// Database or Discord failures, as one line each.
 pub async fn serve(config: Config) -> Result<(), Error> {
+    // A bad scheduler setting is reported before anything is opened.
+    let scheduler_config = crate::scheduler::SchedulerConfig::from_env()?;
     let db = Db::connect(&config.database_url).await?;
     tracing::info!(database = %config.database_url, "database ready");
-    let scheduler_config = crate::scheduler::SchedulerConfig::from_env()?; // scheduler hook
+    let waker = crate::scheduler::SchedulerWaker::default();
     let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
-        .with_scheduler_config(scheduler_config.clone());
+        .with_scheduler_config(scheduler_config.clone())
+        .with_scheduler_waker(waker.clone());
     let mut client = serenity::ClientBuilder::new(&config.token, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;
@@ -91,6 +94,7 @@ pub async fn serve(config: Config) -> Result<(), Error> {
         )),
         scheduler_config,
     )
+    .with_waker(waker)
     .spawn();
     client.start().await?;
     Ok(())

@@ -201,6 +201,142 @@ async fn forfeit_at_the_deadline_opponent_wins() {
     ));
 }
 
+/// A move that arrives after the deadline, before any sweep has seen it, must not reset
+/// the clock: it is refused, and the sweep still forfeits the game (issue 8).
+#[tokio::test]
+async fn a_move_after_the_deadline_is_refused_before_the_sweep() {
+    let w = world().await;
+    let id = game(&w, Variant::Atomic, Some(1)).await;
+    w.clock.advance(DAY);
+    for (user, text) in [(ALICE, "e4"), (BOB, "e5")] {
+        let late = w.services.play(id, user, text).await;
+        assert!(
+            matches!(&late, Err(ServiceError::Refused(t))
+                if t.contains("Time is up") && t.contains("alice (White)")
+                    && t.contains(&format!("<t:{}:f>", T0 + DAY))),
+            "{late:?}"
+        );
+    }
+    // Nor can a draw offer or a resignation turn the lost game into something else.
+    for refused in [
+        w.services.offer_draw(id, ALICE).await.map(|_| ()),
+        w.services.resign(id, BOB).await.map(|_| ()),
+    ] {
+        assert!(
+            matches!(&refused, Err(ServiceError::Refused(t)) if t.contains("Time is up")),
+            "{refused:?}"
+        );
+    }
+    let row = w.services.load(id).await.unwrap().row;
+    assert_eq!((row.ply, row.state), (0, GameState::Active));
+    assert_eq!(w.scheduler.sweep().await.unwrap().forfeited, vec![id]);
+    let row = w.services.load(id).await.unwrap().row;
+    assert_eq!(
+        (row.result.as_deref(), row.reason.as_deref()),
+        (Some("0-1"), Some("time-forfeit"))
+    );
+}
+
+/// Accepting a challenge whose time ran out, and choosing carriers after the designation
+/// timeout, are refused even before a sweep expired or aborted them (issue 8).
+#[tokio::test]
+async fn late_acceptance_and_late_carrier_choice_are_refused() {
+    let w = world().await;
+    let open = w
+        .services
+        .create_challenge(challenge(Variant::Atomic, Some(3)))
+        .await
+        .unwrap();
+    let id = game(&w, Variant::Nuke, Some(3)).await;
+    let menu = w.services.carrier_menu(id, BOB).await.unwrap();
+    w.clock.advance(7 * DAY);
+    let late = w.services.accept_challenge(open.id, BOB, "bob").await;
+    assert!(
+        matches!(&late, Err(ServiceError::Refused(t))
+            if t.contains("expired") && t.contains(&format!("<t:{}:f>", T0 + 7 * DAY))),
+        "{late:?}"
+    );
+    let late = w
+        .services
+        .designate(id, BOB, &[menu.options[0].0.clone()])
+        .await;
+    assert!(
+        matches!(&late, Err(ServiceError::Refused(t))
+            if t.contains("Too late") && t.contains(&format!("<t:{}:f>", T0 + 48 * HOUR))),
+        "{late:?}"
+    );
+    let r = w.scheduler.sweep().await.unwrap();
+    assert_eq!((r.expired, r.aborted), (vec![open.id], vec![id]));
+}
+
+/// [`Scheduler::run`] sweeps at once when the services wake it (a late move), although its
+/// interval is an hour, and stops when told to or when its stop sender is dropped.
+#[tokio::test]
+async fn running_scheduler_is_woken_by_a_late_move_and_stops() {
+    use std::time::Duration;
+    let w = world().await;
+    let id = game(&w, Variant::Atomic, Some(2)).await;
+    let config = SchedulerConfig {
+        interval: Duration::from_secs(3600),
+        ..SchedulerConfig::default()
+    };
+    let running = Scheduler::new(
+        w.services.db.clone(),
+        w.clock.clone(),
+        w.notifier.clone(),
+        config.clone(),
+    )
+    .with_waker(w.services.scheduler_waker.clone());
+    // Half of Alice's time is used: the first sweep nudges her, which shows it has run.
+    w.clock.advance(DAY);
+    let (stop, handle) = running.spawn();
+    let until = |what: &'static str, done: Box<dyn Fn() -> bool + Send>| async move {
+        tokio::time::timeout(Duration::from_secs(20), async {
+            while !done() {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
+    };
+    let n = w.notifier.clone();
+    until(
+        "the first sweep's nudge",
+        Box::new(move || !n.sent().is_empty()),
+    )
+    .await;
+    w.clock.advance(DAY);
+    assert!(w.services.play(id, ALICE, "e4").await.is_err());
+    let n = w.notifier.clone();
+    until(
+        "the forfeit of the woken sweep",
+        Box::new(move || {
+            n.sent().iter().any(
+                |(notice, _)| matches!(notice, Notice::GameEnded { game_id, .. } if *game_id == id),
+            )
+        }),
+    )
+    .await;
+    stop.send(true).unwrap();
+    tokio::time::timeout(Duration::from_secs(20), handle)
+        .await
+        .expect("stops when told")
+        .unwrap();
+    // A scheduler whose stop sender is gone stops too (it used to sweep in a busy loop).
+    let orphan = Scheduler::new(
+        w.services.db.clone(),
+        w.clock.clone(),
+        w.notifier.clone(),
+        config,
+    );
+    let (stop, handle) = orphan.spawn();
+    drop(stop);
+    tokio::time::timeout(Duration::from_secs(20), handle)
+        .await
+        .expect("stops when its stop sender is dropped")
+        .unwrap();
+}
+
 #[tokio::test]
 async fn a_move_racing_the_forfeit_cannot_also_apply() {
     let w = world().await;
@@ -351,7 +487,7 @@ async fn downtime_catch_up_sends_one_message_per_game() {
     let w = world().await;
     let fast = game(&w, Variant::Atomic, Some(1)).await; // deadline passes in the downtime
     let slow = game(&w, Variant::Atomic, Some(5)).await; // 80% passed in the downtime
-    let untimed = game(&w, Variant::Atomic, None).await; // idle reminders 1 and 2 passed
+    let untimed = game(&w, Variant::Atomic, None).await; // first idle reminder (after 48 hours) passed
     let setup = game(&w, Variant::Nuke, Some(3)).await; // designation timed out
     let calm = game(&w, Variant::Atomic, Some(14)).await; // 34% used: nothing due
     // The bot was down for 4.5 days: no sweep at all since the games were created.
@@ -471,12 +607,24 @@ fn configuration_from_the_environment() {
         "SCHEDULER_INTERVAL_SECS" => Some("5".into()),
         "NUDGE_SHARES" => Some("30,60,90".into()),
         "CHALLENGE_EXPIRY_HOURS" => Some("24".into()),
+        "DESIGNATION_TIMEOUT_HOURS" => Some("12".into()),
+        "IDLE_NUDGE_HOURS" => Some(" 72 ".into()),
+        "IDLE_REPEAT_HOURS" => Some("24".into()),
         _ => None,
     })
     .unwrap();
     assert_eq!(c.interval.as_secs(), 5);
     assert_eq!(c.defaults.nudge_shares, vec![30, 60, 90]);
     assert_eq!(c.challenge_ttl_secs, DAY);
+    assert_eq!(c.designation_timeout_secs, 12 * HOUR);
+    assert_eq!(
+        (c.defaults.idle_first_secs, c.defaults.idle_repeat_secs),
+        (3 * DAY, DAY)
+    );
+    for (name, bad) in [("IDLE_REPEAT_HOURS", "0"), ("NUDGE_SHARES", "50,150")] {
+        let e = SchedulerConfig::from_lookup(|k| (k == name).then(|| bad.to_string())).unwrap_err();
+        assert!(e.contains(name), "{e}");
+    }
     let e =
         SchedulerConfig::from_lookup(|k| (k == "SCHEDULER_INTERVAL_SECS").then(|| "soon".into()))
             .unwrap_err();

@@ -102,17 +102,37 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     );
     assert_eq!(fake.messages_in(thread).len(), 1);
 
-    // Bob lets the deadline pass: the forfeit is announced once, in the thread.
+    // The latest board, with its in-game buttons.
+    let board = serenity::ChannelId::new(thread)
+        .send_message(
+            &http,
+            serenity::CreateMessage::new()
+                .content("board after 1. e4")
+                .components(kaboom_bot::present::board_buttons(id, false)),
+        )
+        .await
+        .unwrap();
+    services
+        .set_board_message(id, board.id.get())
+        .await
+        .unwrap();
+    assert_eq!(fake.message(board.id.get()).unwrap().custom_ids().len(), 3);
+
+    // Bob lets the deadline pass: the forfeit is announced once, in the thread, and the
+    // last board keeps only its My view button.
     clock.advance(12 * HOUR);
     scheduler.sweep().await.unwrap();
     scheduler.sweep().await.unwrap();
     let in_thread = fake.messages_in(thread);
-    assert_eq!(in_thread.len(), 2);
+    assert_eq!(in_thread.len(), 3);
     assert!(
-        in_thread[1].content().contains("wins on time"),
+        in_thread[2].content().contains("wins on time"),
         "{}",
-        in_thread[1].content()
+        in_thread[2].content()
     );
+    let buttons = fake.message(board.id.get()).unwrap().custom_ids();
+    assert_eq!(buttons.len(), 1, "{buttons:?}");
+    assert!(buttons[0].starts_with("kb:view:"), "{buttons:?}");
 
     // Seven days on, the open challenge expires: its message says so and has no buttons.
     clock.advance(7 * 24 * HOUR);

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use super::notice::{Delivery, Notice, Notifier};
+use crate::present;
 use crate::storage::settings::NudgeVia;
 
 /// Delivers notices through `http`.
@@ -78,6 +79,24 @@ impl DiscordNotifier {
     }
 }
 
+impl DiscordNotifier {
+    /// Gives the latest board message of a game the scheduler ended the finished game's
+    /// buttons (My view only), as a board posted at the end of a game has. Best effort:
+    /// the announcement is what matters, and old buttons answer "the game is over".
+    async fn finish_board(&self, game_id: i64, channel_id: u64, board: u64) {
+        let edited = serenity::ChannelId::new(channel_id)
+            .edit_message(
+                &self.http,
+                serenity::MessageId::new(board),
+                serenity::EditMessage::new().components(present::board_buttons(game_id, true)),
+            )
+            .await;
+        if let Err(e) = edited {
+            tracing::debug!(game_id, error = %e, "could not update the last board's buttons");
+        }
+    }
+}
+
 fn failed(what: &str, subject: i64, e: &serenity::Error) -> Delivery {
     tracing::warn!(subject, error = %e, "{what}");
     Delivery::Failed
@@ -112,9 +131,15 @@ impl Notifier for DiscordNotifier {
             Notice::GameEnded {
                 game_id,
                 channel_id,
+                board_message_id,
                 text,
             } => match self.post(*channel_id, text.clone()).await {
-                Ok(()) => Delivery::Channel,
+                Ok(()) => {
+                    if let Some(board) = board_message_id {
+                        self.finish_board(*game_id, *channel_id, *board).await;
+                    }
+                    Delivery::Channel
+                }
                 Err(e) => failed("game end not announced", *game_id, &e),
             },
             Notice::ChallengeExpired {

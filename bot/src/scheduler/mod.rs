@@ -164,6 +164,23 @@ pub struct Scheduler {
     clock: Arc<dyn Clock>,
     notifier: Arc<dyn Notifier>,
     config: SchedulerConfig,
+    waker: SchedulerWaker,
+}
+
+/// Wakes a running [`Scheduler`] for a sweep now instead of at the end of its interval.
+///
+/// The services hold one: a move, a carrier choice or an acceptance that arrives after its
+/// deadline or timeout is refused, and the scheduler is woken so that the time forfeit, abort
+/// or expiry is decided and announced at once rather than up to one interval later. Clones
+/// wake the same scheduler; a wake while a sweep runs makes the next pause end at once.
+#[derive(Clone, Debug, Default)]
+pub struct SchedulerWaker(Arc<tokio::sync::Notify>);
+
+impl SchedulerWaker {
+    /// Asks for a sweep now (does nothing visible when no scheduler runs).
+    pub fn wake(&self) {
+        self.0.notify_one();
+    }
 }
 
 /// The side to move at `ply` (C-2: White first, one action per turn).
@@ -238,7 +255,20 @@ impl Scheduler {
             clock,
             notifier,
             config,
+            waker: SchedulerWaker::default(),
         }
+    }
+
+    /// The same scheduler, woken by `waker` (give the services a clone of it:
+    /// [`crate::services::Services::with_scheduler_waker`]).
+    pub fn with_waker(mut self, waker: SchedulerWaker) -> Scheduler {
+        self.waker = waker;
+        self
+    }
+
+    /// A waker of this scheduler.
+    pub fn waker(&self) -> SchedulerWaker {
+        self.waker.clone()
     }
 
     /// The configuration.
@@ -246,8 +276,9 @@ impl Scheduler {
         &self.config
     }
 
-    /// Sweeps forever: one sweep, then a pause of the configured interval. Errors are
-    /// logged and the next sweep tries again. Stops when `stop` becomes `true`.
+    /// Sweeps forever: one sweep, then a pause of the configured interval, cut short by
+    /// [`SchedulerWaker::wake`]. Errors are logged and the next sweep tries again. Stops
+    /// when `stop` becomes `true` or its sender is dropped.
     pub async fn run(self, mut stop: tokio::sync::watch::Receiver<bool>) {
         tracing::info!(interval = ?self.config.interval, "scheduler started");
         loop {
@@ -263,11 +294,13 @@ impl Scheduler {
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e, "scheduler sweep failed"),
             }
-            tokio::select! {
-                _ = tokio::time::sleep(self.config.interval) => {}
-                _ = stop.changed() => {}
-            }
-            if *stop.borrow() {
+            let stopped = tokio::select! {
+                _ = tokio::time::sleep(self.config.interval) => false,
+                _ = self.waker.0.notified() => false,
+                // An error means the sender is gone: nobody can stop the task any more.
+                changed = stop.changed() => changed.is_err(),
+            };
+            if stopped || *stop.borrow() {
                 tracing::info!("scheduler stopped");
                 return;
             }
@@ -659,6 +692,7 @@ impl Scheduler {
         Ok(Some(Notice::GameEnded {
             game_id: row.id,
             channel_id: row.thread_id.unwrap_or(row.channel_id),
+            board_message_id: row.board_message_id,
             text,
         }))
     }

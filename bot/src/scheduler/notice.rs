@@ -32,6 +32,9 @@ pub enum Notice {
         game_id: i64,
         /// The game's thread (or channel).
         channel_id: u64,
+        /// The game's latest board message, whose in-game buttons (Resign, Offer draw) are
+        /// replaced by the finished game's (My view).
+        board_message_id: Option<u64>,
         /// The text (with mentions of both players).
         text: String,
     },
@@ -57,12 +60,13 @@ impl Notice {
             Notice::GameEnded {
                 game_id,
                 channel_id,
+                board_message_id,
                 text,
             } => Some(OutboxEntry {
                 kind: GAME_ENDED.into(),
                 subject_id: *game_id,
                 channel_id: *channel_id,
-                message_id: None,
+                message_id: *board_message_id,
                 text: text.clone(),
             }),
             Notice::ChallengeExpired {
@@ -86,6 +90,7 @@ impl Notice {
             GAME_ENDED => Some(Notice::GameEnded {
                 game_id: entry.subject_id,
                 channel_id: entry.channel_id,
+                board_message_id: entry.message_id,
                 text: entry.text,
             }),
             CHALLENGE_EXPIRED => Some(Notice::ChallengeExpired {

@@ -69,29 +69,47 @@ pub struct Plan {
     pub next: Option<i64>,
 }
 
+/// The end the scheduler owes a game at `now`, if any: [`Due::Forfeit`] once the deadline
+/// of the side to move (`deadline_at`, Unix seconds) has passed, [`Due::Abort`] once a game
+/// still in setup has outlived `designation_timeout` seconds since `created_at`. The rule
+/// [`plan`] applies before any nudge; the services use it to refuse an action that comes
+/// after its time ran out, which the next sweep turns into the forfeit or abort.
+pub fn overdue_end(
+    state: GameState,
+    created_at: i64,
+    deadline_at: Option<i64>,
+    now: i64,
+    designation_timeout: i64,
+) -> Option<Due> {
+    match state {
+        GameState::Setup if created_at + designation_timeout <= now => Some(Due::Abort),
+        GameState::Active if deadline_at.is_some_and(|d| d <= now) => Some(Due::Forfeit),
+        _ => None,
+    }
+}
+
 /// The plan for a game at `now`: the deadline wins over any nudge; of several overdue
 /// nudges only the highest is returned (lower ones are never sent later either, since the
 /// next plan starts above it).
 pub fn plan(f: &Facts, now: i64, settings: &GuildSettings, designation_timeout: i64) -> Plan {
+    if let Some(due) = overdue_end(
+        f.state,
+        f.created_at,
+        f.deadline_at,
+        now,
+        designation_timeout,
+    ) {
+        return Plan { due, next: None };
+    }
     match f.state {
         GameState::Finished => Plan {
             due: Due::Nothing,
             next: None,
         },
-        GameState::Setup => {
-            let limit = f.created_at + designation_timeout;
-            if limit <= now {
-                Plan {
-                    due: Due::Abort,
-                    next: None,
-                }
-            } else {
-                Plan {
-                    due: Due::Nothing,
-                    next: Some(limit),
-                }
-            }
-        }
+        GameState::Setup => Plan {
+            due: Due::Nothing,
+            next: Some(f.created_at + designation_timeout),
+        },
         GameState::Active => match f.deadline_at {
             Some(deadline) => timed(f.turn_started_at, deadline, now, &settings.nudge_shares),
             None => idle(f.turn_started_at, now, settings),
@@ -99,13 +117,8 @@ pub fn plan(f: &Facts, now: i64, settings: &GuildSettings, designation_timeout: 
     }
 }
 
+/// Nudges of a timed game whose `deadline` is still ahead of `now`.
 fn timed(start: i64, deadline: i64, now: i64, shares: &[u8]) -> Plan {
-    if deadline <= now {
-        return Plan {
-            due: Due::Forfeit,
-            next: None,
-        };
-    }
     let span = (deadline - start).max(0);
     let at = |p: u8| start + span * i64::from(p) / 100;
     let crossed = shares.iter().copied().filter(|&p| at(p) <= now).max();

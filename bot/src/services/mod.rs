@@ -168,6 +168,8 @@ pub struct Services {
     pub painter: Arc<dyn BoardPainter>,
     /// The scheduler's configuration (issue 8): messages quote its expiry and abort times.
     pub scheduler: crate::scheduler::SchedulerConfig,
+    /// Wakes the scheduler when an action comes after its time ran out (issue 8).
+    pub scheduler_waker: crate::scheduler::SchedulerWaker,
 }
 
 /// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
@@ -231,7 +233,51 @@ impl Services {
             clock,
             painter,
             scheduler: crate::scheduler::SchedulerConfig::default(),
+            scheduler_waker: crate::scheduler::SchedulerWaker::default(),
         }
+    }
+
+    /// The same services waking the scheduler through `waker` when an action comes too
+    /// late (a clone of [`crate::scheduler::Scheduler::waker`]).
+    pub fn with_scheduler_waker(mut self, waker: crate::scheduler::SchedulerWaker) -> Services {
+        self.scheduler_waker = waker;
+        self
+    }
+
+    /// Refuses any action on game `row` once its time ran out (issue 8): the deadline of
+    /// `to_move` passed (a time forfeit) or the carrier designation outlived its timeout (an
+    /// abort), even if the scheduler has not swept it yet. The scheduler is woken to decide
+    /// and announce it now, so a late move can never reset the clock.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] saying when the time ran out and what follows.
+    fn refuse_if_overdue(&self, row: &GameRow, to_move: Color) -> Result<(), ServiceError> {
+        use crate::scheduler::{Due, plan::overdue_end};
+        let timeout = self.scheduler.designation_timeout_secs;
+        let due = overdue_end(
+            row.state,
+            row.created_at,
+            row.deadline_at,
+            self.clock.now(),
+            timeout,
+        );
+        let text = match due {
+            Some(Due::Forfeit) => format!(
+                "Time is up in game #{}: {} ({}) had until <t:{}:f> to move. The game ends on time; the result is being announced in the thread.",
+                row.id,
+                row.name(to_move),
+                crate::present::side(to_move),
+                row.deadline_at.unwrap_or_default()
+            ),
+            Some(_) => format!(
+                "Too late: the carriers of game #{} had to be chosen by <t:{}:f>. The game is aborted with no result; challenge again any time.",
+                row.id,
+                row.created_at + timeout
+            ),
+            None => return Ok(()),
+        };
+        self.scheduler_waker.wake();
+        refuse(text)
     }
 
     /// The same services quoting the scheduler configuration `config` (the one the bot's
@@ -317,6 +363,13 @@ impl Services {
                     ChallengeState::Expired => "expired: nobody accepted it in time", // scheduler hook
                     _ => "cancelled",
                 }
+            ));
+        }
+        let expires_at = ch.created_at + self.scheduler.challenge_ttl_secs;
+        if expires_at <= self.clock.now() {
+            self.scheduler_waker.wake();
+            return refuse(format!(
+                "This challenge expired at <t:{expires_at}:f>: nobody accepted it in time. Challenge again any time."
             ));
         }
         let spec = &ch.spec;
@@ -496,6 +549,7 @@ impl Services {
         if let Some(outcome) = snap.outcome() {
             return refuse(format!("The game is over: {outcome}."));
         }
+        self.refuse_if_overdue(row, snap.game.turn())?;
         if row.state == GameState::Setup {
             return refuse(
                 "The game has not started: both players must choose their carriers first.",
@@ -667,6 +721,7 @@ impl Services {
         let actions = games::actions_tx(&mut tx, id).await?;
         let mut game = AnyGame::from_record(&games::record(&row, actions))
             .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        self.refuse_if_overdue(&row, game.turn())?;
         if !game.awaiting_designation().contains(&color) {
             return refuse("You have already chosen your carriers (or the game has started).");
         }
@@ -769,6 +824,7 @@ impl Services {
         if let Some(outcome) = game.status().outcome() {
             return refuse(format!("The game is already over: {outcome}."));
         }
+        self.refuse_if_overdue(&row, game.turn())?;
         Ok((tx, row, game, color))
     }
 

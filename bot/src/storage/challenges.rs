@@ -115,6 +115,8 @@ pub struct Challenge {
     pub state: ChallengeState,
     /// The game, once accepted.
     pub game_id: Option<i64>,
+    /// When it was made (Unix seconds): it expires after the scheduler's challenge TTL.
+    pub created_at: i64,
     /// What was asked.
     pub spec: NewChallenge,
 }
@@ -128,6 +130,7 @@ fn from_row(row: &SqliteRow) -> Result<Challenge, StorageError> {
         message_id: row.try_get::<Option<i64>, _>("message_id")?.map(id_from_db),
         state: ChallengeState::parse(&state)?,
         game_id: row.try_get("game_id")?,
+        created_at: row.try_get("created_at")?,
         spec: NewChallenge {
             guild_id: row.try_get::<Option<i64>, _>("guild_id")?.map(id_from_db),
             channel_id: id_from_db(row.try_get("channel_id")?),
