@@ -1,6 +1,7 @@
 //! The players' texts the bot shows: the condensed rules of each variant (`/rules`) and the
 //! help (`/help`). One place for them, so they are easy to keep in step with the rules pages
-//! (`docs/rules/<variant>.md`) and the rulings of RULES.md, whose ids they cite.
+//! (`docs/rules/<variant>.md`) and the project's rulings (`docs/rules/RULINGS.md`, a copy of
+//! the shared RULES.md), whose ids they cite.
 //!
 //! The texts are link-free and sized for a Discord embed (title 256, description 4,096,
 //! 25 fields of name 256 and value 1,024, footer 2,048, 6,000 in all); the unit tests
@@ -71,10 +72,10 @@ impl RulesCard {
             .collect()
     }
 
-    /// The embed footer: where the full rules are, without a link.
+    /// The embed footer: where the full rules and the rulings are, without a link.
     pub fn footer(&self) -> String {
         format!(
-            "Full rules with diagrams and worked examples: docs/rules/{}.md in the Kaboom project. Ids like {} name the project's rulings.",
+            "Full rules with diagrams and worked examples: docs/rules/{}.md in the Kaboom project. Ids like {} name the project's rulings, listed in docs/rules/RULINGS.md.",
             self.variant.name(),
             ruling_prefix(self.variant)
         )
@@ -457,6 +458,13 @@ mod tests {
             assert_eq!(c.variant, variant);
             let f = c.fields();
             check_embed(variant.name(), &c.title(), c.summary, &f, &c.footer());
+            assert!(
+                c.footer()
+                    .contains(&format!("docs/rules/{}.md", variant.name()))
+                    && c.footer().contains("docs/rules/RULINGS.md"),
+                "{variant}: the footer must name the rules page and docs/rules/RULINGS.md: {}",
+                c.footer()
+            );
             let all = format!("{} {} {:?}", c.summary, c.footer(), f);
             for link in ["http", "://", "www.", "](", "discord.gg"] {
                 assert!(!all.contains(link), "{variant}: '{link}' in the rules card");

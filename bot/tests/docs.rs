@@ -6,6 +6,11 @@
 //!   regenerates them. Regression data produced by our own code: the committed pictures
 //!   were drawn by `scripts/docs-images.sh` (the renderer is deterministic).
 //! - `.env.example` and docs/hosting.md document every variable the bot reads.
+//! - Every ruling id (`BE-3`, `NU-7`, `C-5`, ...) cited by the rules pages
+//!   (`docs/rules/*.md`) and by `/rules` (`bot/src/rules_text.rs`) is defined in
+//!   `docs/rules/RULINGS.md`, the repository's copy of the shared RULES.md; the pages link
+//!   it; and when the shared file is beside the repository (`../shared/RULES.md`, as in
+//!   CI) the copy's rulings equal it, so drift is caught.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -120,4 +125,197 @@ fn env_example_and_hosting_guide_document_every_variable() {
             "docs/hosting.md does not explain `{name}`"
         );
     }
+}
+
+const RULING_PREFIXES: [&str; 6] = ["C", "AT", "BE", "NU", "BM", "BA"];
+
+/// Every ruling id cited in `text`, in order: a prefix of [`RULING_PREFIXES`], `-` and
+/// digits, standing as a word of its own (so `SHA-256` or `100-ply` are not ids).
+fn cited_ids(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut ids = Vec::new();
+    for (at, _) in text.match_indices('-') {
+        let letters = bytes[..at]
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_uppercase())
+            .count();
+        let start = at - letters;
+        let digits = bytes[at + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let end = at + 1 + digits;
+        let word_before = start > 0 && bytes[start - 1].is_ascii_alphanumeric();
+        let word_after = end < bytes.len() && bytes[end].is_ascii_alphanumeric();
+        if digits > 0 && !word_before && !word_after && RULING_PREFIXES.contains(&&text[start..at])
+        {
+            ids.push(text[start..end].to_string());
+        }
+    }
+    ids
+}
+
+/// The rulings a rulings file defines: each bullet that starts with a bold id
+/// (`- **AT-1** ...`, `- **C-1 Squares.** ...`), as id -> the bullet's text (its
+/// continuation lines included, whitespace collapsed).
+fn defined_rulings(text: &str) -> std::collections::BTreeMap<String, String> {
+    let mut rulings = std::collections::BTreeMap::new();
+    let mut current: Option<(String, String)> = None;
+    for line in text.lines() {
+        if let Some((_, body)) = current.as_mut()
+            && line.starts_with("  ")
+            && !line.trim().is_empty()
+        {
+            body.push(' ');
+            body.push_str(line.trim());
+            continue;
+        }
+        if let Some((id, body)) = current.take() {
+            assert!(
+                rulings.insert(id.clone(), body).is_none(),
+                "ruling {id} is defined twice"
+            );
+        }
+        if let Some(rest) = line.strip_prefix("- **") {
+            let id = cited_ids(rest)
+                .into_iter()
+                .next()
+                .filter(|id| rest.starts_with(id));
+            if let Some(id) = id {
+                current = Some((id, line.trim().to_string()));
+            }
+        }
+    }
+    if let Some((id, body)) = current {
+        assert!(
+            rulings.insert(id.clone(), body).is_none(),
+            "ruling {id} is defined twice"
+        );
+    }
+    rulings
+}
+
+fn rulings_copy() -> String {
+    std::fs::read_to_string(repo().join("docs/rules/RULINGS.md"))
+        .expect("docs/rules/RULINGS.md exists")
+}
+
+/// The rules pages that cite rulings: every `docs/rules/*.md` except RULINGS.md itself.
+fn citing_pages() -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(repo().join("docs/rules"))
+        .expect("docs/rules exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter(|p| !p.ends_with("RULINGS.md"))
+        .collect();
+    pages.sort();
+    pages
+}
+
+#[test]
+fn ruling_ids_are_found_as_words_only() {
+    assert_eq!(
+        cited_ids("(BE-3, NU-12) C-5; AT-1 to AT-9. SHA-256, 100-ply, XBE-3, BE-3a, BE-"),
+        ["BE-3", "NU-12", "C-5", "AT-1", "AT-9"]
+    );
+    let sample = "- **AT-1** Standard chess.\n- **C-2 Turns.** White moves first;\n  a turn is one action (NU-4).\n\nText.\n";
+    let defined = defined_rulings(sample);
+    assert_eq!(defined.keys().collect::<Vec<_>>(), ["AT-1", "C-2"]);
+    assert_eq!(
+        defined["C-2"],
+        "- **C-2 Turns.** White moves first; a turn is one action (NU-4)."
+    );
+}
+
+/// Every ruling id cited by the rules pages and by `/rules` is defined in
+/// docs/rules/RULINGS.md.
+#[test]
+fn every_cited_ruling_is_in_the_rulings_copy() {
+    let defined = defined_rulings(&rulings_copy());
+    // RULES.md has C-1 to C-7, AT-1 to AT-9, BE-1 to BE-10, NU-1 to NU-12, BM-1 to BM-10
+    // and BA-1 to BA-19.
+    assert_eq!(defined.len(), 67, "{:?}", defined.keys());
+    let mut sources = citing_pages();
+    sources.push(repo().join("bot/src/rules_text.rs"));
+    let mut cited = std::collections::BTreeSet::new();
+    let mut missing = Vec::new();
+    for path in &sources {
+        let text = std::fs::read_to_string(path).unwrap();
+        for id in cited_ids(&text) {
+            if !defined.contains_key(&id) {
+                missing.push(format!("{id} (cited in {})", path.display()));
+            }
+            cited.insert(id);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "rulings cited but not defined in docs/rules/RULINGS.md: {missing:?}"
+    );
+    assert!(
+        cited.len() >= 40,
+        "only {} ids cited: {cited:?}",
+        cited.len()
+    );
+}
+
+/// The README and every variant's page link the rulings copy, and none points to the
+/// RULES.md that is not in the repository.
+#[test]
+fn rules_pages_link_the_rulings_copy() {
+    for path in citing_pages() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("](RULINGS.md)"),
+            "{} does not link RULINGS.md",
+            path.display()
+        );
+        assert!(
+            !text.contains("`RULES.md`") && !text.contains("](RULES.md)"),
+            "{} points to RULES.md, which is not in the repository: link RULINGS.md",
+            path.display()
+        );
+    }
+    let first = rulings_copy()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first.contains("binding rulings") && first.contains("copied from the shared rulings file"),
+        "RULINGS.md must start with a line saying where it was copied from: {first}"
+    );
+}
+
+/// When the shared rulings file is beside the repository (CI has it at
+/// `../shared/RULES.md`), the copy is that file below its header, ruling by ruling and
+/// word for word. Without the shared file there is nothing to compare with.
+#[test]
+fn rulings_copy_equals_the_shared_rules() {
+    let shared = repo().join("../shared/RULES.md");
+    let Ok(original) = std::fs::read_to_string(&shared) else {
+        return;
+    };
+    let copy = rulings_copy();
+    let body = copy
+        .find("\n# ")
+        .map(|at| &copy[at + 1..])
+        .expect("RULINGS.md has a title after its header");
+    let (ours, theirs) = (defined_rulings(body), defined_rulings(&original));
+    let differ: std::collections::BTreeSet<&String> = ours
+        .keys()
+        .chain(theirs.keys())
+        .filter(|id| ours.get(*id) != theirs.get(*id))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "docs/rules/RULINGS.md differs from {} in {differ:?}: copy the shared file again",
+        shared.display()
+    );
+    assert!(
+        body == original,
+        "docs/rules/RULINGS.md differs from {} outside the rulings: copy the shared file again",
+        shared.display()
+    );
 }

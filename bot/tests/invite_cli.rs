@@ -1,9 +1,14 @@
 //! `kaboom invite-url` (issue 10): the printed link carries the application id, the scopes
 //! `bot` and `applications.commands`, and the permission integer that docs/hosting.md
-//! documents (read from the guide, so the two cannot drift apart).
+//! documents (read from the guide, so the two cannot drift apart). The guide's permission
+//! table is read row by row and must list exactly the permissions the code asks for, each
+//! with its right bit.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
+
+use poise::serenity_prelude as serenity;
 
 /// Runs `kaboom` in an empty directory (no `.env`) with only the given Discord variables.
 fn kaboom(args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -19,10 +24,14 @@ fn kaboom(args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("kaboom runs")
 }
 
+fn guide() -> String {
+    let guide = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/hosting.md");
+    std::fs::read_to_string(&guide).expect("docs/hosting.md exists")
+}
+
 /// The permission integer docs/hosting.md gives: the bold number on its "Together:" line.
 fn documented_permissions() -> u64 {
-    let guide = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/hosting.md");
-    let text = std::fs::read_to_string(&guide).expect("docs/hosting.md exists");
+    let text = guide();
     let line = text
         .lines()
         .find(|l| l.starts_with("Together:"))
@@ -35,6 +44,58 @@ fn documented_permissions() -> u64 {
         .filter(char::is_ascii_digit)
         .collect();
     number.parse().expect("a permission integer")
+}
+
+/// The rows of a permission table (`| permission | bit | why |`, each bit written
+/// `1 << N = V`) in `text`: permission name -> bit value. Panics on a row whose shift and
+/// value disagree.
+fn permission_table(text: &str) -> BTreeMap<String, u64> {
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !(l.starts_with("| permission |") && l.contains("| bit |")));
+    assert!(
+        lines.next().is_some(),
+        "no '| permission | bit | why |' table"
+    );
+    let mut rows = BTreeMap::new();
+    for line in lines.skip(1).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        assert!(cells.len() >= 2, "a table row without a bit: {line}");
+        let (shift, value) = cells[1]
+            .split_once('=')
+            .unwrap_or_else(|| panic!("bit not written '1 << N = V': {line}"));
+        let shift: u32 = shift
+            .trim()
+            .strip_prefix("1 << ")
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("bit not written '1 << N = V': {line}"));
+        let value: u64 = value
+            .trim()
+            .parse()
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(1u64 << shift, value, "1 << {shift} is not {value}: {line}");
+        assert!(
+            rows.insert(cells[0].to_string(), value).is_none(),
+            "{} is listed twice",
+            cells[0]
+        );
+    }
+    rows
+}
+
+/// The permissions the code asks for (`kaboom_bot::invite::PERMISSIONS`): Discord's name
+/// of each permission -> its bit.
+fn code_permissions() -> BTreeMap<String, u64> {
+    let mut rows = BTreeMap::new();
+    for shift in 0..64 {
+        let flag = serenity::Permissions::from_bits_retain(1 << shift);
+        if kaboom_bot::invite::PERMISSIONS.contains(flag) {
+            let names = flag.get_permission_names();
+            assert_eq!(names.len(), 1, "bit {shift} has the names {names:?}");
+            rows.insert(names[0].to_string(), flag.bits());
+        }
+    }
+    rows
 }
 
 /// (client_id, scope, permissions) from an invite URL.
@@ -74,11 +135,42 @@ fn invite_url_prints_the_documented_permissions_and_scopes() {
         documented_permissions(),
         "the permissions of `kaboom invite-url` differ from docs/hosting.md"
     );
-    // The guide's table lists each bit: their sum is the documented integer too.
+}
+
+/// The guide's permission table has one row per permission the code asks for, with that
+/// permission's bit, and no other row; its "Together:" integer is the sum of the rows.
+#[test]
+fn the_guides_permission_table_is_what_the_code_asks_for() {
+    let table = permission_table(&guide());
+    let code = code_permissions();
+    assert_eq!(code.len(), 7, "{code:?}");
+    assert_eq!(
+        table, code,
+        "docs/hosting.md's permission table (left) differs from kaboom_bot::invite::PERMISSIONS (right)"
+    );
+    assert_eq!(table.values().sum::<u64>(), documented_permissions());
     assert_eq!(
         kaboom_bot::invite::PERMISSIONS.bits(),
         documented_permissions()
     );
+}
+
+#[test]
+fn a_wrong_table_row_is_caught() {
+    let good = "| permission | bit | why |\n|---|---|---|\n| View Channel | 1 << 10 = 1024 | see |\n| Embed Links | 1 << 14 = 16384 | embeds |\n\nTogether: **17408**.\n";
+    assert_eq!(
+        permission_table(good),
+        BTreeMap::from([
+            ("Embed Links".to_string(), 16384),
+            ("View Channel".to_string(), 1024)
+        ])
+    );
+    // A row naming the wrong permission for its bit no longer matches the code's map.
+    let renamed = good.replace("View Channel", "Manage Channels");
+    assert_ne!(permission_table(&renamed), permission_table(good));
+    // A shift that disagrees with its value is refused.
+    let wrong_bit = good.replace("1 << 14 = 16384", "1 << 13 = 16384");
+    assert!(std::panic::catch_unwind(|| permission_table(&wrong_bit)).is_err());
 }
 
 #[test]
