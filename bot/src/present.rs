@@ -254,7 +254,7 @@ pub fn carrier_menu(menu: &crate::services::CarrierMenu) -> Vec<serenity::Create
 pub fn carrier_prompt(row: &GameRow, menu: &crate::services::CarrierMenu) -> String {
     let what = match row.variant {
         Variant::Beirut => format!(
-            "Choose {} of your pieces (not the king) to carry {} — your opponent never sees your choice until the game ends.",
+            "Choose {} of your pieces (not the king) to carry {} — your opponent does not see your choice: a carrier is revealed only when it explodes (your Boom, or its capture with Dead Man's Switch), and all carriers when the game ends (BE-3, BE-6, BE-9).",
             if menu.count == 1 { "one".to_string() } else { menu.count.to_string() },
             if menu.count == 1 { "the bomb" } else { "bombs" }
         ),

@@ -165,7 +165,7 @@ static BEIRUT: RulesCard = RulesCard {
     sections: &[
         Section {
             name: "Setup",
-            text: "The standard chess position and moves, with check and checkmate (BE-1). Before White's first move each player privately picks one of their own pieces, **not the king**, as bomb carrier (BE-2); with Multiple Beirut, N carriers (1 to 15). I send you a menu by direct message, or a **Choose privately** button in the game thread if your DMs are closed. Your opponent never sees your choice; you can see yours with `/board private:true` (BE-8).",
+            text: "The standard chess position and moves, with check and checkmate (BE-1). Before White's first move each player privately picks one of their own pieces, **not the king**, as bomb carrier (BE-2); with Multiple Beirut, N carriers (1 to 15). I send you a menu by direct message, or a **Choose privately** button in the game thread if your DMs are closed. Your opponent never sees your choice unless a carrier explodes; you can see yours with `/board private:true` (BE-8).",
         },
         Section {
             name: "Boom!",
