@@ -29,9 +29,14 @@ enum Command {
     /// Play one game per variant against an in-process fake Discord (no token, no network
     /// beyond 127.0.0.1); writes board images and transcripts to DIR.
     Demo {
-        /// Output directory (board images, transcripts, the SQLite database).
+        /// Output directory (board images, transcripts, the SQLite database). A re-run
+        /// replaces the database and the folders of the variants it plays.
         #[arg(long, default_value = "kaboom-demo")]
         out: std::path::PathBuf,
+        /// Play only this variant's game (atomic, beirut, nuke, bomberman or bombalot);
+        /// repeat for several. Default: every variant.
+        #[arg(long = "variant", value_name = "VARIANT")]
+        variants: Vec<Variant>,
     },
     /// Count the leaf nodes of the legal-action tree (perft); last line `nodes N`.
     Perft {
@@ -215,13 +220,15 @@ fn main() -> ExitCode {
             }
         };
     }
-    if let Command::Demo { out } = &command {
-        return match kaboom_bot::demo::cli(out) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => {
-                eprintln!("kaboom demo: some games did not reach their expected result");
-                ExitCode::FAILURE
-            }
+    if let Command::Demo { out, variants } = &command {
+        return match kaboom_bot::demo::cli(out, variants) {
+            Ok(report) => match report.failure() {
+                None => ExitCode::SUCCESS,
+                Some(why) => {
+                    eprintln!("kaboom demo: {why}");
+                    ExitCode::FAILURE
+                }
+            },
             Err(e) => {
                 eprintln!("kaboom demo: {e}");
                 ExitCode::FAILURE

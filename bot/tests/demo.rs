@@ -49,3 +49,49 @@ fn demo_runs_all_five_games_and_writes_its_files() {
     assert!(out.join("bomberman").join("084.png").exists());
     assert!(out.join("kaboom.db").exists());
 }
+
+/// `kaboom demo --variant atomic` plays only Atomic; run twice into the same DIR, each run
+/// starts from a fresh database and an emptied `atomic/` folder (an earlier run's images
+/// cannot pass for this run's).
+#[test]
+fn demo_of_one_variant_reruns_into_the_same_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo-out");
+    let atomic = out.join("atomic");
+    std::fs::create_dir_all(&atomic).unwrap();
+    let stale_image = atomic.join("999.png");
+    std::fs::write(&stale_image, b"an image from an earlier run").unwrap();
+    let stale_db = b"not a database: left by an earlier run";
+    std::fs::write(out.join("kaboom.db"), stale_db).unwrap();
+    for run_number in 1..=2 {
+        let run = Command::new(env!("CARGO_BIN_EXE_kaboom"))
+            .args(["demo", "--variant", "atomic", "--out"])
+            .arg(&out)
+            .output()
+            .expect("kaboom runs");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "run {run_number}: {stdout}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(
+            stdout.contains("[1/1] Atomic:"),
+            "run {run_number}: {stdout}"
+        );
+        assert!(!stdout.contains("Beirut"), "run {run_number}: {stdout}");
+        assert!(!stale_image.exists(), "run {run_number}: 999.png is gone");
+        let first = std::fs::read(atomic.join("001.png")).expect("first board image");
+        assert!(first.starts_with(b"\x89PNG\r\n\x1a\n"), "run {run_number}");
+        let transcript = std::fs::read_to_string(atomic.join("transcript.md")).unwrap();
+        assert!(transcript.contains("Game over"), "run {run_number}");
+        let db = std::fs::read(out.join("kaboom.db")).unwrap();
+        assert!(db.starts_with(b"SQLite format 3\0"), "run {run_number}");
+        assert!(
+            !out.join("beirut").exists(),
+            "run {run_number}: only Atomic"
+        );
+        // The second run must clean up after the first, too.
+        std::fs::write(&stale_image, b"an image from an earlier run").unwrap();
+    }
+}

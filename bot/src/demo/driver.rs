@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use kaboom_rules::Color;
 use poise::serenity_prelude as serenity;
 
 use super::DemoError;
@@ -337,6 +338,12 @@ impl Driver {
     }
 
     /// Alice offers a draw with the board's button; bob declines it with the offer's button.
+    ///
+    /// # Errors
+    /// [`DemoError::Step`] when there is no Draw button or offer message, the offer is not
+    /// acknowledged or not stored as alice's, bob's decline is not acknowledged ("Draw
+    /// declined."), the thread does not say the offer was declined, or an offer still stands
+    /// in the database afterwards.
     pub async fn offer_and_decline_draw(&self, thread: u64) -> Result<(), DemoError> {
         let board = self.boards(thread).pop().ok_or_else(|| step("no board"))?;
         let draw = board
@@ -360,8 +367,42 @@ impl Driver {
             .into_iter()
             .find(|c| c.starts_with("kb:drawno:"))
             .unwrap_or_default();
-        self.click(&self.bob, offer.id, &no).await?;
+        let game = crate::present::ids::parse(&no)
+            .map(|(_, game)| game)
+            .ok_or_else(|| step(format!("no game id in the decline button '{no}'")))?;
+        if self.standing_draw_offer(game).await? != Some(Color::White) {
+            return Err(step(format!(
+                "alice's draw offer is not stored as standing in game #{game}"
+            )));
+        }
+        let r = self.click(&self.bob, offer.id, &no).await?;
+        if r.content() != Some("Draw declined.") {
+            return Err(step(format!(
+                "declining the draw offer was not acknowledged: {r:?}"
+            )));
+        }
+        let announced = self.fake.messages_in(thread).into_iter().any(|m| {
+            m.id > offer.id && !m.is_ephemeral() && m.content().contains("declined the draw offer")
+        });
+        if !announced {
+            return Err(step("the thread does not say the draw offer was declined"));
+        }
+        if let Some(by) = self.standing_draw_offer(game).await? {
+            return Err(step(format!(
+                "{by}'s draw offer still stands in game #{game} after bob declined it"
+            )));
+        }
         Ok(())
+    }
+
+    /// Who has a draw offer standing in game `game`, read from the bot's database.
+    async fn standing_draw_offer(&self, game: i64) -> Result<Option<Color>, DemoError> {
+        let mut tx = self.db.begin_write().await?;
+        let offer = crate::storage::games::draw_offer(&mut tx, game).await?;
+        tx.commit()
+            .await
+            .map_err(crate::storage::StorageError::from)?;
+        Ok(offer.map(|o| o.by))
     }
 
     /// The highest message id so far in the text channel, the DMs and the threads.
@@ -390,31 +431,47 @@ impl Driver {
         "Kaboom (bot)".into()
     }
 
-    /// The first public payload since `marker` (thread name, public messages in the thread
-    /// and the channel, with embeds and attachment names) that names one of `secrets` as a
-    /// word; long hex runs (commitments) are skipped.
+    /// The first public payload since `marker` that names one of `secrets` as a word (see
+    /// [`public_leak`]).
     pub fn leak(&self, thread: u64, marker: u64, secrets: &[String]) -> Option<String> {
-        let mut texts = vec![
-            self.fake
-                .channel(thread)
-                .and_then(|c| c.name().map(str::to_string))
-                .unwrap_or_default(),
-        ];
-        for ch in [thread, self.fake.text_channel_id()] {
-            for m in self.fake.messages_in(ch) {
-                if m.id > marker && !m.is_ephemeral() {
-                    texts.push(m.json.to_string());
-                    texts.extend(m.attachments.iter().map(|a| a.filename.clone()));
-                }
-            }
-        }
-        texts.into_iter().find(|t| {
-            let words: Vec<String> = t
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|w| !(w.len() >= 32 && w.chars().all(|c| c.is_ascii_hexdigit())))
-                .map(str::to_lowercase)
-                .collect();
-            secrets.iter().any(|s| words.contains(s))
-        })
+        public_leak(&self.fake, thread, marker, secrets)
     }
 }
+
+/// The first public payload in `fake` since message `marker` that names one of `secrets`
+/// (lower-case squares like `g1`) as a whole word: the thread's name, then every version of
+/// each public message in `thread` and in the text channel (the versions before edits too,
+/// since someone may have read them), with embeds and attachment names. Ephemeral versions
+/// are not public; long hex runs (commitments) are skipped, and a word that merely contains
+/// a secret (the SAN `Ng1`) is not one.
+pub fn public_leak(
+    fake: &FakeDiscord,
+    thread: u64,
+    marker: u64,
+    secrets: &[String],
+) -> Option<String> {
+    let mut texts = vec![
+        fake.channel(thread)
+            .and_then(|c| c.name().map(str::to_string))
+            .unwrap_or_default(),
+    ];
+    for ch in [thread, fake.text_channel_id()] {
+        for m in fake.messages_in(ch).into_iter().filter(|m| m.id > marker) {
+            let public = m
+                .versions()
+                .filter(|v| v["flags"].as_u64().unwrap_or(0) & EPHEMERAL == 0);
+            texts.extend(public.map(serde_json::Value::to_string));
+        }
+    }
+    texts.into_iter().find(|t| {
+        let words: Vec<String> = t
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !(w.len() >= 32 && w.chars().all(|c| c.is_ascii_hexdigit())))
+            .map(str::to_lowercase)
+            .collect();
+        secrets.iter().any(|s| words.contains(s))
+    })
+}
+
+/// The message flag of an ephemeral message (only the interacting user sees it).
+const EPHEMERAL: u64 = 64;

@@ -9,8 +9,11 @@
 //!
 //! Output: `DIR/<variant>/NNN.png` (every board image the bot posted in that game),
 //! `DIR/<variant>/transcript.md` (the public thread as a spectator saw it), and a summary
-//! table on stdout. [`run`] reports failure if a game misses its expected result or a
-//! Beirut carrier appears in a public payload before the end.
+//! table on stdout. A variant's folder is emptied of both before its game is played, so a
+//! re-run into the same DIR leaves no earlier run's files looking current. [`run`] reports
+//! failure if a game misses its expected result, a Beirut carrier appears in a public
+//! payload before the end (in any version of a message, edits included), or the bot called
+//! a route the fake Discord does not know.
 
 pub mod driver;
 
@@ -71,14 +74,37 @@ pub struct GameSummary {
 pub struct Report {
     /// One line per game, in play order.
     pub games: Vec<GameSummary>,
+    /// The requests of the bot that no route of the fake Discord matched (`METHOD /path`);
+    /// empty when the bot spoke only the API the fake knows.
+    pub unknown_routes: Vec<String>,
     /// Total seconds.
     pub seconds: f64,
 }
 
 impl Report {
-    /// Whether every game reached its expected result.
+    /// Whether every game reached its expected result and the bot called no unknown route.
     pub fn ok(&self) -> bool {
-        !self.games.is_empty() && self.games.iter().all(|g| g.ok)
+        self.failure().is_none()
+    }
+
+    /// Why the demo failed, in one line; `None` when it passed.
+    pub fn failure(&self) -> Option<String> {
+        let failed = self.games.iter().filter(|g| !g.ok).count();
+        if self.games.is_empty() {
+            Some("no game was played".into())
+        } else if failed > 0 {
+            Some(format!(
+                "{failed} of {} games did not reach their expected result",
+                self.games.len()
+            ))
+        } else if !self.unknown_routes.is_empty() {
+            Some(format!(
+                "the bot called routes the fake Discord does not know: {}",
+                self.unknown_routes.join(", ")
+            ))
+        } else {
+            None
+        }
     }
 
     /// The summary table (Markdown).
@@ -102,6 +128,13 @@ impl Report {
                 g.seconds
             );
         }
+        if !self.unknown_routes.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nFAILED: the bot called routes the fake Discord does not know: {}",
+                self.unknown_routes.join(", ")
+            );
+        }
         let _ = writeln!(out, "\nTotal: {:.1} s", self.seconds);
         out
     }
@@ -118,12 +151,22 @@ enum Entry {
     Pick(String, String),
 }
 
-/// Runs the demo into `out`; progress lines go to stdout as games finish.
+/// The variants whose games `kaboom demo` plays: those in `chosen`, in the order of
+/// [`Variant::ALL`] and each once; every variant when `chosen` is empty.
+pub fn selected_variants(chosen: &[Variant]) -> Vec<Variant> {
+    Variant::ALL
+        .into_iter()
+        .filter(|v| chosen.is_empty() || chosen.contains(v))
+        .collect()
+}
+
+/// Runs the demo into `out`, playing the games of `variants` (see [`selected_variants`]);
+/// progress lines go to stdout as games finish.
 ///
 /// # Errors
 /// [`DemoError`] when the fake or the bot cannot start or the files cannot be written;
 /// a game that goes wrong is reported in its [`GameSummary`] instead.
-pub async fn run(out: &Path) -> Result<Report, DemoError> {
+pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> {
     let started = Instant::now();
     std::fs::create_dir_all(out)?;
     let db_path = out.join("kaboom.db");
@@ -137,9 +180,10 @@ pub async fn run(out: &Path) -> Result<Report, DemoError> {
     let fake = FakeDiscord::start().await?;
     let d = Driver::start(fake, &url).await?;
     let mut games = Vec::new();
-    let total = Variant::ALL.len();
-    for (i, variant) in Variant::ALL.into_iter().enumerate() {
+    let total = variants.len();
+    for (i, &variant) in variants.iter().enumerate() {
         let t = Instant::now();
+        clear_variant_dir(out, variant)?;
         let outcome = play_variant(&d, variant, out).await;
         let seconds = t.elapsed().as_secs_f64();
         let summary = match outcome {
@@ -174,11 +218,32 @@ pub async fn run(out: &Path) -> Result<Report, DemoError> {
         );
         games.push(summary);
     }
+    let unknown_routes = d
+        .fake
+        .unknown_routes()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
     d.stop().await;
     Ok(Report {
         games,
+        unknown_routes,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Creates `out/<variant>/` and removes the board images and transcript an earlier run
+/// left there, so that a game that fails now leaves no old files looking current.
+fn clear_variant_dir(out: &Path, variant: Variant) -> Result<(), DemoError> {
+    let dir = out.join(variant.name());
+    std::fs::create_dir_all(&dir)?;
+    for entry in std::fs::read_dir(&dir)? {
+        let p = entry?.path();
+        if p.extension().is_some_and(|e| e == "png") || p.ends_with("transcript.md") {
+            std::fs::remove_file(p)?;
+        }
+    }
+    Ok(())
 }
 
 /// The scripted game of a variant: carriers (White, Black) and entries.
@@ -229,7 +294,7 @@ fn script(variant: Variant) -> (Option<(&'static str, &'static str)>, Vec<Entry>
 
 /// A Bombalot line to a goal win (BA-11), found once with seeded random playouts that take
 /// an immediately winning action when there is one; replayed here as a fixed script.
-/// (Seed 0x9e3779b97f4a7c15, first line found; 79 plies, White reaches the goal.)
+/// (Seed 0x9e3779b97f4a7c15, first line found; 73 plies, White reaches the goal.)
 const BOMBALOT_LINE: &[&str] = &[
     "d1!",
     "e6-f5",
@@ -538,14 +603,9 @@ fn write_files(
     marker: u64,
     challenge: u64,
 ) -> Result<usize, DemoError> {
+    // `run` emptied the folder before the game (`clear_variant_dir`).
     let dir = out.join(variant.name());
     std::fs::create_dir_all(&dir)?;
-    for entry in std::fs::read_dir(&dir)? {
-        let p = entry?.path();
-        if p.extension().is_some_and(|e| e == "png") {
-            std::fs::remove_file(p)?;
-        }
-    }
     let mut messages: Vec<FakeMessage> = Vec::new();
     for ch in [
         thread,
@@ -630,9 +690,13 @@ fn write_files(
     Ok(n)
 }
 
-/// Convenience for the CLI: runs [`run`] on a fresh runtime, prints the table, and returns
-/// whether everything passed.
-pub fn cli(out: &Path) -> Result<bool, DemoError> {
+/// Convenience for the CLI: runs [`run`] on a fresh runtime for the games of `variants`
+/// (every variant when empty, see [`selected_variants`]), prints the table, and returns
+/// the report ([`Report::failure`] says why it failed, if it did).
+///
+/// # Errors
+/// As [`run`], and when the runtime cannot start.
+pub fn cli(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -641,8 +705,8 @@ pub fn cli(out: &Path) -> Result<bool, DemoError> {
         "kaboom demo: fake Discord on 127.0.0.1, output in {}",
         out.display()
     );
-    let report = runtime.block_on(run(out))?;
+    let report = runtime.block_on(run(out, &selected_variants(variants)))?;
     println!("\n{}", report.table());
     println!("Board images and transcripts: {}/<variant>/", out.display());
-    Ok(report.ok())
+    Ok(report)
 }

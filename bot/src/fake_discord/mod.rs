@@ -28,11 +28,12 @@
 //!
 //! Every REST request is recorded ([`FakeDiscord::requests`]), with multipart file parts and
 //! their bytes. The fake keeps channels (one guild text channel, threads, DM channels per
-//! user), messages (with attachments), and interactions; it dispatches interactions from
-//! simulated users ([`SimUser`]) with [`FakeDiscord::slash_command`],
-//! [`FakeDiscord::autocomplete`], [`FakeDiscord::click_button`] and
-//! [`FakeDiscord::select_menu`], and tests await the answers with
-//! [`FakeDiscord::next_interaction_response`] (woken by a `tokio::sync::watch`, no polling).
+//! user), messages (with attachments and the versions before each edit), and interactions;
+//! it dispatches interactions from simulated users ([`SimUser`]) with
+//! [`FakeDiscord::slash_command`], [`FakeDiscord::autocomplete`],
+//! [`FakeDiscord::click_button`] and [`FakeDiscord::select_menu`], and tests await the
+//! answers with [`FakeDiscord::next_interaction_response`] (woken by a `tokio::sync::watch`,
+//! no polling).
 //!
 //! Snowflake ids are generated from a fixed start (2025-01-01), so the same sequence of
 //! requests yields the same ids.

@@ -106,9 +106,20 @@ pub struct FakeMessage {
     pub json: Value,
     /// The attachments with their bytes.
     pub attachments: Vec<FakeAttachment>,
+    /// The Message objects it was before each edit, oldest first (empty if never edited):
+    /// what anyone could read before the edit replaced it.
+    pub previous_versions: Vec<Value>,
 }
 
 impl FakeMessage {
+    /// Every version of the Message object, oldest first: the
+    /// [previous versions](FakeMessage::previous_versions), then the current one.
+    pub fn versions(&self) -> impl Iterator<Item = &Value> {
+        self.previous_versions
+            .iter()
+            .chain(std::iter::once(&self.json))
+    }
+
     /// The text content (`""` when none).
     pub fn content(&self) -> &str {
         self.json["content"].as_str().unwrap_or("")
@@ -290,6 +301,7 @@ impl InteractionResponse {
             interaction_id: None,
             json: self.data().clone(),
             attachments: Vec::new(),
+            previous_versions: Vec::new(),
         }
         .custom_ids()
     }

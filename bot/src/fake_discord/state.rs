@@ -545,6 +545,7 @@ impl State {
             interaction_id,
             json,
             attachments,
+            previous_versions: Vec::new(),
         };
         self.messages.push(message.clone());
         message
@@ -553,6 +554,7 @@ impl State {
     /// Applies an Edit Message body
     /// (<https://discord.com/developers/docs/resources/message#edit-message>): present fields
     /// replace; `attachments` keeps the listed existing attachments; new files are added.
+    /// The message as it was is kept in [`FakeMessage::previous_versions`].
     pub(crate) fn edit_message(
         &mut self,
         message_id: u64,
@@ -564,6 +566,8 @@ impl State {
         let new_attachments = self.attachment_objects(channel_id, body, files);
         let edited_at = snowflake_timestamp(self.ids.next());
         let message = &mut self.messages[index];
+        let before = message.json.clone();
+        message.previous_versions.push(before);
         for key in ["content", "embeds", "components", "flags"] {
             if let Some(value) = body.get(key) {
                 message.json[key] = if value.is_null() && key != "content" {
