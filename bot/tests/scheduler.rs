@@ -367,6 +367,51 @@ async fn a_move_racing_the_forfeit_cannot_also_apply() {
     );
 }
 
+/// The batched ending write keeps the one-by-one guarantees: nothing is written for a game
+/// that moved on from its expected ply, and a finished game is final.
+#[tokio::test]
+async fn batched_endings_respect_the_expected_ply_and_finished_games() {
+    use kaboom_rules::{EndReason, Outcome};
+    let w = world().await;
+    let moved = game(&w, Variant::Atomic, Some(1)).await;
+    let still = game(&w, Variant::Atomic, Some(1)).await;
+    w.services.play(moved, ALICE, "e4").await.unwrap();
+    let ending = |id: i64, ply: i64| schedule::Ending {
+        game_id: id,
+        expected_ply: ply,
+        state_fen: "the final state".into(),
+        outcome: Outcome::draw(EndReason::TimeForfeit),
+    };
+    let mut tx = w.services.db.begin_write().await.unwrap();
+    let written = schedule::finish_many(&mut tx, &[ending(moved, 0), ending(still, 0)], T0)
+        .await
+        .unwrap();
+    assert_eq!(written.into_iter().collect::<Vec<_>>(), vec![still]);
+    let again = schedule::finish_many(&mut tx, &[ending(still, 0)], T0)
+        .await
+        .unwrap();
+    assert!(again.is_empty(), "a finished game is final");
+    tx.commit().await.unwrap();
+    let row = w.services.load(still).await.unwrap().row;
+    assert_eq!(
+        (
+            row.state,
+            row.result.as_deref(),
+            row.reason.as_deref(),
+            row.deadline_at
+        ),
+        (
+            GameState::Finished,
+            Some("1/2-1/2"),
+            Some("time-forfeit"),
+            None
+        )
+    );
+    assert_eq!(row.state_fen, "the final state");
+    let row = w.services.load(moved).await;
+    assert!(row.is_ok_and(|s| s.row.state == GameState::Active && s.row.ply == 1));
+}
+
 #[tokio::test]
 async fn forfeit_is_a_draw_when_the_opponent_cannot_win() {
     let w = world().await;

@@ -22,7 +22,7 @@
 //! Exactly-once: every decision is taken inside a write transaction (`BEGIN IMMEDIATE`) that
 //! also records it: a nudge is claimed in the `nudges` table (unique per game, ply and
 //! threshold), a forfeit or abort is written with the expected-ply check of
-//! [`games::update_state`], and a finished game can no longer be changed (trigger
+//! [`schedule::finish_many`], and a finished game can no longer be changed (trigger
 //! `games_finished_is_final`), so a move that lands concurrently with a forfeit cannot both
 //! apply: whichever commits first wins, the other sees "moved on". Notices are delivered
 //! after the commit. Nudges are at most once: if the process dies between the commit and
@@ -45,7 +45,7 @@ use std::time::Duration;
 use kaboom_rules::{AnyGame, Color, EndReason, Outcome, Viewer};
 
 use crate::clock::Clock;
-use crate::storage::games::{self, GameRow, StateUpdate};
+use crate::storage::games::{self, GameRow};
 use crate::storage::settings::{self, GuildSettings};
 use crate::storage::{Db, StorageError, Tx, challenges, schedule};
 
@@ -389,9 +389,10 @@ impl Scheduler {
 
     /// Decides one batch of due games inside `tx` with set-based statements: one query
     /// reads the batch (rows, turn starts, the mover's settings), the nudges are claimed in
-    /// one insert, the next due times written in one update; only forfeits and aborts,
-    /// which replay the game, cost queries per game. Returns the notices to deliver after
-    /// the commit.
+    /// one insert, the endings (forfeits and aborts, decided by replaying each game in
+    /// memory) in one update, the next due times in one update; only the carriers revealed
+    /// at the end of Beirut and Nuke games are read per game. Returns the notices to
+    /// deliver after the commit.
     async fn decide_batch(
         &self,
         tx: &mut Tx,
@@ -440,29 +441,44 @@ impl Scheduler {
                 }
             }
         }
-        // Forfeits and aborts replay the game: its actions for all of them in one query.
+        // Forfeits and aborts replay the game: its actions for all of them in one query,
+        // then every ending is decided in memory and written in one statement.
         let ids: Vec<i64> = ending.iter().map(|(g, _)| g.row.id).collect();
         let mut actions = schedule::actions_of(tx, &ids).await?;
-        let mut ended = Vec::new();
-        let mut announcements = Vec::new();
+        let mut decided = Vec::new();
         for (g, forfeit) in ending {
             let id = g.row.id;
             let acts = actions.remove(&id).unwrap_or_default();
-            match self.end(tx, &g.row, acts, now, forfeit).await {
-                // The finish trigger already cleared next_due_at.
-                Ok(Some(n)) => {
-                    if forfeit {
-                        report.forfeited.push(id);
-                    } else {
-                        report.aborted.push(id);
-                    }
-                    ended.push(id);
-                    announcements.push(n);
-                }
+            match self.decide_end(&g.row, acts, forfeit) {
+                Ok(Some(d)) => decided.push((g.row, forfeit, d)),
+                // Already over on the board (should not happen): never looked at again.
                 Ok(None) => next.push((id, None)),
-                Err(StorageError::Corrupt(e)) => damaged(id, &e, &mut next),
-                Err(e) => return Err(e),
+                Err(e) => damaged(id, &e, &mut next),
             }
+        }
+        let endings: Vec<schedule::Ending> = decided.iter().map(|(_, _, d)| d.0.clone()).collect();
+        let written = schedule::finish_many(tx, &endings, now).await?;
+        let mut ended = Vec::new();
+        let mut announcements = Vec::new();
+        for (row, forfeit, (ending, text)) in decided {
+            let id = row.id;
+            if !written.contains(&id) {
+                // Someone else's action came first (not possible inside this write
+                // transaction, but the expected-ply check decides).
+                next.push((id, None));
+                continue;
+            }
+            // The finish trigger already cleared next_due_at.
+            if forfeit {
+                report.forfeited.push(id);
+            } else {
+                report.aborted.push(id);
+            }
+            ended.push(id);
+            announcements.push(
+                self.ended_notice(tx, &row, ending.outcome, text, forfeit)
+                    .await?,
+            );
         }
         // A game that ended takes its standing draw offer with it.
         schedule::clear_draw_offers(tx, &ended).await?;
@@ -608,22 +624,21 @@ impl Scheduler {
         }
     }
 
-    /// Ends the game (its stored `actions` given) on time (`forfeit`) or aborts it
-    /// (designation timeout), with the expected-ply check; `None` when it was no longer
-    /// possible (already over). The caller withdraws the ended games' draw offers.
-    async fn end(
+    /// Decides the end of a game (its stored `actions` given) on time (`forfeit`) or by
+    /// abort (designation timeout), in memory: what to write and the announcement's text.
+    /// `Ok(None)` when the board already ended it.
+    ///
+    /// # Errors
+    /// The game does not replay (a damaged record), as text.
+    fn decide_end(
         &self,
-        tx: &mut Tx,
         row: &GameRow,
         actions: Vec<String>,
-        now: i64,
         forfeit: bool,
-    ) -> Result<Option<Notice>, StorageError> {
+    ) -> Result<Option<(schedule::Ending, String)>, String> {
         let mut game = AnyGame::from_record(&games::record(row, actions))
-            .map_err(|e| StorageError::Corrupt(format!("game #{}: {e}", row.id)))?;
+            .map_err(|e| format!("game #{}: {e}", row.id))?;
         if game.status().is_finished() {
-            // The board already ended it (should not happen: the bot finishes such games).
-            schedule::set_next_due(tx, row.id, None).await?;
             return Ok(None);
         }
         let both = format!("{} {}", mention(row.white_id), mention(row.black_id));
@@ -667,17 +682,30 @@ impl Scheduler {
             (o, text)
         };
         game.declare(outcome);
-        let update = StateUpdate::finished(row, game.fen(Viewer::Full), outcome);
-        if !games::update_state(tx, row.id, &update, now).await? {
-            return Ok(None);
-        }
-        // The game is over: Beirut carriers are revealed with the result (BE-9).
+        let ending = schedule::Ending {
+            game_id: row.id,
+            expected_ply: row.ply,
+            state_fen: game.fen(Viewer::Full),
+            outcome,
+        };
+        Ok(Some((ending, text)))
+    }
+
+    /// The announcement of a game the sweep ended (written in `tx`): `text`, then for
+    /// Beirut and Nuke the carriers revealed with the result (BE-9).
+    async fn ended_notice(
+        &self,
+        tx: &mut Tx,
+        row: &GameRow,
+        outcome: Outcome,
+        mut text: String,
+        forfeit: bool,
+    ) -> Result<Notice, StorageError> {
         let reveal = if row.variant.has_designation() {
             crate::storage::carriers::all_tx(tx, row.id).await?
         } else {
             Vec::new()
         };
-        let mut text = text;
         for line in crate::present::reveal_lines(row, &reveal) {
             text.push('\n');
             text.push_str(&line);
@@ -689,11 +717,11 @@ impl Scheduler {
             );
         }
         tracing::info!(game_id = row.id, result = outcome.result(), reason = %outcome.reason, "scheduler ended a game");
-        Ok(Some(Notice::GameEnded {
+        Ok(Notice::GameEnded {
             game_id: row.id,
             channel_id: row.thread_id.unwrap_or(row.channel_id),
             board_message_id: row.board_message_id,
             text,
-        }))
+        })
     }
 }
