@@ -404,6 +404,12 @@ const FINISH_HEAD: &str = "UPDATE games SET state_fen = v.column3, state = 'fini
 const FINISH_TAIL: &str =
     ") AS v WHERE games.id = v.column1 AND games.ply = v.column2 RETURNING id";
 
+/// The statement of [`finish_many`] for `n` games (n >= 1; 1 + 6 n parameters).
+pub fn finish_many_sql(n: usize) -> String {
+    let rows = vec!["(?, ?, ?, ?, ?, ?)"; n.max(1)].join(", ");
+    format!("{FINISH_HEAD}? FROM (VALUES {rows}{FINISH_TAIL}")
+}
+
 /// Writes the endings of a sweep batch, each only if its game is still at its expected
 /// ply and not finished (trigger `games_finished_is_final`), as
 /// [`games::update_state`] with [`games::StateUpdate::finished`] would one by one: one
@@ -440,6 +446,11 @@ pub async fn finish_many(
                 .push_unseparated(")");
         }
         q.push(FINISH_TAIL);
+        debug_assert_eq!(
+            q.sql(),
+            finish_many_sql(chunk.len()),
+            "the explained statement"
+        );
         for row in q.build().fetch_all(&mut **tx).await? {
             ended.insert(row.try_get::<i64, _>("id")?);
         }
@@ -500,8 +511,8 @@ pub async fn expire_challenge(tx: &mut Tx, id: i64) -> Result<bool, StorageError
 }
 
 /// The statements one sweep runs per batch, with the number of parameters each takes:
-/// the due batch, a server's settings (once per server per sweep), the nudge claims and
-/// the next due times (shown with 2 rows), and the expiring challenges.
+/// the due batch, a server's settings (once per server per sweep), the nudge claims, the
+/// next due times and the endings (shown with 2 rows), and the expiring challenges.
 pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
     vec![
         ("due batch", DUE_BATCH.to_string(), 2),
@@ -512,6 +523,7 @@ pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
         ),
         ("claim nudges (2 rows)", claim_nudges_sql(2), 10),
         ("next due times (2 rows)", set_next_due_many_sql(2), 4),
+        ("endings (2 games)", finish_many_sql(2), 13),
         (
             "actions of the games that end (2 games)",
             "SELECT game_id, action FROM game_actions WHERE game_id IN (?, ?) ORDER BY game_id, ply"
