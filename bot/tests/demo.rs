@@ -4,21 +4,30 @@
 
 use std::process::Command;
 
+/// Runs `kaboom demo ARGS --out OUT`, asserts it exits 0 (naming `what` and showing its
+/// output if not) and returns its standard output.
+fn demo(args: &[&str], out: &std::path::Path, what: &str) -> String {
+    let run = Command::new(env!("CARGO_BIN_EXE_kaboom"))
+        .arg("demo")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("kaboom runs");
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{what}: {stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    stdout
+}
+
 #[test]
 fn demo_runs_all_five_games_and_writes_its_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo-out");
-    let run = Command::new(env!("CARGO_BIN_EXE_kaboom"))
-        .args(["demo", "--out"])
-        .arg(&out)
-        .output()
-        .expect("kaboom runs");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let stdout = demo(&[], &out, "the full demo");
     for (i, title) in ["Atomic", "Beirut", "Nuke", "Bomberman Chess", "Bombalot"]
         .iter()
         .enumerate()
@@ -64,17 +73,7 @@ fn demo_of_one_variant_reruns_into_the_same_directory() {
     let stale_db = b"not a database: left by an earlier run";
     std::fs::write(out.join("kaboom.db"), stale_db).unwrap();
     for run_number in 1..=2 {
-        let run = Command::new(env!("CARGO_BIN_EXE_kaboom"))
-            .args(["demo", "--variant", "atomic", "--out"])
-            .arg(&out)
-            .output()
-            .expect("kaboom runs");
-        let stdout = String::from_utf8_lossy(&run.stdout);
-        assert!(
-            run.status.success(),
-            "run {run_number}: {stdout}\n{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        let stdout = demo(&["--variant", "atomic"], &out, &format!("run {run_number}"));
         assert!(
             stdout.contains("[1/1] Atomic:"),
             "run {run_number}: {stdout}"
