@@ -459,7 +459,7 @@ pub fn public_leak(
         for m in fake.messages_in(ch).into_iter().filter(|m| m.id > marker) {
             let public = m
                 .versions()
-                .filter(|v| v["flags"].as_u64().unwrap_or(0) & EPHEMERAL == 0);
+                .filter(|v| !crate::fake_discord::is_ephemeral(v));
             texts.extend(public.map(serde_json::Value::to_string));
         }
     }
@@ -472,6 +472,3 @@ pub fn public_leak(
         secrets.iter().any(|s| words.contains(s))
     })
 }
-
-/// The message flag of an ephemeral message (only the interacting user sees it).
-const EPHEMERAL: u64 = 64;

@@ -94,7 +94,7 @@ pub use client::{FAKE_TOKEN, client_builder, http};
 pub use payloads::{CommandOption, MEMBER_PERMISSIONS, SimUser};
 pub use records::{
     FakeAttachment, FakeChannel, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
-    RecordedRequest, ResponseKind, SentInteraction,
+    RecordedRequest, ResponseKind, SentInteraction, is_ephemeral,
 };
 
 use payloads::{ChannelContext, interaction_base, resolved_json, snowflake_timestamp};

@@ -111,6 +111,13 @@ pub struct FakeMessage {
     pub previous_versions: Vec<Value>,
 }
 
+/// Whether a Message object, or an interaction response's data, carries the EPHEMERAL flag
+/// (64): only the interacting user sees it
+/// (<https://discord.com/developers/docs/resources/message#message-object-message-flags>).
+pub fn is_ephemeral(message: &Value) -> bool {
+    message["flags"].as_u64().unwrap_or(0) & 64 != 0
+}
+
 impl FakeMessage {
     /// Every version of the Message object, oldest first: the
     /// [previous versions](FakeMessage::previous_versions), then the current one.
@@ -159,7 +166,7 @@ impl FakeMessage {
 
     /// Whether the message is ephemeral (flag 64, only the interacting user sees it).
     pub fn is_ephemeral(&self) -> bool {
-        self.flags() & 64 != 0
+        is_ephemeral(&self.json)
     }
 
     /// The author's user id.
@@ -272,7 +279,7 @@ impl InteractionResponse {
 
     /// Whether the response asks for an ephemeral message (flag 64).
     pub fn is_ephemeral(&self) -> bool {
-        self.data()["flags"].as_u64().unwrap_or(0) & 64 != 0
+        is_ephemeral(self.data())
     }
 
     /// Autocomplete choices as (name, value) for a type 8 callback; empty otherwise.

@@ -77,9 +77,7 @@ impl DiscordNotifier {
             .await
             .map(|_| ())
     }
-}
 
-impl DiscordNotifier {
     /// Gives the latest board message of a game the scheduler ended the finished game's
     /// buttons (My view only), as a board posted at the end of a game has. Best effort:
     /// the announcement is what matters, and old buttons answer "the game is over".

@@ -89,6 +89,12 @@ impl Default for SchedulerConfig {
 }
 
 impl SchedulerConfig {
+    /// When an open challenge made at `created_at` expires (Unix seconds): after
+    /// [`SchedulerConfig::challenge_ttl_secs`].
+    pub fn challenge_expires_at(&self, created_at: i64) -> i64 {
+        created_at + self.challenge_ttl_secs
+    }
+
     /// Reads the variables above through `get` (missing or empty: the default).
     ///
     /// # Errors
@@ -226,7 +232,7 @@ pub fn challenge_expiry_note(created_at: i64, config: &SchedulerConfig) -> Strin
     format!(
         "{EXPIRY_NOTE_PREFIX}{}: expires <t:{}:R> if nobody accepts.",
         duration_text(config.challenge_ttl_secs),
-        created_at + config.challenge_ttl_secs
+        config.challenge_expires_at(created_at)
     )
 }
 

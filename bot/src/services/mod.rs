@@ -365,7 +365,7 @@ impl Services {
                 }
             ));
         }
-        let expires_at = ch.created_at + self.scheduler.challenge_ttl_secs;
+        let expires_at = self.scheduler.challenge_expires_at(ch.created_at);
         if expires_at <= self.clock.now() {
             self.scheduler_waker.wake();
             return refuse(format!(

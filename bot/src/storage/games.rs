@@ -381,6 +381,11 @@ impl StateUpdate {
     }
 }
 
+/// The `games.declared` column's text of an outcome declared off the board (JSON).
+pub(crate) fn declared_json(outcome: &Outcome) -> String {
+    serde_json::to_string(outcome).expect("an outcome always serializes")
+}
+
 /// Writes a game's new state inside `tx`, appending the action if any. Returns `false`
 /// (and writes nothing) when the game is no longer at `expected_ply`: someone else's action
 /// came first.
@@ -394,9 +399,7 @@ pub async fn update_state(
     now: i64,
 ) -> Result<bool, StorageError> {
     let new_ply = u.expected_ply + i64::from(u.action.is_some());
-    let declared = u
-        .declared
-        .map(|d| serde_json::to_string(&d).expect("an outcome always serializes"));
+    let declared = u.declared.as_ref().map(declared_json);
     let done = sqlx::query(
         "UPDATE games SET ply = ?, state_fen = ?, start_fen = ?, state = ?, declared = ?,
             result = ?, reason = ?, deadline_at = ?, updated_at = ?

@@ -430,7 +430,7 @@ pub async fn finish_many(
         q.push_bind(now).push(" FROM (VALUES ");
         let mut rows = q.separated(", ");
         for e in chunk {
-            let declared = serde_json::to_string(&e.outcome).expect("an outcome always serializes");
+            let declared = games::declared_json(&e.outcome);
             rows.push("(")
                 .push_bind_unseparated(e.game_id)
                 .push_unseparated(", ")
