@@ -8,11 +8,13 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use kaboom_bot::clock::{Clock, TestClock};
-use kaboom_bot::scheduler::{RecordingNotifier, Scheduler, SchedulerConfig};
+use kaboom_bot::clock::Clock;
+use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::storage::games::{self, GameState, NewGame};
 use kaboom_bot::storage::{Db, schedule};
 use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::notifier::RecordingNotifier;
 
 const T0: i64 = 1_700_000_000;
 const DAY: i64 = 86_400;

@@ -82,7 +82,14 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
         .with_scheduler_config(scheduler_config.clone())
         .with_scheduler_waker(waker.clone());
-    let mut client = serenity::ClientBuilder::new(&config.token, intents())
+    // With DISCORD_API_BASE every REST route goes to that base; serenity's rate limiter
+    // stays on (it reads the X-RateLimit-* headers Discord, a REST proxy or the fake send).
+    let mut http = serenity::HttpBuilder::new(&config.token);
+    if let Some(base) = &config.api_base {
+        tracing::info!(api_base = %base, "Discord REST API base overridden");
+        http = http.proxy(base.as_str());
+    }
+    let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;
     // Scheduler hook (issue 8): one task sweeping due nudges, forfeits and expiries.

@@ -11,6 +11,12 @@ pub struct Config {
     pub database_url: String,
     /// Register commands in this server only, instantly (`DEV_GUILD_ID`, optional).
     pub dev_guild_id: Option<u64>,
+    /// Where Discord's REST API is (`DISCORD_API_BASE`, optional): a base URL such as
+    /// `http://127.0.0.1:8080` that replaces `https://discord.com` in every request
+    /// (serenity's `HttpBuilder::proxy`). For a REST proxy that shares one rate limit
+    /// between processes (nirn-proxy) or a fake Discord in tests; the gateway URL then
+    /// comes from that server's `GET /gateway/bot`. `None`: Discord itself.
+    pub api_base: Option<String>,
 }
 
 /// A configuration problem, as one line for the user.
@@ -24,13 +30,19 @@ pub enum ConfigError {
     /// A malformed server id.
     #[error("DEV_GUILD_ID must be a Discord server id (a number), not '{0}'")]
     BadGuild(String),
+    /// A REST base that is not an http(s) URL.
+    #[error(
+        "DISCORD_API_BASE must be an http:// or https:// URL such as http://127.0.0.1:8080, not '{0}'"
+    )]
+    BadApiBase(String),
 }
 
 impl Config {
     /// Reads `.env` (if present) then the environment.
     ///
     /// # Errors
-    /// [`ConfigError`] when the token is missing or `DEV_GUILD_ID` is not a number.
+    /// [`ConfigError`] when the token is missing, `DEV_GUILD_ID` is not a number or
+    /// `DISCORD_API_BASE` is not an http(s) URL.
     pub fn from_env() -> Result<Config, ConfigError> {
         let _ = dotenvy::dotenv();
         Config::from_lookup(|k| std::env::var(k).ok())
@@ -51,10 +63,23 @@ impl Config {
             None => None,
             Some(g) => Some(g.trim().parse().map_err(|_| ConfigError::BadGuild(g))?),
         };
+        let api_base = match get("DISCORD_API_BASE").filter(|b| !b.trim().is_empty()) {
+            None => None,
+            Some(base) => {
+                let trimmed = base.trim().trim_end_matches('/');
+                if !(trimmed.starts_with("http://") || trimmed.starts_with("https://"))
+                    || trimmed.contains(char::is_whitespace)
+                {
+                    return Err(ConfigError::BadApiBase(base));
+                }
+                Some(trimmed.to_string())
+            }
+        };
         Ok(Config {
             token,
             database_url,
             dev_guild_id,
+            api_base,
         })
     }
 }
@@ -100,5 +125,24 @@ mod tests {
         assert!(
             Config::from_lookup(lookup(&[("DISCORD_TOKEN", "t"), ("DEV_GUILD_ID", "x")])).is_err()
         );
+    }
+
+    #[test]
+    fn api_base_is_an_http_url_without_trailing_slash() {
+        let config = Config::from_lookup(lookup(&[
+            ("DISCORD_TOKEN", "t"),
+            ("DISCORD_API_BASE", " http://127.0.0.1:8080/ "),
+        ]))
+        .unwrap();
+        assert_eq!(config.api_base.as_deref(), Some("http://127.0.0.1:8080"));
+        let config = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "t")])).unwrap();
+        assert_eq!(config.api_base, None);
+        let err = Config::from_lookup(lookup(&[
+            ("DISCORD_TOKEN", "t"),
+            ("DISCORD_API_BASE", "127.0.0.1:8080"),
+        ]))
+        .unwrap_err();
+        assert!(matches!(err, ConfigError::BadApiBase(ref b) if b == "127.0.0.1:8080"));
+        assert!(err.to_string().contains("http://127.0.0.1:8080"), "{err}");
     }
 }

@@ -15,8 +15,6 @@ pub mod clock;
 pub mod commands;
 pub mod components;
 pub mod config;
-pub mod demo;
-pub mod fake_discord;
 pub mod flows;
 pub mod invite;
 pub mod painter;

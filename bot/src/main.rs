@@ -221,24 +221,44 @@ fn main() -> ExitCode {
         };
     }
     if let Command::Demo { out, variants } = &command {
-        return match kaboom_bot::demo::cli(out, variants) {
-            Ok(report) => match report.failure() {
-                None => ExitCode::SUCCESS,
-                Some(why) => {
-                    eprintln!("kaboom demo: {why}");
-                    ExitCode::FAILURE
-                }
-            },
-            Err(e) => {
-                eprintln!("kaboom demo: {e}");
-                ExitCode::FAILURE
-            }
-        };
+        return demo(out, variants);
     }
     match run(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("kaboom: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `kaboom demo`: runs the `kaboom-demo` program that is built beside this one (the
+/// workspace's `kaboom-testkit` package), so that the fake Discord it plays against is
+/// not part of the bot that hosts run.
+fn demo(out: &std::path::Path, variants: &[Variant]) -> ExitCode {
+    let program = std::env::current_exe()
+        .map(|exe| exe.with_file_name(format!("kaboom-demo{}", std::env::consts::EXE_SUFFIX)));
+    let program = match program {
+        Ok(program) if program.is_file() => program,
+        _ => {
+            eprintln!(
+                "kaboom demo: the demo program `kaboom-demo` is not beside this binary; \
+                 build the whole workspace (`cargo build --release`) and run \
+                 ./target/release/kaboom demo again"
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut command = std::process::Command::new(&program);
+    command.arg("--out").arg(out);
+    for variant in variants {
+        command.arg("--variant").arg(variant.to_string());
+    }
+    match command.status() {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("kaboom demo: cannot run {}: {e}", program.display());
             ExitCode::FAILURE
         }
     }

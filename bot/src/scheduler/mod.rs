@@ -49,7 +49,7 @@ use crate::storage::games::{self, GameRow};
 use crate::storage::settings::{self, GuildSettings};
 use crate::storage::{Db, StorageError, Tx, challenges, schedule};
 
-pub use notice::{Delivery, Notice, Notifier, RecordingNotifier};
+pub use notice::{Delivery, Notice, Notifier};
 pub use plan::{Due, Facts, Nudge, Plan};
 
 const HOUR: i64 = 3600;

@@ -976,6 +976,3 @@ impl Services {
             .paint(&game.board_view(Viewer::Spectator), None, Color::White)
     }
 }
-
-#[cfg(test)]
-mod tests;

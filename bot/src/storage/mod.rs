@@ -110,15 +110,3 @@ pub(crate) fn id_to_db(id: u64) -> i64 {
 pub(crate) fn id_from_db(id: i64) -> u64 {
     id as u64
 }
-
-#[cfg(test)]
-pub(crate) mod testing {
-    use super::Db;
-
-    /// A fresh database in a temporary directory (kept alive by the returned guard).
-    pub async fn temp_db() -> (Db, tempfile::TempDir) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let url = format!("sqlite://{}", dir.path().join("test.db").display());
-        (Db::connect(&url).await.expect("open test db"), dir)
-    }
-}

@@ -2,7 +2,7 @@
 //! `--as`; RULES.md BE-2, BE-6, BE-8, BE-9): through `kaboom_bot::analysis` and through the
 //! binary itself.
 
-mod common;
+use crate::common;
 
 use common::kaboom_text;
 use kaboom_bot::analysis::{self, Setup};

@@ -1,14 +1,14 @@
-//! `kaboom demo` (issue 9) in the suite: the binary runs into a temporary directory, exits
+//! `kaboom demo` (issue 9) in the suite: the `kaboom-demo` program (what `kaboom demo` runs)
+//! runs into a temporary directory, exits
 //! 0, writes board images and transcripts per variant, and prints one progress line per
 //! game and the summary table.
 
 use std::process::Command;
 
-/// Runs `kaboom demo ARGS --out OUT`, asserts it exits 0 (naming `what` and showing its
+/// Runs `kaboom-demo ARGS --out OUT`, asserts it exits 0 (naming `what` and showing its
 /// output if not) and returns its standard output.
 fn demo(args: &[&str], out: &std::path::Path, what: &str) -> String {
-    let run = Command::new(env!("CARGO_BIN_EXE_kaboom"))
-        .arg("demo")
+    let run = Command::new(env!("CARGO_BIN_EXE_kaboom-demo"))
         .args(args)
         .arg("--out")
         .arg(out)

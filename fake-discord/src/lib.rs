@@ -50,13 +50,12 @@
 //! ## Connecting the bot (the recipe)
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! # async fn demo<F: serenity::all::Framework + 'static>(framework: F) -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
-//! use kaboom_bot::fake_discord::{FakeDiscord, SimUser};
-//! use poise::serenity_prelude as serenity;
+//! use fake_discord::{FakeDiscord, SimUser};
+//! use serenity::all as serenity;
 //!
 //! let fake = FakeDiscord::start().await?;
-//! # let framework: poise::Framework<(), serenity::Error> = todo!();
 //! let mut client = fake
 //!     .client_builder(serenity::GatewayIntents::non_privileged())
 //!     .framework(framework)
@@ -87,7 +86,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 pub use client::{FAKE_TOKEN, client_builder, http};
@@ -233,9 +232,22 @@ impl FakeDiscord {
     /// (see [`client_builder`]).
     pub fn client_builder(
         &self,
-        intents: poise::serenity_prelude::GatewayIntents,
-    ) -> poise::serenity_prelude::ClientBuilder {
+        intents: serenity::all::GatewayIntents,
+    ) -> serenity::all::ClientBuilder {
         client_builder(&self.url(), FAKE_TOKEN, intents)
+    }
+
+    /// A gateway session without a WebSocket: it counts as an identified bot session, so
+    /// [`FakeDiscord::slash_command`] and the other dispatches are accepted, and it receives
+    /// every dispatch as `(event name, data)`. For tests that play the bot's part by hand
+    /// (answering interactions over REST themselves).
+    pub fn detached_session(&self) -> mpsc::UnboundedReceiver<(String, Value)> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.shared.update(|s| {
+            s.sessions.push(tx);
+            s.identified_sessions += 1;
+        });
+        rx
     }
 
     /// The application's id (also the bot user's id, as for real bots).

@@ -1,11 +1,11 @@
 //! `kaboom perft | moves | replay --variant bomberman`, run as a user would (issue 4).
 
-mod common;
+use crate::common;
 
 use common::{json, kaboom};
 
 /// BM-10: the seed's first sample game, movetext verbatim (comments and all).
-const GAME1: &str = include_str!("../../rules/tests/data/bomberman-game1.txt");
+const GAME1: &str = include_str!("../../../rules/tests/data/bomberman-game1.txt");
 
 #[test]
 fn bomberman_perft_from_the_start() {

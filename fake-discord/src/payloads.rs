@@ -1,8 +1,8 @@
 //! Discord-shaped JSON objects (API v10) that the fake sends: users, members, guilds,
 //! channels, messages, interactions. Each builder names the Discord API doc it follows.
 
-use poise::serenity_prelude::Permissions;
 use serde_json::{Value, json};
+use serenity::model::permissions::Permissions;
 
 /// Permissions bit set sent as `app_permissions` (the bot's) and as the `permissions` of
 /// channels and of the Admin role: bits 0 to 50, Discord's `permissions` string form (a

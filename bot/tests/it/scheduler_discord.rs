@@ -6,15 +6,15 @@
 
 use std::sync::Arc;
 
-use kaboom_bot::clock::TestClock;
-use kaboom_bot::fake_discord::{self, FakeDiscord};
-use kaboom_bot::painter::PlainPainter;
+use fake_discord::{self, FakeDiscord};
 use kaboom_bot::scheduler::discord::DiscordNotifier;
 use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::services::Services;
 use kaboom_bot::storage::Db;
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
 use kaboom_rules::{GameOptions, Variant};
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::painter::PlainPainter;
 use poise::serenity_prelude as serenity;
 
 const ALICE: u64 = 1001;
@@ -155,16 +155,16 @@ mod with_bot {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use kaboom_bot::clock::TestClock;
-    use kaboom_bot::demo::driver::{Driver, ServicesFor};
-    use kaboom_bot::fake_discord::{
+    use fake_discord::{
         CommandOption, FakeDiscord, InteractionResponse, MEMBER_PERMISSIONS, SimUser,
     };
-    use kaboom_bot::painter::PlainPainter;
     use kaboom_bot::scheduler::discord::DiscordNotifier;
     use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
     use kaboom_bot::services::Services;
     use kaboom_bot::storage::settings as stored;
+    use kaboom_testkit::clock::TestClock;
+    use kaboom_testkit::driver::{Driver, ServicesFor};
+    use kaboom_testkit::painter::PlainPainter;
     use poise::serenity_prelude::Permissions;
 
     use super::{HOUR, T0};
@@ -175,7 +175,7 @@ mod with_bot {
 
     /// The real bot over a fresh database in `dir`, against a new fake Discord, its services
     /// on `clock` with the cheap [`PlainPainter`] and the scheduler configuration `config`
-    /// (whose times the messages quote): `kaboom_bot::demo::driver::Driver`, as in e2e.rs.
+    /// (whose times the messages quote): `kaboom_testkit::driver::Driver`, as in e2e.rs.
     async fn start_bot(
         dir: &tempfile::TempDir,
         clock: &Arc<TestClock>,
@@ -285,10 +285,7 @@ mod with_bot {
             .add_thread(fake.text_channel_id(), "alice vs bob")
             .unwrap();
         services.set_thread(id, thread).await.unwrap();
-        let http = Arc::new(kaboom_bot::fake_discord::http(
-            &fake.url(),
-            kaboom_bot::fake_discord::FAKE_TOKEN,
-        ));
+        let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
         let scheduler = Scheduler::new(
             db,
             clock.clone(),
@@ -474,10 +471,7 @@ mod with_bot {
         }
 
         // Nobody chooses: 36 hours on, the scheduler aborts the game and says why.
-        let http = Arc::new(kaboom_bot::fake_discord::http(
-            &fake.url(),
-            kaboom_bot::fake_discord::FAKE_TOKEN,
-        ));
+        let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
         let scheduler = Scheduler::new(
             db,
             clock.clone(),

@@ -8,15 +8,15 @@ use std::time::Duration;
 use kaboom_rules::Color;
 use poise::serenity_prelude as serenity;
 
-use super::DemoError;
-use crate::clock::{Clock, SystemClock};
-use crate::fake_discord::{
+use crate::demo::DemoError;
+use fake_discord::{
     CommandOption, FakeDiscord, FakeMessage, InteractionResponse, ResponseKind, SentInteraction,
     SimUser,
 };
-use crate::painter::RendererPainter;
-use crate::services::Services;
-use crate::storage::Db;
+use kaboom_bot::clock::{Clock, SystemClock};
+use kaboom_bot::painter::RendererPainter;
+use kaboom_bot::services::Services;
+use kaboom_bot::storage::Db;
 
 /// How long one answer may take.
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -85,9 +85,9 @@ impl Driver {
         services_for: ServicesFor,
     ) -> Result<Driver, DemoError> {
         let db = Db::connect(url).await?;
-        let framework = crate::bot::framework(services_for(db.clone()), None);
+        let framework = kaboom_bot::bot::framework(services_for(db.clone()), None);
         let mut client = fake
-            .client_builder(crate::bot::intents())
+            .client_builder(kaboom_bot::bot::intents())
             .framework(framework)
             .await
             .map_err(|e| step(format!("the bot client does not build: {e}")))?;
@@ -367,7 +367,7 @@ impl Driver {
             .into_iter()
             .find(|c| c.starts_with("kb:drawno:"))
             .unwrap_or_default();
-        let game = crate::present::ids::parse(&no)
+        let game = kaboom_bot::present::ids::parse(&no)
             .map(|(_, game)| game)
             .ok_or_else(|| step(format!("no game id in the decline button '{no}'")))?;
         if self.standing_draw_offer(game).await? != Some(Color::White) {
@@ -398,10 +398,10 @@ impl Driver {
     /// Who has a draw offer standing in game `game`, read from the bot's database.
     async fn standing_draw_offer(&self, game: i64) -> Result<Option<Color>, DemoError> {
         let mut tx = self.db.begin_write().await?;
-        let offer = crate::storage::games::draw_offer(&mut tx, game).await?;
+        let offer = kaboom_bot::storage::games::draw_offer(&mut tx, game).await?;
         tx.commit()
             .await
-            .map_err(crate::storage::StorageError::from)?;
+            .map_err(kaboom_bot::storage::StorageError::from)?;
         Ok(offer.map(|o| o.by))
     }
 
@@ -457,9 +457,7 @@ pub fn public_leak(
     ];
     for ch in [thread, fake.text_channel_id()] {
         for m in fake.messages_in(ch).into_iter().filter(|m| m.id > marker) {
-            let public = m
-                .versions()
-                .filter(|v| !crate::fake_discord::is_ephemeral(v));
+            let public = m.versions().filter(|v| !fake_discord::is_ephemeral(v));
             texts.extend(public.map(serde_json::Value::to_string));
         }
     }
@@ -471,4 +469,110 @@ pub fn public_leak(
             .collect();
         secrets.iter().any(|s| words.contains(s))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use fake_discord::{FAKE_TOKEN, FakeDiscord, SimUser};
+    use reqwest::Method;
+    use serde_json::{Value, json};
+
+    use super::public_leak;
+
+    async fn request(
+        fake: &FakeDiscord,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        let mut builder = client
+            .request(method, format!("{}/api/v10{path}", fake.url()))
+            .header("Authorization", format!("Bot {FAKE_TOKEN}"));
+        if let Some(body) = body {
+            builder = builder
+                .header("Content-Type", "application/json")
+                .body(body.to_string());
+        }
+        let response = builder.send().await.unwrap();
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.unwrap();
+        let value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap()
+        };
+        (status, value)
+    }
+
+    /// An edit keeps the message as it was in `previous_versions`, so the demo's carrier leak
+    /// check ([`public_leak`]) still sees public text that was edited away;
+    /// ephemeral answers, SAN that merely contains a square (`Ng1`) and commitment hex runs are
+    /// not leaks.
+    #[tokio::test]
+    async fn leak_check_sees_public_text_edited_away_but_not_ephemerals_or_commitments() {
+        async fn post(fake: &FakeDiscord, channel: u64, content: &str) -> (u16, Value) {
+            let path = format!("/channels/{channel}/messages");
+            let body = json!({ "content": content });
+            request(fake, reqwest::Method::POST, &path, Some(body)).await
+        }
+        let fake = FakeDiscord::start().await.unwrap();
+        let _events = fake.detached_session();
+        let thread = fake.add_thread(fake.text_channel_id(), "game-1").unwrap();
+        let secrets = ["g1".to_string(), "b8".to_string()];
+
+        // Legitimate public text: SAN containing a square, a commitment containing "b8".
+        let commitment = format!("3fb8{}", "0a".repeat(30));
+        let (status, _) = post(
+            &fake,
+            thread,
+            &format!("1. Nf3 Ng1 · commitment {commitment}"),
+        )
+        .await;
+        assert_eq!(status, 200);
+        // An ephemeral answer naming a carrier is seen only by its player.
+        let alice = SimUser::new(1001, "alice");
+        let sent = fake.slash_command(&alice, thread, "view", vec![]).unwrap();
+        let ephemeral = json!({"type": 4, "data": {"content": "Your carrier: b8", "flags": 64}});
+        let callback = format!("/interactions/{}/{}/callback", sent.id, sent.token);
+        let (status, _) = request(&fake, Method::POST, &callback, Some(ephemeral)).await;
+        assert_eq!(status, 204);
+        assert_eq!(fake.messages_in(thread).len(), 2);
+        assert_eq!(public_leak(&fake, thread, 0, &secrets), None);
+
+        // A public message naming a carrier, edited away: its first version still leaked.
+        let (status, leaked) = post(&fake, thread, "Black's carrier is on b8").await;
+        assert_eq!(status, 200);
+        let leaked_id = leaked["id"].as_str().unwrap().to_string();
+        let (status, _) = request(
+            &fake,
+            Method::PATCH,
+            &format!("/channels/{thread}/messages/{leaked_id}"),
+            Some(json!({ "content": "Black has chosen a carrier." })),
+        )
+        .await;
+        assert_eq!(status, 200);
+        let edited = fake.message(leaked_id.parse().unwrap()).unwrap();
+        assert_eq!(edited.content(), "Black has chosen a carrier.");
+        assert_eq!(edited.previous_versions.len(), 1);
+        assert_eq!(
+            edited.previous_versions[0]["content"],
+            "Black's carrier is on b8"
+        );
+        let found = public_leak(&fake, thread, 0, &secrets).expect("the edited-away b8 is found");
+        assert!(found.contains("Black's carrier is on b8"), "{found}");
+
+        // After `marker`, a public message in the text channel naming g1 is reported.
+        let marker: u64 = leaked_id.parse().unwrap();
+        assert_eq!(public_leak(&fake, thread, marker, &secrets), None);
+        let (status, _) = post(
+            &fake,
+            fake.text_channel_id(),
+            "alice hid her carrier on g1.",
+        )
+        .await;
+        assert_eq!(status, 200);
+        let found = public_leak(&fake, thread, marker, &secrets).expect("g1 is found");
+        assert!(found.contains("on g1"), "{found}");
+    }
 }

@@ -1,16 +1,16 @@
 //! End-to-end tests: the real bot (poise/serenity) against the fake Discord
-//! (`kaboom_bot::fake_discord`), on a temporary SQLite database. Whole games from
+//! (`fake_discord`), on a temporary SQLite database. Whole games from
 //! challenge to result, refusals, draw/resign/abort, concurrent moves, restart.
 //!
-//! The bot is started and driven with `kaboom_bot::demo::driver::Driver` (the same
+//! The bot is started and driven with `kaboom_testkit::driver::Driver` (the same
 //! driver as `kaboom demo`, issue 9); the tests add their assertions around its steps.
 
 use std::sync::Arc;
 
-use kaboom_bot::clock::TestClock;
-use kaboom_bot::demo::DemoError;
-use kaboom_bot::demo::driver::{Driver, WAIT};
-use kaboom_bot::fake_discord::{CommandOption, FakeDiscord, ResponseKind};
+use fake_discord::{CommandOption, FakeDiscord, ResponseKind};
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::demo::DemoError;
+use kaboom_testkit::driver::{Driver, WAIT};
 use sha2::{Digest, Sha256};
 
 const T0: i64 = 1_763_700_000;

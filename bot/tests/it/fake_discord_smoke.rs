@@ -1,12 +1,12 @@
 //! Proof that the real serenity 0.12 / poise 0.7 client works against
-//! `kaboom_bot::fake_discord`: a tiny poise bot (a slash command with autocomplete, a
+//! `fake_discord`: a tiny poise bot (a slash command with autocomplete, a
 //! button handled in the event handler by custom id, a DM that Discord refuses, a message
 //! with a PNG attachment) connects over loopback and every answer is checked in the fake's
 //! records.
 
 use std::time::Duration;
 
-use kaboom_bot::fake_discord::{CommandOption, FakeDiscord, ResponseKind, SimUser};
+use fake_discord::{CommandOption, FakeDiscord, ResponseKind, SimUser};
 use poise::serenity_prelude as serenity;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;

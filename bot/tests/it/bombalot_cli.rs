@@ -2,7 +2,7 @@
 //! `perft`, `moves` and `replay --variant bombalot`, through `kaboom_bot::analysis` and
 //! through the binary itself.
 
-mod common;
+use crate::common;
 
 use common::kaboom_text;
 use kaboom_bot::analysis::{self, Setup};

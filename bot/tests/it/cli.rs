@@ -1,6 +1,6 @@
 //! The `kaboom perft | moves | replay` commands, run as a user would (issue 2).
 
-mod common;
+use crate::common;
 
 use common::{json, kaboom};
 

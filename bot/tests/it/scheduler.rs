@@ -5,15 +5,16 @@
 
 use std::sync::Arc;
 
-use kaboom_bot::clock::TestClock;
-use kaboom_bot::painter::PlainPainter;
-use kaboom_bot::scheduler::{Delivery, Notice, RecordingNotifier, Scheduler, SchedulerConfig};
+use kaboom_bot::scheduler::{Delivery, Notice, Scheduler, SchedulerConfig};
 use kaboom_bot::services::{ServiceError, Services};
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
 use kaboom_bot::storage::games::{self, GameState, NewGame, StateUpdate};
 use kaboom_bot::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use kaboom_bot::storage::{Db, schedule};
 use kaboom_rules::{GameOptions, Variant};
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::notifier::RecordingNotifier;
+use kaboom_testkit::painter::PlainPainter;
 
 const ALICE: u64 = 1001;
 const BOB: u64 = 1002;

@@ -1,5 +1,5 @@
 //! `/help` and `/rules` end to end (issue 10): the real bot against the fake Discord
-//! (`kaboom_bot::demo::driver::Driver`), answering within Discord's message limits
+//! (`kaboom_testkit::driver::Driver`), answering within Discord's message limits
 //! (<https://discord.com/developers/docs/resources/message#embed-object-embed-limits>):
 //! content up to 2,000 characters; per embed a title up to 256, a description up to 4,096,
 //! up to 25 fields with names up to 256 and values up to 1,024, a footer up to 2,048, and
@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use kaboom_bot::demo::driver::Driver;
-use kaboom_bot::fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
+use fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
 use kaboom_rules::Variant;
+use kaboom_testkit::driver::Driver;
 use serde_json::Value;
 
 fn chars(v: &Value) -> usize {

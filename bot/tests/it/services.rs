@@ -2,13 +2,16 @@
 
 use std::sync::Arc;
 
-use kaboom_rules::{Color, EndReason, GameOptions, Variant};
+use kaboom_bot::painter::BoardPainter;
+use kaboom_bot::storage::games::{self, GameState, StateUpdate};
+use kaboom_rules::{AnyGame, Color, EndReason, GameOptions, Variant, Viewer};
 
-use super::*;
-use crate::clock::TestClock;
-use crate::painter::PlainPainter;
-use crate::storage::challenges::{ColorChoice, NewChallenge};
-use crate::storage::testing::temp_db;
+use kaboom_bot::services::*;
+use kaboom_bot::storage::Db;
+use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::painter::PlainPainter;
+use kaboom_testkit::temp_db;
 
 const ALICE: u64 = 1001;
 const BOB: u64 = 1002;

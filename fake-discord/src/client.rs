@@ -7,7 +7,7 @@
 //!   (the ratelimiter would otherwise wait on `X-RateLimit-*` headers the fake does not send).
 //!   The reqwest client is built with `no_proxy()` so an `HTTP(S)_PROXY` variable in the
 //!   environment can never divert loopback traffic.
-//! - Gateway: [`Client::start`](poise::serenity_prelude::Client::start) asks `GET /gateway`
+//! - Gateway: [`Client::start`](serenity::Client::start) asks `GET /gateway`
 //!   for the URL (through the proxy, so it is the fake's `ws://127.0.0.1:PORT/gateway`) and
 //!   connects to it with `?v=10` appended; tokio-tungstenite accepts `ws://` without TLS.
 //!   The fake answers with uncompressed JSON text frames, which serenity reads as is.
@@ -16,7 +16,7 @@
 //! - Application id: serenity sets it from READY's `application.id`, which poise's command
 //!   registration (`PUT /applications/{id}/commands`) and interaction responses need.
 
-use poise::serenity_prelude::{self as serenity, ClientBuilder, GatewayIntents, Http, HttpBuilder};
+use serenity::all::{self as serenity, ClientBuilder, GatewayIntents, Http, HttpBuilder};
 
 /// A token of Discord's shape (three base64 parts) that the fake accepts. Any string works;
 /// this one just looks like a token in logs.
@@ -42,11 +42,10 @@ pub fn http(base_url: &str, token: &str) -> Http {
 /// [`Client::start`](serenity::Client::start) in a task.
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-/// use kaboom_bot::fake_discord::{self, FakeDiscord};
-/// use poise::serenity_prelude as serenity;
+/// # async fn demo<F: serenity::all::Framework + 'static>(framework: F) -> Result<(), Box<dyn std::error::Error>> {
+/// use fake_discord::{self, FakeDiscord};
+/// use serenity::all as serenity;
 /// let fake = FakeDiscord::start().await?;
-/// # let framework: poise::Framework<(), serenity::Error> = todo!();
 /// let mut client = fake_discord::client_builder(&fake.url(), fake_discord::FAKE_TOKEN,
 ///         serenity::GatewayIntents::non_privileged())
 ///     .framework(framework)

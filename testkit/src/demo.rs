@@ -1,6 +1,6 @@
 //! # `kaboom demo`: the product, with no token and no server (issue 9)
 //!
-//! Starts the in-process fake Discord ([`crate::fake_discord`], loopback only) and the real
+//! Starts the in-process fake Discord ([`fake_discord`], loopback only) and the real
 //! bot against it, on a fresh SQLite database in the output directory, and plays one
 //! scripted game per variant as two simulated users (alice, White; bob, Black) would:
 //! challenge and accept with buttons, private carrier choices by DM (bob's DMs are closed
@@ -15,33 +15,31 @@
 //! payload before the end (in any version of a message, edits included), or the bot called
 //! a route the fake Discord does not know.
 
-pub mod driver;
-
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use kaboom_rules::{AnyGame, Color, EndReason, Kind, Square, Variant, Viewer};
 
-use crate::fake_discord::{FakeDiscord, FakeMessage};
-use driver::Driver;
+use crate::driver::Driver;
+use fake_discord::{FakeDiscord, FakeMessage};
 
 /// The seed's first Bomberman Chess sample game (movetext) and its final position.
-const BOMBERMAN_MOVETEXT: &str = include_str!("../../../rules/tests/data/bomberman-game1.txt");
-const BOMBERMAN_FINAL: &str = include_str!("../../../rules/tests/data/bomberman-game1-final.txt");
+const BOMBERMAN_MOVETEXT: &str = include_str!("../../rules/tests/data/bomberman-game1.txt");
+const BOMBERMAN_FINAL: &str = include_str!("../../rules/tests/data/bomberman-game1-final.txt");
 
 /// What went wrong in the demo.
 #[derive(Debug, thiserror::Error)]
 pub enum DemoError {
     /// The fake Discord failed.
     #[error("fake Discord: {0}")]
-    Fake(#[from] crate::fake_discord::FakeError),
+    Fake(#[from] fake_discord::FakeError),
     /// Files could not be written.
     #[error("cannot write the demo output: {0}")]
     Io(#[from] std::io::Error),
     /// The database failed.
     #[error("database: {0}")]
-    Storage(#[from] crate::storage::StorageError),
+    Storage(#[from] kaboom_bot::storage::StorageError),
     /// A step did not go as scripted.
     #[error("{0}")]
     Step(String),
@@ -504,7 +502,7 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
         }
     }
     // The result, from the bot's database.
-    let (_, record) = crate::storage::games::load_record(&d.db, game)
+    let (_, record) = kaboom_bot::storage::games::load_record(&d.db, game)
         .await?
         .ok_or_else(|| DemoError::Step("game not stored".into()))?;
     let stored = AnyGame::from_record(&record).map_err(|e| DemoError::Step(e.to_string()))?;

@@ -1,0 +1,19 @@
+//! The bot's integration tests, one binary (as ripgrep does): each module was once its own
+//! test binary, and linking ~15 of them against the bot cost minutes and gigabytes.
+
+mod beirut_cli;
+mod bombalot_cli;
+mod bomberman_cli;
+mod cli;
+mod common;
+mod docs;
+mod e2e;
+mod fake_discord_smoke;
+mod help_rules;
+mod invite_cli;
+mod nuke_cli;
+mod scheduler;
+mod scheduler_discord;
+mod serve_cli;
+mod services;
+mod storage;
