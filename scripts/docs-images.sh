@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the setup diagrams of the players' rules pages, docs/rules/img/<variant>-start.png,
 # with the project's renderer through the CLI (`kaboom render`, spectator view, 640 px).
-# Run it after changing the renderer or a start position; bot/tests/docs.rs fails
+# Run it after changing the renderer or a start position; bot/tests/it/docs.rs fails
 # until the committed pictures equal what the renderer draws now.
 #
 # Usage: scripts/docs-images.sh            (builds and runs `kaboom` with cargo)

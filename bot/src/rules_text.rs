@@ -5,7 +5,7 @@
 //!
 //! The texts are link-free and sized for a Discord embed (title 256, description 4,096,
 //! 25 fields of name 256 and value 1,024, footer 2,048, 6,000 in all); the unit tests
-//! below and `bot/tests/help_rules.rs` check those limits, and every notation example is
+//! below and `bot/tests/it/help_rules.rs` check those limits, and every notation example is
 //! replayed in the rules library.
 
 use kaboom_rules::Variant;
