@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use kaboom_bot::clock::Clock;
+use kaboom_bot::domain::clock::Clock;
 use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::storage::games::{self, GameState, NewGame};
 use kaboom_bot::storage::{Db, schedule};

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use kaboom_bot::analysis::{self, Carriers, Setup};
+use kaboom_bot::cli::analysis::{self, Carriers, Setup};
 use kaboom_rules::{Variant, Viewer};
 
 /// Kaboom: explosive chess variants by correspondence on Discord.
@@ -121,7 +121,7 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 }
 
 fn serve() -> Result<(), String> {
-    let config = kaboom_bot::config::Config::from_env().map_err(|e| e.to_string())?;
+    let config = kaboom_bot::discord::config::Config::from_env().map_err(|e| e.to_string())?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -130,7 +130,7 @@ fn serve() -> Result<(), String> {
         .init();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     runtime
-        .block_on(kaboom_bot::bot::serve(config))
+        .block_on(kaboom_bot::discord::bot::serve(config))
         .map_err(|e| e.to_string())
 }
 
@@ -181,7 +181,7 @@ fn run(command: Command) -> Result<(), analysis::CliError> {
             size,
             output,
         } => {
-            kaboom_bot::render_cli::render(&kaboom_bot::render_cli::RenderRequest {
+            kaboom_bot::cli::render::render(&kaboom_bot::cli::render::RenderRequest {
                 setup: setup.setup(),
                 moves,
                 viewer,
@@ -206,12 +206,12 @@ fn main() -> ExitCode {
     }
     if let Command::InviteUrl { application_id } = &command {
         let _ = dotenvy::dotenv();
-        let id = kaboom_bot::invite::application_id(application_id.as_deref(), |k| {
+        let id = kaboom_bot::cli::invite::application_id(application_id.as_deref(), |k| {
             std::env::var(k).ok()
         });
         return match id {
             Ok(id) => {
-                emit(&kaboom_bot::invite::invite_url(id));
+                emit(&kaboom_bot::cli::invite::invite_url(id));
                 ExitCode::SUCCESS
             }
             Err(e) => {

@@ -34,9 +34,9 @@
 //! Ratings: rated games that end on time would update ratings, but ratings do not exist yet;
 //! nothing is stored for them (issue 8 note).
 
-pub mod discord;
 pub mod notice;
-pub mod plan;
+/// The deadline policy (moved to [`crate::domain::deadline`]).
+pub use crate::domain::deadline as plan;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -44,13 +44,13 @@ use std::time::Duration;
 
 use kaboom_rules::{AnyGame, Color, EndReason, Outcome, Viewer};
 
-use crate::clock::Clock;
+use crate::domain::clock::Clock;
 use crate::storage::games::{self, GameRow};
 use crate::storage::settings::{self, GuildSettings};
 use crate::storage::{Db, StorageError, Tx, challenges, schedule};
 
+pub use crate::domain::deadline::{Due, Facts, Nudge, Plan};
 pub use notice::{Delivery, Notice, Notifier};
-pub use plan::{Due, Facts, Nudge, Plan};
 
 const HOUR: i64 = 3600;
 
@@ -266,7 +266,7 @@ impl Scheduler {
     }
 
     /// The same scheduler, woken by `waker` (give the services a clone of it:
-    /// [`crate::services::Services::with_scheduler_waker`]).
+    /// [`crate::service::Services::with_scheduler_waker`]).
     pub fn with_waker(mut self, waker: SchedulerWaker) -> Scheduler {
         self.waker = waker;
         self
@@ -712,7 +712,7 @@ impl Scheduler {
         } else {
             Vec::new()
         };
-        for line in crate::present::reveal_lines(row, &reveal) {
+        for line in crate::discord::messages::reveal_lines(row, &reveal) {
             text.push('\n');
             text.push_str(&line);
         }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use kaboom_bot::scheduler::{Delivery, Notice, Scheduler, SchedulerConfig};
-use kaboom_bot::services::{ServiceError, Services};
+use kaboom_bot::service::{ServiceError, Services};
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
 use kaboom_bot::storage::games::{self, GameState, NewGame, StateUpdate};
 use kaboom_bot::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
@@ -682,7 +682,7 @@ fn configuration_from_the_environment() {
 
 #[tokio::test]
 async fn settings_command_logic_changes_and_describes() {
-    use kaboom_bot::commands::settings::{apply_guild, apply_user};
+    use kaboom_bot::discord::commands::settings::{apply_guild, apply_user};
     let w = world().await;
     let db = &w.services.db;
     let text = apply_user(db, ALICE, None, None, T0).await.unwrap();

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use kaboom_bot::painter::BoardPainter;
+use kaboom_bot::service::painter::BoardPainter;
 use kaboom_bot::storage::games::{self, GameState, StateUpdate};
 use kaboom_rules::{AnyGame, Color, EndReason, GameOptions, Variant, Viewer};
 
-use kaboom_bot::services::*;
+use kaboom_bot::service::*;
 use kaboom_bot::storage::Db;
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
 use kaboom_testkit::clock::TestClock;

@@ -9,6 +9,7 @@
 //! committed.
 
 pub mod commitment;
+pub mod painter;
 pub mod pgn;
 pub mod suggest;
 
@@ -19,8 +20,8 @@ use kaboom_rules::{
     Variant, Viewer,
 };
 
-use crate::clock::Clock;
-use crate::painter::BoardPainter;
+use crate::domain::clock::Clock;
+use crate::service::painter::BoardPainter;
 use crate::storage::carriers::{self, Designation};
 use crate::storage::challenges::{self, Challenge, ChallengeState, ColorChoice, NewChallenge};
 use crate::storage::games::{self, DrawOffer, GameRow, GameState, NewGame, StateUpdate};
@@ -266,7 +267,7 @@ impl Services {
                 "Time is up in game #{}: {} ({}) had until <t:{}:f> to move. The game ends on time; the result is being announced in the thread.",
                 row.id,
                 row.name(to_move),
-                crate::present::side(to_move),
+                crate::discord::messages::side(to_move),
                 row.deadline_at.unwrap_or_default()
             ),
             Some(_) => format!(
@@ -560,7 +561,7 @@ impl Services {
             return refuse(format!(
                 "It is not your turn: {} ({}) is to move.",
                 row.name(turn),
-                crate::present::side(turn)
+                crate::discord::messages::side(turn)
             ));
         }
         let mut game = snap.game.clone();

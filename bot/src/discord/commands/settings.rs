@@ -3,10 +3,10 @@
 //! [`apply_guild`], with no Discord types, so it is tested without Discord.
 
 use super::say_private;
-use crate::services::ServiceError;
+use crate::discord::types::{Context, Error};
+use crate::service::ServiceError;
 use crate::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use crate::storage::{Db, StorageError};
-use crate::types::{Context, Error};
 
 /// Where reminders go (the option's choices).
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]

@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use super::notice::{Delivery, Notice, Notifier};
-use crate::present;
+use crate::discord::messages;
+use crate::scheduler::notice::{Delivery, Notice, Notifier};
 use crate::storage::settings::NudgeVia;
 
 /// Delivers notices through `http`.
@@ -59,7 +59,7 @@ impl DiscordNotifier {
         let kept: Vec<&str> = old
             .content
             .lines()
-            .filter(|l| !l.starts_with(super::EXPIRY_NOTE_PREFIX))
+            .filter(|l| !l.starts_with(crate::scheduler::EXPIRY_NOTE_PREFIX))
             .collect();
         let content = if kept.is_empty() {
             format!("**Expired.** {text}")
@@ -86,7 +86,7 @@ impl DiscordNotifier {
             .edit_message(
                 &self.http,
                 serenity::MessageId::new(board),
-                serenity::EditMessage::new().components(present::board_buttons(game_id, true)),
+                serenity::EditMessage::new().components(messages::board_buttons(game_id, true)),
             )
             .await;
         if let Err(e) = edited {

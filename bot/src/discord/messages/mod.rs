@@ -1,10 +1,12 @@
 //! Message texts and components: what the players read. Public texts use only public
 //! information (spectator views, commitments); Beirut carriers appear only after the end.
 
+pub mod rules;
+
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
 use poise::serenity_prelude as serenity;
 
-use crate::services::{Snapshot, removed_list};
+use crate::service::{Snapshot, removed_list};
 use crate::storage::carriers::Designation;
 use crate::storage::games::{GameRow, GameState};
 
@@ -142,7 +144,7 @@ pub fn reveal_lines(row: &GameRow, reveal: &[Designation]) -> Vec<String> {
                 "salt `{}` · commitment `{}` · check: `{}`",
                 d.salt,
                 d.commitment,
-                crate::services::commitment::check_line(row.id, d.color, &d.squares, &d.salt)
+                crate::service::commitment::check_line(row.id, d.color, &d.squares, &d.salt)
             ));
         }
     }
@@ -227,7 +229,7 @@ pub fn draw_buttons(game_id: i64) -> Vec<serenity::CreateActionRow> {
 }
 
 /// The carrier select menu (multi-select for Multiple Beirut).
-pub fn carrier_menu(menu: &crate::services::CarrierMenu) -> Vec<serenity::CreateActionRow> {
+pub fn carrier_menu(menu: &crate::service::CarrierMenu) -> Vec<serenity::CreateActionRow> {
     let options = menu
         .options
         .iter()
@@ -251,7 +253,7 @@ pub fn carrier_menu(menu: &crate::services::CarrierMenu) -> Vec<serenity::Create
 }
 
 /// The text above a carrier menu.
-pub fn carrier_prompt(row: &GameRow, menu: &crate::services::CarrierMenu) -> String {
+pub fn carrier_prompt(row: &GameRow, menu: &crate::service::CarrierMenu) -> String {
     let what = match row.variant {
         Variant::Beirut => format!(
             "Choose {} of your pieces (not the king) to carry {} — your opponent does not see your choice: a carrier is revealed only when it explodes (your Boom, or its capture with Dead Man's Switch), and all carriers when the game ends (BE-3, BE-6, BE-9).",

@@ -1,13 +1,13 @@
 //! Buttons and select menus, routed by custom id (`kb:<action>:<id>`, see
-//! [`crate::present::ids`]) in the event handler — never by in-memory collectors, so every
+//! [`crate::discord::messages::ids`]) in the event handler — never by in-memory collectors, so every
 //! component keeps working after the bot restarts.
 
 use poise::serenity_prelude as serenity;
 
-use crate::flows;
-use crate::present::{self, ids};
-use crate::services::ServiceError;
-use crate::types::{Data, Error};
+use crate::discord::flows;
+use crate::discord::messages::{self, ids};
+use crate::discord::types::{Data, Error};
+use crate::service::ServiceError;
 
 fn display_name(user: &serenity::User) -> String {
     user.global_name
@@ -135,8 +135,8 @@ async fn route(
                 ic,
                 format!(
                     "{}\nAccepted by {}: game #{} is played in <#{}>.",
-                    present::challenge_text(&challenge),
-                    present::mention(user),
+                    messages::challenge_text(&challenge),
+                    messages::mention(user),
                     challenge.game_id.unwrap_or_default(),
                     thread.get()
                 ),
@@ -152,9 +152,9 @@ async fn route(
                 ic,
                 format!(
                     "{}\n{} by {}.",
-                    present::challenge_text(&c),
+                    messages::challenge_text(&c),
                     if cancel { "Cancelled" } else { "Declined" },
-                    present::mention(user)
+                    messages::mention(user)
                 ),
             )
             .await?;
@@ -204,8 +204,8 @@ async fn route(
             ic.edit_response(
                 http,
                 serenity::EditInteractionResponse::new()
-                    .content(present::carrier_prompt(&snap.row, &menu))
-                    .components(present::carrier_menu(&menu)),
+                    .content(messages::carrier_prompt(&snap.row, &menu))
+                    .components(messages::carrier_menu(&menu)),
             )
             .await?;
             Ok(())

@@ -15,8 +15,8 @@ pub mod settings; // scheduler (issue 8)
 
 use poise::serenity_prelude as serenity;
 
-use crate::services::ServiceError;
-use crate::types::{Context, Data, Error};
+use crate::discord::types::{Context, Data, Error};
+use crate::service::ServiceError;
 
 /// Every command of the bot.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
