@@ -73,6 +73,7 @@ async fn main() {
         clock.clone(),
         notifier.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     // New games are due at once (the insert trigger): the first sweep schedules them all.
     let t = Instant::now();

@@ -103,6 +103,7 @@ pub async fn serve(config: Config) -> Result<(), Error> {
             client.http.clone(),
         )),
         scheduler_config,
+        crate::discord::messages::scheduler_wording(),
     )
     .with_waker(waker)
     .spawn();

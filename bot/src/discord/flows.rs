@@ -103,7 +103,7 @@ pub async fn open_game(
     let mut caption = messages::board_caption(&snap, None, &[], &[]);
     if snap.row.state == crate::storage::games::GameState::Setup {
         caption.push('\n');
-        caption.push_str(&crate::scheduler::designation_abort_note(
+        caption.push_str(&messages::designation_abort_note(
             snap.row.created_at,
             services.scheduler.designation_timeout_secs,
         ));

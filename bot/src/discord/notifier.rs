@@ -55,17 +55,7 @@ impl DiscordNotifier {
     ) -> Result<(), serenity::Error> {
         let channel = serenity::ChannelId::new(channel);
         let old = channel.message(&self.http, message).await?;
-        // The "Open for 7 days: expires ..." line no longer applies.
-        let kept: Vec<&str> = old
-            .content
-            .lines()
-            .filter(|l| !l.starts_with(crate::scheduler::EXPIRY_NOTE_PREFIX))
-            .collect();
-        let content = if kept.is_empty() {
-            format!("**Expired.** {text}")
-        } else {
-            format!("{}\n**Expired.** {text}", kept.join("\n"))
-        };
+        let content = messages::expired_challenge(&old.content, text);
         channel
             .edit_message(
                 &self.http,
@@ -119,7 +109,7 @@ impl Notifier for DiscordNotifier {
                         }
                     }
                 }
-                let mentioned = format!("<@{user_id}> {text}");
+                let mentioned = messages::nudge_in_thread(*user_id, text);
                 match self.post(*channel_id, mentioned).await {
                     Ok(()) if *via == NudgeVia::Dm => Delivery::FellBackToThread,
                     Ok(()) => Delivery::Channel,

@@ -4,3 +4,5 @@
 
 pub mod clock;
 pub mod deadline;
+pub mod game;
+pub mod settings;

@@ -168,9 +168,9 @@ pub struct Services {
     /// The board painter.
     pub painter: Arc<dyn BoardPainter>,
     /// The scheduler's configuration (issue 8): messages quote its expiry and abort times.
-    pub scheduler: crate::scheduler::SchedulerConfig,
+    pub scheduler: crate::domain::deadline::SchedulerConfig,
     /// Wakes the scheduler when an action comes after its time ran out (issue 8).
-    pub scheduler_waker: crate::scheduler::SchedulerWaker,
+    pub scheduler_waker: crate::domain::deadline::SchedulerWaker,
 }
 
 /// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
@@ -233,14 +233,17 @@ impl Services {
             db,
             clock,
             painter,
-            scheduler: crate::scheduler::SchedulerConfig::default(),
-            scheduler_waker: crate::scheduler::SchedulerWaker::default(),
+            scheduler: crate::domain::deadline::SchedulerConfig::default(),
+            scheduler_waker: crate::domain::deadline::SchedulerWaker::default(),
         }
     }
 
     /// The same services waking the scheduler through `waker` when an action comes too
-    /// late (a clone of [`crate::scheduler::Scheduler::waker`]).
-    pub fn with_scheduler_waker(mut self, waker: crate::scheduler::SchedulerWaker) -> Services {
+    /// late (a clone of the running scheduler's waker).
+    pub fn with_scheduler_waker(
+        mut self,
+        waker: crate::domain::deadline::SchedulerWaker,
+    ) -> Services {
         self.scheduler_waker = waker;
         self
     }
@@ -253,7 +256,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] saying when the time ran out and what follows.
     fn refuse_if_overdue(&self, row: &GameRow, to_move: Color) -> Result<(), ServiceError> {
-        use crate::scheduler::{Due, plan::overdue_end};
+        use crate::domain::deadline::{Due, overdue_end};
         let timeout = self.scheduler.designation_timeout_secs;
         let due = overdue_end(
             row.state,
@@ -283,7 +286,10 @@ impl Services {
 
     /// The same services quoting the scheduler configuration `config` (the one the bot's
     /// scheduler runs with) in their messages.
-    pub fn with_scheduler_config(mut self, config: crate::scheduler::SchedulerConfig) -> Services {
+    pub fn with_scheduler_config(
+        mut self,
+        config: crate::domain::deadline::SchedulerConfig,
+    ) -> Services {
         self.scheduler = config;
         self
     }

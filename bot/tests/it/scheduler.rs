@@ -42,6 +42,7 @@ async fn world_with(refuse_dms: Vec<u64>) -> World {
         clock.clone(),
         notifier.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     World {
         services: Services::new(db, clock.clone(), Arc::new(PlainPainter)),
@@ -286,6 +287,7 @@ async fn running_scheduler_is_woken_by_a_late_move_and_stops() {
         w.clock.clone(),
         w.notifier.clone(),
         config.clone(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     )
     .with_waker(w.services.scheduler_waker.clone());
     // Half of Alice's time is used: the first sweep nudges her, which shows it has run.
@@ -329,6 +331,7 @@ async fn running_scheduler_is_woken_by_a_late_move_and_stops() {
         w.clock.clone(),
         w.notifier.clone(),
         config,
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     let (stop, handle) = orphan.spawn();
     drop(stop);
@@ -565,6 +568,7 @@ async fn downtime_catch_up_sends_one_message_per_game() {
         w.clock.clone(),
         w.notifier.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     again.sweep().await.unwrap();
     w.scheduler.sweep().await.unwrap();
@@ -773,6 +777,7 @@ async fn a_forfeit_announcement_survives_a_crash_between_commit_and_send() {
         w.clock.clone(),
         Arc::new(Crashing),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     w.clock.advance(DAY);
     let crashed = tokio::spawn(async move { crashing.sweep().await }).await;
@@ -809,6 +814,7 @@ async fn failed_announcements_are_retried_then_dropped_but_nudges_are_not() {
         w.clock.clone(),
         flaky.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     // A nudge fails once (lost: at most once), the forfeit twice, then it is delivered.
     let id = game(&w, Variant::Atomic, Some(2)).await;
@@ -839,6 +845,7 @@ async fn failed_announcements_are_retried_then_dropped_but_nudges_are_not() {
         w.clock.clone(),
         broken.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     let id = game(&w, Variant::Atomic, Some(1)).await;
     w.clock.advance(DAY);

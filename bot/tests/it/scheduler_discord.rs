@@ -37,6 +37,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
         clock.clone(),
         Arc::new(DiscordNotifier::new(http.clone())),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     let channel = fake.text_channel_id();
     let spec = |opponent| NewChallenge {
@@ -291,6 +292,7 @@ mod with_bot {
             clock.clone(),
             Arc::new(DiscordNotifier::new(http)),
             SchedulerConfig::default(),
+            kaboom_bot::discord::messages::scheduler_wording(),
         );
         clock.advance(24 * HOUR * 30 / 100);
         let r = scheduler.sweep().await.unwrap();
@@ -477,6 +479,7 @@ mod with_bot {
             clock.clone(),
             Arc::new(DiscordNotifier::new(http)),
             config,
+            kaboom_bot::discord::messages::scheduler_wording(),
         );
         clock.advance(36 * HOUR);
         let r = scheduler.sweep().await.unwrap();

@@ -6,6 +6,8 @@ pub mod rules;
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
 use poise::serenity_prelude as serenity;
 
+use crate::domain::deadline::SchedulerConfig;
+use crate::scheduler::{Announcement, End, Nudge, Wording};
 use crate::service::{Snapshot, removed_list};
 use crate::storage::carriers::Designation;
 use crate::storage::games::{GameRow, GameState};
@@ -268,7 +270,7 @@ pub fn carrier_prompt(row: &GameRow, menu: &crate::service::CarrierMenu) -> Stri
         row.id,
         players_line(row),
         side(menu.color),
-        crate::scheduler::designation_abort_note(row.created_at, menu.abort_at - row.created_at)
+        designation_abort_note(row.created_at, menu.abort_at - row.created_at)
     )
 }
 
@@ -277,12 +279,12 @@ pub fn carrier_prompt(row: &GameRow, menu: &crate::service::CarrierMenu) -> Stri
 pub fn open_challenge_text(
     c: &crate::storage::challenges::Challenge,
     created_at: i64,
-    config: &crate::scheduler::SchedulerConfig,
+    config: &SchedulerConfig,
 ) -> String {
     format!(
         "{}\n{}",
         challenge_text(c),
-        crate::scheduler::challenge_expiry_note(created_at, config)
+        challenge_expiry_note(created_at, config)
     )
 }
 
@@ -318,4 +320,164 @@ pub fn challenge_text(c: &crate::storage::challenges::Challenge) -> String {
         s.variant.title(),
         opts.join(", ")
     )
+}
+
+/// A duration as the scheduler's messages say it: `7 days` for whole weeks and more,
+/// otherwise in hours (`48 hours`).
+pub fn duration_text(secs: i64) -> String {
+    if secs % 86_400 == 0 && secs >= 7 * 86_400 {
+        let d = secs / 86_400;
+        format!("{d} day{}", if d == 1 { "" } else { "s" })
+    } else {
+        let h = secs / 3600;
+        format!("{h} hour{}", if h == 1 { "" } else { "s" })
+    }
+}
+
+/// The link to a channel or thread.
+pub fn channel_link(guild: Option<u64>, channel: u64) -> String {
+    match guild {
+        Some(g) => format!("https://discord.com/channels/{g}/{channel}"),
+        None => format!("https://discord.com/channels/@me/{channel}"),
+    }
+}
+
+/// How the expiry line of an open challenge begins (the notifier drops that line when it
+/// marks the challenge expired).
+pub const EXPIRY_NOTE_PREFIX: &str = "Open for ";
+
+/// The line an open challenge's message shows about its expiry: `Open for 7 days: expires
+/// <t:..:R> if nobody accepts.` (a Discord timestamp, `created_at` + the challenge TTL).
+pub fn challenge_expiry_note(created_at: i64, config: &SchedulerConfig) -> String {
+    format!(
+        "{EXPIRY_NOTE_PREFIX}{}: expires <t:{}:R> if nobody accepts.",
+        duration_text(config.challenge_ttl_secs),
+        config.challenge_expires_at(created_at)
+    )
+}
+
+/// The line a carrier-choice message shows (Beirut, Nuke): the game is aborted unless both
+/// players have chosen within the designation timeout, counted from `created_at` (the
+/// game's creation).
+pub fn designation_abort_note(created_at: i64, timeout_secs: i64) -> String {
+    format!(
+        "Both players must choose within {} (by <t:{}:f>, <t:{}:R>), or the game is aborted with no result.",
+        duration_text(timeout_secs),
+        created_at + timeout_secs,
+        created_at + timeout_secs
+    )
+}
+
+/// The content of an expired challenge's message: its lines but the expiry note, then
+/// `**Expired.**` and `text`.
+pub fn expired_challenge(old: &str, text: &str) -> String {
+    // The "Open for 7 days: expires ..." line no longer applies.
+    let kept: Vec<&str> = old
+        .lines()
+        .filter(|l| !l.starts_with(EXPIRY_NOTE_PREFIX))
+        .collect();
+    if kept.is_empty() {
+        format!("**Expired.** {text}")
+    } else {
+        format!("{}\n**Expired.** {text}", kept.join("\n"))
+    }
+}
+
+/// A nudge posted in the thread: the player's mention, then the nudge.
+pub fn nudge_in_thread(user: u64, text: &str) -> String {
+    format!("{} {text}", mention(user))
+}
+
+/// The words of the scheduler's announcements ([`Wording`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SchedulerWords;
+
+/// The scheduler's [`Wording`], to give [`crate::scheduler::Scheduler::new`].
+pub fn scheduler_wording() -> std::sync::Arc<dyn Wording> {
+    std::sync::Arc::new(SchedulerWords)
+}
+
+impl Wording for SchedulerWords {
+    fn announce(&self, announcement: &Announcement<'_>) -> String {
+        match *announcement {
+            Announcement::ChallengeExpired {
+                challenger_name,
+                ttl_secs,
+            } => format!(
+                "This challenge expired: nobody accepted it within {}. {challenger_name} can post a new one with /challenge.",
+                duration_text(ttl_secs)
+            ),
+            Announcement::Nudge {
+                row,
+                to_move,
+                nudge,
+                channel,
+            } => {
+                let opponent = row.name(to_move.other());
+                let what = match nudge {
+                    Nudge::Share { percent } => format!(
+                        "you have used {percent}% of your time; the deadline is <t:{}:R>.",
+                        row.deadline_at.unwrap_or_default()
+                    ),
+                    Nudge::Idle { idle_secs, .. } => {
+                        format!("no move for {}.", duration_text(*idle_secs))
+                    }
+                };
+                format!(
+                    "Your move in game #{} ({} against {opponent}): {what} {}",
+                    row.id,
+                    row.variant.title(),
+                    channel_link(row.guild_id, channel)
+                )
+            }
+            Announcement::GameEnded {
+                row,
+                outcome,
+                end,
+                reveal,
+            } => {
+                let both = format!("{} {}", mention(row.white_id), mention(row.black_id));
+                let mut text = match end {
+                    End::Forfeit { loser } => {
+                        let loser = *loser;
+                        let winner = loser.other();
+                        let name = row.name(winner);
+                        let verdict = if outcome.winner.is_some() {
+                            format!(". {name} ({winner}) wins on time")
+                        } else {
+                            format!(
+                                ", but {name} ({winner}) has no way to win any more, so the game is drawn"
+                            )
+                        };
+                        format!(
+                            "Time is up in game #{}: {} ({loser}) did not move by the deadline{verdict}, {}. {both}",
+                            row.id,
+                            row.name(loser),
+                            outcome.result()
+                        )
+                    }
+                    End::Aborted {
+                        timeout_secs,
+                        missing,
+                    } => {
+                        let missing: Vec<String> = missing
+                            .iter()
+                            .map(|c| format!("{} ({c})", row.name(*c)))
+                            .collect();
+                        format!(
+                            "Game #{} is aborted: the carriers were not chosen within {} (still waiting for {}). No result is recorded; challenge again any time. {both}",
+                            row.id,
+                            duration_text(*timeout_secs),
+                            missing.join(" and ")
+                        )
+                    }
+                };
+                for line in reveal_lines(row, reveal) {
+                    text.push('\n');
+                    text.push_str(&line);
+                }
+                text
+            }
+        }
+    }
 }
