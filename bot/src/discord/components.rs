@@ -7,7 +7,7 @@ use poise::serenity_prelude as serenity;
 use crate::discord::flows;
 use crate::discord::messages::{self, ids};
 use crate::discord::types::{Data, Error};
-use crate::service::ServiceError;
+use crate::service::{Refusal, ServiceError};
 
 fn display_name(user: &serenity::User) -> String {
     user.global_name
@@ -61,7 +61,7 @@ pub async fn handle(
             }
             Ok(snap) if snap.outcome().is_some() => "This game is already over.".to_string(),
             Ok(_) => format!("Do you really want to resign game #{id}?"),
-            Err(e) => e.to_string(),
+            Err(e) => messages::service_error(&e),
         };
         let ask = text.starts_with("Do you");
         let mut msg = serenity::CreateInteractionResponseMessage::new()
@@ -84,7 +84,7 @@ pub async fn handle(
         Ok(()) => Ok(()),
         Err(e) => {
             let text = match e.downcast_ref::<ServiceError>() {
-                Some(ServiceError::Refused(t)) => t.clone(),
+                Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
                 _ => {
                     tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
                     format!("Sorry, that failed: {e}")
@@ -213,9 +213,7 @@ async fn route(
         ids::CARRIERS => {
             let serenity::ComponentInteractionDataKind::StringSelect { values } = &ic.data.kind
             else {
-                return Err(
-                    ServiceError::Refused("Pick your carriers from the menu.".into()).into(),
-                );
+                return Err(ServiceError::Refused(Refusal::PickCarriers).into());
             };
             let d = services.designate(id, user, values).await?;
             flows::announce_designation(http, services, &d).await?;
@@ -230,6 +228,6 @@ async fn route(
             .await?;
             Ok(())
         }
-        _ => Err(ServiceError::Refused("This button is no longer in use.".into()).into()),
+        _ => Err(ServiceError::Refused(Refusal::StaleButton).into()),
     }
 }

@@ -6,12 +6,12 @@
 use std::sync::Arc;
 
 use kaboom_bot::scheduler::{Delivery, Notice, Scheduler, SchedulerConfig};
-use kaboom_bot::service::{ServiceError, Services};
+use kaboom_bot::service::{Refusal, ServiceError, Services};
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
 use kaboom_bot::storage::games::{self, GameState, NewGame, StateUpdate};
 use kaboom_bot::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use kaboom_bot::storage::{Db, schedule};
-use kaboom_rules::{GameOptions, Variant};
+use kaboom_rules::{Color, GameOptions, Variant};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::notifier::RecordingNotifier;
 use kaboom_testkit::painter::PlainPainter;
@@ -213,10 +213,17 @@ async fn a_move_after_the_deadline_is_refused_before_the_sweep() {
     for (user, text) in [(ALICE, "e4"), (BOB, "e5")] {
         let late = w.services.play(id, user, text).await;
         assert!(
-            matches!(&late, Err(ServiceError::Refused(t))
-                if t.contains("Time is up") && t.contains("alice (White)")
-                    && t.contains(&format!("<t:{}:f>", T0 + DAY))),
+            matches!(&late, Err(ServiceError::Refused(Refusal::TimeUp { game, to_move: Color::White, name, deadline }))
+                if *game == id && name == "alice" && *deadline == T0 + DAY),
             "{late:?}"
+        );
+        // What the player reads.
+        let text = kaboom_bot::discord::messages::service_error(&late.unwrap_err());
+        assert!(
+            text.contains("Time is up")
+                && text.contains("alice (White)")
+                && text.contains(&format!("<t:{}:f>", T0 + DAY)),
+            "{text}"
         );
     }
     // Nor can a draw offer or a resignation turn the lost game into something else.
@@ -225,7 +232,7 @@ async fn a_move_after_the_deadline_is_refused_before_the_sweep() {
         w.services.resign(id, BOB).await.map(|_| ()),
     ] {
         assert!(
-            matches!(&refused, Err(ServiceError::Refused(t)) if t.contains("Time is up")),
+            matches!(&refused, Err(ServiceError::Refused(Refusal::TimeUp { .. }))),
             "{refused:?}"
         );
     }
@@ -254,8 +261,8 @@ async fn late_acceptance_and_late_carrier_choice_are_refused() {
     w.clock.advance(7 * DAY);
     let late = w.services.accept_challenge(open.id, BOB, "bob").await;
     assert!(
-        matches!(&late, Err(ServiceError::Refused(t))
-            if t.contains("expired") && t.contains(&format!("<t:{}:f>", T0 + 7 * DAY))),
+        matches!(&late, Err(ServiceError::Refused(Refusal::ChallengeExpired { at }))
+            if *at == T0 + 7 * DAY),
         "{late:?}"
     );
     let late = w
@@ -263,8 +270,8 @@ async fn late_acceptance_and_late_carrier_choice_are_refused() {
         .designate(id, BOB, &[menu.options[0].0.clone()])
         .await;
     assert!(
-        matches!(&late, Err(ServiceError::Refused(t))
-            if t.contains("Too late") && t.contains(&format!("<t:{}:f>", T0 + 48 * HOUR))),
+        matches!(&late, Err(ServiceError::Refused(Refusal::DesignationTimeUp { deadline, .. }))
+            if *deadline == T0 + 48 * HOUR),
         "{late:?}"
     );
     let r = w.scheduler.sweep().await.unwrap();
@@ -483,7 +490,10 @@ async fn open_challenges_expire_after_seven_days() {
         Notice::ChallengeExpired { message_id: Some(555), text, .. } if text.contains("7 days")));
     let refusal = w.services.accept_challenge(c.id, BOB, "bob").await;
     assert!(
-        matches!(&refusal, Err(ServiceError::Refused(t)) if t.contains("expired")),
+        matches!(
+            &refusal,
+            Err(ServiceError::Refused(Refusal::ChallengeExpired { .. }))
+        ),
         "{refusal:?}"
     );
     assert!(w.scheduler.sweep().await.unwrap().expired.is_empty());
@@ -716,12 +726,12 @@ async fn settings_command_logic_changes_and_describes() {
     );
     let bad = apply_guild(db, GUILD, Some("150"), None, None, &defaults, T0).await;
     assert!(
-        matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("1 to 99")),
+        matches!(&bad, Err(ServiceError::Refused(Refusal::BadSetting { reason })) if reason.contains("1 to 99")),
         "{bad:?}"
     );
     let bad = apply_guild(db, GUILD, None, Some(0), None, &defaults, T0).await;
     assert!(
-        matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("idle_hours")),
+        matches!(&bad, Err(ServiceError::Refused(Refusal::BadSetting { reason })) if reason.contains("idle_hours")),
         "{bad:?}"
     );
     assert_eq!(

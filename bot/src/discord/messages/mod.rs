@@ -8,8 +8,9 @@ use poise::serenity_prelude as serenity;
 
 use crate::domain::deadline::SchedulerConfig;
 use crate::scheduler::{Announcement, End, Nudge, Wording};
-use crate::service::{Snapshot, removed_list};
+use crate::service::{Act, Refusal, ServiceError, Snapshot, removed_list};
 use crate::storage::carriers::Designation;
+use crate::storage::challenges::ChallengeState;
 use crate::storage::games::{GameRow, GameState};
 
 /// Component custom ids: `kb:<action>:<id>`; `id` is a challenge id for `accept`,
@@ -479,5 +480,140 @@ impl Wording for SchedulerWords {
                 text
             }
         }
+    }
+}
+
+/// What a refused player reads.
+pub fn refusal(r: &Refusal) -> String {
+    match r {
+        Refusal::UnknownGame { id } => format!("There is no game #{id}."),
+        Refusal::UnknownChallenge { id } => format!("There is no challenge #{id}."),
+        Refusal::NotAPlayer { white, black, act } => {
+            let verb = match act {
+                Act::Move => "move",
+                Act::ChooseCarriers => "choose carriers",
+                Act::Resign => "resign",
+                Act::Abort => "abort",
+                Act::OfferDraw => "offer a draw",
+                Act::AnswerDraw => "answer a draw offer",
+            };
+            format!("Only {white} and {black} can {verb} in this game; you can watch with /board.")
+        }
+        Refusal::NotYourTurn { to_move, name } => {
+            format!("It is not your turn: {name} ({}) is to move.", side(*to_move))
+        }
+        Refusal::GameOver(outcome) => format!("The game is over: {outcome}."),
+        Refusal::AlreadyOver(outcome) => format!("The game is already over: {outcome}."),
+        Refusal::NotStarted => {
+            "The game has not started: both players must choose their carriers first.".into()
+        }
+        Refusal::TimeUp {
+            game,
+            to_move,
+            name,
+            deadline,
+        } => format!(
+            "Time is up in game #{game}: {name} ({}) had until <t:{deadline}:f> to move. The game ends on time; the result is being announced in the thread.",
+            side(*to_move)
+        ),
+        Refusal::DesignationTimeUp { game, deadline } => format!(
+            "Too late: the carriers of game #{game} had to be chosen by <t:{deadline}:f>. The game is aborted with no result; challenge again any time."
+        ),
+        Refusal::IllegalAction {
+            reason,
+            alternatives,
+        } => match alternatives {
+            Some(some) => format!("{reason}. Some legal actions: {}", some.join(", ")),
+            None => reason.clone(),
+        },
+        Refusal::DaysNotOffered { days } => format!(
+            "{days} days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14 days, or none."
+        ),
+        Refusal::ChallengeSelf => {
+            "You cannot challenge yourself: leave the opponent out to let anyone accept.".into()
+        }
+        Refusal::BeirutOptionsOnly { variant } => format!(
+            "carriers and dead_mans_switch are Beirut options; {} does not take them.",
+            variant.title()
+        ),
+        Refusal::CarrierCount => {
+            "Beirut takes 1 to 15 carriers per side (Multiple Beirut, BE-2).".into()
+        }
+        Refusal::VariantUnavailable { variant, reason } => {
+            format!("{} cannot be played: {reason}", variant.title())
+        }
+        Refusal::ChallengeNotOpen { was: None } => "This challenge is no longer open.".into(),
+        Refusal::ChallengeNotOpen { was: Some(state) } => format!(
+            "This challenge is no longer open (it was {}).",
+            match state {
+                ChallengeState::Accepted => "accepted",
+                ChallengeState::Declined => "declined",
+                ChallengeState::Expired => "expired: nobody accepted it in time",
+                _ => "cancelled",
+            }
+        ),
+        Refusal::ChallengeExpired { at } => format!(
+            "This challenge expired at <t:{at}:f>: nobody accepted it in time. Challenge again any time."
+        ),
+        Refusal::AcceptOwnChallenge => {
+            "You cannot accept your own challenge; use Cancel to withdraw it.".into()
+        }
+        Refusal::AddressedToSomeoneElse => {
+            "This challenge is addressed to someone else: only they can accept it.".into()
+        }
+        Refusal::CannotStart { reason } => format!("This game cannot start: {reason}"),
+        Refusal::OnlyChallengerCancels => "Only the challenger can cancel this challenge.".into(),
+        Refusal::OnlyChallengedDeclines => {
+            "Only the challenged player can decline this challenge.".into()
+        }
+        Refusal::DeclineOwnChallenge => {
+            "This is your own challenge: use Cancel to withdraw it.".into()
+        }
+        Refusal::OpenToAnyone => {
+            "This open challenge is for anyone: just leave it if you don't want to play.".into()
+        }
+        Refusal::NoCarriersToChoose => {
+            "You have no carriers to choose in this game (already chosen, or the game has started).".into()
+        }
+        Refusal::BadSquare { reason } => reason.clone(),
+        Refusal::AlreadyChosen => {
+            "You have already chosen your carriers (or the game has started).".into()
+        }
+        Refusal::CarriersNotAllowed { reason } => {
+            format!("Those carriers are not allowed: {reason}")
+        }
+        Refusal::TooLateToAbort => {
+            "Both sides have moved: the game can no longer be aborted. You can /resign or offer a /draw.".into()
+        }
+        Refusal::DrawBeforeStart => {
+            "The game has not started yet: you can /abort it instead.".into()
+        }
+        Refusal::DrawAlreadyOffered => {
+            "Your draw offer already stands; it is up to your opponent.".into()
+        }
+        Refusal::OwnDrawOffer => "That is your own draw offer: your opponent answers it.".into(),
+        Refusal::NoDrawOffer => {
+            "No draw offer stands in this game (a move by the other side declines it).".into()
+        }
+        Refusal::NotAGame { typed } => {
+            format!("'{typed}' is not a game: pick one from the list (e.g. #12).")
+        }
+        Refusal::WhichGame => {
+            "Use this in the game's thread, or choose the game with the `game` option.".into()
+        }
+        Refusal::PickCarriers => "Pick your carriers from the menu.".into(),
+        Refusal::StaleButton => "This button is no longer in use.".into(),
+        Refusal::BadSetting { reason } => reason.clone(),
+    }
+}
+
+/// What a player reads when a service call failed: the refusal, or the error itself.
+pub fn service_error(e: &ServiceError) -> String {
+    match e {
+        ServiceError::Refused(r) => refusal(r),
+        ServiceError::MovedOn { .. } => {
+            "The game moved on before your action was saved; here is the new position.".into()
+        }
+        other => other.to_string(),
     }
 }
