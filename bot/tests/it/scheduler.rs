@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use kaboom_bot::scheduler::{Delivery, Notice, Scheduler, SchedulerConfig};
 use kaboom_bot::service::{Refusal, ServiceError, Services};
-use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+use kaboom_bot::storage::challenges::{ChallengeState, ColorChoice, NewChallenge};
 use kaboom_bot::storage::games::{self, GameState, NewGame, StateUpdate};
 use kaboom_bot::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use kaboom_bot::storage::{Db, schedule};
@@ -492,7 +492,9 @@ async fn open_challenges_expire_after_seven_days() {
     assert!(
         matches!(
             &refusal,
-            Err(ServiceError::Refused(Refusal::ChallengeExpired { .. }))
+            Err(ServiceError::Refused(Refusal::ChallengeNotOpen {
+                was: Some(ChallengeState::Expired)
+            }))
         ),
         "{refusal:?}"
     );
