@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use kaboom_bot::services::suggest::suggestions;
+use kaboom_bot::service::suggest::suggestions;
 use kaboom_rules::{AnyGame, Variant, Viewer};
 
 const BUSY: &str = "i(m)do1m1dt/2ww1ws1/1Sw1w1w1/1D1sw3/5w2/2WW2W1/1W6/3OM1DT w ---- Ww 0 13";

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use kaboom_bot::clock::Clock;
+use kaboom_bot::domain::clock::Clock;
 use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::storage::games::{self, GameState, NewGame};
 use kaboom_bot::storage::{Db, schedule};
@@ -73,6 +73,7 @@ async fn main() {
         clock.clone(),
         notifier.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     // New games are due at once (the insert trigger): the first sweep schedules them all.
     let t = Instant::now();

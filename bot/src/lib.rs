@@ -1,27 +1,21 @@
 //! # kaboom-bot
 //!
-//! The Kaboom Discord bot and the `kaboom` command-line tool. The analysis commands
-//! (`perft`, `moves`, `replay`) live in [`analysis`]; they are the public way to check
-//! the rules library against other implementations, so their output is stable.
+//! The Kaboom Discord bot and the `kaboom` command-line tool, in layers that import only
+//! downwards (the `layers` integration test checks it):
 //!
-//! The bot (`kaboom serve`): [`storage`] (sqlx, SQLite), [`services`] (the games
-//! service, no Discord types), [`commands`] (poise slash commands), [`components`]
-//! (buttons and menus routed by custom id), [`bot`] (wiring), [`config`].
+//! [`domain`] (ids, the game row, the deadline policy, the clock) <- [`storage`] (sqlx,
+//! SQLite) <- [`service`] (players' actions as functions returning typed values, no
+//! Discord types) <- [`scheduler`] (deadlines, nudges, forfeits) <- [`discord`] (poise
+//! commands, components, wiring, and every text players read in [`discord::messages`]).
+//!
+//! [`cli`] holds the other subcommands (`perft`, `moves`, `replay`, `render`,
+//! `invite-url`); the analysis commands are the public way to check the rules library
+//! against other implementations, so their output is stable.
 #![deny(missing_docs)]
 
-pub mod analysis;
-pub mod bot;
-pub mod clock;
-pub mod commands;
-pub mod components;
-pub mod config;
-pub mod flows;
-pub mod invite;
-pub mod painter;
-pub mod present;
-pub mod render_cli;
-pub mod rules_text;
+pub mod cli;
+pub mod discord;
+pub mod domain;
 pub mod scheduler;
-pub mod services;
+pub mod service;
 pub mod storage;
-pub mod types;

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use kaboom_bot::analysis::{self, Carriers, Setup};
+use kaboom_bot::cli::analysis::{self, Carriers, Setup};
 use kaboom_rules::{Variant, Viewer};
 
 /// Kaboom: explosive chess variants by correspondence on Discord.
@@ -121,7 +121,7 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 }
 
 fn serve() -> Result<(), String> {
-    let config = kaboom_bot::config::Config::from_env().map_err(|e| e.to_string())?;
+    let config = kaboom_bot::discord::config::Config::from_env().map_err(|e| e.to_string())?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -130,7 +130,7 @@ fn serve() -> Result<(), String> {
         .init();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     runtime
-        .block_on(kaboom_bot::bot::serve(config))
+        .block_on(kaboom_bot::discord::bot::serve(config))
         .map_err(|e| e.to_string())
 }
 
@@ -142,93 +142,73 @@ fn emit(text: &str) {
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
-fn run(command: Command) -> Result<(), analysis::CliError> {
-    match command {
-        // `main` runs `serve`, `demo` and `invite-url` itself; nothing to do here.
-        Command::Serve | Command::Demo { .. } | Command::InviteUrl { .. } => {}
-        Command::Perft { setup, depth } => {
-            let nodes = analysis::perft(&setup.setup(), depth)?;
-            emit(&format!("nodes {nodes}"));
+/// Prints `e` as `kaboom<context>: e` and fails.
+fn fail(context: &str, e: impl std::fmt::Display) -> ExitCode {
+    eprintln!("kaboom{context}: {e}");
+    ExitCode::FAILURE
+}
+
+/// The outcome of an analysis or render subcommand.
+fn done(result: Result<(), analysis::CliError>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail("", e),
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command.unwrap_or(Command::Serve) {
+        Command::Serve => match serve() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail("", e),
+        },
+        Command::InviteUrl { application_id } => {
+            let _ = dotenvy::dotenv();
+            let id = kaboom_bot::cli::invite::application_id(application_id.as_deref(), |k| {
+                std::env::var(k).ok()
+            });
+            match id {
+                Ok(id) => {
+                    emit(&kaboom_bot::cli::invite::invite_url(id));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(" invite-url", e),
+            }
         }
+        Command::Demo { out, variants } => demo(&out, &variants),
+        Command::Perft { setup, depth } => done(
+            analysis::perft(&setup.setup(), depth).map(|nodes| emit(&format!("nodes {nodes}"))),
+        ),
         Command::Moves {
             setup,
             moves,
             viewer,
         } => {
-            emit(&json(&analysis::moves(
-                &setup.setup(),
-                moves.as_deref(),
-                viewer,
-            )?));
+            done(analysis::moves(&setup.setup(), moves.as_deref(), viewer).map(|m| emit(&json(&m))))
         }
         Command::Replay {
             setup,
             moves,
             legal_each,
             viewer,
-        } => {
-            emit(&json(&analysis::replay(
-                &setup.setup(),
-                &moves,
-                legal_each,
-                viewer,
-            )?));
-        }
+        } => done(
+            analysis::replay(&setup.setup(), &moves, legal_each, viewer).map(|r| emit(&json(&r))),
+        ),
         Command::Render {
             setup,
             moves,
             viewer,
             size,
             output,
-        } => {
-            kaboom_bot::render_cli::render(&kaboom_bot::render_cli::RenderRequest {
+        } => done(kaboom_bot::cli::render::render(
+            &kaboom_bot::cli::render::RenderRequest {
                 setup: setup.setup(),
                 moves,
                 viewer,
                 size,
                 output,
-            })?;
-        }
-    }
-    Ok(())
-}
-
-fn main() -> ExitCode {
-    let command = Cli::parse().command.unwrap_or(Command::Serve);
-    if let Command::Serve = command {
-        return match serve() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("kaboom: {e}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    if let Command::InviteUrl { application_id } = &command {
-        let _ = dotenvy::dotenv();
-        let id = kaboom_bot::invite::application_id(application_id.as_deref(), |k| {
-            std::env::var(k).ok()
-        });
-        return match id {
-            Ok(id) => {
-                emit(&kaboom_bot::invite::invite_url(id));
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("kaboom invite-url: {e}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    if let Command::Demo { out, variants } = &command {
-        return demo(out, variants);
-    }
-    match run(command) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("kaboom: {e}");
-            ExitCode::FAILURE
-        }
+            },
+        )),
     }
 }
 

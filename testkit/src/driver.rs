@@ -13,9 +13,9 @@ use fake_discord::{
     CommandOption, FakeDiscord, FakeMessage, InteractionResponse, ResponseKind, SentInteraction,
     SimUser,
 };
-use kaboom_bot::clock::{Clock, SystemClock};
-use kaboom_bot::painter::RendererPainter;
-use kaboom_bot::services::Services;
+use kaboom_bot::domain::clock::{Clock, SystemClock};
+use kaboom_bot::service::Services;
+use kaboom_bot::service::painter::RendererPainter;
 use kaboom_bot::storage::Db;
 
 /// How long one answer may take.
@@ -59,7 +59,7 @@ impl Driver {
     }
 
     /// As [`Driver::start`], with the bot's services reading the time from `clock`
-    /// (tests use a [`crate::clock::TestClock`] so that no deadline passes mid-test).
+    /// (tests use a [`crate::domain::clock::TestClock`] so that no deadline passes mid-test).
     ///
     /// # Errors
     /// As [`Driver::start`].
@@ -85,9 +85,9 @@ impl Driver {
         services_for: ServicesFor,
     ) -> Result<Driver, DemoError> {
         let db = Db::connect(url).await?;
-        let framework = kaboom_bot::bot::framework(services_for(db.clone()), None);
+        let framework = kaboom_bot::discord::bot::framework(services_for(db.clone()), None);
         let mut client = fake
-            .client_builder(kaboom_bot::bot::intents())
+            .client_builder(kaboom_bot::discord::bot::intents())
             .framework(framework)
             .await
             .map_err(|e| step(format!("the bot client does not build: {e}")))?;
@@ -367,7 +367,7 @@ impl Driver {
             .into_iter()
             .find(|c| c.starts_with("kb:drawno:"))
             .unwrap_or_default();
-        let game = kaboom_bot::present::ids::parse(&no)
+        let game = kaboom_bot::discord::messages::ids::parse(&no)
             .map(|(_, game)| game)
             .ok_or_else(|| step(format!("no game id in the decline button '{no}'")))?;
         if self.standing_draw_offer(game).await? != Some(Color::White) {

@@ -8,7 +8,7 @@
 //! - [`demo`]: `kaboom demo`, one scripted game per variant (the `kaboom-demo` program,
 //!   which `kaboom demo` runs);
 //! - [`clock::TestClock`], [`painter::PlainPainter`], [`notifier::RecordingNotifier`]: the
-//!   bot's [`Clock`](kaboom_bot::clock::Clock), [`BoardPainter`](kaboom_bot::painter::BoardPainter)
+//!   bot's [`Clock`](kaboom_bot::domain::clock::Clock), [`BoardPainter`](kaboom_bot::service::painter::BoardPainter)
 //!   and scheduler [`Notifier`](kaboom_bot::scheduler::Notifier) for tests;
 //! - [`temp_db`]: a fresh SQLite database in a temporary directory.
 #![deny(missing_docs)]

@@ -34,112 +34,24 @@
 //! Ratings: rated games that end on time would update ratings, but ratings do not exist yet;
 //! nothing is stored for them (issue 8 note).
 
-pub mod discord;
 pub mod notice;
-pub mod plan;
+/// The deadline policy (moved to [`crate::domain::deadline`]).
+pub use crate::domain::deadline as plan;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use kaboom_rules::{AnyGame, Color, EndReason, Outcome, Viewer};
 
-use crate::clock::Clock;
+use crate::domain::clock::Clock;
+use crate::storage::carriers::Designation;
 use crate::storage::games::{self, GameRow};
 use crate::storage::settings::{self, GuildSettings};
 use crate::storage::{Db, StorageError, Tx, challenges, schedule};
 
+pub use crate::domain::deadline::{Due, Facts, Nudge, Plan};
+pub use crate::domain::deadline::{SchedulerConfig, SchedulerWaker};
 pub use notice::{Delivery, Notice, Notifier};
-pub use plan::{Due, Facts, Nudge, Plan};
-
-const HOUR: i64 = 3600;
-
-/// The scheduler's configuration (environment variables in brackets).
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct SchedulerConfig {
-    /// Time between sweeps (`SCHEDULER_INTERVAL_SECS`, default 60).
-    pub interval: Duration,
-    /// Open challenges expire after this many seconds (`CHALLENGE_EXPIRY_HOURS`, default
-    /// 168 = 7 days).
-    pub challenge_ttl_secs: i64,
-    /// Games still in carrier designation are aborted after this many seconds
-    /// (`DESIGNATION_TIMEOUT_HOURS`, default 48).
-    pub designation_timeout_secs: i64,
-    /// Nudge settings for servers that set none (`NUDGE_SHARES` default `50,80`,
-    /// `IDLE_NUDGE_HOURS` default 48, `IDLE_REPEAT_HOURS` default 168).
-    pub defaults: GuildSettings,
-    /// Games decided per write transaction (a sweep runs as many batches as needed).
-    pub batch: i64,
-}
-
-impl Default for SchedulerConfig {
-    fn default() -> SchedulerConfig {
-        SchedulerConfig {
-            interval: Duration::from_secs(60),
-            challenge_ttl_secs: 7 * 24 * HOUR,
-            designation_timeout_secs: 48 * HOUR,
-            defaults: GuildSettings {
-                nudge_shares: vec![50, 80],
-                idle_first_secs: 48 * HOUR,
-                idle_repeat_secs: 7 * 24 * HOUR,
-            },
-            batch: 256,
-        }
-    }
-}
-
-impl SchedulerConfig {
-    /// When an open challenge made at `created_at` expires (Unix seconds): after
-    /// [`SchedulerConfig::challenge_ttl_secs`].
-    pub fn challenge_expires_at(&self, created_at: i64) -> i64 {
-        created_at + self.challenge_ttl_secs
-    }
-
-    /// Reads the variables above through `get` (missing or empty: the default).
-    ///
-    /// # Errors
-    /// One line naming the variable, the bad value and what is expected.
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<SchedulerConfig, String> {
-        let mut c = SchedulerConfig::default();
-        let number = |name: &str| -> Result<Option<i64>, String> {
-            match get(name).filter(|v| !v.trim().is_empty()) {
-                None => Ok(None),
-                Some(v) => match v.trim().parse::<i64>() {
-                    Ok(n) if n > 0 => Ok(Some(n)),
-                    _ => Err(format!("{name} must be a whole number above 0, not '{v}'")),
-                },
-            }
-        };
-        if let Some(s) = number("SCHEDULER_INTERVAL_SECS")? {
-            c.interval = Duration::from_secs(s as u64);
-        }
-        if let Some(h) = number("CHALLENGE_EXPIRY_HOURS")? {
-            c.challenge_ttl_secs = h * HOUR;
-        }
-        if let Some(h) = number("DESIGNATION_TIMEOUT_HOURS")? {
-            c.designation_timeout_secs = h * HOUR;
-        }
-        if let Some(h) = number("IDLE_NUDGE_HOURS")? {
-            c.defaults.idle_first_secs = h * HOUR;
-        }
-        if let Some(h) = number("IDLE_REPEAT_HOURS")? {
-            c.defaults.idle_repeat_secs = h * HOUR;
-        }
-        if let Some(v) = get("NUDGE_SHARES").filter(|v| !v.trim().is_empty()) {
-            c.defaults.nudge_shares =
-                settings::parse_shares(&v).map_err(|e| format!("NUDGE_SHARES: {e}"))?;
-        }
-        Ok(c)
-    }
-
-    /// As [`SchedulerConfig::from_lookup`] over the process environment.
-    ///
-    /// # Errors
-    /// As [`SchedulerConfig::from_lookup`].
-    pub fn from_env() -> Result<SchedulerConfig, String> {
-        SchedulerConfig::from_lookup(|k| std::env::var(k).ok())
-    }
-}
 
 /// What one sweep did (ids of games or challenges).
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
@@ -170,23 +82,8 @@ pub struct Scheduler {
     clock: Arc<dyn Clock>,
     notifier: Arc<dyn Notifier>,
     config: SchedulerConfig,
+    wording: Arc<dyn Wording>,
     waker: SchedulerWaker,
-}
-
-/// Wakes a running [`Scheduler`] for a sweep now instead of at the end of its interval.
-///
-/// The services hold one: a move, a carrier choice or an acceptance that arrives after its
-/// deadline or timeout is refused, and the scheduler is woken so that the time forfeit, abort
-/// or expiry is decided and announced at once rather than up to one interval later. Clones
-/// wake the same scheduler; a wake while a sweep runs makes the next pause end at once.
-#[derive(Clone, Debug, Default)]
-pub struct SchedulerWaker(Arc<tokio::sync::Notify>);
-
-impl SchedulerWaker {
-    /// Asks for a sweep now (does nothing visible when no scheduler runs).
-    pub fn wake(&self) {
-        self.0.notify_one();
-    }
 }
 
 /// The side to move at `ply` (C-2: White first, one action per turn).
@@ -198,75 +95,88 @@ fn to_move(ply: i64) -> Color {
     }
 }
 
-fn mention(user: u64) -> String {
-    format!("<@{user}>")
+/// What the scheduler announces, before it is worded. The Discord layer words it
+/// ([`Wording`], implemented in `discord::messages`), so that every text players read is
+/// written in one place.
+#[derive(Clone, Copy, Debug)]
+pub enum Announcement<'a> {
+    /// An open challenge expired, `ttl_secs` after it was made.
+    ChallengeExpired {
+        /// The challenger's name.
+        challenger_name: &'a str,
+        /// The challenge lifetime (seconds).
+        ttl_secs: i64,
+    },
+    /// A reminder to the player to move in `row`, posted or linked in `channel`.
+    Nudge {
+        /// The game.
+        row: &'a GameRow,
+        /// The side to move (the reminded player's).
+        to_move: Color,
+        /// Which reminder.
+        nudge: &'a Nudge,
+        /// The game's thread (or channel).
+        channel: u64,
+    },
+    /// A game the sweep ended: on time (`forfeit`) or aborted for an incomplete carrier
+    /// designation, with the carriers revealed (Beirut, Nuke).
+    GameEnded {
+        /// The game (before it ended).
+        row: &'a GameRow,
+        /// The result.
+        outcome: &'a Outcome,
+        /// How it ended.
+        end: &'a End,
+        /// Both sides' designations, revealed with the result (BE-9).
+        reveal: &'a [Designation],
+    },
 }
 
-/// A duration as the scheduler's messages say it: `7 days` for whole weeks and more,
-/// otherwise in hours (`48 hours`).
-pub fn duration_text(secs: i64) -> String {
-    if secs % 86_400 == 0 && secs >= 7 * 86_400 {
-        let d = secs / 86_400;
-        format!("{d} day{}", if d == 1 { "" } else { "s" })
-    } else {
-        let h = secs / HOUR;
-        format!("{h} hour{}", if h == 1 { "" } else { "s" })
-    }
+/// How the sweep ended a game.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum End {
+    /// `loser` did not move by the deadline.
+    Forfeit {
+        /// The side that ran out of time.
+        loser: Color,
+    },
+    /// The carriers were not chosen within `timeout_secs` (`missing` had not chosen).
+    Aborted {
+        /// The designation timeout (seconds).
+        timeout_secs: i64,
+        /// The sides still to choose.
+        missing: Vec<Color>,
+    },
 }
 
-/// The link to a channel or thread.
-pub fn channel_link(guild: Option<u64>, channel: u64) -> String {
-    match guild {
-        Some(g) => format!("https://discord.com/channels/{g}/{channel}"),
-        None => format!("https://discord.com/channels/@me/{channel}"),
-    }
-}
-
-/// How the expiry line of an open challenge begins (the notifier drops that line when it
-/// marks the challenge expired).
-pub const EXPIRY_NOTE_PREFIX: &str = "Open for ";
-
-/// The line an open challenge's message shows about its expiry: `Open for 7 days: expires
-/// <t:..:R> if nobody accepts.` (a Discord timestamp, `created_at` + the challenge TTL).
-pub fn challenge_expiry_note(created_at: i64, config: &SchedulerConfig) -> String {
-    format!(
-        "{EXPIRY_NOTE_PREFIX}{}: expires <t:{}:R> if nobody accepts.",
-        duration_text(config.challenge_ttl_secs),
-        config.challenge_expires_at(created_at)
-    )
-}
-
-/// The line a carrier-choice message shows (Beirut, Nuke): the game is aborted unless both
-/// players have chosen within the designation timeout, counted from `created_at` (the
-/// game's creation).
-pub fn designation_abort_note(created_at: i64, timeout_secs: i64) -> String {
-    format!(
-        "Both players must choose within {} (by <t:{}:f>, <t:{}:R>), or the game is aborted with no result.",
-        duration_text(timeout_secs),
-        created_at + timeout_secs,
-        created_at + timeout_secs
-    )
+/// Words the scheduler's announcements (`discord::messages` supplies it).
+pub trait Wording: Send + Sync {
+    /// The text of `announcement`.
+    fn announce(&self, announcement: &Announcement<'_>) -> String;
 }
 
 impl Scheduler {
-    /// A scheduler over `db`, with time from `clock`, delivering through `notifier`.
+    /// A scheduler over `db`, with time from `clock`, delivering through `notifier` what
+    /// `wording` words.
     pub fn new(
         db: Db,
         clock: Arc<dyn Clock>,
         notifier: Arc<dyn Notifier>,
         config: SchedulerConfig,
+        wording: Arc<dyn Wording>,
     ) -> Scheduler {
         Scheduler {
             db,
             clock,
             notifier,
             config,
+            wording,
             waker: SchedulerWaker::default(),
         }
     }
 
     /// The same scheduler, woken by `waker` (give the services a clone of it:
-    /// [`crate::services::Services::with_scheduler_waker`]).
+    /// [`crate::service::Services::with_scheduler_waker`]).
     pub fn with_waker(mut self, waker: SchedulerWaker) -> Scheduler {
         self.waker = waker;
         self
@@ -302,7 +212,7 @@ impl Scheduler {
             }
             let stopped = tokio::select! {
                 _ = tokio::time::sleep(self.config.interval) => false,
-                _ = self.waker.0.notified() => false,
+                _ = self.waker.notified() => false,
                 // An error means the sender is gone: nobody can stop the task any more.
                 changed = stop.changed() => changed.is_err(),
             };
@@ -466,7 +376,7 @@ impl Scheduler {
         let written = schedule::finish_many(tx, &endings, now).await?;
         let mut ended = Vec::new();
         let mut announcements = Vec::new();
-        for (row, forfeit, (ending, text)) in decided {
+        for (row, forfeit, (ending, end)) in decided {
             let id = row.id;
             if !written.contains(&id) {
                 // Someone else's action came first (not possible inside this write
@@ -481,10 +391,7 @@ impl Scheduler {
                 report.aborted.push(id);
             }
             ended.push(id);
-            announcements.push(
-                self.ended_notice(tx, &row, ending.outcome, text, forfeit)
-                    .await?,
-            );
+            announcements.push(self.ended_notice(tx, &row, ending.outcome, end).await?);
         }
         // A game that ended takes its standing draw offer with it.
         schedule::clear_draw_offers(tx, &ended).await?;
@@ -589,11 +496,10 @@ impl Scheduler {
             challenge_id: id,
             channel_id: ch.spec.channel_id,
             message_id: ch.message_id,
-            text: format!(
-                "This challenge expired: nobody accepted it within {}. {} can post a new one with /challenge.",
-                duration_text(self.config.challenge_ttl_secs),
-                ch.spec.challenger_name
-            ),
+            text: self.wording.announce(&Announcement::ChallengeExpired {
+                challenger_name: &ch.spec.challenger_name,
+                ttl_secs: self.config.challenge_ttl_secs,
+            }),
         }))
     }
 
@@ -605,33 +511,22 @@ impl Scheduler {
         nudge: &Nudge,
     ) -> Notice {
         let channel = row.thread_id.unwrap_or(row.channel_id);
-        let color = to_move(row.ply);
-        let opponent = row.name(color.other());
-        let what = match nudge {
-            Nudge::Share { percent } => format!(
-                "you have used {percent}% of your time; the deadline is <t:{}:R>.",
-                row.deadline_at.unwrap_or_default()
-            ),
-            Nudge::Idle { idle_secs, .. } => {
-                format!("no move for {}.", duration_text(*idle_secs))
-            }
-        };
         Notice::Nudge {
             game_id: row.id,
             user_id: user,
             via,
             channel_id: channel,
-            text: format!(
-                "Your move in game #{} ({} against {opponent}): {what} {}",
-                row.id,
-                row.variant.title(),
-                channel_link(row.guild_id, channel)
-            ),
+            text: self.wording.announce(&Announcement::Nudge {
+                row,
+                to_move: to_move(row.ply),
+                nudge,
+                channel,
+            }),
         }
     }
 
     /// Decides the end of a game (its stored `actions` given) on time (`forfeit`) or by
-    /// abort (designation timeout), in memory: what to write and the announcement's text.
+    /// abort (designation timeout), in memory: what to write and how it ended.
     /// `Ok(None)` when the board already ended it.
     ///
     /// # Errors
@@ -641,51 +536,27 @@ impl Scheduler {
         row: &GameRow,
         actions: Vec<String>,
         forfeit: bool,
-    ) -> Result<Option<(schedule::Ending, String)>, String> {
+    ) -> Result<Option<(schedule::Ending, End)>, String> {
         let mut game = AnyGame::from_record(&games::record(row, actions))
             .map_err(|e| format!("game #{}: {e}", row.id))?;
         if game.status().is_finished() {
             return Ok(None);
         }
-        let both = format!("{} {}", mention(row.white_id), mention(row.black_id));
-        let (outcome, text) = if forfeit {
+        let (outcome, end) = if forfeit {
             let loser = game.turn();
             let winner = loser.other();
-            let name = row.name(winner);
-            let (o, verdict) = if game.can_win(winner) {
-                (
-                    Outcome::win(winner, EndReason::TimeForfeit),
-                    format!(". {name} ({winner}) wins on time"),
-                )
+            let o = if game.can_win(winner) {
+                Outcome::win(winner, EndReason::TimeForfeit)
             } else {
-                (
-                    Outcome::draw(EndReason::TimeForfeit),
-                    format!(
-                        ", but {name} ({winner}) has no way to win any more, so the game is drawn"
-                    ),
-                )
+                Outcome::draw(EndReason::TimeForfeit)
             };
-            let text = format!(
-                "Time is up in game #{}: {} ({loser}) did not move by the deadline{verdict}, {}. {both}",
-                row.id,
-                row.name(loser),
-                o.result()
-            );
-            (o, text)
+            (o, End::Forfeit { loser })
         } else {
-            let missing: Vec<String> = game
-                .awaiting_designation()
-                .into_iter()
-                .map(|c| format!("{} ({c})", row.name(c)))
-                .collect();
-            let o = Outcome::draw(EndReason::Aborted);
-            let text = format!(
-                "Game #{} is aborted: the carriers were not chosen within {} (still waiting for {}). No result is recorded; challenge again any time. {both}",
-                row.id,
-                duration_text(self.config.designation_timeout_secs),
-                missing.join(" and ")
-            );
-            (o, text)
+            let end = End::Aborted {
+                timeout_secs: self.config.designation_timeout_secs,
+                missing: game.awaiting_designation(),
+            };
+            (Outcome::draw(EndReason::Aborted), end)
         };
         game.declare(outcome);
         let ending = schedule::Ending {
@@ -694,29 +565,30 @@ impl Scheduler {
             state_fen: game.fen(Viewer::Full),
             outcome,
         };
-        Ok(Some((ending, text)))
+        Ok(Some((ending, end)))
     }
 
-    /// The announcement of a game the sweep ended (written in `tx`): `text`, then for
-    /// Beirut and Nuke the carriers revealed with the result (BE-9).
+    /// The announcement of a game the sweep ended (written in `tx`), for Beirut and Nuke
+    /// with the carriers revealed with the result (BE-9).
     async fn ended_notice(
         &self,
         tx: &mut Tx,
         row: &GameRow,
         outcome: Outcome,
-        mut text: String,
-        forfeit: bool,
+        end: End,
     ) -> Result<Notice, StorageError> {
         let reveal = if row.variant.has_designation() {
             crate::storage::carriers::all_tx(tx, row.id).await?
         } else {
             Vec::new()
         };
-        for line in crate::present::reveal_lines(row, &reveal) {
-            text.push('\n');
-            text.push_str(&line);
-        }
-        if row.rated && forfeit {
+        let text = self.wording.announce(&Announcement::GameEnded {
+            row,
+            outcome: &outcome,
+            end: &end,
+            reveal: &reveal,
+        });
+        if row.rated && matches!(end, End::Forfeit { .. }) {
             tracing::info!(
                 game_id = row.id,
                 "rated game ended on time: ratings do not exist yet, nothing stored"

@@ -12,34 +12,16 @@ use sqlx::sqlite::SqliteRow;
 
 use super::{Db, StorageError, Tx, id_from_db, id_to_db};
 
-/// Where a game stands.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub enum GameState {
-    /// Waiting for carrier designations (Beirut, Nuke).
-    Setup,
-    /// Being played.
-    Active,
-    /// Over.
-    Finished,
-}
+pub use crate::domain::game::{GameRow, GameState};
 
-impl GameState {
-    /// Stored form.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameState::Setup => "setup",
-            GameState::Active => "active",
-            GameState::Finished => "finished",
-        }
-    }
-    fn parse(s: &str) -> Result<GameState, StorageError> {
-        Ok(match s {
-            "setup" => GameState::Setup,
-            "active" => GameState::Active,
-            "finished" => GameState::Finished,
-            other => return Err(StorageError::Corrupt(format!("game state '{other}'"))),
-        })
-    }
+/// A stored game state (`setup`, `active`, `finished`).
+fn parse_state(s: &str) -> Result<GameState, StorageError> {
+    Ok(match s {
+        "setup" => GameState::Setup,
+        "active" => GameState::Active,
+        "finished" => GameState::Finished,
+        other => return Err(StorageError::Corrupt(format!("game state '{other}'"))),
+    })
 }
 
 /// A game to be stored.
@@ -71,84 +53,6 @@ pub struct NewGame {
     pub rated: bool,
 }
 
-/// A stored game's row (not its actions).
-#[derive(Clone, Debug)]
-pub struct GameRow {
-    /// Id (in component custom ids and the `/move game` option).
-    pub id: i64,
-    /// The server.
-    pub guild_id: Option<u64>,
-    /// The channel of the challenge.
-    pub channel_id: u64,
-    /// The game's thread, once made.
-    pub thread_id: Option<u64>,
-    /// White's user id.
-    pub white_id: u64,
-    /// White's name.
-    pub white_name: String,
-    /// Black's user id.
-    pub black_id: u64,
-    /// Black's name.
-    pub black_name: String,
-    /// The variant.
-    pub variant: Variant,
-    /// Its options.
-    pub options: GameOptions,
-    /// Full start serialization (secret for Beirut until the end).
-    pub start_fen: String,
-    /// Full current serialization (secret for Beirut).
-    pub state_fen: String,
-    /// Plies played.
-    pub ply: i64,
-    /// Setup, active, finished.
-    pub state: GameState,
-    /// A result declared off the board.
-    pub declared: Option<Outcome>,
-    /// `1-0`, `0-1`, `1/2-1/2`, `*` once finished.
-    pub result: Option<String>,
-    /// Why it finished (status.reason vocabulary).
-    pub reason: Option<String>,
-    /// Days per move, if limited.
-    pub days_per_move: Option<u32>,
-    /// Deadline of the side to move, Unix seconds.
-    pub deadline_at: Option<i64>,
-    /// Rated.
-    pub rated: bool,
-    /// The latest board message (its buttons act on the game).
-    pub board_message_id: Option<u64>,
-    /// Created, Unix seconds.
-    pub created_at: i64,
-}
-
-impl GameRow {
-    /// The colour `user` plays, if they play.
-    pub fn color_of(&self, user: u64) -> Option<Color> {
-        if user == self.white_id {
-            Some(Color::White)
-        } else if user == self.black_id {
-            Some(Color::Black)
-        } else {
-            None
-        }
-    }
-
-    /// The user id of `color`.
-    pub fn player(&self, color: Color) -> u64 {
-        match color {
-            Color::White => self.white_id,
-            Color::Black => self.black_id,
-        }
-    }
-
-    /// The name of `color`'s player.
-    pub fn name(&self, color: Color) -> &str {
-        match color {
-            Color::White => &self.white_name,
-            Color::Black => &self.black_name,
-        }
-    }
-}
-
 /// Reads a game row (`SELECT *`, extra columns ignored); the scheduler reads due games in a
 /// joined query through it.
 pub(crate) fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
@@ -172,7 +76,7 @@ pub(crate) fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
         start_fen: row.try_get("start_fen")?,
         state_fen: row.try_get("state_fen")?,
         ply: row.try_get("ply")?,
-        state: GameState::parse(&state)?,
+        state: parse_state(&state)?,
         declared: declared
             .map(|d| serde_json::from_str(&d))
             .transpose()

@@ -5,97 +5,17 @@ use sqlx::Row;
 
 use super::{Db, StorageError, Tx, id_to_db};
 
-/// Where a player's nudges go.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub enum NudgeVia {
-    /// A direct message with a link to the game's thread (a mention in the thread if the
-    /// DM fails).
-    Dm,
-    /// A mention in the game's thread.
-    Thread,
-}
+pub use crate::domain::settings::{
+    GuildSettings, NudgeVia, UserSettings, format_shares, parse_shares,
+};
 
-impl NudgeVia {
-    /// Stored form: `dm` or `thread`.
-    pub fn name(self) -> &'static str {
-        match self {
-            NudgeVia::Dm => "dm",
-            NudgeVia::Thread => "thread",
-        }
+/// A stored nudge channel (`dm` or `thread`).
+fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
+    match s {
+        "dm" => Ok(NudgeVia::Dm),
+        "thread" => Ok(NudgeVia::Thread),
+        other => Err(StorageError::Corrupt(format!("nudge channel '{other}'"))),
     }
-
-    fn parse(s: &str) -> Result<NudgeVia, StorageError> {
-        match s {
-            "dm" => Ok(NudgeVia::Dm),
-            "thread" => Ok(NudgeVia::Thread),
-            other => Err(StorageError::Corrupt(format!("nudge channel '{other}'"))),
-        }
-    }
-}
-
-/// A player's notification choices.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub struct UserSettings {
-    /// Whether the bot reminds them at all.
-    pub nudges: bool,
-    /// Where reminders go.
-    pub via: NudgeVia,
-}
-
-impl Default for UserSettings {
-    /// Nudges on, by DM.
-    fn default() -> UserSettings {
-        UserSettings {
-            nudges: true,
-            via: NudgeVia::Dm,
-        }
-    }
-}
-
-/// A server's nudge settings.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct GuildSettings {
-    /// Shares of the time per move (percent, 1-99, ascending) at which the player to move
-    /// is reminded.
-    pub nudge_shares: Vec<u8>,
-    /// Untimed games: first reminder after this many seconds without a move.
-    pub idle_first_secs: i64,
-    /// Untimed games: then again every this many seconds.
-    pub idle_repeat_secs: i64,
-}
-
-/// `50,80` -> `[50, 80]`: percentages 1-99, sorted, duplicates removed.
-///
-/// # Errors
-/// A sentence saying what is wrong and what would be right.
-pub fn parse_shares(text: &str) -> Result<Vec<u8>, String> {
-    let mut shares = Vec::new();
-    for part in text.split([',', ' ']).filter(|p| !p.trim().is_empty()) {
-        let p = part.trim().trim_end_matches('%');
-        match p.parse::<u8>() {
-            Ok(v) if (1..=99).contains(&v) => shares.push(v),
-            _ => {
-                return Err(format!(
-                    "'{part}' is not a share of the time: give percentages from 1 to 99, e.g. 50,80."
-                ));
-            }
-        }
-    }
-    if shares.is_empty() {
-        return Err("Give at least one percentage, e.g. 50,80.".into());
-    }
-    shares.sort_unstable();
-    shares.dedup();
-    Ok(shares)
-}
-
-/// `[50, 80]` -> `50,80`.
-pub fn format_shares(shares: &[u8]) -> String {
-    shares
-        .iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 /// `user`'s settings (the defaults if they never chose).
@@ -115,7 +35,7 @@ fn read_user(row: Option<sqlx::sqlite::SqliteRow>) -> Result<UserSettings, Stora
         None => Ok(UserSettings::default()),
         Some(r) => Ok(UserSettings {
             nudges: r.try_get("nudges")?,
-            via: NudgeVia::parse(&r.try_get::<String, _>("nudge_via")?)?,
+            via: parse_via(&r.try_get::<String, _>("nudge_via")?)?,
         }),
     }
 }
@@ -133,7 +53,7 @@ pub fn user_from_columns(
         (None, None) => Ok(UserSettings::default()),
         (Some(nudges), Some(via)) => Ok(UserSettings {
             nudges,
-            via: NudgeVia::parse(&via)?,
+            via: parse_via(&via)?,
         }),
         _ => Err(StorageError::Corrupt("half a user_settings row".into())),
     }

@@ -1,11 +1,11 @@
 //! The `kaboom` CLI with Beirut Chess (INTERFACES.md: `--carriers`, `--dead-mans-switch`,
-//! `--as`; RULES.md BE-2, BE-6, BE-8, BE-9): through `kaboom_bot::analysis` and through the
+//! `--as`; RULES.md BE-2, BE-6, BE-8, BE-9): through `kaboom_bot::cli::analysis` and through the
 //! binary itself.
 
 use crate::common;
 
 use common::kaboom_text;
-use kaboom_bot::analysis::{self, Setup};
+use kaboom_bot::cli::analysis::{self, Setup};
 use kaboom_rules::{Variant, Viewer};
 
 fn setup(carriers: &str, dms: bool) -> Setup {

@@ -1,11 +1,11 @@
 //! The `kaboom` CLI with Bombalot (RULES.md section 5; INTERFACES.md JSON vocabulary):
-//! `perft`, `moves` and `replay --variant bombalot`, through `kaboom_bot::analysis` and
+//! `perft`, `moves` and `replay --variant bombalot`, through `kaboom_bot::cli::analysis` and
 //! through the binary itself.
 
 use crate::common;
 
 use common::kaboom_text;
-use kaboom_bot::analysis::{self, Setup};
+use kaboom_bot::cli::analysis::{self, Setup};
 use kaboom_rules::{Variant, Viewer};
 
 fn setup(fen: Option<&str>) -> Setup {

@@ -83,13 +83,13 @@ fn permission_table(text: &str) -> BTreeMap<String, u64> {
     rows
 }
 
-/// The permissions the code asks for (`kaboom_bot::invite::PERMISSIONS`): Discord's name
+/// The permissions the code asks for (`kaboom_bot::cli::invite::PERMISSIONS`): Discord's name
 /// of each permission -> its bit.
 fn code_permissions() -> BTreeMap<String, u64> {
     let mut rows = BTreeMap::new();
     for shift in 0..64 {
         let flag = serenity::Permissions::from_bits_retain(1 << shift);
-        if kaboom_bot::invite::PERMISSIONS.contains(flag) {
+        if kaboom_bot::cli::invite::PERMISSIONS.contains(flag) {
             let names = flag.get_permission_names();
             assert_eq!(names.len(), 1, "bit {shift} has the names {names:?}");
             rows.insert(names[0].to_string(), flag.bits());
@@ -146,11 +146,11 @@ fn the_guides_permission_table_is_what_the_code_asks_for() {
     assert_eq!(code.len(), 7, "{code:?}");
     assert_eq!(
         table, code,
-        "docs/hosting.md's permission table (left) differs from kaboom_bot::invite::PERMISSIONS (right)"
+        "docs/hosting.md's permission table (left) differs from kaboom_bot::cli::invite::PERMISSIONS (right)"
     );
     assert_eq!(table.values().sum::<u64>(), documented_permissions());
     assert_eq!(
-        kaboom_bot::invite::PERMISSIONS.bits(),
+        kaboom_bot::cli::invite::PERMISSIONS.bits(),
         documented_permissions()
     );
 }

@@ -11,6 +11,7 @@ mod e2e;
 mod fake_discord_smoke;
 mod help_rules;
 mod invite_cli;
+mod layers;
 mod nuke_cli;
 mod scheduler;
 mod scheduler_discord;

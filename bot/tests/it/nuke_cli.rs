@@ -1,7 +1,7 @@
 //! `kaboom perft | moves | replay --variant nuke --carriers white=..,black=..` through
-//! kaboom_bot::analysis (INTERFACES.md: `--carriers`, JSON `carrier`, `frozen`, `loose_bombs`).
+//! kaboom_bot::cli::analysis (INTERFACES.md: `--carriers`, JSON `carrier`, `frozen`, `loose_bombs`).
 
-use kaboom_bot::analysis::{self, Carriers, Setup};
+use kaboom_bot::cli::analysis::{self, Carriers, Setup};
 use kaboom_rules::{Variant, Viewer};
 use serde_json::{Value, json};
 

@@ -6,12 +6,12 @@
 use std::sync::Arc;
 
 use kaboom_bot::scheduler::{Delivery, Notice, Scheduler, SchedulerConfig};
-use kaboom_bot::services::{ServiceError, Services};
-use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+use kaboom_bot::service::{Refusal, ServiceError, Services};
+use kaboom_bot::storage::challenges::{ChallengeState, ColorChoice, NewChallenge};
 use kaboom_bot::storage::games::{self, GameState, NewGame, StateUpdate};
 use kaboom_bot::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use kaboom_bot::storage::{Db, schedule};
-use kaboom_rules::{GameOptions, Variant};
+use kaboom_rules::{Color, GameOptions, Variant};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::notifier::RecordingNotifier;
 use kaboom_testkit::painter::PlainPainter;
@@ -42,6 +42,7 @@ async fn world_with(refuse_dms: Vec<u64>) -> World {
         clock.clone(),
         notifier.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     World {
         services: Services::new(db, clock.clone(), Arc::new(PlainPainter)),
@@ -212,10 +213,17 @@ async fn a_move_after_the_deadline_is_refused_before_the_sweep() {
     for (user, text) in [(ALICE, "e4"), (BOB, "e5")] {
         let late = w.services.play(id, user, text).await;
         assert!(
-            matches!(&late, Err(ServiceError::Refused(t))
-                if t.contains("Time is up") && t.contains("alice (White)")
-                    && t.contains(&format!("<t:{}:f>", T0 + DAY))),
+            matches!(&late, Err(ServiceError::Refused(Refusal::TimeUp { game, to_move: Color::White, name, deadline }))
+                if *game == id && name == "alice" && *deadline == T0 + DAY),
             "{late:?}"
+        );
+        // What the player reads.
+        let text = kaboom_bot::discord::messages::service_error(&late.unwrap_err());
+        assert!(
+            text.contains("Time is up")
+                && text.contains("alice (White)")
+                && text.contains(&format!("<t:{}:f>", T0 + DAY)),
+            "{text}"
         );
     }
     // Nor can a draw offer or a resignation turn the lost game into something else.
@@ -224,7 +232,7 @@ async fn a_move_after_the_deadline_is_refused_before_the_sweep() {
         w.services.resign(id, BOB).await.map(|_| ()),
     ] {
         assert!(
-            matches!(&refused, Err(ServiceError::Refused(t)) if t.contains("Time is up")),
+            matches!(&refused, Err(ServiceError::Refused(Refusal::TimeUp { .. }))),
             "{refused:?}"
         );
     }
@@ -253,8 +261,8 @@ async fn late_acceptance_and_late_carrier_choice_are_refused() {
     w.clock.advance(7 * DAY);
     let late = w.services.accept_challenge(open.id, BOB, "bob").await;
     assert!(
-        matches!(&late, Err(ServiceError::Refused(t))
-            if t.contains("expired") && t.contains(&format!("<t:{}:f>", T0 + 7 * DAY))),
+        matches!(&late, Err(ServiceError::Refused(Refusal::ChallengeExpired { at }))
+            if *at == T0 + 7 * DAY),
         "{late:?}"
     );
     let late = w
@@ -262,8 +270,8 @@ async fn late_acceptance_and_late_carrier_choice_are_refused() {
         .designate(id, BOB, &[menu.options[0].0.clone()])
         .await;
     assert!(
-        matches!(&late, Err(ServiceError::Refused(t))
-            if t.contains("Too late") && t.contains(&format!("<t:{}:f>", T0 + 48 * HOUR))),
+        matches!(&late, Err(ServiceError::Refused(Refusal::DesignationTimeUp { deadline, .. }))
+            if *deadline == T0 + 48 * HOUR),
         "{late:?}"
     );
     let r = w.scheduler.sweep().await.unwrap();
@@ -286,6 +294,7 @@ async fn running_scheduler_is_woken_by_a_late_move_and_stops() {
         w.clock.clone(),
         w.notifier.clone(),
         config.clone(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     )
     .with_waker(w.services.scheduler_waker.clone());
     // Half of Alice's time is used: the first sweep nudges her, which shows it has run.
@@ -329,6 +338,7 @@ async fn running_scheduler_is_woken_by_a_late_move_and_stops() {
         w.clock.clone(),
         w.notifier.clone(),
         config,
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     let (stop, handle) = orphan.spawn();
     drop(stop);
@@ -480,7 +490,12 @@ async fn open_challenges_expire_after_seven_days() {
         Notice::ChallengeExpired { message_id: Some(555), text, .. } if text.contains("7 days")));
     let refusal = w.services.accept_challenge(c.id, BOB, "bob").await;
     assert!(
-        matches!(&refusal, Err(ServiceError::Refused(t)) if t.contains("expired")),
+        matches!(
+            &refusal,
+            Err(ServiceError::Refused(Refusal::ChallengeNotOpen {
+                was: Some(ChallengeState::Expired)
+            }))
+        ),
         "{refusal:?}"
     );
     assert!(w.scheduler.sweep().await.unwrap().expired.is_empty());
@@ -565,6 +580,7 @@ async fn downtime_catch_up_sends_one_message_per_game() {
         w.clock.clone(),
         w.notifier.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     again.sweep().await.unwrap();
     w.scheduler.sweep().await.unwrap();
@@ -682,7 +698,7 @@ fn configuration_from_the_environment() {
 
 #[tokio::test]
 async fn settings_command_logic_changes_and_describes() {
-    use kaboom_bot::commands::settings::{apply_guild, apply_user};
+    use kaboom_bot::discord::commands::settings::{apply_guild, apply_user};
     let w = world().await;
     let db = &w.services.db;
     let text = apply_user(db, ALICE, None, None, T0).await.unwrap();
@@ -712,12 +728,12 @@ async fn settings_command_logic_changes_and_describes() {
     );
     let bad = apply_guild(db, GUILD, Some("150"), None, None, &defaults, T0).await;
     assert!(
-        matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("1 to 99")),
+        matches!(&bad, Err(ServiceError::Refused(Refusal::BadSetting { reason })) if reason.contains("1 to 99")),
         "{bad:?}"
     );
     let bad = apply_guild(db, GUILD, None, Some(0), None, &defaults, T0).await;
     assert!(
-        matches!(&bad, Err(ServiceError::Refused(t)) if t.contains("idle_hours")),
+        matches!(&bad, Err(ServiceError::Refused(Refusal::BadSetting { reason })) if reason.contains("idle_hours")),
         "{bad:?}"
     );
     assert_eq!(
@@ -773,6 +789,7 @@ async fn a_forfeit_announcement_survives_a_crash_between_commit_and_send() {
         w.clock.clone(),
         Arc::new(Crashing),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     w.clock.advance(DAY);
     let crashed = tokio::spawn(async move { crashing.sweep().await }).await;
@@ -809,6 +826,7 @@ async fn failed_announcements_are_retried_then_dropped_but_nudges_are_not() {
         w.clock.clone(),
         flaky.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     // A nudge fails once (lost: at most once), the forfeit twice, then it is delivered.
     let id = game(&w, Variant::Atomic, Some(2)).await;
@@ -839,6 +857,7 @@ async fn failed_announcements_are_retried_then_dropped_but_nudges_are_not() {
         w.clock.clone(),
         broken.clone(),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     let id = game(&w, Variant::Atomic, Some(1)).await;
     w.clock.advance(DAY);

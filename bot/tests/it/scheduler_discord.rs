@@ -7,9 +7,9 @@
 use std::sync::Arc;
 
 use fake_discord::{self, FakeDiscord};
-use kaboom_bot::scheduler::discord::DiscordNotifier;
+use kaboom_bot::discord::notifier::DiscordNotifier;
 use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
-use kaboom_bot::services::Services;
+use kaboom_bot::service::Services;
 use kaboom_bot::storage::Db;
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
 use kaboom_rules::{GameOptions, Variant};
@@ -37,6 +37,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
         clock.clone(),
         Arc::new(DiscordNotifier::new(http.clone())),
         SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
     );
     let channel = fake.text_channel_id();
     let spec = |opponent| NewChallenge {
@@ -108,7 +109,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
             &http,
             serenity::CreateMessage::new()
                 .content("board after 1. e4")
-                .components(kaboom_bot::present::board_buttons(id, false)),
+                .components(kaboom_bot::discord::messages::board_buttons(id, false)),
         )
         .await
         .unwrap();
@@ -158,9 +159,9 @@ mod with_bot {
     use fake_discord::{
         CommandOption, FakeDiscord, InteractionResponse, MEMBER_PERMISSIONS, SimUser,
     };
-    use kaboom_bot::scheduler::discord::DiscordNotifier;
+    use kaboom_bot::discord::notifier::DiscordNotifier;
     use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
-    use kaboom_bot::services::Services;
+    use kaboom_bot::service::Services;
     use kaboom_bot::storage::settings as stored;
     use kaboom_testkit::clock::TestClock;
     use kaboom_testkit::driver::{Driver, ServicesFor};
@@ -291,6 +292,7 @@ mod with_bot {
             clock.clone(),
             Arc::new(DiscordNotifier::new(http)),
             SchedulerConfig::default(),
+            kaboom_bot::discord::messages::scheduler_wording(),
         );
         clock.advance(24 * HOUR * 30 / 100);
         let r = scheduler.sweep().await.unwrap();
@@ -366,7 +368,7 @@ mod with_bot {
     /// The refusal names each missing permission as Discord's settings do.
     #[test]
     fn missing_permission_refusals_name_the_permissions() {
-        use kaboom_bot::commands::missing_permissions_text;
+        use kaboom_bot::discord::commands::missing_permissions_text;
         let two = missing_permissions_text(
             "x",
             Some(Permissions::MANAGE_GUILD | Permissions::MANAGE_ROLES),
@@ -477,6 +479,7 @@ mod with_bot {
             clock.clone(),
             Arc::new(DiscordNotifier::new(http)),
             config,
+            kaboom_bot::discord::messages::scheduler_wording(),
         );
         clock.advance(36 * HOUR);
         let r = scheduler.sweep().await.unwrap();

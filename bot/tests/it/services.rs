@@ -2,13 +2,14 @@
 
 use std::sync::Arc;
 
-use kaboom_bot::painter::BoardPainter;
+use kaboom_bot::service::painter::BoardPainter;
 use kaboom_bot::storage::games::{self, GameState, StateUpdate};
 use kaboom_rules::{AnyGame, Color, EndReason, GameOptions, Variant, Viewer};
 
-use kaboom_bot::services::*;
+use kaboom_bot::discord::messages;
+use kaboom_bot::service::*;
 use kaboom_bot::storage::Db;
-use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+use kaboom_bot::storage::challenges::{ChallengeState, ColorChoice, NewChallenge};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::painter::PlainPainter;
 use kaboom_testkit::temp_db;
@@ -49,9 +50,9 @@ async fn atomic_game(s: &Services) -> i64 {
     s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id
 }
 
-fn refused<T: std::fmt::Debug>(r: Result<T, ServiceError>) -> String {
+fn refused<T: std::fmt::Debug>(r: Result<T, ServiceError>) -> Refusal {
     match r {
-        Err(ServiceError::Refused(text)) => text,
+        Err(ServiceError::Refused(refusal)) => refusal,
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
@@ -64,33 +65,59 @@ async fn challenge_rules_who_may_accept() {
         opponent_id: Some(ALICE),
         ..challenge(None, ColorChoice::White)
     };
-    assert!(refused(s.create_challenge(self_challenge).await).contains("yourself"));
+    assert!(matches!(
+        refused(s.create_challenge(self_challenge).await),
+        Refusal::ChallengeSelf
+    ));
     let bad_days = NewChallenge {
         days_per_move: Some(4),
         ..challenge(None, ColorChoice::White)
     };
-    assert!(refused(s.create_challenge(bad_days).await).contains("1, 2, 3, 5, 7, 10 or 14"));
+    assert!(matches!(
+        refused(s.create_challenge(bad_days).await),
+        Refusal::DaysNotOffered { days: 4 }
+    ));
 
     let named = s
         .create_challenge(challenge(Some(BOB), ColorChoice::Black))
         .await
         .unwrap();
-    assert!(refused(s.accept_challenge(named.id, CAROL, "carol").await).contains("someone else"));
-    assert!(refused(s.accept_challenge(named.id, ALICE, "alice").await).contains("your own"));
+    assert!(matches!(
+        refused(s.accept_challenge(named.id, CAROL, "carol").await),
+        Refusal::AddressedToSomeoneElse
+    ));
+    assert!(matches!(
+        refused(s.accept_challenge(named.id, ALICE, "alice").await),
+        Refusal::AcceptOwnChallenge
+    ));
     let snap = s.accept_challenge(named.id, BOB, "bob").await.unwrap();
     assert_eq!((snap.row.white_id, snap.row.black_id), (BOB, ALICE));
     assert_eq!(snap.row.deadline_at, Some(T0 + 3 * 86_400));
     assert!(snap.row.rated);
-    assert!(refused(s.accept_challenge(named.id, BOB, "bob").await).contains("no longer open"));
+    assert!(matches!(
+        refused(s.accept_challenge(named.id, BOB, "bob").await),
+        Refusal::ChallengeNotOpen { .. }
+    ));
 
     let open = s
         .create_challenge(challenge(None, ColorChoice::Random))
         .await
         .unwrap();
-    assert!(refused(s.close_challenge(open.id, BOB, false).await).contains("anyone"));
-    assert!(refused(s.close_challenge(open.id, BOB, true).await).contains("Only the challenger"));
+    assert!(matches!(
+        refused(s.close_challenge(open.id, BOB, false).await),
+        Refusal::OpenToAnyone
+    ));
+    assert!(matches!(
+        refused(s.close_challenge(open.id, BOB, true).await),
+        Refusal::OnlyChallengerCancels
+    ));
     s.close_challenge(open.id, ALICE, true).await.unwrap();
-    assert!(refused(s.accept_challenge(open.id, CAROL, "carol").await).contains("cancelled"));
+    assert!(matches!(
+        refused(s.accept_challenge(open.id, CAROL, "carol").await),
+        Refusal::ChallengeNotOpen {
+            was: Some(ChallengeState::Cancelled)
+        }
+    ));
 }
 
 #[tokio::test]
@@ -126,7 +153,10 @@ async fn atomic_game_to_exploded_king_with_suggestions_at6() {
     assert_eq!(played.snap.row.state, GameState::Finished);
     assert_eq!(played.snap.row.result.as_deref(), Some("1-0"));
     assert_eq!(played.snap.row.deadline_at, None);
-    assert!(refused(s.play(id, BOB, "e6").await).contains("over"));
+    assert!(matches!(
+        refused(s.play(id, BOB, "e6").await),
+        Refusal::GameOver(_)
+    ));
     let pgn = s.pgn(id).await.unwrap();
     assert!(pgn.contains("[Variant \"Atomic\"]"), "{pgn}");
     assert!(pgn.contains("1. Nf3 a6 2. Ng5 a5 3. Nxf7# 1-0"), "{pgn}");
@@ -137,15 +167,32 @@ async fn refusals_say_why() {
     let (db, _dir) = temp_db().await;
     let (s, _) = services(db);
     let id = atomic_game(&s).await;
-    assert!(refused(s.play(id, CAROL, "e4").await).contains("Only alice and bob"));
-    assert!(refused(s.play(id, BOB, "e5").await).contains("not your turn"));
+    assert!(matches!(
+        refused(s.play(id, CAROL, "e4").await),
+        Refusal::NotAPlayer { act: Act::Move, .. }
+    ));
+    assert!(matches!(
+        refused(s.play(id, BOB, "e5").await),
+        Refusal::NotYourTurn {
+            to_move: Color::White,
+            ..
+        }
+    ));
     let illegal = refused(s.play(id, ALICE, "e5").await);
     assert!(
-        illegal.contains("e5") && illegal.contains("legal"),
-        "{illegal}"
+        matches!(&illegal, Refusal::IllegalAction { reason, .. } if reason.contains("e5")),
+        "{illegal:?}"
     );
+    // What the player reads: the reason, then some legal actions.
+    let text = messages::refusal(&illegal);
+    assert!(text.contains("e5") && text.contains("legal"), "{text}");
     let nonsense = refused(s.play(id, ALICE, "hello").await);
-    assert!(nonsense.contains("Some legal actions"), "{nonsense}");
+    assert!(
+        matches!(&nonsense, Refusal::IllegalAction { alternatives: Some(some), .. } if !some.is_empty()),
+        "{nonsense:?}"
+    );
+    let text = messages::refusal(&nonsense);
+    assert!(text.contains("Some legal actions"), "{text}");
     assert_eq!(s.load(id).await.unwrap().row.ply, 0);
 }
 
@@ -218,7 +265,13 @@ async fn draw_offers_stand_until_answered_or_the_opponent_moves() {
     let (db, _dir) = temp_db().await;
     let (s, _) = services(db);
     let id = atomic_game(&s).await;
-    assert!(refused(s.offer_draw(id, CAROL).await).contains("Only"));
+    assert!(matches!(
+        refused(s.offer_draw(id, CAROL).await),
+        Refusal::NotAPlayer {
+            act: Act::OfferDraw,
+            ..
+        }
+    ));
     assert!(matches!(
         s.offer_draw(id, ALICE).await.unwrap(),
         DrawResult::Offered {
@@ -226,17 +279,26 @@ async fn draw_offers_stand_until_answered_or_the_opponent_moves() {
             ..
         }
     ));
-    assert!(refused(s.offer_draw(id, ALICE).await).contains("already"));
+    assert!(matches!(
+        refused(s.offer_draw(id, ALICE).await),
+        Refusal::DrawAlreadyOffered
+    ));
     // The offerer may move with the offer standing.
     let p = s.play(id, ALICE, "e4").await.unwrap();
     assert!(!p.declined_draw);
     assert_eq!(s.draw_offer(id).await.unwrap(), Some(Color::White));
-    assert!(refused(s.answer_draw(id, ALICE, true).await).contains("your own"));
+    assert!(matches!(
+        refused(s.answer_draw(id, ALICE, true).await),
+        Refusal::OwnDrawOffer
+    ));
     // The opponent's move declines it.
     let p = s.play(id, BOB, "e5").await.unwrap();
     assert!(p.declined_draw);
     assert_eq!(s.draw_offer(id).await.unwrap(), None);
-    assert!(refused(s.answer_draw(id, BOB, true).await).contains("No draw offer"));
+    assert!(matches!(
+        refused(s.answer_draw(id, BOB, true).await),
+        Refusal::NoDrawOffer
+    ));
     // Offer and accept.
     s.offer_draw(id, BOB).await.unwrap();
     let DrawResult::Agreed(ended) = s.answer_draw(id, ALICE, true).await.unwrap() else {
@@ -260,11 +322,23 @@ async fn resign_and_abort() {
     let id = atomic_game(&s).await;
     s.play(id, ALICE, "e4").await.unwrap();
     s.play(id, BOB, "e5").await.unwrap();
-    assert!(refused(s.abort(id, ALICE).await).contains("no longer be aborted"));
-    assert!(refused(s.resign(id, CAROL).await).contains("Only"));
+    assert!(matches!(
+        refused(s.abort(id, ALICE).await),
+        Refusal::TooLateToAbort
+    ));
+    assert!(matches!(
+        refused(s.resign(id, CAROL).await),
+        Refusal::NotAPlayer {
+            act: Act::Resign,
+            ..
+        }
+    ));
     let ended = s.resign(id, BOB).await.unwrap();
     assert_eq!(ended.outcome.winner, Some(Color::White));
-    assert!(refused(s.resign(id, ALICE).await).contains("over"));
+    assert!(matches!(
+        refused(s.resign(id, ALICE).await),
+        Refusal::AlreadyOver(_)
+    ));
 }
 
 #[test]
@@ -290,7 +364,10 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
     };
     let c = s.create_challenge(spec).await.unwrap();
     let id = s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id;
-    assert!(refused(s.play(id, ALICE, "e4").await).contains("carriers"));
+    assert!(matches!(
+        refused(s.play(id, ALICE, "e4").await),
+        Refusal::NotStarted
+    ));
     let menu = s.carrier_menu(id, ALICE).await.unwrap();
     assert_eq!(menu.count, 2);
     assert_eq!(menu.options.len(), 15, "every piece but the king (BE-2)");
@@ -299,8 +376,17 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
             .iter()
             .all(|(_, label)| !label.starts_with("King"))
     );
-    assert!(refused(s.carrier_menu(id, CAROL).await).contains("Only"));
-    assert!(refused(s.designate(id, ALICE, &["g1".into()]).await).contains("not allowed"));
+    assert!(matches!(
+        refused(s.carrier_menu(id, CAROL).await),
+        Refusal::NotAPlayer {
+            act: Act::ChooseCarriers,
+            ..
+        }
+    ));
+    assert!(matches!(
+        refused(s.designate(id, ALICE, &["g1".into()]).await),
+        Refusal::CarriersNotAllowed { .. }
+    ));
     let d = s
         .designate(id, ALICE, &["g1".into(), "b1".into()])
         .await
@@ -311,7 +397,10 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
         d.designation.commitment,
         commitment::commitment(id, Color::White, "b1,g1", &d.designation.salt)
     );
-    assert!(refused(s.designate(id, ALICE, &["c1".into(), "f1".into()]).await).contains("already"));
+    assert!(matches!(
+        refused(s.designate(id, ALICE, &["c1".into(), "f1".into()]).await),
+        Refusal::AlreadyChosen
+    ));
     let d = s
         .designate(id, BOB, &["b8".into(), "c8".into()])
         .await

@@ -4,10 +4,10 @@ use kaboom_rules::Viewer;
 use poise::serenity_prelude as serenity;
 
 use super::{autocomplete_game, resolve_game};
-use crate::flows;
-use crate::present;
-use crate::services::ServiceError;
-use crate::types::{Context, Error};
+use crate::discord::flows;
+use crate::discord::messages;
+use crate::discord::types::{Context, Error};
+use crate::service::ServiceError;
 
 /// The `game` option typed so far in an autocomplete request, if any.
 fn game_option(ctx: Context<'_>) -> Option<String> {
@@ -121,7 +121,7 @@ pub async fn board(
         flows::own_view(services, &snap, ctx.author().id.get()).await?
     } else {
         let image = flows::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
-        let text = present::board_caption(&snap, snap.game.plies().last(), &[], &[]);
+        let text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);
         (text, image)
     };
     ctx.send(

@@ -6,10 +6,10 @@
 use kaboom_rules::{Color, Variant, Viewer};
 use poise::serenity_prelude as serenity;
 
-use crate::present;
-use crate::services::{Designated, Services, Snapshot};
+use crate::discord::messages;
+use crate::discord::types::Error;
+use crate::service::{Designated, Services, Snapshot};
 use crate::storage::carriers::Designation;
-use crate::types::Error;
 
 /// Paints `viewer`'s view from `bottom`'s side on a blocking thread.
 ///
@@ -55,7 +55,7 @@ pub async fn post_board(
             serenity::CreateMessage::new()
                 .content(caption)
                 .add_file(image)
-                .components(present::board_buttons(snap.row.id, finished))
+                .components(messages::board_buttons(snap.row.id, finished))
                 .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
         )
         .await?;
@@ -93,17 +93,17 @@ pub async fn open_game(
     let thread = channel
         .create_thread(
             http,
-            serenity::CreateThread::new(present::thread_name(&snap.row))
+            serenity::CreateThread::new(messages::thread_name(&snap.row))
                 .kind(serenity::ChannelType::PublicThread)
                 .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
         )
         .await?;
     services.set_thread(snap.row.id, thread.id.get()).await?;
     let snap = services.load(snap.row.id).await?;
-    let mut caption = present::board_caption(&snap, None, &[], &[]);
+    let mut caption = messages::board_caption(&snap, None, &[], &[]);
     if snap.row.state == crate::storage::games::GameState::Setup {
         caption.push('\n');
-        caption.push_str(&crate::scheduler::designation_abort_note(
+        caption.push_str(&messages::designation_abort_note(
             snap.row.created_at,
             services.scheduler.designation_timeout_secs,
         ));
@@ -134,8 +134,8 @@ pub async fn send_carrier_menus(
                 .send_message(
                     http,
                     serenity::CreateMessage::new()
-                        .content(present::carrier_prompt(&snap.row, &menu))
-                        .components(present::carrier_menu(&menu)),
+                        .content(messages::carrier_prompt(&snap.row, &menu))
+                        .components(messages::carrier_menu(&menu)),
                 )
                 .await
         };
@@ -147,11 +147,11 @@ pub async fn send_carrier_menus(
                     serenity::CreateMessage::new()
                         .content(format!(
                             "{} I could not send you a direct message. Click below to choose your carriers privately (only you will see the menu).",
-                            present::mention(user)
+                            messages::mention(user)
                         ))
                         .components(vec![serenity::CreateActionRow::Buttons(vec![
-                            serenity::CreateButton::new(present::ids::make(
-                                present::ids::CHOOSE,
+                            serenity::CreateButton::new(messages::ids::make(
+                                messages::ids::CHOOSE,
                                 snap.row.id,
                             ))
                             .label("Choose privately")
@@ -201,7 +201,7 @@ pub async fn announce_designation(
                 serenity::CreateMessage::new().content(format!(
                     "{} ({}) has chosen.",
                     row.name(d.color),
-                    present::side(d.color)
+                    messages::side(d.color)
                 )),
             )
             .await?;
@@ -214,16 +214,16 @@ pub async fn announce_designation(
             Variant::Beirut => {
                 format!(
                     "{}'s commitment: `{}`",
-                    present::side(x.color),
+                    messages::side(x.color),
                     x.commitment
                 )
             }
-            _ => format!("{}'s carrier: **{}**", present::side(x.color), x.squares),
+            _ => format!("{}'s carrier: **{}**", messages::side(x.color), x.squares),
         })
         .collect();
     let mut lines = vec!["Both players have chosen: play starts.".to_string()];
     lines.extend(notes);
-    let caption = present::board_caption(&d.snap, None, &[], &lines);
+    let caption = messages::board_caption(&d.snap, None, &[], &lines);
     post_board(http, services, &d.snap, caption).await?;
     Ok(())
 }
@@ -236,13 +236,13 @@ pub async fn announce_designation(
 pub async fn after_play(
     http: &serenity::Http,
     services: &Services,
-    played: &crate::services::Played,
+    played: &crate::service::Played,
 ) -> Result<String, Error> {
     let mut notes = Vec::new();
     if played.declined_draw {
         notes.push("(The draw offer lapsed with this move.)".to_string());
     }
-    let caption = present::board_caption(&played.snap, Some(&played.ply), &played.reveal, &notes);
+    let caption = messages::board_caption(&played.snap, Some(&played.ply), &played.reveal, &notes);
     let msg = post_board(http, services, &played.snap, caption).await?;
     Ok(format!(
         "Played **{}** in game #{}: {}",
@@ -260,14 +260,14 @@ pub async fn after_play(
 pub async fn after_end(
     http: &serenity::Http,
     services: &Services,
-    ended: &crate::services::Ended,
+    ended: &crate::service::Ended,
 ) -> Result<String, Error> {
-    let caption = present::board_caption(&ended.snap, None, &ended.reveal, &[]);
+    let caption = messages::board_caption(&ended.snap, None, &ended.reveal, &[]);
     post_board(http, services, &ended.snap, caption).await?;
     Ok(format!(
         "Game #{} is over: {}",
         ended.snap.row.id,
-        present::outcome_line(&ended.snap.row, &ended.outcome)
+        messages::outcome_line(&ended.snap.row, &ended.outcome)
     ))
 }
 
@@ -278,9 +278,9 @@ pub async fn after_end(
 pub async fn after_draw(
     http: &serenity::Http,
     services: &Services,
-    result: &crate::services::DrawResult,
+    result: &crate::service::DrawResult,
 ) -> Result<String, Error> {
-    use crate::services::DrawResult;
+    use crate::service::DrawResult;
     match result {
         DrawResult::Offered { snap, by } => {
             let to = snap.row.player(by.other());
@@ -290,11 +290,11 @@ pub async fn after_draw(
                     serenity::CreateMessage::new()
                         .content(format!(
                             "{} {} ({}) offers a draw. It stands until you accept or decline it, or make a move.",
-                            present::mention(to),
+                            messages::mention(to),
                             snap.row.name(*by),
-                            present::side(*by)
+                            messages::side(*by)
                         ))
-                        .components(present::draw_buttons(snap.row.id))
+                        .components(messages::draw_buttons(snap.row.id))
                         .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
                 )
                 .await?;
@@ -308,7 +308,7 @@ pub async fn after_draw(
                     serenity::CreateMessage::new().content(format!(
                         "{} ({}) declined the draw offer.",
                         snap.row.name(by.other()),
-                        present::side(by.other())
+                        messages::side(by.other())
                     )),
                 )
                 .await?;
@@ -332,13 +332,13 @@ pub async fn own_view(
         None => (Viewer::Spectator, snap.game.turn()),
     };
     let image = paint(services, snap, viewer, bottom).await?;
-    let mut text = present::board_caption(snap, snap.game.plies().last(), &[], &[]);
+    let mut text = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);
     if snap.outcome().is_some() {
         // The public message has the reveal; keep this one short.
         text = format!(
             "**{}** · {} · game #{}",
             snap.row.variant.title(),
-            present::players_line(&snap.row),
+            messages::players_line(&snap.row),
             snap.row.id
         );
     }

@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use super::notice::{Delivery, Notice, Notifier};
-use crate::present;
+use crate::discord::messages;
+use crate::scheduler::notice::{Delivery, Notice, Notifier};
 use crate::storage::settings::NudgeVia;
 
 /// Delivers notices through `http`.
@@ -55,17 +55,7 @@ impl DiscordNotifier {
     ) -> Result<(), serenity::Error> {
         let channel = serenity::ChannelId::new(channel);
         let old = channel.message(&self.http, message).await?;
-        // The "Open for 7 days: expires ..." line no longer applies.
-        let kept: Vec<&str> = old
-            .content
-            .lines()
-            .filter(|l| !l.starts_with(super::EXPIRY_NOTE_PREFIX))
-            .collect();
-        let content = if kept.is_empty() {
-            format!("**Expired.** {text}")
-        } else {
-            format!("{}\n**Expired.** {text}", kept.join("\n"))
-        };
+        let content = messages::expired_challenge(&old.content, text);
         channel
             .edit_message(
                 &self.http,
@@ -86,7 +76,7 @@ impl DiscordNotifier {
             .edit_message(
                 &self.http,
                 serenity::MessageId::new(board),
-                serenity::EditMessage::new().components(present::board_buttons(game_id, true)),
+                serenity::EditMessage::new().components(messages::board_buttons(game_id, true)),
             )
             .await;
         if let Err(e) = edited {
@@ -119,7 +109,7 @@ impl Notifier for DiscordNotifier {
                         }
                     }
                 }
-                let mentioned = format!("<@{user_id}> {text}");
+                let mentioned = messages::nudge_in_thread(*user_id, text);
                 match self.post(*channel_id, mentioned).await {
                     Ok(()) if *via == NudgeVia::Dm => Delivery::FellBackToThread,
                     Ok(()) => Delivery::Channel,

@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use crate::clock::SystemClock;
-use crate::config::Config;
-use crate::painter::RendererPainter;
-use crate::services::Services;
+use crate::discord::config::Config;
+use crate::discord::types::{Data, Error};
+use crate::domain::clock::SystemClock;
+use crate::service::Services;
+use crate::service::painter::RendererPainter;
 use crate::storage::Db;
-use crate::types::{Data, Error};
 
 async fn event_handler(
     framework: poise::FrameworkContext<'_, Data, Error>,
@@ -19,7 +19,10 @@ async fn event_handler(
     match event {
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(ic),
-        } => crate::components::handle(framework.serenity_context, framework.user_data, ic).await,
+        } => {
+            crate::discord::components::handle(framework.serenity_context, framework.user_data, ic)
+                .await
+        }
         serenity::FullEvent::Ready { data_about_bot } => {
             tracing::info!(user = %data_about_bot.user.name, "connected to Discord");
             Ok(())
@@ -43,8 +46,8 @@ pub fn intents() -> serenity::GatewayIntents {
 pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework<Data, Error> {
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: crate::commands::all(),
-            on_error: |error| Box::pin(crate::commands::on_error(error)),
+            commands: crate::discord::commands::all(),
+            on_error: |error| Box::pin(crate::discord::commands::on_error(error)),
             event_handler: |framework, event| Box::pin(event_handler(framework, event)),
             ..Default::default()
         })
@@ -96,10 +99,11 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let _scheduler = crate::scheduler::Scheduler::new(
         db,
         Arc::new(SystemClock),
-        Arc::new(crate::scheduler::discord::DiscordNotifier::new(
+        Arc::new(crate::discord::notifier::DiscordNotifier::new(
             client.http.clone(),
         )),
         scheduler_config,
+        crate::discord::messages::scheduler_wording(),
     )
     .with_waker(waker)
     .spawn();

@@ -1,13 +1,13 @@
-//! `/games`, `/pgn`, `/rules`, `/help`. Their texts live in [`crate::rules_text`].
+//! `/games`, `/pgn`, `/rules`, `/help`. Their texts live in [`crate::discord::messages::rules`].
 
 use kaboom_rules::Variant;
 use poise::serenity_prelude as serenity;
 
 use super::challenge::VariantChoice;
 use super::{autocomplete_game, resolve_game, say_private};
+use crate::discord::messages::{self, rules};
+use crate::discord::types::{Context, Error};
 use crate::storage::games::GameState;
-use crate::types::{Context, Error};
-use crate::{present, rules_text};
 
 /// List active games, whose turn it is, and a link to each game's thread.
 ///
@@ -47,7 +47,7 @@ pub async fn games(
             "#{} {} · {} · {state}{place}",
             row.id,
             row.variant.title(),
-            present::players_line(&row)
+            messages::players_line(&row)
         ));
     }
     say_private(ctx, lines.join("\n")).await
@@ -76,9 +76,9 @@ pub async fn pgn(
 }
 
 /// The `/rules` embed of `variant` (texts from [`rules_text`]); with `image`, it shows the
-/// attached setup picture named [`rules_text::RulesCard::image_name`].
+/// attached setup picture named [`rules::RulesCard::image_name`].
 pub fn rules_embed(variant: Variant, image: bool) -> serenity::CreateEmbed {
-    let card = rules_text::card(variant);
+    let card = rules::card(variant);
     let mut embed = serenity::CreateEmbed::new()
         .title(card.title())
         .description(card.summary)
@@ -109,7 +109,7 @@ pub async fn rules(
     match png {
         Ok(png) => {
             reply = reply.embed(rules_embed(variant, true)).attachment(
-                serenity::CreateAttachment::bytes(png, rules_text::card(variant).image_name()),
+                serenity::CreateAttachment::bytes(png, rules::card(variant).image_name()),
             );
         }
         Err(e) => {
@@ -125,10 +125,10 @@ pub async fn rules(
 /// The `/help` embed: every command with one line, then how a correspondence game flows.
 pub fn help_embed() -> serenity::CreateEmbed {
     let mut embed = serenity::CreateEmbed::new()
-        .title(rules_text::HELP_TITLE)
-        .description(rules_text::help_commands())
-        .footer(serenity::CreateEmbedFooter::new(rules_text::HELP_FOOTER));
-    for section in rules_text::HELP_FLOW {
+        .title(rules::HELP_TITLE)
+        .description(rules::help_commands())
+        .footer(serenity::CreateEmbedFooter::new(rules::HELP_FOOTER));
+    for section in rules::HELP_FLOW {
         embed = embed.field(section.name, section.text, false);
     }
     embed
@@ -155,7 +155,7 @@ mod tests {
     fn registered() -> Vec<String> {
         fn walk(
             prefix: &str,
-            c: &poise::Command<crate::types::Data, Error>,
+            c: &poise::Command<crate::discord::types::Data, Error>,
             out: &mut Vec<String>,
         ) {
             let name = if prefix.is_empty() {
@@ -179,14 +179,14 @@ mod tests {
 
     #[test]
     fn help_lists_every_registered_command_once() {
-        let listed: Vec<&str> = rules_text::HELP_COMMANDS.iter().map(|(n, _)| *n).collect();
+        let listed: Vec<&str> = rules::HELP_COMMANDS.iter().map(|(n, _)| *n).collect();
         let registered = registered();
         assert!(registered.len() >= 10, "{registered:?}");
         for name in &registered {
             assert_eq!(
                 listed.iter().filter(|l| *l == name).count(),
                 1,
-                "/{name} is registered but has no line in /help (rules_text::HELP_COMMANDS)"
+                "/{name} is registered but has no line in /help (rules::HELP_COMMANDS)"
             );
         }
         for name in &listed {
@@ -195,7 +195,7 @@ mod tests {
                 "/help lists /{name}, which the bot does not register"
             );
         }
-        let text = rules_text::help_commands();
+        let text = rules::help_commands();
         assert_eq!(
             text.lines().count(),
             registered.len(),

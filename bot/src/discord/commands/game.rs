@@ -1,8 +1,8 @@
 //! `/resign`, `/draw`, `/abort`.
 
 use super::{autocomplete_game, resolve_game, say_private};
-use crate::flows;
-use crate::types::{Context, Error};
+use crate::discord::flows;
+use crate::discord::types::{Context, Error};
 
 /// What one of this module's commands asks of the game.
 enum Request {

@@ -1,8 +1,14 @@
 //! What is due for one game at a time: a pure function of the game's stored times and the
 //! server's settings, so the sweep's decisions are tested without a database.
 
-use crate::storage::games::GameState;
-use crate::storage::settings::GuildSettings;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::domain::game::GameState;
+use crate::domain::settings::{self, GuildSettings};
+
+/// Seconds in an hour.
+pub const HOUR: i64 = 3600;
 
 /// The stored facts about a game the plan needs.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -150,6 +156,114 @@ fn idle(start: i64, now: i64, s: &GuildSettings) -> Plan {
             idle_secs: s.idle_first_secs + (nth - 1) * repeat,
         }),
         next: Some(first + nth * repeat),
+    }
+}
+
+/// The scheduler's configuration (environment variables in brackets).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct SchedulerConfig {
+    /// Time between sweeps (`SCHEDULER_INTERVAL_SECS`, default 60).
+    pub interval: Duration,
+    /// Open challenges expire after this many seconds (`CHALLENGE_EXPIRY_HOURS`, default
+    /// 168 = 7 days).
+    pub challenge_ttl_secs: i64,
+    /// Games still in carrier designation are aborted after this many seconds
+    /// (`DESIGNATION_TIMEOUT_HOURS`, default 48).
+    pub designation_timeout_secs: i64,
+    /// Nudge settings for servers that set none (`NUDGE_SHARES` default `50,80`,
+    /// `IDLE_NUDGE_HOURS` default 48, `IDLE_REPEAT_HOURS` default 168).
+    pub defaults: GuildSettings,
+    /// Games decided per write transaction (a sweep runs as many batches as needed).
+    pub batch: i64,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> SchedulerConfig {
+        SchedulerConfig {
+            interval: Duration::from_secs(60),
+            challenge_ttl_secs: 7 * 24 * HOUR,
+            designation_timeout_secs: 48 * HOUR,
+            defaults: GuildSettings {
+                nudge_shares: vec![50, 80],
+                idle_first_secs: 48 * HOUR,
+                idle_repeat_secs: 7 * 24 * HOUR,
+            },
+            batch: 256,
+        }
+    }
+}
+
+impl SchedulerConfig {
+    /// When an open challenge made at `created_at` expires (Unix seconds): after
+    /// [`SchedulerConfig::challenge_ttl_secs`].
+    pub fn challenge_expires_at(&self, created_at: i64) -> i64 {
+        created_at + self.challenge_ttl_secs
+    }
+
+    /// Reads the variables above through `get` (missing or empty: the default).
+    ///
+    /// # Errors
+    /// One line naming the variable, the bad value and what is expected.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<SchedulerConfig, String> {
+        let mut c = SchedulerConfig::default();
+        let number = |name: &str| -> Result<Option<i64>, String> {
+            match get(name).filter(|v| !v.trim().is_empty()) {
+                None => Ok(None),
+                Some(v) => match v.trim().parse::<i64>() {
+                    Ok(n) if n > 0 => Ok(Some(n)),
+                    _ => Err(format!("{name} must be a whole number above 0, not '{v}'")),
+                },
+            }
+        };
+        if let Some(s) = number("SCHEDULER_INTERVAL_SECS")? {
+            c.interval = Duration::from_secs(s as u64);
+        }
+        if let Some(h) = number("CHALLENGE_EXPIRY_HOURS")? {
+            c.challenge_ttl_secs = h * HOUR;
+        }
+        if let Some(h) = number("DESIGNATION_TIMEOUT_HOURS")? {
+            c.designation_timeout_secs = h * HOUR;
+        }
+        if let Some(h) = number("IDLE_NUDGE_HOURS")? {
+            c.defaults.idle_first_secs = h * HOUR;
+        }
+        if let Some(h) = number("IDLE_REPEAT_HOURS")? {
+            c.defaults.idle_repeat_secs = h * HOUR;
+        }
+        if let Some(v) = get("NUDGE_SHARES").filter(|v| !v.trim().is_empty()) {
+            c.defaults.nudge_shares =
+                settings::parse_shares(&v).map_err(|e| format!("NUDGE_SHARES: {e}"))?;
+        }
+        Ok(c)
+    }
+
+    /// As [`SchedulerConfig::from_lookup`] over the process environment.
+    ///
+    /// # Errors
+    /// As [`SchedulerConfig::from_lookup`].
+    pub fn from_env() -> Result<SchedulerConfig, String> {
+        SchedulerConfig::from_lookup(|k| std::env::var(k).ok())
+    }
+}
+
+/// Wakes a running [`crate::scheduler::Scheduler`] for a sweep now instead of at the end of its interval.
+///
+/// The services hold one: a move, a carrier choice or an acceptance that arrives after its
+/// deadline or timeout is refused, and the scheduler is woken so that the time forfeit, abort
+/// or expiry is decided and announced at once rather than up to one interval later. Clones
+/// wake the same scheduler; a wake while a sweep runs makes the next pause end at once.
+#[derive(Clone, Debug, Default)]
+pub struct SchedulerWaker(Arc<tokio::sync::Notify>);
+
+impl SchedulerWaker {
+    /// Asks for a sweep now (does nothing visible when no scheduler runs).
+    pub fn wake(&self) {
+        self.0.notify_one();
+    }
+
+    /// Waits for a wake (the running scheduler's pause).
+    pub(crate) async fn notified(&self) {
+        self.0.notified().await;
     }
 }
 

@@ -15,8 +15,9 @@ pub mod settings; // scheduler (issue 8)
 
 use poise::serenity_prelude as serenity;
 
-use crate::services::ServiceError;
-use crate::types::{Context, Data, Error};
+use crate::discord::messages;
+use crate::discord::types::{Context, Data, Error};
+use crate::service::{Refusal, ServiceError};
 
 /// Every command of the bot.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -48,9 +49,9 @@ pub async fn say_private(ctx: Context<'_>, text: impl Into<String>) -> Result<()
 /// Parses a `game` option: `12` or `#12`.
 fn parse_game_option(text: &str) -> Result<i64, ServiceError> {
     text.trim().trim_start_matches('#').parse().map_err(|_| {
-        ServiceError::Refused(format!(
-            "'{text}' is not a game: pick one from the list (e.g. #12)."
-        ))
+        ServiceError::Refused(Refusal::NotAGame {
+            typed: text.to_string(),
+        })
     })
 }
 
@@ -71,10 +72,7 @@ pub async fn resolve_game(ctx: Context<'_>, game: Option<&str>) -> Result<i64, E
     if mine.len() == 1 {
         return Ok(mine[0].id);
     }
-    Err(ServiceError::Refused(
-        "Use this in the game's thread, or choose the game with the `game` option.".into(),
-    )
-    .into())
+    Err(ServiceError::Refused(Refusal::WhichGame).into())
 }
 
 /// Autocomplete for `game` options: the caller's active games.
@@ -151,7 +149,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
         poise::FrameworkError::Command { error, ctx, .. } => {
             let text = match error.downcast_ref::<ServiceError>() {
-                Some(ServiceError::Refused(t)) => t.clone(),
+                Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
                 Some(other) => {
                     tracing::error!(command = %ctx.command().name, error = %other, "command failed");
                     format!("Sorry, that failed: {other}")

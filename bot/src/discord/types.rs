@@ -1,6 +1,6 @@
 //! The types every command shares (ferrisbot style): [`Data`], [`Error`], [`Context`].
 
-use crate::services::Services;
+use crate::service::Services;
 
 /// What every command and event handler can reach.
 pub struct Data {

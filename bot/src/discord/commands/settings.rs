@@ -3,10 +3,10 @@
 //! [`apply_guild`], with no Discord types, so it is tested without Discord.
 
 use super::say_private;
-use crate::services::ServiceError;
+use crate::discord::types::{Context, Error};
+use crate::service::{Refusal, ServiceError};
 use crate::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use crate::storage::{Db, StorageError};
-use crate::types::{Context, Error};
 
 /// Where reminders go (the option's choices).
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
@@ -75,7 +75,8 @@ pub async fn apply_guild(
         .unwrap_or_else(|| defaults.clone());
     let changed = shares.is_some() || idle_hours.is_some() || repeat_hours.is_some();
     if let Some(text) = shares {
-        s.nudge_shares = settings::parse_shares(text).map_err(ServiceError::Refused)?;
+        s.nudge_shares = settings::parse_shares(text)
+            .map_err(|reason| ServiceError::Refused(Refusal::BadSetting { reason }))?;
     }
     for (value, field, name) in [
         (idle_hours, &mut s.idle_first_secs, "idle_hours"),
@@ -83,9 +84,9 @@ pub async fn apply_guild(
     ] {
         if let Some(h) = value {
             if !(1..=24 * 90).contains(&h) {
-                return Err(ServiceError::Refused(format!(
-                    "{name} must be from 1 to 2160 hours (90 days), not {h}."
-                )));
+                return Err(ServiceError::Refused(Refusal::BadSetting {
+                    reason: format!("{name} must be from 1 to 2160 hours (90 days), not {h}."),
+                }));
             }
             *field = h * 3600;
         }

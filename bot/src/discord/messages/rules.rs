@@ -412,7 +412,7 @@ pub fn help_commands() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Setup, play_movetext};
+    use crate::cli::analysis::{Setup, play_movetext};
 
     /// Discord's embed limits
     /// (<https://discord.com/developers/docs/resources/message#embed-object-embed-limits>).

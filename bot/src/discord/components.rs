@@ -1,13 +1,13 @@
 //! Buttons and select menus, routed by custom id (`kb:<action>:<id>`, see
-//! [`crate::present::ids`]) in the event handler — never by in-memory collectors, so every
+//! [`crate::discord::messages::ids`]) in the event handler — never by in-memory collectors, so every
 //! component keeps working after the bot restarts.
 
 use poise::serenity_prelude as serenity;
 
-use crate::flows;
-use crate::present::{self, ids};
-use crate::services::ServiceError;
-use crate::types::{Data, Error};
+use crate::discord::flows;
+use crate::discord::messages::{self, ids};
+use crate::discord::types::{Data, Error};
+use crate::service::{Refusal, ServiceError};
 
 fn display_name(user: &serenity::User) -> String {
     user.global_name
@@ -61,7 +61,7 @@ pub async fn handle(
             }
             Ok(snap) if snap.outcome().is_some() => "This game is already over.".to_string(),
             Ok(_) => format!("Do you really want to resign game #{id}?"),
-            Err(e) => e.to_string(),
+            Err(e) => messages::service_error(&e),
         };
         let ask = text.starts_with("Do you");
         let mut msg = serenity::CreateInteractionResponseMessage::new()
@@ -84,7 +84,7 @@ pub async fn handle(
         Ok(()) => Ok(()),
         Err(e) => {
             let text = match e.downcast_ref::<ServiceError>() {
-                Some(ServiceError::Refused(t)) => t.clone(),
+                Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
                 _ => {
                     tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
                     format!("Sorry, that failed: {e}")
@@ -135,8 +135,8 @@ async fn route(
                 ic,
                 format!(
                     "{}\nAccepted by {}: game #{} is played in <#{}>.",
-                    present::challenge_text(&challenge),
-                    present::mention(user),
+                    messages::challenge_text(&challenge),
+                    messages::mention(user),
                     challenge.game_id.unwrap_or_default(),
                     thread.get()
                 ),
@@ -152,9 +152,9 @@ async fn route(
                 ic,
                 format!(
                     "{}\n{} by {}.",
-                    present::challenge_text(&c),
+                    messages::challenge_text(&c),
                     if cancel { "Cancelled" } else { "Declined" },
-                    present::mention(user)
+                    messages::mention(user)
                 ),
             )
             .await?;
@@ -204,8 +204,8 @@ async fn route(
             ic.edit_response(
                 http,
                 serenity::EditInteractionResponse::new()
-                    .content(present::carrier_prompt(&snap.row, &menu))
-                    .components(present::carrier_menu(&menu)),
+                    .content(messages::carrier_prompt(&snap.row, &menu))
+                    .components(messages::carrier_menu(&menu)),
             )
             .await?;
             Ok(())
@@ -213,9 +213,7 @@ async fn route(
         ids::CARRIERS => {
             let serenity::ComponentInteractionDataKind::StringSelect { values } = &ic.data.kind
             else {
-                return Err(
-                    ServiceError::Refused("Pick your carriers from the menu.".into()).into(),
-                );
+                return Err(ServiceError::Refused(Refusal::PickCarriers).into());
             };
             let d = services.designate(id, user, values).await?;
             flows::announce_designation(http, services, &d).await?;
@@ -230,6 +228,6 @@ async fn route(
             .await?;
             Ok(())
         }
-        _ => Err(ServiceError::Refused("This button is no longer in use.".into()).into()),
+        _ => Err(ServiceError::Refused(Refusal::StaleButton).into()),
     }
 }

@@ -9,7 +9,9 @@
 //! committed.
 
 pub mod commitment;
+pub mod painter;
 pub mod pgn;
+pub mod refusal;
 pub mod suggest;
 
 use std::sync::Arc;
@@ -19,13 +21,14 @@ use kaboom_rules::{
     Variant, Viewer,
 };
 
-use crate::clock::Clock;
-use crate::painter::BoardPainter;
+use crate::domain::clock::Clock;
+use crate::service::painter::BoardPainter;
 use crate::storage::carriers::{self, Designation};
 use crate::storage::challenges::{self, Challenge, ChallengeState, ColorChoice, NewChallenge};
 use crate::storage::games::{self, DrawOffer, GameRow, GameState, NewGame, StateUpdate};
 use crate::storage::{Db, StorageError};
 
+pub use refusal::{Act, Refusal};
 pub use suggest::Suggestion;
 
 /// The `days_per_move` choices (INTERFACES.md: default 3; or none).
@@ -36,9 +39,10 @@ pub const DEFAULT_DAYS_PER_MOVE: u32 = 3;
 /// Why a service call did nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
-    /// The user may not do this, or the input is wrong: the text says why (shown ephemerally).
-    #[error("{0}")]
-    Refused(String),
+    /// The user may not do this, or the input is wrong (`discord::messages` says why,
+    /// ephemerally).
+    #[error("refused: {0:?}")]
+    Refused(Refusal),
     /// Another action was committed first; the game is now at `ply`.
     #[error("The game moved on before your action was saved; here is the new position.")]
     MovedOn {
@@ -55,8 +59,14 @@ pub enum ServiceError {
     Corrupt(String),
 }
 
-fn refuse<T>(text: impl Into<String>) -> Result<T, ServiceError> {
-    Err(ServiceError::Refused(text.into()))
+fn refuse<T>(refusal: Refusal) -> Result<T, ServiceError> {
+    Err(ServiceError::Refused(refusal))
+}
+
+impl From<Refusal> for ServiceError {
+    fn from(r: Refusal) -> ServiceError {
+        ServiceError::Refused(r)
+    }
 }
 
 /// A game with its stored row.
@@ -167,9 +177,9 @@ pub struct Services {
     /// The board painter.
     pub painter: Arc<dyn BoardPainter>,
     /// The scheduler's configuration (issue 8): messages quote its expiry and abort times.
-    pub scheduler: crate::scheduler::SchedulerConfig,
+    pub scheduler: crate::domain::deadline::SchedulerConfig,
     /// Wakes the scheduler when an action comes after its time ran out (issue 8).
-    pub scheduler_waker: crate::scheduler::SchedulerWaker,
+    pub scheduler_waker: crate::domain::deadline::SchedulerWaker,
 }
 
 /// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
@@ -200,28 +210,29 @@ fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
     match days {
         None => Ok(None),
         Some(d) if DAYS_PER_MOVE_CHOICES.contains(&d) => Ok(Some(d)),
-        Some(d) => refuse(format!(
-            "{d} days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14 days, or none."
-        )),
+        Some(d) => refuse(Refusal::DaysNotOffered { days: d }),
     }
 }
 
-fn play_error_text(error: &PlayError, game: &AnyGame, viewer: Viewer) -> String {
+fn illegal_action(error: &PlayError, game: &AnyGame, viewer: Viewer) -> Refusal {
     // The error, then the first eight legal actions `viewer` may see.
-    let with_examples = |e: &dyn std::fmt::Display| {
-        let some: Vec<String> = game
-            .legal_actions(viewer)
-            .into_iter()
-            .take(8)
-            .map(|a| a.display)
-            .collect();
-        format!("{e}. Some legal actions: {}", some.join(", "))
+    let with_examples = |e: &dyn std::fmt::Display| Refusal::IllegalAction {
+        reason: e.to_string(),
+        alternatives: Some(
+            game.legal_actions(viewer)
+                .into_iter()
+                .take(8)
+                .map(|a| a.display)
+                .collect(),
+        ),
     };
     match error {
         PlayError::Action(ActionError::Parse(e)) => with_examples(e),
         PlayError::Action(ActionError::Illegal(e)) if e.legal.is_empty() => with_examples(e),
-        PlayError::Action(ActionError::Illegal(e)) => e.to_string(),
-        other => other.to_string(),
+        other => Refusal::IllegalAction {
+            reason: other.to_string(),
+            alternatives: None,
+        },
     }
 }
 
@@ -232,14 +243,17 @@ impl Services {
             db,
             clock,
             painter,
-            scheduler: crate::scheduler::SchedulerConfig::default(),
-            scheduler_waker: crate::scheduler::SchedulerWaker::default(),
+            scheduler: crate::domain::deadline::SchedulerConfig::default(),
+            scheduler_waker: crate::domain::deadline::SchedulerWaker::default(),
         }
     }
 
     /// The same services waking the scheduler through `waker` when an action comes too
-    /// late (a clone of [`crate::scheduler::Scheduler::waker`]).
-    pub fn with_scheduler_waker(mut self, waker: crate::scheduler::SchedulerWaker) -> Services {
+    /// late (a clone of the running scheduler's waker).
+    pub fn with_scheduler_waker(
+        mut self,
+        waker: crate::domain::deadline::SchedulerWaker,
+    ) -> Services {
         self.scheduler_waker = waker;
         self
     }
@@ -252,7 +266,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] saying when the time ran out and what follows.
     fn refuse_if_overdue(&self, row: &GameRow, to_move: Color) -> Result<(), ServiceError> {
-        use crate::scheduler::{Due, plan::overdue_end};
+        use crate::domain::deadline::{Due, overdue_end};
         let timeout = self.scheduler.designation_timeout_secs;
         let due = overdue_end(
             row.state,
@@ -261,28 +275,29 @@ impl Services {
             self.clock.now(),
             timeout,
         );
-        let text = match due {
-            Some(Due::Forfeit) => format!(
-                "Time is up in game #{}: {} ({}) had until <t:{}:f> to move. The game ends on time; the result is being announced in the thread.",
-                row.id,
-                row.name(to_move),
-                crate::present::side(to_move),
-                row.deadline_at.unwrap_or_default()
-            ),
-            Some(_) => format!(
-                "Too late: the carriers of game #{} had to be chosen by <t:{}:f>. The game is aborted with no result; challenge again any time.",
-                row.id,
-                row.created_at + timeout
-            ),
+        let refusal = match due {
+            Some(Due::Forfeit) => Refusal::TimeUp {
+                game: row.id,
+                name: row.name(to_move).to_string(),
+                to_move,
+                deadline: row.deadline_at.unwrap_or_default(),
+            },
+            Some(_) => Refusal::DesignationTimeUp {
+                game: row.id,
+                deadline: row.created_at + timeout,
+            },
             None => return Ok(()),
         };
         self.scheduler_waker.wake();
-        refuse(text)
+        refuse(refusal)
     }
 
     /// The same services quoting the scheduler configuration `config` (the one the bot's
     /// scheduler runs with) in their messages.
-    pub fn with_scheduler_config(mut self, config: crate::scheduler::SchedulerConfig) -> Services {
+    pub fn with_scheduler_config(
+        mut self,
+        config: crate::domain::deadline::SchedulerConfig,
+    ) -> Services {
         self.scheduler = config;
         self
     }
@@ -298,23 +313,21 @@ impl Services {
     /// [`ServiceError::Refused`] saying what to change.
     pub async fn create_challenge(&self, mut c: NewChallenge) -> Result<Challenge, ServiceError> {
         if c.opponent_id == Some(c.challenger_id) {
-            return refuse(
-                "You cannot challenge yourself: leave the opponent out to let anyone accept.",
-            );
+            return refuse(Refusal::ChallengeSelf);
         }
         c.days_per_move = parse_days(c.days_per_move)?;
         if c.variant != Variant::Beirut {
             if c.options.carriers != 1 || c.options.dead_mans_switch {
-                return refuse(format!(
-                    "carriers and dead_mans_switch are Beirut options; {} does not take them.",
-                    c.variant.title()
-                ));
+                return refuse(Refusal::BeirutOptionsOnly { variant: c.variant });
             }
         } else if !(1..=15).contains(&c.options.carriers) {
-            return refuse("Beirut takes 1 to 15 carriers per side (Multiple Beirut, BE-2).");
+            return refuse(Refusal::CarrierCount);
         }
         if let Err(e) = AnyGame::new(c.variant, c.options) {
-            return refuse(format!("{} cannot be played: {e}", c.variant.title()));
+            return refuse(Refusal::VariantUnavailable {
+                variant: c.variant,
+                reason: e.to_string(),
+            });
         }
         let id = challenges::insert(&self.db, &c, self.clock.now()).await?;
         self.challenge(id).await
@@ -327,7 +340,7 @@ impl Services {
     pub async fn challenge(&self, id: i64) -> Result<Challenge, ServiceError> {
         match challenges::get(&self.db, id).await? {
             Some(c) => Ok(c),
-            None => refuse(format!("There is no challenge #{id}.")),
+            None => refuse(Refusal::UnknownChallenge { id }),
         }
     }
 
@@ -352,32 +365,24 @@ impl Services {
     ) -> Result<Snapshot, ServiceError> {
         let mut tx = self.db.begin_write().await?;
         let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
-            return refuse(format!("There is no challenge #{id}."));
+            return refuse(Refusal::UnknownChallenge { id });
         };
         if ch.state != ChallengeState::Open {
-            return refuse(format!(
-                "This challenge is no longer open (it was {}).",
-                match ch.state {
-                    ChallengeState::Accepted => "accepted",
-                    ChallengeState::Declined => "declined",
-                    ChallengeState::Expired => "expired: nobody accepted it in time", // scheduler hook
-                    _ => "cancelled",
-                }
-            ));
+            return refuse(Refusal::ChallengeNotOpen {
+                was: Some(ch.state),
+            });
         }
         let expires_at = self.scheduler.challenge_expires_at(ch.created_at);
         if expires_at <= self.clock.now() {
             self.scheduler_waker.wake();
-            return refuse(format!(
-                "This challenge expired at <t:{expires_at}:f>: nobody accepted it in time. Challenge again any time."
-            ));
+            return refuse(Refusal::ChallengeExpired { at: expires_at });
         }
         let spec = &ch.spec;
         if user == spec.challenger_id {
-            return refuse("You cannot accept your own challenge; use Cancel to withdraw it.");
+            return refuse(Refusal::AcceptOwnChallenge);
         }
         if spec.opponent_id.is_some_and(|o| o != user) {
-            return refuse("This challenge is addressed to someone else: only they can accept it.");
+            return refuse(Refusal::AddressedToSomeoneElse);
         }
         let challenger_color = match spec.color {
             ColorChoice::White => Color::White,
@@ -398,8 +403,9 @@ impl Services {
             Color::White => (me, them),
             Color::Black => (them, me),
         };
-        let game = AnyGame::new(spec.variant, spec.options)
-            .map_err(|e| ServiceError::Refused(format!("This game cannot start: {e}")))?;
+        let game = AnyGame::new(spec.variant, spec.options).map_err(|e| Refusal::CannotStart {
+            reason: e.to_string(),
+        })?;
         let state = if game.awaiting_designation().is_empty() {
             GameState::Active
         } else {
@@ -422,7 +428,7 @@ impl Services {
         let now = self.clock.now();
         let game_id = games::insert(&mut tx, &new, now).await?;
         if !challenges::close(&mut tx, id, ChallengeState::Accepted, Some(game_id)).await? {
-            return refuse("This challenge is no longer open.");
+            return refuse(Refusal::ChallengeNotOpen { was: None });
         }
         tx.commit().await?;
         tracing::info!(game_id, challenge = id, variant = %spec.variant, "challenge accepted");
@@ -442,27 +448,25 @@ impl Services {
     ) -> Result<Challenge, ServiceError> {
         let mut tx = self.db.begin_write().await?;
         let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
-            return refuse(format!("There is no challenge #{id}."));
+            return refuse(Refusal::UnknownChallenge { id });
         };
         if ch.state != ChallengeState::Open {
-            return refuse("This challenge is no longer open.");
+            return refuse(Refusal::ChallengeNotOpen { was: None });
         }
         let state = if cancel {
             if user != ch.spec.challenger_id {
-                return refuse("Only the challenger can cancel this challenge.");
+                return refuse(Refusal::OnlyChallengerCancels);
             }
             ChallengeState::Cancelled
         } else {
             match ch.spec.opponent_id {
                 Some(o) if o == user => ChallengeState::Declined,
-                Some(_) => return refuse("Only the challenged player can decline this challenge."),
+                Some(_) => return refuse(Refusal::OnlyChallengedDeclines),
                 None if user == ch.spec.challenger_id => {
-                    return refuse("This is your own challenge: use Cancel to withdraw it.");
+                    return refuse(Refusal::DeclineOwnChallenge);
                 }
                 None => {
-                    return refuse(
-                        "This open challenge is for anyone: just leave it if you don't want to play.",
-                    );
+                    return refuse(Refusal::OpenToAnyone);
                 }
             }
         };
@@ -502,7 +506,7 @@ impl Services {
     /// when it does not replay.
     pub async fn load(&self, id: i64) -> Result<Snapshot, ServiceError> {
         let Some((row, record)) = games::load_record(&self.db, id).await? else {
-            return refuse(format!("There is no game #{id}."));
+            return refuse(Refusal::UnknownGame { id });
         };
         let game = AnyGame::from_record(&record)
             .map_err(|e| ServiceError::Corrupt(format!("game #{id}: {e}")))?;
@@ -526,12 +530,13 @@ impl Services {
         Ok(carriers::all(&self.db, game_id).await?)
     }
 
-    fn player_color(row: &GameRow, user: u64, verb: &str) -> Result<Color, ServiceError> {
+    fn player_color(row: &GameRow, user: u64, act: Act) -> Result<Color, ServiceError> {
         row.color_of(user).ok_or_else(|| {
-            ServiceError::Refused(format!(
-                "Only {} and {} can {verb} in this game; you can watch with /board.",
-                row.white_name, row.black_name
-            ))
+            ServiceError::Refused(Refusal::NotAPlayer {
+                white: row.white_name.clone(),
+                black: row.black_name.clone(),
+                act,
+            })
         })
     }
 
@@ -545,27 +550,24 @@ impl Services {
     pub async fn play(&self, id: i64, user: u64, text: &str) -> Result<Played, ServiceError> {
         let snap = self.load(id).await?;
         let row = &snap.row;
-        let color = Self::player_color(row, user, "move")?;
+        let color = Self::player_color(row, user, Act::Move)?;
         if let Some(outcome) = snap.outcome() {
-            return refuse(format!("The game is over: {outcome}."));
+            return refuse(Refusal::GameOver(outcome));
         }
         self.refuse_if_overdue(row, snap.game.turn())?;
         if row.state == GameState::Setup {
-            return refuse(
-                "The game has not started: both players must choose their carriers first.",
-            );
+            return refuse(Refusal::NotStarted);
         }
         let turn = snap.game.turn();
         if turn != color {
-            return refuse(format!(
-                "It is not your turn: {} ({}) is to move.",
-                row.name(turn),
-                crate::present::side(turn)
-            ));
+            return refuse(Refusal::NotYourTurn {
+                to_move: turn,
+                name: row.name(turn).to_string(),
+            });
         }
         let mut game = snap.game.clone();
         let ply = game.play(Some(color), text.trim()).map_err(|e| {
-            ServiceError::Refused(play_error_text(&e, &snap.game, Viewer::player(color)))
+            ServiceError::Refused(illegal_action(&e, &snap.game, Viewer::player(color)))
         })?;
         let status = game.status();
         let finished = status.outcome();
@@ -661,11 +663,9 @@ impl Services {
     /// they have already chosen.
     pub async fn carrier_menu(&self, id: i64, user: u64) -> Result<CarrierMenu, ServiceError> {
         let snap = self.load(id).await?;
-        let color = Self::player_color(&snap.row, user, "choose carriers")?;
+        let color = Self::player_color(&snap.row, user, Act::ChooseCarriers)?;
         if !snap.game.awaiting_designation().contains(&color) {
-            return refuse(
-                "You have no carriers to choose in this game (already chosen, or the game has started).",
-            );
+            return refuse(Refusal::NoCarriersToChoose);
         }
         let view = snap.game.board_view(Viewer::player(color));
         let beirut = snap.row.variant == Variant::Beirut;
@@ -711,22 +711,26 @@ impl Services {
             .iter()
             .map(|s| s.trim().parse::<Square>())
             .collect::<Result<_, _>>()
-            .map_err(|e| ServiceError::Refused(e.to_string()))?;
+            .map_err(|e| Refusal::BadSquare {
+                reason: e.to_string(),
+            })?;
         let salt = commitment::fresh_salt().map_err(ServiceError::Corrupt)?;
         let mut tx = self.db.begin_write().await?;
         let Some(row) = games::get_tx(&mut tx, id).await? else {
-            return refuse(format!("There is no game #{id}."));
+            return refuse(Refusal::UnknownGame { id });
         };
-        let color = Self::player_color(&row, user, "choose carriers")?;
+        let color = Self::player_color(&row, user, Act::ChooseCarriers)?;
         let actions = games::actions_tx(&mut tx, id).await?;
         let mut game = AnyGame::from_record(&games::record(&row, actions))
             .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
         self.refuse_if_overdue(&row, game.turn())?;
         if !game.awaiting_designation().contains(&color) {
-            return refuse("You have already chosen your carriers (or the game has started).");
+            return refuse(Refusal::AlreadyChosen);
         }
         game.designate(color, &parsed)
-            .map_err(|e| ServiceError::Refused(format!("Those carriers are not allowed: {e}")))?;
+            .map_err(|e| Refusal::CarriersNotAllowed {
+                reason: e.to_string(),
+            })?;
         let canon = commitment::canonical_squares(&parsed);
         let designation = Designation {
             color,
@@ -811,18 +815,18 @@ impl Services {
         &self,
         id: i64,
         user: u64,
-        verb: &str,
+        act: Act,
     ) -> Result<(crate::storage::Tx, GameRow, AnyGame, Color), ServiceError> {
         let mut tx = self.db.begin_write().await?;
         let Some(row) = games::get_tx(&mut tx, id).await? else {
-            return refuse(format!("There is no game #{id}."));
+            return refuse(Refusal::UnknownGame { id });
         };
-        let color = Self::player_color(&row, user, verb)?;
+        let color = Self::player_color(&row, user, act)?;
         let actions = games::actions_tx(&mut tx, id).await?;
         let game = AnyGame::from_record(&games::record(&row, actions))
             .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
         if let Some(outcome) = game.status().outcome() {
-            return refuse(format!("The game is already over: {outcome}."));
+            return refuse(Refusal::AlreadyOver(outcome));
         }
         self.refuse_if_overdue(&row, game.turn())?;
         Ok((tx, row, game, color))
@@ -833,7 +837,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it or it is over.
     pub async fn resign(&self, id: i64, user: u64) -> Result<Ended, ServiceError> {
-        let (tx, row, game, color) = self.open_for_write(id, user, "resign").await?;
+        let (tx, row, game, color) = self.open_for_write(id, user, Act::Resign).await?;
         self.finish(
             tx,
             &row,
@@ -848,11 +852,9 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it, it is over, or both have moved.
     pub async fn abort(&self, id: i64, user: u64) -> Result<Ended, ServiceError> {
-        let (tx, row, game, _) = self.open_for_write(id, user, "abort").await?;
+        let (tx, row, game, _) = self.open_for_write(id, user, Act::Abort).await?;
         if game.ply_count() >= 2 {
-            return refuse(
-                "Both sides have moved: the game can no longer be aborted. You can /resign or offer a /draw.",
-            );
+            return refuse(Refusal::TooLateToAbort);
         }
         self.finish(tx, &row, game, Outcome::draw(EndReason::Aborted))
             .await
@@ -864,14 +866,12 @@ impl Services {
     /// [`ServiceError::Refused`] when they do not play it, it is over or not started, or
     /// their own offer already stands.
     pub async fn offer_draw(&self, id: i64, user: u64) -> Result<DrawResult, ServiceError> {
-        let (mut tx, row, game, color) = self.open_for_write(id, user, "offer a draw").await?;
+        let (mut tx, row, game, color) = self.open_for_write(id, user, Act::OfferDraw).await?;
         if row.state == GameState::Setup {
-            return refuse("The game has not started yet: you can /abort it instead.");
+            return refuse(Refusal::DrawBeforeStart);
         }
         match games::draw_offer(&mut tx, id).await? {
-            Some(o) if o.by == color => {
-                refuse("Your draw offer already stands; it is up to your opponent.")
-            }
+            Some(o) if o.by == color => refuse(Refusal::DrawAlreadyOffered),
             Some(_) => Ok(DrawResult::Agreed(
                 self.finish(tx, &row, game, Outcome::draw(EndReason::Agreement))
                     .await?,
@@ -906,8 +906,7 @@ impl Services {
         user: u64,
         accept: bool,
     ) -> Result<DrawResult, ServiceError> {
-        let (mut tx, row, game, color) =
-            self.open_for_write(id, user, "answer a draw offer").await?;
+        let (mut tx, row, game, color) = self.open_for_write(id, user, Act::AnswerDraw).await?;
         match games::draw_offer(&mut tx, id).await? {
             Some(o) if o.by != color => {
                 if accept {
@@ -924,10 +923,8 @@ impl Services {
                     })
                 }
             }
-            Some(_) => refuse("That is your own draw offer: your opponent answers it."),
-            None => {
-                refuse("No draw offer stands in this game (a move by the other side declines it).")
-            }
+            Some(_) => refuse(Refusal::OwnDrawOffer),
+            None => refuse(Refusal::NoDrawOffer),
         }
     }
 

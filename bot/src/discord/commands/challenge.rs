@@ -3,10 +3,10 @@
 use kaboom_rules::{GameOptions, Variant};
 use poise::serenity_prelude as serenity;
 
-use crate::present;
-use crate::services::DEFAULT_DAYS_PER_MOVE;
+use crate::discord::messages;
+use crate::discord::types::{Context, Error};
+use crate::service::DEFAULT_DAYS_PER_MOVE;
 use crate::storage::challenges::{ColorChoice, NewChallenge};
-use crate::types::{Context, Error};
 
 /// The five variants.
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
@@ -141,12 +141,12 @@ pub async fn challenge(
     let reply = ctx
         .send(
             poise::CreateReply::default()
-                .content(present::open_challenge_text(
+                .content(messages::open_challenge_text(
                     &created,
                     services.clock.now(),
                     &services.scheduler,
                 ))
-                .components(present::challenge_buttons(created.id))
+                .components(messages::challenge_buttons(created.id))
                 .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
         )
         .await?;

@@ -3,7 +3,7 @@
 //! `kaboom render --variant V [--fen F] [--carriers ...] [--moves "MOVETEXT"]
 //! [--as white|black|spectator|full] [--size PX] -o FILE.png|FILE.svg`
 //!
-//! The set-up flags and `--as` are those of `kaboom replay` ([`crate::analysis`]); the
+//! The set-up flags and `--as` are those of `kaboom replay` ([`crate::cli::analysis`]); the
 //! default view is the spectator's (INTERFACES.md). Orientation: a player sees their
 //! own side at the bottom, a spectator (or `full`) the side to move.
 
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
 use kaboom_rules::{AnyGame, Color, Viewer};
 
-use crate::analysis::{CliError, Setup, play_movetext};
+use crate::cli::analysis::{CliError, Setup, play_movetext};
 
 /// The picture format, from the output file's extension.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]

@@ -1,0 +1,222 @@
+//! The bot's layers import only downwards (issue 15): `domain` <- `storage` <- `service` <-
+//! `scheduler` <- `discord`, with `cli` on its own. This test reads every file under
+//! `bot/src`, finds each path into the crate (`crate::x`, `crate::{x, y}`, `super::` chains
+//! resolved from the file's module), and fails when a module names a layer it may not use.
+//! Test code (from the first `#[cfg(test)]` on) and comments are not imports, so they are
+//! skipped; `lib.rs` and `main.rs` are the root and may name every layer.
+
+use std::path::Path;
+
+/// The layers each layer may use (itself included).
+fn allowed(layer: &str) -> Option<&'static [&'static str]> {
+    Some(match layer {
+        "domain" => &["domain"],
+        "storage" => &["domain", "storage"],
+        "service" => &["domain", "storage", "service"],
+        "scheduler" => &["domain", "storage", "service", "scheduler"],
+        "discord" => &["domain", "storage", "service", "scheduler", "discord"],
+        "cli" => &["cli"],
+        _ => return None,
+    })
+}
+
+/// The module path of a file relative to `src` (`service/mod.rs` -> `[service]`).
+fn module_path(rel: &str) -> Vec<String> {
+    let rel = rel.trim_end_matches(".rs");
+    let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The code of a file without its tests and comments.
+fn code(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn ident_at(s: &str) -> String {
+    s.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// The crate's top-level modules that `text` (the file `rel` under `src`) names.
+fn named_layers(rel: &str, text: &str) -> Vec<String> {
+    let code = code(text);
+    let mut found = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("crate::") {
+        let after = &rest[i + "crate::".len()..];
+        // `kaboom_crate::` or `my_crate::` are other paths.
+        let before_ok = rest[..i]
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        if before_ok {
+            if let Some(group) = after.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                for part in group[..end].split(',') {
+                    let name = ident_at(part.trim());
+                    if !name.is_empty() {
+                        found.push(name);
+                    }
+                }
+            } else {
+                found.push(ident_at(after));
+            }
+        }
+        rest = after;
+    }
+    let module = module_path(rel);
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("super::") {
+        let before_ok = rest[..i]
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'));
+        let mut after = &rest[i..];
+        let mut depth = 0;
+        while let Some(a) = after.strip_prefix("super::") {
+            depth += 1;
+            after = a;
+        }
+        if before_ok {
+            // `super` of a file module is its parent; of `x/mod.rs` too (module path `x`).
+            let base = module.len().saturating_sub(depth);
+            let name = if base == 0 {
+                ident_at(after)
+            } else {
+                module[0].clone()
+            };
+            found.push(name);
+        }
+        rest = &rest[i + depth * "super::".len()..];
+    }
+    found.retain(|n| !n.is_empty() && n != "self");
+    found
+}
+
+/// Every import of a lower layer's file that names a higher layer: `file: layer -> name`.
+fn violations(files: &[(String, String)]) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (rel, text) in files {
+        let layer = module_path(rel)[0].clone();
+        let Some(ok) = allowed(&layer) else {
+            continue; // lib.rs, main.rs: the root
+        };
+        for name in named_layers(rel, text) {
+            if allowed(&name).is_some() && !ok.contains(&name.as_str()) {
+                bad.push(format!("{rel}: {layer} uses {name}"));
+            }
+        }
+    }
+    bad
+}
+
+fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).expect("bot/src is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            sources(&path, root, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, std::fs::read_to_string(&path).expect("UTF-8 source")));
+        }
+    }
+}
+
+#[test]
+fn layers_import_only_downwards() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &root, &mut files);
+    let layers: Vec<String> = files
+        .iter()
+        .map(|(rel, _)| module_path(rel)[0].clone())
+        .collect();
+    for layer in [
+        "domain",
+        "storage",
+        "service",
+        "scheduler",
+        "discord",
+        "cli",
+    ] {
+        assert!(
+            layers.iter().any(|l| l == layer),
+            "no {layer} layer under bot/src"
+        );
+    }
+    let bad = violations(&files);
+    assert!(
+        bad.is_empty(),
+        "imports against the layer order:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The check itself catches upward imports in each form it reads.
+#[test]
+fn the_layer_check_catches_upward_imports() {
+    let case = |rel: &str, text: &str| violations(&[(rel.to_string(), text.to_string())]);
+    assert_eq!(
+        case("domain/game.rs", "use crate::storage::Db;\n"),
+        ["domain/game.rs: domain uses storage"]
+    );
+    assert_eq!(
+        case(
+            "service/mod.rs",
+            "fn f() { crate::discord::messages::side(c); }\n"
+        ),
+        ["service/mod.rs: service uses discord"]
+    );
+    assert_eq!(
+        case("storage/games.rs", "use crate::{domain, scheduler};\n"),
+        ["storage/games.rs: storage uses scheduler"]
+    );
+    assert_eq!(
+        case(
+            "scheduler/notice.rs",
+            "use super::super::discord::notifier;\n"
+        ),
+        ["scheduler/notice.rs: scheduler uses discord"]
+    );
+    assert_eq!(
+        case("cli/render.rs", "use crate::service::Services;\n"),
+        ["cli/render.rs: cli uses service"]
+    );
+    // Allowed: downwards, sideways inside a layer, comments and test code.
+    assert!(
+        case(
+            "discord/flows.rs",
+            "use crate::service::Services;\nuse super::messages;\n"
+        )
+        .is_empty()
+    );
+    assert!(
+        case(
+            "service/pgn.rs",
+            "use super::Snapshot;\n// crate::discord::x\n"
+        )
+        .is_empty()
+    );
+    assert!(
+        case(
+            "storage/mod.rs",
+            "use crate::domain::x;\n#[cfg(test)]\nmod t { use crate::discord::x; }\n"
+        )
+        .is_empty()
+    );
+}
