@@ -33,11 +33,6 @@ impl Atomic {
         }
     }
 
-    /// The underlying chess state (board, rights, clocks).
-    pub fn state(&self) -> &ChessState {
-        &self.state
-    }
-
     /// Whether `color`'s king is in check (AT-7): attacked by an enemy piece other than
     /// the king, and not touching the enemy king. A missing king is not in check.
     pub fn is_check(&self, color: Color) -> bool {
@@ -318,6 +313,10 @@ impl Position for Atomic {
             &mut pseudo,
         );
         san::resolve(text, &legal, &pseudo, |m| self.illegal_reason(m))
+    }
+
+    fn effects(&self, action: &Self::Action) -> crate::Effects {
+        crate::effects::atomic(self, action)
     }
 
     fn action_squares(&self, action: &Move) -> ActionSquares {
