@@ -102,7 +102,7 @@ fn new_game(setup: &Setup, secret: &[Square]) -> Game<Beirut> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(crate::proptest_config(128))]
 
     /// BE-2, section 6: two games that differ only in one side's hidden designation look
     /// the same to the other player and to spectators (serialization, board view, legal

@@ -1,9 +1,7 @@
 //! Behaviour of the renderer beyond the golden images: hidden information, flags,
 //! orientation, sizes and determinism.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
 use kaboom_rules::{AnyGame, Color, GameOptions, Square, Variant, Viewer};
 

@@ -261,7 +261,7 @@ fn capturing_promotion_is_destroyed_at4() {
     assert_eq!(
         q.legal_actions()
             .iter()
-            .filter(|m| m.promotion.is_some() && m.capture.is_some())
+            .filter(|m| m.promotion_kind().is_some() && m.captured_kind().is_some())
             .count(),
         4
     );

@@ -940,17 +940,6 @@ fn action_kinds_are_what_the_notation_says() {
 }
 
 #[test]
-fn perft_regression_file() {
-    let text = include_str!("bombalot.perft");
-    let cases = kaboom_rules::perft::parse_perft_file(text).unwrap();
-    assert!(!cases.is_empty());
-    let (mismatches, checked) =
-        kaboom_rules::perft::check_cases::<Bombalot>(&cases, 2_000_000).unwrap();
-    assert!(mismatches.is_empty(), "{mismatches:?}");
-    assert!(checked >= 13);
-}
-
-#[test]
 fn ba18_imitator_moving_as_tank_drags_the_group_it_froze_at_the_start_of_the_turn() {
     // The imitator d4 had immobilizer powers at the start of the turn and freezes the
     // black twekes d5 and c3. Moving as a tank it pushes d5, whose frozen group holds the
