@@ -200,12 +200,14 @@ impl Position for Atomic {
         let (state, rest) = ChessState::from_fen(fen)?;
         if !rest.is_empty() {
             return Err(FenError::new(
+                crate::FenErrorKind::Fields,
                 fen,
                 "Atomic FEN has six fields; found extra ones",
             ));
         }
         if in_check(&state, state.turn.other()) && state.board.king(state.turn).is_some() {
             return Err(FenError::new(
+                crate::FenErrorKind::Impossible,
                 fen,
                 "the side not to move is in check, which cannot happen in play",
             ));

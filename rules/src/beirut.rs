@@ -396,7 +396,7 @@ impl Position for Beirut {
 
     fn from_fen(fen: &str) -> Result<Beirut, FenError> {
         let (state, rest) = ChessState::from_fen(fen)?;
-        let err = |reason: String| FenError::new(fen, reason);
+        let err = |reason: String| FenError::new(crate::FenErrorKind::VariantFields, fen, reason);
         let mut pos = Beirut {
             state,
             count: 1,

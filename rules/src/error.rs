@@ -11,16 +11,44 @@ pub struct FenError {
     pub fen: String,
     /// What was wrong with it, and what was expected.
     pub reason: String,
+    /// Which part of the serialization was wrong, for callers that branch on it.
+    pub kind: FenErrorKind,
 }
 
 impl FenError {
-    /// A FEN error for `fen` explained by `reason`.
-    pub fn new(fen: &str, reason: impl Into<String>) -> FenError {
+    /// A FEN error of `kind` for `fen` explained by `reason`.
+    pub fn new(kind: FenErrorKind, fen: &str, reason: impl Into<String>) -> FenError {
         FenError {
             fen: fen.to_string(),
             reason: reason.into(),
+            kind,
         }
     }
+}
+
+/// Which part of a serialization [`FenError`] found wrong (like shakmaty's `ParseFenError`
+/// variants). The serialization of each variant is documented on its position type.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+#[non_exhaustive]
+pub enum FenErrorKind {
+    /// Too few or too many space-separated fields.
+    Fields,
+    /// The piece placement field: ranks, files, piece letters.
+    Board,
+    /// The side to move: `w` or `b`.
+    Turn,
+    /// The castling field (AT-8, BM-4).
+    Castling,
+    /// The en passant field.
+    EnPassant,
+    /// The halfmove clock or fullmove number.
+    Clocks,
+    /// A variant's own fields: Beirut carriers (BE-2), Nuke bombs (NU-3, NU-9), Bombalot
+    /// goals and last-moved kinds (BA-2, BA-10).
+    VariantFields,
+    /// Well-formed fields describing a position that cannot arise in play (a side without
+    /// exactly one king, the side not to move in check, too many pieces).
+    Impossible,
 }
 
 /// Text that is not an action in the variant's notation grammar at all (as opposed to a

@@ -46,7 +46,7 @@ pub use chess::Move;
 pub use color::{Color, ParseColorError};
 pub use effects::{BombTransfer, Effects, Push};
 pub use error::{
-    ActionError, ActionErrorKind, DesignationError, DesignationErrorKind, FenError,
+    ActionError, ActionErrorKind, DesignationError, DesignationErrorKind, FenError, FenErrorKind,
     IllegalActionError, OptionsError, ParseActionError, PlayError, PlayErrorKind, RecordError,
 };
 pub use game::{ActionInfo, AnyGame, Game, GameRecord, PlyRecord};

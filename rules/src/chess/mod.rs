@@ -383,19 +383,24 @@ impl ChessState {
     /// # Errors
     /// [`FenError`] naming the bad field.
     pub fn from_fen(fen: &str) -> Result<(ChessState, Vec<String>), FenError> {
-        let err = |reason: String| FenError::new(fen, reason);
+        let err = |kind: crate::FenErrorKind, reason: String| FenError::new(kind, fen, reason);
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 2 {
-            return Err(err("expected at least the board and the side to move, like 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'".into()));
+            return Err(err(crate::FenErrorKind::Fields, "expected at least the board and the side to move, like 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'".into()));
         }
-        let board = parse_board(fields[0]).map_err(err)?;
+        let board = parse_board(fields[0]).map_err(|e| err(crate::FenErrorKind::Board, e))?;
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(err(format!("side to move '{other}' must be w or b"))),
+            other => {
+                return Err(err(
+                    crate::FenErrorKind::Turn,
+                    format!("side to move '{other}' must be w or b"),
+                ));
+            }
         };
-        let castling =
-            parse_castling(&board, fields.get(2).copied().unwrap_or("-")).map_err(err)?;
+        let castling = parse_castling(&board, fields.get(2).copied().unwrap_or("-"))
+            .map_err(|e| err(crate::FenErrorKind::Castling, e))?;
         let ep = match fields.get(3).copied().unwrap_or("-") {
             "-" => None,
             text => {
@@ -405,16 +410,23 @@ impl ChessState {
                     .and_then(sq)
                     .filter(|s| matches!(s / 8, 2 | 5));
                 Some(s.ok_or_else(|| {
-                    err(format!(
-                        "en passant square '{text}' must be '-' or a square on rank 3 or 6"
-                    ))
+                    err(
+                        crate::FenErrorKind::EnPassant,
+                        format!(
+                            "en passant square '{text}' must be '-' or a square on rank 3 or 6"
+                        ),
+                    )
                 })?)
             }
         };
         let number = |i: usize, default: u32, name: &str| -> Result<u32, FenError> {
             fields.get(i).map_or(Ok(default), |t| {
-                t.parse()
-                    .map_err(|_| err(format!("{name} '{t}' is not a number")))
+                t.parse().map_err(|_| {
+                    err(
+                        crate::FenErrorKind::Clocks,
+                        format!("{name} '{t}' is not a number"),
+                    )
+                })
             })
         };
         let halfmoves = number(4, 0, "halfmove clock")?;

@@ -489,7 +489,7 @@ impl Nuke {
     }
 
     fn parse_bombs(&mut self, fen: &str, field: &str) -> Result<(), FenError> {
-        let err = |reason: String| FenError::new(fen, reason);
+        let err = |reason: String| FenError::new(crate::FenErrorKind::VariantFields, fen, reason);
         let board = self.state.board;
         let mut markers = [None::<Choice>; 2];
         for token in field.split(',') {
@@ -671,6 +671,7 @@ impl Position for Nuke {
             [field] => pos.parse_bombs(fen, field)?,
             _ => {
                 return Err(FenError::new(
+                    crate::FenErrorKind::Fields,
                     fen,
                     "Nuke FEN has six fields and one bomb field (like 'e1,d8' or 'w:choosing,b:choosing'); found more",
                 ));

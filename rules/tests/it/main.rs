@@ -4,6 +4,7 @@
 //! `rules/tests/data/`; [`perft`] is the one driver for every `*.perft` file, reading them
 //! with [`perft_file`] (test code, not the library's API).
 
+mod api;
 mod atomic;
 mod atomic_props;
 mod beirut;
