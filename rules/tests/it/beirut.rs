@@ -704,6 +704,7 @@ fn notation_errors() {
 
 /// INTERFACES.md: the serialization of full states and of every view reads back to an
 /// equal position, and to_fen(from_fen(x)) == x.
+/// BE-2, INTERFACES.md "Serialization": full states and views round-trip.
 #[test]
 fn fen_round_trip_full_and_views() {
     let mut g = game(2, true, &["b1", "e2"], &["d7", "g8"]);
@@ -732,6 +733,7 @@ fn fen_round_trip_full_and_views() {
 }
 
 /// Serialization errors name the field.
+/// INTERFACES.md "Serialization": errors name the wrong field.
 #[test]
 fn fen_errors_name_the_field() {
     let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -751,6 +753,7 @@ fn fen_errors_name_the_field() {
 
 /// PlyRecords (san, display, removals) contain nothing secret: two games that differ only
 /// in Black's hidden carrier record the same plies, captures of the carrier included.
+/// BE-2: a ply record never reveals a hidden carrier.
 #[test]
 fn ply_records_reveal_nothing() {
     let moves = [

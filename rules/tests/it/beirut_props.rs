@@ -101,6 +101,9 @@ fn new_game(setup: &Setup, secret: &[Square]) -> Game<Beirut> {
     g
 }
 
+// Regressions: beirut_props.proptest-regressions, next to this file (crate::proptest_config);
+// its seed (two equal alternative secrets for the hidden side) was saved when these tests
+// came with commit ed2fc63 (BE-2: views never depend on the hidden choice).
 proptest! {
     #![proptest_config(crate::proptest_config(128))]
 

@@ -629,6 +629,7 @@ fn nu12_bomb_handed_to_the_enemy_king_freezes_it() {
 
 // ---------------------------------------------------------------- serialization and notation
 
+/// NU-3, NU-9, INTERFACES.md "Serialization": carriers and loose bombs round-trip.
 #[test]
 fn fen_round_trip_and_errors() {
     for fen in [
@@ -658,6 +659,7 @@ fn fen_round_trip_and_errors() {
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 e1,d8 extra").contains("found more"));
 }
 
+/// C-4: the repetition key includes the bombs.
 #[test]
 fn repetition_key_includes_bombs() {
     let a = pos("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1 g1,e8");
@@ -667,6 +669,7 @@ fn repetition_key_includes_bombs() {
     assert_eq!(a.repetition_key(), c.repetition_key());
 }
 
+/// C-5: lenient input forms and the coordinate form.
 #[test]
 fn notation_lenient_forms_and_uci() {
     let p = pos("4k3/8/8/8/8/8/7P/4K1N1 w - - 0 1 g1,f3*");
