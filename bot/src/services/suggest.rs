@@ -704,7 +704,7 @@ mod tests {
 
     #[test]
     fn busy_bombalot_matches_paths_lazily_and_caps_at_25() {
-        // 6,161 legal actions (rules/tests/bombalot.perft, busy-super-tweke).
+        // 6,161 legal actions (rules/tests/data/bombalot.perft, busy-super-tweke).
         let fen = "i(m)do1m1dt/2ww1ws1/1Sw1w1w1/1D1sw3/5w2/2WW2W1/1W6/3OM1DT w ---- Ww 0 13";
         let g = game(Variant::Bombalot, fen);
         let all = suggestions(&g, Viewer::White, "", 25);
