@@ -33,11 +33,6 @@ impl Atomic {
         }
     }
 
-    /// The underlying chess state (board, rights, clocks).
-    pub fn state(&self) -> &ChessState {
-        &self.state
-    }
-
     /// Whether `color`'s king is in check (AT-7): attacked by an enemy piece other than
     /// the king, and not touching the enemy king. A missing king is not in check.
     pub fn is_check(&self, color: Color) -> bool {
@@ -205,12 +200,14 @@ impl Position for Atomic {
         let (state, rest) = ChessState::from_fen(fen)?;
         if !rest.is_empty() {
             return Err(FenError::new(
+                crate::FenErrorKind::Fields,
                 fen,
                 "Atomic FEN has six fields; found extra ones",
             ));
         }
         if in_check(&state, state.turn.other()) && state.board.king(state.turn).is_some() {
             return Err(FenError::new(
+                crate::FenErrorKind::Impossible,
                 fen,
                 "the side not to move is in check, which cannot happen in play",
             ));
@@ -318,6 +315,10 @@ impl Position for Atomic {
             &mut pseudo,
         );
         san::resolve(text, &legal, &pseudo, |m| self.illegal_reason(m))
+    }
+
+    fn effects(&self, action: &Self::Action) -> crate::Effects {
+        crate::effects::atomic(self, action)
     }
 
     fn action_squares(&self, action: &Move) -> ActionSquares {

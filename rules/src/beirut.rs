@@ -50,9 +50,9 @@ use crate::chess::attacks::KING;
 use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, san, sq, square, squares};
 use crate::notation::strip_decorations;
 use crate::{
-    ActionError, ActionSquares, BoardView, Cause, Color, DesignationError, EndReason, FenError,
-    GameOptions, IllegalActionError, OptionsError, Outcome, ParseActionError, Piece, PieceView,
-    Position, Removal, Square, Status, Variant, Viewer,
+    ActionError, ActionSquares, BoardView, Cause, Color, DesignationError, DesignationErrorKind,
+    EndReason, FenError, GameOptions, IllegalActionError, OptionsError, Outcome, ParseActionError,
+    Piece, PieceView, Position, Removal, Square, Status, Variant, Viewer,
 };
 
 /// The largest Multiple Beirut carrier count (BE-2).
@@ -65,8 +65,8 @@ pub enum Designation {
     Unchosen,
     /// The side has chosen, but this view may not see the choice (BE-2).
     Hidden,
-    /// The carriers still on the board, as a bitboard of `0..64` squares (see
-    /// [`crate::chess`]); empty when every carrier is gone.
+    /// The carriers still on the board, as a bitboard: bit `(rank - 1) * 8 + file` per
+    /// square (use [`Beirut::carriers`] for squares); empty when every carrier is gone.
     Known(u64),
 }
 
@@ -120,11 +120,6 @@ impl Beirut {
             dms: options.dead_mans_switch,
             sides: [Designation::Unchosen; 2],
         })
-    }
-
-    /// The underlying chess state (board, rights, clocks).
-    pub fn state(&self) -> &ChessState {
-        &self.state
     }
 
     /// What this position knows of `color`'s carriers.
@@ -340,27 +335,40 @@ impl Beirut {
     }
 
     /// Checks `squares` as `color`'s carriers on this board: own, non-king, distinct pieces.
-    fn carrier_mask(&self, color: Color, squares: &[Square]) -> Result<u64, String> {
+    fn carrier_mask(&self, color: Color, squares: &[Square]) -> Result<u64, DesignationError> {
         let mut mask = 0u64;
         for &s in squares {
             let Some(i) = sq(s) else {
-                return Err(format!("{s} is not a square of the 8x8 board"));
+                return Err(DesignationError::new(
+                    DesignationErrorKind::OffBoard,
+                    format!("{s} is not a square of the 8x8 board"),
+                ));
             };
             match self.state.board.piece_at(i) {
-                None => return Err(format!("{s} is empty")),
+                None => {
+                    return Err(DesignationError::new(
+                        DesignationErrorKind::Empty,
+                        format!("{s} is empty"),
+                    ));
+                }
                 Some((c, _)) if c != color => {
-                    return Err(format!("{s} holds a {c} piece, not yours"));
+                    return Err(DesignationError::new(
+                        DesignationErrorKind::NotYours,
+                        format!("{s} holds a {c} piece, not yours"),
+                    ));
                 }
                 Some((_, Role::King)) => {
-                    return Err(format!(
-                        "{s} holds your king; a Beirut carrier cannot be the king"
+                    return Err(DesignationError::new(
+                        DesignationErrorKind::King,
+                        format!("{s} holds your king; a Beirut carrier cannot be the king"),
                     ));
                 }
                 Some(_) => {}
             }
             if mask & bit(i) != 0 {
-                return Err(format!(
-                    "{s} is chosen twice; the carriers must be distinct pieces"
+                return Err(DesignationError::new(
+                    DesignationErrorKind::Duplicate,
+                    format!("{s} is chosen twice; the carriers must be distinct pieces"),
                 ));
             }
             mask |= bit(i);
@@ -388,7 +396,7 @@ impl Position for Beirut {
 
     fn from_fen(fen: &str) -> Result<Beirut, FenError> {
         let (state, rest) = ChessState::from_fen(fen)?;
-        let err = |reason: String| FenError::new(fen, reason);
+        let err = |reason: String| FenError::new(crate::FenErrorKind::VariantFields, fen, reason);
         let mut pos = Beirut {
             state,
             count: 1,
@@ -610,6 +618,7 @@ impl Position for Beirut {
                 text: text.to_string(),
                 reason,
                 legal: legal_text(),
+                ambiguous: false,
             }
             .into());
         }
@@ -635,6 +644,10 @@ impl Position for Beirut {
                 Err(e.into())
             }
         }
+    }
+
+    fn effects(&self, action: &Self::Action) -> crate::Effects {
+        crate::effects::beirut(self, action)
     }
 
     fn action_squares(&self, action: &BeirutAction) -> ActionSquares {
@@ -702,21 +715,38 @@ impl Position for Beirut {
     /// "g8 holds a black piece, not yours", "e1 holds your king; a Beirut carrier cannot be
     /// the king".
     fn designate(&mut self, color: Color, squares: &[Square]) -> Result<(), DesignationError> {
-        let fail = |reason: String| DesignationError { reason };
         if self.sides[color.index()] != Designation::Unchosen {
-            return Err(fail(format!("{color} has already chosen its carriers")));
+            return Err(DesignationError::new(
+                DesignationErrorKind::Closed,
+                format!("{color} has already chosen its carriers"),
+            ));
         }
         if squares.len() != self.count as usize {
-            return Err(fail(format!(
-                "you need exactly {} carrier{}, not {}",
-                self.count,
-                if self.count == 1 { "" } else { "s" },
-                squares.len()
-            )));
+            return Err(DesignationError::new(
+                DesignationErrorKind::WrongCount,
+                format!(
+                    "you need exactly {} carrier{}, not {}",
+                    self.count,
+                    if self.count == 1 { "" } else { "s" },
+                    squares.len()
+                ),
+            ));
         }
-        let mask = self.carrier_mask(color, squares).map_err(fail)?;
+        let mask = self.carrier_mask(color, squares)?;
         self.sides[color.index()] = Designation::Known(mask);
         Ok(())
+    }
+
+    fn carrier_count(&self) -> usize {
+        usize::from(self.count)
+    }
+
+    /// BE-2: every own piece but the king.
+    fn carrier_candidates(&self, color: Color) -> Vec<Square> {
+        let board = &self.state.board;
+        squares(board.color[color.index()] & !board.role[Role::King as usize])
+            .map(square)
+            .collect()
     }
 
     fn awaiting_designation(&self) -> Vec<Color> {
@@ -725,6 +755,48 @@ impl Position for Beirut {
             .filter(|c| self.sides[c.index()] == Designation::Unchosen)
             .collect()
     }
+}
+
+/// `squares` in the canonical order of INTERFACES.md (by rank from White's side, then by
+/// file from `a`; [`Square`]'s `Ord`), without duplicates, comma-joined: `b1,g1`. This is
+/// the squares field of the BE-9 commitment and of the serialization's carrier fields.
+pub fn canonical_squares(squares: &[Square]) -> String {
+    let mut sorted = squares.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    let names: Vec<String> = sorted.iter().map(Square::to_string).collect();
+    names.join(",")
+}
+
+/// The text a Beirut commitment hashes (INTERFACES.md, BE-9), from its parts as text:
+/// `kaboom-beirut-v1:<game_id>:<white|black>:<squares>:<salt_hex>`. `squares` is
+/// [`canonical_squares`]'s output and `salt_hex` the salt as lowercase hex; both are used
+/// as given (for designations stored as text). Players check it with
+/// `printf '%s' '<text>' | sha256sum`.
+pub fn commitment_preimage_text(
+    game_id: &str,
+    color: Color,
+    squares: &str,
+    salt_hex: &str,
+) -> String {
+    format!(
+        "kaboom-beirut-v1:{game_id}:{}:{squares}:{salt_hex}",
+        color.name()
+    )
+}
+
+/// SHA-256 of [`commitment_preimage_text`], as 64 lowercase hex digits (BE-9).
+pub fn commitment_text(game_id: &str, color: Color, squares: &str, salt_hex: &str) -> String {
+    sha256_hex(&commitment_preimage_text(game_id, color, squares, salt_hex))
+}
+
+fn sha256_hex(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        write!(out, "{b:02x}").expect("writing to a String");
+    }
+    out
 }
 
 /// The text a Beirut commitment hashes (INTERFACES.md, BE-9):
@@ -736,30 +808,17 @@ pub fn commitment_preimage(
     carriers: &[Square],
     salt: &[u8; 16],
 ) -> String {
-    let mut sorted = carriers.to_vec();
-    sorted.sort();
-    sorted.dedup();
-    let squares: Vec<String> = sorted.iter().map(Square::to_string).collect();
     let mut salt_hex = String::with_capacity(32);
     for b in salt {
         write!(salt_hex, "{b:02x}").expect("writing to a String");
     }
-    format!(
-        "kaboom-beirut-v1:{game_id}:{}:{}:{salt_hex}",
-        color.name(),
-        squares.join(",")
-    )
+    commitment_preimage_text(game_id, color, &canonical_squares(carriers), &salt_hex)
 }
 
 /// The commitment to `color`'s designation (BE-9): SHA-256 of [`commitment_preimage`], as 64
 /// lowercase hex digits. The caller draws the 16-byte `salt` at random (the library is pure).
 pub fn commitment(game_id: &str, color: Color, carriers: &[Square], salt: &[u8; 16]) -> String {
-    let digest = Sha256::digest(commitment_preimage(game_id, color, carriers, salt).as_bytes());
-    let mut out = String::with_capacity(64);
-    for b in digest {
-        write!(out, "{b:02x}").expect("writing to a String");
-    }
-    out
+    sha256_hex(&commitment_preimage(game_id, color, carriers, salt))
 }
 
 /// Whether `commitment` (hex, any case, surrounding spaces ignored) is the commitment of this

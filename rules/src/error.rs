@@ -11,16 +11,44 @@ pub struct FenError {
     pub fen: String,
     /// What was wrong with it, and what was expected.
     pub reason: String,
+    /// Which part of the serialization was wrong, for callers that branch on it.
+    pub kind: FenErrorKind,
 }
 
 impl FenError {
-    /// A FEN error for `fen` explained by `reason`.
-    pub fn new(fen: &str, reason: impl Into<String>) -> FenError {
+    /// A FEN error of `kind` for `fen` explained by `reason`.
+    pub fn new(kind: FenErrorKind, fen: &str, reason: impl Into<String>) -> FenError {
         FenError {
             fen: fen.to_string(),
             reason: reason.into(),
+            kind,
         }
     }
+}
+
+/// Which part of a serialization [`FenError`] found wrong (like shakmaty's `ParseFenError`
+/// variants). The serialization of each variant is documented on its position type.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+#[non_exhaustive]
+pub enum FenErrorKind {
+    /// Too few or too many space-separated fields.
+    Fields,
+    /// The piece placement field: ranks, files, piece letters.
+    Board,
+    /// The side to move: `w` or `b`.
+    Turn,
+    /// The castling field (AT-8, BM-4).
+    Castling,
+    /// The en passant field.
+    EnPassant,
+    /// The halfmove clock or fullmove number.
+    Clocks,
+    /// A variant's own fields: Beirut carriers (BE-2), Nuke bombs (NU-3, NU-9), Bombalot
+    /// goals and last-moved kinds (BA-2, BA-10).
+    VariantFields,
+    /// Well-formed fields describing a position that cannot arise in play (a side without
+    /// exactly one king, the side not to move in check, too many pieces).
+    Impossible,
 }
 
 /// Text that is not an action in the variant's notation grammar at all (as opposed to a
@@ -44,6 +72,40 @@ pub struct IllegalActionError {
     pub reason: String,
     /// Some legal actions in canonical notation, to help the player (may be all of them).
     pub legal: Vec<String>,
+    /// Whether the text matched several legal actions (C-5: say which piece or square),
+    /// rather than none.
+    pub ambiguous: bool,
+}
+
+impl IllegalActionError {
+    /// [`ActionErrorKind::Ambiguous`] or [`ActionErrorKind::Illegal`].
+    pub fn kind(&self) -> ActionErrorKind {
+        if self.ambiguous {
+            ActionErrorKind::Ambiguous
+        } else {
+            ActionErrorKind::Illegal
+        }
+    }
+}
+
+impl ParseActionError {
+    /// Always [`ActionErrorKind::Unparseable`].
+    pub fn kind(&self) -> ActionErrorKind {
+        ActionErrorKind::Unparseable
+    }
+}
+
+/// What kind of failure an action's text met, for callers that branch on it; the error's
+/// `Display` stays the message for people (C-5).
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+#[non_exhaustive]
+pub enum ActionErrorKind {
+    /// Not in the variant's notation grammar ([`ParseActionError`]).
+    Unparseable,
+    /// Well-formed, but no legal action matches ([`IllegalActionError`]).
+    Illegal,
+    /// Well-formed, but several legal actions match ([`IllegalActionError::ambiguous`]).
+    Ambiguous,
 }
 
 fn legal_hint(legal: &[String]) -> String {
@@ -77,12 +139,58 @@ pub enum ActionError {
     Illegal(#[from] IllegalActionError),
 }
 
+impl ActionError {
+    /// Unparseable, illegal or ambiguous.
+    pub fn kind(&self) -> ActionErrorKind {
+        match self {
+            ActionError::Parse(e) => e.kind(),
+            ActionError::Illegal(e) => e.kind(),
+        }
+    }
+}
+
 /// A carrier designation that breaks BE-2 or NU-3.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 #[error("{reason}")]
 pub struct DesignationError {
     /// What was wrong, e.g. "e1 holds your king; a Beirut carrier cannot be the king".
     pub reason: String,
+    /// The rule the choice broke, for callers that branch on it.
+    pub kind: DesignationErrorKind,
+}
+
+impl DesignationError {
+    /// An error of `kind` explained by `reason`.
+    pub fn new(kind: DesignationErrorKind, reason: impl Into<String>) -> DesignationError {
+        DesignationError {
+            reason: reason.into(),
+            kind,
+        }
+    }
+}
+
+/// Why a carrier designation was refused (BE-2, NU-3).
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+#[non_exhaustive]
+pub enum DesignationErrorKind {
+    /// The variant has no bomb carriers.
+    NoCarriers,
+    /// The side has already chosen, or play has started (BE-2, NU-3).
+    Closed,
+    /// Not the number of carriers the game asks for (BE-2: N; NU-3: one).
+    WrongCount,
+    /// A square that is not on the board.
+    OffBoard,
+    /// A square with no piece.
+    Empty,
+    /// A square with an enemy piece.
+    NotYours,
+    /// The king, which cannot carry in Beirut (BE-2).
+    King,
+    /// The same square twice (BE-2: distinct pieces).
+    Duplicate,
+    /// Designating on a view that hides the other side's choice (NU-3).
+    HiddenView,
 }
 
 /// Game options that the variant does not accept (e.g. 16 Beirut carriers).
@@ -91,6 +199,24 @@ pub struct DesignationError {
 pub struct OptionsError {
     /// What was wrong and what the allowed values are.
     pub reason: String,
+}
+
+/// What kind of failure [`PlayError`] is, for callers that branch on it.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+#[non_exhaustive]
+pub enum PlayErrorKind {
+    /// The game is over (C-3).
+    GameOver,
+    /// Carriers must be chosen first (BE-2, NU-3).
+    AwaitingDesignation,
+    /// It is the other player's turn (C-2).
+    NotYourTurn,
+    /// The text is not in the notation's grammar (C-5).
+    Unparseable,
+    /// No legal action matches the text.
+    Illegal,
+    /// Several legal actions match the text.
+    Ambiguous,
 }
 
 /// Why an action could not be played in a game.
@@ -108,6 +234,22 @@ pub enum PlayError {
     /// The text is not a legal action.
     #[error(transparent)]
     Action(#[from] ActionError),
+}
+
+impl PlayError {
+    /// The kind of failure; `Display` stays the message for people.
+    pub fn kind(&self) -> PlayErrorKind {
+        match self {
+            PlayError::Finished(_) => PlayErrorKind::GameOver,
+            PlayError::AwaitingDesignation(_) => PlayErrorKind::AwaitingDesignation,
+            PlayError::NotYourTurn(_) => PlayErrorKind::NotYourTurn,
+            PlayError::Action(e) => match e.kind() {
+                ActionErrorKind::Unparseable => PlayErrorKind::Unparseable,
+                ActionErrorKind::Ambiguous => PlayErrorKind::Ambiguous,
+                ActionErrorKind::Illegal => PlayErrorKind::Illegal,
+            },
+        }
+    }
 }
 
 /// A stored game record that cannot be loaded.

@@ -125,9 +125,10 @@ impl<P: Position> Game<P> {
     /// [`DesignationError`] when play has started or the choice breaks the rules.
     pub fn designate(&mut self, color: Color, squares: &[Square]) -> Result<(), DesignationError> {
         if !self.actions.is_empty() {
-            return Err(DesignationError {
-                reason: "carriers can only be chosen before the first move".into(),
-            });
+            return Err(DesignationError::new(
+                crate::DesignationErrorKind::Closed,
+                "carriers can only be chosen before the first move",
+            ));
         }
         self.positions[0].designate(color, squares)
     }
@@ -341,6 +342,7 @@ impl AnyGame {
                         text: text.clone(),
                         reason: other.to_string(),
                         legal: Vec::new(),
+                        ambiguous: false,
                     }),
                 },
             })?;
@@ -458,6 +460,17 @@ impl AnyGame {
     /// [`DesignationError`] saying what was wrong.
     pub fn designate(&mut self, color: Color, squares: &[Square]) -> Result<(), DesignationError> {
         dispatch!(self, g => g.designate(color, squares))
+    }
+
+    /// How many carriers each side chooses: [`Position::carrier_count`] (BE-2, NU-3).
+    pub fn carrier_count(&self) -> usize {
+        dispatch!(self, g => g.position().carrier_count())
+    }
+
+    /// The squares `color` may designate as carriers, canonical order:
+    /// [`Position::carrier_candidates`] (BE-2: own pieces but the king; NU-3: any own piece).
+    pub fn carrier_candidates(&self, color: Color) -> Vec<Square> {
+        dispatch!(self, g => g.position().carrier_candidates(color))
     }
 
     /// Sides that still have to choose carriers.

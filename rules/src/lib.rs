@@ -22,7 +22,9 @@
 //! ```
 #![deny(missing_docs)]
 
+mod chess;
 mod color;
+mod effects;
 mod error;
 mod game;
 pub mod notation;
@@ -37,14 +39,15 @@ pub mod atomic;
 pub mod beirut;
 pub mod bombalot;
 pub mod bomberman;
-pub mod chess;
 pub mod nuke;
 pub mod perft;
 
+pub use chess::Move;
 pub use color::{Color, ParseColorError};
+pub use effects::{BombTransfer, Effects, Push};
 pub use error::{
-    ActionError, DesignationError, FenError, IllegalActionError, OptionsError, ParseActionError,
-    PlayError, RecordError,
+    ActionError, ActionErrorKind, DesignationError, DesignationErrorKind, FenError, FenErrorKind,
+    IllegalActionError, OptionsError, ParseActionError, PlayError, PlayErrorKind, RecordError,
 };
 pub use game::{ActionInfo, AnyGame, Game, GameRecord, PlyRecord};
 pub use outcome::{Cause, EndReason, Outcome, Removal, Status};

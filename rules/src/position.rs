@@ -4,7 +4,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use crate::{
-    ActionError, BoardView, Color, DesignationError, EndReason, FenError, GameOptions,
+    ActionError, BoardView, Color, DesignationError, Effects, EndReason, FenError, GameOptions,
     OptionsError, Outcome, Removal, Square, Variant, Viewer,
 };
 
@@ -129,6 +129,14 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// The squares `action` involves, for highlighting.
     fn action_squares(&self, action: &Self::Action) -> ActionSquares;
 
+    /// What the legal `action` does from this position, without changing it: the pieces
+    /// it moves, captures, detonates, sets off, defuses, hands a bomb to, grabs with,
+    /// pushes and removes (C-6), and the end it brings (C-3). Computed on this position
+    /// as it is, so on a player's view nothing hidden shows (BE-2, BE-6). Rulings per
+    /// field are on [`Effects`]. The result for an action that is not legal is unspecified
+    /// (but memory-safe), as for [`Position::play_unchecked`].
+    fn effects(&self, action: &Self::Action) -> Effects;
+
     /// This position as `viewer` may see it: hidden information the viewer may not know
     /// is removed (BE-2). Variants without secrets return a copy.
     fn view(&self, viewer: Viewer) -> Self {
@@ -151,9 +159,25 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// [`DesignationError`] saying what was wrong; variants without carriers always refuse.
     fn designate(&mut self, color: Color, squares: &[Square]) -> Result<(), DesignationError> {
         let _ = (color, squares);
-        Err(DesignationError {
-            reason: format!("{} has no bomb carriers to choose", Self::VARIANT.title()),
-        })
+        Err(DesignationError::new(
+            crate::DesignationErrorKind::NoCarriers,
+            format!("{} has no bomb carriers to choose", Self::VARIANT.title()),
+        ))
+    }
+
+    /// How many carriers each side chooses (BE-2: the Multiple Beirut count N, 1 to 15;
+    /// NU-3: 1); 0 in variants without carriers.
+    fn carrier_count(&self) -> usize {
+        0
+    }
+
+    /// The squares of `color`'s pieces that [`Position::designate`] accepts as carriers on
+    /// this board, in canonical square order (INTERFACES.md): every own piece but the king
+    /// in Beirut (BE-2), every own piece in Nuke (NU-3), none elsewhere. Whether `color`
+    /// still has to choose is [`Position::awaiting_designation`]'s answer.
+    fn carrier_candidates(&self, color: Color) -> Vec<Square> {
+        let _ = color;
+        Vec::new()
     }
 
     /// Sides that still have to choose carriers before play starts (BE-2, NU-3).

@@ -4,34 +4,24 @@
 //! `kaboom-beirut-v1:<game id>:<white|black>:<carrier squares in canonical order,
 //! comma-joined>:<salt as lowercase hex>`, with a 16-byte salt from the OS generator.
 
+use kaboom_rules::beirut;
 use kaboom_rules::{Color, Square};
-use sha2::{Digest, Sha256};
 
-/// Squares in canonical order (by rank from White's side, then file), comma-joined.
+/// Squares in canonical order (by rank from White's side, then file), comma-joined:
+/// [`beirut::canonical_squares`].
 pub fn canonical_squares(squares: &[Square]) -> String {
-    let mut sorted = squares.to_vec();
-    sorted.sort_by_key(|s| s.index());
-    sorted.dedup();
-    sorted
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
+    beirut::canonical_squares(squares)
 }
 
-/// The string that is hashed (and that a player hashes with `sha256sum` to check).
+/// The string that is hashed (and that a player hashes with `sha256sum` to check):
+/// [`beirut::commitment_preimage_text`].
 pub fn preimage(game_id: i64, color: Color, squares: &str, salt_hex: &str) -> String {
-    format!(
-        "kaboom-beirut-v1:{game_id}:{}:{squares}:{salt_hex}",
-        color.name()
-    )
+    beirut::commitment_preimage_text(&game_id.to_string(), color, squares, salt_hex)
 }
 
-/// SHA-256 of [`preimage`], lowercase hex.
+/// SHA-256 of [`preimage`], lowercase hex: [`beirut::commitment_text`].
 pub fn commitment(game_id: i64, color: Color, squares: &str, salt_hex: &str) -> String {
-    hex::encode(Sha256::digest(
-        preimage(game_id, color, squares, salt_hex).as_bytes(),
-    ))
+    beirut::commitment_text(&game_id.to_string(), color, squares, salt_hex)
 }
 
 /// A fresh 16-byte salt from the operating system's generator, lowercase hex.
@@ -54,6 +44,8 @@ pub fn check_line(game_id: i64, color: Color, squares: &str, salt_hex: &str) -> 
 
 #[cfg(test)]
 mod tests {
+    use sha2::{Digest, Sha256};
+
     use super::*;
 
     #[test]

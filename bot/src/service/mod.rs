@@ -320,7 +320,7 @@ impl Services {
             if c.options.carriers != 1 || c.options.dead_mans_switch {
                 return refuse(Refusal::BeirutOptionsOnly { variant: c.variant });
             }
-        } else if !(1..=15).contains(&c.options.carriers) {
+        } else if !(1..=kaboom_rules::beirut::MAX_CARRIERS).contains(&c.options.carriers) {
             return refuse(Refusal::CarrierCount);
         }
         if let Err(e) = AnyGame::new(c.variant, c.options) {
@@ -668,12 +668,11 @@ impl Services {
             return refuse(Refusal::NoCarriersToChoose);
         }
         let view = snap.game.board_view(Viewer::player(color));
-        let beirut = snap.row.variant == Variant::Beirut;
+        let candidates = snap.game.carrier_candidates(color);
         let options = view
             .pieces
             .iter()
-            .filter(|p| p.color == color && p.square.rank() >= 1)
-            .filter(|p| !(beirut && p.kind == kaboom_rules::Kind::King))
+            .filter(|p| candidates.contains(&p.square))
             .map(|p| {
                 (
                     p.square.to_string(),
@@ -681,11 +680,7 @@ impl Services {
                 )
             })
             .collect();
-        let count = if beirut {
-            usize::from(snap.row.options.carriers)
-        } else {
-            1
-        };
+        let count = snap.game.carrier_count();
         Ok(CarrierMenu {
             game_id: id,
             color,

@@ -31,10 +31,10 @@ use kaboom_rules::atomic::Atomic;
 use kaboom_rules::beirut::{Beirut, BeirutAction};
 use kaboom_rules::bombalot::{ActionKind, Bombalot, BombalotAction};
 use kaboom_rules::bomberman::{Bomberman, BombermanAction};
-use kaboom_rules::chess::{Move, square};
 use kaboom_rules::nuke::{Nuke, NukeAction};
 use kaboom_rules::{
-    AnyGame, BoardView, Cause, Color, Geometry, Kind, PieceView, Position, Removal, Square, Viewer,
+    AnyGame, BoardView, Cause, Color, Effects, Geometry, Kind, Move, PieceView, Position, Removal,
+    Square, Viewer,
 };
 
 /// Discord's limit on a choice's name and value, in characters.
@@ -89,8 +89,8 @@ trait Describe: Position {
     }
 
     /// What the action does, as label parts; empty for a plain move (the label then
-    /// names the moving piece). `removed` is [`Position::play_reported`] on this view.
-    fn effects(&self, action: &Self::Action, removed: &[Removal], board: &Board) -> Vec<String>;
+    /// names the moving piece). `fx` is [`Position::effects`] on this view.
+    fn parts(&self, action: &Self::Action, fx: &Effects, board: &Board) -> Vec<String>;
 }
 
 /// The board before the action, indexed by square.
@@ -262,10 +262,9 @@ fn pick<P: Describe>(pos: &P, needle: &str, limit: usize) -> Vec<Suggestion> {
 }
 
 fn label<P: Describe>(pos: &P, action: &P::Action, board: &Board) -> String {
-    let mut after = pos.clone();
-    let removed = after.play_reported(action);
+    let fx = pos.effects(action);
     let mut parts = vec![pos.head(action, pos.san_with_marks(action))];
-    let effects = pos.effects(action, &removed, board);
+    let effects = pos.parts(action, &fx, board);
     if effects.is_empty() {
         let squares = pos.action_squares(action);
         if let Some(p) = squares
@@ -277,7 +276,7 @@ fn label<P: Describe>(pos: &P, action: &P::Action, board: &Board) -> String {
         }
     }
     parts.extend(effects);
-    match after.variant_outcome() {
+    match fx.outcome {
         Some(o) if o.winner == Some(board.mover.other()) => {
             parts.push(format!("you lose: {}", o.reason.describe()));
         }
@@ -288,32 +287,33 @@ fn label<P: Describe>(pos: &P, action: &P::Action, board: &Board) -> String {
 }
 
 /// Atomic (AT-2, AT-3): a capture's blast, besides the capturer and the captured piece.
-fn atomic_blast(mv: &Move, removed: &[Removal], mover: Color) -> Vec<String> {
-    let Some(captured) = mv.capture_square() else {
+fn atomic_blast(mv: &Move, fx: &Effects, mover: Color) -> Vec<String> {
+    let Some(captured) = fx.captured else {
         return Vec::new();
     };
-    let (to, captured) = (square(mv.to), square(captured));
-    let rest = removed
+    let to = mv.to_square();
+    let rest = fx
+        .removed
         .iter()
         .filter(|r| r.square != to && r.square != captured);
     vec![removes("blast removes", rest, mover, "nothing else")]
 }
 
 impl Describe for Atomic {
-    fn effects(&self, mv: &Move, removed: &[Removal], board: &Board) -> Vec<String> {
-        atomic_blast(mv, removed, board.mover)
+    fn parts(&self, mv: &Move, fx: &Effects, board: &Board) -> Vec<String> {
+        atomic_blast(mv, fx, board.mover)
     }
 }
 
 impl Describe for Beirut {
-    fn effects(&self, action: &BeirutAction, removed: &[Removal], board: &Board) -> Vec<String> {
+    fn parts(&self, action: &BeirutAction, fx: &Effects, board: &Board) -> Vec<String> {
         match action {
             // BE-3: the carrier and everything on its 3x3 block.
             BeirutAction::Boom(s) => {
                 let name = board
                     .at(*s)
                     .map_or_else(|| "carrier".to_string(), |p| p.kind.title().to_string());
-                let rest = removed.iter().filter(|r| r.square != *s);
+                let rest = fx.removed.iter().filter(|r| r.square != *s);
                 vec![
                     format!("{name} {s} explodes"),
                     removes("removes", rest, board.mover, "nothing else"),
@@ -322,11 +322,12 @@ impl Describe for Beirut {
             // BE-6: in the mover's view no enemy carrier is known, so a capture removes
             // the captured piece only; a Dead Man's Switch blast shows only in a view that
             // knows the carrier (never the mover's).
-            BeirutAction::Move(mv) => {
-                let Some(captured) = mv.capture_square().map(square) else {
+            BeirutAction::Move(_) => {
+                let Some(captured) = fx.captured else {
                     return Vec::new();
                 };
-                let rest: Vec<&Removal> = removed.iter().filter(|r| r.square != captured).collect();
+                let rest: Vec<&Removal> =
+                    fx.removed.iter().filter(|r| r.square != captured).collect();
                 if rest.is_empty() {
                     Vec::new()
                 } else {
@@ -350,9 +351,10 @@ impl Describe for Nuke {
     fn head(&self, action: &NukeAction, display: String) -> String {
         match action.transfer {
             Some(t) => {
-                let prefix = format!("{}>{} ", square(t.from), square(t.to));
+                let (from, to) = (t.from_square(), t.to_square());
+                let prefix = format!("{from}>{to} ");
                 match display.strip_prefix(&prefix) {
-                    Some(rest) => format!("{}>{} then {rest}", square(t.from), square(t.to)),
+                    Some(rest) => format!("{from}>{to} then {rest}"),
                     None => display,
                 }
             }
@@ -360,31 +362,28 @@ impl Describe for Nuke {
         }
     }
 
-    fn effects(&self, action: &NukeAction, removed: &[Removal], board: &Board) -> Vec<String> {
+    fn parts(&self, _action: &NukeAction, fx: &Effects, board: &Board) -> Vec<String> {
         let mut parts = Vec::new();
-        if let Some(t) = action.transfer {
-            let to = square(t.to);
-            let mut text = format!("bomb to {}", board.owned_name(to));
+        if let Some(t) = fx.transfer {
+            let mut text = format!("bomb to {}", board.owned_name(t.to));
             // NU-5: a king or queen that carries is frozen.
-            if board
-                .at(to)
-                .is_some_and(|p| matches!(p.kind, Kind::King | Kind::Queen))
-            {
+            if t.freezes {
                 text.push_str(", frozen");
             }
             parts.push(text);
         }
         // NU-6, NU-7: every piece the blasts remove (the capturer included); the captured
         // carrier itself is the capture.
-        let blasted: Vec<&Removal> = removed
+        let blasted: Vec<&Removal> = fx
+            .removed
             .iter()
             .filter(|r| r.cause == Cause::Exploded)
             .collect();
         if !blasted.is_empty() {
             parts.push(removes("blast removes", blasted, board.mover, ""));
         }
-        if action.grab {
-            parts.push(format!("grabs the bomb on {}", square(action.mv.to)));
+        if let Some(grab) = fx.grab {
+            parts.push(format!("grabs the bomb on {grab}"));
         }
         parts
     }
@@ -402,26 +401,25 @@ impl Describe for Bomberman {
         }
     }
 
-    fn effects(&self, action: &BombermanAction, removed: &[Removal], board: &Board) -> Vec<String> {
+    fn parts(&self, action: &BombermanAction, fx: &Effects, board: &Board) -> Vec<String> {
         let mover = board.mover;
         match *action {
             // BM-5, BM-6: the bomb, then what the waves hit.
             BombermanAction::Detonate(s) => {
-                let hit = removed.iter().filter(|r| r.square != s);
+                let hit = fx.removed.iter().filter(|r| r.square != s);
                 vec![removes("hits", hit, mover, "nothing")]
             }
-            BombermanAction::Move { from, to, .. } => {
-                let target = board.at(to).filter(|p| p.color != mover);
-                if target.is_none_or(|p| p.kind != Kind::Bomb) {
-                    return Vec::new();
-                }
-                let capturer = board.at(from).map_or(Kind::Pawn, |p| p.kind);
-                if capturer == Kind::Defuser {
+            BombermanAction::Move { .. } => {
+                if fx.defuses.is_some() {
                     // BM-7: a Defuser removes an enemy bomb without explosion.
                     return vec!["defuses the bomb".into()];
                 }
+                let Some(to) = fx.sets_off else {
+                    return Vec::new();
+                };
+                let capturer = fx.actor.map_or(Kind::Pawn, |p| p.kind);
                 // BM-7: the capturer is destroyed and the bomb explodes from `to`.
-                let hit = removed.iter().filter(|r| r.square != to);
+                let hit = fx.removed.iter().filter(|r| r.square != to);
                 vec![
                     format!("sets off the bomb, {} lost", capturer.title()),
                     removes("hits", hit, mover, "nothing else"),
@@ -430,11 +428,6 @@ impl Describe for Bomberman {
             BombermanAction::Castle(_) => Vec::new(),
         }
     }
-}
-
-/// Whether `sq` is a Bombalot goal square (BA-2).
-fn is_goal(sq: Square) -> bool {
-    Geometry::BOMBALOT.is_goal(sq)
 }
 
 impl Describe for Bombalot {
@@ -457,28 +450,25 @@ impl Describe for Bombalot {
         }
     }
 
-    fn effects(&self, action: &BombalotAction, removed: &[Removal], board: &Board) -> Vec<String> {
+    fn parts(&self, action: &BombalotAction, fx: &Effects, board: &Board) -> Vec<String> {
         let mover = board.mover;
-        let (from, to) = (action.from, action.to);
+        let to = action.to;
         let mut parts = Vec::new();
-        let moving = board.at(from);
-        // The kind it moves as (BA-10: an imitator moves as the opponent's last kind).
-        let kind = moving.map(|p| match p.kind {
-            Kind::Imitator => self.last_moved(mover.other()).unwrap_or(Kind::Imitator),
-            k => k,
-        });
-        let pushed = self.pushed(action);
-        if !pushed.is_empty() {
+        if !fx.pushes.is_empty() {
             // BA-6, BA-14: each pushed piece one square on, into its goal, or off.
-            let list: Vec<String> = pushed
+            let list: Vec<String> = fx
+                .pushes
                 .iter()
-                .map(|&(sq, dest)| {
+                .map(|push| {
+                    let sq = push.from;
                     let name = board.at(sq).map_or(String::new(), |p| {
                         let own = if p.color == mover { "your " } else { "" };
                         format!("{own}{}", letter(p.kind))
                     });
-                    match dest {
-                        Some(d) if is_goal(d) => format!("{name}{sq}>{d} (goal)"),
+                    match push.to {
+                        Some(d) if Geometry::BOMBALOT.is_goal(d) => {
+                            format!("{name}{sq}>{d} (goal)")
+                        }
                         Some(d) => format!("{name}{sq}>{d}"),
                         None => format!("{name}{sq} off"),
                     }
@@ -486,12 +476,10 @@ impl Describe for Bombalot {
                 .collect();
             parts.push(format!("pushes {}", list.join(", ")));
         }
-        if is_goal(to) && from != to {
+        if fx.goal_entry.is_some() {
             parts.push("enters goal".into());
         }
-        let set_off = action.kind == ActionKind::Move
-            && kind == Some(Kind::Detonator)
-            && board.at(to).is_some();
+        let set_off = fx.sets_off.is_some();
         if set_off {
             // BA-7: a detonator landing on a bomb sets it off and dies with it.
             parts.push(format!("sets off the bomb on {to}"));
@@ -500,7 +488,7 @@ impl Describe for Bombalot {
         let evident =
             |r: &Removal| (action.kind == ActionKind::Explode || set_off) && r.square == to;
         let by = |cause: Cause| -> Vec<&Removal> {
-            removed
+            fx.removed
                 .iter()
                 .filter(|r| r.cause == cause && !evident(r))
                 .collect()
@@ -716,7 +704,7 @@ mod tests {
 
     #[test]
     fn busy_bombalot_matches_paths_lazily_and_caps_at_25() {
-        // 6,161 legal actions (rules/tests/bombalot.perft, busy-super-tweke).
+        // 6,161 legal actions (rules/tests/data/bombalot.perft, busy-super-tweke).
         let fen = "i(m)do1m1dt/2ww1ws1/1Sw1w1w1/1D1sw3/5w2/2WW2W1/1W6/3OM1DT w ---- Ww 0 13";
         let g = game(Variant::Bombalot, fen);
         let all = suggestions(&g, Viewer::White, "", 25);

@@ -99,11 +99,11 @@ fn read_cell(
     chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
     fen: &str,
 ) -> Result<Cell, FenError> {
-    let c = chars
-        .next()
-        .ok_or_else(|| FenError::new(fen, "a piece letter is missing"))?;
+    let c = chars.next().ok_or_else(|| {
+        FenError::new(crate::FenErrorKind::Board, fen, "a piece letter is missing")
+    })?;
     let kind = kind_of(c).ok_or_else(|| {
-        FenError::new(
+        FenError::new(crate::FenErrorKind::Board,
             fen,
             format!("'{c}' is not a Bombalot piece: expected one of W S T D M O I (white) or w s t d m o i (black)"),
         )
@@ -118,6 +118,7 @@ fn read_cell(
         chars.next();
         if kind != Kind::Imitator {
             return Err(FenError::new(
+                crate::FenErrorKind::Board,
                 fen,
                 format!("'{c}(' : only an imitator (I/i) carries an imitated kind in parentheses"),
             ));
@@ -125,12 +126,14 @@ fn read_cell(
         let p = chars.next().unwrap_or(')');
         let power = kind_of(p).filter(|&k| k != Kind::Imitator).ok_or_else(|| {
             FenError::new(
+                crate::FenErrorKind::Board,
                 fen,
                 format!("'{p}' is not a kind an imitator can imitate: expected W S T D M O"),
             )
         })?;
         if chars.next() != Some(')') {
             return Err(FenError::new(
+                crate::FenErrorKind::Board,
                 fen,
                 "an imitated kind must be closed with ')', like I(D)",
             ));
@@ -145,6 +148,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.len() != 6 && fields.len() != 4 {
         return Err(FenError::new(
+            crate::FenErrorKind::Fields,
             fen,
             format!(
                 "expected 6 fields (placement, side to move, goals, last moved kinds, halfmove clock, fullmove number) or the first 4, found {}",
@@ -156,6 +160,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
     let ranks: Vec<&str> = fields[0].split('/').collect();
     if ranks.len() != 8 {
         return Err(FenError::new(
+            crate::FenErrorKind::Board,
             fen,
             format!(
                 "the placement needs 8 ranks separated by '/', found {}",
@@ -172,6 +177,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
                 chars.next();
                 if d == 0 {
                     return Err(FenError::new(
+                        crate::FenErrorKind::Board,
                         fen,
                         format!("rank {rank}: 0 is not a run of empty squares"),
                     ));
@@ -186,6 +192,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             }
             if file > 8 {
                 return Err(FenError::new(
+                    crate::FenErrorKind::Board,
                     fen,
                     format!("rank {rank} has more than 8 squares"),
                 ));
@@ -193,6 +200,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
         }
         if file != 8 {
             return Err(FenError::new(
+                crate::FenErrorKind::Board,
                 fen,
                 format!("rank {rank} has {file} squares, expected 8"),
             ));
@@ -203,6 +211,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
         "b" => Color::Black,
         other => {
             return Err(FenError::new(
+                crate::FenErrorKind::Turn,
                 fen,
                 format!("side to move '{other}': expected w or b"),
             ));
@@ -218,6 +227,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
                 let cell = read_cell(&mut chars, fen)?;
                 if !scoring_goal(cell.color, g) {
                     return Err(FenError::new(
+                        crate::FenErrorKind::VariantFields,
                         fen,
                         format!(
                             "goal {g} holds a {} piece, but only {} pieces can enter it (BA-2)",
@@ -230,6 +240,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             }
             None => {
                 return Err(FenError::new(
+                    crate::FenErrorKind::VariantFields,
                     fen,
                     "the goals field needs 4 entries (d0 e0 d9 e9), each '-' or a piece, like ----",
                 ));
@@ -238,6 +249,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
     }
     if chars.next().is_some() {
         return Err(FenError::new(
+            crate::FenErrorKind::VariantFields,
             fen,
             "the goals field has more than 4 entries (d0 e0 d9 e9)",
         ));
@@ -245,6 +257,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
     let last: Vec<char> = fields[3].chars().collect();
     if last.len() != 2 {
         return Err(FenError::new(
+            crate::FenErrorKind::VariantFields,
             fen,
             "the last-moved field needs 2 characters: White's kind then Black's, each a letter of W S T D M O or '-', like --",
         ));
@@ -255,6 +268,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
         } else {
             Some(kind_of(c).filter(|&k| k != Kind::Imitator).ok_or_else(|| {
                 FenError::new(
+                    crate::FenErrorKind::VariantFields,
                     fen,
                     format!("last moved kind '{c}': expected one of W S T D M O or '-'"),
                 )
@@ -268,6 +282,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             .count();
         if count > 16 {
             return Err(FenError::new(
+                crate::FenErrorKind::Impossible,
                 fen,
                 format!("{count} {color} pieces: a side has at most 16 in Bombalot (BA-1)"),
             ));
@@ -276,6 +291,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
     if fields.len() == 6 {
         pos.halfmoves = fields[4].parse().map_err(|_| {
             FenError::new(
+                crate::FenErrorKind::Clocks,
                 fen,
                 format!("halfmove clock '{}': expected a number", fields[4]),
             )
@@ -286,6 +302,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             .filter(|&n: &u32| n >= 1)
             .ok_or_else(|| {
                 FenError::new(
+                    crate::FenErrorKind::Clocks,
                     fen,
                     format!("fullmove number '{}': expected a number from 1", fields[5]),
                 )

@@ -534,6 +534,10 @@ impl Position for Bombalot {
         notation::parse(self, text)
     }
 
+    fn effects(&self, action: &Self::Action) -> crate::Effects {
+        crate::effects::bombalot(self, action)
+    }
+
     fn action_squares(&self, action: &BombalotAction) -> ActionSquares {
         let moved = ActionSquares {
             from: Some(action.from),

@@ -330,6 +330,7 @@ pub(super) fn parse(pos: &Bombalot, text: &str) -> Result<BombalotAction, Action
             text: text.trim().to_string(),
             reason,
             legal: pos.legal_actions().iter().map(|a| san(pos, a)).collect(),
+            ambiguous: false,
         }
         .into()
     };

@@ -91,6 +91,7 @@ fn placement(fen: &str, field: &str) -> Result<Board, FenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 8 {
         return Err(FenError::new(
+            crate::FenErrorKind::Board,
             fen,
             format!(
                 "the board has {} ranks separated by '/'; Bomberman Chess has 8",
@@ -111,6 +112,7 @@ fn placement(fen: &str, field: &str) -> Result<Board, FenError> {
                 }
                 if n == 0 {
                     return Err(FenError::new(
+                        crate::FenErrorKind::Board,
                         fen,
                         format!("rank {rank}: '0' is not a count of empty squares (1 to 10)"),
                     ));
@@ -118,7 +120,7 @@ fn placement(fen: &str, field: &str) -> Result<Board, FenError> {
                 file += n as u8;
             } else {
                 let piece = char_piece(c).ok_or_else(|| {
-                    FenError::new(
+                    FenError::new(crate::FenErrorKind::Board,
                         fen,
                         format!(
                             "rank {rank}: '{c}' is not a piece; expected K, D, O, R, B, N, P, Q (King Battler) or lower case for Black, or a digit count"
@@ -132,6 +134,7 @@ fn placement(fen: &str, field: &str) -> Result<Board, FenError> {
             }
             if file > 10 {
                 return Err(FenError::new(
+                    crate::FenErrorKind::Board,
                     fen,
                     format!("rank {rank} ('{text}') has more than 10 squares"),
                 ));
@@ -139,6 +142,7 @@ fn placement(fen: &str, field: &str) -> Result<Board, FenError> {
         }
         if file != 10 {
             return Err(FenError::new(
+                crate::FenErrorKind::Board,
                 fen,
                 format!("rank {rank} ('{text}') has {file} squares; each rank has 10 (a-j)"),
             ));
@@ -153,6 +157,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.len() != 6 && fields.len() != 4 {
         return Err(FenError::new(
+            crate::FenErrorKind::Fields,
             fen,
             format!(
                 "expected 6 fields (placement, side to move, castling, en passant, halfmove clock, fullmove number) or 4 without the clocks, found {}",
@@ -166,6 +171,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
         "b" => Color::Black,
         other => {
             return Err(FenError::new(
+                crate::FenErrorKind::Turn,
                 fen,
                 format!("side to move '{other}' should be w or b"),
             ));
@@ -178,6 +184,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
             .count();
         if kings != 1 {
             return Err(FenError::new(
+                crate::FenErrorKind::Impossible,
                 fen,
                 format!("{color} has {kings} kings; each side has exactly one"),
             ));
@@ -186,6 +193,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
     for s in (10..20).chain(80..90) {
         if board[s].is_some_and(|p| p.kind == Kind::Pawn) {
             return Err(FenError::new(
+                crate::FenErrorKind::Impossible,
                 fen,
                 format!(
                     "a pawn stands on {}; pawns never stand on rank 1 or 8 (they promote, BM-3)",
@@ -204,6 +212,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
                 'q' => (Color::Black, CastlingSide::Queen),
                 _ => {
                     return Err(FenError::new(
+                        crate::FenErrorKind::Castling,
                         fen,
                         format!(
                             "castling '{}' should be '-' or letters from KQkq",
@@ -215,6 +224,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
             let bit = side.right(color);
             if castling & bit != 0 {
                 return Err(FenError::new(
+                    crate::FenErrorKind::Castling,
                     fen,
                     format!("castling right '{c}' is repeated"),
                 ));
@@ -225,6 +235,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
                 || board[(rank * 10 + rook_file) as usize] != Some(Piece::new(color, Kind::Rook))
             {
                 return Err(FenError::new(
+                    crate::FenErrorKind::Castling,
                     fen,
                     format!(
                         "castling right '{c}' needs {color}'s king on f{rank} and rook on {}{rank} (BM-4)",
@@ -238,9 +249,13 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
     let ep = match fields[3] {
         "-" => None,
         text => {
-            let square: Square = text
-                .parse()
-                .map_err(|e| FenError::new(fen, format!("en passant: {e}, or '-'")))?;
+            let square: Square = text.parse().map_err(|e| {
+                FenError::new(
+                    crate::FenErrorKind::EnPassant,
+                    fen,
+                    format!("en passant: {e}, or '-'"),
+                )
+            })?;
             let s = square.index();
             let (ep_rank, pawn_rank) = match turn {
                 Color::White => (6, 5),
@@ -255,6 +270,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
                 || board[origin].is_some()
             {
                 return Err(FenError::new(
+                    crate::FenErrorKind::EnPassant,
                     fen,
                     format!(
                         "en passant square {text} does not follow a double step: with {} to move it must be on rank {ep_rank}, empty, with the square behind it empty and {}'s pawn in front of it",
@@ -268,6 +284,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
     let (halfmoves, fullmoves) = if fields.len() == 6 {
         let half = fields[4].parse::<u32>().map_err(|_| {
             FenError::new(
+                crate::FenErrorKind::Clocks,
                 fen,
                 format!("halfmove clock '{}' should be a whole number", fields[4]),
             )
@@ -278,6 +295,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
             .filter(|&n| n >= 1)
             .ok_or_else(|| {
                 FenError::new(
+                    crate::FenErrorKind::Clocks,
                     fen,
                     format!("fullmove number '{}' should be a number from 1", fields[5]),
                 )
@@ -288,6 +306,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
     };
     if in_check(&board, !turn) {
         return Err(FenError::new(
+            crate::FenErrorKind::Impossible,
             fen,
             format!(
                 "{} is in check but it is {}'s turn: no legal move leaves the mover in check (BM-8)",

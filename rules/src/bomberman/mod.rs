@@ -617,6 +617,10 @@ impl Position for Bomberman {
         san::parse(self, text)
     }
 
+    fn effects(&self, action: &Self::Action) -> crate::Effects {
+        crate::effects::bomberman(self, action)
+    }
+
     fn action_squares(&self, action: &Self::Action) -> ActionSquares {
         match *action {
             BombermanAction::Move { from, to, .. } => ActionSquares {

@@ -200,6 +200,7 @@ fn illegal(
         text: text.into(),
         reason: reason.into(),
         legal: legal.iter().map(|a| san(pos, a, legal)).collect(),
+        ambiguous: false,
     }
     .into()
 }
@@ -413,6 +414,7 @@ fn resolve(
                 text: text.into(),
                 reason: format!("it is ambiguous: it could be {}", options.join(" or ")),
                 legal: options,
+                ambiguous: true,
             }
             .into())
         }

@@ -10,7 +10,7 @@ pub mod san;
 
 use std::fmt::Write as _;
 
-use crate::{Color, EndReason, FenError, Kind, Outcome, Piece, Square};
+use crate::{Color, EndReason, FenError, Kind, Outcome, Square};
 
 /// A chess role. Index order matches [`Board::role`].
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
@@ -242,11 +242,6 @@ impl Board {
             (Some(_), Some(_)) => None,
         }
     }
-
-    /// The crate piece on `s`.
-    pub fn crate_piece(&self, s: u8) -> Option<Piece> {
-        self.piece_at(s).map(|(c, r)| Piece::new(c, r.kind()))
-    }
 }
 
 /// What kind of move a [`Move`] is.
@@ -269,22 +264,58 @@ pub enum MoveKind {
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct Move {
     /// Start square.
-    pub from: u8,
+    pub(crate) from: u8,
     /// Destination square (the king's, for castling).
-    pub to: u8,
+    pub(crate) to: u8,
     /// The moving role.
-    pub role: Role,
+    pub(crate) role: Role,
     /// The captured role (a pawn for en passant).
-    pub capture: Option<Role>,
+    pub(crate) capture: Option<Role>,
     /// The promotion role.
-    pub promotion: Option<Role>,
+    pub(crate) promotion: Option<Role>,
     /// Plain, double push, en passant or castling.
-    pub kind: MoveKind,
+    pub(crate) kind: MoveKind,
 }
 
 impl Move {
+    /// The square the moving piece starts on.
+    pub fn from_square(&self) -> Square {
+        square(self.from)
+    }
+
+    /// The square the moving piece arrives on (the king's, for castling).
+    pub fn to_square(&self) -> Square {
+        square(self.to)
+    }
+
+    /// The kind of the moving piece (before any promotion).
+    pub fn moving_kind(&self) -> Kind {
+        self.role.kind()
+    }
+
+    /// The kind of the captured piece (a pawn for en passant), `None` for a quiet move.
+    pub fn captured_kind(&self) -> Option<Kind> {
+        self.capture.map(Role::kind)
+    }
+
+    /// The kind a pawn promotes to, if it does (AT-4, BE-7).
+    pub fn promotion_kind(&self) -> Option<Kind> {
+        self.promotion.map(Role::kind)
+    }
+
+    /// The square of the captured piece: the destination, or the square behind it for en
+    /// passant (AT-3, BE-7, NU-11). `None` for a quiet move.
+    pub fn captured_square(&self) -> Option<Square> {
+        self.capture_square().map(square)
+    }
+
+    /// Whether this is castling (AT-8, NU-1): the king goes to [`Move::to_square`].
+    pub fn is_castle(&self) -> bool {
+        matches!(self.kind, MoveKind::Castle { .. })
+    }
+
     /// For castling, the rook's destination square.
-    pub fn castle_rook_to(&self) -> Option<u8> {
+    pub(crate) fn castle_rook_to(&self) -> Option<u8> {
         match self.kind {
             MoveKind::Castle { rook } => Some(if rook > self.from {
                 self.to - 1
@@ -296,7 +327,7 @@ impl Move {
     }
 
     /// The square of the captured piece (behind `to` for en passant).
-    pub fn capture_square(&self) -> Option<u8> {
+    pub(crate) fn capture_square(&self) -> Option<u8> {
         match self.kind {
             _ if self.capture.is_none() => None,
             MoveKind::EnPassant => Some(if self.to > self.from {
@@ -352,19 +383,24 @@ impl ChessState {
     /// # Errors
     /// [`FenError`] naming the bad field.
     pub fn from_fen(fen: &str) -> Result<(ChessState, Vec<String>), FenError> {
-        let err = |reason: String| FenError::new(fen, reason);
+        let err = |kind: crate::FenErrorKind, reason: String| FenError::new(kind, fen, reason);
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 2 {
-            return Err(err("expected at least the board and the side to move, like 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'".into()));
+            return Err(err(crate::FenErrorKind::Fields, "expected at least the board and the side to move, like 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'".into()));
         }
-        let board = parse_board(fields[0]).map_err(err)?;
+        let board = parse_board(fields[0]).map_err(|e| err(crate::FenErrorKind::Board, e))?;
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(err(format!("side to move '{other}' must be w or b"))),
+            other => {
+                return Err(err(
+                    crate::FenErrorKind::Turn,
+                    format!("side to move '{other}' must be w or b"),
+                ));
+            }
         };
-        let castling =
-            parse_castling(&board, fields.get(2).copied().unwrap_or("-")).map_err(err)?;
+        let castling = parse_castling(&board, fields.get(2).copied().unwrap_or("-"))
+            .map_err(|e| err(crate::FenErrorKind::Castling, e))?;
         let ep = match fields.get(3).copied().unwrap_or("-") {
             "-" => None,
             text => {
@@ -374,16 +410,23 @@ impl ChessState {
                     .and_then(sq)
                     .filter(|s| matches!(s / 8, 2 | 5));
                 Some(s.ok_or_else(|| {
-                    err(format!(
-                        "en passant square '{text}' must be '-' or a square on rank 3 or 6"
-                    ))
+                    err(
+                        crate::FenErrorKind::EnPassant,
+                        format!(
+                            "en passant square '{text}' must be '-' or a square on rank 3 or 6"
+                        ),
+                    )
                 })?)
             }
         };
         let number = |i: usize, default: u32, name: &str| -> Result<u32, FenError> {
             fields.get(i).map_or(Ok(default), |t| {
-                t.parse()
-                    .map_err(|_| err(format!("{name} '{t}' is not a number")))
+                t.parse().map_err(|_| {
+                    err(
+                        crate::FenErrorKind::Clocks,
+                        format!("{name} '{t}' is not a number"),
+                    )
+                })
             })
         };
         let halfmoves = number(4, 0, "halfmove clock")?;

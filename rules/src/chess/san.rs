@@ -249,6 +249,7 @@ pub(crate) fn resolve(
                 text: text.to_string(),
                 reason,
                 legal: legal_san(),
+                ambiguous: false,
             }
             .into())
         }
@@ -258,6 +259,7 @@ pub(crate) fn resolve(
                 text: text.to_string(),
                 reason: format!("it is ambiguous: it could be {}", options.join(" or ")),
                 legal: legal_san(),
+                ambiguous: true,
             }
             .into())
         }

@@ -73,9 +73,9 @@ use std::hash::{Hash, Hasher};
 use crate::chess::attacks::KING;
 use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, sq, square, squares};
 use crate::{
-    ActionError, ActionSquares, BoardView, Cause, Color, DesignationError, EndReason, FenError,
-    GameOptions, LooseBombs, OptionsError, Outcome, Piece, PieceView, Position, Removal, Square,
-    Status, Variant, Viewer,
+    ActionError, ActionSquares, BoardView, Cause, Color, DesignationError, DesignationErrorKind,
+    EndReason, FenError, GameOptions, LooseBombs, OptionsError, Outcome, Piece, PieceView,
+    Position, Removal, Square, Status, Variant, Viewer,
 };
 
 /// Nuke move generation: kings may capture (a king may capture anything but a king, and
@@ -96,13 +96,25 @@ enum Choice {
 }
 
 /// A bomb handed on before the move (NU-4): from a carrier of the side to move to a piece
-/// on an adjacent square. Squares are `0..64` indices as in [`Move`] (`(rank - 1) * 8 + file`).
+/// on an adjacent square: [`Transfer::from_square`] to [`Transfer::to_square`].
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct Transfer {
     /// The carrier that hands its bomb on.
-    pub from: u8,
+    pub(crate) from: u8,
     /// The piece (either colour) that takes it.
-    pub to: u8,
+    pub(crate) to: u8,
+}
+
+impl Transfer {
+    /// The square of the carrier that hands its bomb on (NU-4).
+    pub fn from_square(&self) -> Square {
+        square(self.from)
+    }
+
+    /// The square of the piece (either colour) that takes the bomb (NU-4).
+    pub fn to_square(&self) -> Square {
+        square(self.to)
+    }
 }
 
 /// One Nuke action (C-2, NU-4, NU-10, NU-12): an optional transfer, a chess move, and
@@ -158,7 +170,7 @@ impl Nuke {
     }
 
     /// The underlying chess state (board, rights, clocks).
-    pub fn state(&self) -> &ChessState {
+    pub(crate) fn state(&self) -> &ChessState {
         &self.state
     }
 
@@ -477,7 +489,7 @@ impl Nuke {
     }
 
     fn parse_bombs(&mut self, fen: &str, field: &str) -> Result<(), FenError> {
-        let err = |reason: String| FenError::new(fen, reason);
+        let err = |reason: String| FenError::new(crate::FenErrorKind::VariantFields, fen, reason);
         let board = self.state.board;
         let mut markers = [None::<Choice>; 2];
         for token in field.split(',') {
@@ -659,6 +671,7 @@ impl Position for Nuke {
             [field] => pos.parse_bombs(fen, field)?,
             _ => {
                 return Err(FenError::new(
+                    crate::FenErrorKind::Fields,
                     fen,
                     "Nuke FEN has six fields and one bomb field (like 'e1,d8' or 'w:choosing,b:choosing'); found more",
                 ));
@@ -749,6 +762,10 @@ impl Position for Nuke {
     }
 
     /// The move's squares, and the centre of the first blast when the move explodes (NU-6).
+    fn effects(&self, action: &Self::Action) -> crate::Effects {
+        crate::effects::nuke(self, action)
+    }
+
     fn action_squares(&self, action: &NukeAction) -> ActionSquares {
         let carried = self.carried_after(action.transfer);
         ActionSquares {
@@ -820,43 +837,73 @@ impl Position for Nuke {
     /// when the square is off the board or empty or holds an enemy piece, or when this is
     /// a view that hides the other side's choice.
     fn designate(&mut self, color: Color, chosen: &[Square]) -> Result<(), DesignationError> {
-        let fail = |reason: String| Err(DesignationError { reason });
+        let fail =
+            |kind: DesignationErrorKind, reason: String| Err(DesignationError::new(kind, reason));
         if self.is_playing() {
-            return fail("both carriers are already chosen and play has started (NU-3)".into());
+            return fail(
+                DesignationErrorKind::Closed,
+                "both carriers are already chosen and play has started (NU-3)".into(),
+            );
         }
         let [choice] = chosen else {
-            return fail(format!(
-                "Nuke has exactly one carrier per side (NU-3): choose one square, not {}",
-                chosen.len()
-            ));
+            return fail(
+                DesignationErrorKind::WrongCount,
+                format!(
+                    "Nuke has exactly one carrier per side (NU-3): choose one square, not {}",
+                    chosen.len()
+                ),
+            );
         };
         let Some(s) = sq(*choice) else {
-            return fail(format!("{choice} is not a square of the 8x8 board"));
+            return fail(
+                DesignationErrorKind::OffBoard,
+                format!("{choice} is not a square of the 8x8 board"),
+            );
         };
         match self.state.board.piece_at(s) {
             None => {
-                return fail(format!(
-                    "there is no piece on {choice}; {color} must choose one of its own pieces (NU-3)"
-                ));
+                return fail(
+                    DesignationErrorKind::Empty,
+                    format!(
+                        "there is no piece on {choice}; {color} must choose one of its own pieces (NU-3)"
+                    ),
+                );
             }
             Some((c, role)) if c != color => {
-                return fail(format!(
-                    "{choice} holds a {c} {}; {color} must choose one of its own pieces (NU-3)",
-                    role.kind()
-                ));
+                return fail(
+                    DesignationErrorKind::NotYours,
+                    format!(
+                        "{choice} holds a {c} {}; {color} must choose one of its own pieces (NU-3)",
+                        role.kind()
+                    ),
+                );
             }
             _ => {}
         }
         if self.setup[color.other().index()] == Choice::Hidden {
-            return fail(format!(
-                "this view hides {}'s choice; designate on the full position",
-                color.other()
-            ));
+            return fail(
+                DesignationErrorKind::HiddenView,
+                format!(
+                    "this view hides {}'s choice; designate on the full position",
+                    color.other()
+                ),
+            );
         }
         let own = self.state.board.color[color.index()];
         self.carried = (self.carried & !own) | bit(s);
         self.setup[color.index()] = Choice::Made;
         Ok(())
+    }
+
+    fn carrier_count(&self) -> usize {
+        1
+    }
+
+    /// NU-3: every own piece, the king included.
+    fn carrier_candidates(&self, color: Color) -> Vec<Square> {
+        squares(self.state.board.color[color.index()])
+            .map(square)
+            .collect()
     }
 
     fn awaiting_designation(&self) -> Vec<Color> {

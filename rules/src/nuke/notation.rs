@@ -91,13 +91,17 @@ fn transfer_prefix(text: &str) -> Option<(Transfer, &str)> {
     Some((Transfer { from, to }, &text[5..]))
 }
 
-fn illegal(pos: &Nuke, text: &str, reason: String) -> ActionError {
+fn illegal_error(pos: &Nuke, text: &str, reason: String) -> IllegalActionError {
     IllegalActionError {
         text: text.to_string(),
         reason,
         legal: legal_texts(pos),
+        ambiguous: false,
     }
-    .into()
+}
+
+fn illegal(pos: &Nuke, text: &str, reason: String) -> ActionError {
+    illegal_error(pos, text, reason).into()
 }
 
 fn piece_name(pos: &Nuke, s: u8) -> &'static str {
@@ -224,11 +228,10 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
                     )
                 })
                 .collect();
-            Err(illegal(
-                pos,
-                text,
-                format!("it is ambiguous: it could be {}", options.join(" or ")),
-            ))
+            let reason = format!("it is ambiguous: it could be {}", options.join(" or "));
+            let mut e = illegal_error(pos, text, reason);
+            e.ambiguous = true;
+            Err(e.into())
         }
     }
 }

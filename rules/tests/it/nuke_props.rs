@@ -2,9 +2,8 @@
 //! notation round trip for every legal action (C-5), serialization round trip, and bomb
 //! conservation (always exactly two bombs, carried or loose: NU-6, NU-9, NU-10).
 
-use kaboom_rules::chess::Role;
 use kaboom_rules::nuke::Nuke;
-use kaboom_rules::{Color, GameOptions, Position, Square, Viewer};
+use kaboom_rules::{Color, GameOptions, Kind, Position, Square, Viewer};
 use proptest::prelude::*;
 
 fn own_squares(p: &Nuke, color: Color) -> Vec<Square> {
@@ -88,7 +87,9 @@ fn pick(p: &Nuke, seed: u32) -> Option<kaboom_rules::nuke::NukeAction> {
     }
     let interesting: Vec<_> = legal
         .iter()
-        .filter(|a| a.mv.capture.is_some() || a.grab || a.mv.promotion == Some(Role::Queen))
+        .filter(|a| {
+            a.mv.captured_kind().is_some() || a.grab || a.mv.promotion_kind() == Some(Kind::Queen)
+        })
         .collect();
     if seed.is_multiple_of(3) && !interesting.is_empty() {
         Some(*interesting[(seed / 3) as usize % interesting.len()])
@@ -98,7 +99,7 @@ fn pick(p: &Nuke, seed: u32) -> Option<kaboom_rules::nuke::NukeAction> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(crate::proptest_config(96))]
 
     #[test]
     fn random_games_keep_every_invariant(

@@ -1,8 +1,8 @@
 //! Nuke Chess: one named test per ruling NU-1 to NU-12 (RULES.md section 3), plus
 //! serialization, notation, views and the perft regression data.
 
+use crate::perft_file::parse_perft_file;
 use kaboom_rules::nuke::Nuke;
-use kaboom_rules::perft::{check_cases, parse_perft_file};
 use kaboom_rules::{
     ActionError, AnyGame, Cause, Color, EndReason, GameOptions, Kind, LooseBombs, PlayError,
     Position, Removal, Square, Status, Variant, Viewer,
@@ -629,6 +629,7 @@ fn nu12_bomb_handed_to_the_enemy_king_freezes_it() {
 
 // ---------------------------------------------------------------- serialization and notation
 
+/// NU-3, NU-9, INTERFACES.md "Serialization": carriers and loose bombs round-trip.
 #[test]
 fn fen_round_trip_and_errors() {
     for fen in [
@@ -658,6 +659,7 @@ fn fen_round_trip_and_errors() {
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 e1,d8 extra").contains("found more"));
 }
 
+/// C-4: the repetition key includes the bombs.
 #[test]
 fn repetition_key_includes_bombs() {
     let a = pos("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1 g1,e8");
@@ -667,6 +669,7 @@ fn repetition_key_includes_bombs() {
     assert_eq!(a.repetition_key(), c.repetition_key());
 }
 
+/// C-5: lenient input forms and the coordinate form.
 #[test]
 fn notation_lenient_forms_and_uci() {
     let p = pos("4k3/8/8/8/8/8/7P/4K1N1 w - - 0 1 g1,f3*");
@@ -697,27 +700,12 @@ fn notation_lenient_forms_and_uci() {
     assert_eq!(promo.san(&a), "a8=Q*");
 }
 
-/// The suite checks perft counts up to this many nodes: all of `nuke.perft` (depth 4 of
-/// the start position is 215,658,708 nodes, about 5 s with opt-level 3).
-const NODE_LIMIT: u64 = 250_000_000;
-
-#[test]
-fn perft_regression_data() {
-    // Our own numbers (no second Nuke implementation exists): see the file's header.
-    let text = include_str!("nuke.perft");
-    let cases = parse_perft_file(text).unwrap();
-    assert!(cases.len() >= 3);
-    let (mismatches, checked) = check_cases::<Nuke>(&cases, NODE_LIMIT).unwrap();
-    assert!(mismatches.is_empty(), "{mismatches:?}");
-    assert_eq!(checked, 16, "every count up to depth 4 is checked");
-}
-
 /// Prints the perft counts of `nuke.perft`'s positions (regenerating the regression data):
-/// `cargo test --release -p kaboom-rules --test nuke -- --ignored --nocapture print_perft`.
+/// `cargo test --release -p kaboom-rules --test it -- --ignored --nocapture print_perft`.
 #[test]
 #[ignore]
 fn print_perft() {
-    let cases = parse_perft_file(include_str!("nuke.perft")).unwrap();
+    let cases = parse_perft_file(include_str!("../data/nuke.perft")).unwrap();
     for case in cases {
         let p = pos(&case.epd);
         println!("id {}\nepd {}", case.id, case.epd);

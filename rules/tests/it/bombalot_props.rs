@@ -335,7 +335,7 @@ fn random_game(start: Bombalot, choices: &[u32]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(crate::proptest_config(48))]
 
     #[test]
     fn random_games_from_the_start(choices in prop::collection::vec(any::<u32>(), 1..120)) {

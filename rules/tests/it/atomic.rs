@@ -261,7 +261,7 @@ fn capturing_promotion_is_destroyed_at4() {
     assert_eq!(
         q.legal_actions()
             .iter()
-            .filter(|m| m.promotion.is_some() && m.capture.is_some())
+            .filter(|m| m.promotion_kind().is_some() && m.captured_kind().is_some())
             .count(),
         4
     );
@@ -449,6 +449,7 @@ fn check_and_win_marks_c5() {
     assert_eq!(q.san_with_marks(&q.parse_action("e4").unwrap()), "e4");
 }
 
+/// C-5, INTERFACES.md "Serialization": a stored record replays to the same game.
 #[test]
 fn game_records_round_trip_through_storage() {
     let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
@@ -462,6 +463,7 @@ fn game_records_round_trip_through_storage() {
     assert_eq!(loaded.plies(), game.plies());
 }
 
+/// C-2: one action per turn, by the side to move.
 #[test]
 fn not_your_turn_is_refused() {
     let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();

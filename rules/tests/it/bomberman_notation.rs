@@ -19,6 +19,7 @@ fn fen_error(text: &str) -> String {
     }
 }
 
+/// C-1, BM-1: ten files round-trip through the serialization.
 #[test]
 fn fen_round_trip_with_ten_files_and_all_fields() {
     let start = Bomberman::start(&GameOptions::default()).unwrap();
@@ -43,6 +44,7 @@ fn fen_round_trip_with_ten_files_and_all_fields() {
     );
 }
 
+/// INTERFACES.md "Serialization": errors say what is wrong.
 #[test]
 fn fen_errors_say_what_is_wrong() {
     let cases = [
@@ -71,6 +73,7 @@ fn fen_errors_say_what_is_wrong() {
     assert!(fen_error("4k5/10/10/10/4O5/10/10/5K4 w - - 0 1").contains("check"));
 }
 
+/// C-5, C-1: SAN disambiguation on files a-j.
 #[test]
 fn san_disambiguation_works_with_files_up_to_j() {
     // Rooks on b1 and i1 both reach e1; on j2 and j7 both reach j4; i1 and j2 reach i2.
@@ -97,6 +100,7 @@ fn san_disambiguation_works_with_files_up_to_j() {
     }
 }
 
+/// BM-4, BM-5: castling text is not a bomb move.
 #[test]
 fn castling_is_not_confused_with_a_bomb_move() {
     // White's bomb on j2 can step to i2 or i3; O-O castles; O-O-O has no right.
@@ -120,6 +124,7 @@ fn castling_is_not_confused_with_a_bomb_move() {
     ));
 }
 
+/// BM-5, BM-10: removal suffixes and marks are display additions.
 #[test]
 fn detonation_text_with_removal_suffix_and_marks() {
     let pos = Bomberman::start(&GameOptions::default()).unwrap();
@@ -138,6 +143,7 @@ fn detonation_text_with_removal_suffix_and_marks() {
     assert_eq!(pos.uci(&action), "Oxa1");
 }
 
+/// INTERFACES.md "Serialization": Q is the King Battler (BM-3).
 #[test]
 fn q_is_read_as_the_king_battler() {
     let pos = fen("4k5/10/10/10/10/10/10/Q4K4 w - - 0 1");
@@ -148,6 +154,7 @@ fn q_is_read_as_the_king_battler() {
     assert_eq!(pos.piece_at(sq("a1")).unwrap().kind, Kind::KingBattler);
 }
 
+/// C-5: text outside the grammar is a parse error, not an illegal move.
 #[test]
 fn text_outside_the_grammar_is_a_parse_error() {
     let pos = Bomberman::start(&GameOptions::default()).unwrap();
@@ -172,6 +179,7 @@ fn text_outside_the_grammar_is_a_parse_error() {
     }
 }
 
+/// C-5: the coordinate form round-trips.
 #[test]
 fn coordinate_form_round_trips() {
     let pos = Bomberman::start(&GameOptions::default()).unwrap();
@@ -185,6 +193,7 @@ fn coordinate_form_round_trips() {
     );
 }
 
+/// Regression guard, C-4: clocks near u32::MAX in a FEN do not overflow.
 #[test]
 fn huge_clocks_do_not_overflow() {
     let pos = fen("4k5/10/10/10/10/10/10/5K4 b - - 4294967295 4294967295");

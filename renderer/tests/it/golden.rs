@@ -2,13 +2,11 @@
 //! the committed file in `tests/golden/`. Those files are regression data produced by
 //! this crate's own code (see `tests/golden/README.md`), looked at by a person before
 //! they were committed. Regenerate them on purpose with
-//! `KABOOM_BLESS=1 cargo test -p kaboom-renderer --test golden`.
-
-mod common;
+//! `KABOOM_BLESS=1 cargo test -p kaboom-renderer --test it golden`.
 
 use std::path::PathBuf;
 
-use common::*;
+use crate::common::*;
 use kaboom_renderer::{LastAction, Orientation, RenderOptions, Theme, render_png, render_svg};
 use kaboom_rules::{ActionSquares, AnyGame, BoardView, Color, GameOptions, Variant, Viewer};
 
@@ -39,7 +37,7 @@ fn opts(orientation: Orientation) -> RenderOptions {
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 /// The seed's first sample game of Bomberman Chess (rules/tests/data, BM-10).
-const BOMBERMAN_GAME: &str = include_str!("../../rules/tests/data/bomberman-game1.txt");
+const BOMBERMAN_GAME: &str = include_str!("../../../rules/tests/data/bomberman-game1.txt");
 
 /// Every kind in both colours on both square colours, and every flag (the piece sheet).
 fn sheet() -> BoardView {
@@ -398,6 +396,7 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
+/// Regression data (INTERFACES.md "Test data you generate"): images our own code produced.
 #[test]
 fn golden_images_match() {
     let bless = std::env::var_os("KABOOM_BLESS").is_some();

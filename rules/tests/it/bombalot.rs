@@ -880,6 +880,7 @@ fn ba15_co_square_hits_are_removed_at_once_then_bombs_cascade() {
     );
 }
 
+/// BA-3, BA-10, BA-2, RULES.md section 6: what the board view marks.
 #[test]
 fn board_view_marks_frozen_imitating_and_locked() {
     let p = pos(
@@ -900,6 +901,7 @@ fn board_view_marks_frozen_imitating_and_locked() {
     assert_eq!(view.variant, Variant::Bombalot);
 }
 
+/// C-5: canonical texts with display marks replay through AnyGame.
 #[test]
 fn anygame_plays_movetext_with_bomb_marks_like_the_cli() {
     // The CLI (kaboom replay/moves/perft --variant bombalot) runs on AnyGame.
@@ -921,6 +923,7 @@ fn anygame_plays_movetext_with_bomb_marks_like_the_cli() {
     assert_eq!(game.perft(1), game.legal_actions(Viewer::Full).len() as u64);
 }
 
+/// C-5, BA-17: each notation form parses to its action kind.
 #[test]
 fn action_kinds_are_what_the_notation_says() {
     let p = Bombalot::start_position();
@@ -937,17 +940,6 @@ fn action_kinds_are_what_the_notation_says() {
     assert_eq!(p.uci(&jump), "c3:c1:a3");
     // Removal suffixes and marks are display additions (C-5).
     assert_eq!(parse(&p, "d1-c1!->c2,d2#"), parse(&p, "d1-c1!"));
-}
-
-#[test]
-fn perft_regression_file() {
-    let text = include_str!("bombalot.perft");
-    let cases = kaboom_rules::perft::parse_perft_file(text).unwrap();
-    assert!(!cases.is_empty());
-    let (mismatches, checked) =
-        kaboom_rules::perft::check_cases::<Bombalot>(&cases, 2_000_000).unwrap();
-    assert!(mismatches.is_empty(), "{mismatches:?}");
-    assert!(checked >= 13);
 }
 
 #[test]

@@ -25,7 +25,7 @@ fn check_position(p: &Atomic) -> Result<(), TestCaseError> {
     let legal = p.legal_actions();
     for mv in &legal {
         // AT-5: kings never capture.
-        prop_assert!(!(mv.role.kind() == Kind::King && mv.capture.is_some()));
+        prop_assert!(!(mv.moving_kind() == Kind::King && mv.captured_kind().is_some()));
         let san = p.san(mv);
         prop_assert_eq!(
             p.parse_action(&san).ok(),
@@ -84,9 +84,9 @@ fn check_report(
                 was.get(&r.square).copied(),
                 Some((r.piece.color, r.piece.kind))
             ),
-            Cause::Exploded => prop_assert!(
-                r.piece.kind != Kind::Pawn || r.square == kaboom_rules::chess::square(mv.to)
-            ),
+            Cause::Exploded => {
+                prop_assert!(r.piece.kind != Kind::Pawn || r.square == mv.to_square())
+            }
             other => prop_assert!(false, "atomic never removes by {:?}", other),
         }
     }
@@ -102,7 +102,7 @@ fn check_report(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(crate::proptest_config(48))]
 
     #[test]
     fn random_games_keep_every_invariant(choices in prop::collection::vec(any::<prop::sample::Index>(), 1..120)) {

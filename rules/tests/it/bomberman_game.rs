@@ -11,8 +11,8 @@ use kaboom_rules::bomberman::{Bomberman, removal_warning};
 use kaboom_rules::notation::movetext_actions;
 use kaboom_rules::{Color, EndReason, Game, GameOptions, Kind, Position, Square};
 
-const MOVETEXT: &str = include_str!("data/bomberman-game1.txt");
-const FINAL: &str = include_str!("data/bomberman-game1-final.txt");
+const MOVETEXT: &str = include_str!("../data/bomberman-game1.txt");
+const FINAL: &str = include_str!("../data/bomberman-game1-final.txt");
 
 /// Replays the movetext; returns the game and, per ply, the removal-list warnings
 /// (BM-10: a written list is compared with the real removals only to warn).

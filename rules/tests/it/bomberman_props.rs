@@ -76,7 +76,7 @@ fn check_position(pos: &Bomberman) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    #![proptest_config(crate::proptest_config(24))]
 
     #[test]
     fn random_games_keep_every_invariant(choices in proptest::collection::vec(any::<u16>(), 1..100)) {
@@ -120,7 +120,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+    #![proptest_config(crate::proptest_config(512))]
 
     /// Bad input gets an error, never a panic (action text).
     #[test]

@@ -1,0 +1,6 @@
+//! The renderer's integration tests, one binary (`cargo test -p kaboom-renderer --test it`):
+//! golden images compared byte for byte ([`golden`]) and what each view shows ([`views`]).
+
+mod common;
+mod golden;
+mod views;
