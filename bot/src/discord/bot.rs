@@ -71,7 +71,32 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
         .build()
 }
 
-/// Runs the bot until it is stopped: opens the database (applying migrations), connects
+/// Asks Discord who the bot is (`GET /users/@me`, Get Current User) before anything else
+/// starts, so that a wrong token stops `kaboom serve` with one line instead of a shard
+/// that retries every few seconds forever (Discord answers 401 Unauthorized to a REST
+/// request with an invalid token, and closes the gateway with 4004 Authentication failed:
+/// <https://discord.com/developers/docs/topics/opcodes-and-status-codes>).
+///
+/// # Errors
+/// One line naming `DISCORD_TOKEN` on 401; the HTTP error otherwise (Discord unreachable).
+async fn check_token(http: &serenity::Http) -> Result<(), Error> {
+    match http.get_current_user().await {
+        Ok(user) => {
+            tracing::info!(user = %user.name, "token accepted");
+            Ok(())
+        }
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)))
+            if response.status_code == serenity::StatusCode::UNAUTHORIZED =>
+        {
+            Err("Discord refused DISCORD_TOKEN (401 Unauthorized): copy the bot's token again \
+                 from the Developer Portal (Bot -> Reset Token) into .env"
+                .into())
+        }
+        Err(e) => Err(format!("cannot reach Discord to check the token: {e}").into()),
+    }
+}
+
+/// Runs the bot until it is stopped: checks the token, opens the database (applying migrations), connects
 /// to Discord and serves.
 ///
 /// # Errors
@@ -79,12 +104,6 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
 pub async fn serve(config: Config) -> Result<(), Error> {
     // A bad scheduler setting is reported before anything is opened.
     let scheduler_config = crate::scheduler::SchedulerConfig::from_env()?;
-    let db = Db::connect(&config.database_url).await?;
-    tracing::info!(database = %config.database_url, "database ready");
-    let waker = crate::scheduler::SchedulerWaker::default();
-    let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
-        .with_scheduler_config(scheduler_config.clone())
-        .with_scheduler_waker(waker.clone());
     // With DISCORD_API_BASE every REST route goes to that base; serenity's rate limiter
     // stays on (it reads the X-RateLimit-* headers Discord, a REST proxy or the fake send).
     let mut http = serenity::HttpBuilder::new(&config.token);
@@ -92,7 +111,15 @@ pub async fn serve(config: Config) -> Result<(), Error> {
         tracing::info!(api_base = %base, "Discord REST API base overridden");
         http = http.proxy(base.as_str());
     }
-    let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents())
+    let http = http.build();
+    check_token(&http).await?;
+    let db = Db::connect(&config.database_url).await?;
+    tracing::info!(database = %config.database_url, "database ready");
+    let waker = crate::scheduler::SchedulerWaker::default();
+    let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
+        .with_scheduler_config(scheduler_config.clone())
+        .with_scheduler_waker(waker.clone());
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;
     // Scheduler hook (issue 8): one task sweeping due nudges, forfeits and expiries.

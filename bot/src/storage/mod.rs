@@ -38,6 +38,9 @@ pub enum StorageError {
     /// A stored value does not read back (a corrupt or foreign row).
     #[error("stored data is invalid: {0}")]
     Corrupt(String),
+    /// The database file could not be created or given owner-only permissions.
+    #[error("database file: {0}")]
+    Io(String),
 }
 
 /// The database handle: a connection pool, cheap to clone.
@@ -61,10 +64,21 @@ impl Db {
     /// once more after the restart. `FULL` would cost one fsync per write transaction, on
     /// every move and every sweep batch.
     ///
+    /// The database holds hidden carriers and commitment salts, so its file is made
+    /// readable by its owner only (mode 0600 on Unix) before SQLite opens it, and an
+    /// existing file that others could read is narrowed to 0600 (issue 16). SQLite creates
+    /// the `-wal` and `-shm` files with the database file's permissions.
+    ///
     /// # Errors
     /// [`StorageError`] when the URL is invalid, the file cannot be opened or a migration fails.
     pub async fn connect(url: &str) -> Result<Db, StorageError> {
-        let options = SqliteConnectOptions::from_str(url)?
+        let options = SqliteConnectOptions::from_str(url)?;
+        if !options.get_filename().as_os_str().is_empty()
+            && options.get_filename() != std::path::Path::new(":memory:")
+        {
+            owner_only(options.get_filename())?;
+        }
+        let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
@@ -96,6 +110,40 @@ impl Db {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+}
+
+/// Creates the database file at `path` readable and writable by its owner only (0600),
+/// or narrows an existing one (and its `-wal` and `-shm` files) to that.
+///
+/// # Errors
+/// [`StorageError::Io`] when the file cannot be created or its mode changed.
+#[cfg(unix)]
+fn owner_only(path: &std::path::Path) -> Result<(), StorageError> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let io = |e: std::io::Error| StorageError::Io(format!("{}: {e}", path.display()));
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io)?;
+    for suffix in ["", "-wal", "-shm"] {
+        let file = std::path::PathBuf::from(format!("{}{suffix}", path.display()));
+        let Ok(meta) = std::fs::metadata(&file) else {
+            continue;
+        };
+        if meta.permissions().mode() & 0o077 != 0 {
+            tracing::warn!(file = %file.display(), "database file was readable by others; narrowed to 0600");
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+/// On systems without Unix modes the file is left to SQLite.
+#[cfg(not(unix))]
+fn owner_only(_path: &std::path::Path) -> Result<(), StorageError> {
+    Ok(())
 }
 
 /// A transaction on the database.
