@@ -115,7 +115,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(async {
+    let code = runtime.block_on(async {
         let fake = match FakeDiscord::start_on(args.port).await {
             Ok(fake) => fake,
             Err(error) => {
@@ -132,7 +132,11 @@ fn main() -> ExitCode {
         eprintln!("fake-discord: stopping ({why})");
         fake.shutdown(Duration::from_secs(2)).await;
         ExitCode::SUCCESS
-    })
+    });
+    // Not a plain drop: the blocking thread reading stdin would keep the runtime (and the
+    // process) alive until stdin closes.
+    runtime.shutdown_background();
+    code
 }
 
 #[cfg(test)]
