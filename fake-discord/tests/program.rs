@@ -169,9 +169,7 @@ async fn the_program_serves_the_control_api_to_a_bot_in_another_process() {
     let ws_url = format!("{}?v=10&encoding=json", gateway["url"].as_str().unwrap());
     let (mut ws, _) = tokio_tungstenite::connect_async(ws_url).await.unwrap();
     let identify = json!({ "op": 2, "d": { "token": "token", "intents": 1, "properties": {} } });
-    ws.send(Message::Text(identify.to_string().into()))
-        .await
-        .unwrap();
+    ws.send(Message::Text(identify.to_string())).await.unwrap();
     let (status, _) = control(&url, Method::GET, "/ready?timeout_ms=5000", None).await;
     assert_eq!(status, 200);
 
