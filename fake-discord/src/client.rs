@@ -3,8 +3,10 @@
 //! What serenity needs, and why this works on plain `ws://` and `http://` loopback:
 //! - REST: [`HttpBuilder::proxy`] makes serenity replace `https://discord.com` in every route
 //!   URL (`https://discord.com/api/v10/...`) with the given base, so requests go to
-//!   `http://127.0.0.1:PORT/api/v10/...`. `ratelimiter_disabled(true)` sends them directly
-//!   (the ratelimiter would otherwise wait on `X-RateLimit-*` headers the fake does not send).
+//!   `http://127.0.0.1:PORT/api/v10/...`. `ratelimiter_disabled(true)` sends them directly:
+//!   the fake sends Discord's `X-RateLimit-*` headers (see [`crate::ratelimit`]) and
+//!   serenity's limiter works against it (`kaboom serve` keeps it on), but in-process tests
+//!   need no second bookkeeping of a limit the fake does not enforce.
 //!   The reqwest client is built with `no_proxy()` so an `HTTP(S)_PROXY` variable in the
 //!   environment can never divert loopback traffic.
 //! - Gateway: [`Client::start`](serenity::Client::start) asks `GET /gateway`

@@ -74,9 +74,23 @@
 //!
 //! [`client::http`] and [`client::client_builder`] do the same from a URL, for a bot running
 //! in another process than the fake.
+//!
+//! ## The program and its control API
+//!
+//! The crate also builds the `fake-discord` program (`src/main.rs`): the same fake on
+//! `127.0.0.1:PORT`, for a bot in another process (`kaboom serve` with `DISCORD_API_BASE`).
+//! Every fake, the library's included, serves a JSON control API under `/_control/...` on
+//! the same port (see [`control`] and `README.md`): a thin layer over the methods of
+//! [`FakeDiscord`] for tests in another process or language.
+//!
+//! REST responses carry Discord's `X-RateLimit-*` headers (see [`ratelimit`]).
+
+#![deny(missing_docs)]
 
 mod client;
+pub mod control;
 mod payloads;
+pub mod ratelimit;
 mod records;
 mod server;
 mod state;
@@ -137,6 +151,8 @@ pub(crate) struct Shared {
     changed: watch::Sender<u64>,
     /// Set to `true` when the fake is dropped; gateway sessions end.
     shutdown: watch::Sender<bool>,
+    /// The rate-limit windows behind the `X-RateLimit-*` headers.
+    ratelimits: Mutex<ratelimit::RateLimits>,
 }
 
 impl Shared {
@@ -164,13 +180,17 @@ impl Shared {
 pub struct FakeDiscord {
     shared: Arc<Shared>,
     addr: SocketAddr,
-    server: JoinHandle<()>,
+    /// The server task: `Some` for the fake returned by [`FakeDiscord::start`], `None` for
+    /// the handle the control API holds (which must not stop the server when dropped).
+    server: Option<JoinHandle<()>>,
 }
 
 impl Drop for FakeDiscord {
     fn drop(&mut self) {
-        self.shared.shutdown.send_replace(true);
-        self.server.abort();
+        if let Some(server) = &self.server {
+            self.shared.shutdown.send_replace(true);
+            server.abort();
+        }
     }
 }
 
@@ -189,7 +209,17 @@ impl FakeDiscord {
     /// # Errors
     /// [`FakeError::Bind`] if the port cannot be bound.
     pub async fn start() -> Result<FakeDiscord, FakeError> {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        FakeDiscord::start_on(0).await
+    }
+
+    /// Binds `127.0.0.1:port` (`0`: an ephemeral port, as [`FakeDiscord::start`]) and serves
+    /// the fake, with its control API, on the current tokio runtime. Only the loopback
+    /// interface is ever bound.
+    ///
+    /// # Errors
+    /// [`FakeError::Bind`] if the port cannot be bound (e.g. already in use).
+    pub async fn start_on(port: u16) -> Result<FakeDiscord, FakeError> {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
         let addr = listener.local_addr()?;
         let (changed, _) = watch::channel(0);
         let (shutdown, _) = watch::channel(false);
@@ -197,8 +227,14 @@ impl FakeDiscord {
             state: Mutex::new(State::new(format!("http://{addr}"))),
             changed,
             shutdown,
+            ratelimits: Mutex::new(ratelimit::RateLimits::default()),
         });
-        let app = server::router(shared.clone());
+        let handle = FakeDiscord {
+            shared: shared.clone(),
+            addr,
+            server: None,
+        };
+        let app = server::router(shared.clone()).merge(control::router(Arc::new(handle)));
         let server = tokio::spawn(async move {
             if let Err(error) = axum::serve(listener, app).await {
                 eprintln!("fake Discord server stopped: {error}");
@@ -207,8 +243,21 @@ impl FakeDiscord {
         Ok(FakeDiscord {
             shared,
             addr,
-            server,
+            server: Some(server),
         })
+    }
+
+    /// Stops serving: closes the gateway connections (sending a Close frame) and ends the
+    /// server task, as dropping the fake does, but waits (at most `timeout`) until the
+    /// server task has ended. For the program's clean exit.
+    pub async fn shutdown(mut self, timeout: Duration) {
+        if let Some(server) = self.server.take() {
+            self.shared.shutdown.send_replace(true);
+            // Let the gateway sessions send their Close frames, then stop accepting.
+            tokio::time::sleep(Duration::from_millis(50).min(timeout)).await;
+            server.abort();
+            let _ = tokio::time::timeout(timeout, server).await;
+        }
     }
 
     // ---- addresses and ids ---------------------------------------------------------------
@@ -278,6 +327,18 @@ impl FakeDiscord {
         self.shared.update(|s| {
             s.users.insert(user.id, user.clone());
         });
+    }
+
+    /// A user the fake knows (added with [`FakeDiscord::add_user`] or seen acting in an
+    /// interaction or message), by id.
+    pub fn user(&self, user_id: u64) -> Option<SimUser> {
+        self.shared.read(|s| s.users.get(&user_id).cloned())
+    }
+
+    /// Whether `interaction_id` is an interaction the fake dispatched.
+    pub fn knows_interaction(&self, interaction_id: u64) -> bool {
+        self.shared
+            .read(|s| s.interactions.contains_key(&interaction_id))
     }
 
     /// From now on, `POST /channels/{dm}/messages` to this user's DM channel fails with

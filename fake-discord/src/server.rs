@@ -101,8 +101,30 @@ async fn read_body(request: Request) -> Result<RecordedBody, String> {
     }
 }
 
-/// Every REST request: read, route against the state, record, answer.
+/// Every REST request: [`rest_unlimited`], plus Discord's rate-limit headers on answers to
+/// `/api/v10/...` (see [`crate::ratelimit`]).
 async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let method = request.method().as_str().to_uppercase();
+    let full_path = request.uri().path().to_string();
+    let mut response = rest_unlimited(shared.clone(), request).await;
+    if let Some(path) = full_path.strip_prefix("/api/v10/") {
+        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        let headers = shared
+            .ratelimits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .hit(&method, &segments);
+        for (name, value) in headers.pairs() {
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                response.headers_mut().insert(name, value);
+            }
+        }
+    }
+    response
+}
+
+/// Every REST request: read, route against the state, record, answer.
+async fn rest_unlimited(shared: Arc<Shared>, request: Request) -> Response {
     let method = request.method().as_str().to_uppercase();
     let full_path = request.uri().path().to_string();
     let query = request.uri().query().map(str::to_string);

@@ -104,12 +104,15 @@ async fn check_token(http: &serenity::Http) -> Result<(), Error> {
 pub async fn serve(config: Config) -> Result<(), Error> {
     // A bad scheduler setting is reported before anything is opened.
     let scheduler_config = crate::scheduler::SchedulerConfig::from_env()?;
-    // With DISCORD_API_BASE every REST route goes to that base; serenity's rate limiter
-    // stays on (it reads the X-RateLimit-* headers Discord, a REST proxy or the fake send).
+    // With DISCORD_API_BASE every REST route goes to that base. serenity 0.12.5 applies
+    // `proxy` only to requests sent without its rate limiter: `Ratelimiter::perform` builds
+    // each request with no proxy (http/ratelimiting.rs), so with the limiter on every
+    // request still went to https://discord.com. The limiter is therefore off with a base:
+    // the server behind it (a REST proxy such as nirn-proxy, or the fake) owns the limits.
     let mut http = serenity::HttpBuilder::new(&config.token);
     if let Some(base) = &config.api_base {
         tracing::info!(api_base = %base, "Discord REST API base overridden");
-        http = http.proxy(base.as_str());
+        http = http.proxy(base.as_str()).ratelimiter_disabled(true);
     }
     let http = http.build();
     check_token(&http).await?;

@@ -15,7 +15,8 @@ pub struct Config {
     /// `http://127.0.0.1:8080` that replaces `https://discord.com` in every request
     /// (serenity's `HttpBuilder::proxy`). For a REST proxy that shares one rate limit
     /// between processes (nirn-proxy) or a fake Discord in tests; the gateway URL then
-    /// comes from that server's `GET /gateway/bot`. `None`: Discord itself.
+    /// comes from that server's `GET /gateway/bot`, and serenity's own rate limiter is off
+    /// (the server behind the base owns the limits). `None`: Discord itself.
     pub api_base: Option<String>,
 }
 

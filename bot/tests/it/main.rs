@@ -16,5 +16,6 @@ mod nuke_cli;
 mod scheduler;
 mod scheduler_discord;
 mod serve_cli;
+mod serve_process;
 mod services;
 mod storage;

@@ -1,0 +1,193 @@
+//! Discord's rate-limit headers on the fake's REST responses.
+//!
+//! Follows Discord's "Rate Limits" page,
+//! <https://discord.com/developers/docs/topics/rate-limits> (sections "Header Format" and
+//! "Rate Limit Header Examples"): every REST response carries
+//!
+//! | header | value here |
+//! | --- | --- |
+//! | `X-RateLimit-Limit` | [`LIMIT`] requests per window |
+//! | `X-RateLimit-Remaining` | requests left in the current window, never below 1 (see below) |
+//! | `X-RateLimit-Reset` | Unix time (seconds, 3 decimals) at which the window ends |
+//! | `X-RateLimit-Reset-After` | seconds (3 decimals) until the window ends |
+//! | `X-RateLimit-Bucket` | an opaque id of the route, shared by all its top-level resources |
+//!
+//! Per the same page, per-route limits are counted per bucket *and* per top-level resource
+//! ("major parameter": `channel_id`, `guild_id`, `webhook_id` + `webhook_token`), so
+//! `/channels/1/messages` and `/channels/2/messages` have the same bucket id but separate
+//! counts; the bucket id is "non-inclusive of top-level resources in the path".
+//!
+//! The fake does **not** enforce the limit (no 429 yet): `X-RateLimit-Remaining` is
+//! clamped to at least 1, because a client that reads 0 (serenity's rate limiter, on in
+//! `kaboom serve`) waits until the reset before its next request on that bucket, and the
+//! fake would then slow tests down for a limit it never applies. Windows are fixed:
+//! [`WINDOW`] long, starting with the first request of the bucket and resource.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Requests allowed per bucket, resource and window: Discord's global limit for bots is 50
+/// requests per second, and per-route limits are at most that.
+pub const LIMIT: u32 = 50;
+
+/// The length of a window.
+pub const WINDOW: Duration = Duration::from_secs(1);
+
+/// The headers of one response, as (name, value) pairs in Discord's spelling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RateLimitHeaders {
+    /// `X-RateLimit-Limit`.
+    pub limit: u32,
+    /// `X-RateLimit-Remaining` (at least 1, see the [module docs](self)).
+    pub remaining: u32,
+    /// `X-RateLimit-Reset`: Unix seconds with 3 decimals, e.g. `1735689601.250`.
+    pub reset: String,
+    /// `X-RateLimit-Reset-After`: seconds with 3 decimals, e.g. `0.750`.
+    pub reset_after: String,
+    /// `X-RateLimit-Bucket`: 16 hex digits.
+    pub bucket: String,
+}
+
+impl RateLimitHeaders {
+    /// The headers as (name, value) pairs.
+    pub fn pairs(&self) -> [(&'static str, String); 5] {
+        [
+            ("x-ratelimit-limit", self.limit.to_string()),
+            ("x-ratelimit-remaining", self.remaining.to_string()),
+            ("x-ratelimit-reset", self.reset.clone()),
+            ("x-ratelimit-reset-after", self.reset_after.clone()),
+            ("x-ratelimit-bucket", self.bucket.clone()),
+        ]
+    }
+}
+
+/// The fixed windows, per (bucket, top-level resource).
+#[derive(Debug, Default)]
+pub struct RateLimits {
+    windows: HashMap<(String, String), Window>,
+}
+
+#[derive(Debug)]
+struct Window {
+    started: Instant,
+    ends_at: SystemTime,
+    used: u32,
+}
+
+/// The route's bucket template and its top-level resource, from the path segments after
+/// `/api/v10`: ids and tokens become placeholders, except that the top-level resource
+/// (`channels/{id}`, `guilds/{id}`, `webhooks/{id}/{token}`) is returned apart.
+pub fn route_key(method: &str, segments: &[&str]) -> (String, String) {
+    let mut template = vec![method.to_string()];
+    let mut major = String::new();
+    let mut i = 0;
+    while i < segments.len() {
+        let segment = segments[i];
+        let previous = i.checked_sub(1).map(|p| segments[p]);
+        let top_level = i == 1 && matches!(previous, Some("channels" | "guilds" | "webhooks"));
+        if top_level {
+            major = segment.to_string();
+            template.push(format!("{{{}}}", previous.unwrap_or_default()));
+            if previous == Some("webhooks")
+                && let Some(token) = segments.get(2)
+            {
+                major = format!("{segment}/{token}");
+                template.push("{token}".into());
+                i += 1;
+            }
+        } else if segment.bytes().all(|b| b.is_ascii_digit()) {
+            template.push("{id}".into());
+        } else if previous == Some("interactions") || i == 2 && segments[0] == "interactions" {
+            // `/interactions/{id}/{token}/callback`.
+            template.push("{token}".into());
+        } else {
+            template.push(segment.to_string());
+        }
+        i += 1;
+    }
+    (template.join(" "), major)
+}
+
+/// 16 hex digits naming `template` (FNV-1a, so the same route always gets the same bucket).
+fn bucket_id(template: &str) -> String {
+    let hash = template.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+impl RateLimits {
+    /// Counts one request of `method` on `segments` (the path after `/api/v10`) and returns
+    /// the headers of its response.
+    pub fn hit(&mut self, method: &str, segments: &[&str]) -> RateLimitHeaders {
+        let (template, major) = route_key(method, segments);
+        let bucket = bucket_id(&template);
+        let now = Instant::now();
+        let window = self
+            .windows
+            .entry((bucket.clone(), major))
+            .or_insert_with(|| Window {
+                started: now,
+                ends_at: SystemTime::now() + WINDOW,
+                used: 0,
+            });
+        if now.duration_since(window.started) >= WINDOW {
+            *window = Window {
+                started: now,
+                ends_at: SystemTime::now() + WINDOW,
+                used: 0,
+            };
+        }
+        window.used += 1;
+        let left = WINDOW.saturating_sub(now.duration_since(window.started));
+        let reset = window
+            .ends_at
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs_f64();
+        RateLimitHeaders {
+            limit: LIMIT,
+            remaining: LIMIT.saturating_sub(window.used).max(1),
+            reset: format!("{reset:.3}"),
+            reset_after: format!("{:.3}", left.as_secs_f64()),
+            bucket,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_level_resources_share_the_bucket_but_not_the_count() {
+        let (a, major_a) = route_key("POST", &["channels", "1", "messages"]);
+        let (b, major_b) = route_key("POST", &["channels", "2", "messages"]);
+        assert_eq!(a, b);
+        assert_eq!((major_a.as_str(), major_b.as_str()), ("1", "2"));
+        let (edit, _) = route_key("PATCH", &["channels", "1", "messages", "99"]);
+        assert_eq!(edit, "PATCH channels {channels} messages {id}");
+        let (hook, major) = route_key("PATCH", &["webhooks", "7", "tok", "messages", "@original"]);
+        assert_eq!(hook, "PATCH webhooks {webhooks} {token} messages @original");
+        assert_eq!(major, "7/tok");
+        let (callback, major) = route_key("POST", &["interactions", "5", "tok", "callback"]);
+        assert_eq!(callback, "POST interactions {id} {token} callback");
+        assert_eq!(major, "");
+
+        let mut limits = RateLimits::default();
+        let first = limits.hit("POST", &["channels", "1", "messages"]);
+        let second = limits.hit("POST", &["channels", "1", "messages"]);
+        let other = limits.hit("POST", &["channels", "2", "messages"]);
+        assert_eq!((first.remaining, second.remaining), (LIMIT - 1, LIMIT - 2));
+        assert_eq!(other.remaining, LIMIT - 1);
+        assert_eq!(first.bucket, other.bucket);
+        let after: f64 = second.reset_after.parse().unwrap();
+        assert!((0.0..=1.0).contains(&after), "{after}");
+        // Never 0, since the fake does not enforce the limit.
+        let last = (0..2 * LIMIT)
+            .map(|_| limits.hit("GET", &["users", "@me"]))
+            .last()
+            .unwrap();
+        assert_eq!(last.remaining, 1);
+    }
+}
