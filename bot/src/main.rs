@@ -163,7 +163,9 @@ fn main() -> ExitCode {
             Err(e) => fail("", e),
         },
         Command::InviteUrl { application_id } => {
-            let _ = dotenvy::dotenv();
+            if let Err(e) = kaboom_bot::discord::config::load_dotenv() {
+                return fail(" invite-url", e);
+            }
             let id = kaboom_bot::cli::invite::application_id(application_id.as_deref(), |k| {
                 std::env::var(k).ok()
             });

@@ -88,9 +88,11 @@ async fn check_token(http: &serenity::Http) -> Result<(), Error> {
         Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)))
             if response.status_code == serenity::StatusCode::UNAUTHORIZED =>
         {
-            Err("Discord refused DISCORD_TOKEN (401 Unauthorized): copy the bot's token again \
+            Err(
+                "Discord refused DISCORD_TOKEN (401 Unauthorized): copy the bot's token again \
                  from the Developer Portal (Bot -> Reset Token) into .env"
-                .into())
+                    .into(),
+            )
         }
         Err(e) => Err(format!("cannot reach Discord to check the token: {e}").into()),
     }

@@ -36,16 +36,90 @@ pub enum ConfigError {
         "DISCORD_API_BASE must be an http:// or https:// URL such as http://127.0.0.1:8080, not '{0}'"
     )]
     BadApiBase(String),
+    /// A line of `.env` that is not `NAME=value` (dotenvy could not parse it). The line's
+    /// text is not repeated: it may hold the token.
+    #[error(
+        "{path} line {line}: not a NAME=value line{}; fix or remove it (quote values with spaces or #)",
+        name.as_deref().map(|n| format!(" (it sets {n})")).unwrap_or_default()
+    )]
+    EnvFileLine {
+        /// The `.env` file.
+        path: String,
+        /// Its 1-based line number.
+        line: usize,
+        /// The variable the line seems to set, when it has a `NAME=` start.
+        name: Option<String>,
+    },
+    /// `.env` exists but cannot be read.
+    #[error("{path}: cannot be read: {reason}")]
+    EnvFileUnreadable {
+        /// The `.env` file.
+        path: String,
+        /// Why, from the operating system.
+        reason: String,
+    },
+}
+
+/// Loads `.env` from the working directory or the nearest parent that has one, as
+/// `dotenvy::dotenv` does (variables already in the environment win), but reports a
+/// malformed file instead of ignoring it (issue 16).
+///
+/// # Errors
+/// [`ConfigError::EnvFileLine`] with the 1-based line number of the first line dotenvy
+/// cannot parse; [`ConfigError::EnvFileUnreadable`] when the file cannot be read.
+pub fn load_dotenv() -> Result<(), ConfigError> {
+    let Ok(dir) = std::env::current_dir() else {
+        return Ok(());
+    };
+    let Some(path) = dir
+        .ancestors()
+        .map(|d| d.join(".env"))
+        .find(|p| p.is_file())
+    else {
+        return Ok(());
+    };
+    let shown = path.display().to_string();
+    match dotenvy::from_path(&path) {
+        Ok(()) => Ok(()),
+        Err(dotenvy::Error::LineParse(bad, _)) => {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let first = bad.lines().next().unwrap_or_default().trim();
+            let line = text
+                .lines()
+                .position(|l| l.trim() == first)
+                .map_or(0, |i| i + 1);
+            let name = first
+                .trim_start_matches("export ")
+                .split_once('=')
+                .map(|(n, _)| n.trim().to_string())
+                .filter(|n| {
+                    !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                });
+            Err(ConfigError::EnvFileLine {
+                path: shown,
+                line,
+                name,
+            })
+        }
+        Err(dotenvy::Error::Io(e)) => Err(ConfigError::EnvFileUnreadable {
+            path: shown,
+            reason: e.to_string(),
+        }),
+        Err(e) => Err(ConfigError::EnvFileUnreadable {
+            path: shown,
+            reason: e.to_string(),
+        }),
+    }
 }
 
 impl Config {
-    /// Reads `.env` (if present) then the environment.
+    /// Reads `.env` (if present, see [`load_dotenv`]) then the environment.
     ///
     /// # Errors
-    /// [`ConfigError`] when the token is missing, `DEV_GUILD_ID` is not a number or
-    /// `DISCORD_API_BASE` is not an http(s) URL.
+    /// [`ConfigError`] when `.env` is malformed, the token is missing, `DEV_GUILD_ID` is
+    /// not a number or `DISCORD_API_BASE` is not an http(s) URL.
     pub fn from_env() -> Result<Config, ConfigError> {
-        let _ = dotenvy::dotenv();
+        load_dotenv()?;
         Config::from_lookup(|k| std::env::var(k).ok())
     }
 

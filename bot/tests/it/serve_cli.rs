@@ -24,3 +24,101 @@ fn serve_without_token_fails_with_one_line() {
         assert!(!dir.path().join("kaboom.db").exists());
     }
 }
+
+/// Issue 16: a malformed `.env` is reported with its line number (and the variable it
+/// seems to set), not hidden behind "DISCORD_TOKEN is not set"; the line's text, which may
+/// hold the token, is not repeated.
+#[test]
+fn malformed_env_file_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".env"),
+        "# settings\nRUST_LOG=info\nDISCORD_TOKEN=abc def'secret\nDATABASE_URL=sqlite://x.db\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kaboom"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .env_remove("DISCORD_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(".env line 3"), "{err}");
+    assert!(err.contains("DISCORD_TOKEN"), "{err}");
+    assert!(
+        !err.contains("secret"),
+        "the line's value is not shown: {err}"
+    );
+    assert!(!dir.path().join("x.db").exists());
+}
+
+/// Issue 16: a token Discord refuses (401 on `GET /users/@me`) stops `kaboom serve` at
+/// once with one line, before the database is opened, instead of retrying forever. The
+/// "Discord" here is a loopback listener that answers 401 to every request.
+#[test]
+fn refused_token_stops_serve_with_one_line() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+    use std::time::{Duration, Instant};
+
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = std::thread::spawn(move || {
+        // Answer up to 5 requests (one is expected), then stop.
+        for _ in 0..5 {
+            let Ok((stream, _)) = listener.accept() else {
+                return;
+            };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let body = r#"{"message": "401: Unauthorized", "code": 0}"#;
+            let mut stream = stream;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kaboom"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .env("DISCORD_TOKEN", "MTIz.not-a-real.token-secret")
+        .env("DISCORD_API_BASE", format!("http://127.0.0.1:{port}"))
+        .env("DATABASE_URL", "sqlite://kaboom.db")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("kaboom serve kept running with a refused token");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("DISCORD_TOKEN") && err.contains("401"),
+        "{err}"
+    );
+    assert!(!err.contains("token-secret"), "{err}");
+    assert!(
+        !dir.path().join("kaboom.db").exists(),
+        "no database before the token is checked"
+    );
+    drop(server);
+}

@@ -45,6 +45,10 @@ async fn database_files_are_readable_by_their_owner_only() {
 
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     let db = kaboom_bot::storage::Db::connect(&url).await.unwrap();
-    assert_eq!(mode(&path), 0o600, "an existing world-readable file is narrowed");
+    assert_eq!(
+        mode(&path),
+        0o600,
+        "an existing world-readable file is narrowed"
+    );
     db.close().await;
 }
