@@ -1,4 +1,4 @@
-//! Beirut Chess (RULES.md section 2, BE-1 to BE-10): standard chess plus hidden bomb
+//! Beirut Chess (RULES.md section 2, BE-1 to BE-12): standard chess plus hidden bomb
 //! carriers that their owner may explode ("Boom") instead of moving.
 //!
 //! # Phases
@@ -231,7 +231,9 @@ impl Beirut {
     /// rook keep their bomb, BE-7, BE-10). A captured carrier is removed silently (BE-6);
     /// with Dead Man's Switch it explodes on its own square (the captured pawn's square for
     /// en passant, BE-7), removing the capturer and every piece of the block, reported in
-    /// canonical order after the capture.
+    /// canonical order after the capture. Kings are never captured, so a blast that leaves
+    /// the capturer's king attacked does not end the game: the opponent moves as usual and
+    /// the exposed side must answer the check (BE-12).
     fn play_move<const REPORT: bool>(&mut self, mv: &Move, out: &mut Vec<Removal>) {
         let us = self.state.turn;
         let them = us.other();
@@ -516,8 +518,10 @@ impl Position for Beirut {
         out
     }
 
-    /// BE-4, BE-6: a missing king loses (both missing: draw, `kings-exploded`); BE-10: no
-    /// legal chess move is checkmate (in check) or stalemate. `None` in the setup phase.
+    /// BE-4, BE-6: a missing king loses (both missing: draw, `kings-exploded`), so a Dead
+    /// Man's Switch blast that removes only the carrier owner's own king wins for the
+    /// capturer (BE-12); BE-10: no legal chess move is checkmate (in check) or stalemate, also
+    /// for a side left in check by a blast (BE-12). `None` in the setup phase.
     fn variant_outcome(&self) -> Option<Outcome> {
         if !self.started() {
             return None;
@@ -537,8 +541,9 @@ impl Position for Beirut {
         })
     }
 
-    /// C-4's 100-ply rule; insufficient material only for two bare kings (any other piece
-    /// may be a carrier, and the public status never depends on carriers, BE-10).
+    /// C-4's 100-ply rule; insufficient material only for two bare kings (BE-11: a king is
+    /// never a carrier; any other piece may be one, and the public status never depends on
+    /// carriers, BE-10).
     fn automatic_draw(&self) -> Option<EndReason> {
         let board = &self.state.board;
         if self.state.halfmoves >= 100 {
