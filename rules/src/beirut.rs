@@ -533,33 +533,23 @@ impl Position for Beirut {
         if !self.chess_move_list().is_empty() {
             return None;
         }
-        let us = self.state.turn;
-        Some(if self.state.in_check(us) {
-            Outcome::win(us.other(), EndReason::Checkmate)
-        } else {
-            Outcome::draw(EndReason::Stalemate)
-        })
+        Some(
+            self.state
+                .no_move_outcome(self.state.in_check(self.state.turn)),
+        )
     }
 
     /// C-4's 100-ply rule; insufficient material only for two bare kings (BE-11: a king is
     /// never a carrier; any other piece may be one, and the public status never depends on
     /// carriers, BE-10).
     fn automatic_draw(&self) -> Option<EndReason> {
-        let board = &self.state.board;
-        if self.state.halfmoves >= 100 {
-            Some(EndReason::HundredPly)
-        } else if board.occupied() & !board.role[Role::King as usize] == 0 {
-            Some(EndReason::InsufficientMaterial)
-        } else {
-            None
-        }
+        self.state.automatic_draw(|| self.state.board.only_kings())
     }
 
     /// A side with any piece besides its king may win (it may be a carrier: BE-10 keeps
     /// this public answer independent of the hidden carriers).
     fn can_win(&self, color: Color) -> bool {
-        let board = &self.state.board;
-        board.color[color.index()] & !board.role[Role::King as usize] != 0
+        self.state.board.non_kings(color) != 0
     }
 
     /// Side to move, pieces, castling rights and a usable en passant square; the carriers
@@ -569,11 +559,7 @@ impl Position for Beirut {
     }
 
     fn checked_squares(&self) -> Vec<Square> {
-        let us = self.state.turn;
-        match self.state.board.king(us) {
-            Some(k) if self.state.in_check(us) => vec![square(k)],
-            _ => Vec::new(),
-        }
+        self.state.checked_king(ChessState::in_check)
     }
 
     /// SAN for chess moves, `Boom@e5` for a Boom (C-5, RULES.md section 6).
@@ -748,8 +734,7 @@ impl Position for Beirut {
 
     /// BE-2: every own piece but the king.
     fn carrier_candidates(&self, color: Color) -> Vec<Square> {
-        let board = &self.state.board;
-        squares(board.color[color.index()] & !board.role[Role::King as usize])
+        squares(self.state.board.non_kings(color))
             .map(square)
             .collect()
     }
