@@ -55,7 +55,8 @@ fn loose(p: &Nuke) -> Vec<LooseBombs> {
     p.board_view().loose_bombs
 }
 
-fn bombs_in_view(p: &Nuke) -> u32 {
+/// Every bomb the public board shows: carried ones and loose ones (two in all, NU-9).
+pub(crate) fn bombs_in_view(p: &Nuke) -> u32 {
     let view = p.board_view();
     view.pieces.iter().filter(|pc| pc.carrier).count() as u32
         + view
