@@ -154,6 +154,19 @@ pub(crate) fn num(out: &mut String, v: f32) {
     }
 }
 
+/// One path command: its letter, then each point as `x y`, all separated by spaces.
+fn push_command(d: &mut String, letter: char, points: &[(f32, f32)]) {
+    d.push(letter);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i > 0 {
+            d.push(' ');
+        }
+        num(d, x);
+        d.push(' ');
+        num(d, y);
+    }
+}
+
 /// Path data for `text` with its baseline at `y` and anchored at `x`, at font size
 /// `size` user units. Empty when the text has no visible glyph.
 pub(crate) fn path_data(text: &str, x: f32, y: f32, size: f32, anchor: Anchor) -> String {
@@ -168,45 +181,14 @@ pub(crate) fn path_data(text: &str, x: f32, y: f32, size: f32, anchor: Anchor) -
     let mut d = String::new();
     for c in text.chars() {
         let g = glyph(c);
-        let px = |gx: f32| pen + gx * scale;
-        let py = |gy: f32| y - gy * scale;
+        let p = |gx: f32, gy: f32| (pen + gx * scale, y - gy * scale);
         for cmd in &g.commands {
             match *cmd {
-                Cmd::M(a, b) => {
-                    d.push('M');
-                    num(&mut d, px(a));
-                    d.push(' ');
-                    num(&mut d, py(b));
-                }
-                Cmd::L(a, b) => {
-                    d.push('L');
-                    num(&mut d, px(a));
-                    d.push(' ');
-                    num(&mut d, py(b));
-                }
-                Cmd::Q(a, b, c2, d2) => {
-                    d.push('Q');
-                    num(&mut d, px(a));
-                    d.push(' ');
-                    num(&mut d, py(b));
-                    d.push(' ');
-                    num(&mut d, px(c2));
-                    d.push(' ');
-                    num(&mut d, py(d2));
-                }
+                Cmd::M(a, b) => push_command(&mut d, 'M', &[p(a, b)]),
+                Cmd::L(a, b) => push_command(&mut d, 'L', &[p(a, b)]),
+                Cmd::Q(a, b, c2, d2) => push_command(&mut d, 'Q', &[p(a, b), p(c2, d2)]),
                 Cmd::C(a, b, c2, d2, e, f2) => {
-                    d.push('C');
-                    num(&mut d, px(a));
-                    d.push(' ');
-                    num(&mut d, py(b));
-                    d.push(' ');
-                    num(&mut d, px(c2));
-                    d.push(' ');
-                    num(&mut d, py(d2));
-                    d.push(' ');
-                    num(&mut d, px(e));
-                    d.push(' ');
-                    num(&mut d, py(f2));
+                    push_command(&mut d, 'C', &[p(a, b), p(c2, d2), p(e, f2)]);
                 }
                 Cmd::Z => d.push('Z'),
             }

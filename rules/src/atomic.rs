@@ -153,7 +153,7 @@ impl Atomic {
     /// AT-9: the two kings alone, or a bare king against king and one knight, bishop or rook.
     fn insufficient_material(&self) -> bool {
         let board = &self.state.board;
-        let others = board.occupied() & !board.role[Role::King as usize];
+        let others = board.non_kings(Color::White) | board.non_kings(Color::Black);
         match others.count_ones() {
             0 => true,
             1 => {
@@ -260,29 +260,20 @@ impl Position for Atomic {
         if self.count_legal() > 0 {
             return None;
         }
-        let us = self.state.turn;
-        Some(if in_check(&self.state, us) {
-            Outcome::win(us.other(), EndReason::Checkmate)
-        } else {
-            Outcome::draw(EndReason::Stalemate)
-        })
+        Some(
+            self.state
+                .no_move_outcome(in_check(&self.state, self.state.turn)),
+        )
     }
 
     /// C-4 hundred-ply rule, then AT-9 insufficient material.
     fn automatic_draw(&self) -> Option<EndReason> {
-        if self.state.halfmoves >= 100 {
-            Some(EndReason::HundredPly)
-        } else if self.insufficient_material() {
-            Some(EndReason::InsufficientMaterial)
-        } else {
-            None
-        }
+        self.state.automatic_draw(|| self.insufficient_material())
     }
 
     /// A side with nothing but its king cannot explode anything (kings cannot capture, AT-5).
     fn can_win(&self, color: Color) -> bool {
-        let board = &self.state.board;
-        board.color[color.index()] & !board.role[Role::King as usize] != 0
+        self.state.board.non_kings(color) != 0
     }
 
     fn repetition_key(&self) -> u64 {
@@ -290,11 +281,7 @@ impl Position for Atomic {
     }
 
     fn checked_squares(&self) -> Vec<Square> {
-        let us = self.state.turn;
-        match self.state.board.king(us) {
-            Some(k) if in_check(&self.state, us) => vec![square(k)],
-            _ => Vec::new(),
-        }
+        self.state.checked_king(in_check)
     }
 
     fn san(&self, action: &Move) -> String {

@@ -1,4 +1,4 @@
-//! Beirut Chess (RULES.md section 2, BE-1 to BE-10): standard chess plus hidden bomb
+//! Beirut Chess (RULES.md section 2, BE-1 to BE-12): standard chess plus hidden bomb
 //! carriers that their owner may explode ("Boom") instead of moving.
 //!
 //! # Phases
@@ -231,7 +231,9 @@ impl Beirut {
     /// rook keep their bomb, BE-7, BE-10). A captured carrier is removed silently (BE-6);
     /// with Dead Man's Switch it explodes on its own square (the captured pawn's square for
     /// en passant, BE-7), removing the capturer and every piece of the block, reported in
-    /// canonical order after the capture.
+    /// canonical order after the capture. Kings are never captured, so a blast that leaves
+    /// the capturer's king attacked does not end the game: the opponent moves as usual and
+    /// the exposed side must answer the check (BE-12).
     fn play_move<const REPORT: bool>(&mut self, mv: &Move, out: &mut Vec<Removal>) {
         let us = self.state.turn;
         let them = us.other();
@@ -516,8 +518,10 @@ impl Position for Beirut {
         out
     }
 
-    /// BE-4, BE-6: a missing king loses (both missing: draw, `kings-exploded`); BE-10: no
-    /// legal chess move is checkmate (in check) or stalemate. `None` in the setup phase.
+    /// BE-4, BE-6: a missing king loses (both missing: draw, `kings-exploded`), so a Dead
+    /// Man's Switch blast that removes only the carrier owner's own king wins for the
+    /// capturer (BE-12); BE-10: no legal chess move is checkmate (in check) or stalemate, also
+    /// for a side left in check by a blast (BE-12). `None` in the setup phase.
     fn variant_outcome(&self) -> Option<Outcome> {
         if !self.started() {
             return None;
@@ -529,32 +533,23 @@ impl Position for Beirut {
         if !self.chess_move_list().is_empty() {
             return None;
         }
-        let us = self.state.turn;
-        Some(if self.state.in_check(us) {
-            Outcome::win(us.other(), EndReason::Checkmate)
-        } else {
-            Outcome::draw(EndReason::Stalemate)
-        })
+        Some(
+            self.state
+                .no_move_outcome(self.state.in_check(self.state.turn)),
+        )
     }
 
-    /// C-4's 100-ply rule; insufficient material only for two bare kings (any other piece
-    /// may be a carrier, and the public status never depends on carriers, BE-10).
+    /// C-4's 100-ply rule; insufficient material only for two bare kings (BE-11: a king is
+    /// never a carrier; any other piece may be one, and the public status never depends on
+    /// carriers, BE-10).
     fn automatic_draw(&self) -> Option<EndReason> {
-        let board = &self.state.board;
-        if self.state.halfmoves >= 100 {
-            Some(EndReason::HundredPly)
-        } else if board.occupied() & !board.role[Role::King as usize] == 0 {
-            Some(EndReason::InsufficientMaterial)
-        } else {
-            None
-        }
+        self.state.automatic_draw(|| self.state.board.only_kings())
     }
 
     /// A side with any piece besides its king may win (it may be a carrier: BE-10 keeps
     /// this public answer independent of the hidden carriers).
     fn can_win(&self, color: Color) -> bool {
-        let board = &self.state.board;
-        board.color[color.index()] & !board.role[Role::King as usize] != 0
+        self.state.board.non_kings(color) != 0
     }
 
     /// Side to move, pieces, castling rights and a usable en passant square; the carriers
@@ -564,11 +559,7 @@ impl Position for Beirut {
     }
 
     fn checked_squares(&self) -> Vec<Square> {
-        let us = self.state.turn;
-        match self.state.board.king(us) {
-            Some(k) if self.state.in_check(us) => vec![square(k)],
-            _ => Vec::new(),
-        }
+        self.state.checked_king(ChessState::in_check)
     }
 
     /// SAN for chess moves, `Boom@e5` for a Boom (C-5, RULES.md section 6).
@@ -743,8 +734,7 @@ impl Position for Beirut {
 
     /// BE-2: every own piece but the king.
     fn carrier_candidates(&self, color: Color) -> Vec<Square> {
-        let board = &self.state.board;
-        squares(board.color[color.index()] & !board.role[Role::King as usize])
+        squares(self.state.board.non_kings(color))
             .map(square)
             .collect()
     }

@@ -24,17 +24,8 @@ pub(crate) const ALL8: [(i8, i8); 8] = [
     (-1, 1),
 ];
 
-/// Knight jumps.
-pub(crate) const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+/// Knight jumps (the 8x8 core's, in the same order).
+pub(crate) use crate::chess::attacks::KNIGHT_STEPS as KNIGHT;
 
 /// The square `df` files and `dr` ranks from `sq`, if it is on the 10x8 board.
 #[inline]

@@ -22,8 +22,9 @@ pub(crate) fn piece_char(piece: Piece) -> char {
     }
 }
 
-fn char_piece(c: char) -> Option<Piece> {
-    let kind = match c.to_ascii_uppercase() {
+/// The kind an uppercase piece letter names, in FEN and in SAN (`Q` is the King Battler).
+pub(super) fn letter_kind(c: char) -> Option<Kind> {
+    Some(match c {
         'K' => Kind::King,
         'D' => Kind::Defuser,
         'O' => Kind::Bomb,
@@ -33,7 +34,11 @@ fn char_piece(c: char) -> Option<Piece> {
         'P' => Kind::Pawn,
         'Q' => Kind::KingBattler,
         _ => return None,
-    };
+    })
+}
+
+fn char_piece(c: char) -> Option<Piece> {
+    let kind = letter_kind(c.to_ascii_uppercase())?;
     let color = if c.is_ascii_uppercase() {
         Color::White
     } else {

@@ -477,16 +477,7 @@ fn san_request(core: &str) -> Option<Result<Request, Kind>> {
     let (kind, rest) = if let Some(r) = body.strip_prefix("KB") {
         (Kind::KingBattler, r)
     } else {
-        let kind = match body.chars().next()? {
-            'K' => Kind::King,
-            'D' => Kind::Defuser,
-            'O' => Kind::Bomb,
-            'R' => Kind::Rook,
-            'B' => Kind::Bishop,
-            'N' => Kind::Knight,
-            'Q' => Kind::KingBattler,
-            _ => Kind::Pawn,
-        };
+        let kind = super::fen::letter_kind(body.chars().next()?).unwrap_or(Kind::Pawn);
         let skip = usize::from(kind != Kind::Pawn);
         (kind, &body[skip..])
     };

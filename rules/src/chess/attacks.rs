@@ -1,7 +1,7 @@
 //! Attack tables for the 8x8 bitboard core. Squares are `0..64`, `(rank - 1) * 8 + file`.
 
-/// Knight attacks from each square.
-pub(crate) static KNIGHT: [u64; 64] = step_table(&[
+/// Knight jumps `(file, rank)`, in generation order; the 10x8 Bomberman board uses them too.
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -10,7 +10,9 @@ pub(crate) static KNIGHT: [u64; 64] = step_table(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
+];
+/// Knight attacks from each square.
+pub(crate) static KNIGHT: [u64; 64] = step_table(&KNIGHT_STEPS);
 /// King attacks from each square.
 pub(crate) static KING: [u64; 64] = step_table(&[
     (1, 0),

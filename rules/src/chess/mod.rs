@@ -242,6 +242,16 @@ impl Board {
             (Some(_), Some(_)) => None,
         }
     }
+
+    /// The pieces of `color` other than its king.
+    pub fn non_kings(&self, color: Color) -> u64 {
+        self.color[color.index()] & !self.role[Role::King as usize]
+    }
+
+    /// Whether nothing but the two kings (or fewer) is left.
+    pub fn only_kings(&self) -> bool {
+        self.occupied() & !self.role[Role::King as usize] == 0
+    }
 }
 
 /// What kind of move a [`Move`] is.
@@ -776,6 +786,37 @@ impl ChessState {
             }
         }
         self.castling &= keep;
+    }
+
+    /// The end when the side to move has no legal move: checkmate when `checked` (it is in
+    /// check by the variant's own rule), stalemate otherwise (AT-9, BE-10).
+    pub fn no_move_outcome(&self, checked: bool) -> Outcome {
+        if checked {
+            Outcome::win(self.turn.other(), EndReason::Checkmate)
+        } else {
+            Outcome::draw(EndReason::Stalemate)
+        }
+    }
+
+    /// C-4's 100-ply rule, then the variant's insufficient-material rule.
+    pub fn automatic_draw(&self, insufficient: impl FnOnce() -> bool) -> Option<EndReason> {
+        if self.halfmoves >= 100 {
+            Some(EndReason::HundredPly)
+        } else if insufficient() {
+            Some(EndReason::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
+
+    /// The square of the side to move's king when `checked` says it is in check, for
+    /// highlighting.
+    pub fn checked_king(&self, checked: impl FnOnce(&ChessState, Color) -> bool) -> Vec<Square> {
+        let us = self.turn;
+        match self.board.king(us) {
+            Some(k) if checked(self, us) => vec![square(k)],
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -267,9 +267,15 @@ pub(crate) fn resolve(
 }
 
 fn describe_missing(p: &Pattern) -> String {
+    describe_missing_as(p, "", "no pawn")
+}
+
+/// Why no legal move matches `p`: `castle_note` follows the castling sentence (a variant's
+/// castling rule), `pawns` opens the promotion sentence ("no pawn", "no pawn of yours").
+pub(crate) fn describe_missing_as(p: &Pattern, castle_note: &str, pawns: &str) -> String {
     match *p {
         Pattern::Castle { long } => format!(
-            "castling {} is not possible now",
+            "castling {} is not possible now{castle_note}",
             if long {
                 "queen-side (O-O-O)"
             } else {
@@ -284,7 +290,7 @@ fn describe_missing(p: &Pattern) -> String {
         } => {
             let what = role.kind().name();
             match promotion {
-                Some(_) => format!("no pawn can promote on {}", square(to)),
+                Some(_) => format!("{pawns} can promote on {}", square(to)),
                 None => format!("no {what} of yours can go to {}", square(to)),
             }
         }

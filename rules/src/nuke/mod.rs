@@ -1,4 +1,4 @@
-//! Nuke Chess (RULES.md section 3, NU-1 to NU-12): public bombs that pass from hand to
+//! Nuke Chess (RULES.md section 3, NU-1 to NU-13): public bombs that pass from hand to
 //! hand, explode when their carrier is captured, and lie loose after exploding.
 //!
 //! # The game in short
@@ -13,10 +13,10 @@
 //!   optional grab. The transfer hands the bomb of one of the mover's own carriers to any
 //!   piece (either colour) on one of the 8 adjacent squares that carries none. The bomb
 //!   then belongs to the colour of the piece that carries it.
-//! - **Movement (NU-1, NU-2, NU-5).** Chess movement, castling, en passant and promotion,
-//!   without check: kings may stand and castle attacked. Only a carrier may capture a king. A
-//!   king or queen that carries a bomb is frozen (cannot move, hence cannot castle) but may
-//!   still hand its bomb on.
+//! - **Movement (NU-1, NU-2, NU-5, NU-13).** Chess movement, castling, en passant and
+//!   promotion, without check: kings may stand and castle attacked. Only a carrier may capture
+//!   a king; a king may capture any other piece, carrying or not. A king or queen that carries
+//!   a bomb is frozen (cannot move, hence cannot castle) but may still hand its bomb on.
 //! - **Explosions (NU-6, NU-7, NU-11).** Capturing a carrier explodes its bomb on the captured
 //!   piece's square (the captured pawn's square for en passant): every piece on the 3x3
 //!   block goes, the capturer included. A carrier capturing a king explodes its own bomb on
@@ -78,8 +78,8 @@ use crate::{
     Position, Removal, Square, Status, Variant, Viewer,
 };
 
-/// Nuke move generation: kings may capture (a king may capture anything but a king, and
-/// only carriers capture kings: NU-2, filtered in [`Nuke::is_legal`]).
+/// Nuke move generation: kings may capture (NU-13: a king may capture any piece but a king,
+/// carrying or not; only carriers capture kings: NU-2, filtered in [`Nuke::is_legal`]).
 const PSEUDO: GenRules = GenRules {
     king_captures: true,
 };
@@ -379,7 +379,11 @@ impl Nuke {
     }
 
     /// Plays a legal action: transfer, move, explosions with chains, regeneration, grab.
-    /// Removals are pushed to `out` when `REPORT` is set (C-6).
+    /// Removals are pushed to `out` when `REPORT` is set (C-6). A carrier that captures a
+    /// carrying king explodes with it: both bombs go off on the king's square and lie loose
+    /// there (NU-13). Only the move itself touches the 100-ply count (in the shared core's
+    /// apply: captures and pawn moves reset it, blasts always come with a capture); the
+    /// transfer and the grab leave it alone (NU-13).
     fn apply<const REPORT: bool>(&mut self, action: &NukeAction, out: &mut Vec<Removal>) {
         let mv = &action.mv;
         // NU-4: the transfer comes first; legality was judged after it (NU-12).
@@ -418,7 +422,8 @@ impl Nuke {
             });
         }
         // NU-6: a captured carrier's bomb explodes on its square (NU-11: the captured pawn's
-        // square for en passant); a carrier that captures a king explodes its own bomb there.
+        // square for en passant); a carrier that captures a king explodes its own bomb there
+        // (NU-13: a carrying king's bomb too, both regenerating loose on its square).
         let mut queue: Vec<u8> = Vec::new();
         if victim_carries {
             queue.push(victim_square.expect("a capture"));

@@ -262,30 +262,9 @@ fn grab_refusal(pos: &Nuke, mv: &Move, carried: u64, legal: &[Move]) -> String {
 }
 
 fn describe_missing(p: &Pattern) -> String {
-    match *p {
-        Pattern::Castle { long } => format!(
-            "castling {} is not possible now (NU-1: king and rook unmoved, the squares between them empty)",
-            if long {
-                "queen-side (O-O-O)"
-            } else {
-                "king-side (O-O)"
-            }
-        ),
-        Pattern::San {
-            role,
-            to,
-            promotion,
-            ..
-        } => match promotion {
-            Some(_) => format!("no pawn of yours can promote on {}", square(to)),
-            None => format!(
-                "no {} of yours can go to {}",
-                role.kind().name(),
-                square(to)
-            ),
-        },
-        Pattern::Coord { from, to, .. } => {
-            format!("there is no move from {} to {}", square(from), square(to))
-        }
-    }
+    san::describe_missing_as(
+        p,
+        " (NU-1: king and rook unmoved, the squares between them empty)",
+        "no pawn of yours",
+    )
 }

@@ -1,4 +1,4 @@
-//! Beirut Chess: one named test per ruling BE-1 to BE-10 (RULES.md section 2), plus
+//! Beirut Chess: one named test per ruling BE-1 to BE-12 (RULES.md section 2), plus
 //! notation (C-5), serialization, views (section 6) and the perft data.
 
 use kaboom_rules::beirut::{
@@ -383,10 +383,94 @@ fn be6_without_dead_mans_switch_no_blast() {
     let rec = g.play(None, "Kxd5").unwrap().clone();
     assert_eq!(rec.removed.len(), 1);
     assert_eq!(g.position().variant_outcome(), None);
-    // Two bare kings: the automatic draw by insufficient material (C-4).
+    // Two bare kings: the automatic draw by insufficient material (C-4, BE-11).
     assert_eq!(
         g.status().outcome(),
         Some(Outcome::draw(EndReason::InsufficientMaterial))
+    );
+}
+
+// ---------------------------------------------------------------- BE-11
+
+/// BE-11: two bare kings is a draw by insufficient material; any other material plays on
+/// (any piece but a king may be a carrier).
+#[test]
+fn be11_two_bare_kings_draw() {
+    let bare = from("7k/8/8/8/4K3/8/8/8 w - - 0 1 1 - -");
+    assert_eq!(
+        bare.status().outcome(),
+        Some(Outcome::draw(EndReason::InsufficientMaterial))
+    );
+    for fen in [
+        "7k/8/8/8/4K3/8/8/7N w - - 0 1 1 h1 -",
+        "7k/8/8/8/4K3/8/8/7B w - - 0 1 1 h1 -",
+        "7k/7p/8/8/4K3/8/8/8 w - - 0 1 1 - h7",
+    ] {
+        let g = from(fen);
+        assert_eq!(g.status().outcome(), None, "{fen}");
+        assert!(g.position().can_win(Color::White) || g.position().can_win(Color::Black));
+    }
+    // Reaching two bare kings by a capture draws at once.
+    let mut g = from("7k/8/8/3p4/4K3/8/8/8 w - - 0 1 1 - d5");
+    assert_eq!(g.status().outcome(), None);
+    play(&mut g, &["Kxd5"]);
+    assert_eq!(
+        g.status().outcome(),
+        Some(Outcome::draw(EndReason::InsufficientMaterial))
+    );
+}
+
+// ---------------------------------------------------------------- BE-12
+
+/// BE-12: a Dead Man's Switch blast that leaves the capturer's king attacked does not end
+/// the game; the opponent may not take the king, and the exposed side must then answer
+/// the check.
+#[test]
+fn be12_king_exposed_by_a_blast_must_answer_the_check() {
+    // The knight on e4 shields the white king from the rook on e8; the blast of the
+    // carrier pawn on d5 removes it.
+    let mut g = from("4r2k/8/8/3p4/2P1N3/8/8/4K3 w - - 0 1 1+dms - d5");
+    play(&mut g, &["cxd5"]);
+    assert!(g.position().is_check(Color::White));
+    assert_eq!(g.status().outcome(), None);
+    let black = legal_texts(g.position());
+    assert!(!black.iter().any(|t| t.contains("xe1")), "{black:?}");
+    assert!(illegal_reason(&g, "Rxe1").contains("never captured"));
+    play(&mut g, &["Kg8"]);
+    let mut white = legal_texts(g.position());
+    white.sort();
+    assert_eq!(white, ["Kd1", "Kd2", "Kf1", "Kf2"]);
+    assert!(illegal_reason(&g, "Ke2").contains("check"));
+}
+
+/// BE-12: exposed and unable to answer the check: checkmate.
+#[test]
+fn be12_exposed_king_that_cannot_answer_is_checkmated() {
+    // The knight on h3 shields the white king on h1 from the rook on h8; the blast of the
+    // carrier pawn on g4 removes it, and the rook on g7 closes the g-file.
+    let mut g = from("k6r/6r1/8/8/6p1/5P1N/8/7K w - - 0 1 1+dms - g4");
+    play(&mut g, &["fxg4"]);
+    assert!(g.position().is_check(Color::White));
+    assert_eq!(g.status().outcome(), None);
+    play(&mut g, &["Kb8"]);
+    assert_eq!(
+        g.status().outcome(),
+        Some(Outcome::win(Color::Black, EndReason::Checkmate))
+    );
+}
+
+/// BE-12: a blast that removes only the carrier owner's own king wins for the capturer.
+#[test]
+fn be12_blast_removing_only_the_owners_king_wins_for_the_capturer() {
+    let mut g = from("8/8/4k3/3p4/8/8/8/3RK3 w - - 0 1 1+dms - d5");
+    let rec = g.play(None, "Rxd5").unwrap().clone();
+    assert!(
+        rec.removed
+            .contains(&removal("e6", Color::Black, Kind::King, Cause::Exploded))
+    );
+    assert_eq!(
+        g.status().outcome(),
+        Some(Outcome::win(Color::White, EndReason::KingExploded))
     );
 }
 

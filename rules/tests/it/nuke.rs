@@ -1,4 +1,4 @@
-//! Nuke Chess: one named test per ruling NU-1 to NU-12 (RULES.md section 3), plus
+//! Nuke Chess: one named test per ruling NU-1 to NU-13 (RULES.md section 3), plus
 //! serialization, notation, views and the perft regression data.
 
 use crate::perft_file::parse_perft_file;
@@ -55,7 +55,8 @@ fn loose(p: &Nuke) -> Vec<LooseBombs> {
     p.board_view().loose_bombs
 }
 
-fn bombs_in_view(p: &Nuke) -> u32 {
+/// Every bomb the public board shows: carried ones and loose ones (two in all, NU-9).
+pub(crate) fn bombs_in_view(p: &Nuke) -> u32 {
     let view = p.board_view();
     view.pieces.iter().filter(|pc| pc.carrier).count() as u32
         + view
@@ -138,12 +139,73 @@ fn nu6_explosion_squares_are_reported_for_highlighting() {
     assert_eq!(p.san_with_marks(&capture), "Nxa8#");
 }
 
+/// NU-13 (with NU-2): a king may capture any piece but a king, carrying or not.
 #[test]
-fn nu2_kings_capture_ordinary_pieces() {
+fn nu13_king_captures_any_piece_but_a_king() {
     let mut p = pos("4k3/8/8/8/8/8/4n3/4K2N w - - 0 1 h1,e8");
     let removed = play(&mut p, "Kxe2");
     assert_eq!(removed.len(), 1);
     assert_eq!(removed[0].cause, Cause::Captured);
+    // A carrying knight too: its bomb explodes and takes the capturing king with it.
+    let mut q = pos("4k3/8/8/8/8/8/4n3/4K2N w - - 0 1 h1,e2");
+    assert!(legal_texts(&q).contains(&"Kxe2".to_string()));
+    let removed = play(&mut q, "Kxe2");
+    assert_eq!(removed_squares(&removed), ["e2", "e2"]);
+    assert_eq!(
+        q.variant_outcome().map(|o| (o.winner, o.reason)),
+        Some((Some(Color::Black), EndReason::KingExploded))
+    );
+    // Never a king: a king that does not carry may not take one (NU-2).
+    let r = pos("8/8/8/8/8/3k4/4K3/7N w - - 0 1 h1,a8*");
+    assert!(!legal_texts(&r).iter().any(|t| t.contains("xd3")));
+}
+
+/// NU-13: a carrier that captures a carrying king explodes with it; both bombs lie loose
+/// on the king's square (NU-9).
+#[test]
+fn nu13_carrier_capturing_a_carrying_king_explodes_with_it() {
+    let mut p = pos("k7/8/1N6/8/8/8/8/4K3 w - - 0 1 b6,a8");
+    let removed = play(&mut p, "Nxa8");
+    assert_eq!(removed.len(), 2);
+    assert_eq!(
+        (removed[0].cause, removed[0].piece.kind),
+        (Cause::Captured, Kind::King)
+    );
+    assert_eq!(
+        (removed[1].cause, removed[1].piece.kind),
+        (Cause::Exploded, Kind::Knight)
+    );
+    assert_eq!(
+        loose(&p),
+        [LooseBombs {
+            square: s("a8"),
+            count: 2
+        }]
+    );
+    assert!(p.carriers().is_empty());
+    assert_eq!(
+        p.variant_outcome().map(|o| (o.winner, o.reason)),
+        Some((Some(Color::White), EndReason::KingExploded))
+    );
+}
+
+/// NU-13: transfers and grabs do not reset the 100-ply count (C-4); captures, blasts and
+/// pawn moves do.
+#[test]
+fn nu13_transfers_and_grabs_do_not_reset_the_100_ply_count() {
+    let mut p = pos("4k3/8/8/8/8/8/8/3RK3 w - - 10 30 e1,d2*");
+    play(&mut p, "e1>d1 Rd4");
+    assert_eq!(p.carriers(), [s("d4")]);
+    assert_eq!(p.halfmove_clock(), 11);
+    play(&mut p, "Kf7");
+    play(&mut p, "Kd2*");
+    assert_eq!(p.carriers(), [s("d2"), s("d4")]);
+    assert_eq!(p.halfmove_clock(), 13);
+    // Reaching 100 plies this way is the automatic draw.
+    let mut q = pos("4k3/8/8/8/8/8/8/3RK3 w - - 99 80 d1,d2*");
+    play(&mut q, "Kd2*");
+    assert_eq!(q.halfmove_clock(), 100);
+    assert_eq!(q.automatic_draw(), Some(EndReason::HundredPly));
 }
 
 // ---------------------------------------------------------------- NU-3

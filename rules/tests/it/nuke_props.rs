@@ -2,6 +2,7 @@
 //! notation round trip for every legal action (C-5), serialization round trip, and bomb
 //! conservation (always exactly two bombs, carried or loose: NU-6, NU-9, NU-10).
 
+use crate::nuke::bombs_in_view;
 use kaboom_rules::nuke::Nuke;
 use kaboom_rules::{Color, GameOptions, Kind, Position, Square, Viewer};
 use proptest::prelude::*;
@@ -13,16 +14,6 @@ fn own_squares(p: &Nuke, color: Color) -> Vec<Square> {
         .filter(|pc| pc.color == color)
         .map(|pc| pc.square)
         .collect()
-}
-
-fn bombs_in_view(p: &Nuke) -> u32 {
-    let view = p.board_view();
-    view.pieces.iter().filter(|pc| pc.carrier).count() as u32
-        + view
-            .loose_bombs
-            .iter()
-            .map(|l| u32::from(l.count))
-            .sum::<u32>()
 }
 
 /// Checks every invariant of one position reached by play.
