@@ -137,6 +137,180 @@ fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// The crate modules `text` (the file `rel` under `src`) names, as module paths of at most
+/// two segments (`discord::flows`, `service`): `crate::a::b` and `super::b` resolved from
+/// the file's module; a second segment that is not one of `modules` (an item such as
+/// `crate::service::Services`) stands for its first.
+fn named_modules(rel: &str, text: &str, modules: &[String]) -> Vec<String> {
+    let code = code(text);
+    let module = module_path(rel);
+    let mut found = Vec::new();
+    let mut push = |segments: Vec<String>| {
+        let two = segments
+            .iter()
+            .take(2)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("::");
+        if modules.contains(&two) {
+            found.push(two);
+        } else if let Some(first) = segments.first().filter(|f| modules.contains(f)) {
+            found.push(first.clone());
+        }
+    };
+    let path_after = |s: &str| -> Vec<String> {
+        s.split("::")
+            .map(ident_at)
+            .take_while(|seg| !seg.is_empty())
+            .collect()
+    };
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("crate::") {
+        let after = &rest[i + "crate::".len()..];
+        let before_ok = rest[..i]
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        if before_ok {
+            if let Some(group) = after.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                for part in group[..end].split(',') {
+                    push(path_after(part.trim()));
+                }
+            } else {
+                push(path_after(after));
+            }
+        }
+        rest = after;
+    }
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("super::") {
+        let before_ok = rest[..i]
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'));
+        let mut after = &rest[i..];
+        let mut depth = 0;
+        while let Some(a) = after.strip_prefix("super::") {
+            depth += 1;
+            after = a;
+        }
+        if before_ok {
+            let mut segments = module[..module.len().saturating_sub(depth)].to_vec();
+            segments.extend(path_after(after));
+            push(segments);
+        }
+        rest = &rest[i + depth * "super::".len()..];
+    }
+    found
+}
+
+/// Cycles between crate modules (two segments deep), ignoring a module's use of its own
+/// ancestors (a child naming its parent's items is how Rust modules are written): each
+/// cycle as the modules on it.
+fn module_cycles(files: &[(String, String)]) -> Vec<Vec<String>> {
+    let key = |rel: &str| {
+        module_path(rel)
+            .into_iter()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("::")
+    };
+    let mut modules: Vec<String> = files.iter().map(|(rel, _)| key(rel)).collect();
+    modules.retain(|m| m != "lib" && m != "main");
+    modules.sort();
+    modules.dedup();
+    let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for (rel, text) in files {
+        let from = key(rel);
+        if !modules.contains(&from) {
+            continue;
+        }
+        for to in named_modules(rel, text, &modules) {
+            let ancestor = from == to || from.starts_with(&format!("{to}::"));
+            if !ancestor {
+                edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    // A module is on a cycle when it can reach itself; report each cycle once.
+    let reach = |start: &String| -> Option<Vec<String>> {
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some((at, path)) = stack.pop() {
+            for next in edges.get(&at).into_iter().flatten() {
+                if next == start {
+                    return Some(path);
+                }
+                if seen.insert(next.clone()) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+        None
+    };
+    let mut cycles: Vec<Vec<String>> = Vec::new();
+    for m in &modules {
+        if let Some(mut cycle) = reach(m) {
+            cycle.sort();
+            if !cycles.contains(&cycle) {
+                cycles.push(cycle);
+            }
+        }
+    }
+    cycles
+}
+
+/// Issue 15: no module cycle in the bot, between layers or inside one.
+#[test]
+fn no_module_imports_in_a_circle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &root, &mut files);
+    let cycles = module_cycles(&files);
+    assert!(
+        cycles.is_empty(),
+        "modules that import each other in a circle: {cycles:?}"
+    );
+}
+
+/// The cycle check sees a circle through `crate::` and `super::` paths, and not a child's
+/// use of its parent.
+#[test]
+fn the_cycle_check_catches_circles() {
+    let files = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(rel, text)| (rel.to_string(), text.to_string()))
+            .collect()
+    };
+    let circle = files(&[
+        ("discord/flows.rs", "use super::messages::side;\n"),
+        ("discord/messages.rs", "use crate::discord::flows::post;\n"),
+        ("discord/mod.rs", "pub mod flows;\npub mod messages;\n"),
+    ]);
+    assert_eq!(
+        module_cycles(&circle),
+        [vec![
+            "discord::flows".to_string(),
+            "discord::messages".to_string()
+        ]]
+    );
+    let layers = files(&[
+        ("service/mod.rs", "use crate::scheduler::Plan;\n"),
+        ("scheduler/mod.rs", "use crate::service::Services;\n"),
+    ]);
+    assert_eq!(module_cycles(&layers).len(), 1);
+    let parent = files(&[
+        ("service/mod.rs", "pub mod pgn;\nuse pgn::x;\n"),
+        ("service/pgn.rs", "use super::Snapshot;\n"),
+    ]);
+    assert!(module_cycles(&parent).is_empty());
+}
+
 #[test]
 fn layers_import_only_downwards() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
