@@ -6,7 +6,9 @@ use poise::serenity_prelude as serenity;
 
 use crate::discord::flows;
 use crate::discord::messages::{self, ids};
+use crate::discord::types::ids::Domain;
 use crate::discord::types::{Data, Error};
+use crate::domain::ids::GameId;
 use crate::service::{Refusal, ServiceError};
 
 fn display_name(user: &serenity::User) -> String {
@@ -55,8 +57,8 @@ pub async fn handle(
     let http = ctx.http.as_ref();
     if action == ids::RESIGN {
         // A confirmation, answered at once.
-        let text = match data.services.load(id).await {
-            Ok(snap) if snap.row.color_of(ic.user.id.get()).is_none() => {
+        let text = match data.services.load(GameId(id)).await {
+            Ok(snap) if snap.row.color_of(ic.user.id.domain()).is_none() => {
                 "Only the two players can resign this game.".to_string()
             }
             Ok(snap) if snap.outcome().is_some() => "This game is already over.".to_string(),
@@ -122,7 +124,7 @@ async fn route(
     id: i64,
 ) -> Result<(), Error> {
     let services = &data.services;
-    let user = ic.user.id.get();
+    let user = ic.user.id.domain();
     match action {
         ids::ACCEPT => {
             let snap = services
@@ -170,24 +172,24 @@ async fn route(
             .await
         }
         ids::RESIGN_YES => {
-            let ended = services.resign(id, user).await?;
+            let ended = services.resign(GameId(id), user).await?;
             let text = flows::after_end(http, services, &ended).await?;
             answer(http, ic, text).await
         }
         ids::DRAW => {
-            let r = services.offer_draw(id, user).await?;
+            let r = services.offer_draw(GameId(id), user).await?;
             let text = flows::after_draw(http, services, &r).await?;
             answer(http, ic, text).await
         }
         ids::DRAW_YES | ids::DRAW_NO => {
             let r = services
-                .answer_draw(id, user, action == ids::DRAW_YES)
+                .answer_draw(GameId(id), user, action == ids::DRAW_YES)
                 .await?;
             let text = flows::after_draw(http, services, &r).await?;
             answer(http, ic, text).await
         }
         ids::VIEW => {
-            let snap = services.load(id).await?;
+            let snap = services.load(GameId(id)).await?;
             let (text, image) = flows::own_view(services, &snap, user).await?;
             ic.edit_response(
                 http,
@@ -199,8 +201,8 @@ async fn route(
             Ok(())
         }
         ids::CHOOSE => {
-            let snap = services.load(id).await?;
-            let menu = services.carrier_menu(id, user).await?;
+            let snap = services.load(GameId(id)).await?;
+            let menu = services.carrier_menu(GameId(id), user).await?;
             ic.edit_response(
                 http,
                 serenity::EditInteractionResponse::new()
@@ -215,7 +217,7 @@ async fn route(
             else {
                 return Err(ServiceError::Refused(Refusal::PickCarriers).into());
             };
-            let d = services.designate(id, user, values).await?;
+            let d = services.designate(GameId(id), user, values).await?;
             flows::announce_designation(http, services, &d).await?;
             // The private confirmation shows the chooser's own view (their carriers marked).
             let (_, image) = flows::own_view(services, &d.snap, user).await?;

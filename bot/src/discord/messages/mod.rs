@@ -7,6 +7,7 @@ use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
 use poise::serenity_prelude as serenity;
 
 use crate::domain::deadline::SchedulerConfig;
+use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use crate::scheduler::{Announcement, End, Nudge, Wording};
 use crate::service::{Act, Refusal, ServiceError, Snapshot, removed_list};
 use crate::storage::carriers::Designation;
@@ -41,7 +42,8 @@ pub mod ids {
     pub const CARRIERS: &str = "carriers";
 
     /// `kb:<action>:<id>`.
-    pub fn make(action: &str, id: i64) -> String {
+    pub fn make(action: &str, id: impl Into<i64>) -> String {
+        let id: i64 = id.into();
         format!("kb:{action}:{id}")
     }
 
@@ -62,7 +64,7 @@ pub fn side(c: Color) -> &'static str {
 }
 
 /// `<@id>`.
-pub fn mention(user: u64) -> String {
+pub fn mention(user: UserId) -> String {
     format!("<@{user}>")
 }
 
@@ -186,7 +188,7 @@ pub fn board_caption(
 }
 
 /// The buttons under the latest board message: Resign, Offer draw, My view.
-pub fn board_buttons(game_id: i64, finished: bool) -> Vec<serenity::CreateActionRow> {
+pub fn board_buttons(game_id: GameId, finished: bool) -> Vec<serenity::CreateActionRow> {
     let view = serenity::CreateButton::new(ids::make(ids::VIEW, game_id))
         .label("My view")
         .style(serenity::ButtonStyle::Secondary);
@@ -220,7 +222,7 @@ pub fn challenge_buttons(challenge_id: i64) -> Vec<serenity::CreateActionRow> {
 }
 
 /// Accept / Decline under a draw offer.
-pub fn draw_buttons(game_id: i64) -> Vec<serenity::CreateActionRow> {
+pub fn draw_buttons(game_id: GameId) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![
         serenity::CreateButton::new(ids::make(ids::DRAW_YES, game_id))
             .label("Accept draw")
@@ -336,7 +338,7 @@ pub fn duration_text(secs: i64) -> String {
 }
 
 /// The link to a channel or thread.
-pub fn channel_link(guild: Option<u64>, channel: u64) -> String {
+pub fn channel_link(guild: Option<GuildId>, channel: ChannelId) -> String {
     match guild {
         Some(g) => format!("https://discord.com/channels/{g}/{channel}"),
         None => format!("https://discord.com/channels/@me/{channel}"),
@@ -385,7 +387,7 @@ pub fn expired_challenge(old: &str, text: &str) -> String {
 }
 
 /// A nudge posted in the thread: the player's mention, then the nudge.
-pub fn nudge_in_thread(user: u64, text: &str) -> String {
+pub fn nudge_in_thread(user: UserId, text: &str) -> String {
     format!("{} {text}", mention(user))
 }
 
