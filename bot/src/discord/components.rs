@@ -87,7 +87,11 @@ pub async fn handle(
         Err(e) => {
             let text = match e.downcast_ref::<ServiceError>() {
                 Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
-                _ => {
+                Some(other) => {
+                    tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
+                    format!("Sorry, that failed: {}", messages::service_error(other))
+                }
+                None => {
                     tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
                     format!("Sorry, that failed: {e}")
                 }

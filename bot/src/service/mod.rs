@@ -45,7 +45,7 @@ pub enum ServiceError {
     #[error("refused: {0:?}")]
     Refused(Refusal),
     /// Another action was committed first; the game is now at `ply`.
-    #[error("The game moved on before your action was saved; here is the new position.")]
+    #[error("game {game_id} moved on to ply {ply} before the action was saved")]
     MovedOn {
         /// The game.
         game_id: GameId,
@@ -146,8 +146,9 @@ pub struct CarrierMenu {
     pub color: Color,
     /// How many carriers to choose.
     pub count: usize,
-    /// Eligible pieces: (square name, label such as `Knight b1`), in canonical order.
-    pub options: Vec<(String, String)>,
+    /// Eligible pieces: (square, kind), in canonical order (`discord::messages` words
+    /// them, `Knight b1`).
+    pub options: Vec<(Square, kaboom_rules::Kind)>,
     /// The game is aborted if the designation is still incomplete at this time (Unix
     /// seconds; the scheduler's designation timeout after the game's creation, issue 8).
     pub abort_at: i64,
@@ -181,30 +182,6 @@ pub struct Services {
     pub scheduler: crate::domain::deadline::SchedulerConfig,
     /// Wakes the scheduler when an action comes after its time ran out (issue 8).
     pub scheduler_waker: crate::domain::deadline::SchedulerWaker,
-}
-
-/// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
-/// the kind's title followed by a space for kinds outside chess.
-pub fn piece_tag(kind: kaboom_rules::Kind) -> String {
-    use kaboom_rules::Kind;
-    match kind {
-        Kind::Pawn => String::new(),
-        Kind::Knight => "N".into(),
-        Kind::Bishop => "B".into(),
-        Kind::Rook => "R".into(),
-        Kind::Queen => "Q".into(),
-        Kind::King => "K".into(),
-        other => format!("{} ", other.title()),
-    }
-}
-
-/// `Qd4, Bc6, e5`: the pieces removed, for captions and autocomplete labels.
-pub fn removed_list(removed: &[kaboom_rules::Removal]) -> String {
-    removed
-        .iter()
-        .map(|r| format!("{}{}", piece_tag(r.piece.kind), r.square))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
@@ -687,12 +664,7 @@ impl Services {
             .iter()
             .filter(|p| p.color == color && p.square.rank() >= 1)
             .filter(|p| !(beirut && p.kind == kaboom_rules::Kind::King))
-            .map(|p| {
-                (
-                    p.square.to_string(),
-                    format!("{} {}", p.kind.title(), p.square),
-                )
-            })
+            .map(|p| (p.square, p.kind))
             .collect();
         let count = if beirut {
             usize::from(snap.row.options.carriers)

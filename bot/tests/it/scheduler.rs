@@ -270,7 +270,7 @@ async fn late_acceptance_and_late_carrier_choice_are_refused() {
     );
     let late = w
         .services
-        .designate(id, BOB, &[menu.options[0].0.clone()])
+        .designate(id, BOB, &[menu.options[0].0.to_string()])
         .await;
     assert!(
         matches!(&late, Err(ServiceError::Refused(Refusal::DesignationTimeUp { deadline, .. }))
@@ -518,7 +518,7 @@ async fn incomplete_designation_is_aborted_after_48_hours() {
     // Alice chooses; Bob does not.
     let menu = w.services.carrier_menu(id, ALICE).await.unwrap();
     w.services
-        .designate(id, ALICE, &[menu.options[1].0.clone()])
+        .designate(id, ALICE, &[menu.options[1].0.to_string()])
         .await
         .unwrap();
     w.scheduler.sweep().await.unwrap();

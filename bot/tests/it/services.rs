@@ -375,7 +375,7 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
     assert!(
         menu.options
             .iter()
-            .all(|(_, label)| !label.starts_with("King"))
+            .all(|(_, kind)| *kind != kaboom_rules::Kind::King)
     );
     assert!(matches!(
         refused(s.carrier_menu(id, CAROL).await),

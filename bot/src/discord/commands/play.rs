@@ -85,9 +85,7 @@ pub async fn move_(
             let (caption, image) = flows::own_view(services, &snap, user).await?;
             ctx.send(
                 poise::CreateReply::default()
-                    .content(format!(
-                        "The game moved on before your action was saved; here is the new position.\n{caption}"
-                    ))
+                    .content(format!("{}\n{caption}", messages::MOVED_ON))
                     .attachment(image)
                     .ephemeral(true),
             )

@@ -9,7 +9,7 @@ use poise::serenity_prelude as serenity;
 use crate::domain::deadline::SchedulerConfig;
 use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use crate::scheduler::{Announcement, End, Nudge, Wording};
-use crate::service::{Act, Refusal, ServiceError, Snapshot, removed_list};
+use crate::service::{Act, Refusal, ServiceError, Snapshot};
 use crate::storage::carriers::Designation;
 use crate::storage::challenges::ChallengeState;
 use crate::storage::games::{GameRow, GameState};
@@ -238,7 +238,12 @@ pub fn carrier_menu(menu: &crate::service::CarrierMenu) -> Vec<serenity::CreateA
     let options = menu
         .options
         .iter()
-        .map(|(value, label)| serenity::CreateSelectMenuOption::new(label, value))
+        .map(|(square, kind)| {
+            serenity::CreateSelectMenuOption::new(
+                format!("{} {square}", kind.title()),
+                square.to_string(),
+            )
+        })
         .collect();
     let n = menu.count.min(menu.options.len()).max(1) as u8;
     let placeholder = if n == 1 {
@@ -609,13 +614,40 @@ pub fn refusal(r: &Refusal) -> String {
     }
 }
 
+/// The answer to an action another one overtook ([`ServiceError::MovedOn`]), before the new
+/// position.
+pub const MOVED_ON: &str =
+    "The game moved on before your action was saved; here is the new position.";
+
+/// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
+/// the kind's title followed by a space for kinds outside chess.
+pub fn piece_tag(kind: kaboom_rules::Kind) -> String {
+    use kaboom_rules::Kind;
+    match kind {
+        Kind::Pawn => String::new(),
+        Kind::Knight => "N".into(),
+        Kind::Bishop => "B".into(),
+        Kind::Rook => "R".into(),
+        Kind::Queen => "Q".into(),
+        Kind::King => "K".into(),
+        other => format!("{} ", other.title()),
+    }
+}
+
+/// `Qd4, Bc6, e5`: the pieces removed, for captions and autocomplete labels.
+pub fn removed_list(removed: &[kaboom_rules::Removal]) -> String {
+    removed
+        .iter()
+        .map(|r| format!("{}{}", piece_tag(r.piece.kind), r.square))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// What a player reads when a service call failed: the refusal, or the error itself.
 pub fn service_error(e: &ServiceError) -> String {
     match e {
         ServiceError::Refused(r) => refusal(r),
-        ServiceError::MovedOn { .. } => {
-            "The game moved on before your action was saved; here is the new position.".into()
-        }
+        ServiceError::MovedOn { .. } => MOVED_ON.into(),
         other => other.to_string(),
     }
 }
