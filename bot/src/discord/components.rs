@@ -57,15 +57,14 @@ pub async fn handle(
     let http = ctx.http.as_ref();
     if action == ids::RESIGN {
         // A confirmation, answered at once.
-        let text = match data.services.load(GameId(id)).await {
+        let (text, ask) = match data.services.load(GameId(id)).await {
             Ok(snap) if snap.row.color_of(ic.user.id.domain()).is_none() => {
-                "Only the two players can resign this game.".to_string()
+                (messages::RESIGN_NOT_A_PLAYER.to_string(), false)
             }
-            Ok(snap) if snap.outcome().is_some() => "This game is already over.".to_string(),
-            Ok(_) => format!("Do you really want to resign game #{id}?"),
-            Err(e) => messages::service_error(&e),
+            Ok(snap) if snap.outcome().is_some() => (messages::ALREADY_OVER.to_string(), false),
+            Ok(_) => (messages::resign_question(GameId(id)), true),
+            Err(e) => (messages::service_error(&e), false),
         };
-        let ask = text.starts_with("Do you");
         let mut msg = serenity::CreateInteractionResponseMessage::new()
             .content(text)
             .ephemeral(true);
@@ -139,41 +138,16 @@ async fn route(
             close_challenge_message(
                 http,
                 ic,
-                format!(
-                    "{}\nAccepted by {}: game #{} is played in <#{}>.",
-                    messages::challenge_text(&challenge),
-                    messages::mention(user),
-                    challenge.game_id.unwrap_or_default(),
-                    thread.get()
-                ),
+                messages::challenge_accepted(&challenge, user, thread.domain()),
             )
             .await?;
-            answer(http, ic, format!("Game on! See <#{}>.", thread.get())).await
+            answer(http, ic, messages::game_on(thread.domain())).await
         }
         ids::DECLINE | ids::CANCEL => {
             let cancel = action == ids::CANCEL;
             let c = services.close_challenge(id, user, cancel).await?;
-            close_challenge_message(
-                http,
-                ic,
-                format!(
-                    "{}\n{} by {}.",
-                    messages::challenge_text(&c),
-                    if cancel { "Cancelled" } else { "Declined" },
-                    messages::mention(user)
-                ),
-            )
-            .await?;
-            answer(
-                http,
-                ic,
-                if cancel {
-                    "Challenge cancelled."
-                } else {
-                    "Challenge declined."
-                },
-            )
-            .await
+            close_challenge_message(http, ic, messages::challenge_closed(&c, cancel, user)).await?;
+            answer(http, ic, messages::challenge_closed_reply(cancel)).await
         }
         ids::RESIGN_YES => {
             let ended = services.resign(GameId(id), user).await?;

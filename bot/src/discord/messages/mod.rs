@@ -11,7 +11,7 @@ use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use crate::scheduler::{Announcement, End, Nudge, Wording};
 use crate::service::{Act, Refusal, ServiceError, Snapshot};
 use crate::storage::carriers::Designation;
-use crate::storage::challenges::ChallengeState;
+use crate::storage::challenges::{Challenge, ChallengeState};
 use crate::storage::games::{GameRow, GameState};
 
 /// Component custom ids: `kb:<action>:<id>`; `id` is a challenge id for `accept`,
@@ -641,6 +641,51 @@ pub fn removed_list(removed: &[kaboom_rules::Removal]) -> String {
         .map(|r| format!("{}{}", piece_tag(r.piece.kind), r.square))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The Resign button pressed by someone who does not play the game.
+pub const RESIGN_NOT_A_PLAYER: &str = "Only the two players can resign this game.";
+
+/// The Resign button of a game that is over.
+pub const ALREADY_OVER: &str = "This game is already over.";
+
+/// The confirmation question of the Resign button.
+pub fn resign_question(game: GameId) -> String {
+    format!("Do you really want to resign game #{game}?")
+}
+
+/// The challenge message once `user` accepted it and the game is played in `thread`.
+pub fn challenge_accepted(challenge: &Challenge, user: UserId, thread: ChannelId) -> String {
+    format!(
+        "{}\nAccepted by {}: game #{} is played in <#{thread}>.",
+        challenge_text(challenge),
+        mention(user),
+        challenge.game_id.unwrap_or_default(),
+    )
+}
+
+/// The answer to the accepting player.
+pub fn game_on(thread: ChannelId) -> String {
+    format!("Game on! See <#{thread}>.")
+}
+
+/// The challenge message once `user` cancelled (`cancel`) or declined it.
+pub fn challenge_closed(challenge: &Challenge, cancel: bool, user: UserId) -> String {
+    format!(
+        "{}\n{} by {}.",
+        challenge_text(challenge),
+        if cancel { "Cancelled" } else { "Declined" },
+        mention(user)
+    )
+}
+
+/// The answer to the player who cancelled or declined a challenge.
+pub fn challenge_closed_reply(cancel: bool) -> &'static str {
+    if cancel {
+        "Challenge cancelled."
+    } else {
+        "Challenge declined."
+    }
 }
 
 /// What a player reads when a service call failed: the refusal, or the error itself.
