@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use kaboom_bot::domain::clock::Clock;
+use kaboom_bot::domain::ids::{ChannelId, GuildId, UserId};
 use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::storage::games::{self, GameState, NewGame};
 use kaboom_bot::storage::{Db, schedule};
@@ -49,10 +50,10 @@ async fn main() {
     for i in 0..games_n {
         let g = NewGame {
             challenge_id: None,
-            guild_id: Some(1),
-            channel_id: 10,
-            white: (1000 + 2 * i as u64, "white".into()),
-            black: (1001 + 2 * i as u64, "black".into()),
+            guild_id: Some(GuildId(1)),
+            channel_id: ChannelId(10),
+            white: (UserId(1000 + 2 * i as u64), "white".into()),
+            black: (UserId(1001 + 2 * i as u64), "black".into()),
             variant: Variant::Atomic,
             options: GameOptions::default(),
             start_fen: start_fen.clone(),

@@ -8,12 +8,12 @@
 //! Discord types) <- [`scheduler`] (deadlines, nudges, forfeits) <- [`discord`] (poise
 //! commands, components, wiring, and every text players read in [`discord::messages`]).
 //!
-//! [`cli`] holds the other subcommands (`perft`, `moves`, `replay`, `render`,
-//! `invite-url`); the analysis commands are the public way to check the rules library
-//! against other implementations, so their output is stable.
+//! The other subcommands of the `kaboom` binary (`perft`, `moves`, `replay`, `render`,
+//! `invite-url`) live in the binary's own `cli` module (`src/cli/`), not in this library;
+//! the analysis commands are the public way to check the rules library against other
+//! implementations, so their output is stable.
 #![deny(missing_docs)]
 
-pub mod cli;
 pub mod discord;
 pub mod domain;
 pub mod scheduler;

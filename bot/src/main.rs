@@ -1,9 +1,11 @@
 //! The `kaboom` command: the Discord bot and the rules analysis CLI.
 
+mod cli;
+
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use kaboom_bot::cli::analysis::{self, Carriers, Setup};
+use cli::analysis::{self, Carriers, Setup};
 use kaboom_rules::{Variant, Viewer};
 
 /// Kaboom: explosive chess variants by correspondence on Discord.
@@ -166,12 +168,11 @@ fn main() -> ExitCode {
             if let Err(e) = kaboom_bot::discord::config::load_dotenv() {
                 return fail(" invite-url", e);
             }
-            let id = kaboom_bot::cli::invite::application_id(application_id.as_deref(), |k| {
-                std::env::var(k).ok()
-            });
+            let id =
+                cli::invite::application_id(application_id.as_deref(), |k| std::env::var(k).ok());
             match id {
                 Ok(id) => {
-                    emit(&kaboom_bot::cli::invite::invite_url(id));
+                    emit(&cli::invite::invite_url(id));
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(" invite-url", e),
@@ -202,15 +203,13 @@ fn main() -> ExitCode {
             viewer,
             size,
             output,
-        } => done(kaboom_bot::cli::render::render(
-            &kaboom_bot::cli::render::RenderRequest {
-                setup: setup.setup(),
-                moves,
-                viewer,
-                size,
-                output,
-            },
-        )),
+        } => done(cli::render::render(&cli::render::RenderRequest {
+            setup: setup.setup(),
+            moves,
+            viewer,
+            size,
+            output,
+        })),
     }
 }
 

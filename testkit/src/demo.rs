@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use kaboom_rules::{AnyGame, Color, EndReason, Kind, Square, Variant, Viewer};
 
-use crate::driver::Driver;
+use crate::driver::{Driver, StartedGame};
 use fake_discord::{FakeDiscord, FakeMessage};
 
 /// The seed's first Bomberman Chess sample game (movetext) and its final position.
@@ -395,7 +395,11 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
         .iter()
         .position(|v| *v == variant)
         .unwrap_or(0) as i64;
-    let (thread, game, challenge_msg) = d.start_game(index).await?;
+    let StartedGame {
+        thread,
+        game,
+        challenge_message: challenge_msg,
+    } = d.start_game(index).await?;
     let mut mirror = AnyGame::new(variant, kaboom_rules::GameOptions::default())
         .map_err(|e| DemoError::Step(e.to_string()))?;
     let mut secrets: Vec<String> = Vec::new();
@@ -407,7 +411,7 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
             // Bob's DMs are closed: the thread offers "Choose privately".
             let fallback = d
                 .fake
-                .messages_in(thread)
+                .messages_in(thread.get())
                 .into_iter()
                 .find(|m| m.custom_ids().iter().any(|c| c.starts_with("kb:choose:")))
                 .ok_or_else(|| DemoError::Step("no Choose privately button".into()))?;
@@ -542,7 +546,7 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
     if !last.is_some_and(|m| m.content().contains("Game over")) {
         problem = problem.or(Some("the last board does not say Game over".into()));
     }
-    let images = write_files(d, variant, out, thread, marker, challenge_msg)?;
+    let images = write_files(d, variant, out, thread.get(), marker, challenge_msg.get())?;
     Ok(GameSummary {
         variant,
         plies: stored.plies().len(),

@@ -14,6 +14,7 @@ use fake_discord::{
     SimUser,
 };
 use kaboom_bot::domain::clock::{Clock, SystemClock};
+use kaboom_bot::domain::ids::{ChannelId, GameId, MessageId};
 use kaboom_bot::service::Services;
 use kaboom_bot::service::painter::RendererPainter;
 use kaboom_bot::storage::Db;
@@ -24,6 +25,17 @@ pub const WAIT: Duration = Duration::from_secs(30);
 /// How the bot's services are made over a freshly opened database (at every start and
 /// restart): the clock, the painter and the scheduler configuration they use.
 pub type ServicesFor = Arc<dyn Fn(Db) -> Services + Send + Sync>;
+
+/// A game started by [`Driver::start_game`] or [`Driver::accept`].
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct StartedGame {
+    /// The game.
+    pub game: GameId,
+    /// Its thread.
+    pub thread: ChannelId,
+    /// The accepted challenge's message.
+    pub challenge_message: MessageId,
+}
 
 /// The fake, the running bot, its database and the simulated users.
 pub struct Driver {
@@ -179,11 +191,13 @@ impl Driver {
     pub async fn cmd(
         &self,
         user: &SimUser,
-        channel: u64,
+        channel: impl Into<ChannelId>,
         name: &str,
         options: Vec<CommandOption>,
     ) -> Result<InteractionResponse, DemoError> {
-        let sent = self.fake.slash_command(user, channel, name, options)?;
+        let sent = self
+            .fake
+            .slash_command(user, channel.into().get(), name, options)?;
         self.answer(&sent).await
     }
 
@@ -191,10 +205,12 @@ impl Driver {
     pub async fn click(
         &self,
         user: &SimUser,
-        message: u64,
+        message: impl Into<MessageId>,
         custom_id: &str,
     ) -> Result<InteractionResponse, DemoError> {
-        let sent = self.fake.click_button(user, message, custom_id)?;
+        let sent = self
+            .fake
+            .click_button(user, message.into().get(), custom_id)?;
         self.answer(&sent).await
     }
 
@@ -202,7 +218,7 @@ impl Driver {
     pub async fn play(
         &self,
         user: &SimUser,
-        thread: u64,
+        thread: impl Into<ChannelId>,
         text: &str,
     ) -> Result<InteractionResponse, DemoError> {
         self.cmd(
@@ -224,7 +240,7 @@ impl Driver {
     pub async fn choose_carriers_by_dm(
         &self,
         user: &SimUser,
-        game: i64,
+        game: GameId,
         squares: &[&str],
     ) -> Result<InteractionResponse, DemoError> {
         let menu_id = format!("kb:carriers:{game}");
@@ -245,12 +261,12 @@ impl Driver {
     pub async fn autocomplete(
         &self,
         user: &SimUser,
-        thread: u64,
+        thread: impl Into<ChannelId>,
         typed: &str,
     ) -> Result<Vec<(String, serde_json::Value)>, DemoError> {
         let sent = self.fake.autocomplete(
             user,
-            thread,
+            thread.into().get(),
             "move",
             vec![CommandOption::string("action", typed).focused()],
         )?;
@@ -262,8 +278,8 @@ impl Driver {
     }
 
     /// Alice challenges bob (alice White) to the variant with choice index `variant`; bob
-    /// accepts. Returns (thread id, game id, challenge message id).
-    pub async fn start_game(&self, variant: i64) -> Result<(u64, i64, u64), DemoError> {
+    /// accepts. Returns the game, its thread and the challenge message.
+    pub async fn start_game(&self, variant: i64) -> Result<StartedGame, DemoError> {
         let posted = self.challenge(variant).await?;
         self.accept(&posted).await
     }
@@ -287,12 +303,12 @@ impl Driver {
     }
 
     /// Bob accepts the challenge `posted` (the answer to [`Driver::challenge`]) with its
-    /// Accept button. Returns (thread id, game id, challenge message id).
+    /// Accept button. Returns the game, its thread and the challenge message.
     ///
     /// # Errors
     /// [`DemoError::Step`] when there is no Accept button, the bot does not say "Game on",
     /// opens no thread or names no game id.
-    pub async fn accept(&self, posted: &InteractionResponse) -> Result<(u64, i64, u64), DemoError> {
+    pub async fn accept(&self, posted: &InteractionResponse) -> Result<StartedGame, DemoError> {
         let message = posted
             .message_id
             .ok_or_else(|| step(format!("no challenge message: {posted:?}")))?;
@@ -325,13 +341,17 @@ impl Driver {
             .collect::<String>()
             .parse()
             .map_err(|_| step("bad game id"))?;
-        Ok((thread, game, message))
+        Ok(StartedGame {
+            game: GameId(game),
+            thread: ChannelId(thread),
+            challenge_message: MessageId(message),
+        })
     }
 
     /// Public board messages (with an image) in the thread.
-    pub fn boards(&self, thread: u64) -> Vec<FakeMessage> {
+    pub fn boards(&self, thread: impl Into<ChannelId>) -> Vec<FakeMessage> {
         self.fake
-            .messages_in(thread)
+            .messages_in(thread.into().get())
             .into_iter()
             .filter(|m| !m.attachments.is_empty() && !m.is_ephemeral())
             .collect()
@@ -344,7 +364,11 @@ impl Driver {
     /// acknowledged or not stored as alice's, bob's decline is not acknowledged ("Draw
     /// declined."), the thread does not say the offer was declined, or an offer still stands
     /// in the database afterwards.
-    pub async fn offer_and_decline_draw(&self, thread: u64) -> Result<(), DemoError> {
+    pub async fn offer_and_decline_draw(
+        &self,
+        thread: impl Into<ChannelId>,
+    ) -> Result<(), DemoError> {
+        let thread = thread.into();
         let board = self.boards(thread).pop().ok_or_else(|| step("no board"))?;
         let draw = board
             .custom_ids()
@@ -357,7 +381,7 @@ impl Driver {
         }
         let offer = self
             .fake
-            .messages_in(thread)
+            .messages_in(thread.get())
             .into_iter()
             .rev()
             .find(|m| m.custom_ids().iter().any(|c| c.starts_with("kb:drawno:")))
@@ -368,7 +392,7 @@ impl Driver {
             .find(|c| c.starts_with("kb:drawno:"))
             .unwrap_or_default();
         let game = kaboom_bot::discord::messages::ids::parse(&no)
-            .map(|(_, game)| game)
+            .map(|(_, game)| GameId(game))
             .ok_or_else(|| step(format!("no game id in the decline button '{no}'")))?;
         if self.standing_draw_offer(game).await? != Some(Color::White) {
             return Err(step(format!(
@@ -381,7 +405,7 @@ impl Driver {
                 "declining the draw offer was not acknowledged: {r:?}"
             )));
         }
-        let announced = self.fake.messages_in(thread).into_iter().any(|m| {
+        let announced = self.fake.messages_in(thread.get()).into_iter().any(|m| {
             m.id > offer.id && !m.is_ephemeral() && m.content().contains("declined the draw offer")
         });
         if !announced {
@@ -396,7 +420,7 @@ impl Driver {
     }
 
     /// Who has a draw offer standing in game `game`, read from the bot's database.
-    async fn standing_draw_offer(&self, game: i64) -> Result<Option<Color>, DemoError> {
+    async fn standing_draw_offer(&self, game: GameId) -> Result<Option<Color>, DemoError> {
         let mut tx = self.db.begin_write().await?;
         let offer = kaboom_bot::storage::games::draw_offer(&mut tx, game).await?;
         tx.commit()
@@ -433,7 +457,12 @@ impl Driver {
 
     /// The first public payload since `marker` that names one of `secrets` as a word (see
     /// [`public_leak`]).
-    pub fn leak(&self, thread: u64, marker: u64, secrets: &[String]) -> Option<String> {
+    pub fn leak(
+        &self,
+        thread: impl Into<ChannelId>,
+        marker: u64,
+        secrets: &[String],
+    ) -> Option<String> {
         public_leak(&self.fake, thread, marker, secrets)
     }
 }
@@ -446,10 +475,11 @@ impl Driver {
 /// a secret (the SAN `Ng1`) is not one.
 pub fn public_leak(
     fake: &FakeDiscord,
-    thread: u64,
+    thread: impl Into<ChannelId>,
     marker: u64,
     secrets: &[String],
 ) -> Option<String> {
+    let thread = thread.into().get();
     let mut texts = vec![
         fake.channel(thread)
             .and_then(|c| c.name().map(str::to_string))

@@ -42,7 +42,7 @@ impl Notifier for RecordingNotifier {
                 via: NudgeVia::Dm,
                 user_id,
                 ..
-            } if self.refuse_dms.contains(user_id) => Delivery::FellBackToThread,
+            } if self.refuse_dms.contains(&user_id.get()) => Delivery::FellBackToThread,
             Notice::Nudge {
                 via: NudgeVia::Dm, ..
             } => Delivery::Dm,

@@ -6,7 +6,9 @@ use poise::serenity_prelude as serenity;
 
 use crate::discord::flows;
 use crate::discord::messages::{self, ids};
+use crate::discord::types::ids::Domain;
 use crate::discord::types::{Data, Error};
+use crate::domain::ids::GameId;
 use crate::service::{Refusal, ServiceError};
 
 fn display_name(user: &serenity::User) -> String {
@@ -55,15 +57,14 @@ pub async fn handle(
     let http = ctx.http.as_ref();
     if action == ids::RESIGN {
         // A confirmation, answered at once.
-        let text = match data.services.load(id).await {
-            Ok(snap) if snap.row.color_of(ic.user.id.get()).is_none() => {
-                "Only the two players can resign this game.".to_string()
+        let (text, ask) = match data.services.load(GameId(id)).await {
+            Ok(snap) if snap.row.color_of(ic.user.id.domain()).is_none() => {
+                (messages::RESIGN_NOT_A_PLAYER.to_string(), false)
             }
-            Ok(snap) if snap.outcome().is_some() => "This game is already over.".to_string(),
-            Ok(_) => format!("Do you really want to resign game #{id}?"),
-            Err(e) => messages::service_error(&e),
+            Ok(snap) if snap.outcome().is_some() => (messages::ALREADY_OVER.to_string(), false),
+            Ok(_) => (messages::resign_question(GameId(id)), true),
+            Err(e) => (messages::service_error(&e), false),
         };
-        let ask = text.starts_with("Do you");
         let mut msg = serenity::CreateInteractionResponseMessage::new()
             .content(text)
             .ephemeral(true);
@@ -85,7 +86,11 @@ pub async fn handle(
         Err(e) => {
             let text = match e.downcast_ref::<ServiceError>() {
                 Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
-                _ => {
+                Some(other) => {
+                    tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
+                    format!("Sorry, that failed: {}", messages::service_error(other))
+                }
+                None => {
                     tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
                     format!("Sorry, that failed: {e}")
                 }
@@ -122,7 +127,7 @@ async fn route(
     id: i64,
 ) -> Result<(), Error> {
     let services = &data.services;
-    let user = ic.user.id.get();
+    let user = ic.user.id.domain();
     match action {
         ids::ACCEPT => {
             let snap = services
@@ -133,61 +138,36 @@ async fn route(
             close_challenge_message(
                 http,
                 ic,
-                format!(
-                    "{}\nAccepted by {}: game #{} is played in <#{}>.",
-                    messages::challenge_text(&challenge),
-                    messages::mention(user),
-                    challenge.game_id.unwrap_or_default(),
-                    thread.get()
-                ),
+                messages::challenge_accepted(&challenge, user, thread.domain()),
             )
             .await?;
-            answer(http, ic, format!("Game on! See <#{}>.", thread.get())).await
+            answer(http, ic, messages::game_on(thread.domain())).await
         }
         ids::DECLINE | ids::CANCEL => {
             let cancel = action == ids::CANCEL;
             let c = services.close_challenge(id, user, cancel).await?;
-            close_challenge_message(
-                http,
-                ic,
-                format!(
-                    "{}\n{} by {}.",
-                    messages::challenge_text(&c),
-                    if cancel { "Cancelled" } else { "Declined" },
-                    messages::mention(user)
-                ),
-            )
-            .await?;
-            answer(
-                http,
-                ic,
-                if cancel {
-                    "Challenge cancelled."
-                } else {
-                    "Challenge declined."
-                },
-            )
-            .await
+            close_challenge_message(http, ic, messages::challenge_closed(&c, cancel, user)).await?;
+            answer(http, ic, messages::challenge_closed_reply(cancel)).await
         }
         ids::RESIGN_YES => {
-            let ended = services.resign(id, user).await?;
+            let ended = services.resign(GameId(id), user).await?;
             let text = flows::after_end(http, services, &ended).await?;
             answer(http, ic, text).await
         }
         ids::DRAW => {
-            let r = services.offer_draw(id, user).await?;
+            let r = services.offer_draw(GameId(id), user).await?;
             let text = flows::after_draw(http, services, &r).await?;
             answer(http, ic, text).await
         }
         ids::DRAW_YES | ids::DRAW_NO => {
             let r = services
-                .answer_draw(id, user, action == ids::DRAW_YES)
+                .answer_draw(GameId(id), user, action == ids::DRAW_YES)
                 .await?;
             let text = flows::after_draw(http, services, &r).await?;
             answer(http, ic, text).await
         }
         ids::VIEW => {
-            let snap = services.load(id).await?;
+            let snap = services.load(GameId(id)).await?;
             let (text, image) = flows::own_view(services, &snap, user).await?;
             ic.edit_response(
                 http,
@@ -199,8 +179,8 @@ async fn route(
             Ok(())
         }
         ids::CHOOSE => {
-            let snap = services.load(id).await?;
-            let menu = services.carrier_menu(id, user).await?;
+            let snap = services.load(GameId(id)).await?;
+            let menu = services.carrier_menu(GameId(id), user).await?;
             ic.edit_response(
                 http,
                 serenity::EditInteractionResponse::new()
@@ -215,7 +195,7 @@ async fn route(
             else {
                 return Err(ServiceError::Refused(Refusal::PickCarriers).into());
             };
-            let d = services.designate(id, user, values).await?;
+            let d = services.designate(GameId(id), user, values).await?;
             flows::announce_designation(http, services, &d).await?;
             // The private confirmation shows the chooser's own view (their carriers marked).
             let (_, image) = flows::own_view(services, &d.snap, user).await?;

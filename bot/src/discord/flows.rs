@@ -8,6 +8,8 @@ use poise::serenity_prelude as serenity;
 
 use crate::discord::messages;
 use crate::discord::types::Error;
+use crate::discord::types::ids::Domain;
+use crate::domain::ids::UserId;
 use crate::service::{Designated, Services, Snapshot};
 use crate::storage::carriers::Designation;
 
@@ -32,7 +34,7 @@ pub async fn paint(
 /// The channel where a game's messages go: its thread, or the challenge channel before
 /// the thread exists.
 pub fn game_channel(snap: &Snapshot) -> serenity::ChannelId {
-    serenity::ChannelId::new(snap.row.thread_id.unwrap_or(snap.row.channel_id))
+    serenity::ChannelId::from(snap.row.thread_id.unwrap_or(snap.row.channel_id))
 }
 
 /// Posts the public board (spectator view, from the side to move) with the caption and
@@ -60,20 +62,20 @@ pub async fn post_board(
         )
         .await?;
     services
-        .set_board_message(snap.row.id, msg.id.get())
+        .set_board_message(snap.row.id, msg.id.domain())
         .await?;
     // Only the latest board message keeps its buttons (older ones still work if clicked:
     // routing is by custom id).
-    if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg.id.get()) {
+    if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg.id.domain()) {
         let cleared = game_channel(snap)
             .edit_message(
                 http,
-                serenity::MessageId::new(previous),
+                serenity::MessageId::from(previous),
                 serenity::EditMessage::new().components(vec![]),
             )
             .await;
         if let Err(e) = cleared {
-            tracing::debug!(game_id = snap.row.id, error = %e, "could not clear old buttons");
+            tracing::debug!(game_id = %snap.row.id, error = %e, "could not clear old buttons");
         }
     }
     Ok(msg)
@@ -89,7 +91,7 @@ pub async fn open_game(
     services: &Services,
     snap: Snapshot,
 ) -> Result<serenity::ChannelId, Error> {
-    let channel = serenity::ChannelId::new(snap.row.channel_id);
+    let channel = serenity::ChannelId::from(snap.row.channel_id);
     let thread = channel
         .create_thread(
             http,
@@ -98,7 +100,7 @@ pub async fn open_game(
                 .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
         )
         .await?;
-    services.set_thread(snap.row.id, thread.id.get()).await?;
+    services.set_thread(snap.row.id, thread.id.domain()).await?;
     let snap = services.load(snap.row.id).await?;
     let mut caption = messages::board_caption(&snap, None, &[], &[]);
     if snap.row.state == crate::storage::games::GameState::Setup {
@@ -129,7 +131,7 @@ pub async fn send_carrier_menus(
         let user = snap.row.player(color);
         let menu = services.carrier_menu(snap.row.id, user).await?;
         let dm = async {
-            let channel = serenity::UserId::new(user).create_dm_channel(http).await?;
+            let channel = serenity::UserId::from(user).create_dm_channel(http).await?;
             channel
                 .send_message(
                     http,
@@ -140,7 +142,7 @@ pub async fn send_carrier_menus(
                 .await
         };
         if let Err(e) = dm.await {
-            tracing::info!(game_id = snap.row.id, %color, error = %e, "carrier DM not delivered; offering the in-thread menu");
+            tracing::info!(game_id = %snap.row.id, %color, error = %e, "carrier DM not delivered; offering the in-thread menu");
             game_channel(snap)
                 .send_message(
                     http,
@@ -325,7 +327,7 @@ pub async fn after_draw(
 pub async fn own_view(
     services: &Services,
     snap: &Snapshot,
-    user: u64,
+    user: UserId,
 ) -> Result<(String, serenity::CreateAttachment), Error> {
     let (viewer, bottom) = match snap.row.color_of(user) {
         Some(c) => (Viewer::player(c), c),

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use crate::discord::messages;
+use crate::domain::ids::{ChannelId, GameId, MessageId, UserId};
 use crate::scheduler::notice::{Delivery, Notice, Notifier};
 use crate::storage::settings::NudgeVia;
 
@@ -29,15 +30,15 @@ impl DiscordNotifier {
         DiscordNotifier { http }
     }
 
-    async fn post(&self, channel: u64, text: String) -> Result<(), serenity::Error> {
-        serenity::ChannelId::new(channel)
+    async fn post(&self, channel: ChannelId, text: String) -> Result<(), serenity::Error> {
+        serenity::ChannelId::from(channel)
             .send_message(&self.http, serenity::CreateMessage::new().content(text))
             .await
             .map(|_| ())
     }
 
-    async fn dm(&self, user: u64, text: &str) -> Result<(), serenity::Error> {
-        let channel = serenity::UserId::new(user)
+    async fn dm(&self, user: UserId, text: &str) -> Result<(), serenity::Error> {
+        let channel = serenity::UserId::from(user)
             .create_dm_channel(&self.http)
             .await?;
         channel
@@ -49,11 +50,12 @@ impl DiscordNotifier {
 
     async fn mark_expired(
         &self,
-        channel: u64,
-        message: u64,
+        channel: ChannelId,
+        message: MessageId,
         text: &str,
     ) -> Result<(), serenity::Error> {
-        let channel = serenity::ChannelId::new(channel);
+        let channel = serenity::ChannelId::from(channel);
+        let message = serenity::MessageId::from(message);
         let old = channel.message(&self.http, message).await?;
         let content = messages::expired_challenge(&old.content, text);
         channel
@@ -71,16 +73,16 @@ impl DiscordNotifier {
     /// Gives the latest board message of a game the scheduler ended the finished game's
     /// buttons (My view only), as a board posted at the end of a game has. Best effort:
     /// the announcement is what matters, and old buttons answer "the game is over".
-    async fn finish_board(&self, game_id: i64, channel_id: u64, board: u64) {
-        let edited = serenity::ChannelId::new(channel_id)
+    async fn finish_board(&self, game_id: GameId, channel_id: ChannelId, board: MessageId) {
+        let edited = serenity::ChannelId::from(channel_id)
             .edit_message(
                 &self.http,
-                serenity::MessageId::new(board),
+                serenity::MessageId::from(board),
                 serenity::EditMessage::new().components(messages::board_buttons(game_id, true)),
             )
             .await;
         if let Err(e) = edited {
-            tracing::debug!(game_id, error = %e, "could not update the last board's buttons");
+            tracing::debug!(game_id = %game_id, error = %e, "could not update the last board's buttons");
         }
     }
 }
@@ -105,7 +107,7 @@ impl Notifier for DiscordNotifier {
                     match self.dm(*user_id, text).await {
                         Ok(()) => return Delivery::Dm,
                         Err(e) => {
-                            tracing::info!(game_id, user = user_id, error = %e, "nudge DM refused; mentioning in the thread");
+                            tracing::info!(game_id = %game_id, user = %user_id, error = %e, "nudge DM refused; mentioning in the thread");
                         }
                     }
                 }
@@ -113,7 +115,7 @@ impl Notifier for DiscordNotifier {
                 match self.post(*channel_id, mentioned).await {
                     Ok(()) if *via == NudgeVia::Dm => Delivery::FellBackToThread,
                     Ok(()) => Delivery::Channel,
-                    Err(e) => failed("nudge not delivered", *game_id, &e),
+                    Err(e) => failed("nudge not delivered", game_id.get(), &e),
                 }
             }
             Notice::GameEnded {
@@ -128,7 +130,7 @@ impl Notifier for DiscordNotifier {
                     }
                     Delivery::Channel
                 }
-                Err(e) => failed("game end not announced", *game_id, &e),
+                Err(e) => failed("game end not announced", game_id.get(), &e),
             },
             Notice::ChallengeExpired {
                 challenge_id,

@@ -3,6 +3,8 @@
 
 use kaboom_rules::{Color, GameOptions, Outcome, Variant};
 
+use super::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
+
 /// Where a game stands.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub enum GameState {
@@ -29,19 +31,19 @@ impl GameState {
 #[derive(Clone, Debug)]
 pub struct GameRow {
     /// Id (in component custom ids and the `/move game` option).
-    pub id: i64,
+    pub id: GameId,
     /// The server.
-    pub guild_id: Option<u64>,
+    pub guild_id: Option<GuildId>,
     /// The channel of the challenge.
-    pub channel_id: u64,
+    pub channel_id: ChannelId,
     /// The game's thread, once made.
-    pub thread_id: Option<u64>,
+    pub thread_id: Option<ChannelId>,
     /// White's user id.
-    pub white_id: u64,
+    pub white_id: UserId,
     /// White's name.
     pub white_name: String,
     /// Black's user id.
-    pub black_id: u64,
+    pub black_id: UserId,
     /// Black's name.
     pub black_name: String,
     /// The variant.
@@ -69,14 +71,14 @@ pub struct GameRow {
     /// Rated.
     pub rated: bool,
     /// The latest board message (its buttons act on the game).
-    pub board_message_id: Option<u64>,
+    pub board_message_id: Option<MessageId>,
     /// Created, Unix seconds.
     pub created_at: i64,
 }
 
 impl GameRow {
     /// The colour `user` plays, if they play.
-    pub fn color_of(&self, user: u64) -> Option<Color> {
+    pub fn color_of(&self, user: UserId) -> Option<Color> {
         if user == self.white_id {
             Some(Color::White)
         } else if user == self.black_id {
@@ -87,7 +89,7 @@ impl GameRow {
     }
 
     /// The user id of `color`.
-    pub fn player(&self, color: Color) -> u64 {
+    pub fn player(&self, color: Color) -> UserId {
         match color {
             Color::White => self.white_id,
             Color::Black => self.black_id,

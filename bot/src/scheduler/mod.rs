@@ -44,6 +44,7 @@ use std::sync::Arc;
 use kaboom_rules::{AnyGame, Color, EndReason, Outcome, Viewer};
 
 use crate::domain::clock::Clock;
+use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use crate::storage::carriers::Designation;
 use crate::storage::games::{self, GameRow};
 use crate::storage::settings::{self, GuildSettings};
@@ -61,11 +62,11 @@ pub struct SweepReport {
     /// Challenges expired.
     pub expired: Vec<i64>,
     /// Games aborted for an incomplete designation.
-    pub aborted: Vec<i64>,
+    pub aborted: Vec<GameId>,
     /// Games ended on time.
-    pub forfeited: Vec<i64>,
+    pub forfeited: Vec<GameId>,
     /// Nudges claimed: (game, threshold).
-    pub nudged: Vec<(i64, String)>,
+    pub nudged: Vec<(GameId, String)>,
 }
 
 /// What one batch decided: how many games it read, and what to deliver.
@@ -116,7 +117,7 @@ pub enum Announcement<'a> {
         /// Which reminder.
         nudge: &'a Nudge,
         /// The game's thread (or channel).
-        channel: u64,
+        channel: ChannelId,
     },
     /// A game the sweep ended: on time (`forfeit`) or aborted for an incomplete carrier
     /// designation, with the carriers revealed (Beirut, Nuke).
@@ -267,7 +268,7 @@ impl Scheduler {
             }
         }
         // Server settings are read once per server and sweep.
-        let mut guilds: HashMap<u64, GuildSettings> = HashMap::new();
+        let mut guilds: HashMap<GuildId, GuildSettings> = HashMap::new();
         loop {
             let mut tx = self.db.begin_write().await?;
             let n = self
@@ -287,8 +288,8 @@ impl Scheduler {
     async fn guild_settings(
         &self,
         tx: &mut Tx,
-        cache: &mut HashMap<u64, GuildSettings>,
-        guild: Option<u64>,
+        cache: &mut HashMap<GuildId, GuildSettings>,
+        guild: Option<GuildId>,
     ) -> Result<GuildSettings, StorageError> {
         let Some(g) = guild else {
             return Ok(self.config.defaults.clone());
@@ -313,18 +314,18 @@ impl Scheduler {
         &self,
         tx: &mut Tx,
         now: i64,
-        guilds: &mut HashMap<u64, GuildSettings>,
+        guilds: &mut HashMap<GuildId, GuildSettings>,
         report: &mut SweepReport,
     ) -> Result<Batch, StorageError> {
         let due = schedule::due_batch(tx, now, self.config.batch).await?;
         let read = due.len();
-        let mut next: Vec<(i64, Option<i64>)> = Vec::with_capacity(read);
+        let mut next: Vec<(GameId, Option<i64>)> = Vec::with_capacity(read);
         let mut claims = Vec::new();
         let mut notices = Vec::new();
         // A game that does not replay must not stop the sweep for all others: logged, and
         // looked at again a day later.
-        let damaged = |id: i64, e: &str, next: &mut Vec<(i64, Option<i64>)>| {
-            tracing::error!(game_id = id, error = %e, "scheduler skips a damaged game");
+        let damaged = |id: GameId, e: &str, next: &mut Vec<(GameId, Option<i64>)>| {
+            tracing::error!(game_id = %id, error = %e, "scheduler skips a damaged game");
             next.push((id, Some(now + 86_400)));
         };
         let mut ending = Vec::new();
@@ -359,7 +360,7 @@ impl Scheduler {
         }
         // Forfeits and aborts replay the game: its actions for all of them in one query,
         // then every ending is decided in memory and written in one statement.
-        let ids: Vec<i64> = ending.iter().map(|(g, _)| g.row.id).collect();
+        let ids: Vec<GameId> = ending.iter().map(|(g, _)| g.row.id).collect();
         let mut actions = schedule::actions_of(tx, &ids).await?;
         let mut decided = Vec::new();
         for (g, forfeit) in ending {
@@ -506,7 +507,7 @@ impl Scheduler {
     fn nudge_notice(
         &self,
         row: &GameRow,
-        user: u64,
+        user: UserId,
         via: settings::NudgeVia,
         nudge: &Nudge,
     ) -> Notice {
@@ -590,11 +591,11 @@ impl Scheduler {
         });
         if row.rated && matches!(end, End::Forfeit { .. }) {
             tracing::info!(
-                game_id = row.id,
+                game_id = %row.id,
                 "rated game ended on time: ratings do not exist yet, nothing stored"
             );
         }
-        tracing::info!(game_id = row.id, result = outcome.result(), reason = %outcome.reason, "scheduler ended a game");
+        tracing::info!(game_id = %row.id, result = outcome.result(), reason = %outcome.reason, "scheduler ended a game");
         Ok(Notice::GameEnded {
             game_id: row.id,
             channel_id: row.thread_id.unwrap_or(row.channel_id),

@@ -1,6 +1,7 @@
 //! What the scheduler tells people, and the [`Notifier`] that delivers it (Discord in the
 //! bot, a recorder in tests).
 
+use crate::domain::ids::{ChannelId, GameId, MessageId, UserId};
 use crate::storage::schedule::OutboxEntry;
 use crate::storage::settings::NudgeVia;
 
@@ -13,13 +14,13 @@ pub enum Notice {
     /// A reminder to the player to move.
     Nudge {
         /// The game.
-        game_id: i64,
+        game_id: GameId,
         /// The player to move.
-        user_id: u64,
+        user_id: UserId,
         /// Where they want it (a DM falls back to a thread mention).
         via: NudgeVia,
         /// The game's thread (or the challenge channel when it has none).
-        channel_id: u64,
+        channel_id: ChannelId,
         /// The text, without a mention (the thread fallback adds one).
         text: String,
     },
@@ -27,12 +28,12 @@ pub enum Notice {
     /// game's thread.
     GameEnded {
         /// The game.
-        game_id: i64,
+        game_id: GameId,
         /// The game's thread (or channel).
-        channel_id: u64,
+        channel_id: ChannelId,
         /// The game's latest board message, whose in-game buttons (Resign, Offer draw) are
         /// replaced by the finished game's (My view).
-        board_message_id: Option<u64>,
+        board_message_id: Option<MessageId>,
         /// The text (with mentions of both players).
         text: String,
     },
@@ -41,9 +42,9 @@ pub enum Notice {
         /// The challenge.
         challenge_id: i64,
         /// Its channel.
-        channel_id: u64,
+        channel_id: ChannelId,
         /// Its message, to be marked expired (its buttons removed).
-        message_id: Option<u64>,
+        message_id: Option<MessageId>,
         /// The line to add.
         text: String,
     },
@@ -62,7 +63,7 @@ impl Notice {
                 text,
             } => Some(OutboxEntry {
                 kind: GAME_ENDED.into(),
-                subject_id: *game_id,
+                subject_id: game_id.get(),
                 channel_id: *channel_id,
                 message_id: *board_message_id,
                 text: text.clone(),
@@ -86,7 +87,7 @@ impl Notice {
     pub fn from_outbox(entry: OutboxEntry) -> Option<Notice> {
         match entry.kind.as_str() {
             GAME_ENDED => Some(Notice::GameEnded {
-                game_id: entry.subject_id,
+                game_id: GameId(entry.subject_id),
                 channel_id: entry.channel_id,
                 board_message_id: entry.message_id,
                 text: entry.text,
@@ -104,7 +105,7 @@ impl Notice {
     /// The game or challenge id it is about.
     pub fn subject(&self) -> i64 {
         match self {
-            Notice::Nudge { game_id, .. } | Notice::GameEnded { game_id, .. } => *game_id,
+            Notice::Nudge { game_id, .. } | Notice::GameEnded { game_id, .. } => game_id.get(),
             Notice::ChallengeExpired { challenge_id, .. } => *challenge_id,
         }
     }

@@ -7,6 +7,8 @@
 use kaboom_rules::beirut;
 use kaboom_rules::{Color, Square};
 
+use crate::domain::ids::GameId;
+
 /// Squares in canonical order (by rank from White's side, then file), comma-joined:
 /// [`beirut::canonical_squares`].
 pub fn canonical_squares(squares: &[Square]) -> String {
@@ -15,12 +17,12 @@ pub fn canonical_squares(squares: &[Square]) -> String {
 
 /// The string that is hashed (and that a player hashes with `sha256sum` to check):
 /// [`beirut::commitment_preimage_text`].
-pub fn preimage(game_id: i64, color: Color, squares: &str, salt_hex: &str) -> String {
+pub fn preimage(game_id: GameId, color: Color, squares: &str, salt_hex: &str) -> String {
     beirut::commitment_preimage_text(&game_id.to_string(), color, squares, salt_hex)
 }
 
 /// SHA-256 of [`preimage`], lowercase hex: [`beirut::commitment_text`].
-pub fn commitment(game_id: i64, color: Color, squares: &str, salt_hex: &str) -> String {
+pub fn commitment(game_id: GameId, color: Color, squares: &str, salt_hex: &str) -> String {
     beirut::commitment_text(&game_id.to_string(), color, squares, salt_hex)
 }
 
@@ -35,7 +37,7 @@ pub fn fresh_salt() -> Result<String, String> {
 }
 
 /// The shell line a player can run to check a revealed commitment.
-pub fn check_line(game_id: i64, color: Color, squares: &str, salt_hex: &str) -> String {
+pub fn check_line(game_id: GameId, color: Color, squares: &str, salt_hex: &str) -> String {
     format!(
         "printf '%s' '{}' | sha256sum",
         preimage(game_id, color, squares, salt_hex)
@@ -53,11 +55,14 @@ mod tests {
         let sq: Vec<Square> = ["g1", "b1"].iter().map(|s| s.parse().unwrap()).collect();
         let squares = canonical_squares(&sq);
         assert_eq!(squares, "b1,g1");
-        let pre = preimage(7, Color::White, &squares, "00ff");
+        let pre = preimage(GameId(7), Color::White, &squares, "00ff");
         assert_eq!(pre, "kaboom-beirut-v1:7:white:b1,g1:00ff");
         // Independent digest of the same bytes.
         let expected = hex::encode(Sha256::digest(pre.as_bytes()));
-        assert_eq!(commitment(7, Color::White, &squares, "00ff"), expected);
+        assert_eq!(
+            commitment(GameId(7), Color::White, &squares, "00ff"),
+            expected
+        );
         assert_eq!(expected.len(), 64);
         assert!(
             expected
@@ -65,7 +70,10 @@ mod tests {
                 .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
         );
         // A different salt gives a different commitment.
-        assert_ne!(commitment(7, Color::White, &squares, "00fe"), expected);
+        assert_ne!(
+            commitment(GameId(7), Color::White, &squares, "00fe"),
+            expected
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ use kaboom_rules::{
 };
 
 use crate::domain::clock::Clock;
+use crate::domain::ids::{ChannelId, GameId, MessageId, UserId};
 use crate::service::painter::BoardPainter;
 use crate::storage::carriers::{self, Designation};
 use crate::storage::challenges::{self, Challenge, ChallengeState, ColorChoice, NewChallenge};
@@ -44,10 +45,10 @@ pub enum ServiceError {
     #[error("refused: {0:?}")]
     Refused(Refusal),
     /// Another action was committed first; the game is now at `ply`.
-    #[error("The game moved on before your action was saved; here is the new position.")]
+    #[error("game {game_id} moved on to ply {ply} before the action was saved")]
     MovedOn {
         /// The game.
-        game_id: i64,
+        game_id: GameId,
         /// The ply it is at now.
         ply: i64,
     },
@@ -140,13 +141,14 @@ pub enum DrawResult {
 #[derive(Clone, Debug)]
 pub struct CarrierMenu {
     /// The game.
-    pub game_id: i64,
+    pub game_id: GameId,
     /// The player's side.
     pub color: Color,
     /// How many carriers to choose.
     pub count: usize,
-    /// Eligible pieces: (square name, label such as `Knight b1`), in canonical order.
-    pub options: Vec<(String, String)>,
+    /// Eligible pieces: (square, kind), in canonical order (`discord::messages` words
+    /// them, `Knight b1`).
+    pub options: Vec<(Square, kaboom_rules::Kind)>,
     /// The game is aborted if the designation is still incomplete at this time (Unix
     /// seconds; the scheduler's designation timeout after the game's creation, issue 8).
     pub abort_at: i64,
@@ -180,30 +182,6 @@ pub struct Services {
     pub scheduler: crate::domain::deadline::SchedulerConfig,
     /// Wakes the scheduler when an action comes after its time ran out (issue 8).
     pub scheduler_waker: crate::domain::deadline::SchedulerWaker,
-}
-
-/// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
-/// the kind's title followed by a space for kinds outside chess.
-pub fn piece_tag(kind: kaboom_rules::Kind) -> String {
-    use kaboom_rules::Kind;
-    match kind {
-        Kind::Pawn => String::new(),
-        Kind::Knight => "N".into(),
-        Kind::Bishop => "B".into(),
-        Kind::Rook => "R".into(),
-        Kind::Queen => "Q".into(),
-        Kind::King => "K".into(),
-        other => format!("{} ", other.title()),
-    }
-}
-
-/// `Qd4, Bc6, e5`: the pieces removed, for captions and autocomplete labels.
-pub fn removed_list(removed: &[kaboom_rules::Removal]) -> String {
-    removed
-        .iter()
-        .map(|r| format!("{}{}", piece_tag(r.piece.kind), r.square))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
@@ -348,7 +326,11 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn set_challenge_message(&self, id: i64, message: u64) -> Result<(), ServiceError> {
+    pub async fn set_challenge_message(
+        &self,
+        id: i64,
+        message: MessageId,
+    ) -> Result<(), ServiceError> {
         Ok(challenges::set_message(&self.db, id, message).await?)
     }
 
@@ -360,7 +342,7 @@ impl Services {
     pub async fn accept_challenge(
         &self,
         id: i64,
-        user: u64,
+        user: UserId,
         user_name: &str,
     ) -> Result<Snapshot, ServiceError> {
         let mut tx = self.db.begin_write().await?;
@@ -431,7 +413,7 @@ impl Services {
             return refuse(Refusal::ChallengeNotOpen { was: None });
         }
         tx.commit().await?;
-        tracing::info!(game_id, challenge = id, variant = %spec.variant, "challenge accepted");
+        tracing::info!(game_id = %game_id, challenge = id, variant = %spec.variant, "challenge accepted");
         self.load(game_id).await
     }
 
@@ -443,7 +425,7 @@ impl Services {
     pub async fn close_challenge(
         &self,
         id: i64,
-        user: u64,
+        user: UserId,
         cancel: bool,
     ) -> Result<Challenge, ServiceError> {
         let mut tx = self.db.begin_write().await?;
@@ -479,7 +461,7 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn set_thread(&self, game_id: i64, thread: u64) -> Result<(), ServiceError> {
+    pub async fn set_thread(&self, game_id: GameId, thread: ChannelId) -> Result<(), ServiceError> {
         Ok(games::set_thread(&self.db, game_id, thread).await?)
     }
 
@@ -487,7 +469,11 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn set_board_message(&self, game_id: i64, message: u64) -> Result<(), ServiceError> {
+    pub async fn set_board_message(
+        &self,
+        game_id: GameId,
+        message: MessageId,
+    ) -> Result<(), ServiceError> {
         Ok(games::set_board_message(&self.db, game_id, message).await?)
     }
 
@@ -495,7 +481,7 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn game_in_thread(&self, thread: u64) -> Result<Option<i64>, ServiceError> {
+    pub async fn game_in_thread(&self, thread: ChannelId) -> Result<Option<GameId>, ServiceError> {
         Ok(games::by_thread(&self.db, thread).await?.map(|g| g.id))
     }
 
@@ -504,7 +490,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] when there is no such game; [`ServiceError::Corrupt`]
     /// when it does not replay.
-    pub async fn load(&self, id: i64) -> Result<Snapshot, ServiceError> {
+    pub async fn load(&self, id: GameId) -> Result<Snapshot, ServiceError> {
         let Some((row, record)) = games::load_record(&self.db, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
@@ -517,7 +503,7 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn active_games(&self, user: u64) -> Result<Vec<GameRow>, ServiceError> {
+    pub async fn active_games(&self, user: UserId) -> Result<Vec<GameRow>, ServiceError> {
         Ok(games::active_for(&self.db, user).await?)
     }
 
@@ -526,11 +512,11 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn designations(&self, game_id: i64) -> Result<Vec<Designation>, ServiceError> {
+    pub async fn designations(&self, game_id: GameId) -> Result<Vec<Designation>, ServiceError> {
         Ok(carriers::all(&self.db, game_id).await?)
     }
 
-    fn player_color(row: &GameRow, user: u64, act: Act) -> Result<Color, ServiceError> {
+    fn player_color(row: &GameRow, user: UserId, act: Act) -> Result<Color, ServiceError> {
         row.color_of(user).ok_or_else(|| {
             ServiceError::Refused(Refusal::NotAPlayer {
                 white: row.white_name.clone(),
@@ -547,7 +533,7 @@ impl Services {
     /// [`ServiceError::Refused`] (not a player, not their turn, game not started or over,
     /// unparsable or illegal text with legal alternatives); [`ServiceError::MovedOn`] when
     /// another action was committed between loading and saving.
-    pub async fn play(&self, id: i64, user: u64, text: &str) -> Result<Played, ServiceError> {
+    pub async fn play(&self, id: GameId, user: UserId, text: &str) -> Result<Played, ServiceError> {
         let snap = self.load(id).await?;
         let row = &snap.row;
         let color = Self::player_color(row, user, Act::Move)?;
@@ -616,7 +602,7 @@ impl Services {
             Vec::new()
         };
         tx.commit().await?;
-        tracing::info!(game_id = id, ply = row.ply + 1, action = %ply.san, "action played");
+        tracing::info!(game_id = %id, ply = row.ply + 1, action = %ply.san, "action played");
         let row = games::get(&self.db, id)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("game #{id} vanished")))?;
@@ -636,8 +622,8 @@ impl Services {
     /// [`ServiceError`] when the game cannot be loaded.
     pub async fn suggest(
         &self,
-        id: i64,
-        user: u64,
+        id: GameId,
+        user: UserId,
         typed: &str,
     ) -> Result<Vec<Suggestion>, ServiceError> {
         let snap = self.load(id).await?;
@@ -661,7 +647,11 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] when the user does not play, the game is not in setup, or
     /// they have already chosen.
-    pub async fn carrier_menu(&self, id: i64, user: u64) -> Result<CarrierMenu, ServiceError> {
+    pub async fn carrier_menu(
+        &self,
+        id: GameId,
+        user: UserId,
+    ) -> Result<CarrierMenu, ServiceError> {
         let snap = self.load(id).await?;
         let color = Self::player_color(&snap.row, user, Act::ChooseCarriers)?;
         if !snap.game.awaiting_designation().contains(&color) {
@@ -673,12 +663,7 @@ impl Services {
             .pieces
             .iter()
             .filter(|p| candidates.contains(&p.square))
-            .map(|p| {
-                (
-                    p.square.to_string(),
-                    format!("{} {}", p.kind.title(), p.square),
-                )
-            })
+            .map(|p| (p.square, p.kind))
             .collect();
         let count = snap.game.carrier_count();
         Ok(CarrierMenu {
@@ -698,8 +683,8 @@ impl Services {
     /// the rules (the rules library says why).
     pub async fn designate(
         &self,
-        id: i64,
-        user: u64,
+        id: GameId,
+        user: UserId,
         squares: &[String],
     ) -> Result<Designated, ServiceError> {
         let parsed: Vec<Square> = squares
@@ -766,7 +751,7 @@ impl Services {
             Vec::new()
         };
         tx.commit().await?;
-        tracing::info!(game_id = id, %color, started, "carriers chosen");
+        tracing::info!(game_id = %id, %color, started, "carriers chosen");
         let snap = self.load(id).await?;
         Ok(Designated {
             snap,
@@ -797,7 +782,7 @@ impl Services {
         games::clear_draw_offer(&mut tx, row.id).await?;
         let reveal = carriers::all_tx(&mut tx, row.id).await?;
         tx.commit().await?;
-        tracing::info!(game_id = row.id, result = outcome.result(), reason = %outcome.reason, "game ended");
+        tracing::info!(game_id = %row.id, result = outcome.result(), reason = %outcome.reason, "game ended");
         let snap = self.load(row.id).await?;
         Ok(Ended {
             snap,
@@ -808,8 +793,8 @@ impl Services {
 
     async fn open_for_write(
         &self,
-        id: i64,
-        user: u64,
+        id: GameId,
+        user: UserId,
         act: Act,
     ) -> Result<(crate::storage::Tx, GameRow, AnyGame, Color), ServiceError> {
         let mut tx = self.db.begin_write().await?;
@@ -831,7 +816,7 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it or it is over.
-    pub async fn resign(&self, id: i64, user: u64) -> Result<Ended, ServiceError> {
+    pub async fn resign(&self, id: GameId, user: UserId) -> Result<Ended, ServiceError> {
         let (tx, row, game, color) = self.open_for_write(id, user, Act::Resign).await?;
         self.finish(
             tx,
@@ -846,7 +831,7 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it, it is over, or both have moved.
-    pub async fn abort(&self, id: i64, user: u64) -> Result<Ended, ServiceError> {
+    pub async fn abort(&self, id: GameId, user: UserId) -> Result<Ended, ServiceError> {
         let (tx, row, game, _) = self.open_for_write(id, user, Act::Abort).await?;
         if game.ply_count() >= 2 {
             return refuse(Refusal::TooLateToAbort);
@@ -860,7 +845,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it, it is over or not started, or
     /// their own offer already stands.
-    pub async fn offer_draw(&self, id: i64, user: u64) -> Result<DrawResult, ServiceError> {
+    pub async fn offer_draw(&self, id: GameId, user: UserId) -> Result<DrawResult, ServiceError> {
         let (mut tx, row, game, color) = self.open_for_write(id, user, Act::OfferDraw).await?;
         if row.state == GameState::Setup {
             return refuse(Refusal::DrawBeforeStart);
@@ -897,8 +882,8 @@ impl Services {
     /// [`ServiceError::Refused`] when no offer by the opponent stands.
     pub async fn answer_draw(
         &self,
-        id: i64,
-        user: u64,
+        id: GameId,
+        user: UserId,
         accept: bool,
     ) -> Result<DrawResult, ServiceError> {
         let (mut tx, row, game, color) = self.open_for_write(id, user, Act::AnswerDraw).await?;
@@ -927,7 +912,7 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn draw_offer(&self, id: i64) -> Result<Option<Color>, ServiceError> {
+    pub async fn draw_offer(&self, id: GameId) -> Result<Option<Color>, ServiceError> {
         let mut tx = self.db.begin_write().await?;
         let o = games::draw_offer(&mut tx, id).await?;
         tx.commit().await?;
@@ -938,7 +923,7 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError`] when the game cannot be loaded.
-    pub async fn pgn(&self, id: i64) -> Result<String, ServiceError> {
+    pub async fn pgn(&self, id: GameId) -> Result<String, ServiceError> {
         let snap = self.load(id).await?;
         let designations = if snap.outcome().is_some() || snap.row.variant == Variant::Nuke {
             self.designations(id).await?

@@ -3,6 +3,7 @@
 
 use kaboom_rules::{Color, Outcome, Variant};
 
+use crate::domain::ids::GameId;
 use crate::storage::challenges::ChallengeState;
 
 /// What a player tried to do (in [`Refusal::NotAPlayer`]).
@@ -28,7 +29,7 @@ pub enum Refusal {
     /// There is no game with this id.
     UnknownGame {
         /// The id asked for.
-        id: i64,
+        id: GameId,
     },
     /// There is no challenge with this id.
     UnknownChallenge {
@@ -60,7 +61,7 @@ pub enum Refusal {
     /// The time of the side to move ran out (the scheduler announces the forfeit).
     TimeUp {
         /// The game.
-        game: i64,
+        game: GameId,
         /// The side that had to move.
         to_move: Color,
         /// Its player's name.
@@ -71,7 +72,7 @@ pub enum Refusal {
     /// The carrier designation outlived its timeout (the game is aborted).
     DesignationTimeUp {
         /// The game.
-        game: i64,
+        game: GameId,
         /// When the carriers had to be chosen (Unix seconds).
         deadline: i64,
     },

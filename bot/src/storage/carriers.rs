@@ -6,6 +6,7 @@ use kaboom_rules::Color;
 use sqlx::Row;
 
 use super::{Db, StorageError, Tx};
+use crate::domain::ids::GameId;
 
 /// One side's stored designation.
 #[derive(Clone, Eq, PartialEq, Debug)]
@@ -24,7 +25,12 @@ pub struct Designation {
 ///
 /// # Errors
 /// [`StorageError`] on a database failure (including a second designation for one side).
-pub async fn insert(tx: &mut Tx, id: i64, d: &Designation, now: i64) -> Result<(), StorageError> {
+pub async fn insert(
+    tx: &mut Tx,
+    id: GameId,
+    d: &Designation,
+    now: i64,
+) -> Result<(), StorageError> {
     sqlx::query(
         "INSERT INTO carrier_designations (game_id, color, squares, salt, commitment, chosen_at)
          VALUES (?, ?, ?, ?, ?, ?)",
@@ -63,7 +69,7 @@ const SELECT: &str = "SELECT color, squares, salt, commitment FROM carrier_desig
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn all(db: &Db, id: i64) -> Result<Vec<Designation>, StorageError> {
+pub async fn all(db: &Db, id: GameId) -> Result<Vec<Designation>, StorageError> {
     read(sqlx::query(SELECT).bind(id).fetch_all(db.pool()).await?)
 }
 
@@ -71,6 +77,6 @@ pub async fn all(db: &Db, id: i64) -> Result<Vec<Designation>, StorageError> {
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn all_tx(tx: &mut Tx, id: i64) -> Result<Vec<Designation>, StorageError> {
+pub async fn all_tx(tx: &mut Tx, id: GameId) -> Result<Vec<Designation>, StorageError> {
     read(sqlx::query(SELECT).bind(id).fetch_all(&mut **tx).await?)
 }

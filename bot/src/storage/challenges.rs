@@ -6,7 +6,8 @@ use kaboom_rules::{GameOptions, Variant};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use super::{Db, StorageError, Tx, id_from_db, id_to_db};
+use super::{Db, StorageError, Tx};
+use crate::domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 
 /// The colour the challenger asked for.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -83,15 +84,15 @@ impl ChallengeState {
 #[derive(Clone, Debug)]
 pub struct NewChallenge {
     /// The server, if any.
-    pub guild_id: Option<u64>,
+    pub guild_id: Option<GuildId>,
     /// The channel the challenge was posted in (the game thread is made there).
-    pub channel_id: u64,
+    pub channel_id: ChannelId,
     /// Who challenges.
-    pub challenger_id: u64,
+    pub challenger_id: UserId,
     /// Their display name (for thread names and PGN).
     pub challenger_name: String,
     /// The only user who may accept; `None`: anyone but the challenger.
-    pub opponent_id: Option<u64>,
+    pub opponent_id: Option<UserId>,
     /// The variant.
     pub variant: Variant,
     /// Variant options (Beirut carriers, Dead Man's Switch).
@@ -110,11 +111,11 @@ pub struct Challenge {
     /// Its id (in component custom ids).
     pub id: i64,
     /// Its message, once posted.
-    pub message_id: Option<u64>,
+    pub message_id: Option<MessageId>,
     /// Where it stands.
     pub state: ChallengeState,
     /// The game, once accepted.
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     /// When it was made (Unix seconds): it expires after the scheduler's challenge TTL.
     pub created_at: i64,
     /// What was asked.
@@ -127,18 +128,16 @@ fn from_row(row: &SqliteRow) -> Result<Challenge, StorageError> {
     let state: String = row.try_get("state")?;
     Ok(Challenge {
         id: row.try_get("id")?,
-        message_id: row.try_get::<Option<i64>, _>("message_id")?.map(id_from_db),
+        message_id: row.try_get("message_id")?,
         state: ChallengeState::parse(&state)?,
         game_id: row.try_get("game_id")?,
         created_at: row.try_get("created_at")?,
         spec: NewChallenge {
-            guild_id: row.try_get::<Option<i64>, _>("guild_id")?.map(id_from_db),
-            channel_id: id_from_db(row.try_get("channel_id")?),
-            challenger_id: id_from_db(row.try_get("challenger_id")?),
+            guild_id: row.try_get("guild_id")?,
+            channel_id: row.try_get("channel_id")?,
+            challenger_id: row.try_get("challenger_id")?,
             challenger_name: row.try_get("challenger_name")?,
-            opponent_id: row
-                .try_get::<Option<i64>, _>("opponent_id")?
-                .map(id_from_db),
+            opponent_id: row.try_get("opponent_id")?,
             variant: Variant::from_str(&variant)
                 .map_err(|e| StorageError::Corrupt(e.to_string()))?,
             options: GameOptions {
@@ -164,11 +163,11 @@ pub async fn insert(db: &Db, c: &NewChallenge, now: i64) -> Result<i64, StorageE
             variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
     )
-    .bind(c.guild_id.map(id_to_db))
-    .bind(id_to_db(c.channel_id))
-    .bind(id_to_db(c.challenger_id))
+    .bind(c.guild_id)
+    .bind(c.channel_id)
+    .bind(c.challenger_id)
     .bind(&c.challenger_name)
-    .bind(c.opponent_id.map(id_to_db))
+    .bind(c.opponent_id)
     .bind(c.variant.name())
     .bind(i64::from(c.options.carriers))
     .bind(c.options.dead_mans_switch)
@@ -213,9 +212,9 @@ pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<Challenge>, StorageEr
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn set_message(db: &Db, id: i64, message_id: u64) -> Result<(), StorageError> {
+pub async fn set_message(db: &Db, id: i64, message_id: MessageId) -> Result<(), StorageError> {
     sqlx::query("UPDATE challenges SET message_id = ? WHERE id = ?")
-        .bind(id_to_db(message_id))
+        .bind(message_id)
         .bind(id)
         .execute(db.pool())
         .await?;
@@ -230,7 +229,7 @@ pub async fn close(
     tx: &mut Tx,
     id: i64,
     state: ChallengeState,
-    game_id: Option<i64>,
+    game_id: Option<GameId>,
 ) -> Result<bool, StorageError> {
     let done =
         sqlx::query("UPDATE challenges SET state = ?, game_id = ? WHERE id = ? AND state = 'open'")

@@ -10,7 +10,8 @@ use kaboom_rules::{Color, GameOptions, GameRecord, Outcome, Variant};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use super::{Db, StorageError, Tx, id_from_db, id_to_db};
+use super::{Db, StorageError, Tx};
+use crate::domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 
 pub use crate::domain::game::{GameRow, GameState};
 
@@ -30,13 +31,13 @@ pub struct NewGame {
     /// The challenge it came from.
     pub challenge_id: Option<i64>,
     /// The server.
-    pub guild_id: Option<u64>,
+    pub guild_id: Option<GuildId>,
     /// The channel the challenge was in.
-    pub channel_id: u64,
+    pub channel_id: ChannelId,
     /// White's user id and name.
-    pub white: (u64, String),
+    pub white: (UserId, String),
     /// Black's user id and name.
-    pub black: (u64, String),
+    pub black: (UserId, String),
     /// The variant.
     pub variant: Variant,
     /// Its options.
@@ -61,12 +62,12 @@ pub(crate) fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
     let declared: Option<String> = row.try_get("declared")?;
     Ok(GameRow {
         id: row.try_get("id")?,
-        guild_id: row.try_get::<Option<i64>, _>("guild_id")?.map(id_from_db),
-        channel_id: id_from_db(row.try_get("channel_id")?),
-        thread_id: row.try_get::<Option<i64>, _>("thread_id")?.map(id_from_db),
-        white_id: id_from_db(row.try_get("white_id")?),
+        guild_id: row.try_get("guild_id")?,
+        channel_id: row.try_get("channel_id")?,
+        thread_id: row.try_get("thread_id")?,
+        white_id: row.try_get("white_id")?,
         white_name: row.try_get("white_name")?,
-        black_id: id_from_db(row.try_get("black_id")?),
+        black_id: row.try_get("black_id")?,
         black_name: row.try_get("black_name")?,
         variant: Variant::from_str(&variant).map_err(|e| StorageError::Corrupt(e.to_string()))?,
         options: GameOptions {
@@ -88,9 +89,7 @@ pub(crate) fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
             .map(|d| d as u32),
         deadline_at: row.try_get("deadline_at")?,
         rated: row.try_get("rated")?,
-        board_message_id: row
-            .try_get::<Option<i64>, _>("board_message_id")?
-            .map(id_from_db),
+        board_message_id: row.try_get("board_message_id")?,
         created_at: row.try_get("created_at")?,
     })
 }
@@ -99,7 +98,7 @@ pub(crate) fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<i64, StorageError> {
+pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, StorageError> {
     let row = sqlx::query(
         "INSERT INTO games (challenge_id, guild_id, channel_id, white_id, white_name, black_id,
             black_name, variant, carriers, dead_mans_switch, start_fen, state_fen, ply, state,
@@ -107,11 +106,11 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<i64, StorageEr
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(g.challenge_id)
-    .bind(g.guild_id.map(id_to_db))
-    .bind(id_to_db(g.channel_id))
-    .bind(id_to_db(g.white.0))
+    .bind(g.guild_id)
+    .bind(g.channel_id)
+    .bind(g.white.0)
     .bind(&g.white.1)
-    .bind(id_to_db(g.black.0))
+    .bind(g.black.0)
     .bind(&g.black.1)
     .bind(g.variant.name())
     .bind(i64::from(g.options.carriers))
@@ -133,7 +132,7 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<i64, StorageEr
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn get(db: &Db, id: i64) -> Result<Option<GameRow>, StorageError> {
+pub async fn get(db: &Db, id: GameId) -> Result<Option<GameRow>, StorageError> {
     sqlx::query("SELECT * FROM games WHERE id = ?")
         .bind(id)
         .fetch_optional(db.pool())
@@ -147,7 +146,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<GameRow>, StorageError> {
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, StorageError> {
+pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageError> {
     sqlx::query("SELECT * FROM games WHERE id = ?")
         .bind(id)
         .fetch_optional(&mut **tx)
@@ -161,9 +160,9 @@ pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, StorageErro
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn by_thread(db: &Db, thread_id: u64) -> Result<Option<GameRow>, StorageError> {
+pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>, StorageError> {
     sqlx::query("SELECT * FROM games WHERE thread_id = ?")
-        .bind(id_to_db(thread_id))
+        .bind(thread_id)
         .fetch_optional(db.pool())
         .await?
         .as_ref()
@@ -175,13 +174,13 @@ pub async fn by_thread(db: &Db, thread_id: u64) -> Result<Option<GameRow>, Stora
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn active_for(db: &Db, user: u64) -> Result<Vec<GameRow>, StorageError> {
+pub async fn active_for(db: &Db, user: UserId) -> Result<Vec<GameRow>, StorageError> {
     sqlx::query(
         "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state <> 'finished'
          ORDER BY id",
     )
-    .bind(id_to_db(user))
-    .bind(id_to_db(user))
+    .bind(user)
+    .bind(user)
     .fetch_all(db.pool())
     .await?
     .iter()
@@ -193,7 +192,7 @@ pub async fn active_for(db: &Db, user: u64) -> Result<Vec<GameRow>, StorageError
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn actions_tx(tx: &mut Tx, id: i64) -> Result<Vec<String>, StorageError> {
+pub async fn actions_tx(tx: &mut Tx, id: GameId) -> Result<Vec<String>, StorageError> {
     let rows = sqlx::query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
         .bind(id)
         .fetch_all(&mut **tx)
@@ -207,7 +206,7 @@ pub async fn actions_tx(tx: &mut Tx, id: i64) -> Result<Vec<String>, StorageErro
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn actions(db: &Db, id: i64) -> Result<Vec<String>, StorageError> {
+pub async fn actions(db: &Db, id: GameId) -> Result<Vec<String>, StorageError> {
     let rows = sqlx::query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
         .bind(id)
         .fetch_all(db.pool())
@@ -232,7 +231,10 @@ pub fn record(row: &GameRow, actions: Vec<String>) -> GameRecord {
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn load_record(db: &Db, id: i64) -> Result<Option<(GameRow, GameRecord)>, StorageError> {
+pub async fn load_record(
+    db: &Db,
+    id: GameId,
+) -> Result<Option<(GameRow, GameRecord)>, StorageError> {
     let mut tx = db.pool().begin().await?;
     let Some(row) = get_tx(&mut tx, id).await? else {
         return Ok(None);
@@ -249,7 +251,7 @@ pub struct StateUpdate {
     /// The ply the caller loaded; the update applies only if the game is still there.
     pub expected_ply: i64,
     /// The action to append (its ply is `expected_ply + 1`), with the acting user.
-    pub action: Option<(String, u64)>,
+    pub action: Option<(String, UserId)>,
     /// Full current serialization.
     pub state_fen: String,
     /// Full start serialization (changes only during the designation).
@@ -298,7 +300,7 @@ pub(crate) fn declared_json(outcome: &Outcome) -> String {
 /// [`StorageError`] on a database failure.
 pub async fn update_state(
     tx: &mut Tx,
-    id: i64,
+    id: GameId,
     u: &StateUpdate,
     now: i64,
 ) -> Result<bool, StorageError> {
@@ -333,7 +335,7 @@ pub async fn update_state(
         .bind(id)
         .bind(new_ply)
         .bind(text)
-        .bind(id_to_db(*player))
+        .bind(*player)
         .bind(now)
         .execute(&mut **tx)
         .await?;
@@ -345,9 +347,9 @@ pub async fn update_state(
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn set_thread(db: &Db, id: i64, thread_id: u64) -> Result<(), StorageError> {
+pub async fn set_thread(db: &Db, id: GameId, thread_id: ChannelId) -> Result<(), StorageError> {
     sqlx::query("UPDATE games SET thread_id = ? WHERE id = ?")
-        .bind(id_to_db(thread_id))
+        .bind(thread_id)
         .bind(id)
         .execute(db.pool())
         .await?;
@@ -358,9 +360,13 @@ pub async fn set_thread(db: &Db, id: i64, thread_id: u64) -> Result<(), StorageE
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn set_board_message(db: &Db, id: i64, message_id: u64) -> Result<(), StorageError> {
+pub async fn set_board_message(
+    db: &Db,
+    id: GameId,
+    message_id: MessageId,
+) -> Result<(), StorageError> {
     sqlx::query("UPDATE games SET board_message_id = ? WHERE id = ?")
-        .bind(id_to_db(message_id))
+        .bind(message_id)
         .bind(id)
         .execute(db.pool())
         .await?;
@@ -380,7 +386,7 @@ pub struct DrawOffer {
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn draw_offer(tx: &mut Tx, id: i64) -> Result<Option<DrawOffer>, StorageError> {
+pub async fn draw_offer(tx: &mut Tx, id: GameId) -> Result<Option<DrawOffer>, StorageError> {
     let row = sqlx::query("SELECT offered_by, ply FROM draw_offers WHERE game_id = ?")
         .bind(id)
         .fetch_optional(&mut **tx)
@@ -403,7 +409,7 @@ pub async fn draw_offer(tx: &mut Tx, id: i64) -> Result<Option<DrawOffer>, Stora
 /// [`StorageError`] on a database failure.
 pub async fn put_draw_offer(
     tx: &mut Tx,
-    id: i64,
+    id: GameId,
     offer: DrawOffer,
     now: i64,
 ) -> Result<(), StorageError> {
@@ -427,7 +433,7 @@ pub async fn put_draw_offer(
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn clear_draw_offer(tx: &mut Tx, id: i64) -> Result<bool, StorageError> {
+pub async fn clear_draw_offer(tx: &mut Tx, id: GameId) -> Result<bool, StorageError> {
     let done = sqlx::query("DELETE FROM draw_offers WHERE game_id = ?")
         .bind(id)
         .execute(&mut **tx)

@@ -2,7 +2,8 @@
 //!
 //! SQLite by default (embedded, file created if missing), through sqlx so a PostgreSQL port
 //! needs only another pool type: the schema in `migrations/` uses portable SQL. Discord ids
-//! are stored as `BIGINT` (snowflakes fit in 63 bits); times are Unix seconds.
+//! are stored as `BIGINT` (snowflakes fit in 63 bits; the id types of
+//! [`crate::domain::ids`] encode and decode themselves); times are Unix seconds.
 //!
 //! One module per table group: [`challenges`], [`games`] (games, their actions and draw
 //! offers), [`carriers`] (secret designations, BE-2/BE-9).
@@ -148,13 +149,3 @@ fn owner_only(_path: &std::path::Path) -> Result<(), StorageError> {
 
 /// A transaction on the database.
 pub type Tx = sqlx::Transaction<'static, sqlx::Sqlite>;
-
-/// Discord snowflake to the stored form.
-pub(crate) fn id_to_db(id: u64) -> i64 {
-    id as i64
-}
-
-/// Stored form back to a Discord snowflake.
-pub(crate) fn id_from_db(id: i64) -> u64 {
-    id as u64
-}

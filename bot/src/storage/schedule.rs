@@ -10,7 +10,8 @@ use sqlx::Row;
 
 use super::games::{self, GameRow};
 use super::settings::{self, UserSettings};
-use super::{Db, StorageError, Tx, id_from_db, id_to_db};
+use super::{Db, StorageError, Tx};
+use crate::domain::ids::{ChannelId, GameId, MessageId, UserId};
 
 /// A due game as one sweep batch reads it: its row, when its turn began and the
 /// notification settings of the player to move.
@@ -48,7 +49,7 @@ pub async fn due_batch(
     tx: &mut Tx,
     now: i64,
     limit: i64,
-) -> Result<Vec<(i64, Result<DueGame, StorageError>)>, StorageError> {
+) -> Result<Vec<(GameId, Result<DueGame, StorageError>)>, StorageError> {
     let rows = sqlx::query(DUE_BATCH)
         .bind(now)
         .bind(limit)
@@ -56,7 +57,7 @@ pub async fn due_batch(
         .await?;
     rows.iter()
         .map(|r| {
-            let id: i64 = r.try_get("id")?;
+            let id: GameId = r.try_get("id")?;
             let game = (|| {
                 Ok(DueGame {
                     row: games::from_row(r)?,
@@ -76,13 +77,13 @@ pub async fn due_batch(
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct NudgeClaim {
     /// The game.
-    pub game_id: i64,
+    pub game_id: GameId,
     /// Its ply (the turn the nudge is about).
     pub ply: i64,
     /// `share:50`, `idle:1`, ...
     pub threshold: String,
     /// The player reminded.
-    pub user: u64,
+    pub user: UserId,
 }
 
 /// The statement of [`claim_nudges`] for `n` claims (n >= 1): one multi-row insert that
@@ -106,7 +107,7 @@ pub async fn claim_nudges(
     tx: &mut Tx,
     claims: &[NudgeClaim],
     now: i64,
-) -> Result<HashSet<i64>, StorageError> {
+) -> Result<HashSet<GameId>, StorageError> {
     let mut claimed = HashSet::new();
     for chunk in claims.chunks(CHUNK) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(CLAIM_HEAD);
@@ -114,12 +115,12 @@ pub async fn claim_nudges(
             b.push_bind(c.game_id)
                 .push_bind(c.ply)
                 .push_bind(c.threshold.clone())
-                .push_bind(id_to_db(c.user))
+                .push_bind(c.user)
                 .push_bind(now);
         });
         q.push(CLAIM_TAIL);
         for r in q.build().fetch_all(&mut **tx).await? {
-            claimed.insert(r.try_get::<i64, _>("game_id")?);
+            claimed.insert(r.try_get::<GameId, _>("game_id")?);
         }
     }
     Ok(claimed)
@@ -132,9 +133,9 @@ pub async fn claim_nudges(
 /// [`StorageError`] on a database failure.
 pub async fn actions_of(
     tx: &mut Tx,
-    ids: &[i64],
-) -> Result<HashMap<i64, Vec<String>>, StorageError> {
-    let mut out: HashMap<i64, Vec<String>> = HashMap::new();
+    ids: &[GameId],
+) -> Result<HashMap<GameId, Vec<String>>, StorageError> {
+    let mut out: HashMap<GameId, Vec<String>> = HashMap::new();
     for chunk in ids.chunks(CHUNK) {
         let mut q = in_list(
             "SELECT game_id, action FROM game_actions WHERE game_id IN (",
@@ -155,7 +156,7 @@ pub async fn actions_of(
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn clear_draw_offers(tx: &mut Tx, ids: &[i64]) -> Result<(), StorageError> {
+pub async fn clear_draw_offers(tx: &mut Tx, ids: &[GameId]) -> Result<(), StorageError> {
     for chunk in ids.chunks(CHUNK) {
         let mut q = in_list("DELETE FROM draw_offers WHERE game_id IN (", chunk, ")");
         q.build().execute(&mut **tx).await?;
@@ -174,9 +175,9 @@ pub struct OutboxEntry {
     /// The game or challenge.
     pub subject_id: i64,
     /// Where it is posted.
-    pub channel_id: u64,
+    pub channel_id: ChannelId,
     /// The challenge's message (challenge expiries).
-    pub message_id: Option<u64>,
+    pub message_id: Option<MessageId>,
     /// The worded announcement.
     pub text: String,
 }
@@ -192,8 +193,8 @@ pub async fn outbox_put(tx: &mut Tx, entry: &OutboxEntry, now: i64) -> Result<i6
     )
     .bind(&entry.kind)
     .bind(entry.subject_id)
-    .bind(id_to_db(entry.channel_id))
-    .bind(entry.message_id.map(id_to_db))
+    .bind(entry.channel_id)
+    .bind(entry.message_id)
     .bind(&entry.text)
     .bind(now)
     .fetch_one(&mut **tx)
@@ -221,8 +222,8 @@ pub async fn outbox_put_many(
         q.push_values(chunk, |mut b, e| {
             b.push_bind(e.kind.clone())
                 .push_bind(e.subject_id)
-                .push_bind(id_to_db(e.channel_id))
-                .push_bind(e.message_id.map(id_to_db))
+                .push_bind(e.channel_id)
+                .push_bind(e.message_id)
                 .push_bind(e.text.clone())
                 .push_bind(0_i64)
                 .push_bind(now);
@@ -271,8 +272,8 @@ pub async fn outbox_pending(db: &Db, limit: i64) -> Result<Vec<(i64, OutboxEntry
                 OutboxEntry {
                     kind: r.try_get("kind")?,
                     subject_id: r.try_get("subject_id")?,
-                    channel_id: id_from_db(r.try_get("channel_id")?),
-                    message_id: r.try_get::<Option<i64>, _>("message_id")?.map(id_from_db),
+                    channel_id: r.try_get("channel_id")?,
+                    message_id: r.try_get("message_id")?,
                     text: r.try_get("text")?,
                 },
             ))
@@ -333,7 +334,10 @@ pub async fn outbox_len(db: &Db) -> Result<i64, StorageError> {
 
 /// `head` (ending in `IN (`), one bound parameter per id of `ids`, comma-separated, then
 /// `tail` (starting with `)`): the statements that act on a chunk of games or outbox rows.
-fn in_list<'a>(head: &str, ids: &[i64], tail: &str) -> sqlx::QueryBuilder<'a, sqlx::Sqlite> {
+fn in_list<'a, T>(head: &str, ids: &[T], tail: &str) -> sqlx::QueryBuilder<'a, sqlx::Sqlite>
+where
+    T: Copy + Send + sqlx::Type<sqlx::Sqlite> + sqlx::Encode<'a, sqlx::Sqlite> + 'a,
+{
     let mut q = sqlx::QueryBuilder::new(head);
     let mut list = q.separated(", ");
     for id in ids {
@@ -364,7 +368,7 @@ pub fn set_next_due_many_sql(n: usize) -> String {
 /// [`StorageError`] on a database failure.
 pub async fn set_next_due_many(
     tx: &mut Tx,
-    next: &[(i64, Option<i64>)],
+    next: &[(GameId, Option<i64>)],
 ) -> Result<(), StorageError> {
     for chunk in next.chunks(CHUNK) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(NEXT_HEAD);
@@ -390,7 +394,7 @@ pub async fn set_next_due_many(
 #[derive(Clone, Debug)]
 pub struct Ending {
     /// The game.
-    pub game_id: i64,
+    pub game_id: GameId,
     /// The ply it was read at: the ending is written only if the game is still there.
     pub expected_ply: i64,
     /// The final state (full view, the outcome declared).
@@ -423,7 +427,7 @@ pub async fn finish_many(
     tx: &mut Tx,
     endings: &[Ending],
     now: i64,
-) -> Result<HashSet<i64>, StorageError> {
+) -> Result<HashSet<GameId>, StorageError> {
     let mut ended = HashSet::new();
     for chunk in endings.chunks(CHUNK) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(FINISH_HEAD);
@@ -452,7 +456,7 @@ pub async fn finish_many(
             "the explained statement"
         );
         for row in q.build().fetch_all(&mut **tx).await? {
-            ended.insert(row.try_get::<i64, _>("id")?);
+            ended.insert(row.try_get::<GameId, _>("id")?);
         }
     }
     Ok(ended)
@@ -462,7 +466,7 @@ pub async fn finish_many(
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn nudges(db: &Db, id: i64) -> Result<Vec<(i64, String)>, StorageError> {
+pub async fn nudges(db: &Db, id: GameId) -> Result<Vec<(i64, String)>, StorageError> {
     let rows = sqlx::query(
         "SELECT ply, threshold FROM nudges WHERE game_id = ? ORDER BY claimed_at, ply, threshold",
     )

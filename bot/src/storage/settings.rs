@@ -3,7 +3,8 @@
 
 use sqlx::Row;
 
-use super::{Db, StorageError, Tx, id_to_db};
+use super::{Db, StorageError, Tx};
+use crate::domain::ids::{GuildId, UserId};
 
 pub use crate::domain::settings::{
     GuildSettings, NudgeVia, UserSettings, format_shares, parse_shares,
@@ -22,9 +23,9 @@ fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
-pub async fn user(db: &Db, user: u64) -> Result<UserSettings, StorageError> {
+pub async fn user(db: &Db, user: UserId) -> Result<UserSettings, StorageError> {
     let row = sqlx::query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
-        .bind(id_to_db(user))
+        .bind(user)
         .fetch_optional(db.pool())
         .await?;
     read_user(row)
@@ -63,13 +64,18 @@ pub fn user_from_columns(
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn put_user(db: &Db, user: u64, s: UserSettings, now: i64) -> Result<(), StorageError> {
+pub async fn put_user(
+    db: &Db,
+    user: UserId,
+    s: UserSettings,
+    now: i64,
+) -> Result<(), StorageError> {
     sqlx::query(
         "INSERT INTO user_settings (user_id, nudges, nudge_via, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (user_id) DO UPDATE SET nudges = excluded.nudges,
             nudge_via = excluded.nudge_via, updated_at = excluded.updated_at",
     )
-    .bind(id_to_db(user))
+    .bind(user)
     .bind(s.nudges)
     .bind(s.via.name())
     .bind(now)
@@ -98,10 +104,10 @@ pub const GUILD: &str =
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
-pub async fn guild(db: &Db, guild: u64) -> Result<Option<GuildSettings>, StorageError> {
+pub async fn guild(db: &Db, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
     read_guild(
         sqlx::query(GUILD)
-            .bind(id_to_db(guild))
+            .bind(guild)
             .fetch_optional(db.pool())
             .await?,
     )
@@ -111,10 +117,10 @@ pub async fn guild(db: &Db, guild: u64) -> Result<Option<GuildSettings>, Storage
 ///
 /// # Errors
 /// As [`guild`].
-pub async fn guild_tx(tx: &mut Tx, guild: u64) -> Result<Option<GuildSettings>, StorageError> {
+pub async fn guild_tx(tx: &mut Tx, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
     read_guild(
         sqlx::query(GUILD)
-            .bind(id_to_db(guild))
+            .bind(guild)
             .fetch_optional(&mut **tx)
             .await?,
     )
@@ -127,7 +133,7 @@ pub async fn guild_tx(tx: &mut Tx, guild: u64) -> Result<Option<GuildSettings>, 
 /// [`StorageError`] on a database failure.
 pub async fn put_guild(
     db: &Db,
-    guild: u64,
+    guild: GuildId,
     s: &GuildSettings,
     now: i64,
 ) -> Result<(), StorageError> {
@@ -139,7 +145,7 @@ pub async fn put_guild(
             idle_first_secs = excluded.idle_first_secs,
             idle_repeat_secs = excluded.idle_repeat_secs, updated_at = excluded.updated_at",
     )
-    .bind(id_to_db(guild))
+    .bind(guild)
     .bind(format_shares(&s.nudge_shares))
     .bind(s.idle_first_secs)
     .bind(s.idle_repeat_secs)
@@ -151,7 +157,7 @@ pub async fn put_guild(
             AND (next_due_at IS NULL OR next_due_at > ?)",
     )
     .bind(now)
-    .bind(id_to_db(guild))
+    .bind(guild)
     .bind(now)
     .execute(&mut *tx)
     .await?;

@@ -1,26 +1,18 @@
 //! The `kaboom` CLI with Bombalot (RULES.md section 5; INTERFACES.md JSON vocabulary):
-//! `perft`, `moves` and `replay --variant bombalot`, through `kaboom_bot::cli::analysis` and
-//! through the binary itself.
+//! `perft`, `moves` and `replay --variant bombalot`, through the binary itself (the
+//! analysis functions are unit-tested in `bot/src/cli/tests`).
 
 use crate::common;
 
 use common::kaboom_text;
-use kaboom_bot::cli::analysis::{self, Setup};
-use kaboom_rules::{Variant, Viewer};
-
-fn setup(fen: Option<&str>) -> Setup {
-    Setup {
-        variant: Variant::Bombalot,
-        fen: fen.map(str::to_string),
-        carriers: None,
-        dead_mans_switch: false,
-    }
-}
+use kaboom_rules::{GameOptions, Variant};
 
 /// perft through the CLI agrees with the library and with rules/tests/bombalot.perft.
 #[test]
 fn bombalot_perft_through_the_cli() {
-    let nodes = analysis::perft(&setup(None), 2).unwrap();
+    let nodes = kaboom_rules::AnyGame::new(Variant::Bombalot, GameOptions::default())
+        .unwrap()
+        .perft(2);
     let (ok, stdout, _) = kaboom_text(&["perft", "--variant", "bombalot", "2"]);
     assert!(ok);
     assert_eq!(
@@ -32,19 +24,6 @@ fn bombalot_perft_through_the_cli() {
     let (ok, stdout, _) = kaboom_text(&["perft", "--variant", "bombalot", "--fen", fen, "1"]);
     assert!(ok);
     assert_eq!(stdout.lines().last(), Some("nodes 2"));
-}
-
-/// `moves`: the imitator cannot move on White's first turn (BA-10); after one White tweke
-/// move Black's imitator moves as a tweke.
-#[test]
-fn bombalot_moves_lists_canonical_actions() {
-    let start = analysis::moves(&setup(None), None, Viewer::Full).unwrap();
-    assert!(start.legal.iter().any(|l| l.san == "d1!"));
-    assert!(start.legal.iter().any(|l| l.san == "c3:c1:a3"));
-    assert!(!start.legal.iter().any(|l| l.san.starts_with("a1")));
-    let after = analysis::moves(&setup(None), Some("1. c3-c4"), Viewer::Spectator).unwrap();
-    assert!(after.legal.iter().any(|l| l.san == "a8-a7"));
-    assert!(after.fen.ends_with(" b ---- W- 0 1"), "{}", after.fen);
 }
 
 /// `replay`: removals with their causes (C-6), bomb notation kept by the movetext

@@ -13,6 +13,8 @@ use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, WAIT};
 use sha2::{Digest, Sha256};
 
+use kaboom_bot::domain::ids::GameId;
+
 const T0: i64 = 1_763_700_000;
 
 // Choice indexes of the slash options (poise ChoiceParameter: declaration order).
@@ -37,7 +39,7 @@ async fn start() -> Result<(Driver, tempfile::TempDir), DemoError> {
 
 /// Posts a challenge from alice (White) to bob, checks that nobody but bob may accept,
 /// and has bob accept; returns (thread id, game id).
-async fn start_game(d: &Driver, variant: i64) -> Result<(u64, i64), DemoError> {
+async fn start_game(d: &Driver, variant: i64) -> Result<(u64, GameId), DemoError> {
     let posted = d.challenge(variant).await?;
     let message = posted.message_id.expect("challenge message");
     let ids = posted.custom_ids();
@@ -49,8 +51,8 @@ async fn start_game(d: &Driver, variant: i64) -> Result<(u64, i64), DemoError> {
         refused.content().unwrap().contains("someone else"),
         "{refused:?}"
     );
-    let (thread, game, _) = d.accept(&posted).await?;
-    Ok((thread, game))
+    let started = d.accept(&posted).await?;
+    Ok((started.thread.get(), started.game))
 }
 
 /// The PGN file `/pgn` in `thread` answers carol with.

@@ -12,7 +12,6 @@ mod fake_discord_smoke;
 mod help_rules;
 mod invite_cli;
 mod layers;
-mod nuke_cli;
 mod scheduler;
 mod scheduler_discord;
 mod serve_cli;

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use kaboom_bot::domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 use kaboom_bot::scheduler::{Delivery, Notice, Scheduler, SchedulerConfig};
 use kaboom_bot::service::{Refusal, ServiceError, Services};
 use kaboom_bot::storage::challenges::{ChallengeState, ColorChoice, NewChallenge};
@@ -16,9 +17,9 @@ use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::notifier::RecordingNotifier;
 use kaboom_testkit::painter::PlainPainter;
 
-const ALICE: u64 = 1001;
-const BOB: u64 = 1002;
-const GUILD: u64 = 1;
+const ALICE: UserId = UserId(1001);
+const BOB: UserId = UserId(1002);
+const GUILD: GuildId = GuildId(1);
 const T0: i64 = 1_700_000_000;
 const HOUR: i64 = 3600;
 const DAY: i64 = 86_400;
@@ -31,12 +32,14 @@ struct World {
     _dir: tempfile::TempDir,
 }
 
-async fn world_with(refuse_dms: Vec<u64>) -> World {
+async fn world_with(refuse_dms: Vec<UserId>) -> World {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("s.db").display());
     let db = Db::connect(&url).await.unwrap();
     let clock = Arc::new(TestClock::new(T0));
-    let notifier = Arc::new(RecordingNotifier::refusing_dms(refuse_dms));
+    let notifier = Arc::new(RecordingNotifier::refusing_dms(
+        refuse_dms.into_iter().map(UserId::get).collect(),
+    ));
     let scheduler = Scheduler::new(
         db.clone(),
         clock.clone(),
@@ -60,7 +63,7 @@ async fn world() -> World {
 fn challenge(variant: Variant, days: Option<u32>) -> NewChallenge {
     NewChallenge {
         guild_id: Some(GUILD),
-        channel_id: 10,
+        channel_id: ChannelId(10),
         challenger_id: ALICE,
         challenger_name: "alice".into(),
         opponent_id: Some(BOB),
@@ -73,7 +76,7 @@ fn challenge(variant: Variant, days: Option<u32>) -> NewChallenge {
 }
 
 /// A game with alice as White, accepted by bob now.
-async fn game(w: &World, variant: Variant, days: Option<u32>) -> i64 {
+async fn game(w: &World, variant: Variant, days: Option<u32>) -> GameId {
     let c = w
         .services
         .create_challenge(challenge(variant, days))
@@ -87,7 +90,7 @@ async fn game(w: &World, variant: Variant, days: Option<u32>) -> i64 {
         .id
 }
 
-fn nudges(sent: &[(Notice, Delivery)]) -> Vec<(i64, u64)> {
+fn nudges(sent: &[(Notice, Delivery)]) -> Vec<(GameId, UserId)> {
     sent.iter()
         .filter_map(|(n, _)| match n {
             Notice::Nudge {
@@ -267,7 +270,7 @@ async fn late_acceptance_and_late_carrier_choice_are_refused() {
     );
     let late = w
         .services
-        .designate(id, BOB, &[menu.options[0].0.clone()])
+        .designate(id, BOB, &[menu.options[0].0.to_string()])
         .await;
     assert!(
         matches!(&late, Err(ServiceError::Refused(Refusal::DesignationTimeUp { deadline, .. }))
@@ -387,7 +390,7 @@ async fn batched_endings_respect_the_expected_ply_and_finished_games() {
     let moved = game(&w, Variant::Atomic, Some(1)).await;
     let still = game(&w, Variant::Atomic, Some(1)).await;
     w.services.play(moved, ALICE, "e4").await.unwrap();
-    let ending = |id: i64, ply: i64| schedule::Ending {
+    let ending = |id: GameId, ply: i64| schedule::Ending {
         game_id: id,
         expected_ply: ply,
         state_fen: "the final state".into(),
@@ -432,7 +435,7 @@ async fn forfeit_is_a_draw_when_the_opponent_cannot_win() {
     let new = NewGame {
         challenge_id: None,
         guild_id: Some(GUILD),
-        channel_id: 10,
+        channel_id: ChannelId(10),
         white: (ALICE, "alice".into()),
         black: (BOB, "bob".into()),
         variant: Variant::Atomic,
@@ -465,7 +468,10 @@ async fn open_challenges_expire_after_seven_days() {
         .create_challenge(challenge(Variant::Atomic, Some(3)))
         .await
         .unwrap();
-    w.services.set_challenge_message(c.id, 555).await.unwrap();
+    w.services
+        .set_challenge_message(c.id, MessageId(555))
+        .await
+        .unwrap();
     let taken = w
         .services
         .create_challenge(challenge(Variant::Atomic, Some(3)))
@@ -487,7 +493,7 @@ async fn open_challenges_expire_after_seven_days() {
         .collect();
     assert_eq!(expiries.len(), 1);
     assert!(matches!(&expiries[0].0,
-        Notice::ChallengeExpired { message_id: Some(555), text, .. } if text.contains("7 days")));
+        Notice::ChallengeExpired { message_id: Some(MessageId(555)), text, .. } if text.contains("7 days")));
     let refusal = w.services.accept_challenge(c.id, BOB, "bob").await;
     assert!(
         matches!(
@@ -512,7 +518,7 @@ async fn incomplete_designation_is_aborted_after_48_hours() {
     // Alice chooses; Bob does not.
     let menu = w.services.carrier_menu(id, ALICE).await.unwrap();
     w.services
-        .designate(id, ALICE, &[menu.options[1].0.clone()])
+        .designate(id, ALICE, &[menu.options[1].0.to_string()])
         .await
         .unwrap();
     w.scheduler.sweep().await.unwrap();
@@ -570,10 +576,10 @@ async fn downtime_catch_up_sends_one_message_per_game() {
     subjects.sort();
     assert_eq!(
         subjects,
-        vec![fast, slow, untimed, setup],
+        vec![fast.get(), slow.get(), untimed.get(), setup.get()],
         "one message per due game"
     );
-    assert!(!subjects.contains(&calm));
+    assert!(!subjects.contains(&calm.get()));
     // A restart (a new scheduler over the same database) sends nothing more.
     let again = Scheduler::new(
         w.services.db.clone(),
@@ -603,14 +609,14 @@ async fn downtime_catch_up_sends_one_message_per_game() {
 async fn closed_dms_fall_back_to_a_thread_mention() {
     let w = world_with(vec![ALICE]).await;
     let id = game(&w, Variant::Atomic, Some(2)).await;
-    w.services.set_thread(id, 777).await.unwrap();
+    w.services.set_thread(id, ChannelId(777)).await.unwrap();
     w.clock.advance(DAY);
     w.scheduler.sweep().await.unwrap();
     let sent = w.notifier.sent();
     assert_eq!(sent.len(), 1);
     assert!(matches!(
         &sent[0],
-        (Notice::Nudge { channel_id: 777, via: NudgeVia::Dm, text, .. }, Delivery::FellBackToThread)
+        (Notice::Nudge { channel_id: ChannelId(777), via: NudgeVia::Dm, text, .. }, Delivery::FellBackToThread)
             if text.contains(&format!("https://discord.com/channels/{GUILD}/777"))
     ));
 }

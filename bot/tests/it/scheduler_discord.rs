@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use fake_discord::{self, FakeDiscord};
 use kaboom_bot::discord::notifier::DiscordNotifier;
+use kaboom_bot::domain::ids::{ChannelId, GuildId, MessageId, UserId};
 use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::service::Services;
 use kaboom_bot::storage::Db;
@@ -17,8 +18,8 @@ use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::painter::PlainPainter;
 use poise::serenity_prelude as serenity;
 
-const ALICE: u64 = 1001;
-const BOB: u64 = 1002;
+const ALICE: UserId = UserId(1001);
+const BOB: UserId = UserId(1002);
 const T0: i64 = 1_700_000_000;
 const HOUR: i64 = 3600;
 
@@ -41,8 +42,8 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     );
     let channel = fake.text_channel_id();
     let spec = |opponent| NewChallenge {
-        guild_id: Some(fake.guild_id()),
-        channel_id: channel,
+        guild_id: Some(GuildId(fake.guild_id())),
+        channel_id: ChannelId(channel),
         challenger_id: ALICE,
         challenger_name: "alice".into(),
         opponent_id: opponent,
@@ -61,8 +62,8 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
         .row
         .id;
     let thread = fake.add_thread(channel, "alice vs bob").unwrap();
-    services.set_thread(id, thread).await.unwrap();
-    fake.refuse_dms_for(ALICE);
+    services.set_thread(id, ChannelId(thread)).await.unwrap();
+    fake.refuse_dms_for(ALICE.get());
     // An open challenge with buttons, left to expire.
     let open = services.create_challenge(spec(None)).await.unwrap();
     let button = serenity::CreateButton::new(format!("accept:{}", open.id)).label("Accept");
@@ -76,7 +77,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
         .await
         .unwrap();
     services
-        .set_challenge_message(open.id, posted.id.get())
+        .set_challenge_message(open.id, MessageId(posted.id.get()))
         .await
         .unwrap();
 
@@ -87,14 +88,17 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     assert_eq!(in_thread.len(), 1, "{in_thread:?}");
     assert!(in_thread[0].content().starts_with(&format!("<@{ALICE}>")));
     assert!(in_thread[0].content().contains("50%"));
-    assert!(fake.messages_in(fake.dm_channel_for(ALICE)).is_empty());
+    assert!(
+        fake.messages_in(fake.dm_channel_for(ALICE.get()))
+            .is_empty()
+    );
 
     // Alice moves; at 50% of Bob's day he gets a DM with the thread link, nothing in the
     // thread.
     services.play(id, ALICE, "e4").await.unwrap();
     clock.advance(12 * HOUR);
     scheduler.sweep().await.unwrap();
-    let dms = fake.messages_in(fake.dm_channel_for(BOB));
+    let dms = fake.messages_in(fake.dm_channel_for(BOB.get()));
     assert_eq!(dms.len(), 1, "{dms:?}");
     assert!(
         dms[0].content().contains(&format!("/{thread}")),
@@ -114,7 +118,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
         .await
         .unwrap();
     services
-        .set_board_message(id, board.id.get())
+        .set_board_message(id, MessageId(board.id.get()))
         .await
         .unwrap();
     assert_eq!(fake.message(board.id.get()).unwrap().custom_ids().len(), 3);
@@ -168,7 +172,7 @@ mod with_bot {
     use kaboom_testkit::painter::PlainPainter;
     use poise::serenity_prelude::Permissions;
 
-    use super::{HOUR, T0};
+    use super::{ChannelId, GuildId, HOUR, T0, UserId};
 
     const WAIT: Duration = Duration::from_secs(30);
     const BEIRUT: i64 = 1; // choice index of the `variant` option
@@ -263,11 +267,11 @@ mod with_bot {
         // thread (her choice), not sent a DM.
         let c = services
             .create_challenge(kaboom_bot::storage::challenges::NewChallenge {
-                guild_id: Some(fake.guild_id()),
-                channel_id: fake.text_channel_id(),
-                challenger_id: alice.id,
+                guild_id: Some(GuildId(fake.guild_id())),
+                channel_id: ChannelId(fake.text_channel_id()),
+                challenger_id: UserId(alice.id),
                 challenger_name: "alice".into(),
-                opponent_id: Some(1002),
+                opponent_id: Some(UserId(1002)),
                 variant: kaboom_rules::Variant::Atomic,
                 options: kaboom_rules::GameOptions::default(),
                 days_per_move: Some(1),
@@ -277,7 +281,7 @@ mod with_bot {
             .await
             .unwrap();
         let id = services
-            .accept_challenge(c.id, 1002, "bob")
+            .accept_challenge(c.id, UserId(1002), "bob")
             .await
             .unwrap()
             .row
@@ -285,7 +289,7 @@ mod with_bot {
         let thread = fake
             .add_thread(fake.text_channel_id(), "alice vs bob")
             .unwrap();
-        services.set_thread(id, thread).await.unwrap();
+        services.set_thread(id, ChannelId(thread)).await.unwrap();
         let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
         let scheduler = Scheduler::new(
             db,
@@ -336,7 +340,10 @@ mod with_bot {
             );
             assert!(refused.is_ephemeral(), "the refusal is private");
         }
-        assert_eq!(stored::guild(&db, fake.guild_id()).await.unwrap(), None);
+        assert_eq!(
+            stored::guild(&db, GuildId(fake.guild_id())).await.unwrap(),
+            None
+        );
         let own = cmd(
             &d,
             &member,
@@ -355,7 +362,7 @@ mod with_bot {
         .await;
         let text = changed.content().unwrap();
         assert!(text.contains("after 12 hours"), "{text}");
-        let stored = stored::guild(&db, fake.guild_id()).await.unwrap();
+        let stored = stored::guild(&db, GuildId(fake.guild_id())).await.unwrap();
         assert_eq!(stored.map(|s| s.idle_first_secs), Some(12 * 3600));
 
         let shown = cmd(&d, &admin, "settings", server(vec![])).await;

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use kaboom_bot::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use kaboom_bot::service::painter::BoardPainter;
 use kaboom_bot::storage::games::{self, GameState, StateUpdate};
 use kaboom_rules::{AnyGame, Color, EndReason, GameOptions, Variant, Viewer};
@@ -14,9 +15,9 @@ use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::painter::PlainPainter;
 use kaboom_testkit::temp_db;
 
-const ALICE: u64 = 1001;
-const BOB: u64 = 1002;
-const CAROL: u64 = 1003;
+const ALICE: UserId = UserId(1001);
+const BOB: UserId = UserId(1002);
+const CAROL: UserId = UserId(1003);
 const T0: i64 = 1_700_000_000;
 
 fn services(db: Db) -> (Services, Arc<TestClock>) {
@@ -27,10 +28,10 @@ fn services(db: Db) -> (Services, Arc<TestClock>) {
     )
 }
 
-fn challenge(opponent: Option<u64>, color: ColorChoice) -> NewChallenge {
+fn challenge(opponent: Option<UserId>, color: ColorChoice) -> NewChallenge {
     NewChallenge {
-        guild_id: Some(1),
-        channel_id: 10,
+        guild_id: Some(GuildId(1)),
+        channel_id: ChannelId(10),
         challenger_id: ALICE,
         challenger_name: "alice".into(),
         opponent_id: opponent,
@@ -42,7 +43,7 @@ fn challenge(opponent: Option<u64>, color: ColorChoice) -> NewChallenge {
     }
 }
 
-async fn atomic_game(s: &Services) -> i64 {
+async fn atomic_game(s: &Services) -> GameId {
     let c = s
         .create_challenge(challenge(Some(BOB), ColorChoice::White))
         .await
@@ -374,7 +375,7 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
     assert!(
         menu.options
             .iter()
-            .all(|(_, label)| !label.starts_with("King"))
+            .all(|(_, kind)| *kind != kaboom_rules::Kind::King)
     );
     assert!(matches!(
         refused(s.carrier_menu(id, CAROL).await),

@@ -1,5 +1,6 @@
 //! Storage round trips on a temporary database.
 
+use kaboom_bot::domain::ids::{GuildId, UserId};
 use kaboom_bot::storage::settings::{
     GuildSettings, NudgeVia, UserSettings, guild, put_guild, put_user, user,
 };
@@ -8,21 +9,21 @@ use kaboom_testkit::temp_db;
 #[tokio::test]
 async fn settings_round_trip_with_defaults() {
     let (db, _dir) = temp_db().await;
-    assert_eq!(user(&db, 7).await.unwrap(), UserSettings::default());
+    assert_eq!(user(&db, UserId(7)).await.unwrap(), UserSettings::default());
     let s = UserSettings {
         nudges: false,
         via: NudgeVia::Thread,
     };
-    put_user(&db, 7, s, 1).await.unwrap();
-    assert_eq!(user(&db, 7).await.unwrap(), s);
-    assert_eq!(guild(&db, 9).await.unwrap(), None);
+    put_user(&db, UserId(7), s, 1).await.unwrap();
+    assert_eq!(user(&db, UserId(7)).await.unwrap(), s);
+    assert_eq!(guild(&db, GuildId(9)).await.unwrap(), None);
     let g = GuildSettings {
         nudge_shares: vec![25, 75],
         idle_first_secs: 3600,
         idle_repeat_secs: 7200,
     };
-    put_guild(&db, 9, &g, 1).await.unwrap();
-    assert_eq!(guild(&db, 9).await.unwrap(), Some(g));
+    put_guild(&db, GuildId(9), &g, 1).await.unwrap();
+    assert_eq!(guild(&db, GuildId(9)).await.unwrap(), Some(g));
 }
 
 /// Issue 16: the database holds hidden carriers and salts, so its files are the owner's
@@ -36,7 +37,9 @@ async fn database_files_are_readable_by_their_owner_only() {
     let url = format!("sqlite://{}", path.display());
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     let db = kaboom_bot::storage::Db::connect(&url).await.unwrap();
-    put_user(&db, 7, UserSettings::default(), 1).await.unwrap();
+    put_user(&db, UserId(7), UserSettings::default(), 1)
+        .await
+        .unwrap();
     assert_eq!(mode(&path), 0o600);
     let wal = dir.path().join("kaboom.db-wal");
     assert!(wal.exists(), "WAL mode writes a -wal file");

@@ -4,6 +4,7 @@ use kaboom_rules::{GameOptions, Variant};
 use poise::serenity_prelude as serenity;
 
 use crate::discord::messages;
+use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Error};
 use crate::service::DEFAULT_DAYS_PER_MOVE;
 use crate::storage::challenges::{ColorChoice, NewChallenge};
@@ -116,14 +117,14 @@ pub async fn challenge(
     let services = &ctx.data().services;
     let author = ctx.author();
     let spec = NewChallenge {
-        guild_id: ctx.guild_id().map(|g| g.get()),
-        channel_id: ctx.channel_id().get(),
-        challenger_id: author.id.get(),
+        guild_id: ctx.guild_id().map(|g| g.domain()),
+        channel_id: ctx.channel_id().domain(),
+        challenger_id: author.id.domain(),
         challenger_name: author
             .global_name
             .clone()
             .unwrap_or_else(|| author.name.clone()),
-        opponent_id: opponent.as_ref().map(|u| u.id.get()),
+        opponent_id: opponent.as_ref().map(|u| u.id.domain()),
         variant: variant.into(),
         options: GameOptions {
             carriers: carriers.unwrap_or(1),
@@ -152,7 +153,7 @@ pub async fn challenge(
         .await?;
     let message = reply.message().await?;
     services
-        .set_challenge_message(created.id, message.id.get())
+        .set_challenge_message(created.id, message.id.domain())
         .await?;
     Ok(())
 }

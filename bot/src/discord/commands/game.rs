@@ -2,6 +2,7 @@
 
 use super::{autocomplete_game, resolve_game, say_private};
 use crate::discord::flows;
+use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Error};
 
 /// What one of this module's commands asks of the game.
@@ -21,7 +22,7 @@ enum Request {
 async fn request(ctx: Context<'_>, game: Option<String>, request: Request) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let id = resolve_game(ctx, game.as_deref()).await?;
-    let user = ctx.author().id.get();
+    let user = ctx.author().id.domain();
     let services = &ctx.data().services;
     let text = match request {
         Request::Resign => {

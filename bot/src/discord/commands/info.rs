@@ -6,6 +6,7 @@ use poise::serenity_prelude as serenity;
 use super::challenge::VariantChoice;
 use super::{autocomplete_game, resolve_game, say_private};
 use crate::discord::messages::{self, rules};
+use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Error};
 use crate::storage::games::GameState;
 
@@ -19,7 +20,7 @@ pub async fn games(
 ) -> Result<(), Error> {
     let who = user.as_ref().unwrap_or_else(|| ctx.author());
     let services = &ctx.data().services;
-    let games = services.active_games(who.id.get()).await?;
+    let games = services.active_games(who.id.domain()).await?;
     if games.is_empty() {
         return say_private(ctx, format!("{} has no active games.", who.name)).await;
     }

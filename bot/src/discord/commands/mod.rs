@@ -16,7 +16,9 @@ pub mod settings; // scheduler (issue 8)
 use poise::serenity_prelude as serenity;
 
 use crate::discord::messages;
+use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Data, Error};
+use crate::domain::ids::GameId;
 use crate::service::{Refusal, ServiceError};
 
 /// Every command of the bot.
@@ -47,7 +49,7 @@ pub async fn say_private(ctx: Context<'_>, text: impl Into<String>) -> Result<()
 }
 
 /// Parses a `game` option: `12` or `#12`.
-fn parse_game_option(text: &str) -> Result<i64, ServiceError> {
+fn parse_game_option(text: &str) -> Result<GameId, ServiceError> {
     text.trim().trim_start_matches('#').parse().map_err(|_| {
         ServiceError::Refused(Refusal::NotAGame {
             typed: text.to_string(),
@@ -60,15 +62,15 @@ fn parse_game_option(text: &str) -> Result<i64, ServiceError> {
 ///
 /// # Errors
 /// [`ServiceError::Refused`] when none can be told.
-pub async fn resolve_game(ctx: Context<'_>, game: Option<&str>) -> Result<i64, Error> {
+pub async fn resolve_game(ctx: Context<'_>, game: Option<&str>) -> Result<GameId, Error> {
     let services = &ctx.data().services;
     if let Some(text) = game {
         return Ok(parse_game_option(text)?);
     }
-    if let Some(id) = services.game_in_thread(ctx.channel_id().get()).await? {
+    if let Some(id) = services.game_in_thread(ctx.channel_id().domain()).await? {
         return Ok(id);
     }
-    let mine = services.active_games(ctx.author().id.get()).await?;
+    let mine = services.active_games(ctx.author().id.domain()).await?;
     if mine.len() == 1 {
         return Ok(mine[0].id);
     }
@@ -80,7 +82,7 @@ pub async fn autocomplete_game(
     ctx: Context<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let user = ctx.author().id.get();
+    let user = ctx.author().id.domain();
     let games = ctx
         .data()
         .services
@@ -152,7 +154,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
                 Some(other) => {
                     tracing::error!(command = %ctx.command().name, error = %other, "command failed");
-                    format!("Sorry, that failed: {other}")
+                    format!("Sorry, that failed: {}", messages::service_error(other))
                 }
                 None => {
                     tracing::error!(command = %ctx.command().name, error = %error, "command failed");

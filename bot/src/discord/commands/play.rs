@@ -6,6 +6,7 @@ use poise::serenity_prelude as serenity;
 use super::{autocomplete_game, resolve_game};
 use crate::discord::flows;
 use crate::discord::messages;
+use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Error};
 use crate::service::ServiceError;
 
@@ -30,10 +31,10 @@ async fn autocomplete_action(
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
     let services = &ctx.data().services;
-    let user = ctx.author().id.get();
+    let user = ctx.author().id.domain();
     let id = match game_option(ctx) {
         Some(g) => g.trim().trim_start_matches('#').parse().ok(),
-        None => match services.game_in_thread(ctx.channel_id().get()).await {
+        None => match services.game_in_thread(ctx.channel_id().domain()).await {
             Ok(Some(id)) => Some(id),
             _ => services
                 .active_games(user)
@@ -73,7 +74,7 @@ pub async fn move_(
     ctx.defer_ephemeral().await?;
     let services = &ctx.data().services;
     let id = resolve_game(ctx, game.as_deref()).await?;
-    let user = ctx.author().id.get();
+    let user = ctx.author().id.domain();
     match services.play(id, user, &action).await {
         Ok(played) => {
             let text = flows::after_play(ctx.http(), services, &played).await?;
@@ -84,9 +85,7 @@ pub async fn move_(
             let (caption, image) = flows::own_view(services, &snap, user).await?;
             ctx.send(
                 poise::CreateReply::default()
-                    .content(format!(
-                        "The game moved on before your action was saved; here is the new position.\n{caption}"
-                    ))
+                    .content(format!("{}\n{caption}", messages::MOVED_ON))
                     .attachment(image)
                     .ephemeral(true),
             )
@@ -118,7 +117,7 @@ pub async fn board(
     let id = resolve_game(ctx, game.as_deref()).await?;
     let snap = services.load(id).await?;
     let (text, image) = if private {
-        flows::own_view(services, &snap, ctx.author().id.get()).await?
+        flows::own_view(services, &snap, ctx.author().id.domain()).await?
     } else {
         let image = flows::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
         let text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);

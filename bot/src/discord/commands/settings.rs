@@ -3,7 +3,9 @@
 //! [`apply_guild`], with no Discord types, so it is tested without Discord.
 
 use super::say_private;
+use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Error};
+use crate::domain::ids::{GuildId, UserId};
 use crate::service::{Refusal, ServiceError};
 use crate::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use crate::storage::{Db, StorageError};
@@ -32,7 +34,7 @@ fn via_text(v: NudgeVia) -> &'static str {
 /// [`StorageError`] on a database failure.
 pub async fn apply_user(
     db: &Db,
-    user: u64,
+    user: UserId,
     nudges: Option<bool>,
     via: Option<NudgeVia>,
     now: i64,
@@ -63,7 +65,7 @@ pub async fn apply_user(
 /// [`ServiceError::Storage`] on a database failure.
 pub async fn apply_guild(
     db: &Db,
-    guild: u64,
+    guild: GuildId,
     shares: Option<&str>,
     idle_hours: Option<i64>,
     repeat_hours: Option<i64>,
@@ -128,7 +130,7 @@ pub async fn me(
     });
     let text = apply_user(
         &services.db,
-        ctx.author().id.get(),
+        ctx.author().id.domain(),
         nudges,
         via,
         services.clock.now(),
@@ -165,7 +167,7 @@ pub async fn server(
     let defaults = services.scheduler.defaults.clone();
     let text = apply_guild(
         &services.db,
-        guild.get(),
+        guild.domain(),
         shares.as_deref(),
         idle_hours,
         repeat_hours,

@@ -7,10 +7,11 @@ use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
 use poise::serenity_prelude as serenity;
 
 use crate::domain::deadline::SchedulerConfig;
+use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use crate::scheduler::{Announcement, End, Nudge, Wording};
-use crate::service::{Act, Refusal, ServiceError, Snapshot, removed_list};
+use crate::service::{Act, Refusal, ServiceError, Snapshot};
 use crate::storage::carriers::Designation;
-use crate::storage::challenges::ChallengeState;
+use crate::storage::challenges::{Challenge, ChallengeState};
 use crate::storage::games::{GameRow, GameState};
 
 /// Component custom ids: `kb:<action>:<id>`; `id` is a challenge id for `accept`,
@@ -41,7 +42,8 @@ pub mod ids {
     pub const CARRIERS: &str = "carriers";
 
     /// `kb:<action>:<id>`.
-    pub fn make(action: &str, id: i64) -> String {
+    pub fn make(action: &str, id: impl Into<i64>) -> String {
+        let id: i64 = id.into();
         format!("kb:{action}:{id}")
     }
 
@@ -62,7 +64,7 @@ pub fn side(c: Color) -> &'static str {
 }
 
 /// `<@id>`.
-pub fn mention(user: u64) -> String {
+pub fn mention(user: UserId) -> String {
     format!("<@{user}>")
 }
 
@@ -186,7 +188,7 @@ pub fn board_caption(
 }
 
 /// The buttons under the latest board message: Resign, Offer draw, My view.
-pub fn board_buttons(game_id: i64, finished: bool) -> Vec<serenity::CreateActionRow> {
+pub fn board_buttons(game_id: GameId, finished: bool) -> Vec<serenity::CreateActionRow> {
     let view = serenity::CreateButton::new(ids::make(ids::VIEW, game_id))
         .label("My view")
         .style(serenity::ButtonStyle::Secondary);
@@ -220,7 +222,7 @@ pub fn challenge_buttons(challenge_id: i64) -> Vec<serenity::CreateActionRow> {
 }
 
 /// Accept / Decline under a draw offer.
-pub fn draw_buttons(game_id: i64) -> Vec<serenity::CreateActionRow> {
+pub fn draw_buttons(game_id: GameId) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![
         serenity::CreateButton::new(ids::make(ids::DRAW_YES, game_id))
             .label("Accept draw")
@@ -236,7 +238,12 @@ pub fn carrier_menu(menu: &crate::service::CarrierMenu) -> Vec<serenity::CreateA
     let options = menu
         .options
         .iter()
-        .map(|(value, label)| serenity::CreateSelectMenuOption::new(label, value))
+        .map(|(square, kind)| {
+            serenity::CreateSelectMenuOption::new(
+                format!("{} {square}", kind.title()),
+                square.to_string(),
+            )
+        })
         .collect();
     let n = menu.count.min(menu.options.len()).max(1) as u8;
     let placeholder = if n == 1 {
@@ -336,7 +343,7 @@ pub fn duration_text(secs: i64) -> String {
 }
 
 /// The link to a channel or thread.
-pub fn channel_link(guild: Option<u64>, channel: u64) -> String {
+pub fn channel_link(guild: Option<GuildId>, channel: ChannelId) -> String {
     match guild {
         Some(g) => format!("https://discord.com/channels/{g}/{channel}"),
         None => format!("https://discord.com/channels/@me/{channel}"),
@@ -385,7 +392,7 @@ pub fn expired_challenge(old: &str, text: &str) -> String {
 }
 
 /// A nudge posted in the thread: the player's mention, then the nudge.
-pub fn nudge_in_thread(user: u64, text: &str) -> String {
+pub fn nudge_in_thread(user: UserId, text: &str) -> String {
     format!("{} {text}", mention(user))
 }
 
@@ -607,13 +614,85 @@ pub fn refusal(r: &Refusal) -> String {
     }
 }
 
+/// The answer to an action another one overtook ([`ServiceError::MovedOn`]), before the new
+/// position.
+pub const MOVED_ON: &str =
+    "The game moved on before your action was saved; here is the new position.";
+
+/// The display letter of a removed or listed piece: `Q`, `N`, ... (empty for pawns), or
+/// the kind's title followed by a space for kinds outside chess.
+pub fn piece_tag(kind: kaboom_rules::Kind) -> String {
+    use kaboom_rules::Kind;
+    match kind {
+        Kind::Pawn => String::new(),
+        Kind::Knight => "N".into(),
+        Kind::Bishop => "B".into(),
+        Kind::Rook => "R".into(),
+        Kind::Queen => "Q".into(),
+        Kind::King => "K".into(),
+        other => format!("{} ", other.title()),
+    }
+}
+
+/// `Qd4, Bc6, e5`: the pieces removed, for captions and autocomplete labels.
+pub fn removed_list(removed: &[kaboom_rules::Removal]) -> String {
+    removed
+        .iter()
+        .map(|r| format!("{}{}", piece_tag(r.piece.kind), r.square))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The Resign button pressed by someone who does not play the game.
+pub const RESIGN_NOT_A_PLAYER: &str = "Only the two players can resign this game.";
+
+/// The Resign button of a game that is over.
+pub const ALREADY_OVER: &str = "This game is already over.";
+
+/// The confirmation question of the Resign button.
+pub fn resign_question(game: GameId) -> String {
+    format!("Do you really want to resign game #{game}?")
+}
+
+/// The challenge message once `user` accepted it and the game is played in `thread`.
+pub fn challenge_accepted(challenge: &Challenge, user: UserId, thread: ChannelId) -> String {
+    format!(
+        "{}\nAccepted by {}: game #{} is played in <#{thread}>.",
+        challenge_text(challenge),
+        mention(user),
+        challenge.game_id.unwrap_or_default(),
+    )
+}
+
+/// The answer to the accepting player.
+pub fn game_on(thread: ChannelId) -> String {
+    format!("Game on! See <#{thread}>.")
+}
+
+/// The challenge message once `user` cancelled (`cancel`) or declined it.
+pub fn challenge_closed(challenge: &Challenge, cancel: bool, user: UserId) -> String {
+    format!(
+        "{}\n{} by {}.",
+        challenge_text(challenge),
+        if cancel { "Cancelled" } else { "Declined" },
+        mention(user)
+    )
+}
+
+/// The answer to the player who cancelled or declined a challenge.
+pub fn challenge_closed_reply(cancel: bool) -> &'static str {
+    if cancel {
+        "Challenge cancelled."
+    } else {
+        "Challenge declined."
+    }
+}
+
 /// What a player reads when a service call failed: the refusal, or the error itself.
 pub fn service_error(e: &ServiceError) -> String {
     match e {
         ServiceError::Refused(r) => refusal(r),
-        ServiceError::MovedOn { .. } => {
-            "The game moved on before your action was saved; here is the new position.".into()
-        }
+        ServiceError::MovedOn { .. } => MOVED_ON.into(),
         other => other.to_string(),
     }
 }

@@ -412,7 +412,52 @@ pub fn help_commands() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::analysis::{Setup, play_movetext};
+    use kaboom_rules::{AnyGame, Color, GameOptions, Square};
+
+    /// An example's game: its set-up (`fen`, `carriers` like `white=g1,black=b8`) with
+    /// `movetext` played.
+    fn replay(
+        variant: Variant,
+        fen: Option<&str>,
+        carriers: Option<&str>,
+        movetext: &str,
+    ) -> AnyGame {
+        let sides: Vec<(Color, Vec<Square>)> = carriers
+            .map(|c| {
+                let (white, black) = c
+                    .strip_prefix("white=")
+                    .and_then(|c| c.split_once(",black="))
+                    .expect("white=..,black=..");
+                let squares = |list: &str| -> Vec<Square> {
+                    list.split(',')
+                        .map(|s| s.parse().expect("a square"))
+                        .collect()
+                };
+                vec![
+                    (Color::White, squares(white)),
+                    (Color::Black, squares(black)),
+                ]
+            })
+            .unwrap_or_default();
+        let count = sides.iter().map(|(_, s)| s.len()).max().unwrap_or(1);
+        let options = GameOptions {
+            carriers: u8::try_from(count).expect("few carriers"),
+            dead_mans_switch: false,
+        };
+        let mut game = match fen {
+            Some(fen) => AnyGame::from_fen(variant, fen).expect("the example's set-up"),
+            None => AnyGame::new(variant, options).expect("the variant's start"),
+        };
+        for (color, squares) in &sides {
+            game.designate(*color, squares)
+                .expect("the example's carriers");
+        }
+        for token in kaboom_rules::notation::movetext_actions(movetext).expect("movetext") {
+            game.play(None, &token)
+                .unwrap_or_else(|e| panic!("{variant} {movetext}: {token}: {e}"));
+        }
+        game
+    }
 
     /// Discord's embed limits
     /// (<https://discord.com/developers/docs/resources/message#embed-object-embed-limits>).
@@ -489,17 +534,7 @@ mod tests {
             let c = card(variant);
             assert!(!c.examples.is_empty(), "{variant}: no notation example");
             for ex in c.examples {
-                let setup = Setup {
-                    variant,
-                    fen: ex.fen.map(str::to_string),
-                    carriers: ex.carriers.map(|s| s.parse().expect("carriers parse")),
-                    dead_mans_switch: false,
-                };
-                let mut game = setup
-                    .game()
-                    .unwrap_or_else(|e| panic!("{variant} {}: {e}", ex.text));
-                play_movetext(&mut game, ex.movetext, |_| {})
-                    .unwrap_or_else(|e| panic!("{variant} {}: {e}", ex.movetext));
+                let game = replay(variant, ex.fen, ex.carriers, ex.movetext);
                 let last = game.plies().last().expect("at least one ply");
                 assert_eq!(last.display, ex.text, "{variant}: {}", ex.movetext);
             }

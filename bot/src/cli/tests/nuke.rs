@@ -1,9 +1,10 @@
 //! `kaboom perft | moves | replay --variant nuke --carriers white=..,black=..` through
-//! kaboom_bot::cli::analysis (INTERFACES.md: `--carriers`, JSON `carrier`, `frozen`, `loose_bombs`).
+//! [`crate::cli::analysis`] (INTERFACES.md: `--carriers`, JSON `carrier`, `frozen`, `loose_bombs`).
 
-use kaboom_bot::cli::analysis::{self, Carriers, Setup};
 use kaboom_rules::{Variant, Viewer};
 use serde_json::{Value, json};
+
+use crate::cli::analysis::{self, Carriers, Setup};
 
 fn setup(fen: Option<&str>, carriers: Option<&str>) -> Setup {
     Setup {
