@@ -92,6 +92,7 @@ pub mod control;
 mod payloads;
 pub mod ratelimit;
 mod records;
+mod rules;
 mod server;
 mod state;
 
@@ -142,6 +143,14 @@ pub enum FakeError {
          channel the fake knows"
     )]
     UnknownChannel(u64),
+    /// A thread was asked for under a channel that cannot hold threads (a thread, a DM).
+    #[error("channel {0} cannot hold threads (it is a thread or a DM channel)")]
+    WrongChannelType(u64),
+    /// [`FakeDiscord::add_channel`] was given a type the fake does not model.
+    #[error(
+        "the fake adds guild channels of type 0 (text), 5 (announcement) or 15 (forum), not {0}"
+    )]
+    UnsupportedChannelType(u8),
 }
 
 /// State shared by the server tasks and the [`FakeDiscord`] handle.
@@ -362,16 +371,111 @@ impl FakeDiscord {
         self.shared.update(|s| s.dm_channel(user_id))
     }
 
-    /// Adds a public thread (type 11) named `name` under `parent_id` and returns its id.
+    /// Adds a public thread named `name` under `parent_id` and returns its id: a
+    /// PUBLIC_THREAD (11) in a text or forum channel, an ANNOUNCEMENT_THREAD (10) in an
+    /// announcement channel
+    /// (<https://discord.com/developers/docs/topics/threads#public-private-threads>).
     ///
     /// # Errors
-    /// [`FakeError::UnknownChannel`] if `parent_id` is not a channel of the fake.
+    /// [`FakeError::UnknownChannel`] if `parent_id` is not a channel of the fake,
+    /// [`FakeError::WrongChannelType`] if it is a thread or a DM.
     pub fn add_thread(&self, parent_id: u64, name: &str) -> Result<u64, FakeError> {
         self.shared.update(|s| {
-            if !s.channels.contains_key(&parent_id) {
-                return Err(FakeError::UnknownChannel(parent_id));
+            let kind = match s.channel_type(parent_id) {
+                None => return Err(FakeError::UnknownChannel(parent_id)),
+                Some(0 | 15) => 11,
+                Some(5) => 10,
+                Some(_) => return Err(FakeError::WrongChannelType(parent_id)),
+            };
+            Ok(s.add_thread(parent_id, name, kind, None))
+        })
+    }
+
+    /// Adds a guild channel named `name` of Discord channel type `kind`
+    /// (<https://discord.com/developers/docs/resources/channel#channel-object-channel-types>):
+    /// 0 GUILD_TEXT, 5 GUILD_ANNOUNCEMENT or 15 GUILD_FORUM. Returns its id. Threads come
+    /// from [`FakeDiscord::add_thread`], DM channels from [`FakeDiscord::dm_channel_for`].
+    ///
+    /// # Errors
+    /// [`FakeError::UnsupportedChannelType`] for another type.
+    pub fn add_channel(&self, kind: u8, name: &str) -> Result<u64, FakeError> {
+        if !matches!(kind, 0 | 5 | 15) {
+            return Err(FakeError::UnsupportedChannelType(kind));
+        }
+        Ok(self.shared.update(|s| {
+            let id = s.ids.next();
+            let channel = s.guild_channel_json(id, name, u64::from(kind));
+            s.channels.insert(id, channel.clone());
+            s.broadcast("CHANNEL_CREATE", channel);
+            id
+        }))
+    }
+
+    /// Sets the bot's guild-wide permissions (every permission by default). The bot's
+    /// permissions in a channel ([`FakeDiscord::bot_permissions_in`]) follow from them and
+    /// the channel's overwrite; the fake refuses what they do not allow (50013 Missing
+    /// Permissions, 50001 Missing Access without VIEW_CHANNEL) and puts them in the
+    /// interactions' `app_permissions`.
+    pub fn set_bot_permissions(&self, permissions: serenity::all::Permissions) {
+        self.shared.update(|s| s.bot_permissions = permissions);
+    }
+
+    /// Sets the bot's permission overwrite on `channel_id` (threads use their parent's):
+    /// the permissions there are `(guild & !deny) | allow`
+    /// (<https://discord.com/developers/docs/topics/permissions#permission-overwrites>).
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownChannel`].
+    pub fn set_bot_overwrite(
+        &self,
+        channel_id: u64,
+        allow: serenity::all::Permissions,
+        deny: serenity::all::Permissions,
+    ) -> Result<(), FakeError> {
+        self.shared.update(|s| {
+            if !s.channels.contains_key(&channel_id) {
+                return Err(FakeError::UnknownChannel(channel_id));
             }
-            Ok(s.add_thread(parent_id, name, 11, None))
+            s.bot_overwrites.insert(channel_id, (allow, deny));
+            Ok(())
+        })
+    }
+
+    /// The bot's effective permissions in a channel (what `app_permissions` carries there).
+    pub fn bot_permissions_in(&self, channel_id: u64) -> serenity::all::Permissions {
+        self.shared.read(|s| s.bot_permissions_in(channel_id))
+    }
+
+    /// Moves the fake's clock forward by `by` (on top of real time): interactions answered
+    /// later than 3 s after creation get 10062, tokens older than 15 min 50027, and threads
+    /// idle for their `auto_archive_duration` are archived (THREAD_UPDATE) now.
+    pub fn advance(&self, by: Duration) {
+        self.shared.update(|s| {
+            s.clock_offset += by;
+            s.archive_idle_threads();
+        });
+    }
+
+    /// Archives or unarchives a thread, and locks or unlocks it, as a moderator would
+    /// (THREAD_UPDATE is dispatched).
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownChannel`] if `thread_id` is not a thread.
+    pub fn set_thread_state(
+        &self,
+        thread_id: u64,
+        archived: bool,
+        locked: bool,
+    ) -> Result<(), FakeError> {
+        self.shared.update(|s| {
+            if !s.is_thread(thread_id) {
+                return Err(FakeError::UnknownChannel(thread_id));
+            }
+            if let Some(channel) = s.channels.get_mut(&thread_id) {
+                channel["thread_metadata"]["locked"] = json!(locked);
+            }
+            s.set_archived(thread_id, archived);
+            Ok(())
         })
     }
 
@@ -392,6 +496,8 @@ impl FakeDiscord {
                 .channel_is_in_guild(channel_id)
                 .ok_or(FakeError::UnknownChannel(channel_id))?;
             s.users.insert(user.id, user.clone());
+            s.archive_idle_threads();
+            s.thread_activity_on_message(channel_id);
             let message = s.create_message(
                 channel_id,
                 user.to_json(),
@@ -423,6 +529,7 @@ impl FakeDiscord {
         make_data: impl FnOnce(&mut State, bool) -> Result<(Value, Option<Value>), FakeError>,
     ) -> Result<SentInteraction, FakeError> {
         self.shared.update(|s| {
+            s.archive_idle_threads();
             let channel = s
                 .partial_channel_json(channel_id)
                 .ok_or(FakeError::UnknownChannel(channel_id))?;
@@ -446,6 +553,12 @@ impl FakeDiscord {
                 s.admin_role_id(),
             );
             payload["data"] = data;
+            // "app_permissions: Bitwise set of permissions the app has in the source location
+            // of the interaction" (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-structure):
+            // what the test granted the bot there (FakeDiscord::set_bot_permissions).
+            if in_guild {
+                payload["app_permissions"] = json!(s.app_permissions_string(channel_id));
+            }
             if let Some(message) = message {
                 payload["message"] = message;
             }
@@ -461,6 +574,7 @@ impl FakeDiscord {
                     deferred_pending: false,
                     original_message_id: None,
                     component_message_id,
+                    created_at: s.now(),
                 },
             );
             s.interaction_by_token.insert(token.clone(), id);
