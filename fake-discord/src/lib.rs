@@ -14,17 +14,34 @@
 //! | commands | `GET`/`PUT`/`POST /applications/{app}/commands`, `.../guilds/{guild}/commands` | [Application Commands](https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands) |
 //! | interaction responses | `POST /interactions/{id}/{token}/callback` (JSON or multipart) | [Create Interaction Response](https://discord.com/developers/docs/interactions/receiving-and-responding#create-interaction-response) |
 //! | followups and edits | `POST /webhooks/{app}/{token}`, `GET`/`PATCH`/`DELETE /webhooks/{app}/{token}/messages/{@original or id}` | [Followup Messages](https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages) |
-//! | channels | `GET`/`PATCH /channels/{id}` | [Get Channel](https://discord.com/developers/docs/resources/channel#get-channel), [Modify Channel](https://discord.com/developers/docs/resources/channel#modify-channel) (threads: `archived`, `locked`, ... go into `thread_metadata`) |
+//! | channels | `GET`/`PATCH /channels/{id}` | [Get Channel](https://discord.com/developers/docs/resources/channel#get-channel), [Modify Channel](https://discord.com/developers/docs/resources/channel#modify-channel) (threads: `archived`, `locked`, ... go into `thread_metadata`; permissions per [Editing & Deleting Threads](https://discord.com/developers/docs/topics/threads#editing-deleting-threads)) |
 //! | messages | `GET`/`POST /channels/{id}/messages`, `GET`/`PATCH`/`DELETE /channels/{id}/messages/{id}` | [Create Message](https://discord.com/developers/docs/resources/message#create-message), [Edit Message](https://discord.com/developers/docs/resources/message#edit-message), [Uploading Files](https://discord.com/developers/docs/reference#uploading-files) |
-//! | threads | `POST /channels/{id}/threads`, `POST /channels/{id}/messages/{id}/threads`, `PUT`/`DELETE /channels/{id}/thread-members/{user}` | [Start Thread without Message](https://discord.com/developers/docs/resources/channel#start-thread-without-message), [Start Thread from Message](https://discord.com/developers/docs/resources/channel#start-thread-from-message) (the thread's id is the message's id) |
+//! | threads | `POST /channels/{id}/threads`, `POST /channels/{id}/messages/{id}/threads`, `PUT`/`DELETE /channels/{id}/thread-members/{user}` | [Start Thread without Message](https://discord.com/developers/docs/resources/channel#start-thread-without-message), [Start Thread in Forum or Media Channel](https://discord.com/developers/docs/resources/channel#start-thread-in-forum-or-media-channel), [Start Thread from Message](https://discord.com/developers/docs/resources/channel#start-thread-from-message) (the thread's id is the message's id) |
 //! | typing, members | `POST /channels/{id}/typing`, `GET /guilds/{id}/members/{user}` | [Trigger Typing Indicator](https://discord.com/developers/docs/resources/channel#trigger-typing-indicator), [Get Guild Member](https://discord.com/developers/docs/resources/guild#get-guild-member) |
 //! | anything else | any | answered `404 {"message": "404: Not Found (...)", "code": 0}` and listed by [`FakeDiscord::unknown_routes`] |
 //!
-//! Errors use Discord's JSON error shape `{"message", "code"}` with the codes of
+//! Errors use Discord's JSON error shape `{"message", "code"}` (and `errors`, the field paths,
+//! for 50035: [Error Messages](https://discord.com/developers/docs/reference#error-messages))
+//! with the codes of
 //! [JSON Error Codes](https://discord.com/developers/docs/topics/opcodes-and-status-codes#json):
-//! 10003 Unknown Channel, 10008 Unknown Message, 10062 Unknown interaction, 40060 Interaction
-//! has already been acknowledged, 50006 Cannot send an empty message, 50007 Cannot send
-//! messages to this user (see [`FakeDiscord::refuse_dms_for`]), 50035 Invalid Form Body.
+//! 10003 Unknown Channel, 10008 Unknown Message, 10062 Unknown interaction (also a first
+//! response later than 3 s), 30015 more than 10 attachments, 40060 Interaction has already
+//! been acknowledged, 50001 Missing Access (no VIEW_CHANNEL), 50006 Cannot send an empty
+//! message, 50007 Cannot send messages to this user (see [`FakeDiscord::refuse_dms_for`]),
+//! 50008 a message in a forum, 50013 Missing Permissions, 50024 Cannot execute action on this
+//! channel type, 50027 Invalid Webhook Token (an interaction token older than 15 minutes),
+//! 50035 Invalid Form Body (Discord's length and count limits, `src/rules.rs`), 50083 Thread
+//! is archived.
+//!
+//! ## Discord's rules
+//!
+//! The fake refuses what Discord refuses; each check cites the Discord doc it follows (see
+//! the crate README for the list). The bot's permissions ([`FakeDiscord::set_bot_permissions`],
+//! [`FakeDiscord::set_bot_overwrite`]; every permission by default) decide what it may do in
+//! each channel and are sent as `app_permissions`. The fake's clock is real time plus
+//! [`FakeDiscord::advance`]: it times interaction deadlines (3 s, 15 min) and thread
+//! auto-archiving. Channels: one text channel, and [`FakeDiscord::add_channel`] adds
+//! announcement (5), forum (15) or more text channels.
 //!
 //! Every REST request is recorded ([`FakeDiscord::requests`]), with multipart file parts and
 //! their bytes. The fake keeps channels (one guild text channel, threads, DM channels per
@@ -42,7 +59,8 @@
 //! ordinary member with `SimUser::new(..).with_permissions(MEMBER_PERMISSIONS)`). The
 //! interaction's `member.permissions` carries it (all bits for an Administrator, as Discord
 //! computes it), which is what poise 0.7 checks `required_permissions` against (with
-//! `app_permissions`, the bot's: every permission). GUILD_CREATE has an `@everyone` role with
+//! `app_permissions`, the bot's permissions in the channel: every permission unless the
+//! test narrowed them). GUILD_CREATE has an `@everyone` role with
 //! [`MEMBER_PERMISSIONS`] and an Admin role (every permission) held by the bot and by users
 //! with Administrator. A subcommand (group) option always carries `options`, `[]` when empty,
 //! which serenity 0.12 requires.
