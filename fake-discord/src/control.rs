@@ -15,6 +15,12 @@
 //! | `POST /_control/dm-channels` | the DM channel of a user | [`FakeDiscord::dm_channel_for`] |
 //! | `POST /_control/threads` | adds a public thread | [`FakeDiscord::add_thread`] |
 //! | `GET /_control/threads` | every thread | [`FakeDiscord::threads`] |
+//! | `POST /_control/threads/{id}/state` | `{"archived", "locked"}`: archives, locks a thread | [`FakeDiscord::set_thread_state`] |
+//! | `POST /_control/channels` | `{"type": 0, 5 or 15, "name"}`: adds a guild channel | [`FakeDiscord::add_channel`] |
+//! | `POST /_control/bot-permissions` | `{"permissions"}`: the bot's guild-wide permissions | [`FakeDiscord::set_bot_permissions`] |
+//! | `GET /_control/channels/{id}/bot-permissions` | the bot's permissions in a channel | [`FakeDiscord::bot_permissions_in`] |
+//! | `POST /_control/channels/{id}/bot-overwrite` | `{"allow", "deny"}`: the bot's overwrite on a channel | [`FakeDiscord::set_bot_overwrite`] |
+//! | `POST /_control/clock/advance` | `{"ms"}`: moves the fake's clock forward | [`FakeDiscord::advance`] |
 //! | `GET /_control/channels/{id}` | one channel | [`FakeDiscord::channel`] |
 //! | `GET /_control/channels/{id}/messages?min_count=&timeout_ms=&bytes=` | the channel's messages (waiting for `min_count`) | [`FakeDiscord::messages_in`], [`FakeDiscord::wait_for_messages_in`] |
 //! | `POST /_control/channels/{id}/messages` | a user writes a message (MESSAGE_CREATE) | [`FakeDiscord::user_message`] |
@@ -85,6 +91,9 @@ impl From<FakeError> for ControlError {
             FakeError::Timeout { .. } => StatusCode::REQUEST_TIMEOUT,
             FakeError::NoGatewaySession => StatusCode::CONFLICT,
             FakeError::UnknownMessage(_) | FakeError::UnknownChannel(_) => StatusCode::NOT_FOUND,
+            FakeError::WrongChannelType(_) | FakeError::UnsupportedChannelType(_) => {
+                StatusCode::BAD_REQUEST
+            }
             FakeError::Bind(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ControlError(status, error.to_string())
@@ -117,6 +126,18 @@ pub(crate) fn router(fake: Fake) -> Router {
         .route("/_control/dm-channels", only(post(dm_channel)))
         .route("/_control/threads", only(get(threads).post(add_thread)))
         .route("/_control/channels/{id}", only(get(channel)))
+        .route("/_control/channels", only(post(add_channel)))
+        .route("/_control/threads/{id}/state", only(post(thread_state)))
+        .route("/_control/bot-permissions", only(post(bot_permissions)))
+        .route(
+            "/_control/channels/{id}/bot-permissions",
+            only(get(bot_permissions_in)),
+        )
+        .route(
+            "/_control/channels/{id}/bot-overwrite",
+            only(post(bot_overwrite)),
+        )
+        .route("/_control/clock/advance", only(post(advance)))
         .route(
             "/_control/channels/{id}/messages",
             only(get(messages).post(user_message)),
@@ -458,16 +479,7 @@ async fn add_user(State(fake): State<Fake>, body: Bytes) -> Answer {
     if let Some(name) = body["global_name"].as_str() {
         user = user.with_global_name(name);
     }
-    let permissions = match &body["permissions"] {
-        Value::Null => Permissions::all(),
-        Value::String(s) if s == "all" => Permissions::all(),
-        Value::String(s) if s == "member" => MEMBER_PERMISSIONS,
-        other => as_id(other)
-            .map(Permissions::from_bits_truncate)
-            .ok_or_else(|| {
-                bad("`permissions` must be \"all\", \"member\" or a permission bit set (decimal)")
-            })?,
-    };
+    let permissions = permissions_field(&body, "permissions")?;
     user = user.with_permissions(permissions);
     fake.add_user(&user);
     ok(user_json(&user))
@@ -518,6 +530,98 @@ async fn add_thread(State(fake): State<Fake>, body: Bytes) -> Answer {
     let id = fake.add_thread(parent, str_field(&body, "name")?)?;
     let channel = fake.channel(id).ok_or_else(|| not_found("no thread"))?;
     ok(channel_json(&channel))
+}
+
+/// A permission set: absent or `"all"` every permission, `"member"` [`MEMBER_PERMISSIONS`],
+/// `"none"` none, or the decimal bit set (string or number), as Discord writes permissions.
+fn permissions_field(body: &Value, name: &str) -> Result<Permissions, ControlError> {
+    Ok(match &body[name] {
+        Value::Null => Permissions::all(),
+        Value::String(s) if s == "all" => Permissions::all(),
+        Value::String(s) if s == "member" => MEMBER_PERMISSIONS,
+        Value::String(s) if s == "none" => Permissions::empty(),
+        other => as_id(other)
+            .map(Permissions::from_bits_truncate)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{name}` must be \"all\", \"member\", \"none\" or a permission bit set (decimal)"
+                ))
+            })?,
+    })
+}
+
+async fn add_channel(State(fake): State<Fake>, body: Bytes) -> Answer {
+    let body = body_json(&body)?;
+    let kind = body["type"]
+        .as_u64()
+        .and_then(|k| u8::try_from(k).ok())
+        .ok_or_else(|| bad("`type` is required: 0 (text), 5 (announcement) or 15 (forum)"))?;
+    let id = fake.add_channel(kind, str_field(&body, "name")?)?;
+    let channel = fake.channel(id).ok_or_else(|| not_found("no channel"))?;
+    ok(channel_json(&channel))
+}
+
+async fn thread_state(State(fake): State<Fake>, Path(id): Path<String>, body: Bytes) -> Answer {
+    let id = path_id("thread", &id)?;
+    let body = body_json(&body)?;
+    let current = fake
+        .channel(id)
+        .ok_or_else(|| not_found(format!("unknown channel {id}")))?;
+    let meta = &current.json["thread_metadata"];
+    let archived = body["archived"]
+        .as_bool()
+        .unwrap_or(meta["archived"] == json!(true));
+    let locked = body["locked"]
+        .as_bool()
+        .unwrap_or(meta["locked"] == json!(true));
+    fake.set_thread_state(id, archived, locked)?;
+    let channel = fake.channel(id).ok_or_else(|| not_found("no thread"))?;
+    ok(channel_json(&channel))
+}
+
+async fn bot_permissions(State(fake): State<Fake>, body: Bytes) -> Answer {
+    let body = body_json(&body)?;
+    if body["permissions"].is_null() {
+        return Err(bad("`permissions` is required"));
+    }
+    let permissions = permissions_field(&body, "permissions")?;
+    fake.set_bot_permissions(permissions);
+    ok(json!({ "permissions": permissions.bits().to_string() }))
+}
+
+async fn bot_permissions_in(State(fake): State<Fake>, Path(id): Path<String>) -> Answer {
+    let id = path_id("channel", &id)?;
+    if fake.channel(id).is_none() {
+        return Err(not_found(format!("unknown channel {id}")));
+    }
+    let permissions = fake.bot_permissions_in(id);
+    ok(json!({ "channel_id": id.to_string(), "permissions": permissions.bits().to_string() }))
+}
+
+async fn bot_overwrite(State(fake): State<Fake>, Path(id): Path<String>, body: Bytes) -> Answer {
+    let id = path_id("channel", &id)?;
+    let body = body_json(&body)?;
+    let bits = |name: &str| match &body[name] {
+        Value::Null => Ok(Permissions::empty()),
+        _ => permissions_field(&body, name),
+    };
+    let (allow, deny) = (bits("allow")?, bits("deny")?);
+    fake.set_bot_overwrite(id, allow, deny)?;
+    ok(json!({
+        "channel_id": id.to_string(),
+        "allow": allow.bits().to_string(),
+        "deny": deny.bits().to_string(),
+        "permissions": fake.bot_permissions_in(id).bits().to_string(),
+    }))
+}
+
+async fn advance(State(fake): State<Fake>, body: Bytes) -> Answer {
+    let body = body_json(&body)?;
+    let ms = body["ms"]
+        .as_u64()
+        .ok_or_else(|| bad("`ms` is required (milliseconds, a non-negative integer)"))?;
+    fake.advance(Duration::from_millis(ms));
+    ok(json!({ "advanced_ms": ms }))
 }
 
 async fn threads(State(fake): State<Fake>) -> Answer {

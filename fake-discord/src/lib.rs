@@ -14,17 +14,34 @@
 //! | commands | `GET`/`PUT`/`POST /applications/{app}/commands`, `.../guilds/{guild}/commands` | [Application Commands](https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands) |
 //! | interaction responses | `POST /interactions/{id}/{token}/callback` (JSON or multipart) | [Create Interaction Response](https://discord.com/developers/docs/interactions/receiving-and-responding#create-interaction-response) |
 //! | followups and edits | `POST /webhooks/{app}/{token}`, `GET`/`PATCH`/`DELETE /webhooks/{app}/{token}/messages/{@original or id}` | [Followup Messages](https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages) |
-//! | channels | `GET`/`PATCH /channels/{id}` | [Get Channel](https://discord.com/developers/docs/resources/channel#get-channel), [Modify Channel](https://discord.com/developers/docs/resources/channel#modify-channel) (threads: `archived`, `locked`, ... go into `thread_metadata`) |
+//! | channels | `GET`/`PATCH /channels/{id}` | [Get Channel](https://discord.com/developers/docs/resources/channel#get-channel), [Modify Channel](https://discord.com/developers/docs/resources/channel#modify-channel) (threads: `archived`, `locked`, ... go into `thread_metadata`; permissions per [Editing & Deleting Threads](https://discord.com/developers/docs/topics/threads#editing-deleting-threads)) |
 //! | messages | `GET`/`POST /channels/{id}/messages`, `GET`/`PATCH`/`DELETE /channels/{id}/messages/{id}` | [Create Message](https://discord.com/developers/docs/resources/message#create-message), [Edit Message](https://discord.com/developers/docs/resources/message#edit-message), [Uploading Files](https://discord.com/developers/docs/reference#uploading-files) |
-//! | threads | `POST /channels/{id}/threads`, `POST /channels/{id}/messages/{id}/threads`, `PUT`/`DELETE /channels/{id}/thread-members/{user}` | [Start Thread without Message](https://discord.com/developers/docs/resources/channel#start-thread-without-message), [Start Thread from Message](https://discord.com/developers/docs/resources/channel#start-thread-from-message) (the thread's id is the message's id) |
+//! | threads | `POST /channels/{id}/threads`, `POST /channels/{id}/messages/{id}/threads`, `PUT`/`DELETE /channels/{id}/thread-members/{user}` | [Start Thread without Message](https://discord.com/developers/docs/resources/channel#start-thread-without-message), [Start Thread in Forum or Media Channel](https://discord.com/developers/docs/resources/channel#start-thread-in-forum-or-media-channel), [Start Thread from Message](https://discord.com/developers/docs/resources/channel#start-thread-from-message) (the thread's id is the message's id) |
 //! | typing, members | `POST /channels/{id}/typing`, `GET /guilds/{id}/members/{user}` | [Trigger Typing Indicator](https://discord.com/developers/docs/resources/channel#trigger-typing-indicator), [Get Guild Member](https://discord.com/developers/docs/resources/guild#get-guild-member) |
 //! | anything else | any | answered `404 {"message": "404: Not Found (...)", "code": 0}` and listed by [`FakeDiscord::unknown_routes`] |
 //!
-//! Errors use Discord's JSON error shape `{"message", "code"}` with the codes of
+//! Errors use Discord's JSON error shape `{"message", "code"}` (and `errors`, the field paths,
+//! for 50035: [Error Messages](https://discord.com/developers/docs/reference#error-messages))
+//! with the codes of
 //! [JSON Error Codes](https://discord.com/developers/docs/topics/opcodes-and-status-codes#json):
-//! 10003 Unknown Channel, 10008 Unknown Message, 10062 Unknown interaction, 40060 Interaction
-//! has already been acknowledged, 50006 Cannot send an empty message, 50007 Cannot send
-//! messages to this user (see [`FakeDiscord::refuse_dms_for`]), 50035 Invalid Form Body.
+//! 10003 Unknown Channel, 10008 Unknown Message, 10062 Unknown interaction (also a first
+//! response later than 3 s), 30015 more than 10 attachments, 40060 Interaction has already
+//! been acknowledged, 50001 Missing Access (no VIEW_CHANNEL), 50006 Cannot send an empty
+//! message, 50007 Cannot send messages to this user (see [`FakeDiscord::refuse_dms_for`]),
+//! 50008 a message in a forum, 50013 Missing Permissions, 50024 Cannot execute action on this
+//! channel type, 50027 Invalid Webhook Token (an interaction token older than 15 minutes),
+//! 50035 Invalid Form Body (Discord's length and count limits, `src/rules.rs`), 50083 Thread
+//! is archived.
+//!
+//! ## Discord's rules
+//!
+//! The fake refuses what Discord refuses; each check cites the Discord doc it follows (see
+//! the crate README for the list). The bot's permissions ([`FakeDiscord::set_bot_permissions`],
+//! [`FakeDiscord::set_bot_overwrite`]; every permission by default) decide what it may do in
+//! each channel and are sent as `app_permissions`. The fake's clock is real time plus
+//! [`FakeDiscord::advance`]: it times interaction deadlines (3 s, 15 min) and thread
+//! auto-archiving. Channels: one text channel, and [`FakeDiscord::add_channel`] adds
+//! announcement (5), forum (15) or more text channels.
 //!
 //! Every REST request is recorded ([`FakeDiscord::requests`]), with multipart file parts and
 //! their bytes. The fake keeps channels (one guild text channel, threads, DM channels per
@@ -42,7 +59,8 @@
 //! ordinary member with `SimUser::new(..).with_permissions(MEMBER_PERMISSIONS)`). The
 //! interaction's `member.permissions` carries it (all bits for an Administrator, as Discord
 //! computes it), which is what poise 0.7 checks `required_permissions` against (with
-//! `app_permissions`, the bot's: every permission). GUILD_CREATE has an `@everyone` role with
+//! `app_permissions`, the bot's permissions in the channel: every permission unless the
+//! test narrowed them). GUILD_CREATE has an `@everyone` role with
 //! [`MEMBER_PERMISSIONS`] and an Admin role (every permission) held by the bot and by users
 //! with Administrator. A subcommand (group) option always carries `options`, `[]` when empty,
 //! which serenity 0.12 requires.
@@ -92,6 +110,7 @@ pub mod control;
 mod payloads;
 pub mod ratelimit;
 mod records;
+mod rules;
 mod server;
 mod state;
 
@@ -142,6 +161,14 @@ pub enum FakeError {
          channel the fake knows"
     )]
     UnknownChannel(u64),
+    /// A thread was asked for under a channel that cannot hold threads (a thread, a DM).
+    #[error("channel {0} cannot hold threads (it is a thread or a DM channel)")]
+    WrongChannelType(u64),
+    /// [`FakeDiscord::add_channel`] was given a type the fake does not model.
+    #[error(
+        "the fake adds guild channels of type 0 (text), 5 (announcement) or 15 (forum), not {0}"
+    )]
+    UnsupportedChannelType(u8),
 }
 
 /// State shared by the server tasks and the [`FakeDiscord`] handle.
@@ -362,16 +389,111 @@ impl FakeDiscord {
         self.shared.update(|s| s.dm_channel(user_id))
     }
 
-    /// Adds a public thread (type 11) named `name` under `parent_id` and returns its id.
+    /// Adds a public thread named `name` under `parent_id` and returns its id: a
+    /// PUBLIC_THREAD (11) in a text or forum channel, an ANNOUNCEMENT_THREAD (10) in an
+    /// announcement channel
+    /// (<https://discord.com/developers/docs/topics/threads#public-private-threads>).
     ///
     /// # Errors
-    /// [`FakeError::UnknownChannel`] if `parent_id` is not a channel of the fake.
+    /// [`FakeError::UnknownChannel`] if `parent_id` is not a channel of the fake,
+    /// [`FakeError::WrongChannelType`] if it is a thread or a DM.
     pub fn add_thread(&self, parent_id: u64, name: &str) -> Result<u64, FakeError> {
         self.shared.update(|s| {
-            if !s.channels.contains_key(&parent_id) {
-                return Err(FakeError::UnknownChannel(parent_id));
+            let kind = match s.channel_type(parent_id) {
+                None => return Err(FakeError::UnknownChannel(parent_id)),
+                Some(0 | 15) => 11,
+                Some(5) => 10,
+                Some(_) => return Err(FakeError::WrongChannelType(parent_id)),
+            };
+            Ok(s.add_thread(parent_id, name, kind, None))
+        })
+    }
+
+    /// Adds a guild channel named `name` of Discord channel type `kind`
+    /// (<https://discord.com/developers/docs/resources/channel#channel-object-channel-types>):
+    /// 0 GUILD_TEXT, 5 GUILD_ANNOUNCEMENT or 15 GUILD_FORUM. Returns its id. Threads come
+    /// from [`FakeDiscord::add_thread`], DM channels from [`FakeDiscord::dm_channel_for`].
+    ///
+    /// # Errors
+    /// [`FakeError::UnsupportedChannelType`] for another type.
+    pub fn add_channel(&self, kind: u8, name: &str) -> Result<u64, FakeError> {
+        if !matches!(kind, 0 | 5 | 15) {
+            return Err(FakeError::UnsupportedChannelType(kind));
+        }
+        Ok(self.shared.update(|s| {
+            let id = s.ids.next();
+            let channel = s.guild_channel_json(id, name, u64::from(kind));
+            s.channels.insert(id, channel.clone());
+            s.broadcast("CHANNEL_CREATE", channel);
+            id
+        }))
+    }
+
+    /// Sets the bot's guild-wide permissions (every permission by default). The bot's
+    /// permissions in a channel ([`FakeDiscord::bot_permissions_in`]) follow from them and
+    /// the channel's overwrite; the fake refuses what they do not allow (50013 Missing
+    /// Permissions, 50001 Missing Access without VIEW_CHANNEL) and puts them in the
+    /// interactions' `app_permissions`.
+    pub fn set_bot_permissions(&self, permissions: serenity::all::Permissions) {
+        self.shared.update(|s| s.bot_permissions = permissions);
+    }
+
+    /// Sets the bot's permission overwrite on `channel_id` (threads use their parent's):
+    /// the permissions there are `(guild & !deny) | allow`
+    /// (<https://discord.com/developers/docs/topics/permissions#permission-overwrites>).
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownChannel`].
+    pub fn set_bot_overwrite(
+        &self,
+        channel_id: u64,
+        allow: serenity::all::Permissions,
+        deny: serenity::all::Permissions,
+    ) -> Result<(), FakeError> {
+        self.shared.update(|s| {
+            if !s.channels.contains_key(&channel_id) {
+                return Err(FakeError::UnknownChannel(channel_id));
             }
-            Ok(s.add_thread(parent_id, name, 11, None))
+            s.bot_overwrites.insert(channel_id, (allow, deny));
+            Ok(())
+        })
+    }
+
+    /// The bot's effective permissions in a channel (what `app_permissions` carries there).
+    pub fn bot_permissions_in(&self, channel_id: u64) -> serenity::all::Permissions {
+        self.shared.read(|s| s.bot_permissions_in(channel_id))
+    }
+
+    /// Moves the fake's clock forward by `by` (on top of real time): interactions answered
+    /// later than 3 s after creation get 10062, tokens older than 15 min 50027, and threads
+    /// idle for their `auto_archive_duration` are archived (THREAD_UPDATE) now.
+    pub fn advance(&self, by: Duration) {
+        self.shared.update(|s| {
+            s.clock_offset += by;
+            s.archive_idle_threads();
+        });
+    }
+
+    /// Archives or unarchives a thread, and locks or unlocks it, as a moderator would
+    /// (THREAD_UPDATE is dispatched).
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownChannel`] if `thread_id` is not a thread.
+    pub fn set_thread_state(
+        &self,
+        thread_id: u64,
+        archived: bool,
+        locked: bool,
+    ) -> Result<(), FakeError> {
+        self.shared.update(|s| {
+            if !s.is_thread(thread_id) {
+                return Err(FakeError::UnknownChannel(thread_id));
+            }
+            if let Some(channel) = s.channels.get_mut(&thread_id) {
+                channel["thread_metadata"]["locked"] = json!(locked);
+            }
+            s.set_archived(thread_id, archived);
+            Ok(())
         })
     }
 
@@ -392,6 +514,8 @@ impl FakeDiscord {
                 .channel_is_in_guild(channel_id)
                 .ok_or(FakeError::UnknownChannel(channel_id))?;
             s.users.insert(user.id, user.clone());
+            s.archive_idle_threads();
+            s.thread_activity_on_message(channel_id);
             let message = s.create_message(
                 channel_id,
                 user.to_json(),
@@ -423,6 +547,7 @@ impl FakeDiscord {
         make_data: impl FnOnce(&mut State, bool) -> Result<(Value, Option<Value>), FakeError>,
     ) -> Result<SentInteraction, FakeError> {
         self.shared.update(|s| {
+            s.archive_idle_threads();
             let channel = s
                 .partial_channel_json(channel_id)
                 .ok_or(FakeError::UnknownChannel(channel_id))?;
@@ -446,6 +571,12 @@ impl FakeDiscord {
                 s.admin_role_id(),
             );
             payload["data"] = data;
+            // "app_permissions: Bitwise set of permissions the app has in the source location
+            // of the interaction" (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-structure):
+            // what the test granted the bot there (FakeDiscord::set_bot_permissions).
+            if in_guild {
+                payload["app_permissions"] = json!(s.app_permissions_string(channel_id));
+            }
             if let Some(message) = message {
                 payload["message"] = message;
             }
@@ -461,6 +592,7 @@ impl FakeDiscord {
                     deferred_pending: false,
                     original_message_id: None,
                     component_message_id,
+                    created_at: s.now(),
                 },
             );
             s.interaction_by_token.insert(token.clone(), id);

@@ -271,7 +271,12 @@ async fn gateway_session(shared: Arc<Shared>, mut socket: WebSocket) {
                         let events = shared.update(|state| {
                             let session_id = format!("fake-session-{}", state.ids.next());
                             let ready = state.ready_json(&session_id);
-                            let guild = state.guild_create_json();
+                            // GUILD_PRESENCES is intent bit 8
+                            // (https://discord.com/developers/docs/events/gateway#list-of-intents).
+                            let presences = payload["d"]["intents"]
+                                .as_u64()
+                                .is_some_and(|bits| bits & (1 << 8) != 0);
+                            let guild = state.guild_create_json(presences);
                             state.sessions.push(tx.clone());
                             state.identified_sessions += 1;
                             [("READY", ready), ("GUILD_CREATE", guild)]

@@ -3,8 +3,10 @@
 //! whole request.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use serenity::model::permissions::Permissions;
 use tokio::sync::mpsc;
 
 use super::payloads::{self, SimUser, Snowflakes, snowflake_timestamp, user_json};
@@ -12,6 +14,7 @@ use super::records::{
     FakeAttachment, FakeMessage, InteractionResponse, RecordedBody, RecordedFile, RecordedRequest,
     ResponseKind,
 };
+use super::rules::{self, FormErrors};
 
 /// Name of the bot user the fake logs the bot in as.
 pub(crate) const BOT_USERNAME: &str = "kaboom-bot";
@@ -37,6 +40,28 @@ pub(crate) struct InteractionInfo {
     pub original_message_id: Option<u64>,
     /// The message a component interaction was on (the target of UPDATE_MESSAGE).
     pub component_message_id: Option<u64>,
+    /// When it was created, on the fake's clock ([`State::now`]).
+    pub created_at: Duration,
+}
+
+/// "you must send an initial response within 3 seconds of receiving the event. If the 3
+/// second deadline is exceeded, the token will be invalidated."
+/// (<https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction>)
+pub(crate) const INITIAL_RESPONSE_DEADLINE: Duration = Duration::from_secs(3);
+
+/// "Interaction tokens are valid for 15 minutes"
+/// (<https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages>).
+pub(crate) const TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
+
+/// Channel types (<https://discord.com/developers/docs/resources/channel#channel-object-channel-types>).
+pub(crate) mod kind {
+    pub const GUILD_TEXT: u64 = 0;
+    pub const DM: u64 = 1;
+    pub const GUILD_ANNOUNCEMENT: u64 = 5;
+    pub const ANNOUNCEMENT_THREAD: u64 = 10;
+    pub const PUBLIC_THREAD: u64 = 11;
+    pub const PRIVATE_THREAD: u64 = 12;
+    pub const GUILD_FORUM: u64 = 15;
 }
 
 /// A REST answer: status and JSON (`None` = 204 No Content).
@@ -56,6 +81,47 @@ fn unknown_message() -> Reply {
 
 fn unknown_interaction() -> Reply {
     error(404, 10062, "Unknown interaction")
+}
+
+/// 403 / 50013: the bot lacks a permission the action needs
+/// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes>).
+fn missing_permissions() -> Reply {
+    error(403, 50013, "Missing Permissions")
+}
+
+/// 403 / 50001: the bot cannot see the channel (no VIEW_CHANNEL).
+fn missing_access() -> Reply {
+    error(403, 50001, "Missing Access")
+}
+
+/// 50083 "Tried to perform an operation on an archived thread"
+/// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes>).
+fn thread_archived(status: u16) -> Reply {
+    error(status, 50083, "Thread is archived")
+}
+
+/// 400 / 50024 "Cannot execute action on this channel type".
+fn wrong_channel_type() -> Reply {
+    error(400, 50024, "Cannot execute action on this channel type")
+}
+
+/// 400 / 30015 "Maximum number of attachments in a message reached (10)".
+fn too_many_attachments(files: &[RecordedFile]) -> Option<Reply> {
+    (files.len() > rules::MAX_ATTACHMENTS).then(|| {
+        error(
+            400,
+            30015,
+            "Maximum number of attachments in a message reached (10)",
+        )
+    })
+}
+
+/// The 50035 answer for a message body over Discord's limits, if it is.
+fn message_form_errors(body: &Value, path: &[&str]) -> Option<Reply> {
+    let mut errors = FormErrors::default();
+    let path: Vec<String> = path.iter().map(|p| (*p).to_string()).collect();
+    rules::check_message(body, &path, &mut errors);
+    errors.reply()
 }
 
 fn invalid_body(what: &str) -> Reply {
@@ -96,6 +162,16 @@ pub(crate) struct State {
     pub guild_commands: HashMap<u64, Vec<Value>>,
     pub sessions: Vec<mpsc::UnboundedSender<GatewayEvent>>,
     pub identified_sessions: u64,
+    /// The bot's guild-wide permissions (every permission unless a test narrows them).
+    pub bot_permissions: Permissions,
+    /// The bot's permission overwrites per channel: (allow, deny).
+    pub bot_overwrites: HashMap<u64, (Permissions, Permissions)>,
+    /// The fake's clock: real time since start plus what tests added with `advance`.
+    pub started: Instant,
+    pub clock_offset: Duration,
+    /// Last activity of each thread on the fake's clock (creation, message, unarchive,
+    /// change of auto_archive_duration), for auto-archiving.
+    pub thread_activity: HashMap<u64, Duration>,
 }
 
 impl State {
@@ -126,6 +202,11 @@ impl State {
             guild_commands: HashMap::new(),
             sessions: Vec::new(),
             identified_sessions: 0,
+            bot_permissions: Permissions::all(),
+            bot_overwrites: HashMap::new(),
+            started: Instant::now(),
+            clock_offset: Duration::ZERO,
+            thread_activity: HashMap::new(),
         };
         let channel = state.text_channel_json(text_channel_id, TEXT_CHANNEL_NAME);
         state.channels.insert(text_channel_id, channel);
@@ -159,9 +240,14 @@ impl State {
 
     /// A GUILD_TEXT channel (<https://discord.com/developers/docs/resources/channel#channel-object>).
     fn text_channel_json(&self, id: u64, name: &str) -> Value {
+        self.guild_channel_json(id, name, kind::GUILD_TEXT)
+    }
+
+    /// A guild channel of type `kind` (0 GUILD_TEXT, 5 GUILD_ANNOUNCEMENT, 15 GUILD_FORUM).
+    pub(crate) fn guild_channel_json(&self, id: u64, name: &str, kind: u64) -> Value {
         json!({
             "id": id.to_string(),
-            "type": 0,
+            "type": kind,
             "guild_id": self.guild_id.to_string(),
             "name": name,
             "position": 0,
@@ -207,7 +293,12 @@ impl State {
     /// The Guild object sent in GUILD_CREATE
     /// (<https://discord.com/developers/docs/resources/guild#guild-object> plus the extra
     /// fields of <https://discord.com/developers/docs/events/gateway-events#guild-create>).
-    pub(crate) fn guild_create_json(&self) -> Value {
+    ///
+    /// `members` holds only the bot unless the bot asked for GUILD_PRESENCES: "When initially
+    /// connecting, if you don't have the GUILD_PRESENCES Gateway Intent, ... it will only
+    /// send members who are in voice, plus the member for you (the connecting user)"
+    /// (<https://discord.com/developers/docs/events/gateway-events#request-guild-members>).
+    pub(crate) fn guild_create_json(&self, presences_intent: bool) -> Value {
         let joined_at = snowflake_timestamp(self.guild_id);
         let guild_id = self.guild_id.to_string();
         let everyone = json!({
@@ -246,7 +337,7 @@ impl State {
         )];
         let mut user_ids: Vec<&u64> = self.users.keys().collect();
         user_ids.sort();
-        for id in user_ids {
+        for id in user_ids.into_iter().filter(|_| presences_intent) {
             let user = &self.users[id];
             members.push(payloads::member_json(
                 &user.to_json(),
@@ -297,7 +388,7 @@ impl State {
             "joined_at": joined_at,
             "large": false,
             "unavailable": false,
-            "member_count": members.len(),
+            "member_count": 1 + self.users.len(),
             "voice_states": [],
             "members": members,
             "channels": channels,
@@ -357,6 +448,128 @@ impl State {
     /// increment 1, which the id generator (increment 0) never makes.
     pub(crate) fn admin_role_id(&self) -> u64 {
         self.guild_id + 1
+    }
+
+    // ---- clock, permissions, thread state ---------------------------------------------
+
+    /// The fake's clock: real time since the fake started plus every
+    /// [`crate::FakeDiscord::advance`].
+    pub(crate) fn now(&self) -> Duration {
+        self.started.elapsed() + self.clock_offset
+    }
+
+    pub(crate) fn channel_type(&self, channel_id: u64) -> Option<u64> {
+        self.channels.get(&channel_id)?["type"].as_u64()
+    }
+
+    pub(crate) fn is_thread(&self, channel_id: u64) -> bool {
+        matches!(
+            self.channel_type(channel_id),
+            Some(kind::ANNOUNCEMENT_THREAD | kind::PUBLIC_THREAD | kind::PRIVATE_THREAD)
+        )
+    }
+
+    fn thread_flag(&self, channel_id: u64, flag: &str) -> bool {
+        self.channels
+            .get(&channel_id)
+            .is_some_and(|c| c["thread_metadata"][flag] == json!(true))
+    }
+
+    /// The bot's permissions in a channel, computed as Discord does
+    /// (<https://discord.com/developers/docs/topics/permissions#permission-overwrites>): the
+    /// guild-wide set, every permission with ADMINISTRATOR, else the channel's overwrite
+    /// (`(base & !deny) | allow`); threads take their parent's
+    /// (<https://discord.com/developers/docs/topics/threads#permissions>); without
+    /// VIEW_CHANNEL nothing else applies
+    /// (<https://discord.com/developers/docs/topics/permissions#implicit-permissions>). DM
+    /// channels are not guild channels: every permission.
+    pub(crate) fn bot_permissions_in(&self, channel_id: u64) -> Permissions {
+        if self.channel_is_in_guild(channel_id) != Some(true) {
+            return Permissions::all();
+        }
+        let base = self.bot_permissions;
+        if base.administrator() {
+            return Permissions::all();
+        }
+        let target = if self.is_thread(channel_id) {
+            self.channels[&channel_id]["parent_id"]
+                .as_str()
+                .and_then(parse_id)
+                .unwrap_or(channel_id)
+        } else {
+            channel_id
+        };
+        let effective = match self.bot_overwrites.get(&target) {
+            Some((allow, deny)) => (base & !*deny) | *allow,
+            None => base,
+        };
+        if effective.view_channel() {
+            effective
+        } else {
+            Permissions::empty()
+        }
+    }
+
+    /// The bot's permissions as Discord writes them (`app_permissions`).
+    pub(crate) fn app_permissions_string(&self, channel_id: u64) -> String {
+        payloads::permissions_string(self.bot_permissions_in(channel_id))
+    }
+
+    /// Records activity in a thread (resets its auto-archive timer).
+    pub(crate) fn touch_thread(&mut self, thread_id: u64) {
+        if self.is_thread(thread_id) {
+            let now = self.now();
+            self.thread_activity.insert(thread_id, now);
+        }
+    }
+
+    /// A timestamp on the fake's clock, for `archive_timestamp`: the first snowflake's time
+    /// plus the fake's elapsed time.
+    fn clock_timestamp(&self) -> String {
+        let ms = u64::try_from(self.now().as_millis()).unwrap_or(u64::MAX >> 23);
+        let first = Snowflakes::new().next();
+        snowflake_timestamp(first + (ms << 22))
+    }
+
+    /// Archives (or unarchives) a thread, updating `archive_timestamp` ("changed when
+    /// creating, archiving, or unarchiving a thread",
+    /// <https://discord.com/developers/docs/topics/threads>) and sending THREAD_UPDATE.
+    pub(crate) fn set_archived(&mut self, thread_id: u64, archived: bool) {
+        let timestamp = self.clock_timestamp();
+        let Some(channel) = self.channels.get_mut(&thread_id) else {
+            return;
+        };
+        if channel.get("thread_metadata").is_none() {
+            return;
+        }
+        channel["thread_metadata"]["archived"] = json!(archived);
+        channel["thread_metadata"]["archive_timestamp"] = json!(timestamp);
+        let event = channel.clone();
+        if !archived {
+            self.touch_thread(thread_id);
+        }
+        self.broadcast("THREAD_UPDATE", event);
+    }
+
+    /// Archives the threads idle for their `auto_archive_duration` (minutes) on the fake's
+    /// clock: "Threads automatically archive after a period of inactivity ... 'Activity' is
+    /// defined as sending a message, unarchiving a thread, or changing the auto-archive time"
+    /// (<https://discord.com/developers/docs/topics/threads#active-archived-threads>).
+    pub(crate) fn archive_idle_threads(&mut self) {
+        let now = self.now();
+        let idle: Vec<u64> = self
+            .channels
+            .iter()
+            .filter(|(_, c)| c["thread_metadata"]["archived"] == json!(false))
+            .filter_map(|(id, c)| {
+                let minutes = c["thread_metadata"]["auto_archive_duration"].as_u64()?;
+                let since = self.thread_activity.get(id).copied().unwrap_or_default();
+                (now.saturating_sub(since) >= Duration::from_secs(minutes * 60)).then_some(*id)
+            })
+            .collect();
+        for id in idle {
+            self.set_archived(id, true);
+        }
     }
 
     pub(crate) fn channel_is_in_guild(&self, channel_id: u64) -> Option<bool> {
@@ -421,7 +634,95 @@ impl State {
         let id = id.unwrap_or_else(|| self.ids.next());
         let thread = self.thread_json(id, parent_id, name, kind);
         self.channels.insert(id, thread);
+        self.touch_thread(id);
         id
+    }
+
+    /// Whether the bot may write in `channel_id` (Create Message, a forum post's first
+    /// message): `Err` with Discord's answer if not.
+    fn check_can_send(&self, channel_id: u64, files: &[RecordedFile]) -> Result<(), Reply> {
+        let permissions = self.bot_permissions_in(channel_id);
+        let in_guild = self.channel_is_in_guild(channel_id) == Some(true);
+        if in_guild && !permissions.view_channel() {
+            return Err(missing_access());
+        }
+        // "Messages cannot be sent directly in forum channels."
+        // (https://discord.com/developers/docs/topics/threads#forums); 50008 "Cannot send
+        // messages in a non-text channel".
+        if self.channel_type(channel_id) == Some(kind::GUILD_FORUM) {
+            return Err(error(
+                400,
+                50008,
+                "Cannot send messages in a non-text channel",
+            ));
+        }
+        if in_guild {
+            // "When operating on a guild channel, the current user must have the
+            // SEND_MESSAGES permission" (https://discord.com/developers/docs/resources/message#create-message-limitations);
+            // in threads SEND_MESSAGES_IN_THREADS instead: "The SEND_MESSAGES permission is
+            // not inherited; users must have SEND_MESSAGES_IN_THREADS to send a message in a
+            // thread" (https://discord.com/developers/docs/topics/permissions#implicit-permissions).
+            let needed = if self.is_thread(channel_id) {
+                Permissions::SEND_MESSAGES_IN_THREADS
+            } else {
+                Permissions::SEND_MESSAGES
+            };
+            if !permissions.contains(needed) {
+                return Err(missing_permissions());
+            }
+            // ATTACH_FILES: "Allows for uploading images and files"
+            // (https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags).
+            if !files.is_empty() && !permissions.attach_files() {
+                return Err(missing_permissions());
+            }
+        }
+        // "Users (including bot users) without the MANAGE_THREADS permission ... won't be
+        // able to create or update messages in locked threads"
+        // (https://discord.com/developers/docs/topics/threads#locked-threads).
+        if self.thread_flag(channel_id, "archived")
+            && self.thread_flag(channel_id, "locked")
+            && !permissions.manage_threads()
+        {
+            return Err(thread_archived(403));
+        }
+        Ok(())
+    }
+
+    /// The body as Discord stores it for the bot in `channel_id`: without EMBED_LINKS its
+    /// rich embeds are not shown (Discord drops them rather than refusing the message; the
+    /// permission "Links sent by users with this permission will be auto-embedded",
+    /// https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags).
+    fn without_unpermitted_embeds(&self, channel_id: u64, body: &Value) -> Value {
+        let mut body = body.clone();
+        if !self.bot_permissions_in(channel_id).embed_links() && body.get("embeds").is_some() {
+            body["embeds"] = json!([]);
+        }
+        body
+    }
+
+    /// A message arrived in a thread: an archived, unlocked thread is unarchived ("Sending a
+    /// message will automatically unarchive the thread, unless the thread has been locked by
+    /// a moderator", https://discord.com/developers/docs/topics/threads#active-archived-threads),
+    /// and the auto-archive timer restarts.
+    pub(crate) fn thread_activity_on_message(&mut self, channel_id: u64) {
+        if !self.is_thread(channel_id) {
+            return;
+        }
+        if self.thread_flag(channel_id, "archived") {
+            self.set_archived(channel_id, false);
+        }
+        self.touch_thread(channel_id);
+    }
+
+    /// Whether interaction responses in `channel_id` are refused with 50083: a locked,
+    /// archived thread where the bot lacks MANAGE_THREADS (discord-api-docs#5517 "Thread
+    /// archived error on interaction callback", #6884: `{"message": "Thread is archived",
+    /// "code": 50083}` for a response after the thread was locked;
+    /// https://github.com/discord/discord-api-docs/issues/5517).
+    fn interaction_blocked_by_lock(&self, channel_id: u64) -> bool {
+        self.thread_flag(channel_id, "archived")
+            && self.thread_flag(channel_id, "locked")
+            && !self.bot_permissions_in(channel_id).manage_threads()
     }
 
     fn dm_recipient(&self, channel_id: u64) -> Option<u64> {
@@ -653,10 +954,34 @@ impl State {
         if info.acknowledged {
             return error(400, 40060, "Interaction has already been acknowledged.");
         }
+        // The first response must come within 3 seconds; after that the token is
+        // invalidated and the callback answers 10062 Unknown interaction.
+        if self.now().saturating_sub(info.created_at) > INITIAL_RESPONSE_DEADLINE {
+            return unknown_interaction();
+        }
         let Some(callback_type) = body["type"].as_u64() else {
             return invalid_body("type: This field is required");
         };
         let data = body.get("data").cloned().unwrap_or_else(|| json!({}));
+        // Callback data follows the message limits (CHANNEL_MESSAGE_WITH_SOURCE,
+        // UPDATE_MESSAGE: "Interaction Callback Data Structure", message content up to 2000
+        // characters, ...) and the autocomplete limits (APPLICATION_COMMAND_AUTOCOMPLETE_RESULT)
+        // (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-data-structure).
+        let mut errors = FormErrors::default();
+        match callback_type {
+            4 | 7 => rules::check_message(&data, &["data".to_string()], &mut errors),
+            8 => rules::check_choices(&data, &["data".to_string()], &mut errors),
+            _ => {}
+        }
+        if let Some(refused) = errors.reply() {
+            return refused;
+        }
+        if let Some(refused) = too_many_attachments(files) {
+            return refused;
+        }
+        if matches!(callback_type, 4 | 5 | 7) && self.interaction_blocked_by_lock(info.channel_id) {
+            return thread_archived(403);
+        }
         let message_id = match callback_type {
             4 | 5 => {
                 let mut data = data.clone();
@@ -727,6 +1052,24 @@ impl State {
         let Some(info) = self.interaction_for_token(app, token) else {
             return error(404, 10015, "Unknown Webhook");
         };
+        // "Interaction tokens are valid for 15 minutes"; afterwards every request with the
+        // token answers 401 / 50027 Invalid Webhook Token (discord-api-docs#6851: "After the
+        // 15 mins window, any API request made to it returns 401: Unauthorized",
+        // https://github.com/discord/discord-api-docs/issues/6851).
+        if self.now().saturating_sub(info.created_at) > TOKEN_LIFETIME {
+            return error(401, 50027, "Invalid Webhook Token");
+        }
+        if matches!(method, "POST" | "PATCH") {
+            if let Some(refused) = message_form_errors(body, &[]) {
+                return refused;
+            }
+            if let Some(refused) = too_many_attachments(files) {
+                return refused;
+            }
+            if self.interaction_blocked_by_lock(info.channel_id) {
+                return thread_archived(403);
+            }
+        }
         let target = match message {
             None => None,
             Some("@original") => match info.original_message_id {
@@ -913,6 +1256,228 @@ impl State {
         found(&self.global_commands).map(|id| (id, None))
     }
 
+    // ---- threads -------------------------------------------------------------------------
+
+    /// `POST /channels/{id}/threads`: Start Thread without Message
+    /// (<https://discord.com/developers/docs/resources/channel#start-thread-without-message>)
+    /// or, in a GUILD_FORUM, Start Thread in Forum or Media Channel
+    /// (<https://discord.com/developers/docs/resources/channel#start-thread-in-forum-or-media-channel>).
+    fn start_thread(&mut self, parent: u64, body: &Value, files: &[RecordedFile]) -> Reply {
+        let mut errors = FormErrors::default();
+        rules::check_thread_fields(body, true, &mut errors);
+        let parent_kind = self.channel_type(parent).unwrap_or(kind::DM);
+        if parent_kind == kind::GUILD_FORUM {
+            // A forum post needs its first message: `message` is a required field.
+            match body.get("message") {
+                None | Some(Value::Null) => errors.push(
+                    &["message".to_string()],
+                    "BASE_TYPE_REQUIRED",
+                    "This field is required".into(),
+                ),
+                Some(message) => {
+                    rules::check_message(message, &["message".to_string()], &mut errors)
+                }
+            }
+        }
+        if let Some(refused) = errors.reply() {
+            return refused;
+        }
+        let permissions = self.bot_permissions_in(parent);
+        if !permissions.view_channel() {
+            return missing_access();
+        }
+        let requested = body["type"].as_u64();
+        let thread_kind = match (parent_kind, requested) {
+            // Forum posts are PUBLIC_THREADs; "The current user must have the SEND_MESSAGES
+            // permission (CREATE_PUBLIC_THREADS is ignored)".
+            (kind::GUILD_FORUM, _) => {
+                let message = &body["message"];
+                if message["content"].as_str().unwrap_or("").is_empty()
+                    && message["embeds"].as_array().is_none_or(Vec::is_empty)
+                    && message["components"].as_array().is_none_or(Vec::is_empty)
+                    && files.is_empty()
+                {
+                    return error(400, 50006, "Cannot send an empty message");
+                }
+                if let Some(refused) = too_many_attachments(files) {
+                    return refused;
+                }
+                if !permissions.send_messages()
+                    || (!files.is_empty() && !permissions.attach_files())
+                {
+                    return missing_permissions();
+                }
+                kind::PUBLIC_THREAD
+            }
+            // "type currently defaults to PRIVATE_THREAD"; private threads "can only be
+            // created in GUILD_TEXT channels"; GUILD_ANNOUNCEMENT channels hold
+            // ANNOUNCEMENT_THREADs (https://discord.com/developers/docs/topics/threads#public-private-threads).
+            (kind::GUILD_TEXT, None | Some(kind::PRIVATE_THREAD)) => kind::PRIVATE_THREAD,
+            (kind::GUILD_TEXT, Some(kind::PUBLIC_THREAD)) => kind::PUBLIC_THREAD,
+            (kind::GUILD_ANNOUNCEMENT, Some(kind::ANNOUNCEMENT_THREAD)) => {
+                kind::ANNOUNCEMENT_THREAD
+            }
+            // Threads in threads, in DMs, private threads outside text channels, ...
+            _ => return wrong_channel_type(),
+        };
+        // CREATE_PUBLIC_THREADS "Allows for creating public and announcement threads",
+        // CREATE_PRIVATE_THREADS "Allows for creating private threads"
+        // (https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags).
+        let needed = match (parent_kind, thread_kind) {
+            (kind::GUILD_FORUM, _) => Permissions::empty(),
+            (_, kind::PRIVATE_THREAD) => Permissions::CREATE_PRIVATE_THREADS,
+            _ => Permissions::CREATE_PUBLIC_THREADS,
+        };
+        if !permissions.contains(needed) {
+            return missing_permissions();
+        }
+        let name = body["name"].as_str().unwrap_or_default().to_string();
+        let thread = self.add_thread(parent, &name, thread_kind as u8, None);
+        self.apply_thread_creation_fields(thread, body);
+        if parent_kind == kind::GUILD_FORUM {
+            let message_body = self.without_unpermitted_embeds(parent, &body["message"]);
+            let author = self.bot_user_json();
+            let message = self.create_message(thread, author, &message_body, files, None);
+            let (status, reply) = self.thread_reply(thread);
+            let mut reply = reply.unwrap_or_default();
+            reply["message"] = message.json;
+            return (status, Some(reply));
+        }
+        self.thread_reply(thread)
+    }
+
+    /// `POST /channels/{id}/messages/{id}/threads`
+    /// (<https://discord.com/developers/docs/resources/channel#start-thread-from-message>):
+    /// "When called on a GUILD_TEXT channel, creates a PUBLIC_THREAD. When called on a
+    /// GUILD_ANNOUNCEMENT channel, creates a ANNOUNCEMENT_THREAD. Does not work on a
+    /// GUILD_FORUM or a GUILD_MEDIA channel."
+    fn start_thread_from_message(&mut self, parent: u64, message_id: u64, body: &Value) -> Reply {
+        let mut errors = FormErrors::default();
+        rules::check_thread_fields(body, true, &mut errors);
+        if let Some(refused) = errors.reply() {
+            return refused;
+        }
+        let thread_kind = match self.channel_type(parent) {
+            Some(kind::GUILD_TEXT) => kind::PUBLIC_THREAD,
+            Some(kind::GUILD_ANNOUNCEMENT) => kind::ANNOUNCEMENT_THREAD,
+            _ => return wrong_channel_type(),
+        };
+        let permissions = self.bot_permissions_in(parent);
+        if !permissions.view_channel() {
+            return missing_access();
+        }
+        if !permissions.create_public_threads() {
+            return missing_permissions();
+        }
+        if self.channels.contains_key(&message_id) {
+            return error(
+                400,
+                160004,
+                "A thread has already been created for this message",
+            );
+        }
+        let name = body["name"].as_str().unwrap_or_default().to_string();
+        let thread = self.add_thread(parent, &name, thread_kind as u8, Some(message_id));
+        self.apply_thread_creation_fields(thread, body);
+        self.thread_reply(thread)
+    }
+
+    fn apply_thread_creation_fields(&mut self, thread: u64, body: &Value) {
+        if let Some(channel) = self.channels.get_mut(&thread) {
+            if let Some(minutes) = body["auto_archive_duration"].as_u64() {
+                channel["thread_metadata"]["auto_archive_duration"] = json!(minutes);
+            }
+            if let Some(invitable) = body["invitable"].as_bool() {
+                channel["thread_metadata"]["invitable"] = json!(invitable);
+            }
+        }
+    }
+
+    /// `PATCH /channels/{id}` (<https://discord.com/developers/docs/resources/channel#modify-channel>).
+    /// For threads, the rules of "Modify Channel, JSON Params (Thread)" and
+    /// <https://discord.com/developers/docs/topics/threads#editing-deleting-threads>:
+    /// - "When setting archived to false, when locked is also false, only the SEND_MESSAGES
+    ///   permission is required. Otherwise, requires the MANAGE_THREADS permission."
+    /// - "Requires the thread to have archived set to false or be set to false in the
+    ///   request." (else 50083 Thread is archived; discord-api-docs#6928)
+    /// - name, archived, auto_archive_duration: MANAGE_THREADS or the thread's creator;
+    ///   locked, rate_limit_per_user: MANAGE_THREADS.
+    fn modify_channel(&mut self, channel_id: u64, body: &Value) -> Reply {
+        let mut errors = FormErrors::default();
+        rules::check_thread_fields(body, false, &mut errors);
+        if let Some(refused) = errors.reply() {
+            return refused;
+        }
+        let permissions = self.bot_permissions_in(channel_id);
+        let in_guild = self.channel_is_in_guild(channel_id) == Some(true);
+        if in_guild && !permissions.view_channel() {
+            return missing_access();
+        }
+        let fields = body.as_object().cloned().unwrap_or_default();
+        if self.is_thread(channel_id) {
+            let archived = self.thread_flag(channel_id, "archived");
+            let locked = self.thread_flag(channel_id, "locked");
+            let unarchives = body["archived"] == json!(false);
+            if archived && !unarchives {
+                return thread_archived(400);
+            }
+            let manage = permissions.manage_threads();
+            let creator = self.channels[&channel_id]["owner_id"].as_str()
+                == Some(self.bot_user_id.to_string().as_str());
+            let wants_lock =
+                fields.contains_key("locked") || fields.contains_key("rate_limit_per_user");
+            let creator_fields = ["name", "auto_archive_duration"]
+                .iter()
+                .any(|k| fields.contains_key(*k))
+                || body["archived"] == json!(true);
+            let allowed = if wants_lock {
+                manage
+            } else if archived && unarchives && locked {
+                // "Threads that have locked set to true can only be unarchived by a user with
+                // the MANAGE_THREADS permission."
+                manage
+            } else if creator_fields {
+                manage || creator
+            } else if unarchives && archived {
+                manage || permissions.send_messages()
+            } else {
+                true
+            };
+            if !allowed {
+                return missing_permissions();
+            }
+            let was_archived = archived;
+            let channel = self.channels.get_mut(&channel_id).expect("checked above");
+            for (key, value) in &fields {
+                match key.as_str() {
+                    "archived" => {}
+                    "locked" | "auto_archive_duration" | "invitable" => {
+                        channel["thread_metadata"][key] = value.clone();
+                    }
+                    _ => channel[key] = value.clone(),
+                }
+            }
+            if let Some(archive) = body["archived"].as_bool()
+                && archive != was_archived
+            {
+                self.set_archived(channel_id, archive);
+            } else if fields.contains_key("auto_archive_duration") {
+                self.touch_thread(channel_id);
+            }
+            return (200, Some(self.channels[&channel_id].clone()));
+        }
+        // Other guild channels: MANAGE_CHANNELS
+        // (https://discord.com/developers/docs/resources/channel#modify-channel).
+        if in_guild && !permissions.manage_channels() {
+            return missing_permissions();
+        }
+        let channel = self.channels.get_mut(&channel_id).expect("checked above");
+        for (key, value) in fields {
+            channel[key.as_str()] = value;
+        }
+        (200, Some(channel.clone()))
+    }
+
     // ---- routing -------------------------------------------------------------------------
 
     fn thread_reply(&mut self, thread_id: u64) -> Reply {
@@ -932,6 +1497,7 @@ impl State {
         segments: &[&str],
         request: &RecordedBody,
     ) -> Option<Reply> {
+        self.archive_idle_threads();
         let empty = json!({});
         let body = request.json().unwrap_or(&empty);
         let files = request.files();
@@ -1002,22 +1568,10 @@ impl State {
             // https://discord.com/developers/docs/resources/channel#modify-channel (threads:
             // name, archived, locked, auto_archive_duration, invitable go to thread_metadata)
             ("PATCH", ["channels", id]) => {
-                let Some(channel) = parse_id(id).and_then(|id| self.channels.get_mut(&id)) else {
-                    return Some(unknown_channel());
-                };
-                if let Some(fields) = body.as_object() {
-                    for (key, value) in fields {
-                        match key.as_str() {
-                            "archived" | "locked" | "auto_archive_duration" | "invitable"
-                                if channel.get("thread_metadata").is_some() =>
-                            {
-                                channel["thread_metadata"][key] = value.clone();
-                            }
-                            _ => channel[key] = value.clone(),
-                        }
-                    }
+                match parse_id(id).filter(|id| self.channels.contains_key(id)) {
+                    Some(id) => self.modify_channel(id, body),
+                    None => unknown_channel(),
                 }
-                (200, Some(channel.clone()))
             }
             // https://discord.com/developers/docs/resources/message#get-channel-messages (newest first)
             ("GET", ["channels", id, "messages"]) => match parse_id(id) {
@@ -1052,14 +1606,19 @@ impl State {
                 {
                     return Some(error(400, 50006, "Cannot send an empty message"));
                 }
-                if let Some(channel) = self.channels.get_mut(&channel_id)
-                    && channel["thread_metadata"]["archived"] == json!(true)
-                {
-                    // Sending to an archived (unlocked) thread unarchives it.
-                    channel["thread_metadata"]["archived"] = json!(false);
+                if let Some(refused) = message_form_errors(body, &[]) {
+                    return Some(refused);
                 }
+                if let Some(refused) = too_many_attachments(files) {
+                    return Some(refused);
+                }
+                if let Err(refused) = self.check_can_send(channel_id, files) {
+                    return Some(refused);
+                }
+                self.thread_activity_on_message(channel_id);
+                let body = self.without_unpermitted_embeds(channel_id, body);
                 let author = self.bot_user_json();
-                let message = self.create_message(channel_id, author, body, files, None);
+                let message = self.create_message(channel_id, author, &body, files, None);
                 (200, Some(message.json))
             }
             // https://discord.com/developers/docs/resources/message#get-channel-message
@@ -1071,6 +1630,18 @@ impl State {
             }
             // https://discord.com/developers/docs/resources/message#edit-message
             ("PATCH", ["channels", _, "messages", mid]) => {
+                if let Some(refused) = message_form_errors(body, &[]) {
+                    return Some(refused);
+                }
+                if let Some(channel_id) = parse_id(mid)
+                    .and_then(|id| self.message(id))
+                    .map(|m| m.channel_id)
+                    && self.thread_flag(channel_id, "archived")
+                {
+                    // "Users cannot edit messages ... in archived threads"
+                    // (https://discord.com/developers/docs/topics/threads#active-archived-threads).
+                    return Some(thread_archived(400));
+                }
                 match parse_id(mid).and_then(|id| self.edit_message(id, body, files)) {
                     Some(message) => (200, Some(message.json)),
                     None => unknown_message(),
@@ -1085,40 +1656,25 @@ impl State {
                 _ => unknown_message(),
             },
             // https://discord.com/developers/docs/resources/channel#start-thread-without-message
-            // (type defaults to 12 PRIVATE_THREAD)
+            // and #start-thread-in-forum-or-media-channel
             ("POST", ["channels", id, "threads"]) => {
-                let Some(parent) = parse_id(id).filter(|id| self.channels.contains_key(id)) else {
-                    return Some(unknown_channel());
-                };
-                let Some(name) = body["name"].as_str().map(str::to_string) else {
-                    return Some(invalid_body("name: This field is required"));
-                };
-                let kind = body["type"].as_u64().unwrap_or(12) as u8;
-                let thread = self.add_thread(parent, &name, kind, None);
-                self.thread_reply(thread)
+                match parse_id(id).filter(|id| self.channels.contains_key(id)) {
+                    Some(parent) => self.start_thread(parent, body, files),
+                    None => unknown_channel(),
+                }
             }
             // https://discord.com/developers/docs/resources/channel#start-thread-from-message
-            // (the thread's id is the message's id; type 11 PUBLIC_THREAD)
+            // (the thread's id is the message's id)
             ("POST", ["channels", id, "messages", mid, "threads"]) => {
                 let Some(parent) = parse_id(id).filter(|id| self.channels.contains_key(id)) else {
                     return Some(unknown_channel());
                 };
-                let Some(message_id) = parse_id(mid).filter(|mid| self.message(*mid).is_some())
+                let Some(message_id) = parse_id(mid)
+                    .filter(|mid| self.message(*mid).is_some_and(|m| m.channel_id == parent))
                 else {
                     return Some(unknown_message());
                 };
-                if self.channels.contains_key(&message_id) {
-                    return Some(error(
-                        400,
-                        160004,
-                        "A thread has already been created for this message",
-                    ));
-                }
-                let Some(name) = body["name"].as_str().map(str::to_string) else {
-                    return Some(invalid_body("name: This field is required"));
-                };
-                let thread = self.add_thread(parent, &name, 11, Some(message_id));
-                self.thread_reply(thread)
+                self.start_thread_from_message(parent, message_id, body)
             }
             // https://discord.com/developers/docs/resources/channel#add-thread-member
             ("PUT" | "DELETE", ["channels", id, "thread-members", _]) => {

@@ -53,7 +53,7 @@ async fn gateway_objects_deserialize_in_serenity() {
     fake.add_thread(fake.text_channel_id(), "game-1").unwrap();
     let (ready, guild) = fake
         .shared
-        .read(|s| (s.ready_json("session"), s.guild_create_json()));
+        .read(|s| (s.ready_json("session"), s.guild_create_json(true)));
     let ready: serenity::Ready = parse("READY", &ready);
     assert_eq!(ready.application.id.get(), fake.application_id());
     assert_eq!(ready.user.id.get(), fake.bot_user_id());
@@ -63,6 +63,11 @@ async fn gateway_objects_deserialize_in_serenity() {
     assert!(guild.channels.contains_key(&channel));
     assert_eq!(guild.threads.len(), 1);
     assert_eq!(guild.members.len(), 2, "the bot and alice");
+    // Without GUILD_PRESENCES, only the bot's own member.
+    let guild = fake.shared.read(|s| s.guild_create_json(false));
+    let guild: serenity::Guild = parse("GUILD_CREATE", &guild);
+    assert_eq!(guild.members.len(), 1, "the bot only");
+    assert_eq!(guild.member_count, 2);
 
     // A whole frame as serenity's shard reads it.
     let frame =
