@@ -617,3 +617,26 @@ pub fn service_error(e: &ServiceError) -> String {
         other => other.to_string(),
     }
 }
+
+/// The in-thread offer of the carrier menu to a player whose DMs are closed.
+pub fn dm_refused_choose_privately(user: u64) -> String {
+    format!(
+        "{} I could not send you a direct message. Click below to choose your carriers privately (only you will see the menu).",
+        mention(user)
+    )
+}
+
+/// Added to an acknowledgement when the change is committed but its posts have not gone
+/// out yet (a Discord failure or a slow answer): they follow from the outbox (issue 16).
+pub const SAVED_POSTS_FOLLOW: &str =
+    "It is saved; the board will be posted in the game's thread shortly.";
+
+/// The acknowledgement of a move that is saved but whose board is not posted yet.
+pub fn played_saved(display: &str, game_id: i64) -> String {
+    format!("Played **{display}** in game #{game_id}. {SAVED_POSTS_FOLLOW}")
+}
+
+/// The acknowledgement of an accepted challenge whose thread is not open yet.
+pub fn accepted_saved(game_id: i64) -> String {
+    format!("Game on! Game #{game_id} is saved; its thread will open shortly.")
+}
