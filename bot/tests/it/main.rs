@@ -13,6 +13,7 @@ mod help_rules;
 mod invite_cli;
 mod layers;
 mod nuke_cli;
+mod outbox;
 mod scheduler;
 mod scheduler_discord;
 mod serve_cli;
