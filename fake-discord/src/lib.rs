@@ -107,6 +107,7 @@
 
 mod client;
 pub mod control;
+mod faults;
 mod payloads;
 pub mod ratelimit;
 mod records;
@@ -180,6 +181,8 @@ pub(crate) struct Shared {
     shutdown: watch::Sender<bool>,
     /// The rate-limit windows behind the `X-RateLimit-*` headers.
     ratelimits: Mutex<ratelimit::RateLimits>,
+    /// Injected failures ([`FakeDiscord::fail_next`]).
+    faults: Mutex<faults::Faults>,
 }
 
 impl Shared {
@@ -255,6 +258,7 @@ impl FakeDiscord {
             changed,
             shutdown,
             ratelimits: Mutex::new(ratelimit::RateLimits::default()),
+            faults: Mutex::new(faults::Faults::default()),
         });
         let handle = FakeDiscord {
             shared: shared.clone(),

@@ -158,12 +158,34 @@ async fn rest_unlimited(shared: Arc<Shared>, request: Request) -> Response {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let api = full_path.starts_with("/api/v10/");
     let (status, response, matched) = shared.update(|state| {
+        let intercept = if api && authorized {
+            shared
+                .faults
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .check(&method, &path)
+        } else {
+            crate::faults::Intercept::Pass
+        };
         let routed = if !api {
             None
         } else if !authorized {
             Some((401, Some(json!({ "message": "401: Unauthorized", "code": 0 }))))
+        } else if let crate::faults::Intercept::Answer(status, reply) = &intercept {
+            Some((*status, Some(reply.clone())))
+        } else if let Some(existing) =
+            crate::faults::nonce_repeat(state, &method, &segments, &body)
+        {
+            Some((200, Some(existing)))
         } else {
             state.route(&method, &segments, &body)
+        };
+        let routed = match (routed, intercept) {
+            (Some(_), crate::faults::Intercept::After(status)) => Some((
+                status,
+                Some(json!({ "message": format!("{status}: injected failure"), "code": 0 })),
+            )),
+            (routed, _) => routed,
         };
         let (status, response, matched) = match routed {
             Some((status, response)) => (status, response, true),

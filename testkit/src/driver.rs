@@ -145,8 +145,9 @@ impl Driver {
         self.halt().await;
     }
 
-    /// Stops the bot and closes its database; returns what a new start needs.
-    async fn halt(self) -> (FakeDiscord, String, ServicesFor) {
+    /// Stops the bot and closes its database, keeping the fake Discord; returns what a new
+    /// start ([`Driver::start_with`]) needs (tests change the database in between).
+    pub async fn halt(self) -> (FakeDiscord, String, ServicesFor) {
         let Driver {
             fake,
             db,

@@ -65,7 +65,13 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                     }
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
-                Ok(Data { services })
+                // Every side effect of a change goes through the outbox (issue 16); its
+                // deliverer first posts what a crash or a failure left.
+                let planner = crate::discord::outbox::DiscordEffects::for_services(&services);
+                let services = services.with_effects(planner);
+                let outbox =
+                    crate::discord::outbox::Deliverer::spawn(services.clone(), ctx.http.clone());
+                Ok(Data { services, outbox })
             })
         })
         .build()

@@ -134,11 +134,18 @@ async fn route(
                 .accept_challenge(id, user, &display_name(&ic.user))
                 .await?;
             let challenge = services.challenge(id).await?;
-            let thread = flows::open_game(http, services, snap).await?;
+            let game_id = challenge.game_id.unwrap_or_default();
+            // The thread, board and menus go out through the outbox (issue 16); when they
+            // are slow or Discord fails, the game is saved and its thread follows.
+            let Some(thread) = flows::open_game(&data.outbox, &snap).await? else {
+                let text = messages::challenge_accepted(&challenge, user, None);
+                close_challenge_message(http, ic, text).await?;
+                return answer(http, ic, messages::accepted_saved(game_id)).await;
+            };
             close_challenge_message(
                 http,
                 ic,
-                messages::challenge_accepted(&challenge, user, thread.domain()),
+                messages::challenge_accepted(&challenge, user, Some(thread.domain())),
             )
             .await?;
             answer(http, ic, messages::game_on(thread.domain())).await
@@ -151,19 +158,19 @@ async fn route(
         }
         ids::RESIGN_YES => {
             let ended = services.resign(GameId(id), user).await?;
-            let text = flows::after_end(http, services, &ended).await?;
+            let text = flows::after_end(&data.outbox, &ended).await?;
             answer(http, ic, text).await
         }
         ids::DRAW => {
             let r = services.offer_draw(GameId(id), user).await?;
-            let text = flows::after_draw(http, services, &r).await?;
+            let text = flows::after_draw(&data.outbox, &r).await?;
             answer(http, ic, text).await
         }
         ids::DRAW_YES | ids::DRAW_NO => {
             let r = services
                 .answer_draw(GameId(id), user, action == ids::DRAW_YES)
                 .await?;
-            let text = flows::after_draw(http, services, &r).await?;
+            let text = flows::after_draw(&data.outbox, &r).await?;
             answer(http, ic, text).await
         }
         ids::VIEW => {
@@ -196,7 +203,7 @@ async fn route(
                 return Err(ServiceError::Refused(Refusal::PickCarriers).into());
             };
             let d = services.designate(GameId(id), user, values).await?;
-            flows::announce_designation(http, services, &d).await?;
+            flows::announce_designation(&data.outbox, &d).await?;
             // The private confirmation shows the chooser's own view (their carriers marked).
             let (_, image) = flows::own_view(services, &d.snap, user).await?;
             ic.edit_response(

@@ -1,5 +1,5 @@
-//! Discord side effects shared by commands and components: the game thread, board
-//! messages, carrier menus by DM with the in-thread fallback.
+//! What commands and components share after a change: waiting briefly for its Discord
+//! posts (the outbox, `discord::outbox`, posts them) and the private acknowledgements.
 //!
 //! Images are painted off the async runtime (`spawn_blocking`).
 
@@ -7,11 +7,10 @@ use kaboom_rules::{Color, Variant, Viewer};
 use poise::serenity_prelude as serenity;
 
 use crate::discord::messages;
+use crate::discord::outbox::{OutboxHandle, Settled};
 use crate::discord::types::Error;
-use crate::discord::types::ids::Domain;
-use crate::domain::ids::UserId;
+use crate::domain::ids::{GameId, UserId};
 use crate::service::{Designated, Services, Snapshot};
-use crate::storage::carriers::Designation;
 
 /// Paints `viewer`'s view from `bottom`'s side on a blocking thread.
 ///
@@ -37,133 +36,30 @@ pub fn game_channel(snap: &Snapshot) -> serenity::ChannelId {
     serenity::ChannelId::from(snap.row.thread_id.unwrap_or(snap.row.channel_id))
 }
 
-/// Posts the public board (spectator view, from the side to move) with the caption and
-/// buttons to the game's thread, and records it as the latest board message.
+/// Waits briefly for game `game_id`'s outbox entries (the posts of the change just
+/// committed) and says whether they are out (issue 16).
 ///
 /// # Errors
-/// A Discord or storage error.
-pub async fn post_board(
-    http: &serenity::Http,
-    services: &Services,
-    snap: &Snapshot,
-    caption: String,
-) -> Result<serenity::Message, Error> {
-    let bottom = snap.game.turn();
-    let image = paint(services, snap, Viewer::Spectator, bottom).await?;
-    let finished = snap.outcome().is_some();
-    let msg = game_channel(snap)
-        .send_message(
-            http,
-            serenity::CreateMessage::new()
-                .content(caption)
-                .add_file(image)
-                .components(messages::board_buttons(snap.row.id, finished))
-                .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
-        )
-        .await?;
-    services
-        .set_board_message(snap.row.id, msg.id.domain())
-        .await?;
-    // Only the latest board message keeps its buttons (older ones still work if clicked:
-    // routing is by custom id).
-    if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg.id.domain()) {
-        let cleared = game_channel(snap)
-            .edit_message(
-                http,
-                serenity::MessageId::from(previous),
-                serenity::EditMessage::new().components(vec![]),
-            )
-            .await;
-        if let Err(e) = cleared {
-            tracing::debug!(game_id = %snap.row.id, error = %e, "could not clear old buttons");
-        }
-    }
-    Ok(msg)
+/// A storage error.
+async fn settle(outbox: &OutboxHandle, game_id: GameId) -> Result<Settled, Error> {
+    outbox.settle(game_id).await
 }
 
-/// Starts an accepted game on Discord: the thread, the starting board and, for Beirut
-/// and Nuke, the carrier menus.
+/// Waits for an accepted game's thread, first board and carrier menus (written to the
+/// outbox with the game); returns the thread once it is open.
 ///
 /// # Errors
-/// A Discord or storage error.
+/// A storage error.
 pub async fn open_game(
-    http: &serenity::Http,
-    services: &Services,
-    snap: Snapshot,
-) -> Result<serenity::ChannelId, Error> {
-    let channel = serenity::ChannelId::from(snap.row.channel_id);
-    let thread = channel
-        .create_thread(
-            http,
-            serenity::CreateThread::new(messages::thread_name(&snap.row))
-                .kind(serenity::ChannelType::PublicThread)
-                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-        )
-        .await?;
-    services.set_thread(snap.row.id, thread.id.domain()).await?;
-    let snap = services.load(snap.row.id).await?;
-    let mut caption = messages::board_caption(&snap, None, &[], &[]);
-    if snap.row.state == crate::storage::games::GameState::Setup {
-        caption.push('\n');
-        caption.push_str(&messages::designation_abort_note(
-            snap.row.created_at,
-            services.scheduler.designation_timeout_secs,
-        ));
-    }
-    post_board(http, services, &snap, caption).await?;
-    if snap.row.variant.has_designation() {
-        send_carrier_menus(http, services, &snap).await?;
-    }
-    Ok(thread.id)
-}
-
-/// DMs each player who still has to choose a carrier menu; for each DM that cannot be
-/// delivered, posts a "Choose privately" button in the thread.
-///
-/// # Errors
-/// A storage error, or a Discord error other than an undeliverable DM.
-pub async fn send_carrier_menus(
-    http: &serenity::Http,
-    services: &Services,
+    outbox: &OutboxHandle,
     snap: &Snapshot,
-) -> Result<(), Error> {
-    for color in snap.game.awaiting_designation() {
-        let user = snap.row.player(color);
-        let menu = services.carrier_menu(snap.row.id, user).await?;
-        let dm = async {
-            let channel = serenity::UserId::from(user).create_dm_channel(http).await?;
-            channel
-                .send_message(
-                    http,
-                    serenity::CreateMessage::new()
-                        .content(messages::carrier_prompt(&snap.row, &menu))
-                        .components(messages::carrier_menu(&menu)),
-                )
-                .await
-        };
-        if let Err(e) = dm.await {
-            tracing::info!(game_id = %snap.row.id, %color, error = %e, "carrier DM not delivered; offering the in-thread menu");
-            game_channel(snap)
-                .send_message(
-                    http,
-                    serenity::CreateMessage::new()
-                        .content(format!(
-                            "{} I could not send you a direct message. Click below to choose your carriers privately (only you will see the menu).",
-                            messages::mention(user)
-                        ))
-                        .components(vec![serenity::CreateActionRow::Buttons(vec![
-                            serenity::CreateButton::new(messages::ids::make(
-                                messages::ids::CHOOSE,
-                                snap.row.id,
-                            ))
-                            .label("Choose privately")
-                            .style(serenity::ButtonStyle::Primary),
-                        ])]),
-                )
-                .await?;
-        }
-    }
-    Ok(())
+) -> Result<Option<serenity::ChannelId>, Error> {
+    Ok(match settle(outbox, snap.row.id).await? {
+        Settled::Delivered {
+            thread: Some(t), ..
+        } => Some(serenity::ChannelId::from(t)),
+        _ => None,
+    })
 }
 
 /// The private confirmation of a designation (the chooser's own view).
@@ -185,136 +81,89 @@ pub fn designation_confirmation(d: &Designated) -> String {
     s
 }
 
-/// Announces a designation in the thread: "White has chosen" while waiting; when both
-/// have chosen, the start of play (Nuke: both carriers; Beirut: both commitments only).
+/// Waits for the announcement of a designation (written to the outbox with it).
 ///
 /// # Errors
-/// A Discord or storage error.
-pub async fn announce_designation(
-    http: &serenity::Http,
-    services: &Services,
-    d: &Designated,
-) -> Result<(), Error> {
-    let row = &d.snap.row;
-    if !d.started {
-        game_channel(&d.snap)
-            .send_message(
-                http,
-                serenity::CreateMessage::new().content(format!(
-                    "{} ({}) has chosen.",
-                    row.name(d.color),
-                    messages::side(d.color)
-                )),
-            )
-            .await?;
-        return Ok(());
-    }
-    let notes: Vec<String> = d
-        .all
-        .iter()
-        .map(|x: &Designation| match row.variant {
-            Variant::Beirut => {
-                format!(
-                    "{}'s commitment: `{}`",
-                    messages::side(x.color),
-                    x.commitment
-                )
-            }
-            _ => format!("{}'s carrier: **{}**", messages::side(x.color), x.squares),
-        })
-        .collect();
-    let mut lines = vec!["Both players have chosen: play starts.".to_string()];
-    lines.extend(notes);
-    let caption = messages::board_caption(&d.snap, None, &[], &lines);
-    post_board(http, services, &d.snap, caption).await?;
+/// A storage error.
+pub async fn announce_designation(outbox: &OutboxHandle, d: &Designated) -> Result<(), Error> {
+    settle(outbox, d.snap.row.id).await?;
     Ok(())
 }
 
-/// Posts the board after an action (from the next player's side) and returns the private
-/// acknowledgement for the mover.
+/// Waits for the board of an action (written to the outbox with it) and returns the
+/// private acknowledgement for the mover: with the board's link, or that it is saved and
+/// the board follows.
 ///
 /// # Errors
-/// A Discord or storage error.
+/// A storage error.
 pub async fn after_play(
-    http: &serenity::Http,
-    services: &Services,
+    outbox: &OutboxHandle,
     played: &crate::service::Played,
 ) -> Result<String, Error> {
-    let mut notes = Vec::new();
-    if played.declined_draw {
-        notes.push("(The draw offer lapsed with this move.)".to_string());
-    }
-    let caption = messages::board_caption(&played.snap, Some(&played.ply), &played.reveal, &notes);
-    let msg = post_board(http, services, &played.snap, caption).await?;
-    Ok(format!(
-        "Played **{}** in game #{}: {}",
-        played.ply.display,
-        played.snap.row.id,
-        msg.link()
-    ))
+    let id = played.snap.row.id;
+    Ok(match settle(outbox, id).await? {
+        Settled::Delivered {
+            board: Some((channel, message)),
+            ..
+        } => format!(
+            "Played **{}** in game #{}: {}",
+            played.ply.display,
+            id,
+            serenity::MessageId::from(message).link(serenity::ChannelId::from(channel), None)
+        ),
+        _ => messages::played_saved(&played.ply.display, id),
+    })
 }
 
-/// Posts the final board of a game that ended off the board (resignation, agreement,
-/// abort) and returns the private acknowledgement.
+/// Adds the "saved, follows" note to `text` unless the posts are out.
+fn with_saved_note(text: String, settled: &Settled) -> String {
+    match settled {
+        Settled::Delivered { .. } => text,
+        Settled::Pending => format!("{text}\n{}", messages::SAVED_POSTS_FOLLOW),
+    }
+}
+
+/// Waits for the final board of a game that ended off the board (resignation,
+/// agreement, abort) and returns the private acknowledgement.
 ///
 /// # Errors
-/// A Discord or storage error.
+/// A storage error.
 pub async fn after_end(
-    http: &serenity::Http,
-    services: &Services,
+    outbox: &OutboxHandle,
     ended: &crate::service::Ended,
 ) -> Result<String, Error> {
-    let caption = messages::board_caption(&ended.snap, None, &ended.reveal, &[]);
-    post_board(http, services, &ended.snap, caption).await?;
-    Ok(format!(
-        "Game #{} is over: {}",
-        ended.snap.row.id,
-        messages::outcome_line(&ended.snap.row, &ended.outcome)
+    let settled = settle(outbox, ended.snap.row.id).await?;
+    Ok(with_saved_note(
+        format!(
+            "Game #{} is over: {}",
+            ended.snap.row.id,
+            messages::outcome_line(&ended.snap.row, &ended.outcome)
+        ),
+        &settled,
     ))
 }
 
-/// Posts what a draw offer or answer did and returns the private acknowledgement.
+/// Waits for what a draw offer or answer posts and returns the private acknowledgement.
 ///
 /// # Errors
-/// A Discord or storage error.
+/// A storage error.
 pub async fn after_draw(
-    http: &serenity::Http,
-    services: &Services,
+    outbox: &OutboxHandle,
     result: &crate::service::DrawResult,
 ) -> Result<String, Error> {
     use crate::service::DrawResult;
     match result {
-        DrawResult::Offered { snap, by } => {
-            let to = snap.row.player(by.other());
-            game_channel(snap)
-                .send_message(
-                    http,
-                    serenity::CreateMessage::new()
-                        .content(format!(
-                            "{} {} ({}) offers a draw. It stands until you accept or decline it, or make a move.",
-                            messages::mention(to),
-                            snap.row.name(*by),
-                            messages::side(*by)
-                        ))
-                        .components(messages::draw_buttons(snap.row.id))
-                        .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
-                )
-                .await?;
-            Ok("Draw offered. You may still make your move.".into())
+        DrawResult::Offered { snap, .. } => {
+            let settled = settle(outbox, snap.row.id).await?;
+            Ok(with_saved_note(
+                "Draw offered. You may still make your move.".into(),
+                &settled,
+            ))
         }
-        DrawResult::Agreed(ended) => after_end(http, services, ended).await,
-        DrawResult::Declined { snap, by } => {
-            game_channel(snap)
-                .send_message(
-                    http,
-                    serenity::CreateMessage::new().content(format!(
-                        "{} ({}) declined the draw offer.",
-                        snap.row.name(by.other()),
-                        messages::side(by.other())
-                    )),
-                )
-                .await?;
-            Ok("Draw declined.".into())
+        DrawResult::Agreed(ended) => after_end(outbox, ended).await,
+        DrawResult::Declined { snap, .. } => {
+            let settled = settle(outbox, snap.row.id).await?;
+            Ok(with_saved_note("Draw declined.".into(), &settled))
         }
     }
 }

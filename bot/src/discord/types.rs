@@ -6,6 +6,8 @@ use crate::service::Services;
 pub struct Data {
     /// The games service.
     pub services: Services,
+    /// The Discord outbox's deliverer (issue 16).
+    pub outbox: crate::discord::outbox::OutboxHandle,
 }
 
 /// The error type of commands.

@@ -12,8 +12,22 @@ use sqlx::sqlite::{Sqlite, SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
 use sqlx::{Decode, Encode, Type};
 
 /// A game's id (the `games` row id; in component custom ids and the `/move game` option).
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Default, sqlx::Type)]
+#[derive(
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Ord,
+    PartialOrd,
+    Hash,
+    Debug,
+    Default,
+    sqlx::Type,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[sqlx(transparent)]
+#[serde(transparent)]
 pub struct GameId(pub i64);
 
 impl GameId {
@@ -51,7 +65,11 @@ impl std::str::FromStr for GameId {
 macro_rules! snowflake {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Default)]
+        #[derive(
+            Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Default,
+            serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(transparent)]
         pub struct $name(pub u64);
 
         impl $name {

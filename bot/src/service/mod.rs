@@ -9,6 +9,7 @@
 //! committed.
 
 pub mod commitment;
+pub mod outbox; // issue 16
 pub mod painter;
 pub mod pgn;
 pub mod refusal;
@@ -182,6 +183,8 @@ pub struct Services {
     pub scheduler: crate::domain::deadline::SchedulerConfig,
     /// Wakes the scheduler when an action comes after its time ran out (issue 8).
     pub scheduler_waker: crate::domain::deadline::SchedulerWaker,
+    /// Words the Discord side effects written to the outbox with each change (issue 16).
+    pub effects: Option<Arc<dyn outbox::EffectPlanner>>,
 }
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
@@ -223,6 +226,7 @@ impl Services {
             painter,
             scheduler: crate::domain::deadline::SchedulerConfig::default(),
             scheduler_waker: crate::domain::deadline::SchedulerWaker::default(),
+            effects: None,
         }
     }
 
@@ -412,6 +416,9 @@ impl Services {
         if !challenges::close(&mut tx, id, ChallengeState::Accepted, Some(game_id)).await? {
             return refuse(Refusal::ChallengeNotOpen { was: None });
         }
+        let planned = Self::snapshot_tx(&mut tx, game_id, game).await?;
+        self.enqueue(&mut tx, outbox::Committed::Accepted(&planned))
+            .await?;
         tx.commit().await?;
         tracing::info!(game_id = %game_id, challenge = id, variant = %spec.variant, "challenge accepted");
         self.load(game_id).await
@@ -601,17 +608,17 @@ impl Services {
         } else {
             Vec::new()
         };
-        tx.commit().await?;
-        tracing::info!(game_id = %id, ply = row.ply + 1, action = %ply.san, "action played");
-        let row = games::get(&self.db, id)
-            .await?
-            .ok_or_else(|| ServiceError::Corrupt(format!("game #{id} vanished")))?;
-        Ok(Played {
-            snap: Snapshot { row, game },
+        let played = Played {
+            snap: Self::snapshot_tx(&mut tx, id, game).await?,
             ply,
             declined_draw,
             reveal,
-        })
+        };
+        self.enqueue(&mut tx, outbox::Committed::Played(&played))
+            .await?;
+        tx.commit().await?;
+        tracing::info!(game_id = %id, ply = row.ply + 1, action = %played.ply.san, "action played");
+        Ok(played)
     }
 
     /// Autocomplete for `/move`: `user`'s legal actions in game `id` matching `typed`
@@ -750,16 +757,18 @@ impl Services {
         } else {
             Vec::new()
         };
-        tx.commit().await?;
-        tracing::info!(game_id = %id, %color, started, "carriers chosen");
-        let snap = self.load(id).await?;
-        Ok(Designated {
-            snap,
+        let designated = Designated {
+            snap: Self::snapshot_tx(&mut tx, id, game).await?,
             color,
             designation,
             started,
             all,
-        })
+        };
+        self.enqueue(&mut tx, outbox::Committed::Designated(&designated))
+            .await?;
+        tx.commit().await?;
+        tracing::info!(game_id = %id, %color, started, "carriers chosen");
+        Ok(designated)
     }
 
     /// Ends game `id` with `outcome` inside an open write transaction.
@@ -781,14 +790,16 @@ impl Services {
         }
         games::clear_draw_offer(&mut tx, row.id).await?;
         let reveal = carriers::all_tx(&mut tx, row.id).await?;
-        tx.commit().await?;
-        tracing::info!(game_id = %row.id, result = outcome.result(), reason = %outcome.reason, "game ended");
-        let snap = self.load(row.id).await?;
-        Ok(Ended {
-            snap,
+        let ended = Ended {
+            snap: Self::snapshot_tx(&mut tx, row.id, game).await?,
             outcome,
             reveal,
-        })
+        };
+        self.enqueue(&mut tx, outbox::Committed::Ended(&ended))
+            .await?;
+        tx.commit().await?;
+        tracing::info!(game_id = %row.id, result = outcome.result(), reason = %outcome.reason, "game ended");
+        Ok(ended)
     }
 
     async fn open_for_write(
@@ -867,11 +878,14 @@ impl Services {
                     self.clock.now(),
                 )
                 .await?;
-                tx.commit().await?;
-                Ok(DrawResult::Offered {
-                    snap: self.load(id).await?,
+                let offered = DrawResult::Offered {
+                    snap: Self::snapshot_tx(&mut tx, id, game).await?,
                     by: color,
-                })
+                };
+                self.enqueue(&mut tx, outbox::Committed::Draw(&offered))
+                    .await?;
+                tx.commit().await?;
+                Ok(offered)
             }
         }
     }
@@ -896,11 +910,14 @@ impl Services {
                     ))
                 } else {
                     games::clear_draw_offer(&mut tx, id).await?;
-                    tx.commit().await?;
-                    Ok(DrawResult::Declined {
-                        snap: self.load(id).await?,
+                    let declined = DrawResult::Declined {
+                        snap: Self::snapshot_tx(&mut tx, id, game).await?,
                         by: o.by,
-                    })
+                    };
+                    self.enqueue(&mut tx, outbox::Committed::Draw(&declined))
+                        .await?;
+                    tx.commit().await?;
+                    Ok(declined)
                 }
             }
             Some(_) => refuse(Refusal::OwnDrawOffer),

@@ -11,6 +11,7 @@
 pub mod carriers;
 pub mod challenges;
 pub mod games;
+pub mod outbox; // Discord outbox (issue 16)
 pub mod schedule; // scheduler (issue 8)
 pub mod settings; // scheduler (issue 8)
 

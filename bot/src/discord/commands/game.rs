@@ -27,15 +27,15 @@ async fn request(ctx: Context<'_>, game: Option<String>, request: Request) -> Re
     let text = match request {
         Request::Resign => {
             let ended = services.resign(id, user).await?;
-            flows::after_end(ctx.http(), services, &ended).await?
+            flows::after_end(&ctx.data().outbox, &ended).await?
         }
         Request::Abort => {
             let ended = services.abort(id, user).await?;
-            flows::after_end(ctx.http(), services, &ended).await?
+            flows::after_end(&ctx.data().outbox, &ended).await?
         }
         Request::Draw => {
             let result = services.offer_draw(id, user).await?;
-            flows::after_draw(ctx.http(), services, &result).await?
+            flows::after_draw(&ctx.data().outbox, &result).await?
         }
     };
     say_private(ctx, text).await

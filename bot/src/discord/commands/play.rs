@@ -77,7 +77,7 @@ pub async fn move_(
     let user = ctx.author().id.domain();
     match services.play(id, user, &action).await {
         Ok(played) => {
-            let text = flows::after_play(ctx.http(), services, &played).await?;
+            let text = flows::after_play(&ctx.data().outbox, &played).await?;
             super::say_private(ctx, text).await
         }
         Err(ServiceError::MovedOn { game_id, .. }) => {

@@ -655,13 +655,22 @@ pub fn resign_question(game: GameId) -> String {
 }
 
 /// The challenge message once `user` accepted it and the game is played in `thread`.
-pub fn challenge_accepted(challenge: &Challenge, user: UserId, thread: ChannelId) -> String {
-    format!(
-        "{}\nAccepted by {}: game #{} is played in <#{thread}>.",
+pub fn challenge_accepted(
+    challenge: &Challenge,
+    user: UserId,
+    thread: Option<ChannelId>,
+) -> String {
+    let accepted = format!(
+        "{}\nAccepted by {}: game #{}",
         challenge_text(challenge),
         mention(user),
         challenge.game_id.unwrap_or_default(),
-    )
+    );
+    match thread {
+        Some(thread) => format!("{accepted} is played in <#{thread}>."),
+        // The thread is still on its way through the outbox.
+        None => format!("{accepted}."),
+    }
 }
 
 /// The answer to the accepting player.
@@ -695,4 +704,27 @@ pub fn service_error(e: &ServiceError) -> String {
         ServiceError::MovedOn { .. } => MOVED_ON.into(),
         other => other.to_string(),
     }
+}
+
+/// The in-thread offer of the carrier menu to a player whose DMs are closed.
+pub fn dm_refused_choose_privately(user: UserId) -> String {
+    format!(
+        "{} I could not send you a direct message. Click below to choose your carriers privately (only you will see the menu).",
+        mention(user)
+    )
+}
+
+/// Added to an acknowledgement when the change is committed but its posts have not gone
+/// out yet (a Discord failure or a slow answer): they follow from the outbox (issue 16).
+pub const SAVED_POSTS_FOLLOW: &str =
+    "It is saved; the board will be posted in the game's thread shortly.";
+
+/// The acknowledgement of a move that is saved but whose board is not posted yet.
+pub fn played_saved(display: &str, game_id: GameId) -> String {
+    format!("Played **{display}** in game #{game_id}. {SAVED_POSTS_FOLLOW}")
+}
+
+/// The acknowledgement of an accepted challenge whose thread is not open yet.
+pub fn accepted_saved(game_id: GameId) -> String {
+    format!("Game on! Game #{game_id} is saved; its thread will open shortly.")
 }

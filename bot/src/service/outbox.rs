@@ -1,0 +1,103 @@
+//! The outbox side of the services (issue 16): what a committed change must show on
+//! Discord is planned inside the change's transaction and written to the `discord_outbox`
+//! table with it (`storage::outbox`), so a crash or a Discord failure after the commit
+//! cannot lose it. The wording is the Discord layer's: it plugs in an [`EffectPlanner`]
+//! ([`Services::with_effects`]); without one (the CLI, service tests) nothing is written.
+
+use std::sync::Arc;
+
+use kaboom_rules::AnyGame;
+
+use super::{Designated, DrawResult, Ended, Played, ServiceError, Services, Snapshot};
+use crate::domain::ids::GameId;
+use crate::storage::Tx;
+use crate::storage::games;
+use crate::storage::outbox::{self, NewEffect};
+
+/// A change about to be committed, for the planner to word.
+#[derive(Clone, Copy, Debug)]
+pub enum Committed<'a> {
+    /// A challenge was accepted: the game exists (in setup for Beirut and Nuke).
+    Accepted(&'a Snapshot),
+    /// An action was played.
+    Played(&'a Played),
+    /// A carrier designation was made.
+    Designated(&'a Designated),
+    /// A game ended off the board (resignation, abort, agreement).
+    Ended(&'a Ended),
+    /// A draw offer was made or declined (an agreed draw is [`Committed::Ended`]).
+    Draw(&'a DrawResult),
+}
+
+/// Words the Discord side effects of a change (implemented by the Discord layer).
+pub trait EffectPlanner: Send + Sync {
+    /// The effects of `change`, in delivery order.
+    fn plan(&self, change: Committed<'_>) -> Vec<NewEffect>;
+}
+
+impl Services {
+    /// The same services writing the effects `planner` words into the outbox with every
+    /// change.
+    pub fn with_effects(mut self, planner: Arc<dyn EffectPlanner>) -> Services {
+        self.effects = Some(planner);
+        self
+    }
+
+    /// Writes the effects of `change` inside `tx` (before its commit).
+    pub(crate) async fn enqueue(
+        &self,
+        tx: &mut Tx,
+        change: Committed<'_>,
+    ) -> Result<(), ServiceError> {
+        let Some(planner) = &self.effects else {
+            return Ok(());
+        };
+        let effects = planner.plan(change);
+        outbox::insert(tx, &effects, unix_now()).await?;
+        Ok(())
+    }
+
+    /// Game `id` as stored inside `tx`, with `game` as its replayed state.
+    pub(crate) async fn snapshot_tx(
+        tx: &mut Tx,
+        id: GameId,
+        game: AnyGame,
+    ) -> Result<Snapshot, ServiceError> {
+        let row = games::get_tx(tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::Corrupt(format!("game #{id} vanished")))?;
+        Ok(Snapshot { row, game })
+    }
+
+    /// Game `id` as it was at ply `ply` (for painting a board an outbox entry shows): the
+    /// stored game with only its first `ply` actions, or the game as it is when it is
+    /// still at `ply`.
+    ///
+    /// # Errors
+    /// As [`Services::load`].
+    pub async fn load_at(&self, id: GameId, ply: i64) -> Result<Snapshot, ServiceError> {
+        let snap = self.load(id).await?;
+        if snap.row.ply <= ply {
+            return Ok(snap);
+        }
+        let Some((row, mut record)) = games::load_record(&self.db, id).await? else {
+            return Err(super::refusal::Refusal::UnknownGame { id }.into());
+        };
+        record
+            .actions
+            .truncate(usize::try_from(ply.max(0)).unwrap_or(0));
+        record.declared = None;
+        let game = AnyGame::from_record(&record)
+            .map_err(|e| ServiceError::Corrupt(format!("game #{id} at ply {ply}: {e}")))?;
+        Ok(Snapshot { row, game })
+    }
+}
+
+/// Wall-clock Unix seconds: outbox timing is operational, not game time (a test clock that
+/// stands still must not stop retries).
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}

@@ -1,0 +1,200 @@
+//! The `discord_outbox` table (issue 16): the Discord side effects of committed changes,
+//! written in the change's own transaction ([`insert`]) and marked as the deliverer posts
+//! them. See `migrations/0004_discord_outbox.sql`.
+
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{Db, StorageError, Tx};
+use crate::domain::ids::{ChannelId, GameId, MessageId};
+
+/// An effect to write with a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewEffect {
+    /// The game it belongs to (`None`: a challenge only).
+    pub game_id: Option<GameId>,
+    /// `thread`, `board`, `carrier-menu`, `announcement`.
+    pub kind: String,
+    /// What to post, as JSON text.
+    pub payload: String,
+}
+
+/// A stored effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its id (the delivery order within a game).
+    pub id: i64,
+    /// The game.
+    pub game_id: Option<GameId>,
+    /// The kind.
+    pub kind: String,
+    /// The payload (JSON text).
+    pub payload: String,
+    /// The Create Message nonce (unique, at most 25 characters).
+    pub nonce: String,
+    /// Failed deliveries so far.
+    pub attempts: i64,
+    /// Not to be tried before (Unix s).
+    pub next_attempt_at: i64,
+    /// The message Discord created, once delivered.
+    pub message_id: Option<MessageId>,
+    /// The thread Discord created, once delivered.
+    pub thread_id: Option<ChannelId>,
+    /// When it was delivered.
+    pub delivered_at: Option<i64>,
+    /// When it was given up.
+    pub failed_at: Option<i64>,
+    /// The last delivery error.
+    pub last_error: Option<String>,
+}
+
+fn from_row(r: &SqliteRow) -> Result<Entry, StorageError> {
+    Ok(Entry {
+        id: r.try_get("id")?,
+        game_id: r.try_get("game_id")?,
+        kind: r.try_get("kind")?,
+        payload: r.try_get("payload")?,
+        nonce: r.try_get("nonce")?,
+        attempts: r.try_get("attempts")?,
+        next_attempt_at: r.try_get("next_attempt_at")?,
+        message_id: r.try_get("message_id")?,
+        thread_id: r.try_get("thread_id")?,
+        delivered_at: r.try_get("delivered_at")?,
+        failed_at: r.try_get("failed_at")?,
+        last_error: r.try_get("last_error")?,
+    })
+}
+
+/// A fresh nonce: `kb` and 20 hex digits of OS randomness (22 characters; Discord allows 25).
+fn fresh_nonce() -> Result<String, StorageError> {
+    let mut b = [0u8; 10];
+    getrandom::fill(&mut b).map_err(|e| StorageError::Corrupt(format!("no randomness: {e}")))?;
+    Ok(format!(
+        "kb{}",
+        b.iter().map(|x| format!("{x:02x}")).collect::<String>()
+    ))
+}
+
+/// Writes `effects` inside the change's transaction `tx`, due at once (`now`, Unix s).
+/// Returns their ids.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn insert(
+    tx: &mut Tx,
+    effects: &[NewEffect],
+    now: i64,
+) -> Result<Vec<i64>, StorageError> {
+    let mut ids = Vec::with_capacity(effects.len());
+    for e in effects {
+        let row = sqlx::query(
+            "INSERT INTO discord_outbox (game_id, kind, payload, nonce, attempts, next_attempt_at,
+                created_at)
+             VALUES (?, ?, ?, ?, 0, ?, ?) RETURNING id",
+        )
+        .bind(e.game_id)
+        .bind(&e.kind)
+        .bind(&e.payload)
+        .bind(fresh_nonce()?)
+        .bind(now)
+        .bind(now)
+        .fetch_one(&mut **tx)
+        .await?;
+        ids.push(row.try_get("id")?);
+    }
+    Ok(ids)
+}
+
+/// Every entry neither delivered nor given up, in delivery order.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn pending(db: &Db) -> Result<Vec<Entry>, StorageError> {
+    sqlx::query(
+        "SELECT * FROM discord_outbox WHERE delivered_at IS NULL AND failed_at IS NULL ORDER BY id",
+    )
+    .fetch_all(db.pool())
+    .await?
+    .iter()
+    .map(from_row)
+    .collect()
+}
+
+/// One entry.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
+    sqlx::query("SELECT * FROM discord_outbox WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db.pool())
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
+/// Game `game_id`'s entries, in order.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn for_game(db: &Db, game_id: GameId) -> Result<Vec<Entry>, StorageError> {
+    sqlx::query("SELECT * FROM discord_outbox WHERE game_id = ? ORDER BY id")
+        .bind(game_id)
+        .fetch_all(db.pool())
+        .await?
+        .iter()
+        .map(from_row)
+        .collect()
+}
+
+/// Records that entry `id` was posted (with the ids Discord gave) at `now`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn mark_delivered(
+    db: &Db,
+    id: i64,
+    message_id: Option<MessageId>,
+    thread_id: Option<ChannelId>,
+    now: i64,
+) -> Result<(), StorageError> {
+    sqlx::query(
+        "UPDATE discord_outbox SET delivered_at = ?, message_id = ?, thread_id = ?, last_error = NULL
+         WHERE id = ?",
+    )
+    .bind(now)
+    .bind(message_id)
+    .bind(thread_id)
+    .bind(id)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+/// Records a failed attempt at entry `id`: tried again at `next_attempt_at`, or given up
+/// (`give_up`) at `now`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn mark_failed(
+    db: &Db,
+    id: i64,
+    error: &str,
+    next_attempt_at: i64,
+    give_up: bool,
+    now: i64,
+) -> Result<(), StorageError> {
+    sqlx::query(
+        "UPDATE discord_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
+            failed_at = ?
+         WHERE id = ?",
+    )
+    .bind(next_attempt_at)
+    .bind(error)
+    .bind(give_up.then_some(now))
+    .bind(id)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
