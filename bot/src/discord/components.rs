@@ -5,8 +5,8 @@
 use poise::serenity_prelude as serenity;
 
 use crate::discord::flows;
+use crate::discord::ids::Domain;
 use crate::discord::messages::{self, ids};
-use crate::discord::types::ids::Domain;
 use crate::discord::types::{Data, Error};
 use crate::domain::ids::GameId;
 use crate::service::{Refusal, ServiceError};

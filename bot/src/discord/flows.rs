@@ -3,38 +3,15 @@
 //!
 //! Images are painted off the async runtime (`spawn_blocking`).
 
-use kaboom_rules::{Color, Variant, Viewer};
+use kaboom_rules::{Variant, Viewer};
 use poise::serenity_prelude as serenity;
 
+use crate::discord::board;
 use crate::discord::messages;
 use crate::discord::outbox::{OutboxHandle, Settled};
 use crate::discord::types::Error;
 use crate::domain::ids::{GameId, UserId};
 use crate::service::{Designated, Services, Snapshot};
-
-/// Paints `viewer`'s view from `bottom`'s side on a blocking thread.
-///
-/// # Errors
-/// The painter's message.
-pub async fn paint(
-    services: &Services,
-    snap: &Snapshot,
-    viewer: Viewer,
-    bottom: Color,
-) -> Result<serenity::CreateAttachment, Error> {
-    let (s, snap2) = (services.clone(), snap.clone());
-    let png = tokio::task::spawn_blocking(move || s.paint(&snap2, viewer, bottom)).await??;
-    Ok(serenity::CreateAttachment::bytes(
-        png,
-        format!("game-{}.png", snap.row.id),
-    ))
-}
-
-/// The channel where a game's messages go: its thread, or the challenge channel before
-/// the thread exists.
-pub fn game_channel(snap: &Snapshot) -> serenity::ChannelId {
-    serenity::ChannelId::from(snap.row.thread_id.unwrap_or(snap.row.channel_id))
-}
 
 /// Waits briefly for game `game_id`'s outbox entries (the posts of the change just
 /// committed) and says whether they are out (issue 16).
@@ -182,7 +159,7 @@ pub async fn own_view(
         Some(c) => (Viewer::player(c), c),
         None => (Viewer::Spectator, snap.game.turn()),
     };
-    let image = paint(services, snap, viewer, bottom).await?;
+    let image = board::paint(services, snap, viewer, bottom).await?;
     let mut text = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);
     if snap.outcome().is_some() {
         // The public message has the reveal; keep this one short.

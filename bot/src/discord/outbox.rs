@@ -34,10 +34,10 @@ use poise::serenity_prelude as serenity;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, watch};
 
-use crate::discord::flows;
+use crate::discord::Error;
+use crate::discord::board;
+use crate::discord::ids::Domain;
 use crate::discord::messages;
-use crate::discord::types::Error;
-use crate::discord::types::ids::Domain;
 use crate::domain::ids::{ChannelId, GameId, MessageId, UserId};
 use crate::service::outbox::{Committed, EffectPlanner, unix_now};
 use crate::service::{DrawResult, ServiceError, Services};
@@ -429,8 +429,8 @@ impl Deliverer {
             } => {
                 let snap = services.load_at(game_id, ply).await?;
                 let image =
-                    flows::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
-                let channel = flows::game_channel(&snap);
+                    board::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
+                let channel = board::game_channel(&snap);
                 let msg = channel
                     .send_message(
                         http,
@@ -494,7 +494,7 @@ impl Deliverer {
                     }),
                     Err(e) if client_error(&e) => {
                         tracing::info!(game_id = %game_id, user = %user, error = %e, "carrier DM not delivered; offering the in-thread menu");
-                        let msg = flows::game_channel(&snap)
+                        let msg = board::game_channel(&snap)
                             .send_message(
                                 http,
                                 serenity::CreateMessage::new()
@@ -533,7 +533,7 @@ impl Deliverer {
                     message = message
                         .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true));
                 }
-                let msg = flows::game_channel(&snap)
+                let msg = board::game_channel(&snap)
                     .send_message(
                         http,
                         message

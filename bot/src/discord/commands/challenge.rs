@@ -3,8 +3,8 @@
 use kaboom_rules::{GameOptions, Variant};
 use poise::serenity_prelude as serenity;
 
+use crate::discord::ids::Domain;
 use crate::discord::messages;
-use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Error};
 use crate::service::DEFAULT_DAYS_PER_MOVE;
 use crate::storage::challenges::{ColorChoice, NewChallenge};

@@ -2,7 +2,7 @@
 
 use super::{autocomplete_game, resolve_game, say_private};
 use crate::discord::flows;
-use crate::discord::types::ids::Domain;
+use crate::discord::ids::Domain;
 use crate::discord::types::{Context, Error};
 
 /// What one of this module's commands asks of the game.

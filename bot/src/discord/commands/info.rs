@@ -5,8 +5,8 @@ use poise::serenity_prelude as serenity;
 
 use super::challenge::VariantChoice;
 use super::{autocomplete_game, resolve_game, say_private};
+use crate::discord::ids::Domain;
 use crate::discord::messages::{self, rules};
-use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Error};
 use crate::storage::games::GameState;
 

@@ -15,8 +15,8 @@ pub mod settings; // scheduler (issue 8)
 
 use poise::serenity_prelude as serenity;
 
+use crate::discord::ids::Domain;
 use crate::discord::messages;
-use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Data, Error};
 use crate::domain::ids::GameId;
 use crate::service::{Refusal, ServiceError};

@@ -4,10 +4,10 @@ use kaboom_rules::Viewer;
 use poise::serenity_prelude as serenity;
 
 use super::{autocomplete_game, resolve_game};
-use crate::discord::flows;
+use crate::discord::ids::Domain;
 use crate::discord::messages;
-use crate::discord::types::ids::Domain;
 use crate::discord::types::{Context, Error};
+use crate::discord::{board, flows};
 use crate::service::ServiceError;
 
 /// The `game` option typed so far in an autocomplete request, if any.
@@ -119,7 +119,7 @@ pub async fn board(
     let (text, image) = if private {
         flows::own_view(services, &snap, ctx.author().id.domain()).await?
     } else {
-        let image = flows::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
+        let image = board::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
         let text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);
         (text, image)
     };

@@ -3,7 +3,7 @@
 //! [`apply_guild`], with no Discord types, so it is tested without Discord.
 
 use super::say_private;
-use crate::discord::types::ids::Domain;
+use crate::discord::ids::Domain;
 use crate::discord::types::{Context, Error};
 use crate::domain::ids::{GuildId, UserId};
 use crate::service::{Refusal, ServiceError};
