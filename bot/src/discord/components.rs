@@ -61,7 +61,12 @@ pub async fn handle(
             }
             Ok(snap) if snap.outcome().is_some() => "This game is already over.".to_string(),
             Ok(_) => format!("Do you really want to resign game #{id}?"),
-            Err(e) => messages::service_error(&e),
+            Err(e) => {
+                if messages::failure::is_unreadable(&e) {
+                    tracing::error!(game_id = id, error = %e, "resign button failed");
+                }
+                messages::service_error(&e)
+            }
         };
         let ask = text.starts_with("Do you");
         let mut msg = serenity::CreateInteractionResponseMessage::new()
@@ -87,7 +92,7 @@ pub async fn handle(
                 Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
                 _ => {
                     tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
-                    format!("Sorry, that failed: {e}")
+                    messages::failure::failure_text(&*e)
                 }
             };
             answer(http, ic, text).await

@@ -170,4 +170,9 @@ pub enum Refusal {
         /// What is wrong and what would be right.
         reason: String,
     },
+    /// A game read from outside its server by someone who does not play it (issue 16).
+    NotReadableHere {
+        /// The game asked for.
+        id: i64,
+    },
 }

@@ -62,7 +62,12 @@ pub async fn pgn(
     game: Option<String>,
 ) -> Result<(), Error> {
     let id = resolve_game(ctx, game.as_deref()).await?;
-    let text = ctx.data().services.pgn(id).await?;
+    let guild = ctx.guild_id().map(serenity::GuildId::get);
+    let services = &ctx.data().services;
+    services
+        .load_readable(id, ctx.author().id.get(), guild)
+        .await?;
+    let text = services.pgn(id).await?;
     ctx.send(
         poise::CreateReply::default()
             .content(format!("Game #{id} as PGN:"))

@@ -116,7 +116,10 @@ pub async fn board(
     }
     let services = &ctx.data().services;
     let id = resolve_game(ctx, game.as_deref()).await?;
-    let snap = services.load(id).await?;
+    let guild = ctx.guild_id().map(serenity::GuildId::get);
+    let snap = services
+        .load_readable(id, ctx.author().id.get(), guild)
+        .await?;
     let (text, image) = if private {
         flows::own_view(services, &snap, ctx.author().id.get()).await?
     } else {

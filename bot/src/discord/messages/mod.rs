@@ -1,6 +1,7 @@
 //! Message texts and components: what the players read. Public texts use only public
 //! information (spectator views, commitments); Beirut carriers appear only after the end.
 
+pub mod failure;
 pub mod rules;
 
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
@@ -604,6 +605,9 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::PickCarriers => "Pick your carriers from the menu.".into(),
         Refusal::StaleButton => "This button is no longer in use.".into(),
         Refusal::BadSetting { reason } => reason.clone(),
+        Refusal::NotReadableHere { id } => format!(
+            "Game #{id} can be read only in its own server, or by its players in a direct message with me."
+        ),
     }
 }
 
@@ -614,6 +618,7 @@ pub fn service_error(e: &ServiceError) -> String {
         ServiceError::MovedOn { .. } => {
             "The game moved on before your action was saved; here is the new position.".into()
         }
+        other if failure::is_unreadable(other) => failure::UNREADABLE_GAME.to_string(),
         other => other.to_string(),
     }
 }

@@ -1,0 +1,168 @@
+//! Issue 16: what the bot must not show, and to whom. Secrets (carriers, full states)
+//! appear in no reply before the rules make them public, damaged games answer without
+//! their state, and games are read only where they belong.
+
+use std::sync::Arc;
+
+use fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
+use kaboom_bot::discord::messages::failure::UNREADABLE_GAME;
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::demo::DemoError;
+use kaboom_testkit::driver::Driver;
+
+const T0: i64 = 1_763_700_000;
+const ATOMIC: i64 = 0;
+const BEIRUT: i64 = 1;
+const NUKE: i64 = 2;
+
+type Outcome = Result<(), DemoError>;
+
+/// The bot against a fresh fake, on a new database; returns the driver, the database URL
+/// and the directory guard.
+async fn start() -> Result<(Driver, String, tempfile::TempDir), DemoError> {
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+    let fake = FakeDiscord::start().await?;
+    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
+    Ok((d, url, dir))
+}
+
+/// Runs `sql` against the bot's database file (a second connection, as a host would).
+async fn sql(url: &str, sql: &str) {
+    use sqlx::Connection;
+    let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
+    sqlx::query(sql).execute(&mut c).await.unwrap();
+    c.close().await.unwrap();
+}
+
+/// Everything a reply shows: its text and its files' bytes as text.
+fn shown(r: &InteractionResponse) -> String {
+    let mut s = r.data().to_string();
+    for f in &r.files {
+        s.push_str(&String::from_utf8_lossy(&f.bytes));
+    }
+    s
+}
+
+/// Issue 16 (1a, NU-3): while the carriers are chosen, White's choice reaches neither Black
+/// nor a spectator: not in `/pgn` (no `WhiteCarriers` tag, no full-state FEN), not in
+/// `/board`. Once both have chosen, the PGN names both carriers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nuke_carrier_stays_secret_until_both_chose() -> Outcome {
+    let (d, _url, _dir) = start().await?;
+    let (thread, game, _) = d.start_game(NUKE).await?;
+    d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
+    for user in [&d.bob, &d.carol] {
+        for private in [false, true] {
+            let r = d.cmd(user, thread, "pgn", vec![]).await?;
+            let text = shown(&r);
+            assert!(!r.files.is_empty(), "{text}");
+            assert!(
+                !text.contains("Carriers") && !text.contains("b1") && !text.contains("FEN"),
+                "{text}"
+            );
+            let r = d
+                .cmd(
+                    user,
+                    thread,
+                    "board",
+                    vec![CommandOption::boolean("private", private)],
+                )
+                .await?;
+            assert!(!shown(&r).contains("b1"), "{}", shown(&r));
+        }
+    }
+    d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
+    let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
+    let text = shown(&r);
+    assert!(
+        text.contains("[WhiteCarriers \"b1\"]") && text.contains("[BlackCarriers \"g8\"]"),
+        "{text}"
+    );
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (1b): a Beirut game whose stored actions no longer replay answers every
+/// command with one sentence, never its full state (carriers) nor the mover's legal
+/// actions (Booms).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_that_does_not_replay_shows_no_state() -> Outcome {
+    let (d, url, _dir) = start().await?;
+    let (thread, game, _) = d.start_game(BEIRUT).await?;
+    d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
+    d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
+    let r = d.play(&d.alice, thread, "e4").await?;
+    assert!(
+        r.content().unwrap_or_default().starts_with("Played"),
+        "{r:?}"
+    );
+    // A rules fix (or a damaged row) makes the stored first move illegal.
+    sql(
+        &url,
+        &format!("UPDATE game_actions SET action = 'Qxh7' WHERE game_id = {game} AND ply = 1"),
+    )
+    .await;
+    let asks: Vec<(&fake_discord::SimUser, &str, Vec<CommandOption>)> = vec![
+        (&d.carol, "board", vec![]),
+        (&d.carol, "pgn", vec![]),
+        (
+            &d.bob,
+            "board",
+            vec![CommandOption::boolean("private", true)],
+        ),
+        (&d.bob, "move", vec![CommandOption::string("action", "e5")]),
+        (&d.alice, "resign", vec![]),
+    ];
+    for (user, name, options) in asks {
+        let r = d.cmd(user, thread, name, options).await?;
+        let text = shown(&r);
+        assert_eq!(r.content(), Some(UNREADABLE_GAME), "/{name}: {text}");
+        for secret in ["b1", "g8", "Boom", "rnbqkbnr", "RNBQKBNR"] {
+            assert!(!text.contains(secret), "/{name} shows {secret}: {text}");
+        }
+    }
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (1c): `/pgn game:N` and `/board game:N` read a game only in its own server, or
+/// by its players in a direct message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
+    let (d, url, _dir) = start().await?;
+    let (_thread, game, _) = d.start_game(ATOMIC).await?;
+    let option = || vec![CommandOption::string("game", game.to_string())];
+    let refused = |r: &InteractionResponse| {
+        r.files.is_empty()
+            && r.content()
+                .unwrap_or_default()
+                .contains("can be read only in its own server")
+    };
+    // In a DM: its players only.
+    let carol_dm = d.fake.dm_channel_for(d.carol.id);
+    let alice_dm = d.fake.dm_channel_for(d.alice.id);
+    for name in ["pgn", "board"] {
+        let r = d.cmd(&d.carol, carol_dm, name, option()).await?;
+        assert!(refused(&r), "carol /{name} in a DM: {r:?}");
+        let r = d.cmd(&d.alice, alice_dm, name, option()).await?;
+        assert!(!r.files.is_empty(), "alice /{name} in a DM: {r:?}");
+    }
+    // In its server, anyone; in another server, nobody (not even a player).
+    let text = d.fake.text_channel_id();
+    let r = d.cmd(&d.carol, text, "pgn", option()).await?;
+    assert!(!r.files.is_empty(), "{r:?}");
+    sql(
+        &url,
+        &format!("UPDATE games SET guild_id = 4242 WHERE id = {game}"),
+    )
+    .await;
+    for user in [&d.carol, &d.alice] {
+        for name in ["pgn", "board"] {
+            let r = d.cmd(user, text, name, option()).await?;
+            assert!(refused(&r), "/{name} from another server: {r:?}");
+        }
+    }
+    d.stop().await;
+    Ok(())
+}
