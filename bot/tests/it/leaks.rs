@@ -166,3 +166,104 @@ async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
     d.stop().await;
     Ok(())
 }
+
+/// Issue 16 (2): one game row that does not decode (its `ply` is text) costs only that
+/// game: the scheduler's sweep still forfeits another overdue game, and the list of a
+/// player's games still lists the others.
+#[tokio::test]
+async fn a_damaged_row_costs_only_its_game() {
+    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::Db;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("s.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    let clock = Arc::new(TestClock::new(T0));
+    let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::refusing_dms(
+        Vec::new(),
+    ));
+    let scheduler = Scheduler::new(
+        db.clone(),
+        clock.clone(),
+        notifier.clone(),
+        SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
+    );
+    let services = Services::new(
+        db,
+        clock.clone(),
+        Arc::new(kaboom_testkit::painter::PlainPainter),
+    );
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: Some(1),
+                channel_id: 10,
+                challenger_id: 1001,
+                challenger_name: "alice".into(),
+                opponent_id: Some(1002),
+                variant: Variant::Atomic,
+                options: GameOptions::default(),
+                days_per_move: Some(1),
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        let id = services
+            .accept_challenge(c.id, 1002, "bob")
+            .await
+            .unwrap()
+            .row
+            .id;
+        ids.push(id);
+    }
+    scheduler.sweep().await.unwrap();
+    sql(
+        &url,
+        &format!("UPDATE games SET ply = 'x' WHERE id = {}", ids[0]),
+    )
+    .await;
+    let listed: Vec<i64> = services
+        .active_games(1001)
+        .await
+        .expect("the list survives a damaged row")
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(listed, ids[1..].to_vec());
+    clock.advance(2 * 86_400);
+    let report = scheduler
+        .sweep()
+        .await
+        .expect("the sweep survives a damaged row");
+    let mut forfeited = report.forfeited.clone();
+    forfeited.sort_unstable();
+    assert_eq!(forfeited, ids[1..].to_vec());
+}
+
+/// Issue 16 (2): `/games` lists a player's other games when one of their rows is damaged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_lists_the_others_around_a_damaged_row() -> Outcome {
+    let (d, url, _dir) = start().await?;
+    let (_, first, _) = d.start_game(ATOMIC).await?;
+    let (_, second, _) = d.start_game(ATOMIC).await?;
+    sql(
+        &url,
+        &format!("UPDATE games SET ply = 'x' WHERE id = {first}"),
+    )
+    .await;
+    let r = d
+        .cmd(&d.alice, d.fake.text_channel_id(), "games", vec![])
+        .await?;
+    let text = r.content().unwrap_or_default().to_string();
+    assert!(
+        text.contains(&format!("#{second} ")) && !text.contains(&format!("#{first} ")),
+        "{text}"
+    );
+    d.stop().await;
+    Ok(())
+}

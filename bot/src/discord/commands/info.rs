@@ -40,7 +40,10 @@ pub async fn games(
                     }
                     s
                 }
-                Err(_) => "unavailable".to_string(),
+                Err(e) => {
+                    tracing::error!(game_id = row.id, error = %e, "/games: a game does not load");
+                    "unavailable".to_string()
+                }
             }
         };
         lines.push(format!(
