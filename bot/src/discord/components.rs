@@ -34,8 +34,13 @@ async fn answer(
     ic: &serenity::ComponentInteraction,
     text: impl Into<String>,
 ) -> Result<(), Error> {
-    ic.edit_response(http, serenity::EditInteractionResponse::new().content(text))
-        .await?;
+    ic.edit_response(
+        http,
+        serenity::EditInteractionResponse::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::none()),
+    )
+    .await?;
     Ok(())
 }
 
@@ -71,7 +76,8 @@ pub async fn handle(
         let ask = text.starts_with("Do you");
         let mut msg = serenity::CreateInteractionResponseMessage::new()
             .content(text)
-            .ephemeral(true);
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none());
         if ask {
             msg = msg.components(vec![serenity::CreateActionRow::Buttons(vec![
                 serenity::CreateButton::new(ids::make(ids::RESIGN_YES, id))
@@ -113,7 +119,8 @@ async fn close_challenge_message(
             ic.message.id,
             serenity::EditMessage::new()
                 .content(text)
-                .components(vec![]),
+                .components(vec![])
+                .allowed_mentions(messages::mentions::none()),
         )
         .await?;
     Ok(())
@@ -198,7 +205,8 @@ async fn route(
                 http,
                 serenity::EditInteractionResponse::new()
                     .content(text)
-                    .new_attachment(image),
+                    .new_attachment(image)
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await?;
             Ok(())
@@ -210,7 +218,8 @@ async fn route(
                 http,
                 serenity::EditInteractionResponse::new()
                     .content(messages::carrier_prompt(&snap.row, &menu))
-                    .components(messages::carrier_menu(&menu)),
+                    .components(messages::carrier_menu(&menu))
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await?;
             Ok(())
@@ -228,7 +237,8 @@ async fn route(
                 http,
                 serenity::EditInteractionResponse::new()
                     .content(flows::designation_confirmation(&d))
-                    .new_attachment(image),
+                    .new_attachment(image)
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await?;
             Ok(())

@@ -56,7 +56,7 @@ pub async fn post_board(
                 .content(caption)
                 .add_file(image)
                 .components(messages::board_buttons(snap.row.id, finished))
-                .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
+                .allowed_mentions(messages::mentions::board(snap)),
         )
         .await?;
     services
@@ -135,7 +135,8 @@ pub async fn send_carrier_menus(
                     http,
                     serenity::CreateMessage::new()
                         .content(messages::carrier_prompt(&snap.row, &menu))
-                        .components(messages::carrier_menu(&menu)),
+                        .components(messages::carrier_menu(&menu))
+                        .allowed_mentions(messages::mentions::none()),
                 )
                 .await
         };
@@ -156,7 +157,8 @@ pub async fn send_carrier_menus(
                             ))
                             .label("Choose privately")
                             .style(serenity::ButtonStyle::Primary),
-                        ])]),
+                        ])])
+                        .allowed_mentions(messages::mentions::only(&[user])),
                 )
                 .await?;
         }
@@ -198,11 +200,13 @@ pub async fn announce_designation(
         game_channel(&d.snap)
             .send_message(
                 http,
-                serenity::CreateMessage::new().content(format!(
-                    "{} ({}) has chosen.",
-                    row.name(d.color),
-                    messages::side(d.color)
-                )),
+                serenity::CreateMessage::new()
+                    .content(format!(
+                        "{} ({}) has chosen.",
+                        row.name(d.color),
+                        messages::side(d.color)
+                    ))
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await?;
         return Ok(());
@@ -295,7 +299,7 @@ pub async fn after_draw(
                             messages::side(*by)
                         ))
                         .components(messages::draw_buttons(snap.row.id))
-                        .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
+                        .allowed_mentions(messages::mentions::only(&[to])),
                 )
                 .await?;
             Ok("Draw offered. You may still make your move.".into())
@@ -305,11 +309,13 @@ pub async fn after_draw(
             game_channel(snap)
                 .send_message(
                     http,
-                    serenity::CreateMessage::new().content(format!(
-                        "{} ({}) declined the draw offer.",
-                        snap.row.name(by.other()),
-                        messages::side(by.other())
-                    )),
+                    serenity::CreateMessage::new()
+                        .content(format!(
+                            "{} ({}) declined the draw offer.",
+                            snap.row.name(by.other()),
+                            messages::side(by.other())
+                        ))
+                        .allowed_mentions(messages::mentions::none()),
                 )
                 .await?;
             Ok("Draw declined.".into())

@@ -29,9 +29,15 @@ impl DiscordNotifier {
         DiscordNotifier { http }
     }
 
-    async fn post(&self, channel: u64, text: String) -> Result<(), serenity::Error> {
+    /// Posts `text`, which may ping exactly `users` (issue 16).
+    async fn post(&self, channel: u64, text: String, users: &[u64]) -> Result<(), serenity::Error> {
         serenity::ChannelId::new(channel)
-            .send_message(&self.http, serenity::CreateMessage::new().content(text))
+            .send_message(
+                &self.http,
+                serenity::CreateMessage::new()
+                    .content(text)
+                    .allowed_mentions(messages::mentions::only(users)),
+            )
             .await
             .map(|_| ())
     }
@@ -42,7 +48,12 @@ impl DiscordNotifier {
             .await?;
         channel
             .id
-            .send_message(&self.http, serenity::CreateMessage::new().content(text))
+            .send_message(
+                &self.http,
+                serenity::CreateMessage::new()
+                    .content(text)
+                    .allowed_mentions(messages::mentions::none()),
+            )
             .await
             .map(|_| ())
     }
@@ -62,7 +73,8 @@ impl DiscordNotifier {
                 message,
                 serenity::EditMessage::new()
                     .content(content)
-                    .components(Vec::new()),
+                    .components(Vec::new())
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await
             .map(|_| ())
@@ -110,7 +122,7 @@ impl Notifier for DiscordNotifier {
                     }
                 }
                 let mentioned = messages::nudge_in_thread(*user_id, text);
-                match self.post(*channel_id, mentioned).await {
+                match self.post(*channel_id, mentioned, &[*user_id]).await {
                     Ok(()) if *via == NudgeVia::Dm => Delivery::FellBackToThread,
                     Ok(()) => Delivery::Channel,
                     Err(e) => failed("nudge not delivered", *game_id, &e),
@@ -121,7 +133,14 @@ impl Notifier for DiscordNotifier {
                 channel_id,
                 board_message_id,
                 text,
-            } => match self.post(*channel_id, text.clone()).await {
+            } => match self
+                .post(
+                    *channel_id,
+                    text.clone(),
+                    &messages::mentions::trailing_mentions(text),
+                )
+                .await
+            {
                 Ok(()) => {
                     if let Some(board) = board_message_id {
                         self.finish_board(*game_id, *channel_id, *board).await;
@@ -140,9 +159,9 @@ impl Notifier for DiscordNotifier {
                     Some(m) => match self.mark_expired(*channel_id, *m, text).await {
                         Ok(()) => Ok(()),
                         // The message is gone: say it in the channel.
-                        Err(_) => self.post(*channel_id, text.clone()).await,
+                        Err(_) => self.post(*channel_id, text.clone(), &[]).await,
                     },
-                    None => self.post(*channel_id, text.clone()).await,
+                    None => self.post(*channel_id, text.clone(), &[]).await,
                 };
                 match done {
                     Ok(()) => Delivery::Channel,

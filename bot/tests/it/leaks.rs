@@ -267,3 +267,145 @@ async fn games_lists_the_others_around_a_damaged_row() -> Outcome {
     d.stop().await;
     Ok(())
 }
+
+/// A display name that would ping everyone and a role if a message let it.
+const PINGING_NAME: &str = "@everyone <@&4242> @here";
+
+/// Checks every message the bot sent or edited with text (REST messages, interaction
+/// answers and their edits): each says who it may ping, users only, none of them outside
+/// `allowed`. Returns how many were checked.
+fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
+    let mut checked = 0;
+    for r in fake.requests() {
+        if !matches!(r.method.as_str(), "POST" | "PATCH") {
+            continue;
+        }
+        let Some(body) = r.body.json() else { continue };
+        let payload = if r.path.ends_with("/callback") {
+            &body["data"]
+        } else {
+            body
+        };
+        if payload["content"].as_str().is_none_or(str::is_empty) {
+            continue;
+        }
+        checked += 1;
+        let am = &payload["allowed_mentions"];
+        assert!(
+            am.is_object(),
+            "{} {}: no allowed_mentions: {payload}",
+            r.method,
+            r.path
+        );
+        assert_eq!(
+            am["parse"],
+            serde_json::json!([]),
+            "{} {}: {am}",
+            r.method,
+            r.path
+        );
+        assert!(
+            am["roles"].as_array().is_none_or(Vec::is_empty),
+            "{} {}: {am}",
+            r.method,
+            r.path
+        );
+        for user in am["users"].as_array().cloned().unwrap_or_default() {
+            let id: u64 = user.as_str().and_then(|s| s.parse().ok()).unwrap_or(0);
+            assert!(
+                allowed.contains(&id),
+                "{} {}: pings {id}: {am}",
+                r.method,
+                r.path
+            );
+        }
+    }
+    checked
+}
+
+/// Issue 16 (3): a player whose display name holds `@everyone` and a role mention pings
+/// nobody through the scheduler's nudge and forfeit notices: each names who it may ping.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scheduler_notices_ping_only_the_players() {
+    use kaboom_bot::discord::notifier::DiscordNotifier;
+    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::Db;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    let fake = FakeDiscord::start().await.expect("fake starts");
+    let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::connect(&format!("sqlite://{}", dir.path().join("d.db").display()))
+        .await
+        .unwrap();
+    let clock = Arc::new(TestClock::new(T0));
+    let services = Services::new(
+        db.clone(),
+        clock.clone(),
+        Arc::new(kaboom_testkit::painter::PlainPainter),
+    );
+    let scheduler = Scheduler::new(
+        db,
+        clock.clone(),
+        Arc::new(DiscordNotifier::new(http)),
+        SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
+    );
+    let channel = fake.text_channel_id();
+    let c = services
+        .create_challenge(NewChallenge {
+            guild_id: Some(fake.guild_id()),
+            channel_id: channel,
+            challenger_id: 1001,
+            challenger_name: PINGING_NAME.into(),
+            opponent_id: Some(1002),
+            variant: Variant::Atomic,
+            options: GameOptions::default(),
+            days_per_move: Some(1),
+            color: ColorChoice::White,
+            rated: false,
+        })
+        .await
+        .unwrap();
+    let id = services
+        .accept_challenge(c.id, 1002, PINGING_NAME)
+        .await
+        .unwrap()
+        .row
+        .id;
+    let thread = fake.add_thread(channel, "a game").unwrap();
+    services.set_thread(id, thread).await.unwrap();
+    fake.refuse_dms_for(1001);
+    services.play(id, 1001, "e4").await.unwrap();
+    for _ in 0..3 {
+        clock.advance(12 * 3600);
+        scheduler.sweep().await.unwrap();
+    }
+    let posted = fake.messages_in(thread);
+    assert!(
+        posted.iter().any(|m| m.content().contains("wins on time")),
+        "{posted:?}"
+    );
+    assert!(assert_pings_only(&fake, &[1001, 1002]) >= 2);
+}
+
+/// Issue 16 (3): through a whole game with the real bot (challenge, boards, draw offer,
+/// resignation), a display name holding `@everyone` and a role mention pings nobody.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_messages_ping_only_the_players() -> Outcome {
+    let (mut d, _url, _dir) = start().await?;
+    d.alice = fake_discord::SimUser::new(1001, PINGING_NAME);
+    let (thread, _game, _) = d.start_game(ATOMIC).await?;
+    let r = d.play(&d.alice, thread, "e4").await?;
+    assert!(
+        r.content().unwrap_or_default().starts_with("Played"),
+        "{r:?}"
+    );
+    d.offer_and_decline_draw(thread).await?;
+    d.cmd(&d.bob, thread, "resign", vec![]).await?;
+    d.cmd(&d.carol, thread, "board", vec![]).await?;
+    assert!(assert_pings_only(&d.fake, &[d.alice.id, d.bob.id]) >= 8);
+    d.stop().await;
+    Ok(())
+}

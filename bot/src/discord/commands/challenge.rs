@@ -147,7 +147,9 @@ pub async fn challenge(
                     &services.scheduler,
                 ))
                 .components(messages::challenge_buttons(created.id))
-                .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
+                .allowed_mentions(messages::mentions::only(
+                    &created.spec.opponent_id.into_iter().collect::<Vec<_>>(),
+                )),
         )
         .await?;
     let message = reply.message().await?;

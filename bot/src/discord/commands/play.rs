@@ -132,7 +132,7 @@ pub async fn board(
             .content(text)
             .attachment(image)
             .ephemeral(private)
-            .allowed_mentions(serenity::CreateAllowedMentions::new()),
+            .allowed_mentions(messages::mentions::none()),
     )
     .await?;
     Ok(())

@@ -2,6 +2,7 @@
 //! information (spectator views, commitments); Beirut carriers appear only after the end.
 
 pub mod failure;
+pub mod mentions;
 pub mod rules;
 
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
