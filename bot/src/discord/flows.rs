@@ -252,7 +252,7 @@ pub async fn after_play(
         "Played **{}** in game #{}: {}",
         played.ply.display,
         played.snap.row.id,
-        msg.link()
+        messages::message_link(played.snap.row.guild_id, msg.channel_id.get(), msg.id.get())
     ))
 }
 

@@ -409,3 +409,25 @@ async fn bot_messages_ping_only_the_players() -> Outcome {
     d.stop().await;
     Ok(())
 }
+
+/// Issue 16 (4): the private "Played ..." confirmation links to the board message in its
+/// server (a message created over REST carries no guild id: the link comes from the game).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn played_links_to_the_board_in_its_server() -> Outcome {
+    let (d, _url, _dir) = start().await?;
+    let (thread, _game, _) = d.start_game(ATOMIC).await?;
+    let r = d.play(&d.alice, thread, "e4").await?;
+    let board = d.boards(thread).pop().unwrap();
+    let link = format!(
+        "https://discord.com/channels/{}/{thread}/{}",
+        d.fake.guild_id(),
+        board.id
+    );
+    let text = r.content().unwrap_or_default();
+    assert!(
+        text.starts_with("Played") && text.ends_with(&link),
+        "{text}"
+    );
+    d.stop().await;
+    Ok(())
+}

@@ -345,6 +345,13 @@ pub fn channel_link(guild: Option<u64>, channel: u64) -> String {
     }
 }
 
+/// The link to message `message` in `channel` of server `guild` (issue 16: built from the
+/// game's row, since a message created over REST carries no guild id and its own link
+/// would point at `@me`).
+pub fn message_link(guild: Option<u64>, channel: u64, message: u64) -> String {
+    format!("{}/{message}", channel_link(guild, channel))
+}
+
 /// How the expiry line of an open challenge begins (the notifier drops that line when it
 /// marks the challenge expired).
 pub const EXPIRY_NOTE_PREFIX: &str = "Open for ";
