@@ -349,6 +349,14 @@ impl FakeDiscord {
         });
     }
 
+    /// From now on, interactions carry `permissions` as the bot's `app_permissions` (its
+    /// permissions in the channel) instead of every permission; `None` restores that.
+    pub fn set_app_permissions(&self, permissions: Option<serenity::model::Permissions>) {
+        self.shared.update(|s| {
+            s.app_permissions = permissions.map(|p| p.bits());
+        });
+    }
+
     /// Undoes [`FakeDiscord::refuse_dms_for`].
     pub fn allow_dms_for(&self, user_id: u64) {
         self.shared.update(|s| {
@@ -446,6 +454,9 @@ impl FakeDiscord {
                 s.admin_role_id(),
             );
             payload["data"] = data;
+            if let Some(bits) = s.app_permissions {
+                payload["app_permissions"] = Value::String(bits.to_string());
+            }
             if let Some(message) = message {
                 payload["message"] = message;
             }

@@ -96,6 +96,8 @@ pub(crate) struct State {
     pub guild_commands: HashMap<u64, Vec<Value>>,
     pub sessions: Vec<mpsc::UnboundedSender<GatewayEvent>>,
     pub identified_sessions: u64,
+    /// `app_permissions` of interactions instead of every permission, if set.
+    pub app_permissions: Option<u64>,
 }
 
 impl State {
@@ -126,6 +128,7 @@ impl State {
             guild_commands: HashMap::new(),
             sessions: Vec::new(),
             identified_sessions: 0,
+            app_permissions: None,
         };
         let channel = state.text_channel_json(text_channel_id, TEXT_CHANNEL_NAME);
         state.channels.insert(text_channel_id, channel);

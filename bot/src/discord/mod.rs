@@ -10,4 +10,5 @@ pub mod config;
 pub mod flows;
 pub mod messages;
 pub mod notifier;
+pub mod place;
 pub mod types;

@@ -175,4 +175,14 @@ pub enum Refusal {
         /// The game asked for.
         id: i64,
     },
+    /// `/challenge` where no game thread can be opened (issue 16, Discord layer).
+    ChallengeNotHere {
+        /// Where it was used: `a thread`, `a direct message`, ...
+        place: String,
+    },
+    /// The bot lacks permissions it needs in the challenge's channel (Discord layer).
+    BotLacksPermissions {
+        /// Their names, as Discord's settings show them.
+        missing: Vec<String>,
+    },
 }

@@ -431,3 +431,67 @@ async fn played_links_to_the_board_in_its_server() -> Outcome {
     d.stop().await;
     Ok(())
 }
+
+/// The number of stored challenges.
+async fn challenges(url: &str) -> i64 {
+    use sqlx::Connection;
+    let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
+    let n: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM challenges")
+        .fetch_one(&mut c)
+        .await
+        .unwrap();
+    n.0
+}
+
+/// Issue 16 (5): `/challenge` is refused, before anything is stored, where no game thread
+/// can be opened (a thread, a direct message) and where the bot lacks a permission it
+/// needs (named in the refusal).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
+    use poise::serenity_prelude::Permissions;
+    let (d, url, _dir) = start().await?;
+    let text = d.fake.text_channel_id();
+    let thread = d.fake.add_thread(text, "chat")?;
+    let dm = d.fake.dm_channel_for(d.alice.id);
+    let options = || {
+        vec![
+            CommandOption::integer("variant", ATOMIC),
+            CommandOption::user("opponent", &d.bob),
+        ]
+    };
+    for (channel, place) in [(thread, "a thread"), (dm, "a direct message")] {
+        let r = d.cmd(&d.alice, channel, "challenge", options()).await?;
+        let said = r.content().unwrap_or_default();
+        assert!(
+            said.contains(&format!("cannot be posted in {place}")),
+            "{said}"
+        );
+        assert!(r.custom_ids().is_empty(), "{r:?}");
+    }
+    d.fake.set_app_permissions(Some(
+        kaboom_bot::discord::place::NEEDED
+            - Permissions::CREATE_PUBLIC_THREADS
+            - Permissions::ATTACH_FILES,
+    ));
+    let r = d.cmd(&d.alice, text, "challenge", options()).await?;
+    let said = r.content().unwrap_or_default();
+    assert!(
+        said.contains("Create Public Threads") && said.contains("Attach Files"),
+        "{said}"
+    );
+    assert_eq!(challenges(&url).await, 0);
+    d.fake.set_app_permissions(None);
+    d.start_game(ATOMIC).await?;
+    assert_eq!(challenges(&url).await, 1);
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (5): the permissions `/challenge` checks are the invite link's.
+#[test]
+fn challenge_checks_the_invite_permissions() {
+    assert_eq!(
+        kaboom_bot::discord::place::NEEDED,
+        kaboom_bot::cli::invite::PERMISSIONS
+    );
+}

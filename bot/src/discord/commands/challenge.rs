@@ -113,6 +113,7 @@ pub async fn challenge(
         bool,
     >,
 ) -> Result<(), Error> {
+    crate::discord::place::check_challenge(ctx).map_err(crate::service::ServiceError::from)?;
     let services = &ctx.data().services;
     let author = ctx.author();
     let spec = NewChallenge {

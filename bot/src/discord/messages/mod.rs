@@ -613,6 +613,14 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::PickCarriers => "Pick your carriers from the menu.".into(),
         Refusal::StaleButton => "This button is no longer in use.".into(),
         Refusal::BadSetting { reason } => reason.clone(),
+        Refusal::ChallengeNotHere { place } => format!(
+            "A challenge cannot be posted in {place}: its game is played in a thread of a server's text channel. Use /challenge in one."
+        ),
+        Refusal::BotLacksPermissions { missing } => format!(
+            "I cannot host a game in this channel: I lack the {} permission{} here. Ask a server admin to grant them to my role in this channel, or use another channel.",
+            missing.join(", "),
+            if missing.len() == 1 { "" } else { "s" }
+        ),
         Refusal::NotReadableHere { id } => format!(
             "Game #{id} can be read only in its own server, or by its players in a direct message with me."
         ),
