@@ -495,3 +495,53 @@ fn challenge_checks_the_invite_permissions() {
         kaboom_bot::cli::invite::PERMISSIONS
     );
 }
+
+/// Issue 16 (6): `/games` with 60 active games stays within Discord's 2000 characters,
+/// listing what fits and saying how many more there are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_with_sixty_games_fits_one_message() -> Outcome {
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    let (d, _url, _dir) = start().await?;
+    let services = Services::new(
+        d.db.clone(),
+        Arc::new(TestClock::new(T0)),
+        Arc::new(kaboom_testkit::painter::PlainPainter),
+    );
+    for _ in 0..60 {
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: Some(d.fake.guild_id()),
+                channel_id: d.fake.text_channel_id(),
+                challenger_id: d.alice.id,
+                challenger_name: "alice".into(),
+                opponent_id: Some(d.bob.id),
+                variant: Variant::Atomic,
+                options: GameOptions::default(),
+                days_per_move: Some(3),
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        services
+            .accept_challenge(c.id, d.bob.id, "bob")
+            .await
+            .unwrap();
+    }
+    let r = d
+        .cmd(&d.alice, d.fake.text_channel_id(), "games", vec![])
+        .await?;
+    let text = r.content().unwrap_or_default();
+    assert!(
+        text.chars().count() <= 2000,
+        "{} chars",
+        text.chars().count()
+    );
+    let listed = text.lines().filter(|l| l.starts_with('#')).count();
+    let more = format!("… and {} more.", 60 - listed);
+    assert!(listed >= 10 && text.ends_with(&more), "{text}");
+    d.stop().await;
+    Ok(())
+}

@@ -53,7 +53,7 @@ pub async fn games(
             messages::players_line(&row)
         ));
     }
-    say_private(ctx, lines.join("\n")).await
+    say_private(ctx, messages::fit_lines(&lines, messages::MESSAGE_LIMIT)).await
 }
 
 /// Download a game as PGN (Beirut carriers are included only after the game ends).

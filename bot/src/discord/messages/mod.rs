@@ -352,6 +352,35 @@ pub fn message_link(guild: Option<u64>, channel: u64, message: u64) -> String {
     format!("{}/{message}", channel_link(guild, channel))
 }
 
+/// Discord's limit on a message's content, in characters.
+pub const MESSAGE_LIMIT: usize = 2000;
+
+/// `lines` joined by newlines within `limit` characters (issue 16): the first line and as
+/// many of the others as fit, then `… and N more.` for the rest.
+pub fn fit_lines(lines: &[String], limit: usize) -> String {
+    let whole = lines.join("\n");
+    if whole.chars().count() <= limit {
+        return whole;
+    }
+    let mut kept = String::new();
+    let mut used = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let rest = lines.len() - i;
+        let tail = format!("\n… and {rest} more.");
+        let len = line.chars().count() + usize::from(i > 0);
+        if used + len + tail.chars().count() > limit {
+            kept.push_str(&tail);
+            return kept;
+        }
+        if i > 0 {
+            kept.push('\n');
+        }
+        kept.push_str(line);
+        used += len;
+    }
+    kept
+}
+
 /// How the expiry line of an open challenge begins (the notifier drops that line when it
 /// marks the challenge expired).
 pub const EXPIRY_NOTE_PREFIX: &str = "Open for ";
