@@ -545,3 +545,65 @@ async fn games_with_sixty_games_fits_one_message() -> Outcome {
     d.stop().await;
     Ok(())
 }
+
+/// Issue 16 (2): an open challenge whose row does not decode does not stop the sweep: it
+/// is expired (logged), and the other open challenge expires with its notice.
+#[tokio::test]
+async fn a_damaged_challenge_row_costs_only_itself() {
+    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::Db;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("c.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    let clock = Arc::new(TestClock::new(T0));
+    let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::refusing_dms(
+        Vec::new(),
+    ));
+    let scheduler = Scheduler::new(
+        db.clone(),
+        clock.clone(),
+        notifier.clone(),
+        SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
+    );
+    let services = Services::new(
+        db,
+        clock.clone(),
+        Arc::new(kaboom_testkit::painter::PlainPainter),
+    );
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: Some(1),
+                channel_id: 10,
+                challenger_id: 1001,
+                challenger_name: "alice".into(),
+                opponent_id: None,
+                variant: Variant::Atomic,
+                options: GameOptions::default(),
+                days_per_move: Some(1),
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        ids.push(c.id);
+    }
+    sql(
+        &url,
+        &format!("UPDATE challenges SET carriers = 'x' WHERE id = {}", ids[0]),
+    )
+    .await;
+    clock.advance(8 * 86_400);
+    let report = scheduler
+        .sweep()
+        .await
+        .expect("the sweep survives a damaged row");
+    assert_eq!(report.expired, vec![ids[1]]);
+    assert_eq!(notifier.sent().len(), 1);
+    scheduler.sweep().await.expect("and the next one");
+}
