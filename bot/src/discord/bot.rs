@@ -47,6 +47,8 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: crate::discord::commands::all(),
+            // Replies ping nobody unless they say whom (issue 16).
+            allowed_mentions: Some(crate::discord::messages::mentions::none()),
             on_error: |error| Box::pin(crate::discord::commands::on_error(error)),
             event_handler: |framework, event| Box::pin(event_handler(framework, event)),
             ..Default::default()

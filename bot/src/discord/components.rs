@@ -36,8 +36,13 @@ async fn answer(
     ic: &serenity::ComponentInteraction,
     text: impl Into<String>,
 ) -> Result<(), Error> {
-    ic.edit_response(http, serenity::EditInteractionResponse::new().content(text))
-        .await?;
+    ic.edit_response(
+        http,
+        serenity::EditInteractionResponse::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::none()),
+    )
+    .await?;
     Ok(())
 }
 
@@ -63,11 +68,17 @@ pub async fn handle(
             }
             Ok(snap) if snap.outcome().is_some() => (messages::ALREADY_OVER.to_string(), false),
             Ok(_) => (messages::resign_question(GameId(id)), true),
-            Err(e) => (messages::service_error(&e), false),
+            Err(e) => {
+                if messages::failure::is_unreadable(&e) {
+                    tracing::error!(game_id = id, error = %e, "resign button failed");
+                }
+                (messages::service_error(&e), false)
+            }
         };
         let mut msg = serenity::CreateInteractionResponseMessage::new()
             .content(text)
-            .ephemeral(true);
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none());
         if ask {
             msg = msg.components(vec![serenity::CreateActionRow::Buttons(vec![
                 serenity::CreateButton::new(ids::make(ids::RESIGN_YES, id))
@@ -92,7 +103,7 @@ pub async fn handle(
                 }
                 None => {
                     tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
-                    format!("Sorry, that failed: {e}")
+                    messages::failure::failure_text(&*e)
                 }
             };
             answer(http, ic, text).await
@@ -113,7 +124,8 @@ async fn close_challenge_message(
             ic.message.id,
             serenity::EditMessage::new()
                 .content(text)
-                .components(vec![]),
+                .components(vec![])
+                .allowed_mentions(messages::mentions::none()),
         )
         .await?;
     Ok(())
@@ -180,7 +192,8 @@ async fn route(
                 http,
                 serenity::EditInteractionResponse::new()
                     .content(text)
-                    .new_attachment(image),
+                    .new_attachment(image)
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await?;
             Ok(())
@@ -192,7 +205,8 @@ async fn route(
                 http,
                 serenity::EditInteractionResponse::new()
                     .content(messages::carrier_prompt(&snap.row, &menu))
-                    .components(messages::carrier_menu(&menu)),
+                    .components(messages::carrier_menu(&menu))
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await?;
             Ok(())
@@ -210,7 +224,8 @@ async fn route(
                 http,
                 serenity::EditInteractionResponse::new()
                     .content(flows::designation_confirmation(&d))
-                    .new_attachment(image),
+                    .new_attachment(image)
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await?;
             Ok(())

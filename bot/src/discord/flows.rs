@@ -86,7 +86,7 @@ pub async fn after_play(
             "Played **{}** in game #{}: {}",
             played.ply.display,
             id,
-            serenity::MessageId::from(message).link(serenity::ChannelId::from(channel), None)
+            messages::message_link(played.snap.row.guild_id, channel, message)
         ),
         _ => messages::played_saved(&played.ply.display, id),
     })

@@ -14,6 +14,7 @@ pub(crate) mod ids;
 pub mod messages;
 pub mod notifier;
 pub mod outbox;
+pub mod place;
 pub mod types;
 
 /// The error type of commands, components and the outbox: any error, sent between threads.

@@ -30,9 +30,20 @@ impl DiscordNotifier {
         DiscordNotifier { http }
     }
 
-    async fn post(&self, channel: ChannelId, text: String) -> Result<(), serenity::Error> {
+    /// Posts `text`, which may ping exactly `users` (issue 16).
+    async fn post(
+        &self,
+        channel: ChannelId,
+        text: String,
+        users: &[UserId],
+    ) -> Result<(), serenity::Error> {
         serenity::ChannelId::from(channel)
-            .send_message(&self.http, serenity::CreateMessage::new().content(text))
+            .send_message(
+                &self.http,
+                serenity::CreateMessage::new()
+                    .content(text)
+                    .allowed_mentions(messages::mentions::only(users)),
+            )
             .await
             .map(|_| ())
     }
@@ -43,7 +54,12 @@ impl DiscordNotifier {
             .await?;
         channel
             .id
-            .send_message(&self.http, serenity::CreateMessage::new().content(text))
+            .send_message(
+                &self.http,
+                serenity::CreateMessage::new()
+                    .content(text)
+                    .allowed_mentions(messages::mentions::none()),
+            )
             .await
             .map(|_| ())
     }
@@ -64,7 +80,8 @@ impl DiscordNotifier {
                 message,
                 serenity::EditMessage::new()
                     .content(content)
-                    .components(Vec::new()),
+                    .components(Vec::new())
+                    .allowed_mentions(messages::mentions::none()),
             )
             .await
             .map(|_| ())
@@ -112,7 +129,7 @@ impl Notifier for DiscordNotifier {
                     }
                 }
                 let mentioned = messages::nudge_in_thread(*user_id, text);
-                match self.post(*channel_id, mentioned).await {
+                match self.post(*channel_id, mentioned, &[*user_id]).await {
                     Ok(()) if *via == NudgeVia::Dm => Delivery::FellBackToThread,
                     Ok(()) => Delivery::Channel,
                     Err(e) => failed("nudge not delivered", game_id.get(), &e),
@@ -123,7 +140,14 @@ impl Notifier for DiscordNotifier {
                 channel_id,
                 board_message_id,
                 text,
-            } => match self.post(*channel_id, text.clone()).await {
+            } => match self
+                .post(
+                    *channel_id,
+                    text.clone(),
+                    &messages::mentions::trailing_mentions(text),
+                )
+                .await
+            {
                 Ok(()) => {
                     if let Some(board) = board_message_id {
                         self.finish_board(*game_id, *channel_id, *board).await;
@@ -142,9 +166,9 @@ impl Notifier for DiscordNotifier {
                     Some(m) => match self.mark_expired(*channel_id, *m, text).await {
                         Ok(()) => Ok(()),
                         // The message is gone: say it in the channel.
-                        Err(_) => self.post(*channel_id, text.clone()).await,
+                        Err(_) => self.post(*channel_id, text.clone(), &[]).await,
                     },
-                    None => self.post(*channel_id, text.clone()).await,
+                    None => self.post(*channel_id, text.clone(), &[]).await,
                 };
                 match done {
                     Ok(()) => Delivery::Channel,

@@ -84,8 +84,8 @@ pub enum Effect {
     Announcement {
         /// The text, already worded.
         text: String,
-        /// Whether it pings the users it mentions.
-        mentions: bool,
+        /// The users it may ping (issue 16: no one else, whatever the text holds).
+        pings: Vec<UserId>,
         /// Whether it carries the draw offer's buttons.
         draw_buttons: bool,
     },
@@ -187,7 +187,7 @@ impl DiscordEffects {
                         row.name(d.color),
                         messages::side(d.color)
                     );
-                    return (row.id, vec![announcement(text, false, false)]);
+                    return (row.id, vec![announcement(text, Vec::new(), false)]);
                 }
                 let mut lines = vec!["Both players have chosen: play starts.".to_string()];
                 lines.extend(d.all.iter().map(|x| match row.variant {
@@ -227,7 +227,7 @@ impl DiscordEffects {
                     snap.row.name(*by),
                     messages::side(*by)
                 );
-                (snap.row.id, vec![announcement(text, true, true)])
+                (snap.row.id, vec![announcement(text, vec![to], true)])
             }
             Committed::Draw(DrawResult::Declined { snap, by }) => {
                 let text = format!(
@@ -235,17 +235,17 @@ impl DiscordEffects {
                     snap.row.name(by.other()),
                     messages::side(by.other())
                 );
-                (snap.row.id, vec![announcement(text, false, false)])
+                (snap.row.id, vec![announcement(text, Vec::new(), false)])
             }
             Committed::Draw(DrawResult::Agreed(ended)) => self.effects(Committed::Ended(ended)),
         }
     }
 }
 
-fn announcement(text: String, mentions: bool, draw_buttons: bool) -> Effect {
+fn announcement(text: String, pings: Vec<UserId>, draw_buttons: bool) -> Effect {
     Effect::Announcement {
         text,
-        mentions,
+        pings,
         draw_buttons,
     }
 }
@@ -438,9 +438,7 @@ impl Deliverer {
                             .content(caption)
                             .add_file(image)
                             .components(messages::board_buttons(game_id, finished))
-                            .allowed_mentions(
-                                serenity::CreateAllowedMentions::new().all_users(true),
-                            )
+                            .allowed_mentions(messages::mentions::board(&snap))
                             .nonce(serenity::Nonce::String(entry.nonce.clone()))
                             .enforce_nonce(true),
                     )
@@ -482,6 +480,7 @@ impl Deliverer {
                             serenity::CreateMessage::new()
                                 .content(messages::carrier_prompt(&snap.row, &menu))
                                 .components(messages::carrier_menu(&menu))
+                                .allowed_mentions(messages::mentions::none())
                                 .nonce(serenity::Nonce::String(entry.nonce.clone()))
                                 .enforce_nonce(true),
                         )
@@ -507,6 +506,7 @@ impl Deliverer {
                                         .label("Choose privately")
                                         .style(serenity::ButtonStyle::Primary),
                                     ])])
+                                    .allowed_mentions(messages::mentions::only(&[user]))
                                     .nonce(serenity::Nonce::String(format!("{}f", entry.nonce)))
                                     .enforce_nonce(true),
                             )
@@ -521,17 +521,15 @@ impl Deliverer {
             }
             Effect::Announcement {
                 text,
-                mentions,
+                pings,
                 draw_buttons,
             } => {
                 let snap = services.load(game_id).await?;
-                let mut message = serenity::CreateMessage::new().content(text);
+                let mut message = serenity::CreateMessage::new()
+                    .content(text)
+                    .allowed_mentions(messages::mentions::only(&pings));
                 if draw_buttons {
                     message = message.components(messages::draw_buttons(game_id));
-                }
-                if mentions {
-                    message = message
-                        .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true));
                 }
                 let msg = board::game_channel(&snap)
                     .send_message(

@@ -487,8 +487,19 @@ impl Scheduler {
     }
 
     async fn expire(&self, tx: &mut Tx, id: i64) -> Result<Option<Notice>, StorageError> {
-        let Some(ch) = challenges::get_tx(tx, id).await? else {
-            return Ok(None);
+        let ch = match challenges::get_tx(tx, id).await {
+            Ok(Some(ch)) => ch,
+            Ok(None) => return Ok(None),
+            // A row that does not read costs only itself (issue 16): expired, not shown.
+            Err(
+                e
+                @ (StorageError::Corrupt(_) | StorageError::Sql(sqlx::Error::ColumnDecode { .. })),
+            ) => {
+                tracing::error!(challenge_id = id, error = %e, "a challenge row does not read; expired without a notice");
+                schedule::expire_challenge(tx, id).await?;
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
         };
         if !schedule::expire_challenge(tx, id).await? {
             return Ok(None);

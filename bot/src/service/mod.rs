@@ -8,6 +8,7 @@
 //! ([`ServiceError::MovedOn`] for the loser). Nothing is returned as done before it is
 //! committed.
 
+pub mod access;
 pub mod commitment;
 pub mod outbox; // issue 16
 pub mod painter;
@@ -936,18 +937,18 @@ impl Services {
         Ok(o.map(|o| o.by))
     }
 
-    /// The game's PGN. Beirut carriers appear only once the game is over (BE-9).
+    /// The game's PGN. Beirut carriers appear only once the game is over (BE-9), Nuke
+    /// carriers once both sides have chosen (NU-3, issue 16).
     ///
     /// # Errors
     /// [`ServiceError`] when the game cannot be loaded.
     pub async fn pgn(&self, id: GameId) -> Result<String, ServiceError> {
         let snap = self.load(id).await?;
-        let designations = if snap.outcome().is_some() || snap.row.variant == Variant::Nuke {
-            self.designations(id).await?
-        } else {
-            Vec::new()
-        };
-        Ok(pgn::pgn(&snap, &designations))
+        if pgn::carriers_public(&snap) {
+            let designations = self.designations(id).await?;
+            return Ok(pgn::pgn(&snap, &designations));
+        }
+        Ok(pgn::pgn(&snap, &[]))
     }
 
     /// Paints `viewer`'s view of the game after its last action, from `bottom`'s side.

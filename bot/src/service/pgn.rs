@@ -24,6 +24,14 @@ pub fn pgn_date(unix: i64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// Whether the carriers of `snap` may be shown to everyone: after the game (BE-9), and for
+/// Nuke once both sides have chosen (NU-3). Before that a side's choice is secret from the
+/// other side too (issue 16).
+pub fn carriers_public(snap: &Snapshot) -> bool {
+    snap.outcome().is_some()
+        || (snap.row.variant == Variant::Nuke && snap.game.awaiting_designation().is_empty())
+}
+
 /// The PGN of `snap`. `designations` are written as `WhiteCarriers`/`BlackCarriers` tags
 /// (pass them only when they may be public: after a Beirut game, or for Nuke).
 pub fn pgn(snap: &Snapshot, designations: &[Designation]) -> String {

@@ -171,4 +171,19 @@ pub enum Refusal {
         /// What is wrong and what would be right.
         reason: String,
     },
+    /// A game read from outside its server by someone who does not play it (issue 16).
+    NotReadableHere {
+        /// The game asked for.
+        id: GameId,
+    },
+    /// `/challenge` where no game thread can be opened (issue 16, Discord layer).
+    ChallengeNotHere {
+        /// Where it was used: `a thread`, `a direct message`, ...
+        place: String,
+    },
+    /// The bot lacks permissions it needs in the challenge's channel (Discord layer).
+    BotLacksPermissions {
+        /// Their names, as Discord's settings show them.
+        missing: Vec<String>,
+    },
 }

@@ -138,7 +138,7 @@ pub async fn get(db: &Db, id: GameId) -> Result<Option<GameRow>, StorageError> {
         .fetch_optional(db.pool())
         .await?
         .as_ref()
-        .map(from_row)
+        .map(from_row_checked)
         .transpose()
 }
 
@@ -152,7 +152,7 @@ pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageE
         .fetch_optional(&mut **tx)
         .await?
         .as_ref()
-        .map(from_row)
+        .map(from_row_checked)
         .transpose()
 }
 
@@ -166,7 +166,7 @@ pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>,
         .fetch_optional(db.pool())
         .await?
         .as_ref()
-        .map(from_row)
+        .map(from_row_checked)
         .transpose()
 }
 
@@ -175,17 +175,36 @@ pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>,
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn active_for(db: &Db, user: UserId) -> Result<Vec<GameRow>, StorageError> {
-    sqlx::query(
+    let rows = sqlx::query(
         "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state <> 'finished'
          ORDER BY id",
     )
     .bind(user)
     .bind(user)
     .fetch_all(db.pool())
-    .await?
-    .iter()
-    .map(from_row)
-    .collect()
+    .await?;
+    Ok(decodable(&rows))
+}
+
+/// A game row read back, any failure to decode it (a damaged or foreign row) as
+/// [`StorageError::Corrupt`] naming the game (issue 16).
+pub(crate) fn from_row_checked(row: &SqliteRow) -> Result<GameRow, StorageError> {
+    from_row(row).map_err(|e| {
+        let id = row.try_get::<i64, _>("id").unwrap_or_default();
+        StorageError::Corrupt(format!("game #{id}: {e}"))
+    })
+}
+
+/// The rows of a list that decode; each one that does not is logged and left out, so one
+/// damaged game costs only itself (issue 16).
+pub(crate) fn decodable(rows: &[SqliteRow]) -> Vec<GameRow> {
+    rows.iter()
+        .filter_map(|r| {
+            from_row_checked(r)
+                .inspect_err(|e| tracing::error!(error = %e, "a game row does not read; left out"))
+                .ok()
+        })
+        .collect()
 }
 
 /// The game's actions in order (canonical texts).

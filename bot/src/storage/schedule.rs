@@ -60,14 +60,19 @@ pub async fn due_batch(
             let id: GameId = r.try_get("id")?;
             let game = (|| {
                 Ok(DueGame {
-                    row: games::from_row(r)?,
+                    row: games::from_row_checked(r)?,
                     turn_started_at: r.try_get("turn_started_at")?,
                     mover: settings::user_from_columns(
                         r.try_get("mover_nudges")?,
                         r.try_get("mover_via")?,
                     )?,
                 })
-            })();
+            })()
+            .map_err(|e| match e {
+                // Any other column of this row that does not decode: damage too.
+                StorageError::Sql(e) => StorageError::Corrupt(format!("game #{id}: {e}")),
+                other => other,
+            });
             Ok((id, game))
         })
         .collect()

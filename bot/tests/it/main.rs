@@ -12,6 +12,7 @@ mod fake_discord_smoke;
 mod help_rules;
 mod invite_cli;
 mod layers;
+mod leaks;
 mod outbox;
 mod scheduler;
 mod scheduler_discord;

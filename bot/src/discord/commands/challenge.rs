@@ -114,6 +114,7 @@ pub async fn challenge(
         bool,
     >,
 ) -> Result<(), Error> {
+    crate::discord::place::check_challenge(ctx).map_err(crate::service::ServiceError::from)?;
     let services = &ctx.data().services;
     let author = ctx.author();
     let spec = NewChallenge {
@@ -148,7 +149,9 @@ pub async fn challenge(
                     &services.scheduler,
                 ))
                 .components(messages::challenge_buttons(created.id))
-                .allowed_mentions(serenity::CreateAllowedMentions::new().all_users(true)),
+                .allowed_mentions(messages::mentions::only(
+                    &created.spec.opponent_id.into_iter().collect::<Vec<_>>(),
+                )),
         )
         .await?;
     let message = reply.message().await?;

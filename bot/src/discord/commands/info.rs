@@ -41,7 +41,10 @@ pub async fn games(
                     }
                     s
                 }
-                Err(_) => "unavailable".to_string(),
+                Err(e) => {
+                    tracing::error!(game_id = %row.id, error = %e, "/games: a game does not load");
+                    "unavailable".to_string()
+                }
             }
         };
         lines.push(format!(
@@ -51,7 +54,7 @@ pub async fn games(
             messages::players_line(&row)
         ));
     }
-    say_private(ctx, lines.join("\n")).await
+    say_private(ctx, messages::fit_lines(&lines, messages::MESSAGE_LIMIT)).await
 }
 
 /// Download a game as PGN (Beirut carriers are included only after the game ends).
@@ -63,7 +66,12 @@ pub async fn pgn(
     game: Option<String>,
 ) -> Result<(), Error> {
     let id = resolve_game(ctx, game.as_deref()).await?;
-    let text = ctx.data().services.pgn(id).await?;
+    let guild = ctx.guild_id().map(Domain::domain);
+    let services = &ctx.data().services;
+    services
+        .load_readable(id, ctx.author().id.domain(), guild)
+        .await?;
+    let text = services.pgn(id).await?;
     ctx.send(
         poise::CreateReply::default()
             .content(format!("Game #{id} as PGN:"))

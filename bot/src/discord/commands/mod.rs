@@ -154,7 +154,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
                 Some(other) => {
                     tracing::error!(command = %ctx.command().name, error = %other, "command failed");
-                    format!("Sorry, that failed: {}", messages::service_error(other))
+                    messages::failure::failure_text(other)
                 }
                 None => {
                     tracing::error!(command = %ctx.command().name, error = %error, "command failed");

@@ -115,7 +115,10 @@ pub async fn board(
     }
     let services = &ctx.data().services;
     let id = resolve_game(ctx, game.as_deref()).await?;
-    let snap = services.load(id).await?;
+    let guild = ctx.guild_id().map(Domain::domain);
+    let snap = services
+        .load_readable(id, ctx.author().id.domain(), guild)
+        .await?;
     let (text, image) = if private {
         flows::own_view(services, &snap, ctx.author().id.domain()).await?
     } else {
@@ -128,7 +131,7 @@ pub async fn board(
             .content(text)
             .attachment(image)
             .ephemeral(private)
-            .allowed_mentions(serenity::CreateAllowedMentions::new()),
+            .allowed_mentions(messages::mentions::none()),
     )
     .await?;
     Ok(())

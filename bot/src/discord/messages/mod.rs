@@ -1,13 +1,15 @@
 //! Message texts and components: what the players read. Public texts use only public
 //! information (spectator views, commitments); Beirut carriers appear only after the end.
 
+pub mod failure;
+pub mod mentions;
 pub mod rules;
 
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
 use poise::serenity_prelude as serenity;
 
 use crate::domain::deadline::SchedulerConfig;
-use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
+use crate::domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 use crate::scheduler::{Announcement, End, Nudge, Wording};
 use crate::service::{Act, Refusal, ServiceError, Snapshot};
 use crate::storage::carriers::Designation;
@@ -350,6 +352,42 @@ pub fn channel_link(guild: Option<GuildId>, channel: ChannelId) -> String {
     }
 }
 
+/// The link to message `message` in `channel` of server `guild` (issue 16: built from the
+/// game's row, since a message created over REST carries no guild id and its own link
+/// would point at `@me`).
+pub fn message_link(guild: Option<GuildId>, channel: ChannelId, message: MessageId) -> String {
+    format!("{}/{message}", channel_link(guild, channel))
+}
+
+/// Discord's limit on a message's content, in characters.
+pub const MESSAGE_LIMIT: usize = 2000;
+
+/// `lines` joined by newlines within `limit` characters (issue 16): the first line and as
+/// many of the others as fit, then `… and N more.` for the rest.
+pub fn fit_lines(lines: &[String], limit: usize) -> String {
+    let whole = lines.join("\n");
+    if whole.chars().count() <= limit {
+        return whole;
+    }
+    let mut kept = String::new();
+    let mut used = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let rest = lines.len() - i;
+        let tail = format!("\n… and {rest} more.");
+        let len = line.chars().count() + usize::from(i > 0);
+        if used + len + tail.chars().count() > limit {
+            kept.push_str(&tail);
+            return kept;
+        }
+        if i > 0 {
+            kept.push('\n');
+        }
+        kept.push_str(line);
+        used += len;
+    }
+    kept
+}
+
 /// How the expiry line of an open challenge begins (the notifier drops that line when it
 /// marks the challenge expired).
 pub const EXPIRY_NOTE_PREFIX: &str = "Open for ";
@@ -611,6 +649,17 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::PickCarriers => "Pick your carriers from the menu.".into(),
         Refusal::StaleButton => "This button is no longer in use.".into(),
         Refusal::BadSetting { reason } => reason.clone(),
+        Refusal::ChallengeNotHere { place } => format!(
+            "A challenge cannot be posted in {place}: its game is played in a thread of a server's text channel. Use /challenge in one."
+        ),
+        Refusal::BotLacksPermissions { missing } => format!(
+            "I cannot host a game in this channel: I lack the {} permission{} here. Ask a server admin to grant them to my role in this channel, or use another channel.",
+            missing.join(", "),
+            if missing.len() == 1 { "" } else { "s" }
+        ),
+        Refusal::NotReadableHere { id } => format!(
+            "Game #{id} can be read only in its own server, or by its players in a direct message with me."
+        ),
     }
 }
 
@@ -702,6 +751,7 @@ pub fn service_error(e: &ServiceError) -> String {
     match e {
         ServiceError::Refused(r) => refusal(r),
         ServiceError::MovedOn { .. } => MOVED_ON.into(),
+        other if failure::is_unreadable(other) => failure::UNREADABLE_GAME.to_string(),
         other => other.to_string(),
     }
 }

@@ -1,0 +1,618 @@
+//! Issue 16: what the bot must not show, and to whom. Secrets (carriers, full states)
+//! appear in no reply before the rules make them public, damaged games answer without
+//! their state, and games are read only where they belong.
+
+use std::sync::Arc;
+
+use fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
+use kaboom_bot::discord::messages::failure::UNREADABLE_GAME;
+use kaboom_bot::domain::ids::{ChannelId, GameId, GuildId, UserId};
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::demo::DemoError;
+use kaboom_testkit::driver::{Driver, StartedGame};
+
+const T0: i64 = 1_763_700_000;
+const ATOMIC: i64 = 0;
+const BEIRUT: i64 = 1;
+const NUKE: i64 = 2;
+
+type Outcome = Result<(), DemoError>;
+
+/// The bot against a fresh fake, on a new database; returns the driver, the database URL
+/// and the directory guard.
+async fn start() -> Result<(Driver, String, tempfile::TempDir), DemoError> {
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+    let fake = FakeDiscord::start().await?;
+    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
+    Ok((d, url, dir))
+}
+
+/// Runs `sql` against the bot's database file (a second connection, as a host would).
+async fn sql(url: &str, sql: &str) {
+    use sqlx::Connection;
+    let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
+    sqlx::query(sql).execute(&mut c).await.unwrap();
+    c.close().await.unwrap();
+}
+
+/// Everything a reply shows: its text and its files' bytes as text.
+fn shown(r: &InteractionResponse) -> String {
+    let mut s = r.data().to_string();
+    for f in &r.files {
+        s.push_str(&String::from_utf8_lossy(&f.bytes));
+    }
+    s
+}
+
+/// Issue 16 (1a, NU-3): while the carriers are chosen, White's choice reaches neither Black
+/// nor a spectator: not in `/pgn` (no `WhiteCarriers` tag, no full-state FEN), not in
+/// `/board`. Once both have chosen, the PGN names both carriers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nuke_carrier_stays_secret_until_both_chose() -> Outcome {
+    let (d, _url, _dir) = start().await?;
+    let StartedGame { thread, game, .. } = d.start_game(NUKE).await?;
+    d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
+    for user in [&d.bob, &d.carol] {
+        for private in [false, true] {
+            let r = d.cmd(user, thread, "pgn", vec![]).await?;
+            let text = shown(&r);
+            assert!(!r.files.is_empty(), "{text}");
+            assert!(
+                !text.contains("Carriers") && !text.contains("b1") && !text.contains("FEN"),
+                "{text}"
+            );
+            let r = d
+                .cmd(
+                    user,
+                    thread,
+                    "board",
+                    vec![CommandOption::boolean("private", private)],
+                )
+                .await?;
+            assert!(!shown(&r).contains("b1"), "{}", shown(&r));
+        }
+    }
+    d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
+    let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
+    let text = shown(&r);
+    assert!(
+        text.contains("[WhiteCarriers \"b1\"]") && text.contains("[BlackCarriers \"g8\"]"),
+        "{text}"
+    );
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (1b): a Beirut game whose stored actions no longer replay answers every
+/// command with one sentence, never its full state (carriers) nor the mover's legal
+/// actions (Booms).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_that_does_not_replay_shows_no_state() -> Outcome {
+    let (d, url, _dir) = start().await?;
+    let StartedGame { thread, game, .. } = d.start_game(BEIRUT).await?;
+    d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
+    d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
+    let r = d.play(&d.alice, thread, "e4").await?;
+    assert!(
+        r.content().unwrap_or_default().starts_with("Played"),
+        "{r:?}"
+    );
+    // A rules fix (or a damaged row) makes the stored first move illegal.
+    sql(
+        &url,
+        &format!("UPDATE game_actions SET action = 'Qxh7' WHERE game_id = {game} AND ply = 1"),
+    )
+    .await;
+    let asks: Vec<(&fake_discord::SimUser, &str, Vec<CommandOption>)> = vec![
+        (&d.carol, "board", vec![]),
+        (&d.carol, "pgn", vec![]),
+        (
+            &d.bob,
+            "board",
+            vec![CommandOption::boolean("private", true)],
+        ),
+        (&d.bob, "move", vec![CommandOption::string("action", "e5")]),
+        (&d.alice, "resign", vec![]),
+    ];
+    for (user, name, options) in asks {
+        let r = d.cmd(user, thread, name, options).await?;
+        let text = shown(&r);
+        assert_eq!(r.content(), Some(UNREADABLE_GAME), "/{name}: {text}");
+        for secret in ["b1", "g8", "Boom", "rnbqkbnr", "RNBQKBNR"] {
+            assert!(!text.contains(secret), "/{name} shows {secret}: {text}");
+        }
+    }
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (1c): `/pgn game:N` and `/board game:N` read a game only in its own server, or
+/// by its players in a direct message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
+    let (d, url, _dir) = start().await?;
+    let StartedGame { game, .. } = d.start_game(ATOMIC).await?;
+    let option = || vec![CommandOption::string("game", game.to_string())];
+    let refused = |r: &InteractionResponse| {
+        r.files.is_empty()
+            && r.content()
+                .unwrap_or_default()
+                .contains("can be read only in its own server")
+    };
+    // In a DM: its players only.
+    let carol_dm = d.fake.dm_channel_for(d.carol.id);
+    let alice_dm = d.fake.dm_channel_for(d.alice.id);
+    for name in ["pgn", "board"] {
+        let r = d.cmd(&d.carol, carol_dm, name, option()).await?;
+        assert!(refused(&r), "carol /{name} in a DM: {r:?}");
+        let r = d.cmd(&d.alice, alice_dm, name, option()).await?;
+        assert!(!r.files.is_empty(), "alice /{name} in a DM: {r:?}");
+    }
+    // In its server, anyone; in another server, nobody (not even a player).
+    let text = d.fake.text_channel_id();
+    let r = d.cmd(&d.carol, text, "pgn", option()).await?;
+    assert!(!r.files.is_empty(), "{r:?}");
+    sql(
+        &url,
+        &format!("UPDATE games SET guild_id = 4242 WHERE id = {game}"),
+    )
+    .await;
+    for user in [&d.carol, &d.alice] {
+        for name in ["pgn", "board"] {
+            let r = d.cmd(user, text, name, option()).await?;
+            assert!(refused(&r), "/{name} from another server: {r:?}");
+        }
+    }
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (2): one game row that does not decode (its `ply` is text) costs only that
+/// game: the scheduler's sweep still forfeits another overdue game, and the list of a
+/// player's games still lists the others.
+#[tokio::test]
+async fn a_damaged_row_costs_only_its_game() {
+    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::Db;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("s.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    let clock = Arc::new(TestClock::new(T0));
+    let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::refusing_dms(
+        Vec::new(),
+    ));
+    let scheduler = Scheduler::new(
+        db.clone(),
+        clock.clone(),
+        notifier.clone(),
+        SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
+    );
+    let services = Services::new(
+        db,
+        clock.clone(),
+        Arc::new(kaboom_testkit::painter::PlainPainter),
+    );
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: Some(GuildId(1)),
+                channel_id: ChannelId(10),
+                challenger_id: UserId(1001),
+                challenger_name: "alice".into(),
+                opponent_id: Some(UserId(1002)),
+                variant: Variant::Atomic,
+                options: GameOptions::default(),
+                days_per_move: Some(1),
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        let id = services
+            .accept_challenge(c.id, UserId(1002), "bob")
+            .await
+            .unwrap()
+            .row
+            .id;
+        ids.push(id);
+    }
+    scheduler.sweep().await.unwrap();
+    sql(
+        &url,
+        &format!("UPDATE games SET ply = 'x' WHERE id = {}", ids[0]),
+    )
+    .await;
+    let listed: Vec<GameId> = services
+        .active_games(UserId(1001))
+        .await
+        .expect("the list survives a damaged row")
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(listed, ids[1..].to_vec());
+    clock.advance(2 * 86_400);
+    let report = scheduler
+        .sweep()
+        .await
+        .expect("the sweep survives a damaged row");
+    let mut forfeited = report.forfeited.clone();
+    forfeited.sort_unstable();
+    assert_eq!(forfeited, ids[1..].to_vec());
+}
+
+/// Issue 16 (2): `/games` lists a player's other games when one of their rows is damaged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_lists_the_others_around_a_damaged_row() -> Outcome {
+    let (d, url, _dir) = start().await?;
+    let StartedGame { game: first, .. } = d.start_game(ATOMIC).await?;
+    let StartedGame { game: second, .. } = d.start_game(ATOMIC).await?;
+    sql(
+        &url,
+        &format!("UPDATE games SET ply = 'x' WHERE id = {first}"),
+    )
+    .await;
+    let r = d
+        .cmd(&d.alice, d.fake.text_channel_id(), "games", vec![])
+        .await?;
+    let text = r.content().unwrap_or_default().to_string();
+    assert!(
+        text.contains(&format!("#{second} ")) && !text.contains(&format!("#{first} ")),
+        "{text}"
+    );
+    d.stop().await;
+    Ok(())
+}
+
+/// A display name that would ping everyone and a role if a message let it.
+const PINGING_NAME: &str = "@everyone <@&4242> @here";
+
+/// Checks every message the bot sent or edited with text (REST messages, interaction
+/// answers and their edits): each says who it may ping, users only, none of them outside
+/// `allowed`. Returns how many were checked.
+fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
+    let mut checked = 0;
+    for r in fake.requests() {
+        if !matches!(r.method.as_str(), "POST" | "PATCH") {
+            continue;
+        }
+        let Some(body) = r.body.json() else { continue };
+        let payload = if r.path.ends_with("/callback") {
+            &body["data"]
+        } else {
+            body
+        };
+        if payload["content"].as_str().is_none_or(str::is_empty) {
+            continue;
+        }
+        checked += 1;
+        let am = &payload["allowed_mentions"];
+        assert!(
+            am.is_object(),
+            "{} {}: no allowed_mentions: {payload}",
+            r.method,
+            r.path
+        );
+        assert_eq!(
+            am["parse"],
+            serde_json::json!([]),
+            "{} {}: {am}",
+            r.method,
+            r.path
+        );
+        assert!(
+            am["roles"].as_array().is_none_or(Vec::is_empty),
+            "{} {}: {am}",
+            r.method,
+            r.path
+        );
+        for user in am["users"].as_array().cloned().unwrap_or_default() {
+            let id: u64 = user.as_str().and_then(|s| s.parse().ok()).unwrap_or(0);
+            assert!(
+                allowed.contains(&id),
+                "{} {}: pings {id}: {am}",
+                r.method,
+                r.path
+            );
+        }
+    }
+    checked
+}
+
+/// Issue 16 (3): a player whose display name holds `@everyone` and a role mention pings
+/// nobody through the scheduler's nudge and forfeit notices: each names who it may ping.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scheduler_notices_ping_only_the_players() {
+    use kaboom_bot::discord::notifier::DiscordNotifier;
+    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::Db;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    let fake = FakeDiscord::start().await.expect("fake starts");
+    let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::connect(&format!("sqlite://{}", dir.path().join("d.db").display()))
+        .await
+        .unwrap();
+    let clock = Arc::new(TestClock::new(T0));
+    let services = Services::new(
+        db.clone(),
+        clock.clone(),
+        Arc::new(kaboom_testkit::painter::PlainPainter),
+    );
+    let scheduler = Scheduler::new(
+        db,
+        clock.clone(),
+        Arc::new(DiscordNotifier::new(http)),
+        SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
+    );
+    let channel = fake.text_channel_id();
+    let c = services
+        .create_challenge(NewChallenge {
+            guild_id: Some(GuildId(fake.guild_id())),
+            channel_id: ChannelId(channel),
+            challenger_id: UserId(1001),
+            challenger_name: PINGING_NAME.into(),
+            opponent_id: Some(UserId(1002)),
+            variant: Variant::Atomic,
+            options: GameOptions::default(),
+            days_per_move: Some(1),
+            color: ColorChoice::White,
+            rated: false,
+        })
+        .await
+        .unwrap();
+    let id = services
+        .accept_challenge(c.id, UserId(1002), PINGING_NAME)
+        .await
+        .unwrap()
+        .row
+        .id;
+    let thread = fake.add_thread(channel, "a game").unwrap();
+    services.set_thread(id, ChannelId(thread)).await.unwrap();
+    fake.refuse_dms_for(1001);
+    services.play(id, UserId(1001), "e4").await.unwrap();
+    for _ in 0..3 {
+        clock.advance(12 * 3600);
+        scheduler.sweep().await.unwrap();
+    }
+    let posted = fake.messages_in(thread);
+    assert!(
+        posted.iter().any(|m| m.content().contains("wins on time")),
+        "{posted:?}"
+    );
+    assert!(assert_pings_only(&fake, &[1001, 1002]) >= 2);
+}
+
+/// Issue 16 (3): through a whole game with the real bot (challenge, boards, draw offer,
+/// resignation), a display name holding `@everyone` and a role mention pings nobody.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_messages_ping_only_the_players() -> Outcome {
+    let (mut d, _url, _dir) = start().await?;
+    d.alice = fake_discord::SimUser::new(1001, PINGING_NAME);
+    let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
+    let r = d.play(&d.alice, thread, "e4").await?;
+    assert!(
+        r.content().unwrap_or_default().starts_with("Played"),
+        "{r:?}"
+    );
+    d.offer_and_decline_draw(thread).await?;
+    d.cmd(&d.bob, thread, "resign", vec![]).await?;
+    d.cmd(&d.carol, thread, "board", vec![]).await?;
+    assert!(assert_pings_only(&d.fake, &[d.alice.id, d.bob.id]) >= 8);
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (4): the private "Played ..." confirmation links to the board message in its
+/// server (a message created over REST carries no guild id: the link comes from the game).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn played_links_to_the_board_in_its_server() -> Outcome {
+    let (d, _url, _dir) = start().await?;
+    let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
+    let r = d.play(&d.alice, thread, "e4").await?;
+    let board = d.boards(thread).pop().unwrap();
+    let link = format!(
+        "https://discord.com/channels/{}/{thread}/{}",
+        d.fake.guild_id(),
+        board.id
+    );
+    let text = r.content().unwrap_or_default();
+    assert!(
+        text.starts_with("Played") && text.ends_with(&link),
+        "{text}"
+    );
+    d.stop().await;
+    Ok(())
+}
+
+/// The number of stored challenges.
+async fn challenges(url: &str) -> i64 {
+    use sqlx::Connection;
+    let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
+    let n: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM challenges")
+        .fetch_one(&mut c)
+        .await
+        .unwrap();
+    n.0
+}
+
+/// Issue 16 (5): `/challenge` is refused, before anything is stored, where no game thread
+/// can be opened (a thread, a direct message) and where the bot lacks a permission it
+/// needs (named in the refusal).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
+    use poise::serenity_prelude::Permissions;
+    let (d, url, _dir) = start().await?;
+    let text = d.fake.text_channel_id();
+    let thread = d.fake.add_thread(text, "chat")?;
+    let dm = d.fake.dm_channel_for(d.alice.id);
+    let options = || {
+        vec![
+            CommandOption::integer("variant", ATOMIC),
+            CommandOption::user("opponent", &d.bob),
+        ]
+    };
+    for (channel, place) in [(thread, "a thread"), (dm, "a direct message")] {
+        let r = d.cmd(&d.alice, channel, "challenge", options()).await?;
+        let said = r.content().unwrap_or_default();
+        assert!(
+            said.contains(&format!("cannot be posted in {place}")),
+            "{said}"
+        );
+        assert!(r.custom_ids().is_empty(), "{r:?}");
+    }
+    d.fake.set_bot_permissions(
+        kaboom_bot::discord::place::NEEDED
+            - Permissions::CREATE_PUBLIC_THREADS
+            - Permissions::ATTACH_FILES,
+    );
+    let r = d.cmd(&d.alice, text, "challenge", options()).await?;
+    let said = r.content().unwrap_or_default();
+    assert!(
+        said.contains("Create Public Threads") && said.contains("Attach Files"),
+        "{said}"
+    );
+    assert_eq!(challenges(&url).await, 0);
+    d.fake.set_bot_permissions(Permissions::all());
+    d.start_game(ATOMIC).await?;
+    assert_eq!(challenges(&url).await, 1);
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (5): the permissions `/challenge` checks are the invite link's (as
+/// `kaboom invite-url` prints it).
+#[test]
+fn challenge_checks_the_invite_permissions() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kaboom"))
+        .args(["invite-url", "--application-id", "1"])
+        .output()
+        .unwrap();
+    let link = String::from_utf8(out.stdout).unwrap();
+    let bits: u64 = link
+        .split(['?', '&'])
+        .find_map(|p| p.strip_prefix("permissions="))
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no permissions in {link}"));
+    assert_eq!(kaboom_bot::discord::place::NEEDED.bits(), bits);
+}
+
+/// Issue 16 (6): `/games` with 60 active games stays within Discord's 2000 characters,
+/// listing what fits and saying how many more there are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_with_sixty_games_fits_one_message() -> Outcome {
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    let (d, _url, _dir) = start().await?;
+    let services = Services::new(
+        d.db.clone(),
+        Arc::new(TestClock::new(T0)),
+        Arc::new(kaboom_testkit::painter::PlainPainter),
+    );
+    for _ in 0..60 {
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: Some(GuildId(d.fake.guild_id())),
+                channel_id: ChannelId(d.fake.text_channel_id()),
+                challenger_id: UserId(d.alice.id),
+                challenger_name: "alice".into(),
+                opponent_id: Some(UserId(d.bob.id)),
+                variant: Variant::Atomic,
+                options: GameOptions::default(),
+                days_per_move: Some(3),
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        services
+            .accept_challenge(c.id, UserId(d.bob.id), "bob")
+            .await
+            .unwrap();
+    }
+    let r = d
+        .cmd(&d.alice, d.fake.text_channel_id(), "games", vec![])
+        .await?;
+    let text = r.content().unwrap_or_default();
+    assert!(
+        text.chars().count() <= 2000,
+        "{} chars",
+        text.chars().count()
+    );
+    let listed = text.lines().filter(|l| l.starts_with('#')).count();
+    let more = format!("… and {} more.", 60 - listed);
+    assert!(listed >= 10 && text.ends_with(&more), "{text}");
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (2): an open challenge whose row does not decode does not stop the sweep: it
+/// is expired (logged), and the other open challenge expires with its notice.
+#[tokio::test]
+async fn a_damaged_challenge_row_costs_only_itself() {
+    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::Db;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("c.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    let clock = Arc::new(TestClock::new(T0));
+    let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::refusing_dms(
+        Vec::new(),
+    ));
+    let scheduler = Scheduler::new(
+        db.clone(),
+        clock.clone(),
+        notifier.clone(),
+        SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
+    );
+    let services = Services::new(
+        db,
+        clock.clone(),
+        Arc::new(kaboom_testkit::painter::PlainPainter),
+    );
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: Some(GuildId(1)),
+                channel_id: ChannelId(10),
+                challenger_id: UserId(1001),
+                challenger_name: "alice".into(),
+                opponent_id: None,
+                variant: Variant::Atomic,
+                options: GameOptions::default(),
+                days_per_move: Some(1),
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        ids.push(c.id);
+    }
+    sql(
+        &url,
+        &format!("UPDATE challenges SET carriers = 'x' WHERE id = {}", ids[0]),
+    )
+    .await;
+    clock.advance(8 * 86_400);
+    let report = scheduler
+        .sweep()
+        .await
+        .expect("the sweep survives a damaged row");
+    assert_eq!(report.expired, vec![ids[1]]);
+    assert_eq!(notifier.sent().len(), 1);
+    scheduler.sweep().await.expect("and the next one");
+}
