@@ -217,7 +217,7 @@ impl Position for Atomic {
         self.state.to_fen(self.has_legal_ep())
     }
 
-    crate::chess::state_clocks!();
+    crate::position::clocks!(state);
 
     fn legal_actions_into(&self, out: &mut Vec<Move>) {
         self.legal_moves(out);

@@ -473,7 +473,7 @@ impl Position for Beirut {
         out
     }
 
-    crate::chess::state_clocks!();
+    crate::position::clocks!(state);
 
     /// Chess moves in generation order, then the legal Booms of the mover's known carriers
     /// in canonical square order (BE-3, BE-4, BE-10). None before both sides chose (BE-2),

@@ -128,25 +128,6 @@ pub fn capture_removal(s: u8, color: Color, role: Role) -> Removal {
     }
 }
 
-/// The [`crate::Position`] methods that read the [`ChessState`] in `self.state` as it is:
-/// `turn`, `fullmoves` and `halfmove_clock`. For the variants played on the chess core.
-macro_rules! state_clocks {
-    () => {
-        fn turn(&self) -> Color {
-            self.state.turn
-        }
-
-        fn fullmoves(&self) -> u32 {
-            self.state.fullmoves
-        }
-
-        fn halfmove_clock(&self) -> u32 {
-            self.state.halfmoves
-        }
-    };
-}
-pub(crate) use state_clocks;
-
 /// The [`crate::Position`] methods `play_unchecked` and `play_reported` of a variant whose
 /// `apply::<REPORT>(action, &mut removals)` plays an action of type `$action` (and reports
 /// its removals when `REPORT`).

@@ -693,7 +693,7 @@ impl Position for Nuke {
         )
     }
 
-    crate::chess::state_clocks!();
+    crate::position::clocks!(state);
 
     /// Every (transfer, move, grab) triple (NU-12): no transfer first, then transfers by
     /// carrier and target square; within one, moves in generation order, each without grab
