@@ -225,6 +225,15 @@ fn path_id(what: &str, raw: &str) -> Result<u64, ControlError> {
         .map_err(|_| bad(format!("the {what} id must be a snowflake, not '{raw}'")))
 }
 
+/// The id of an interaction the fake has sent (404 for one it has not).
+fn interaction_id(fake: &FakeDiscord, raw: &str) -> Result<u64, ControlError> {
+    let id = path_id("interaction", raw)?;
+    if !fake.knows_interaction(id) {
+        return Err(not_found(format!("unknown interaction {id}")));
+    }
+    Ok(id)
+}
+
 fn flag(params: &HashMap<String, String>, name: &str) -> bool {
     params
         .get(name)
@@ -769,10 +778,7 @@ async fn responses(
     Path(id): Path<String>,
     Query(params): Params,
 ) -> Answer {
-    let id = path_id("interaction", &id)?;
-    if !fake.knows_interaction(id) {
-        return Err(not_found(format!("unknown interaction {id}")));
-    }
+    let id = interaction_id(&fake, &id)?;
     let bytes = flag(&params, "bytes");
     let list: Vec<Value> = fake
         .interaction_responses(id)
@@ -791,10 +797,7 @@ async fn next_response(
     Path(id): Path<String>,
     Query(params): Params,
 ) -> Answer {
-    let id = path_id("interaction", &id)?;
-    if !fake.knows_interaction(id) {
-        return Err(not_found(format!("unknown interaction {id}")));
-    }
+    let id = interaction_id(&fake, &id)?;
     let timeout = timeout(&params)?;
     let deadline = tokio::time::Instant::now() + timeout;
     let skip = flag(&params, "skip_deferrals");

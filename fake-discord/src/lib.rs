@@ -114,6 +114,7 @@ mod records;
 mod rules;
 mod server;
 mod state;
+pub mod testing;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -20,32 +20,6 @@ fn fake_session(fake: &FakeDiscord) -> mpsc::UnboundedReceiver<(String, Value)> 
     fake.detached_session()
 }
 
-async fn request(
-    fake: &FakeDiscord,
-    method: reqwest::Method,
-    path: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let mut builder = client
-        .request(method, format!("{}/api/v10{path}", fake.url()))
-        .header("Authorization", format!("Bot {FAKE_TOKEN}"));
-    if let Some(body) = body {
-        builder = builder
-            .header("Content-Type", "application/json")
-            .body(body.to_string());
-    }
-    let response = builder.send().await.unwrap();
-    let status = response.status().as_u16();
-    let bytes = response.bytes().await.unwrap();
-    let value = if bytes.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&bytes).unwrap()
-    };
-    (status, value)
-}
-
 #[tokio::test]
 async fn gateway_objects_deserialize_in_serenity() {
     let fake = FakeDiscord::start().await.unwrap();
@@ -83,41 +57,43 @@ async fn gateway_objects_deserialize_in_serenity() {
 async fn rest_objects_deserialize_in_serenity() {
     use reqwest::Method;
     let fake = FakeDiscord::start().await.unwrap();
-    let (status, gateway) = request(&fake, Method::GET, "/gateway/bot", None).await;
+    let (status, gateway) = fake.bot_request(Method::GET, "/gateway/bot", None).await;
     assert_eq!(status, 200);
     let gateway: serenity::BotGateway = parse("GET /gateway/bot", &gateway);
     assert_eq!(gateway.url, fake.gateway_url());
     assert_eq!(gateway.shards, 1);
 
-    let (_, me) = request(&fake, Method::GET, "/users/@me", None).await;
+    let (_, me) = fake.bot_request(Method::GET, "/users/@me", None).await;
     let me: serenity::CurrentUser = parse("GET /users/@me", &me);
     assert!(me.bot);
 
-    let (_, app) = request(&fake, Method::GET, "/oauth2/applications/@me", None).await;
+    let (_, app) = fake
+        .bot_request(Method::GET, "/oauth2/applications/@me", None)
+        .await;
     let _: serenity::CurrentApplicationInfo = parse("GET /oauth2/applications/@me", &app);
 
     let app_id = fake.application_id();
     let commands = json!([{"name": "ping", "description": "Ping", "options": [
         {"type": 3, "name": "text", "description": "Some text", "required": false, "autocomplete": true}
     ]}]);
-    let (status, registered) = request(
-        &fake,
-        Method::PUT,
-        &format!("/applications/{app_id}/commands"),
-        Some(commands),
-    )
-    .await;
+    let (status, registered) = fake
+        .bot_request(
+            Method::PUT,
+            &format!("/applications/{app_id}/commands"),
+            Some(commands),
+        )
+        .await;
     assert_eq!(status, 200);
     let registered: Vec<serenity::Command> = parse("PUT commands", &registered);
     assert_eq!(registered[0].name, "ping");
 
-    let (_, dm) = request(
-        &fake,
-        Method::POST,
-        "/users/@me/channels",
-        Some(json!({"recipient_id": "1001"})),
-    )
-    .await;
+    let (_, dm) = fake
+        .bot_request(
+            Method::POST,
+            "/users/@me/channels",
+            Some(json!({"recipient_id": "1001"})),
+        )
+        .await;
     let dm: serenity::PrivateChannel = parse("POST /users/@me/channels", &dm);
     assert_eq!(dm.recipient.id.get(), 1001);
     assert_eq!(
@@ -127,66 +103,67 @@ async fn rest_objects_deserialize_in_serenity() {
     );
 
     let channel_id = fake.text_channel_id();
-    let (status, message) = request(
-        &fake,
-        Method::POST,
-        &format!("/channels/{channel_id}/messages"),
-        Some(json!({
-            "content": "hello",
-            "embeds": [{"title": "Board", "image": {"url": "attachment://board.png"}}],
-            "components": [{"type": 1, "components": [
-                {"type": 2, "style": 1, "label": "Resign", "custom_id": "resign:1"}
-            ]}]
-        })),
-    )
-    .await;
+    let (status, message) = fake
+        .bot_request(
+            Method::POST,
+            &format!("/channels/{channel_id}/messages"),
+            Some(json!({
+                "content": "hello",
+                "embeds": [{"title": "Board", "image": {"url": "attachment://board.png"}}],
+                "components": [{"type": 1, "components": [
+                    {"type": 2, "style": 1, "label": "Resign", "custom_id": "resign:1"}
+                ]}]
+            })),
+        )
+        .await;
     assert_eq!(status, 200);
     let message: serenity::Message = parse("POST /channels/{id}/messages", &message);
     assert_eq!(message.content, "hello");
     assert_eq!(message.components.len(), 1);
 
-    let (status, thread) = request(
-        &fake,
-        Method::POST,
-        &format!("/channels/{channel_id}/messages/{}/threads", message.id),
-        Some(json!({"name": "game-2", "auto_archive_duration": 10080})),
-    )
-    .await;
+    let (status, thread) = fake
+        .bot_request(
+            Method::POST,
+            &format!("/channels/{channel_id}/messages/{}/threads", message.id),
+            Some(json!({"name": "game-2", "auto_archive_duration": 10080})),
+        )
+        .await;
     assert_eq!(status, 201);
     let thread: serenity::GuildChannel = parse("thread from message", &thread);
     assert_eq!(thread.id.get(), message.id.get());
     assert_eq!(thread.kind, serenity::ChannelType::PublicThread);
 
-    let (status, thread) = request(
-        &fake,
-        Method::POST,
-        &format!("/channels/{channel_id}/threads"),
-        Some(json!({"name": "private-game", "type": 12})),
-    )
-    .await;
+    let (status, thread) = fake
+        .bot_request(
+            Method::POST,
+            &format!("/channels/{channel_id}/threads"),
+            Some(json!({"name": "private-game", "type": 12})),
+        )
+        .await;
     assert_eq!(status, 201);
     let thread: serenity::GuildChannel = parse("thread without message", &thread);
     assert_eq!(thread.kind, serenity::ChannelType::PrivateThread);
 
-    let (status, archived) = request(
-        &fake,
-        Method::PATCH,
-        &format!("/channels/{}", thread.id),
-        Some(json!({"archived": true})),
-    )
-    .await;
+    let (status, archived) = fake
+        .bot_request(
+            Method::PATCH,
+            &format!("/channels/{}", thread.id),
+            Some(json!({"archived": true})),
+        )
+        .await;
     assert_eq!(status, 200);
     let archived: serenity::GuildChannel = parse("PATCH /channels/{id}", &archived);
     assert_eq!(archived.thread_metadata.map(|m| m.archived), Some(true));
     assert_eq!(fake.threads().len(), 2);
     assert!(fake.channel(thread.id.get()).unwrap().is_archived());
 
-    let (status, text) =
-        request(&fake, Method::GET, &format!("/channels/{channel_id}"), None).await;
+    let (status, text) = fake
+        .bot_request(Method::GET, &format!("/channels/{channel_id}"), None)
+        .await;
     assert_eq!(status, 200);
     let _: serenity::GuildChannel = parse("GET /channels/{id}", &text);
 
-    let (status, error) = request(&fake, Method::GET, "/no/such/route", None).await;
+    let (status, error) = fake.bot_request(Method::GET, "/no/such/route", None).await;
     assert_eq!(status, 404);
     assert_eq!(error["code"], 0);
     assert_eq!(fake.unknown_routes().len(), 1);
@@ -318,7 +295,7 @@ async fn callbacks_are_recorded_and_acknowledged_once() {
     let reply = json!({"type": 4, "data": {"content": "pong"}});
     let (status, _) = tokio::join!(
         waiter,
-        request(&fake, Method::POST, &path, Some(reply.clone()))
+        fake.bot_request(Method::POST, &path, Some(reply.clone()))
     )
     .1;
     assert_eq!(status, 204);
@@ -332,29 +309,21 @@ async fn callbacks_are_recorded_and_acknowledged_once() {
     assert_eq!(original.content(), "pong");
     assert_eq!(original.interaction_id, Some(sent.id));
 
-    let (status, error) = request(&fake, Method::POST, &path, Some(reply)).await;
+    let (status, error) = fake.bot_request(Method::POST, &path, Some(reply)).await;
     assert_eq!((status, error["code"].as_u64()), (400, Some(40060)));
 
     let app = fake.application_id();
     let edit = format!("/webhooks/{app}/{}/messages/@original", sent.token);
-    let (status, edited) = request(
-        &fake,
-        Method::PATCH,
-        &edit,
-        Some(json!({"content": "pong!"})),
-    )
-    .await;
+    let (status, edited) = fake
+        .bot_request(Method::PATCH, &edit, Some(json!({"content": "pong!"})))
+        .await;
     assert_eq!(status, 200);
     let edited: serenity::Message = parse("edited original", &edited);
     assert_eq!(edited.content, "pong!");
     let followup = format!("/webhooks/{app}/{}", sent.token);
-    let (status, _) = request(
-        &fake,
-        Method::POST,
-        &followup,
-        Some(json!({"content": "more"})),
-    )
-    .await;
+    let (status, _) = fake
+        .bot_request(Method::POST, &followup, Some(json!({"content": "more"})))
+        .await;
     assert_eq!(status, 200);
     let kinds: Vec<ResponseKind> = fake
         .interaction_responses(sent.id)
@@ -382,24 +351,24 @@ async fn refused_dms_answer_403_50007() {
     let fake = FakeDiscord::start().await.unwrap();
     fake.refuse_dms_for(1002);
     let dm = fake.dm_channel_for(1002);
-    let (status, error) = request(
-        &fake,
-        Method::POST,
-        &format!("/channels/{dm}/messages"),
-        Some(json!({"content": "your move"})),
-    )
-    .await;
+    let (status, error) = fake
+        .bot_request(
+            Method::POST,
+            &format!("/channels/{dm}/messages"),
+            Some(json!({"content": "your move"})),
+        )
+        .await;
     assert_eq!(status, 403);
     let error: serenity::DiscordJsonError = parse("50007 error", &error);
     assert_eq!(error.code, 50007);
     fake.allow_dms_for(1002);
-    let (status, _) = request(
-        &fake,
-        Method::POST,
-        &format!("/channels/{dm}/messages"),
-        Some(json!({"content": "your move"})),
-    )
-    .await;
+    let (status, _) = fake
+        .bot_request(
+            Method::POST,
+            &format!("/channels/{dm}/messages"),
+            Some(json!({"content": "your move"})),
+        )
+        .await;
     assert_eq!(status, 200);
 }
 

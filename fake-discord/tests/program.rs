@@ -10,6 +10,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use fake_discord::testing::{json_or_null, with_json, with_multipart};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -63,22 +64,11 @@ async fn send(
     request: reqwest::RequestBuilder,
     body: Option<Value>,
 ) -> (u16, Value, reqwest::header::HeaderMap) {
-    let request = match body {
-        Some(body) => request
-            .header("Content-Type", "application/json")
-            .body(body.to_string()),
-        None => request,
-    };
-    let response = request.send().await.unwrap();
+    let response = with_json(request, body).send().await.unwrap();
     let status = response.status().as_u16();
     let headers = response.headers().clone();
     let bytes = response.bytes().await.unwrap();
-    let value = if bytes.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&bytes).unwrap()
-    };
-    (status, value, headers)
+    (status, json_or_null(&bytes), headers)
 }
 
 async fn control(
@@ -214,14 +204,8 @@ async fn the_program_serves_the_control_api_to_a_bot_in_another_process() {
         sent["id"].as_str().unwrap(),
         sent["token"].as_str().unwrap()
     );
-    let response = client()
-        .post(callback)
-        .header("Authorization", "Bot token")
-        .header(
-            "Content-Type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .body(body)
+    let request = client().post(callback).header("Authorization", "Bot token");
+    let response = with_multipart(request, boundary, body)
         .send()
         .await
         .unwrap();

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use fake_discord::testing::{read, with_json, with_multipart};
 use fake_discord::{FAKE_TOKEN, FakeDiscord, SentInteraction, SimUser};
 use serde_json::{Value, json};
 use serenity::all::Permissions;
@@ -28,16 +29,11 @@ impl Api {
 
     async fn send(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut builder = self
+        let builder = self
             .client
             .request(method, format!("{}{path}", self.fake.url()))
             .header("Authorization", format!("Bot {FAKE_TOKEN}"));
-        if let Some(body) = body {
-            builder = builder
-                .header("Content-Type", "application/json")
-                .body(body.to_string());
-        }
-        read(builder.send().await.unwrap()).await
+        read(with_json(builder, body).send().await.unwrap()).await
     }
 
     async fn rest(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
@@ -59,15 +55,11 @@ impl Api {
             ));
         }
         body.push_str(&format!("--{boundary}--\r\n"));
-        let response = self
+        let request = self
             .client
             .post(format!("{}/api/v10{path}", self.fake.url()))
-            .header("Authorization", format!("Bot {FAKE_TOKEN}"))
-            .header(
-                "Content-Type",
-                format!("multipart/form-data; boundary={boundary}"),
-            )
-            .body(body)
+            .header("Authorization", format!("Bot {FAKE_TOKEN}"));
+        let response = with_multipart(request, boundary, body)
             .send()
             .await
             .unwrap();
@@ -100,17 +92,6 @@ impl Api {
         self.rest("POST", &format!("/webhooks/{app}/{}", sent.token), body)
             .await
     }
-}
-
-async fn read(response: reqwest::Response) -> (u16, Value) {
-    let status = response.status().as_u16();
-    let bytes = response.bytes().await.unwrap();
-    let value = if bytes.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&bytes).unwrap()
-    };
-    (status, value)
 }
 
 /// Asserts a 400 / 50035 whose `errors` has an `_errors` entry at `path` with `code`.

@@ -9,10 +9,12 @@ use std::hash::{Hash, Hasher};
 
 use crate::chess::attacks::KING;
 use crate::chess::san;
-use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, square, squares};
+use crate::chess::{
+    ChessState, GenRules, Move, MoveKind, Role, bit, capture_removal, square, squares,
+};
 use crate::{
     ActionError, ActionSquares, BoardView, Cause, Color, EndReason, FenError, GameOptions,
-    OptionsError, Outcome, Piece, PieceView, Position, Removal, Square, Status, Variant,
+    OptionsError, Outcome, Piece, Position, Removal, Square, Variant,
 };
 
 /// A position of Atomic Chess.
@@ -49,11 +51,7 @@ impl Atomic {
         };
         let board = &mut self.state.board;
         if REPORT {
-            out.push(Removal {
-                square: square(cs),
-                piece: Piece::new(color, role.kind()),
-                cause: Cause::Captured,
-            });
+            out.push(capture_removal(cs, color, role));
         }
         // AT-2, AT-4: the capturer (promoted or not) is destroyed; AT-3: the blast is
         // centred on the square the capturer moved to, also for en passant.
@@ -219,17 +217,7 @@ impl Position for Atomic {
         self.state.to_fen(self.has_legal_ep())
     }
 
-    fn turn(&self) -> Color {
-        self.state.turn
-    }
-
-    fn fullmoves(&self) -> u32 {
-        self.state.fullmoves
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.state.halfmoves
-    }
+    crate::position::clocks!(state);
 
     fn legal_actions_into(&self, out: &mut Vec<Move>) {
         self.legal_moves(out);
@@ -241,15 +229,7 @@ impl Position for Atomic {
         moves.len() as u64
     }
 
-    fn play_unchecked(&mut self, action: &Move) {
-        self.apply::<false>(action, &mut Vec::new());
-    }
-
-    fn play_reported(&mut self, action: &Move) -> Vec<Removal> {
-        let mut out = Vec::new();
-        self.apply::<true>(action, &mut out);
-        out
-    }
+    crate::chess::plays_by_apply!(Move);
 
     /// AT-9: exploded king (loss), atomic mate (loss), stalemate (draw).
     fn variant_outcome(&self) -> Option<Outcome> {
@@ -317,30 +297,6 @@ impl Position for Atomic {
     }
 
     fn board_view(&self) -> BoardView {
-        let board = &self.state.board;
-        let pieces = squares(board.occupied())
-            .map(|s| {
-                let (color, role) = board.piece_at(s).expect("occupied");
-                PieceView {
-                    square: square(s),
-                    color,
-                    kind: role.kind(),
-                    carrier: false,
-                    frozen: false,
-                    imitating: None,
-                    locked: false,
-                }
-            })
-            .collect();
-        BoardView {
-            variant: Variant::Atomic,
-            pieces,
-            loose_bombs: Vec::new(),
-            turn: self.state.turn,
-            fullmoves: self.state.fullmoves,
-            checked: self.checked_squares(),
-            status: Status::from_outcome(self.variant_outcome()),
-            awaiting_designation: Vec::new(),
-        }
+        crate::chess::board_view(self, &self.state, Variant::Atomic, |_| false)
     }
 }

@@ -47,12 +47,15 @@ use std::hash::{Hash, Hasher};
 use sha2::{Digest, Sha256};
 
 use crate::chess::attacks::KING;
-use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, san, sq, square, squares};
+use crate::chess::{
+    ChessState, GenRules, Move, MoveKind, Role, bit, capture_removal, san, sq, square, square_list,
+    squares,
+};
 use crate::notation::strip_decorations;
 use crate::{
     ActionError, ActionSquares, BoardView, Cause, Color, DesignationError, DesignationErrorKind,
     EndReason, FenError, GameOptions, IllegalActionError, OptionsError, Outcome, ParseActionError,
-    Piece, PieceView, Position, Removal, Square, Status, Variant, Viewer,
+    Piece, Position, Removal, Square, Variant, Viewer,
 };
 
 /// The largest Multiple Beirut carrier count (BE-2).
@@ -132,7 +135,7 @@ impl Beirut {
     /// game this is the designation, as the commitment (BE-9) needs it.
     pub fn carriers(&self, color: Color) -> Option<Vec<Square>> {
         match self.sides[color.index()] {
-            Designation::Known(bb) => Some(squares(bb).map(square).collect()),
+            Designation::Known(bb) => Some(square_list(bb)),
             _ => None,
         }
     }
@@ -255,11 +258,7 @@ impl Beirut {
                 *bb &= !bit(cs);
             }
             if REPORT {
-                out.push(Removal {
-                    square: square(cs),
-                    piece: Piece::new(color, role.kind()),
-                    cause: Cause::Captured,
-                });
+                out.push(capture_removal(cs, color, role));
             }
         }
         if mv.kind == MoveKind::DoublePush {
@@ -474,17 +473,7 @@ impl Position for Beirut {
         out
     }
 
-    fn turn(&self) -> Color {
-        self.state.turn
-    }
-
-    fn fullmoves(&self) -> u32 {
-        self.state.fullmoves
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.state.halfmoves
-    }
+    crate::position::clocks!(state);
 
     /// Chess moves in generation order, then the legal Booms of the mover's known carriers
     /// in canonical square order (BE-3, BE-4, BE-10). None before both sides chose (BE-2),
@@ -506,17 +495,9 @@ impl Position for Beirut {
         }
     }
 
-    fn play_unchecked(&mut self, action: &BeirutAction) {
-        self.apply::<false>(action, &mut Vec::new());
-    }
-
-    /// Plays `action` and reports the removals (C-6): a capture as `captured` (a carrier
-    /// too, BE-6), Boom and Dead Man's Switch blasts as `exploded`.
-    fn play_reported(&mut self, action: &BeirutAction) -> Vec<Removal> {
-        let mut out = Vec::new();
-        self.apply::<true>(action, &mut out);
-        out
-    }
+    // Plays `action` and reports the removals (C-6): a capture as `captured` (a carrier
+    // too, BE-6), Boom and Dead Man's Switch blasts as `exploded`.
+    crate::chess::plays_by_apply!(BeirutAction);
 
     /// BE-4, BE-6: a missing king loses (both missing: draw, `kings-exploded`), so a Dead
     /// Man's Switch blast that removes only the carrier owner's own king wins for the
@@ -673,31 +654,13 @@ impl Position for Beirut {
 
     /// Pieces with `carrier: true` exactly on the carriers this (viewed) position knows.
     fn board_view(&self) -> BoardView {
-        let board = &self.state.board;
         let carriers = self.known(Color::White) | self.known(Color::Black);
-        let pieces = squares(board.occupied())
-            .map(|s| {
-                let (color, role) = board.piece_at(s).expect("occupied");
-                PieceView {
-                    square: square(s),
-                    color,
-                    kind: role.kind(),
-                    carrier: carriers & bit(s) != 0,
-                    frozen: false,
-                    imitating: None,
-                    locked: false,
-                }
-            })
-            .collect();
+        let view = crate::chess::board_view(self, &self.state, Variant::Beirut, |s| {
+            carriers & bit(s) != 0
+        });
         BoardView {
-            variant: Variant::Beirut,
-            pieces,
-            loose_bombs: Vec::new(),
-            turn: self.state.turn,
-            fullmoves: self.state.fullmoves,
-            checked: self.checked_squares(),
-            status: Status::from_outcome(self.variant_outcome()),
             awaiting_designation: self.awaiting_designation(),
+            ..view
         }
     }
 
@@ -734,9 +697,7 @@ impl Position for Beirut {
 
     /// BE-2: every own piece but the king.
     fn carrier_candidates(&self, color: Color) -> Vec<Square> {
-        squares(self.state.board.non_kings(color))
-            .map(square)
-            .collect()
+        square_list(self.state.board.non_kings(color))
     }
 
     fn awaiting_designation(&self) -> Vec<Color> {

@@ -26,6 +26,7 @@ mod chess;
 mod color;
 mod effects;
 mod error;
+mod fen;
 mod game;
 pub mod notation;
 mod outcome;

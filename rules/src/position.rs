@@ -223,3 +223,23 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         go(self, depth, &mut buffers)
     }
 }
+
+/// The [`Position`] methods `turn`, `fullmoves` and `halfmove_clock` of a position that
+/// keeps them as the fields `turn`, `fullmoves` and `halfmoves` of `self` (`clocks!()`) or
+/// of a field of `self` (`clocks!(state)` for the chess core's `ChessState`).
+macro_rules! clocks {
+    ($($field:ident)?) => {
+        fn turn(&self) -> Color {
+            self$(.$field)?.turn
+        }
+
+        fn fullmoves(&self) -> u32 {
+            self$(.$field)?.fullmoves
+        }
+
+        fn halfmove_clock(&self) -> u32 {
+            self$(.$field)?.halfmoves
+        }
+    };
+}
+pub(crate) use clocks;

@@ -504,37 +504,11 @@ pub fn public_leak(
 
 #[cfg(test)]
 mod tests {
-    use fake_discord::{FAKE_TOKEN, FakeDiscord, SimUser};
+    use fake_discord::{FakeDiscord, SimUser};
     use reqwest::Method;
     use serde_json::{Value, json};
 
     use super::public_leak;
-
-    async fn request(
-        fake: &FakeDiscord,
-        method: Method,
-        path: &str,
-        body: Option<Value>,
-    ) -> (u16, Value) {
-        let client = reqwest::Client::builder().no_proxy().build().unwrap();
-        let mut builder = client
-            .request(method, format!("{}/api/v10{path}", fake.url()))
-            .header("Authorization", format!("Bot {FAKE_TOKEN}"));
-        if let Some(body) = body {
-            builder = builder
-                .header("Content-Type", "application/json")
-                .body(body.to_string());
-        }
-        let response = builder.send().await.unwrap();
-        let status = response.status().as_u16();
-        let bytes = response.bytes().await.unwrap();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap()
-        };
-        (status, value)
-    }
 
     /// An edit keeps the message as it was in `previous_versions`, so the demo's carrier leak
     /// check ([`public_leak`]) still sees public text that was edited away;
@@ -545,7 +519,8 @@ mod tests {
         async fn post(fake: &FakeDiscord, channel: u64, content: &str) -> (u16, Value) {
             let path = format!("/channels/{channel}/messages");
             let body = json!({ "content": content });
-            request(fake, reqwest::Method::POST, &path, Some(body)).await
+            fake.bot_request(reqwest::Method::POST, &path, Some(body))
+                .await
         }
         let fake = FakeDiscord::start().await.unwrap();
         let _events = fake.detached_session();
@@ -566,7 +541,9 @@ mod tests {
         let sent = fake.slash_command(&alice, thread, "view", vec![]).unwrap();
         let ephemeral = json!({"type": 4, "data": {"content": "Your carrier: b8", "flags": 64}});
         let callback = format!("/interactions/{}/{}/callback", sent.id, sent.token);
-        let (status, _) = request(&fake, Method::POST, &callback, Some(ephemeral)).await;
+        let (status, _) = fake
+            .bot_request(Method::POST, &callback, Some(ephemeral))
+            .await;
         assert_eq!(status, 204);
         assert_eq!(fake.messages_in(thread).len(), 2);
         assert_eq!(public_leak(&fake, thread, 0, &secrets), None);
@@ -575,13 +552,13 @@ mod tests {
         let (status, leaked) = post(&fake, thread, "Black's carrier is on b8").await;
         assert_eq!(status, 200);
         let leaked_id = leaked["id"].as_str().unwrap().to_string();
-        let (status, _) = request(
-            &fake,
-            Method::PATCH,
-            &format!("/channels/{thread}/messages/{leaked_id}"),
-            Some(json!({ "content": "Black has chosen a carrier." })),
-        )
-        .await;
+        let (status, _) = fake
+            .bot_request(
+                Method::PATCH,
+                &format!("/channels/{thread}/messages/{leaked_id}"),
+                Some(json!({ "content": "Black has chosen a carrier." })),
+            )
+            .await;
         assert_eq!(status, 200);
         let edited = fake.message(leaked_id.parse().unwrap()).unwrap();
         assert_eq!(edited.content(), "Black has chosen a carrier.");

@@ -24,6 +24,17 @@ fn kaboom(args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("kaboom runs")
 }
 
+/// The stdout of a [`kaboom`] run that must succeed (its stderr otherwise).
+fn kaboom_ok(args: &[&str], env: &[(&str, &str)]) -> String {
+    let out = kaboom(args, env);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn guide() -> String {
     let guide = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/hosting.md");
     std::fs::read_to_string(&guide).expect("docs/hosting.md exists")
@@ -85,16 +96,10 @@ fn permission_table(text: &str) -> BTreeMap<String, u64> {
 
 /// The permission integer of the link `kaboom invite-url` prints.
 fn printed_permissions() -> u64 {
-    let out = kaboom(
+    let stdout = kaboom_ok(
         &["invite-url", "--application-id", "1234567890123456789"],
         &[],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
     query(stdout.trim()).2.parse().expect("a number")
 }
 
@@ -130,16 +135,10 @@ fn query(url: &str) -> (String, String, String) {
 
 #[test]
 fn invite_url_prints_the_documented_permissions_and_scopes() {
-    let out = kaboom(
+    let stdout = kaboom_ok(
         &["invite-url", "--application-id", "1234567890123456789"],
         &[],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
     let url = stdout.trim();
     assert_eq!(stdout.lines().count(), 1, "one line: {stdout}");
     let (client, scope, permissions) = query(url);
@@ -188,31 +187,18 @@ fn a_wrong_table_row_is_caught() {
 
 #[test]
 fn invite_url_finds_the_id_in_the_environment_or_the_token() {
-    let out = kaboom(&["invite-url"], &[("DISCORD_APPLICATION_ID", "42")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(query(String::from_utf8(out.stdout).unwrap().trim()).0, "42");
+    let stdout = kaboom_ok(&["invite-url"], &[("DISCORD_APPLICATION_ID", "42")]);
+    assert_eq!(query(stdout.trim()).0, "42");
 
     // A bot token starts with the base64 of the bot's id ("777888999" here).
-    let out = kaboom(
+    let stdout = kaboom_ok(
         &["invite-url"],
         &[(
             "DISCORD_TOKEN",
             "Nzc3ODg4OTk5.GabCde.fghijklmnopqrstuvwxyz0123456789",
         )],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        query(String::from_utf8(out.stdout).unwrap().trim()).0,
-        "777888999"
-    );
+    assert_eq!(query(stdout.trim()).0, "777888999");
 }
 
 #[test]

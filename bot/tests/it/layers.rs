@@ -48,9 +48,19 @@ fn ident_at(s: &str) -> String {
         .collect()
 }
 
-/// The crate's top-level modules that `text` (the file `rel` under `src`) names.
-fn named_layers(rel: &str, text: &str) -> Vec<String> {
+/// The paths into the crate that `text` (the file `rel` under `src`) names, as module path
+/// segments: `crate::a::b` and each path of `crate::{a, b::c}`, and `super::` chains resolved
+/// from the file's module (`super` of a file module is its parent; of `x/mod.rs` too, whose
+/// module path is `x`).
+fn crate_paths(rel: &str, text: &str) -> Vec<Vec<String>> {
     let code = code(text);
+    let module = module_path(rel);
+    let path_after = |s: &str| -> Vec<String> {
+        s.split("::")
+            .map(ident_at)
+            .take_while(|seg| !seg.is_empty())
+            .collect()
+    };
     let mut found = Vec::new();
     let mut rest = code.as_str();
     while let Some(i) = rest.find("crate::") {
@@ -64,18 +74,14 @@ fn named_layers(rel: &str, text: &str) -> Vec<String> {
             if let Some(group) = after.strip_prefix('{') {
                 let end = group.find('}').unwrap_or(group.len());
                 for part in group[..end].split(',') {
-                    let name = ident_at(part.trim());
-                    if !name.is_empty() {
-                        found.push(name);
-                    }
+                    found.push(path_after(part.trim()));
                 }
             } else {
-                found.push(ident_at(after));
+                found.push(path_after(after));
             }
         }
         rest = after;
     }
-    let module = module_path(rel);
     let mut rest = code.as_str();
     while let Some(i) = rest.find("super::") {
         let before_ok = rest[..i]
@@ -89,19 +95,22 @@ fn named_layers(rel: &str, text: &str) -> Vec<String> {
             after = a;
         }
         if before_ok {
-            // `super` of a file module is its parent; of `x/mod.rs` too (module path `x`).
-            let base = module.len().saturating_sub(depth);
-            let name = if base == 0 {
-                ident_at(after)
-            } else {
-                module[0].clone()
-            };
-            found.push(name);
+            let mut segments = module[..module.len().saturating_sub(depth)].to_vec();
+            segments.extend(path_after(after));
+            found.push(segments);
         }
         rest = &rest[i + depth * "super::".len()..];
     }
-    found.retain(|n| !n.is_empty() && n != "self");
     found
+}
+
+/// The crate's top-level modules that `text` (the file `rel` under `src`) names.
+fn named_layers(rel: &str, text: &str) -> Vec<String> {
+    crate_paths(rel, text)
+        .into_iter()
+        .filter_map(|path| path.into_iter().next())
+        .filter(|n| n != "self")
+        .collect()
 }
 
 /// Every import of a lower layer's file that names a higher layer: `file: layer -> name`.
@@ -142,10 +151,8 @@ fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
 /// the file's module; a second segment that is not one of `modules` (an item such as
 /// `crate::service::Services`) stands for its first.
 fn named_modules(rel: &str, text: &str, modules: &[String]) -> Vec<String> {
-    let code = code(text);
-    let module = module_path(rel);
     let mut found = Vec::new();
-    let mut push = |segments: Vec<String>| {
+    for segments in crate_paths(rel, text) {
         let two = segments
             .iter()
             .take(2)
@@ -157,50 +164,6 @@ fn named_modules(rel: &str, text: &str, modules: &[String]) -> Vec<String> {
         } else if let Some(first) = segments.first().filter(|f| modules.contains(f)) {
             found.push(first.clone());
         }
-    };
-    let path_after = |s: &str| -> Vec<String> {
-        s.split("::")
-            .map(ident_at)
-            .take_while(|seg| !seg.is_empty())
-            .collect()
-    };
-    let mut rest = code.as_str();
-    while let Some(i) = rest.find("crate::") {
-        let after = &rest[i + "crate::".len()..];
-        let before_ok = rest[..i]
-            .chars()
-            .last()
-            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-        if before_ok {
-            if let Some(group) = after.strip_prefix('{') {
-                let end = group.find('}').unwrap_or(group.len());
-                for part in group[..end].split(',') {
-                    push(path_after(part.trim()));
-                }
-            } else {
-                push(path_after(after));
-            }
-        }
-        rest = after;
-    }
-    let mut rest = code.as_str();
-    while let Some(i) = rest.find("super::") {
-        let before_ok = rest[..i]
-            .chars()
-            .last()
-            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'));
-        let mut after = &rest[i..];
-        let mut depth = 0;
-        while let Some(a) = after.strip_prefix("super::") {
-            depth += 1;
-            after = a;
-        }
-        if before_ok {
-            let mut segments = module[..module.len().saturating_sub(depth)].to_vec();
-            segments.extend(path_after(after));
-            push(segments);
-        }
-        rest = &rest[i + depth * "super::".len()..];
     }
     found
 }

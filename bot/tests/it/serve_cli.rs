@@ -1,21 +1,29 @@
 //! `kaboom serve` (and `kaboom` alone) without a token: a one-line error pointing to
 //! `.env.example` and `kaboom demo`.
 
+use std::path::Path;
 use std::process::Command;
+
+/// The stderr of `kaboom args` run in `dir` without `DISCORD_TOKEN`, which must fail with
+/// one line.
+fn one_line_failure(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_kaboom"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("DISCORD_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
 
 #[test]
 fn serve_without_token_fails_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     for args in [&["serve"][..], &[][..]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_kaboom"))
-            .args(args)
-            .current_dir(dir.path())
-            .env_remove("DISCORD_TOKEN")
-            .output()
-            .unwrap();
-        assert!(!out.status.success());
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{err}");
+        let err = one_line_failure(dir.path(), args);
         assert!(
             err.contains(".env.example") && err.contains("kaboom demo"),
             "{err}"
@@ -36,15 +44,7 @@ fn malformed_env_file_names_its_line() {
         "# settings\nRUST_LOG=info\nDISCORD_TOKEN=abc def'secret\nDATABASE_URL=sqlite://x.db\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_kaboom"))
-        .arg("serve")
-        .current_dir(dir.path())
-        .env_remove("DISCORD_TOKEN")
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = one_line_failure(dir.path(), &["serve"]);
     assert!(err.contains(".env line 3"), "{err}");
     assert!(err.contains("DISCORD_TOKEN"), "{err}");
     assert!(

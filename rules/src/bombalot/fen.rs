@@ -145,31 +145,15 @@ fn read_cell(
 
 /// Parses the six fields (or the first four, with clocks `0 1`).
 pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() != 6 && fields.len() != 4 {
-        return Err(FenError::new(
-            crate::FenErrorKind::Fields,
-            fen,
-            format!(
-                "expected 6 fields (placement, side to move, goals, last moved kinds, halfmove clock, fullmove number) or the first 4, found {}",
-                fields.len()
-            ),
-        ));
-    }
+    let fields = crate::fen::six_or_four_fields(
+        fen,
+        "expected 6 fields (placement, side to move, goals, last moved kinds, halfmove clock, fullmove number) or the first 4",
+    )?;
     let mut pos = Bombalot::empty(Color::White);
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != 8 {
-        return Err(FenError::new(
-            crate::FenErrorKind::Board,
-            fen,
-            format!(
-                "the placement needs 8 ranks separated by '/', found {}",
-                ranks.len()
-            ),
-        ));
-    }
-    for (i, text) in ranks.iter().enumerate() {
-        let rank = 8 - i as u8;
+    let ranks = crate::fen::ranks(fen, fields[0], |n| {
+        format!("the placement needs 8 ranks separated by '/', found {n}")
+    })?;
+    for (rank, text) in ranks {
         let mut file = 0u8;
         let mut chars = text.chars().peekable();
         while let Some(&c) = chars.peek() {
@@ -206,17 +190,9 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             ));
         }
     }
-    pos.turn = match fields[1] {
-        "w" => Color::White,
-        "b" => Color::Black,
-        other => {
-            return Err(FenError::new(
-                crate::FenErrorKind::Turn,
-                fen,
-                format!("side to move '{other}': expected w or b"),
-            ));
-        }
-    };
+    pos.turn = crate::fen::side_to_move(fen, fields[1], |other| {
+        format!("side to move '{other}': expected w or b")
+    })?;
     let mut chars = fields[2].chars().peekable();
     for g in Geometry::GOAL_SQUARES {
         match chars.peek() {
@@ -288,25 +264,11 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             ));
         }
     }
-    if fields.len() == 6 {
-        pos.halfmoves = fields[4].parse().map_err(|_| {
-            FenError::new(
-                crate::FenErrorKind::Clocks,
-                fen,
-                format!("halfmove clock '{}': expected a number", fields[4]),
-            )
-        })?;
-        pos.fullmoves = fields[5]
-            .parse()
-            .ok()
-            .filter(|&n: &u32| n >= 1)
-            .ok_or_else(|| {
-                FenError::new(
-                    crate::FenErrorKind::Clocks,
-                    fen,
-                    format!("fullmove number '{}': expected a number from 1", fields[5]),
-                )
-            })?;
-    }
+    (pos.halfmoves, pos.fullmoves) = crate::fen::clocks(
+        fen,
+        &fields,
+        |half| format!("halfmove clock '{half}': expected a number"),
+        |full| format!("fullmove number '{full}': expected a number from 1"),
+    )?;
     Ok(pos)
 }

@@ -93,19 +93,10 @@ pub(crate) fn write(pos: &Bomberman) -> String {
 
 fn placement(fen: &str, field: &str) -> Result<Board, FenError> {
     let mut board: Board = [None; 100];
-    let ranks: Vec<&str> = field.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(FenError::new(
-            crate::FenErrorKind::Board,
-            fen,
-            format!(
-                "the board has {} ranks separated by '/'; Bomberman Chess has 8",
-                ranks.len()
-            ),
-        ));
-    }
-    for (i, text) in ranks.iter().enumerate() {
-        let rank = 8 - i as u8;
+    let ranks = crate::fen::ranks(fen, field, |n| {
+        format!("the board has {n} ranks separated by '/'; Bomberman Chess has 8")
+    })?;
+    for (rank, text) in ranks {
         let mut file = 0u8;
         let mut chars = text.chars().peekable();
         while let Some(c) = chars.next() {
@@ -159,29 +150,14 @@ fn placement(fen: &str, field: &str) -> Result<Board, FenError> {
 /// Reads a six-field (or four-field EPD) serialization and checks it describes a
 /// position legal play could reach in the ways that matter to the rules.
 pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() != 6 && fields.len() != 4 {
-        return Err(FenError::new(
-            crate::FenErrorKind::Fields,
-            fen,
-            format!(
-                "expected 6 fields (placement, side to move, castling, en passant, halfmove clock, fullmove number) or 4 without the clocks, found {}",
-                fields.len()
-            ),
-        ));
-    }
+    let fields = crate::fen::six_or_four_fields(
+        fen,
+        "expected 6 fields (placement, side to move, castling, en passant, halfmove clock, fullmove number) or 4 without the clocks",
+    )?;
     let board = placement(fen, fields[0])?;
-    let turn = match fields[1] {
-        "w" => Color::White,
-        "b" => Color::Black,
-        other => {
-            return Err(FenError::new(
-                crate::FenErrorKind::Turn,
-                fen,
-                format!("side to move '{other}' should be w or b"),
-            ));
-        }
-    };
+    let turn = crate::fen::side_to_move(fen, fields[1], |other| {
+        format!("side to move '{other}' should be w or b")
+    })?;
     for color in Color::ALL {
         let kings = board
             .iter()
@@ -286,29 +262,12 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
             Some(s)
         }
     };
-    let (halfmoves, fullmoves) = if fields.len() == 6 {
-        let half = fields[4].parse::<u32>().map_err(|_| {
-            FenError::new(
-                crate::FenErrorKind::Clocks,
-                fen,
-                format!("halfmove clock '{}' should be a whole number", fields[4]),
-            )
-        })?;
-        let full = fields[5]
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| {
-                FenError::new(
-                    crate::FenErrorKind::Clocks,
-                    fen,
-                    format!("fullmove number '{}' should be a number from 1", fields[5]),
-                )
-            })?;
-        (half, full)
-    } else {
-        (0, 1)
-    };
+    let (halfmoves, fullmoves) = crate::fen::clocks(
+        fen,
+        &fields,
+        |half| format!("halfmove clock '{half}' should be a whole number"),
+        |full| format!("fullmove number '{full}' should be a number from 1"),
+    )?;
     if in_check(&board, !turn) {
         return Err(FenError::new(
             crate::FenErrorKind::Impossible,

@@ -527,17 +527,7 @@ impl Position for Bomberman {
         fen::write(self)
     }
 
-    fn turn(&self) -> Color {
-        self.turn
-    }
-
-    fn fullmoves(&self) -> u32 {
-        self.fullmoves
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.halfmoves
-    }
+    crate::position::clocks!();
 
     fn legal_actions_into(&self, out: &mut Vec<Self::Action>) {
         out.clear();

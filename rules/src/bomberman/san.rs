@@ -255,16 +255,9 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
         _ => None,
     };
     if let Some(side) = side {
-        let action = BombermanAction::Castle(side);
-        return resolve(
-            pos,
-            text,
-            &legal,
-            |a| *a == action,
-            |_| {
-                "castling needs its right, king and rook at home, the squares between them empty, and the king not in check on its start or transit square (BM-4)".into()
-            },
-        );
+        return resolve_exact(pos, text, &legal, BombermanAction::Castle(side), || {
+            "castling needs its right, king and rook at home, the squares between them empty, and the king not in check on its start or transit square (BM-4)".into()
+        });
     }
 
     if let Some(rest) = core.strip_prefix("Ox") {
@@ -274,14 +267,9 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
                 "a detonation like Oxb5: Ox and the bomb's square, a1 to j8",
             )
         })?;
-        let action = BombermanAction::Detonate(square);
-        return resolve(
-            pos,
-            text,
-            &legal,
-            |a| *a == action,
-            |_| format!("there is no bomb of yours on {square} to detonate (BM-5)"),
-        );
+        return resolve_exact(pos, text, &legal, BombermanAction::Detonate(square), || {
+            format!("there is no bomb of yours on {square} to detonate (BM-5)")
+        });
     }
 
     let request = coordinate(core)
@@ -307,14 +295,9 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
         {
             for side in [CastlingSide::King, CastlingSide::Queen] {
                 if request.to.index() == rank * 10 + side.files().0 {
-                    let action = BombermanAction::Castle(side);
-                    return resolve(
-                        pos,
-                        text,
-                        &legal,
-                        |a| *a == action,
-                        |_| "castling is not possible now (BM-4)".into(),
-                    );
+                    return resolve_exact(pos, text, &legal, BombermanAction::Castle(side), || {
+                        "castling is not possible now (BM-4)".into()
+                    });
                 }
             }
         }
@@ -325,10 +308,7 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
             from,
             to,
             promotion,
-        } => {
-            let Some(piece) = pos.piece_at(from) else {
-                return false;
-            };
+        } => pos.piece_at(from).is_some_and(|piece| {
             to == request.to
                 && request.kind.is_none_or(|k| k == piece.kind)
                 && request.from.is_none_or(|f| f == from)
@@ -338,7 +318,7 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
                     || request.from_file.is_some()
                     || from.file() == to.file())
                 && (!with_promotion || promotion == request.promotion)
-        }
+        }),
         _ => false,
     };
     if request.promotion.is_none()
@@ -379,6 +359,17 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
             }
         },
     )
+}
+
+/// [`resolve`] for exactly `action`, with `none` saying why it is not legal.
+fn resolve_exact(
+    pos: &Bomberman,
+    text: &str,
+    legal: &[BombermanAction],
+    action: BombermanAction,
+    none: impl FnOnce() -> String,
+) -> Result<BombermanAction, ActionError> {
+    resolve(pos, text, legal, |a| *a == action, |_| none())
 }
 
 /// Finds the one legal action `pred` accepts, or explains why there is none.
@@ -490,22 +481,12 @@ fn san_request(core: &str) -> Option<Result<Request, Kind>> {
         middle = m;
     }
     let mut chars = middle.chars().peekable();
-    let from_file = match chars.peek() {
-        Some(c @ 'a'..='j') => {
-            let f = *c as u8 - b'a';
-            chars.next();
-            Some(f)
-        }
-        _ => None,
-    };
-    let from_rank = match chars.peek() {
-        Some(c @ '1'..='8') => {
-            let r = *c as u8 - b'0';
-            chars.next();
-            Some(r)
-        }
-        _ => None,
-    };
+    let from_file = chars
+        .next_if(|c| ('a'..='j').contains(c))
+        .map(|c| c as u8 - b'a');
+    let from_rank = chars
+        .next_if(|c| ('1'..='8').contains(c))
+        .map(|c| c as u8 - b'0');
     if chars.next().is_some() || (kind == Kind::Pawn && from_rank.is_some()) {
         return None;
     }

@@ -10,7 +10,10 @@ pub mod san;
 
 use std::fmt::Write as _;
 
-use crate::{Color, EndReason, FenError, Kind, Outcome, Square};
+use crate::{
+    BoardView, Cause, Color, EndReason, FenError, Kind, Outcome, Piece, PieceView, Position,
+    Removal, Square, Status, Variant,
+};
 
 /// A chess role. Index order matches [`Board::role`].
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
@@ -109,6 +112,60 @@ pub fn squares(mut bb: u64) -> impl Iterator<Item = u8> {
             Some(s)
         }
     })
+}
+
+/// The crate squares of a bitboard, lowest first (canonical order).
+pub fn square_list(bb: u64) -> Vec<Square> {
+    squares(bb).map(square).collect()
+}
+
+/// The report of a piece removed by capture on the `0..64` square `s`.
+pub fn capture_removal(s: u8, color: Color, role: Role) -> Removal {
+    Removal {
+        square: square(s),
+        piece: Piece::new(color, role.kind()),
+        cause: Cause::Captured,
+    }
+}
+
+/// The [`crate::Position`] methods `play_unchecked` and `play_reported` of a variant whose
+/// `apply::<REPORT>(action, &mut removals)` plays an action of type `$action` (and reports
+/// its removals when `REPORT`).
+macro_rules! plays_by_apply {
+    ($action:ty) => {
+        fn play_unchecked(&mut self, action: &$action) {
+            self.apply::<false>(action, &mut Vec::new());
+        }
+
+        fn play_reported(&mut self, action: &$action) -> Vec<Removal> {
+            let mut out = Vec::new();
+            self.apply::<true>(action, &mut out);
+            out
+        }
+    };
+}
+pub(crate) use plays_by_apply;
+
+/// The board view of a position `pos` on the chess core `state`: its pieces (none frozen,
+/// `carrier` saying which `0..64` squares hold a bomb carrier), turn and move number, the
+/// checked kings and status of `pos`; no loose bombs and no side awaiting a designation
+/// (a variant with those sets them on the result).
+pub fn board_view<P: Position>(
+    pos: &P,
+    state: &ChessState,
+    variant: Variant,
+    carrier: impl Fn(u8) -> bool,
+) -> BoardView {
+    BoardView {
+        variant,
+        pieces: state.board.piece_views(carrier, |_| false),
+        loose_bombs: Vec::new(),
+        turn: state.turn,
+        fullmoves: state.fullmoves,
+        checked: pos.checked_squares(),
+        status: Status::from_outcome(pos.variant_outcome()),
+        awaiting_designation: Vec::new(),
+    }
 }
 
 /// Rank 1 and rank 8 masks.
@@ -244,6 +301,30 @@ impl Board {
     }
 
     /// The pieces of `color` other than its king.
+    /// The pieces as the board view shows them, in square order; `carrier` and `frozen`
+    /// say which `0..64` squares hold a bomb carrier and a frozen piece (no imitation or
+    /// locks in the chess variants).
+    pub fn piece_views(
+        &self,
+        carrier: impl Fn(u8) -> bool,
+        frozen: impl Fn(u8) -> bool,
+    ) -> Vec<PieceView> {
+        squares(self.occupied())
+            .map(|s| {
+                let (color, role) = self.piece_at(s).expect("occupied");
+                PieceView {
+                    square: square(s),
+                    color,
+                    kind: role.kind(),
+                    carrier: carrier(s),
+                    frozen: frozen(s),
+                    imitating: None,
+                    locked: false,
+                }
+            })
+            .collect()
+    }
+
     pub fn non_kings(&self, color: Color) -> u64 {
         self.color[color.index()] & !self.role[Role::King as usize]
     }

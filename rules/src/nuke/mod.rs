@@ -71,11 +71,14 @@ pub mod notation;
 use std::hash::{Hash, Hasher};
 
 use crate::chess::attacks::KING;
-use crate::chess::{ChessState, GenRules, Move, MoveKind, Role, bit, sq, square, squares};
+use crate::chess::{
+    ChessState, GenRules, Move, MoveKind, Role, bit, capture_removal, sq, square, square_list,
+    squares,
+};
 use crate::{
     ActionError, ActionSquares, BoardView, Cause, Color, DesignationError, DesignationErrorKind,
-    EndReason, FenError, GameOptions, LooseBombs, OptionsError, Outcome, Piece, PieceView,
-    Position, Removal, Square, Status, Variant, Viewer,
+    EndReason, FenError, GameOptions, LooseBombs, OptionsError, Outcome, Piece, Position, Removal,
+    Square, Status, Variant, Viewer,
 };
 
 /// Nuke move generation: kings may capture (NU-13: a king may capture any piece but a king,
@@ -181,7 +184,7 @@ impl Nuke {
 
     /// Squares of the pieces that carry a bomb (as far as this view shows), canonical order.
     pub fn carriers(&self) -> Vec<Square> {
-        squares(self.carried).map(square).collect()
+        square_list(self.carried)
     }
 
     /// Loose bombs (NU-9) as `(square, count)`, canonical order; counts are 1 or 2.
@@ -415,11 +418,7 @@ impl Nuke {
             _ => {}
         }
         if REPORT && let Some((cs, color, role)) = captured {
-            out.push(Removal {
-                square: square(cs),
-                piece: Piece::new(color, role.kind()),
-                cause: Cause::Captured,
-            });
+            out.push(capture_removal(cs, color, role));
         }
         // NU-6: a captured carrier's bomb explodes on its square (NU-11: the captured pawn's
         // square for en passant); a carrier that captures a king explodes its own bomb there
@@ -694,17 +693,7 @@ impl Position for Nuke {
         )
     }
 
-    fn turn(&self) -> Color {
-        self.state.turn
-    }
-
-    fn fullmoves(&self) -> u32 {
-        self.state.fullmoves
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.state.halfmoves
-    }
+    crate::position::clocks!(state);
 
     /// Every (transfer, move, grab) triple (NU-12): no transfer first, then transfers by
     /// carrier and target square; within one, moves in generation order, each without grab
@@ -717,15 +706,7 @@ impl Position for Nuke {
         self.count_actions()
     }
 
-    fn play_unchecked(&mut self, action: &NukeAction) {
-        self.apply::<false>(action, &mut Vec::new());
-    }
-
-    fn play_reported(&mut self, action: &NukeAction) -> Vec<Removal> {
-        let mut out = Vec::new();
-        self.apply::<true>(action, &mut out);
-        out
-    }
+    crate::chess::plays_by_apply!(NukeAction);
 
     /// NU-8: one king blasted loses, both kings is a draw, no legal action is a stalemate
     /// draw. `None` during setup (NU-3).
@@ -802,20 +783,10 @@ impl Position for Nuke {
     /// queen, NU-5), and the loose bombs with counts (NU-9).
     fn board_view(&self) -> BoardView {
         let board = &self.state.board;
-        let pieces = squares(board.occupied())
-            .map(|s| {
-                let (color, role) = board.piece_at(s).expect("occupied");
-                PieceView {
-                    square: square(s),
-                    color,
-                    kind: role.kind(),
-                    carrier: self.carried & bit(s) != 0,
-                    frozen: self.frozen_at(s, self.carried),
-                    imitating: None,
-                    locked: false,
-                }
-            })
-            .collect();
+        let pieces = board.piece_views(
+            |s| self.carried & bit(s) != 0,
+            |s| self.frozen_at(s, self.carried),
+        );
         BoardView {
             variant: Variant::Nuke,
             pieces,
@@ -906,9 +877,7 @@ impl Position for Nuke {
 
     /// NU-3: every own piece, the king included.
     fn carrier_candidates(&self, color: Color) -> Vec<Square> {
-        squares(self.state.board.color[color.index()])
-            .map(square)
-            .collect()
+        square_list(self.state.board.color[color.index()])
     }
 
     fn awaiting_designation(&self) -> Vec<Color> {

@@ -133,17 +133,12 @@ fn brute_jumps(p: &Bombalot, from: Square, kind: Kind) -> Option<BTreeSet<(Squar
         if w.nodes > 50_000 {
             return false;
         }
-        let dirs = [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ];
-        for (i, &(df, dr)) in dirs.iter().enumerate() {
+        // The 8 king directions, rank by rank: derived here rather than copied from the
+        // crate's table, so that this walk stays an independent oracle.
+        let dirs = (-1i8..=1)
+            .flat_map(|dr| (-1i8..=1).map(move |df| (df, dr)))
+            .filter(|&d| d != (0, 0));
+        for (i, (df, dr)) in dirs.enumerate() {
             let (Some(over), Some(to)) = (cur.offset(df, dr), cur.offset(2 * df, 2 * dr)) else {
                 continue;
             };

@@ -2,7 +2,7 @@
 //! every legal action, removal reports that match the board, the position after every
 //! ply is legal (BM-8), and check agrees with its definition played out move by move.
 
-use kaboom_rules::bomberman::Bomberman;
+use kaboom_rules::bomberman::{Bomberman, BombermanAction};
 use kaboom_rules::{Color, GameOptions, Kind, Piece, Position};
 use proptest::prelude::*;
 
@@ -75,47 +75,63 @@ fn check_position(pos: &Bomberman) {
     }
 }
 
+/// A game from the start position: each position is checked ([`check_position`]) before
+/// `pick` chooses, from the legal actions and the next of `choices`, the action to play;
+/// `played` then sees the position and the side that moved. Ends early when nothing is legal.
+fn random_game(
+    choices: &[u16],
+    mut pick: impl FnMut(&Bomberman, &[BombermanAction], u16) -> BombermanAction,
+    mut played: impl FnMut(&Bomberman, Color) -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
+    let mut pos = Bomberman::start(&GameOptions::default()).unwrap();
+    for &choice in choices {
+        check_position(&pos);
+        let legal = pos.legal_actions();
+        if legal.is_empty() {
+            break;
+        }
+        let action = pick(&pos, &legal, choice);
+        let mover = pos.turn();
+        pos.play_unchecked(&action);
+        played(&pos, mover)?;
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(crate::proptest_config(24))]
 
     #[test]
     fn random_games_keep_every_invariant(choices in proptest::collection::vec(any::<u16>(), 1..100)) {
-        let mut pos = Bomberman::start(&GameOptions::default()).unwrap();
-        for choice in choices {
-            check_position(&pos);
-            let legal = pos.legal_actions();
-            if legal.is_empty() {
-                break;
-            }
-            let action = legal[choice as usize % legal.len()];
-            let mover = pos.turn();
-            pos.play_unchecked(&action);
-            prop_assert!(!pos.is_check(mover));
-        }
+        random_game(
+            &choices,
+            |_, legal, choice| legal[choice as usize % legal.len()],
+            |pos, mover| {
+                prop_assert!(!pos.is_check(mover));
+                Ok(())
+            },
+        )?;
     }
 
     /// Games biased towards detonations and bomb captures, where the rules are subtle.
     #[test]
     fn random_explosive_games_keep_every_invariant(choices in proptest::collection::vec(any::<u16>(), 1..60)) {
-        let mut pos = Bomberman::start(&GameOptions::default()).unwrap();
-        for choice in choices {
-            check_position(&pos);
-            let legal = pos.legal_actions();
-            if legal.is_empty() {
-                break;
-            }
-            let loud: Vec<_> = legal
-                .iter()
-                .filter(|a| {
-                    let mut after = pos.clone();
-                    !after.play_reported(a).is_empty()
-                })
-                .copied()
-                .collect();
-            let pool = if choice % 3 == 0 && !loud.is_empty() { &loud } else { &legal };
-            let action = pool[(choice / 3) as usize % pool.len()];
-            pos.play_unchecked(&action);
-        }
+        random_game(
+            &choices,
+            |pos, legal, choice| {
+                let loud: Vec<_> = legal
+                    .iter()
+                    .filter(|a| {
+                        let mut after = pos.clone();
+                        !after.play_reported(a).is_empty()
+                    })
+                    .copied()
+                    .collect();
+                let pool = if choice % 3 == 0 && !loud.is_empty() { &loud[..] } else { legal };
+                pool[(choice / 3) as usize % pool.len()]
+            },
+            |_, _| Ok(()),
+        )?;
     }
 }
 
