@@ -8,7 +8,7 @@
 //! dev-depends on as a library: cargo does not build a dependency's binaries. It is found
 //! next to `kaboom` (same target directory and profile), and it is built there by
 //! `cargo test --workspace`, because cargo builds a selected package's binaries whenever
-//! that package has integration tests (fake-discord has `tests/program.rs`), and builds
+//! that package has integration tests (fake-discord has `tests/it/`), and builds
 //! everything before running any test. `FAKE_DISCORD_BIN` may name it instead. When it is
 //! missing (e.g. `cargo test -p kaboom-bot` on a clean checkout) the test fails with the
 //! command to run, rather than passing without having run. Neither the test nor its helpers
