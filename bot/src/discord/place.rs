@@ -7,9 +7,9 @@ use poise::serenity_prelude as serenity;
 use crate::discord::types::Context;
 use crate::service::Refusal;
 
-/// The permissions the bot needs in a challenge's channel: the same set as the invite link
-/// (`kaboom_bot::cli::invite::PERMISSIONS`, docs/hosting.md): see the channel, post and read
-/// its history, open a public thread and post boards (files, embeds) in it.
+/// The permissions the bot needs in a challenge's channel, and the set its invite link asks
+/// for (`kaboom invite-url`, docs/hosting.md): see the channel, post and read its history,
+/// open a public thread and post boards (files, embeds) in it.
 pub const NEEDED: serenity::Permissions = serenity::Permissions::from_bits_truncate(
     serenity::Permissions::VIEW_CHANNEL.bits()
         | serenity::Permissions::SEND_MESSAGES.bits()

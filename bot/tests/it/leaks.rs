@@ -173,45 +173,18 @@ async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
 /// player's games still lists the others.
 #[tokio::test]
 async fn a_damaged_row_costs_only_its_game() {
-    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
-    use kaboom_bot::service::Services;
-    use kaboom_bot::storage::Db;
-    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
-    use kaboom_rules::{GameOptions, Variant};
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("s.db").display());
-    let db = Db::connect(&url).await.unwrap();
-    let clock = Arc::new(TestClock::new(T0));
-    let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::refusing_dms(
-        Vec::new(),
-    ));
-    let scheduler = Scheduler::new(
-        db.clone(),
-        clock.clone(),
-        notifier.clone(),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
-    );
-    let services = Services::new(
-        db,
-        clock.clone(),
-        Arc::new(kaboom_testkit::painter::PlainPainter),
-    );
+    let Offline {
+        url,
+        clock,
+        scheduler,
+        services,
+        notifier: _,
+        _dir,
+    } = offline().await;
     let mut ids = Vec::new();
     for _ in 0..3 {
         let c = services
-            .create_challenge(NewChallenge {
-                guild_id: Some(GuildId(1)),
-                channel_id: ChannelId(10),
-                challenger_id: UserId(1001),
-                challenger_name: "alice".into(),
-                opponent_id: Some(UserId(1002)),
-                variant: Variant::Atomic,
-                options: GameOptions::default(),
-                days_per_move: Some(1),
-                color: ColorChoice::White,
-                rated: false,
-            })
+            .create_challenge(challenge(Some(UserId(1002))))
             .await
             .unwrap();
         let id = services
@@ -559,13 +532,51 @@ async fn games_with_sixty_games_fits_one_message() -> Outcome {
 /// is expired (logged), and the other open challenge expires with its notice.
 #[tokio::test]
 async fn a_damaged_challenge_row_costs_only_itself() {
+    let Offline {
+        url,
+        clock,
+        scheduler,
+        services,
+        notifier,
+        _dir,
+    } = offline().await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let c = services.create_challenge(challenge(None)).await.unwrap();
+        ids.push(c.id);
+    }
+    sql(
+        &url,
+        &format!("UPDATE challenges SET carriers = 'x' WHERE id = {}", ids[0]),
+    )
+    .await;
+    clock.advance(8 * 86_400);
+    let report = scheduler
+        .sweep()
+        .await
+        .expect("the sweep survives a damaged row");
+    assert_eq!(report.expired, vec![ids[1]]);
+    assert_eq!(notifier.sent().len(), 1);
+    scheduler.sweep().await.expect("and the next one");
+}
+
+/// A database, services and a scheduler (recording its notices) on a test clock, with no
+/// Discord: for the damaged-row tests.
+struct Offline {
+    url: String,
+    clock: Arc<TestClock>,
+    scheduler: kaboom_bot::scheduler::Scheduler,
+    services: kaboom_bot::service::Services,
+    notifier: Arc<kaboom_testkit::notifier::RecordingNotifier>,
+    _dir: tempfile::TempDir,
+}
+
+async fn offline() -> Offline {
     use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
     use kaboom_bot::service::Services;
     use kaboom_bot::storage::Db;
-    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
-    use kaboom_rules::{GameOptions, Variant};
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("c.db").display());
+    let url = format!("sqlite://{}", dir.path().join("offline.db").display());
     let db = Db::connect(&url).await.unwrap();
     let clock = Arc::new(TestClock::new(T0));
     let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::refusing_dms(
@@ -583,36 +594,30 @@ async fn a_damaged_challenge_row_costs_only_itself() {
         clock.clone(),
         Arc::new(kaboom_testkit::painter::PlainPainter),
     );
-    let mut ids = Vec::new();
-    for _ in 0..2 {
-        let c = services
-            .create_challenge(NewChallenge {
-                guild_id: Some(GuildId(1)),
-                channel_id: ChannelId(10),
-                challenger_id: UserId(1001),
-                challenger_name: "alice".into(),
-                opponent_id: None,
-                variant: Variant::Atomic,
-                options: GameOptions::default(),
-                days_per_move: Some(1),
-                color: ColorChoice::White,
-                rated: false,
-            })
-            .await
-            .unwrap();
-        ids.push(c.id);
+    Offline {
+        url,
+        clock,
+        scheduler,
+        services,
+        notifier,
+        _dir: dir,
     }
-    sql(
-        &url,
-        &format!("UPDATE challenges SET carriers = 'x' WHERE id = {}", ids[0]),
-    )
-    .await;
-    clock.advance(8 * 86_400);
-    let report = scheduler
-        .sweep()
-        .await
-        .expect("the sweep survives a damaged row");
-    assert_eq!(report.expired, vec![ids[1]]);
-    assert_eq!(notifier.sent().len(), 1);
-    scheduler.sweep().await.expect("and the next one");
+}
+
+/// alice's one-day Atomic challenge in channel 10 of server 1, to `opponent` (or open).
+fn challenge(opponent: Option<UserId>) -> kaboom_bot::storage::challenges::NewChallenge {
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_rules::{GameOptions, Variant};
+    NewChallenge {
+        guild_id: Some(GuildId(1)),
+        channel_id: ChannelId(10),
+        challenger_id: UserId(1001),
+        challenger_name: "alice".into(),
+        opponent_id: opponent,
+        variant: Variant::Atomic,
+        options: GameOptions::default(),
+        days_per_move: Some(1),
+        color: ColorChoice::White,
+        rated: false,
+    }
 }
