@@ -10,7 +10,6 @@ use std::time::Instant;
 
 use kaboom_bot::domain::clock::Clock;
 use kaboom_bot::domain::ids::{ChannelId, GuildId, UserId};
-use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::storage::games::{self, GameState, NewGame};
 use kaboom_bot::storage::{Db, schedule};
 use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
@@ -69,13 +68,7 @@ async fn main() {
 
     let clock = Arc::new(TestClock::new(T0 + games_n));
     let notifier = Arc::new(RecordingNotifier::default());
-    let scheduler = Scheduler::new(
-        db.clone(),
-        clock.clone(),
-        notifier.clone(),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
-    );
+    let scheduler = kaboom_testkit::default_scheduler(db.clone(), clock.clone(), notifier.clone());
     // New games are due at once (the insert trigger): the first sweep schedules them all.
     let t = Instant::now();
     let first = scheduler.sweep().await.expect("sweep");

@@ -19,6 +19,10 @@ pub mod driver;
 pub mod notifier;
 pub mod painter;
 
+use std::sync::Arc;
+
+use kaboom_bot::domain::clock::Clock;
+use kaboom_bot::scheduler::{Notifier, Scheduler, SchedulerConfig};
 use kaboom_bot::storage::Db;
 
 /// A fresh database with every migration applied, in a temporary directory that lives as
@@ -30,4 +34,17 @@ pub async fn temp_db() -> (Db, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("sqlite://{}", dir.path().join("test.db").display());
     (Db::connect(&url).await.expect("open test db"), dir)
+}
+
+/// The bot's scheduler over `db`, reading the time from `clock` and delivering through
+/// `notifier`, with the default configuration ([`SchedulerConfig::default`]) and the bot's
+/// own wording: what scheduler tests and the sweep benchmark start from.
+pub fn default_scheduler(db: Db, clock: Arc<dyn Clock>, notifier: Arc<dyn Notifier>) -> Scheduler {
+    Scheduler::new(
+        db,
+        clock,
+        notifier,
+        SchedulerConfig::default(),
+        kaboom_bot::discord::messages::scheduler_wording(),
+    )
 }

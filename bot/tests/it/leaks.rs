@@ -302,7 +302,6 @@ fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduler_notices_ping_only_the_players() {
     use kaboom_bot::discord::notifier::DiscordNotifier;
-    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
     use kaboom_bot::service::Services;
     use kaboom_bot::storage::Db;
     use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
@@ -319,13 +318,8 @@ async fn scheduler_notices_ping_only_the_players() {
         clock.clone(),
         Arc::new(kaboom_testkit::painter::PlainPainter),
     );
-    let scheduler = Scheduler::new(
-        db,
-        clock.clone(),
-        Arc::new(DiscordNotifier::new(http)),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
-    );
+    let scheduler =
+        kaboom_testkit::default_scheduler(db, clock.clone(), Arc::new(DiscordNotifier::new(http)));
     let channel = fake.text_channel_id();
     let c = services
         .create_challenge(NewChallenge {
@@ -572,7 +566,6 @@ struct Offline {
 }
 
 async fn offline() -> Offline {
-    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
     use kaboom_bot::service::Services;
     use kaboom_bot::storage::Db;
     let dir = tempfile::tempdir().unwrap();
@@ -582,13 +575,7 @@ async fn offline() -> Offline {
     let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::refusing_dms(
         Vec::new(),
     ));
-    let scheduler = Scheduler::new(
-        db.clone(),
-        clock.clone(),
-        notifier.clone(),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
-    );
+    let scheduler = kaboom_testkit::default_scheduler(db.clone(), clock.clone(), notifier.clone());
     let services = Services::new(
         db,
         clock.clone(),

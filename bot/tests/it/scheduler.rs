@@ -40,13 +40,7 @@ async fn world_with(refuse_dms: Vec<UserId>) -> World {
     let notifier = Arc::new(RecordingNotifier::refusing_dms(
         refuse_dms.into_iter().map(UserId::get).collect(),
     ));
-    let scheduler = Scheduler::new(
-        db.clone(),
-        clock.clone(),
-        notifier.clone(),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
-    );
+    let scheduler = kaboom_testkit::default_scheduler(db.clone(), clock.clone(), notifier.clone());
     World {
         services: Services::new(db, clock.clone(), Arc::new(PlainPainter)),
         clock,
@@ -581,12 +575,10 @@ async fn downtime_catch_up_sends_one_message_per_game() {
     );
     assert!(!subjects.contains(&calm.get()));
     // A restart (a new scheduler over the same database) sends nothing more.
-    let again = Scheduler::new(
+    let again = kaboom_testkit::default_scheduler(
         w.services.db.clone(),
         w.clock.clone(),
         w.notifier.clone(),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
     );
     again.sweep().await.unwrap();
     w.scheduler.sweep().await.unwrap();
@@ -790,13 +782,8 @@ async fn a_forfeit_announcement_survives_a_crash_between_commit_and_send() {
     let w = world().await;
     let id = game(&w, Variant::Atomic, Some(1)).await;
     let db = w.services.db.clone();
-    let crashing = Scheduler::new(
-        db.clone(),
-        w.clock.clone(),
-        Arc::new(Crashing),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
-    );
+    let crashing =
+        kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), Arc::new(Crashing));
     w.clock.advance(DAY);
     let crashed = tokio::spawn(async move { crashing.sweep().await }).await;
     assert!(crashed.unwrap_err().is_panic());
@@ -827,13 +814,7 @@ async fn failed_announcements_are_retried_then_dropped_but_nudges_are_not() {
         fail: 3.into(),
         inner: RecordingNotifier::default(),
     });
-    let scheduler = Scheduler::new(
-        db.clone(),
-        w.clock.clone(),
-        flaky.clone(),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
-    );
+    let scheduler = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), flaky.clone());
     // A nudge fails once (lost: at most once), the forfeit twice, then it is delivered.
     let id = game(&w, Variant::Atomic, Some(2)).await;
     w.clock.advance(DAY);
@@ -858,13 +839,7 @@ async fn failed_announcements_are_retried_then_dropped_but_nudges_are_not() {
         fail: usize::MAX.into(),
         inner: RecordingNotifier::default(),
     });
-    let scheduler = Scheduler::new(
-        db.clone(),
-        w.clock.clone(),
-        broken.clone(),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
-    );
+    let scheduler = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), broken.clone());
     let id = game(&w, Variant::Atomic, Some(1)).await;
     w.clock.advance(DAY);
     assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use fake_discord::{self, FakeDiscord};
 use kaboom_bot::discord::notifier::DiscordNotifier;
 use kaboom_bot::domain::ids::{ChannelId, GuildId, MessageId, UserId};
-use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::service::Services;
 use kaboom_bot::storage::Db;
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
@@ -33,12 +32,10 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
         .unwrap();
     let clock = Arc::new(TestClock::new(T0));
     let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
-    let scheduler = Scheduler::new(
+    let scheduler = kaboom_testkit::default_scheduler(
         db,
         clock.clone(),
         Arc::new(DiscordNotifier::new(http.clone())),
-        SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
     );
     let channel = fake.text_channel_id();
     let spec = |opponent| NewChallenge {
@@ -291,12 +288,10 @@ mod with_bot {
             .unwrap();
         services.set_thread(id, ChannelId(thread)).await.unwrap();
         let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
-        let scheduler = Scheduler::new(
+        let scheduler = kaboom_testkit::default_scheduler(
             db,
             clock.clone(),
             Arc::new(DiscordNotifier::new(http)),
-            SchedulerConfig::default(),
-            kaboom_bot::discord::messages::scheduler_wording(),
         );
         clock.advance(24 * HOUR * 30 / 100);
         let r = scheduler.sweep().await.unwrap();
