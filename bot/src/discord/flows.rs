@@ -10,17 +10,8 @@ use crate::discord::board;
 use crate::discord::messages;
 use crate::discord::outbox::{OutboxHandle, Settled};
 use crate::discord::types::Error;
-use crate::domain::ids::{GameId, UserId};
+use crate::domain::ids::UserId;
 use crate::service::{Designated, Services, Snapshot};
-
-/// Waits briefly for game `game_id`'s outbox entries (the posts of the change just
-/// committed) and says whether they are out (issue 16).
-///
-/// # Errors
-/// A storage error.
-async fn settle(outbox: &OutboxHandle, game_id: GameId) -> Result<Settled, Error> {
-    outbox.settle(game_id).await
-}
 
 /// Waits for an accepted game's thread, first board and carrier menus (written to the
 /// outbox with the game); returns the thread once it is open.
@@ -31,7 +22,7 @@ pub async fn open_game(
     outbox: &OutboxHandle,
     snap: &Snapshot,
 ) -> Result<Option<serenity::ChannelId>, Error> {
-    Ok(match settle(outbox, snap.row.id).await? {
+    Ok(match outbox.settle(snap.row.id).await? {
         Settled::Delivered {
             thread: Some(t), ..
         } => Some(serenity::ChannelId::from(t)),
@@ -63,7 +54,7 @@ pub fn designation_confirmation(d: &Designated) -> String {
 /// # Errors
 /// A storage error.
 pub async fn announce_designation(outbox: &OutboxHandle, d: &Designated) -> Result<(), Error> {
-    settle(outbox, d.snap.row.id).await?;
+    outbox.settle(d.snap.row.id).await?;
     Ok(())
 }
 
@@ -78,7 +69,7 @@ pub async fn after_play(
     played: &crate::service::Played,
 ) -> Result<String, Error> {
     let id = played.snap.row.id;
-    Ok(match settle(outbox, id).await? {
+    Ok(match outbox.settle(id).await? {
         Settled::Delivered {
             board: Some((channel, message)),
             ..
@@ -109,7 +100,7 @@ pub async fn after_end(
     outbox: &OutboxHandle,
     ended: &crate::service::Ended,
 ) -> Result<String, Error> {
-    let settled = settle(outbox, ended.snap.row.id).await?;
+    let settled = outbox.settle(ended.snap.row.id).await?;
     Ok(with_saved_note(
         format!(
             "Game #{} is over: {}",
@@ -131,7 +122,7 @@ pub async fn after_draw(
     use crate::service::DrawResult;
     match result {
         DrawResult::Offered { snap, .. } => {
-            let settled = settle(outbox, snap.row.id).await?;
+            let settled = outbox.settle(snap.row.id).await?;
             Ok(with_saved_note(
                 "Draw offered. You may still make your move.".into(),
                 &settled,
@@ -139,7 +130,7 @@ pub async fn after_draw(
         }
         DrawResult::Agreed(ended) => after_end(outbox, ended).await,
         DrawResult::Declined { snap, .. } => {
-            let settled = settle(outbox, snap.row.id).await?;
+            let settled = outbox.settle(snap.row.id).await?;
             Ok(with_saved_note("Draw declined.".into(), &settled))
         }
     }

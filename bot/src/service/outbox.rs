@@ -96,8 +96,6 @@ impl Services {
 /// Wall-clock Unix seconds: outbox timing is operational, not game time (a test clock that
 /// stands still must not stop retries).
 pub fn unix_now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
+    use crate::domain::clock::{Clock, SystemClock};
+    SystemClock.now()
 }

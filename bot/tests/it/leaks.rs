@@ -303,15 +303,11 @@ fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
 async fn scheduler_notices_ping_only_the_players() {
     use kaboom_bot::discord::notifier::DiscordNotifier;
     use kaboom_bot::service::Services;
-    use kaboom_bot::storage::Db;
     use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
     use kaboom_rules::{GameOptions, Variant};
     let fake = FakeDiscord::start().await.expect("fake starts");
     let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
-    let dir = tempfile::tempdir().unwrap();
-    let db = Db::connect(&format!("sqlite://{}", dir.path().join("d.db").display()))
-        .await
-        .unwrap();
+    let (db, _dir) = kaboom_testkit::temp_db().await;
     let clock = Arc::new(TestClock::new(T0));
     let services = Services::new(
         db.clone(),

@@ -10,7 +10,6 @@ use fake_discord::{self, FakeDiscord};
 use kaboom_bot::discord::notifier::DiscordNotifier;
 use kaboom_bot::domain::ids::{ChannelId, GuildId, MessageId, UserId};
 use kaboom_bot::service::Services;
-use kaboom_bot::storage::Db;
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
 use kaboom_rules::{GameOptions, Variant};
 use kaboom_testkit::clock::TestClock;
@@ -26,10 +25,7 @@ const HOUR: i64 = 3600;
 async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     let fake = FakeDiscord::start().await.expect("fake starts");
     let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
-    let dir = tempfile::tempdir().unwrap();
-    let db = Db::connect(&format!("sqlite://{}", dir.path().join("d.db").display()))
-        .await
-        .unwrap();
+    let (db, _dir) = kaboom_testkit::temp_db().await;
     let clock = Arc::new(TestClock::new(T0));
     let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
     let scheduler = kaboom_testkit::default_scheduler(
