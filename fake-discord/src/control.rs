@@ -91,9 +91,9 @@ impl From<FakeError> for ControlError {
             FakeError::Timeout { .. } => StatusCode::REQUEST_TIMEOUT,
             FakeError::NoGatewaySession => StatusCode::CONFLICT,
             FakeError::UnknownMessage(_) | FakeError::UnknownChannel(_) => StatusCode::NOT_FOUND,
-            FakeError::WrongChannelType(_) | FakeError::UnsupportedChannelType(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            FakeError::WrongChannelType(_)
+            | FakeError::UnsupportedChannelType(_)
+            | FakeError::ThreadArchived(_) => StatusCode::BAD_REQUEST,
             FakeError::Bind(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ControlError(status, error.to_string())

@@ -166,6 +166,16 @@ pub enum FakeError {
     /// A thread was asked for under a channel that cannot hold threads (a thread, a DM).
     #[error("channel {0} cannot hold threads (it is a thread or a DM channel)")]
     WrongChannelType(u64),
+    /// A player cannot use application commands in an archived thread: "Users cannot edit
+    /// messages, add reactions, use application commands, or join archived threads"
+    /// (<https://discord.com/developers/docs/topics/threads#active-archived-threads>). The
+    /// client offers no command there until someone reopens the thread (sending a message
+    /// does, or Modify Channel `archived: false`).
+    #[error(
+        "thread {0} is archived: Discord clients cannot use application commands in it until \
+         it is reopened (a message in it, or PATCH /channels/{0} archived:false)"
+    )]
+    ThreadArchived(u64),
     /// [`FakeDiscord::add_channel`] was given a type the fake does not model.
     #[error(
         "the fake adds guild channels of type 0 (text), 5 (announcement) or 15 (forum), not {0}"
@@ -680,6 +690,15 @@ impl FakeDiscord {
 
     /// Dispatches a command interaction of type `kind` (2 APPLICATION_COMMAND, 4
     /// APPLICATION_COMMAND_AUTOCOMPLETE) with the command `name` and `options` as data.
+    ///
+    /// In an archived thread that is not locked, no command can be used
+    /// ([`FakeError::ThreadArchived`]): "Users cannot ... use application commands ... in
+    /// archived threads" (<https://discord.com/developers/docs/topics/threads#active-archived-threads>).
+    /// In an archived and locked thread the command still reaches the bot, and its
+    /// response fails with 50083 unless the bot has MANAGE_THREADS, as reported in
+    /// discord-api-docs#5517 (<https://github.com/discord/discord-api-docs/issues/5517>:
+    /// "Use any command in the locked and archived thread" -> "The bot can not reply to this
+    /// interaction", the user sees "sending command" forever).
     fn dispatch_command(
         &self,
         user: &SimUser,
@@ -688,6 +707,14 @@ impl FakeDiscord {
         name: &str,
         options: Vec<CommandOption>,
     ) -> Result<SentInteraction, FakeError> {
+        self.shared.update(|s| {
+            s.archive_idle_threads();
+            if s.thread_is_archived_unlocked(channel_id) {
+                Err(FakeError::ThreadArchived(channel_id))
+            } else {
+                Ok(())
+            }
+        })?;
         self.dispatch_interaction(user, channel_id, kind, None, |s, in_guild| {
             let hint = s.application_id;
             Ok((Self::command_data(s, name, &options, in_guild, hint), None))

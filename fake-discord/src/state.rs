@@ -469,6 +469,11 @@ impl State {
         )
     }
 
+    /// Whether `channel_id` is a thread that is archived and not locked.
+    pub(crate) fn thread_is_archived_unlocked(&self, channel_id: u64) -> bool {
+        self.thread_flag(channel_id, "archived") && !self.thread_flag(channel_id, "locked")
+    }
+
     fn thread_flag(&self, channel_id: u64, flag: &str) -> bool {
         self.channels
             .get(&channel_id)
@@ -908,6 +913,25 @@ impl State {
         );
         message.json["edited_timestamp"] = json!(edited_at);
         Some(message.clone())
+    }
+
+    /// A message as Get Channel Message returns it: a message a thread was started from
+    /// carries that thread ("thread?: channel object: the thread that was started from this
+    /// message") and the HAS_THREAD flag (`1 << 5`, "this message has an associated thread,
+    /// with the same id as the message"),
+    /// <https://discord.com/developers/docs/resources/message#message-object>.
+    pub(crate) fn message_json_with_thread(&self, message: &FakeMessage) -> Value {
+        let mut json = message.json.clone();
+        if let Some(thread) = self
+            .channels
+            .get(&message.id)
+            .filter(|_| self.is_thread(message.id))
+        {
+            json["thread"] = thread.clone();
+            let flags = json["flags"].as_u64().unwrap_or(0);
+            json["flags"] = json!(flags | (1 << 5));
+        }
+        json
     }
 
     pub(crate) fn message(&self, id: u64) -> Option<&FakeMessage> {
@@ -1624,7 +1648,7 @@ impl State {
             // https://discord.com/developers/docs/resources/message#get-channel-message
             ("GET", ["channels", _, "messages", mid]) => {
                 match parse_id(mid).and_then(|id| self.message(id)) {
-                    Some(message) => (200, Some(message.json.clone())),
+                    Some(message) => (200, Some(self.message_json_with_thread(message))),
                     None => unknown_message(),
                 }
             }

@@ -15,7 +15,9 @@ use fake_discord::{
 };
 use kaboom_bot::domain::clock::{Clock, SystemClock};
 use kaboom_bot::domain::ids::{ChannelId, GameId, MessageId};
+use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_bot::service::Services;
+use kaboom_bot::service::outbox::OutboxWaker;
 use kaboom_bot::service::painter::RendererPainter;
 use kaboom_bot::storage::Db;
 
@@ -51,6 +53,7 @@ pub struct Driver {
     pub carol: SimUser,
     url: String,
     services_for: ServicesFor,
+    outbox_waker: OutboxWaker,
     shards: Arc<serenity::ShardManager>,
     running: tokio::task::JoinHandle<()>,
 }
@@ -97,7 +100,10 @@ impl Driver {
         services_for: ServicesFor,
     ) -> Result<Driver, DemoError> {
         let db = Db::connect(url).await?;
-        let framework = kaboom_bot::discord::bot::framework(services_for(db.clone()), None);
+        // Shared with the schedulers tests start beside the bot ([`Driver::scheduler`]).
+        let outbox_waker = OutboxWaker::default();
+        let services = services_for(db.clone()).with_outbox_waker(outbox_waker.clone());
+        let framework = kaboom_bot::discord::bot::framework(services, None);
         let mut client = fake
             .client_builder(kaboom_bot::discord::bot::intents())
             .framework(framework)
@@ -135,9 +141,37 @@ impl Driver {
             carol,
             url: url.to_string(),
             services_for,
+            outbox_waker,
             shards,
             running,
         })
+    }
+
+    /// The bot's scheduler as `kaboom serve` runs it beside this bot: over its database,
+    /// reading the time from `clock`, with `config`; its notices go into the outbox, and
+    /// this bot's deliverer (woken by it) posts them.
+    pub fn scheduler(&self, clock: Arc<dyn Clock>, config: SchedulerConfig) -> Scheduler {
+        Scheduler::new(
+            self.db.clone(),
+            clock,
+            Arc::new(kaboom_bot::discord::notifier::DiscordNotifier::new(
+                self.outbox_waker.clone(),
+            )),
+            config,
+            kaboom_bot::discord::messages::scheduler_wording(),
+        )
+    }
+
+    /// Waits (at most [`WAIT`]) until the bot's outbox has posted everything due.
+    ///
+    /// # Errors
+    /// [`DemoError::Step`] at the time limit.
+    pub async fn outbox_delivered(&self) -> Result<(), DemoError> {
+        if crate::wait_for_outbox(&self.db, WAIT).await {
+            Ok(())
+        } else {
+            Err(step("the outbox still holds entries to post"))
+        }
     }
 
     /// Stops the bot (its gateway connection, within [`WAIT`]) and closes its database.

@@ -1,30 +1,23 @@
-//! A scheduler notifier that records what it was asked to deliver.
+//! A scheduler notice planner that records what the scheduler decided to tell, and writes
+//! nothing into the outbox (scheduler tests without Discord, the sweep benchmark).
 
 use std::sync::Mutex;
 
-use kaboom_bot::scheduler::{Delivery, Notice, Notifier};
-use kaboom_bot::storage::settings::NudgeVia;
+use kaboom_bot::scheduler::{Notice, NoticePlanner};
+use kaboom_bot::storage::outbox::NewEffect;
 
-/// A notifier that records notices (tests and benchmarks); DMs to `refuse_dms` users
-/// "fail" and fall back to the thread, like Discord's error 50007.
+/// Records the notices of each committed sweep batch (those of a batch whose transaction
+/// did not commit are forgotten at the next batch's commit only if it never commits: tests
+/// see what was decided and committed).
 #[derive(Debug, Default)]
 pub struct RecordingNotifier {
-    sent: Mutex<Vec<(Notice, Delivery)>>,
-    /// Users whose DMs are closed.
-    pub refuse_dms: Vec<u64>,
+    planned: Mutex<Vec<Notice>>,
+    sent: Mutex<Vec<Notice>>,
 }
 
 impl RecordingNotifier {
-    /// A recorder for which DMs to `refuse_dms` fail.
-    pub fn refusing_dms(refuse_dms: Vec<u64>) -> RecordingNotifier {
-        RecordingNotifier {
-            sent: Mutex::default(),
-            refuse_dms,
-        }
-    }
-
-    /// Everything delivered so far, in order.
-    pub fn sent(&self) -> Vec<(Notice, Delivery)> {
+    /// Every notice committed so far, in order.
+    pub fn sent(&self) -> Vec<Notice> {
         self.sent.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
@@ -34,24 +27,20 @@ impl RecordingNotifier {
     }
 }
 
-#[async_trait::async_trait]
-impl Notifier for RecordingNotifier {
-    async fn deliver(&self, notice: &Notice) -> Delivery {
-        let delivery = match notice {
-            Notice::Nudge {
-                via: NudgeVia::Dm,
-                user_id,
-                ..
-            } if self.refuse_dms.contains(&user_id.get()) => Delivery::FellBackToThread,
-            Notice::Nudge {
-                via: NudgeVia::Dm, ..
-            } => Delivery::Dm,
-            _ => Delivery::Channel,
-        };
+impl NoticePlanner for RecordingNotifier {
+    fn plan(&self, notice: &Notice) -> Vec<NewEffect> {
+        self.planned
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(notice.clone());
+        Vec::new()
+    }
+
+    fn committed(&self) {
+        let planned = std::mem::take(&mut *self.planned.lock().unwrap_or_else(|p| p.into_inner()));
         self.sent
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .push((notice.clone(), delivery));
-        delivery
+            .extend(planned);
     }
 }

@@ -132,6 +132,8 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
         .with_scheduler_config(scheduler_config.clone())
         .with_scheduler_waker(waker.clone());
+    // The scheduler writes its notices into the same outbox and wakes the same deliverer.
+    let outbox_waker = services.outbox_waker.clone();
     let mut client = serenity::ClientBuilder::new_with_http(http, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;
@@ -139,9 +141,7 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let _scheduler = crate::scheduler::Scheduler::new(
         db,
         Arc::new(SystemClock),
-        Arc::new(crate::discord::notifier::DiscordNotifier::new(
-            client.http.clone(),
-        )),
+        Arc::new(crate::discord::notifier::DiscordNotifier::new(outbox_waker)),
         scheduler_config,
         crate::discord::messages::scheduler_wording(),
     )

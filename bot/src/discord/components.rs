@@ -111,26 +111,6 @@ pub async fn handle(
     }
 }
 
-/// Rewrites the challenge message whose button was pressed to `text` and removes its
-/// buttons (the challenge was accepted, declined or cancelled).
-async fn close_challenge_message(
-    http: &serenity::Http,
-    ic: &serenity::ComponentInteraction,
-    text: String,
-) -> Result<(), Error> {
-    ic.channel_id
-        .edit_message(
-            http,
-            ic.message.id,
-            serenity::EditMessage::new()
-                .content(text)
-                .components(vec![])
-                .allowed_mentions(messages::mentions::none()),
-        )
-        .await?;
-    Ok(())
-}
-
 async fn route(
     http: &serenity::Http,
     data: &Data,
@@ -142,30 +122,31 @@ async fn route(
     let user = ic.user.id.domain();
     match action {
         ids::ACCEPT => {
+            // The game's thread is started from the challenge's message (crash-safe, see
+            // `discord::outbox`): if the message was not recorded (a crash right after
+            // `/challenge` answered), it is the one whose button was pressed.
+            if services.challenge(id).await?.message_id.is_none() {
+                services
+                    .set_challenge_message(id, ic.message.id.domain())
+                    .await?;
+            }
             let snap = services
                 .accept_challenge(id, user, &display_name(&ic.user))
                 .await?;
-            let challenge = services.challenge(id).await?;
-            let game_id = challenge.game_id.unwrap_or_default();
-            // The thread, board and menus go out through the outbox (issue 16); when they
-            // are slow or Discord fails, the game is saved and its thread follows.
-            let Some(thread) = flows::open_game(&data.outbox, &snap).await? else {
-                let text = messages::challenge_accepted(&challenge, user, None);
-                close_challenge_message(http, ic, text).await?;
-                return answer(http, ic, messages::accepted_saved(game_id)).await;
+            // The thread, the challenge message's edit, the board and the menus go out
+            // through the outbox (issue 16); when they are slow or Discord fails, the game
+            // is saved and its thread follows.
+            let text = match flows::open_game(&data.outbox, &snap).await? {
+                Some(thread) => messages::game_on(thread.domain()),
+                None => messages::accepted_saved(snap.row.id),
             };
-            close_challenge_message(
-                http,
-                ic,
-                messages::challenge_accepted(&challenge, user, Some(thread.domain())),
-            )
-            .await?;
-            answer(http, ic, messages::game_on(thread.domain())).await
+            answer(http, ic, text).await
         }
         ids::DECLINE | ids::CANCEL => {
             let cancel = action == ids::CANCEL;
-            let c = services.close_challenge(id, user, cancel).await?;
-            close_challenge_message(http, ic, messages::challenge_closed(&c, cancel, user)).await?;
+            services.close_challenge(id, user, cancel).await?;
+            // The challenge message's edit goes out through the outbox.
+            data.outbox.settle_challenge(id).await?;
             answer(http, ic, messages::challenge_closed_reply(cancel)).await
         }
         ids::RESIGN_YES => {

@@ -1,13 +1,18 @@
 //! The Discord outbox (issue 16): every Discord side effect of a committed change is
-//! worded here ([`DiscordEffects`], the services' [`EffectPlanner`]) inside the change's
-//! transaction, stored in `discord_outbox`, and posted by one deliverer task
+//! worded here ([`DiscordEffects`], the services' [`EffectPlanner`]; the scheduler's
+//! notices through `discord::notifier`, its [`crate::scheduler::NoticePlanner`]) inside the
+//! change's transaction, stored in `discord_outbox`, and posted by one deliverer task
 //! ([`Deliverer`]) after the commit, at start-up (what a crash left) and periodically.
+//! What goes through it: the game's thread, the challenge message's edits (accepted,
+//! declined, cancelled, expired), boards, carrier menus, announcements in the thread (draw
+//! offers, designations, the scheduler's time forfeits and aborts), and nudges.
 //!
 //! Delivery order: a game's entries go out in the order they were written (the thread
-//! before its first board, a board before the next one); an entry that fails holds back
-//! the later entries of its game until it is delivered or given up. Failed attempts are
-//! retried with exponential backoff (1 s, 2 s, 4 s, ... capped at 10 minutes), and given up
-//! after [`MAX_ATTEMPTS`] with an error log line (the row stays, marked failed).
+//! before its first board, a board before the next one), and so do a challenge's; an entry
+//! that fails holds back the later entries of its game (or challenge) until it is delivered
+//! or given up. Failed attempts are retried with exponential backoff (1 s, 2 s, 4 s, ...
+//! capped at 10 minutes), and given up after [`MAX_ATTEMPTS`] with an error log line (the
+//! row stays, marked failed).
 //!
 //! Exactly once, across retries and crashes:
 //! - a delivered entry records the ids Discord gave and is never posted again;
@@ -19,8 +24,28 @@
 //!   So an attempt whose answer was lost (a 5xx after the message was made, a crash before
 //!   the delivery was recorded) is repeated with the same nonce and gets the first message
 //!   back instead of posting a second one;
-//! - the game's thread is recorded on the game (`games.thread_id`) as soon as Discord
-//!   returns it, and an entry for a game whose thread is recorded creates none.
+//! - the game's thread is started from the challenge's own message (Start Thread from
+//!   Message). A message holds at most one thread, and "the created thread and the message
+//!   it was started from will share the same id"
+//!   (<https://discord.com/developers/docs/topics/threads#public-private-threads>): a retry
+//!   after a lost answer or a crash before the thread was recorded gets error 160004 "A
+//!   thread has already been created for this message"
+//!   (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#json>) and takes
+//!   that thread, whose id is the message's. Only a challenge whose message is unknown or
+//!   was deleted gets a thread without a message (Start Thread without Message), which a
+//!   retry could repeat. The thread is recorded on the game (`games.thread_id`) as soon as
+//!   it is known, and an entry for a game whose thread is recorded creates none;
+//! - edits (a challenge message, an old board's buttons) set the whole new state, so
+//!   repeating one changes nothing.
+//!
+//! Threads stay usable for the game's whole life: they are created with the longest
+//! auto-archive duration (7 days), and before each post into a game's thread and with each
+//! nudge the deliverer unarchives the thread if Discord archived it after 7 idle days
+//! (`Deliverer::ensure_open`). Players cannot use application commands in an archived
+//! thread ("Users cannot edit messages, add reactions, use application commands, or join
+//! archived threads", <https://discord.com/developers/docs/topics/threads#active-archived-threads>),
+//! so the nudge, which comes within the time per move, reopens it, and says that
+//! `/move game:<id>` works from any channel.
 //!
 //! Boards are painted at delivery time, off the async runtime, from the stored game at the
 //! ply the entry shows, so the payload stays small.
@@ -32,15 +57,16 @@ use std::time::Duration;
 use kaboom_rules::{Variant, Viewer};
 use poise::serenity_prelude as serenity;
 use serde::{Deserialize, Serialize};
-use tokio::sync::{Notify, watch};
+use tokio::sync::watch;
 
 use crate::discord::Error;
 use crate::discord::board;
 use crate::discord::ids::Domain;
 use crate::discord::messages;
 use crate::domain::ids::{ChannelId, GameId, MessageId, UserId};
-use crate::service::outbox::{Committed, EffectPlanner, unix_now};
+use crate::service::outbox::{Committed, EffectPlanner, OutboxWaker, unix_now};
 use crate::service::{DrawResult, ServiceError, Services};
+use crate::storage::challenges::ChallengeState;
 use crate::storage::games::GameState;
 use crate::storage::outbox::{self, Entry, NewEffect};
 
@@ -57,12 +83,36 @@ pub const SETTLE: Duration = Duration::from_millis(2500);
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Effect {
-    /// The game's public thread, in the challenge's channel.
+    /// The game's public thread, in the challenge's channel, started from the challenge's
+    /// message when it is known.
     Thread {
         /// The challenge's channel.
         channel_id: ChannelId,
         /// The thread's name.
         name: String,
+        /// The challenge's message, which the thread is started from (entries written
+        /// before it was recorded have none).
+        #[serde(default)]
+        message_id: Option<MessageId>,
+    },
+    /// The accepted challenge's message says who accepted it and links the game's thread,
+    /// and loses its buttons (the entry's `challenge_id` names the challenge).
+    ChallengeAccepted {
+        /// Who accepted it.
+        by: UserId,
+    },
+    /// A challenge that was declined, cancelled or expired: its message gets `content` (or,
+    /// without one, its own text with `line` as the expiry note) and loses its buttons; if
+    /// there is no message (unknown, or deleted), `line` is posted in the channel.
+    ChallengeClosed {
+        /// The challenge's channel.
+        channel_id: ChannelId,
+        /// The challenge's message, if known.
+        message_id: Option<MessageId>,
+        /// The message's new text; `None`: its text, marked expired with `line`.
+        content: Option<String>,
+        /// The line saying what happened.
+        line: String,
     },
     /// A public board (spectator view from the side to move at `ply`) with its caption and
     /// buttons, in the game's thread; the previous board loses its buttons.
@@ -89,6 +139,24 @@ pub enum Effect {
         /// Whether it carries the draw offer's buttons.
         draw_buttons: bool,
     },
+    /// A game the scheduler ended (time forfeit, designation timeout), announced in its
+    /// thread; it may ping the players mentioned at the end of its first line; the game's
+    /// latest board then gets the finished game's buttons.
+    GameEnded {
+        /// The text, already worded.
+        text: String,
+    },
+    /// A reminder to move for `user`, dropped if the game has left `ply` by delivery time.
+    Nudge {
+        /// The player to move.
+        user: UserId,
+        /// By DM (falling back to a mention in the thread) rather than in the thread.
+        dm: bool,
+        /// The ply the reminder is about.
+        ply: i64,
+        /// The text, already worded (without a mention).
+        text: String,
+    },
 }
 
 impl Effect {
@@ -96,18 +164,34 @@ impl Effect {
     pub fn kind(&self) -> &'static str {
         match self {
             Effect::Thread { .. } => "thread",
+            Effect::ChallengeAccepted { .. } => "challenge-accepted",
+            Effect::ChallengeClosed { .. } => "challenge-closed",
             Effect::Board { .. } => "board",
             Effect::CarrierMenu { .. } => "carrier-menu",
             Effect::Announcement { .. } => "announcement",
+            Effect::GameEnded { .. } => "game-ended",
+            Effect::Nudge { .. } => "nudge",
         }
     }
 
-    fn new_effect(&self, game_id: GameId) -> NewEffect {
+    fn entry(&self, game_id: Option<GameId>, challenge_id: Option<i64>) -> NewEffect {
         NewEffect {
-            game_id: Some(game_id),
+            game_id,
+            challenge_id,
             kind: self.kind().to_string(),
-            payload: serde_json::to_string(self).expect("an effect always serializes"),
+            // Plain strings, numbers and booleans: serializing cannot fail.
+            payload: serde_json::to_string(self).unwrap_or_default(),
         }
+    }
+
+    /// The outbox entry of this effect of game `game_id`.
+    pub fn for_game(&self, game_id: GameId) -> NewEffect {
+        self.entry(Some(game_id), None)
+    }
+
+    /// The outbox entry of this effect of challenge `challenge_id` (no game).
+    pub fn for_challenge(&self, challenge_id: i64) -> NewEffect {
+        self.entry(None, Some(challenge_id))
     }
 }
 
@@ -126,38 +210,78 @@ impl DiscordEffects {
         })
     }
 
-    fn effects(&self, change: Committed<'_>) -> (GameId, Vec<Effect>) {
-        match change {
-            Committed::Accepted(snap) => {
-                let row = &snap.row;
-                let mut caption = messages::board_caption(snap, None, &[], &[]);
-                if row.state == GameState::Setup {
-                    caption.push('\n');
-                    caption.push_str(&messages::designation_abort_note(
-                        row.created_at,
-                        self.designation_timeout_secs,
-                    ));
-                }
-                let mut v = vec![
-                    Effect::Thread {
-                        channel_id: row.channel_id,
-                        name: messages::thread_name(row),
-                    },
-                    Effect::Board {
-                        ply: row.ply,
-                        caption,
-                        finished: snap.outcome().is_some(),
-                    },
-                ];
-                if row.variant.has_designation() {
-                    for color in snap.game.awaiting_designation() {
-                        v.push(Effect::CarrierMenu {
-                            user: row.player(color),
-                        });
-                    }
-                }
-                (row.id, v)
+    fn effects(&self, change: Committed<'_>) -> Vec<NewEffect> {
+        let (game_id, effects) = match change {
+            Committed::Accepted {
+                game,
+                challenge,
+                by,
+            } => return self.accepted(game, challenge, by),
+            Committed::ChallengeClosed { challenge, by } => {
+                let cancel = challenge.state == ChallengeState::Cancelled;
+                let effect = Effect::ChallengeClosed {
+                    channel_id: challenge.spec.channel_id,
+                    message_id: challenge.message_id,
+                    content: Some(messages::challenge_closed(challenge, cancel, by)),
+                    line: messages::challenge_closed_line(challenge.id, cancel, by),
+                };
+                return vec![effect.for_challenge(challenge.id)];
             }
+            other => match self.game_effects(other) {
+                Some(effects) => effects,
+                None => return Vec::new(),
+            },
+        };
+        effects.iter().map(|e| e.for_game(game_id)).collect()
+    }
+
+    /// An accepted challenge: the thread (from the challenge's message), the challenge
+    /// message's edit, the first board, the carrier menus.
+    fn accepted(
+        &self,
+        snap: &crate::service::Snapshot,
+        challenge: &crate::storage::challenges::Challenge,
+        by: UserId,
+    ) -> Vec<NewEffect> {
+        let row = &snap.row;
+        let mut caption = messages::board_caption(snap, None, &[], &[]);
+        if row.state == GameState::Setup {
+            caption.push('\n');
+            caption.push_str(&messages::designation_abort_note(
+                row.created_at,
+                self.designation_timeout_secs,
+            ));
+        }
+        let mut v = vec![
+            Effect::Thread {
+                channel_id: row.channel_id,
+                name: messages::thread_name(row),
+                message_id: challenge.message_id,
+            }
+            .for_game(row.id),
+            Effect::ChallengeAccepted { by }.entry(Some(row.id), Some(challenge.id)),
+            Effect::Board {
+                ply: row.ply,
+                caption,
+                finished: snap.outcome().is_some(),
+            }
+            .for_game(row.id),
+        ];
+        if row.variant.has_designation() {
+            for color in snap.game.awaiting_designation() {
+                let menu = Effect::CarrierMenu {
+                    user: row.player(color),
+                };
+                v.push(menu.for_game(row.id));
+            }
+        }
+        v
+    }
+
+    /// The effects of a change to a game in play (`None` for the changes of challenges).
+    fn game_effects(&self, change: Committed<'_>) -> Option<(GameId, Vec<Effect>)> {
+        Some(match change {
+            Committed::Accepted { .. } | Committed::ChallengeClosed { .. } => return None,
             Committed::Played(played) => {
                 let mut notes = Vec::new();
                 if played.declined_draw {
@@ -187,7 +311,7 @@ impl DiscordEffects {
                         row.name(d.color),
                         messages::side(d.color)
                     );
-                    return (row.id, vec![announcement(text, Vec::new(), false)]);
+                    return Some((row.id, vec![announcement(text, Vec::new(), false)]));
                 }
                 let mut lines = vec!["Both players have chosen: play starts.".to_string()];
                 lines.extend(d.all.iter().map(|x| match row.variant {
@@ -237,8 +361,10 @@ impl DiscordEffects {
                 );
                 (snap.row.id, vec![announcement(text, Vec::new(), false)])
             }
-            Committed::Draw(DrawResult::Agreed(ended)) => self.effects(Committed::Ended(ended)),
-        }
+            Committed::Draw(DrawResult::Agreed(ended)) => {
+                return self.game_effects(Committed::Ended(ended));
+            }
+        })
     }
 }
 
@@ -252,8 +378,7 @@ fn announcement(text: String, pings: Vec<UserId>, draw_buttons: bool) -> Effect 
 
 impl EffectPlanner for DiscordEffects {
     fn plan(&self, change: Committed<'_>) -> Vec<NewEffect> {
-        let (game_id, effects) = self.effects(change);
-        effects.iter().map(|e| e.new_effect(game_id)).collect()
+        self.effects(change)
     }
 }
 
@@ -282,19 +407,47 @@ fn client_error(e: &serenity::Error) -> bool {
     }
 }
 
+/// The Discord error code of `e` (the JSON `code` of an unsuccessful request), if any.
+fn discord_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
+}
+
+/// 160004 "A thread has already been created for this message"
+/// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#json>).
+const THREAD_ALREADY_CREATED: isize = 160_004;
+/// 10008 "Unknown message" (same page).
+const UNKNOWN_MESSAGE: isize = 10_008;
+
+/// Which entries keep their order among themselves: a game's, else a challenge's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Queue {
+    Game(GameId),
+    Challenge(i64),
+}
+
+fn queue(entry: &Entry) -> Option<Queue> {
+    entry
+        .game_id
+        .map(Queue::Game)
+        .or(entry.challenge_id.map(Queue::Challenge))
+}
+
 /// The outbox deliverer: one task per bot, posting entries in order.
 pub struct Deliverer {
     services: Services,
     http: Arc<serenity::Http>,
-    kick: Arc<Notify>,
+    kick: OutboxWaker,
     done: watch::Sender<u64>,
 }
 
-/// A handle on the running deliverer: wake it, wait for a game's entries.
+/// A handle on the running deliverer: wake it, wait for a game's or a challenge's entries.
 #[derive(Clone)]
 pub struct OutboxHandle {
     services: Services,
-    kick: Arc<Notify>,
+    kick: OutboxWaker,
     done: watch::Receiver<u64>,
 }
 
@@ -313,10 +466,11 @@ pub enum Settled {
 }
 
 impl Deliverer {
-    /// Starts the deliverer over `services`, posting with `http`; it first delivers what is
-    /// left from before (a crash, failures).
+    /// Starts the deliverer over `services`, posting with `http` and woken by the services'
+    /// [`Services::outbox_waker`] (the scheduler's planner shares it); it first delivers
+    /// what is left from before (a crash, failures).
     pub fn spawn(services: Services, http: Arc<serenity::Http>) -> OutboxHandle {
-        let kick = Arc::new(Notify::new());
+        let kick = services.outbox_waker.clone();
         let (done, rx) = watch::channel(0);
         let deliverer = Deliverer {
             services: services.clone(),
@@ -355,23 +509,24 @@ impl Deliverer {
     /// Delivers every due entry in order; returns when the earliest held-back entry is due.
     async fn sweep(&self) -> Result<Option<i64>, Error> {
         let db = &self.services.db;
-        let mut blocked: HashSet<GameId> = HashSet::new();
+        let mut blocked: HashSet<Queue> = HashSet::new();
         let mut next: Option<i64> = None;
         for entry in outbox::pending(db).await? {
-            if entry.game_id.is_some_and(|g| blocked.contains(&g)) {
+            let queue = queue(&entry);
+            if queue.is_some_and(|q| blocked.contains(&q)) {
                 continue;
             }
             let now = unix_now();
             if entry.next_attempt_at > now {
                 next = Some(next.map_or(entry.next_attempt_at, |n| n.min(entry.next_attempt_at)));
-                blocked.extend(entry.game_id);
+                blocked.extend(queue);
                 continue;
             }
             match self.deliver(&entry).await {
                 Ok(posted) => {
                     outbox::mark_delivered(db, entry.id, posted.message_id, posted.thread_id, now)
                         .await?;
-                    tracing::debug!(entry = entry.id, game_id = ?entry.game_id, kind = %entry.kind, "outbox entry delivered");
+                    tracing::debug!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, "outbox entry delivered");
                 }
                 Err(e) => {
                     let attempts = entry.attempts + 1;
@@ -379,11 +534,11 @@ impl Deliverer {
                     let at = now + backoff_secs(attempts);
                     outbox::mark_failed(db, entry.id, &e.to_string(), at, give_up, now).await?;
                     if give_up {
-                        tracing::error!(entry = entry.id, game_id = ?entry.game_id, kind = %entry.kind, attempts, error = %e, "outbox entry given up");
+                        tracing::error!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry given up");
                     } else {
-                        tracing::warn!(entry = entry.id, game_id = ?entry.game_id, kind = %entry.kind, attempts, error = %e, "outbox entry failed; will retry");
+                        tracing::warn!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry failed; will retry");
                         next = Some(next.map_or(at, |n| n.min(at)));
-                        blocked.extend(entry.game_id);
+                        blocked.extend(queue);
                     }
                 }
             }
@@ -392,15 +547,108 @@ impl Deliverer {
         Ok(next)
     }
 
+    /// Makes sure `channel`, if it is a thread Discord archived (after its auto-archive
+    /// duration), is active again, so that the post that follows does not meet an archived
+    /// thread, a player's link leads to a thread where commands work, and edits of its
+    /// messages succeed ("Users cannot edit messages, add reactions, use application
+    /// commands, or join archived threads",
+    /// <https://discord.com/developers/docs/topics/threads#active-archived-threads>). The
+    /// thread is unarchived with Modify Channel `archived: false`, which for an unlocked
+    /// thread needs only SEND_MESSAGES ("When setting archived to false, when locked is
+    /// also false, only the SEND_MESSAGES permission is required",
+    /// <https://discord.com/developers/docs/resources/channel#modify-channel-json-params-thread>).
+    /// A thread a moderator locked is left alone (logged): unlocking is theirs to decide,
+    /// and players still have `/move game:<id>` from any channel.
+    ///
+    /// # Errors
+    /// A Discord error reading or unarchiving the thread.
+    async fn ensure_open(&self, channel: serenity::ChannelId) -> Result<(), Error> {
+        let http = &*self.http;
+        let serenity::Channel::Guild(found) = channel.to_channel(http).await? else {
+            return Ok(());
+        };
+        let Some(meta) = found.thread_metadata else {
+            return Ok(());
+        };
+        if !meta.archived {
+            return Ok(());
+        }
+        if meta.locked {
+            tracing::warn!(thread = %channel, "the game's thread is locked by a moderator; not reopening it");
+            return Ok(());
+        }
+        channel
+            .edit_thread(http, serenity::EditThread::new().archived(false))
+            .await?;
+        tracing::info!(thread = %channel, "reopened an archived game thread");
+        Ok(())
+    }
+
+    /// Creates game `game_id`'s thread named `name` in `channel_id`, from the challenge's
+    /// message `message_id` when there is one (see the module documentation: a repeat gets
+    /// error 160004 and the same thread, whose id is the message's).
+    async fn create_thread(
+        &self,
+        channel_id: ChannelId,
+        name: String,
+        message_id: Option<MessageId>,
+    ) -> Result<serenity::ChannelId, Error> {
+        let http = &*self.http;
+        let channel = serenity::ChannelId::from(channel_id);
+        let builder = serenity::CreateThread::new(name)
+            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+        if let Some(message) = message_id {
+            let message = serenity::MessageId::from(message);
+            match channel
+                .create_thread_from_message(http, message, builder.clone())
+                .await
+            {
+                Ok(thread) => return Ok(thread.id),
+                Err(e) if discord_code(&e) == Some(THREAD_ALREADY_CREATED) => {
+                    // Made by an earlier attempt whose answer was lost: same id as the
+                    // message ("The created thread and the message it was started from will
+                    // share the same id"); read it to be sure it is there.
+                    let thread = serenity::ChannelId::new(message.get());
+                    thread.to_channel(http).await?;
+                    tracing::info!(thread = %thread, "the game's thread existed already (an earlier attempt)");
+                    return Ok(thread);
+                }
+                Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => {
+                    tracing::info!(channel = %channel, "the challenge's message is gone; starting the thread without it");
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let thread = channel
+            .create_thread(http, builder.kind(serenity::ChannelType::PublicThread))
+            .await?;
+        Ok(thread.id)
+    }
+
     async fn deliver(&self, entry: &Entry) -> Result<Posted, Error> {
         let effect: Effect = serde_json::from_str(&entry.payload)?;
+        if let Effect::ChallengeClosed {
+            channel_id,
+            message_id,
+            content,
+            line,
+        } = effect
+        {
+            return self
+                .close_challenge(entry, channel_id, message_id, content, line)
+                .await;
+        }
         let game_id = entry
             .game_id
-            .ok_or("an outbox entry without a game has no delivery yet")?;
+            .ok_or("an outbox entry of a game names no game")?;
         let services = &self.services;
         let http = &*self.http;
         match effect {
-            Effect::Thread { channel_id, name } => {
+            Effect::Thread {
+                channel_id,
+                name,
+                message_id,
+            } => {
                 let row = services.load(game_id).await?.row;
                 if let Some(thread) = row.thread_id {
                     return Ok(Posted {
@@ -408,20 +656,43 @@ impl Deliverer {
                         ..Posted::default()
                     });
                 }
-                let thread = serenity::ChannelId::from(channel_id)
-                    .create_thread(
-                        http,
-                        serenity::CreateThread::new(name)
-                            .kind(serenity::ChannelType::PublicThread)
-                            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-                    )
-                    .await?;
-                services.set_thread(game_id, thread.id.domain()).await?;
+                let thread = self.create_thread(channel_id, name, message_id).await?;
+                services.set_thread(game_id, thread.domain()).await?;
                 Ok(Posted {
-                    thread_id: Some(thread.id.domain()),
+                    thread_id: Some(thread.domain()),
                     ..Posted::default()
                 })
             }
+            Effect::ChallengeAccepted { by } => {
+                let challenge_id = entry
+                    .challenge_id
+                    .ok_or("an accepted challenge's entry names no challenge")?;
+                let challenge = services.challenge(challenge_id).await?;
+                let Some(message) = challenge.message_id else {
+                    return Ok(Posted::default());
+                };
+                let row = services.load(game_id).await?.row;
+                let edited = serenity::ChannelId::from(challenge.spec.channel_id)
+                    .edit_message(
+                        http,
+                        serenity::MessageId::from(message),
+                        serenity::EditMessage::new()
+                            .content(messages::challenge_accepted(&challenge, by, row.thread_id))
+                            .components(vec![])
+                            .allowed_mentions(messages::mentions::none()),
+                    )
+                    .await;
+                match edited {
+                    Ok(_) => Ok(Posted {
+                        message_id: Some(message),
+                        ..Posted::default()
+                    }),
+                    // Deleted: nothing left to mark.
+                    Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => Ok(Posted::default()),
+                    Err(e) => Err(e.into()),
+                }
+            }
+            Effect::ChallengeClosed { .. } => Ok(Posted::default()),
             Effect::Board {
                 ply,
                 caption,
@@ -431,6 +702,7 @@ impl Deliverer {
                 let image =
                     board::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
                 let channel = board::game_channel(&snap);
+                self.ensure_open(channel).await?;
                 let msg = channel
                     .send_message(
                         http,
@@ -493,7 +765,9 @@ impl Deliverer {
                     }),
                     Err(e) if client_error(&e) => {
                         tracing::info!(game_id = %game_id, user = %user, error = %e, "carrier DM not delivered; offering the in-thread menu");
-                        let msg = board::game_channel(&snap)
+                        let channel = board::game_channel(&snap);
+                        self.ensure_open(channel).await?;
+                        let msg = channel
                             .send_message(
                                 http,
                                 serenity::CreateMessage::new()
@@ -531,27 +805,246 @@ impl Deliverer {
                 if draw_buttons {
                     message = message.components(messages::draw_buttons(game_id));
                 }
-                let msg = board::game_channel(&snap)
-                    .send_message(
-                        http,
-                        message
-                            .nonce(serenity::Nonce::String(entry.nonce.clone()))
-                            .enforce_nonce(true),
-                    )
-                    .await?;
+                let msg = self.post_in_game(entry, &snap, message).await?;
                 Ok(Posted {
-                    message_id: Some(msg.id.domain()),
+                    message_id: Some(msg),
                     ..Posted::default()
                 })
             }
+            Effect::GameEnded { text } => {
+                let snap = services.load(game_id).await?;
+                let pings = messages::mentions::trailing_mentions(&text);
+                let message = serenity::CreateMessage::new()
+                    .content(text)
+                    .allowed_mentions(messages::mentions::only(&pings));
+                let msg = self.post_in_game(entry, &snap, message).await?;
+                // The latest board's in-game buttons (Resign, Offer draw) give way to the
+                // finished game's (My view), as a board posted at the end has.
+                if let Some(board) = snap.row.board_message_id {
+                    let edited = board::game_channel(&snap)
+                        .edit_message(
+                            http,
+                            serenity::MessageId::from(board),
+                            serenity::EditMessage::new()
+                                .components(messages::board_buttons(game_id, true)),
+                        )
+                        .await;
+                    match edited {
+                        Ok(_) => {}
+                        // Deleted, or not editable: the old buttons answer "the game is over".
+                        Err(e) if client_error(&e) => {
+                            tracing::debug!(game_id = %game_id, error = %e, "could not update the last board's buttons");
+                        }
+                        // Retried: the announcement's nonce returns it instead of a second.
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                Ok(Posted {
+                    message_id: Some(msg),
+                    ..Posted::default()
+                })
+            }
+            Effect::Nudge {
+                user,
+                dm,
+                ply,
+                text,
+            } => self.nudge(entry, game_id, user, dm, ply, text).await,
         }
+    }
+
+    /// Posts `message` in the game's thread (reopened first if archived) with the entry's
+    /// nonce; returns the message's id.
+    async fn post_in_game(
+        &self,
+        entry: &Entry,
+        snap: &crate::service::Snapshot,
+        message: serenity::CreateMessage,
+    ) -> Result<MessageId, Error> {
+        let channel = board::game_channel(snap);
+        self.ensure_open(channel).await?;
+        let msg = channel
+            .send_message(
+                &*self.http,
+                message
+                    .nonce(serenity::Nonce::String(entry.nonce.clone()))
+                    .enforce_nonce(true),
+            )
+            .await?;
+        Ok(msg.id.domain())
+    }
+
+    /// A nudge: dropped if the game left `ply`; else the thread is reopened, then the DM is
+    /// sent (when wanted), or, if Discord refuses it or the player wants it so, a mention in
+    /// the thread.
+    async fn nudge(
+        &self,
+        entry: &Entry,
+        game_id: GameId,
+        user: UserId,
+        dm: bool,
+        ply: i64,
+        text: String,
+    ) -> Result<Posted, Error> {
+        let http = &*self.http;
+        let snap = self.services.load(game_id).await?;
+        if snap.row.ply != ply || snap.outcome().is_some() {
+            tracing::debug!(game_id = %game_id, "nudge dropped: the game moved on before it was posted");
+            return Ok(Posted::default());
+        }
+        let thread = board::game_channel(&snap);
+        self.ensure_open(thread).await?;
+        if dm {
+            let sent = async {
+                let channel = serenity::UserId::from(user).create_dm_channel(http).await?;
+                channel
+                    .send_message(
+                        http,
+                        serenity::CreateMessage::new()
+                            .content(text.clone())
+                            .allowed_mentions(messages::mentions::none())
+                            .nonce(serenity::Nonce::String(entry.nonce.clone()))
+                            .enforce_nonce(true),
+                    )
+                    .await
+            };
+            match sent.await {
+                Ok(msg) => {
+                    return Ok(Posted {
+                        message_id: Some(msg.id.domain()),
+                        ..Posted::default()
+                    });
+                }
+                Err(e) if client_error(&e) => {
+                    tracing::info!(game_id = %game_id, user = %user, error = %e, "nudge DM refused; mentioning in the thread");
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let nonce = if dm {
+            format!("{}f", entry.nonce)
+        } else {
+            entry.nonce.clone()
+        };
+        let msg = thread
+            .send_message(
+                http,
+                serenity::CreateMessage::new()
+                    .content(messages::nudge_in_thread(user, &text))
+                    .allowed_mentions(messages::mentions::only(&[user]))
+                    .nonce(serenity::Nonce::String(nonce))
+                    .enforce_nonce(true),
+            )
+            .await?;
+        Ok(Posted {
+            message_id: Some(msg.id.domain()),
+            ..Posted::default()
+        })
+    }
+
+    /// A challenge declined, cancelled or expired: its message edited to `content` (or
+    /// marked expired with `line`) without buttons; `line` posted in the channel when the
+    /// message is unknown or gone.
+    async fn close_challenge(
+        &self,
+        entry: &Entry,
+        channel_id: ChannelId,
+        message_id: Option<MessageId>,
+        content: Option<String>,
+        line: String,
+    ) -> Result<Posted, Error> {
+        let http = &*self.http;
+        let channel = serenity::ChannelId::from(channel_id);
+        if let Some(message) = message_id {
+            let message = serenity::MessageId::from(message);
+            let edited = async {
+                let content = match content {
+                    Some(c) => c,
+                    None => {
+                        let old = channel.message(http, message).await?;
+                        messages::expired_challenge(&old.content, &line)
+                    }
+                };
+                channel
+                    .edit_message(
+                        http,
+                        message,
+                        serenity::EditMessage::new()
+                            .content(content)
+                            .components(Vec::new())
+                            .allowed_mentions(messages::mentions::none()),
+                    )
+                    .await
+            };
+            match edited.await {
+                Ok(_) => {
+                    return Ok(Posted {
+                        message_id: Some(message.domain()),
+                        ..Posted::default()
+                    });
+                }
+                Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        // No message to mark: say it in the channel.
+        let msg = channel
+            .send_message(
+                http,
+                serenity::CreateMessage::new()
+                    .content(line)
+                    .allowed_mentions(messages::mentions::none())
+                    .nonce(serenity::Nonce::String(entry.nonce.clone()))
+                    .enforce_nonce(true),
+            )
+            .await?;
+        Ok(Posted {
+            message_id: Some(msg.id.domain()),
+            ..Posted::default()
+        })
     }
 }
 
 impl OutboxHandle {
     /// Wakes the deliverer (after a commit).
     pub fn kick(&self) {
-        self.kick.notify_one();
+        self.kick.wake();
+    }
+
+    /// Wakes the deliverer and waits (at most [`SETTLE`]) until the entries `entries` reads
+    /// are delivered (those it reads now: later ones are not waited for). The last of them
+    /// (`Some(id)`, 0 when there are none) when they are, `None` as soon as one of them
+    /// failed, or at the time limit.
+    async fn wait_for<F, Fut>(&self, entries: F) -> Result<Option<i64>, Error>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<Vec<Entry>, crate::storage::StorageError>>,
+    {
+        let upto = entries().await?.last().map_or(0, |e| e.id);
+        let mut done = self.done.clone();
+        done.mark_unchanged();
+        self.kick();
+        let deadline = tokio::time::Instant::now() + SETTLE;
+        loop {
+            let entries: Vec<Entry> = entries()
+                .await?
+                .into_iter()
+                .filter(|e| e.id <= upto)
+                .collect();
+            if entries.iter().all(|e| e.delivered_at.is_some()) {
+                return Ok(Some(upto));
+            }
+            if entries
+                .iter()
+                .any(|e| e.delivered_at.is_none() && (e.attempts > 0 || e.failed_at.is_some()))
+            {
+                return Ok(None);
+            }
+            match tokio::time::timeout_at(deadline, done.changed()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) | Err(_) => return Ok(None),
+            }
+        }
     }
 
     /// Wakes the deliverer and waits (at most [`SETTLE`]) until every entry game `game_id`
@@ -562,44 +1055,35 @@ impl OutboxHandle {
     /// A storage error.
     pub async fn settle(&self, game_id: GameId) -> Result<Settled, Error> {
         let db = &self.services.db;
-        let upto = outbox::for_game(db, game_id)
+        let Some(upto) = self.wait_for(|| outbox::for_game(db, game_id)).await? else {
+            return Ok(Settled::Pending);
+        };
+        let entries = outbox::for_game(db, game_id).await?;
+        let row = self.services.load(game_id).await?.row;
+        let channel = row.thread_id.unwrap_or(row.channel_id);
+        let board = entries
+            .iter()
+            .rev()
+            .filter(|e| e.id <= upto)
+            .find(|e| e.kind == "board")
+            .and_then(|e| e.message_id)
+            .map(|m| (channel, m));
+        Ok(Settled::Delivered {
+            board,
+            thread: row.thread_id,
+        })
+    }
+
+    /// As [`OutboxHandle::settle`] for challenge `challenge_id`'s entries (its message's
+    /// edits): whether they are out.
+    ///
+    /// # Errors
+    /// A storage error.
+    pub async fn settle_challenge(&self, challenge_id: i64) -> Result<bool, Error> {
+        let db = &self.services.db;
+        Ok(self
+            .wait_for(|| outbox::for_challenge(db, challenge_id))
             .await?
-            .last()
-            .map_or(0, |e| e.id);
-        let mut done = self.done.clone();
-        done.mark_unchanged();
-        self.kick();
-        let deadline = tokio::time::Instant::now() + SETTLE;
-        loop {
-            let entries: Vec<Entry> = outbox::for_game(db, game_id)
-                .await?
-                .into_iter()
-                .filter(|e| e.id <= upto)
-                .collect();
-            if entries.iter().all(|e| e.delivered_at.is_some()) {
-                let row = self.services.load(game_id).await?.row;
-                let channel = row.thread_id.unwrap_or(row.channel_id);
-                let board = entries
-                    .iter()
-                    .rev()
-                    .find(|e| e.kind == "board")
-                    .and_then(|e| e.message_id)
-                    .map(|m| (channel, m));
-                return Ok(Settled::Delivered {
-                    board,
-                    thread: row.thread_id,
-                });
-            }
-            if entries
-                .iter()
-                .any(|e| e.delivered_at.is_none() && (e.attempts > 0 || e.failed_at.is_some()))
-            {
-                return Ok(Settled::Pending);
-            }
-            match tokio::time::timeout_at(deadline, done.changed()).await {
-                Ok(Ok(())) => {}
-                Ok(Err(_)) | Err(_) => return Ok(Settled::Pending),
-            }
-        }
+            .is_some())
     }
 }

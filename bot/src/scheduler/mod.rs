@@ -24,12 +24,12 @@
 //! threshold), a forfeit or abort is written with the expected-ply check of
 //! [`schedule::finish_many`], and a finished game can no longer be changed (trigger
 //! `games_finished_is_final`), so a move that lands concurrently with a forfeit cannot both
-//! apply: whichever commits first wins, the other sees "moved on". Notices are delivered
-//! after the commit. Nudges are at most once: if the process dies between the commit and
-//! the send, that nudge is lost. Announcements (time forfeit, abort, challenge expiry) are
-//! at least once: the deciding transaction also writes them into the outbox
-//! (`scheduler_outbox`, migration 0003), removed once delivered; what is left (a crash, a
-//! failed delivery) is delivered at the start of the next sweep, up to 5 attempts.
+//! apply: whichever commits first wins, the other sees "moved on". What the decision tells
+//! people (a nudge, the time forfeit or abort, a challenge's expiry) is written by the same
+//! transaction into the one Discord outbox (`discord_outbox`, issue 16) through a
+//! [`NoticePlanner`], and posted after the commit by the outbox's deliverer
+//! (`discord::outbox`) with a Create Message nonce: exactly once, across crashes and
+//! retries. A nudge that could not be posted before the player moved is dropped.
 //!
 //! Ratings: rated games that end on time would update ratings, but ratings do not exist yet;
 //! nothing is stored for them (issue 8 note).
@@ -48,11 +48,11 @@ use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use crate::storage::carriers::Designation;
 use crate::storage::games::{self, GameRow};
 use crate::storage::settings::{self, GuildSettings};
-use crate::storage::{Db, StorageError, Tx, challenges, schedule};
+use crate::storage::{Db, StorageError, Tx, challenges, outbox, schedule};
 
 pub use crate::domain::deadline::{Due, Facts, Nudge, Plan};
 pub use crate::domain::deadline::{SchedulerConfig, SchedulerWaker};
-pub use notice::{Delivery, Notice, Notifier};
+pub use notice::{Notice, NoticePlanner};
 
 /// What one sweep did (ids of games or challenges).
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
@@ -69,19 +69,12 @@ pub struct SweepReport {
     pub nudged: Vec<(GameId, String)>,
 }
 
-/// What one batch decided: how many games it read, and what to deliver.
-struct Batch {
-    read: usize,
-    /// Each with its outbox entry (announcements) or none (nudges).
-    notices: Vec<(Option<i64>, Notice)>,
-}
-
-/// The scheduler: storage, clock, notifier and configuration.
+/// The scheduler: storage, clock, notice planner and configuration.
 #[derive(Clone)]
 pub struct Scheduler {
     db: Db,
     clock: Arc<dyn Clock>,
-    notifier: Arc<dyn Notifier>,
+    notifier: Arc<dyn NoticePlanner>,
     config: SchedulerConfig,
     wording: Arc<dyn Wording>,
     waker: SchedulerWaker,
@@ -157,12 +150,12 @@ pub trait Wording: Send + Sync {
 }
 
 impl Scheduler {
-    /// A scheduler over `db`, with time from `clock`, delivering through `notifier` what
-    /// `wording` words.
+    /// A scheduler over `db`, with time from `clock`, writing what `wording` words into the
+    /// outbox as `notifier` plans it.
     pub fn new(
         db: Db,
         clock: Arc<dyn Clock>,
-        notifier: Arc<dyn Notifier>,
+        notifier: Arc<dyn NoticePlanner>,
         config: SchedulerConfig,
         wording: Arc<dyn Wording>,
     ) -> Scheduler {
@@ -237,15 +230,14 @@ impl Scheduler {
     }
 
     /// One sweep at the clock's now: expires challenges, then decides every due game
-    /// (batches of [`SchedulerConfig::batch`] per write transaction), then delivers the
-    /// notices of each committed batch.
+    /// (batches of [`SchedulerConfig::batch`] per write transaction), each batch writing its
+    /// notices into the outbox before it commits.
     ///
     /// # Errors
     /// [`StorageError`] on a database failure (decisions of committed batches stand).
     pub async fn sweep(&self) -> Result<SweepReport, StorageError> {
         let now = self.clock.now();
         let mut report = SweepReport::default();
-        self.deliver_pending().await?;
         loop {
             let mut tx = self.db.begin_write().await?;
             let ids = schedule::expiring_challenges(
@@ -258,11 +250,12 @@ impl Scheduler {
             for &id in &ids {
                 if let Some(n) = self.expire(&mut tx, id).await? {
                     report.expired.push(id);
-                    notices.push(self.to_outbox(&mut tx, n, now).await?);
+                    notices.push(n);
                 }
             }
+            self.write_notices(&mut tx, &notices).await?;
             tx.commit().await?;
-            self.deliver(&notices).await?;
+            self.committed(&notices);
             if (ids.len() as i64) < self.config.batch {
                 break;
             }
@@ -271,12 +264,13 @@ impl Scheduler {
         let mut guilds: HashMap<GuildId, GuildSettings> = HashMap::new();
         loop {
             let mut tx = self.db.begin_write().await?;
-            let n = self
+            let (read, notices) = self
                 .decide_batch(&mut tx, now, &mut guilds, &mut report)
                 .await?;
+            self.write_notices(&mut tx, &notices).await?;
             tx.commit().await?;
-            self.deliver(&n.notices).await?;
-            if (n.read as i64) < self.config.batch {
+            self.committed(&notices);
+            if (read as i64) < self.config.batch {
                 break;
             }
         }
@@ -308,15 +302,15 @@ impl Scheduler {
     /// reads the batch (rows, turn starts, the mover's settings), the nudges are claimed in
     /// one insert, the endings (forfeits and aborts, decided by replaying each game in
     /// memory) in one update, the next due times in one update; only the carriers revealed
-    /// at the end of Beirut and Nuke games are read per game. Returns the notices to
-    /// deliver after the commit.
+    /// at the end of Beirut and Nuke games are read per game. Returns how many games it
+    /// read and the notices to write into the outbox before the commit.
     async fn decide_batch(
         &self,
         tx: &mut Tx,
         now: i64,
         guilds: &mut HashMap<GuildId, GuildSettings>,
         report: &mut SweepReport,
-    ) -> Result<Batch, StorageError> {
+    ) -> Result<(usize, Vec<Notice>), StorageError> {
         let due = schedule::due_batch(tx, now, self.config.batch).await?;
         let read = due.len();
         let mut next: Vec<(GameId, Option<i64>)> = Vec::with_capacity(read);
@@ -396,10 +390,7 @@ impl Scheduler {
         }
         // A game that ended takes its standing draw offer with it.
         schedule::clear_draw_offers(tx, &ended).await?;
-        // Their announcements go into the outbox with the decisions (one insert).
-        let entries: Vec<_> = announcements.iter().filter_map(Notice::to_outbox).collect();
-        let outbox = schedule::outbox_put_many(tx, &entries, now).await?;
-        notices.extend(outbox.into_iter().map(Some).zip(announcements));
+        notices.extend(announcements);
         let keys: Vec<schedule::NudgeClaim> = claims
             .iter()
             .map(|(g, nudge)| schedule::NudgeClaim {
@@ -416,74 +407,25 @@ impl Scheduler {
             }
             report.nudged.push((key.game_id, key.threshold));
             if g.mover.nudges {
-                notices.push((
-                    None,
-                    self.nudge_notice(&g.row, key.user, g.mover.via, nudge),
-                ));
+                notices.push(self.nudge_notice(&g.row, key.user, g.mover.via, nudge));
             }
         }
         schedule::set_next_due_many(tx, &next).await?;
-        Ok(Batch { read, notices })
+        Ok((read, notices))
     }
 
-    /// Writes an announcement into the outbox in the deciding transaction (nudges are
-    /// passed through: at most once).
-    async fn to_outbox(
-        &self,
-        tx: &mut Tx,
-        notice: Notice,
-        now: i64,
-    ) -> Result<(Option<i64>, Notice), StorageError> {
-        match notice.to_outbox() {
-            Some(entry) => Ok((Some(schedule::outbox_put(tx, &entry, now).await?), notice)),
-            None => Ok((None, notice)),
-        }
+    /// Writes the outbox entries of `notices` inside the deciding transaction `tx` (one
+    /// multi-row insert).
+    async fn write_notices(&self, tx: &mut Tx, notices: &[Notice]) -> Result<(), StorageError> {
+        let entries: Vec<_> = notices.iter().flat_map(|n| self.notifier.plan(n)).collect();
+        outbox::insert(tx, &entries, crate::service::outbox::unix_now()).await
     }
 
-    /// Delivers the announcements left in the outbox by an earlier sweep (a crash between
-    /// commit and send, or a failed delivery): one pass, oldest first.
-    async fn deliver_pending(&self) -> Result<(), StorageError> {
-        let pending = schedule::outbox_pending(&self.db, 4 * self.config.batch).await?;
-        if pending.is_empty() {
-            return Ok(());
+    /// After the commit of `notices`: the planner wakes their deliverer.
+    fn committed(&self, notices: &[Notice]) {
+        if !notices.is_empty() {
+            self.notifier.committed();
         }
-        tracing::info!(
-            count = pending.len(),
-            "scheduler delivers announcements left over"
-        );
-        let notices: Vec<(Option<i64>, Notice)> = pending
-            .into_iter()
-            .filter_map(|(id, entry)| Notice::from_outbox(entry).map(|n| (Some(id), n)))
-            .collect();
-        self.deliver(&notices).await
-    }
-
-    /// Delivers `notices` (after their decisions are committed) and settles their outbox
-    /// entries: delivered ones are removed, failed ones retried at the next sweep.
-    async fn deliver(&self, notices: &[(Option<i64>, Notice)]) -> Result<(), StorageError> {
-        let mut delivered = Vec::new();
-        let mut failed = Vec::new();
-        for (outbox, n) in notices {
-            let d = self.notifier.deliver(n).await;
-            if d == Delivery::Failed {
-                tracing::warn!(subject = n.subject(), "scheduler notice not delivered");
-            }
-            if let Some(id) = outbox {
-                if d == Delivery::Failed {
-                    failed.push(*id);
-                } else {
-                    delivered.push(*id);
-                }
-            }
-        }
-        for id in schedule::outbox_settle(&self.db, &delivered, &failed).await? {
-            tracing::error!(
-                outbox_id = id,
-                attempts = schedule::OUTBOX_MAX_ATTEMPTS,
-                "scheduler announcement dropped after repeated delivery failures"
-            );
-        }
-        Ok(())
     }
 
     async fn expire(&self, tx: &mut Tx, id: i64) -> Result<Option<Notice>, StorageError> {
@@ -525,6 +467,7 @@ impl Scheduler {
         let channel = row.thread_id.unwrap_or(row.channel_id);
         Notice::Nudge {
             game_id: row.id,
+            ply: row.ply,
             user_id: user,
             via,
             channel_id: channel,
@@ -609,8 +552,6 @@ impl Scheduler {
         tracing::info!(game_id = %row.id, result = outcome.result(), reason = %outcome.reason, "scheduler ended a game");
         Ok(Notice::GameEnded {
             game_id: row.id,
-            channel_id: row.thread_id.unwrap_or(row.channel_id),
-            board_message_id: row.board_message_id,
             text,
         })
     }

@@ -1,12 +1,11 @@
-//! What the scheduler tells people, and the [`Notifier`] that delivers it (Discord in the
-//! bot, a recorder in tests).
+//! What the scheduler tells people ([`Notice`], already worded), and the
+//! [`NoticePlanner`] that turns each notice into Discord outbox entries inside the
+//! transaction that decided it (issue 16: the one outbox; the Discord layer implements it,
+//! a recorder stands in for it in tests).
 
 use crate::domain::ids::{ChannelId, GameId, MessageId, UserId};
-use crate::storage::schedule::OutboxEntry;
+use crate::storage::outbox::NewEffect;
 use crate::storage::settings::NudgeVia;
-
-const GAME_ENDED: &str = "game-ended";
-const CHALLENGE_EXPIRED: &str = "challenge-expired";
 
 /// One message the scheduler wants delivered, already worded.
 #[derive(Clone, Eq, PartialEq, Debug)]
@@ -15,6 +14,9 @@ pub enum Notice {
     Nudge {
         /// The game.
         game_id: GameId,
+        /// The ply the reminder is about: it is dropped undelivered once the game has moved
+        /// on (or ended) before it could be posted.
+        ply: i64,
         /// The player to move.
         user_id: UserId,
         /// Where they want it (a DM falls back to a thread mention).
@@ -25,15 +27,10 @@ pub enum Notice {
         text: String,
     },
     /// A game ended by the scheduler (time forfeit, designation timeout): posted in the
-    /// game's thread.
+    /// game's thread, whose latest board then gets the finished game's buttons.
     GameEnded {
         /// The game.
         game_id: GameId,
-        /// The game's thread (or channel).
-        channel_id: ChannelId,
-        /// The game's latest board message, whose in-game buttons (Resign, Offer draw) are
-        /// replaced by the finished game's (My view).
-        board_message_id: Option<MessageId>,
         /// The text (with mentions of both players).
         text: String,
     },
@@ -51,57 +48,6 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// The outbox form of an announcement (game ended, challenge expired); `None` for a
-    /// nudge (nudges are at most once, never in the outbox).
-    pub fn to_outbox(&self) -> Option<OutboxEntry> {
-        match self {
-            Notice::Nudge { .. } => None,
-            Notice::GameEnded {
-                game_id,
-                channel_id,
-                board_message_id,
-                text,
-            } => Some(OutboxEntry {
-                kind: GAME_ENDED.into(),
-                subject_id: game_id.get(),
-                channel_id: *channel_id,
-                message_id: *board_message_id,
-                text: text.clone(),
-            }),
-            Notice::ChallengeExpired {
-                challenge_id,
-                channel_id,
-                message_id,
-                text,
-            } => Some(OutboxEntry {
-                kind: CHALLENGE_EXPIRED.into(),
-                subject_id: *challenge_id,
-                channel_id: *channel_id,
-                message_id: *message_id,
-                text: text.clone(),
-            }),
-        }
-    }
-
-    /// The announcement stored as `entry`; `None` for an unknown kind.
-    pub fn from_outbox(entry: OutboxEntry) -> Option<Notice> {
-        match entry.kind.as_str() {
-            GAME_ENDED => Some(Notice::GameEnded {
-                game_id: GameId(entry.subject_id),
-                channel_id: entry.channel_id,
-                board_message_id: entry.message_id,
-                text: entry.text,
-            }),
-            CHALLENGE_EXPIRED => Some(Notice::ChallengeExpired {
-                challenge_id: entry.subject_id,
-                channel_id: entry.channel_id,
-                message_id: entry.message_id,
-                text: entry.text,
-            }),
-            _ => None,
-        }
-    }
-
     /// The game or challenge id it is about.
     pub fn subject(&self) -> i64 {
         match self {
@@ -111,24 +57,15 @@ impl Notice {
     }
 }
 
-/// How a notice was delivered.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub enum Delivery {
-    /// By direct message.
-    Dm,
-    /// In the game's thread or the challenge's channel.
-    Channel,
-    /// A DM was refused; a mention in the thread was posted instead.
-    FellBackToThread,
-    /// Nothing could be delivered (logged; a nudge is not retried, an announcement is
-    /// retried from the outbox at the next sweeps, up to 5 attempts).
-    Failed,
-}
+/// Turns the scheduler's notices into outbox entries (`storage::outbox`), written by the
+/// write transaction that decides them, so that they are posted exactly once by the
+/// outbox's deliverer even across crashes (issue 16). Implemented by the Discord layer
+/// (`discord::notifier::DiscordNotifier`); tests record the notices instead.
+pub trait NoticePlanner: Send + Sync {
+    /// The entries that post `notice`, in delivery order.
+    fn plan(&self, notice: &Notice) -> Vec<NewEffect>;
 
-/// Delivers notices. Called after the decision is committed; a failure is logged (nudges
-/// are not retried; announcements are, from the outbox).
-#[async_trait::async_trait]
-pub trait Notifier: Send + Sync {
-    /// Delivers `notice`.
-    async fn deliver(&self, notice: &Notice) -> Delivery;
+    /// The transaction that wrote the entries of the notices planned since the last call
+    /// has committed: wake whoever delivers them.
+    fn committed(&self);
 }

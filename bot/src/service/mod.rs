@@ -186,6 +186,8 @@ pub struct Services {
     pub scheduler_waker: crate::domain::deadline::SchedulerWaker,
     /// Words the Discord side effects written to the outbox with each change (issue 16).
     pub effects: Option<Arc<dyn outbox::EffectPlanner>>,
+    /// Wakes the outbox's deliverer (the Discord layer's) after such a change.
+    pub outbox_waker: outbox::OutboxWaker,
 }
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
@@ -228,6 +230,7 @@ impl Services {
             scheduler: crate::domain::deadline::SchedulerConfig::default(),
             scheduler_waker: crate::domain::deadline::SchedulerWaker::default(),
             effects: None,
+            outbox_waker: outbox::OutboxWaker::default(),
         }
     }
 
@@ -418,8 +421,18 @@ impl Services {
             return refuse(Refusal::ChallengeNotOpen { was: None });
         }
         let planned = Self::snapshot_tx(&mut tx, game_id, game).await?;
-        self.enqueue(&mut tx, outbox::Committed::Accepted(&planned))
-            .await?;
+        let challenge = challenges::get_tx(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
+        self.enqueue(
+            &mut tx,
+            outbox::Committed::Accepted {
+                game: &planned,
+                challenge: &challenge,
+                by: user,
+            },
+        )
+        .await?;
         tx.commit().await?;
         tracing::info!(game_id = %game_id, challenge = id, variant = %spec.variant, "challenge accepted");
         self.load(game_id).await
@@ -461,8 +474,19 @@ impl Services {
             }
         };
         challenges::close(&mut tx, id, state, None).await?;
+        let closed = challenges::get_tx(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
+        self.enqueue(
+            &mut tx,
+            outbox::Committed::ChallengeClosed {
+                challenge: &closed,
+                by: user,
+            },
+        )
+        .await?;
         tx.commit().await?;
-        self.challenge(id).await
+        Ok(closed)
     }
 
     /// Records the game's thread.

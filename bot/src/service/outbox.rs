@@ -3,14 +3,17 @@
 //! table with it (`storage::outbox`), so a crash or a Discord failure after the commit
 //! cannot lose it. The wording is the Discord layer's: it plugs in an [`EffectPlanner`]
 //! ([`Services::with_effects`]); without one (the CLI, service tests) nothing is written.
+//! The scheduler writes its notices into the same table (`scheduler::NoticePlanner`), and
+//! both wake the one deliverer through an [`OutboxWaker`].
 
 use std::sync::Arc;
 
 use kaboom_rules::AnyGame;
 
 use super::{Designated, DrawResult, Ended, Played, ServiceError, Services, Snapshot};
-use crate::domain::ids::GameId;
+use crate::domain::ids::{GameId, UserId};
 use crate::storage::Tx;
+use crate::storage::challenges::Challenge;
 use crate::storage::games;
 use crate::storage::outbox::{self, NewEffect};
 
@@ -18,7 +21,21 @@ use crate::storage::outbox::{self, NewEffect};
 #[derive(Clone, Copy, Debug)]
 pub enum Committed<'a> {
     /// A challenge was accepted: the game exists (in setup for Beirut and Nuke).
-    Accepted(&'a Snapshot),
+    Accepted {
+        /// The new game.
+        game: &'a Snapshot,
+        /// The challenge, as it is now (accepted, with its game and its message).
+        challenge: &'a Challenge,
+        /// Who accepted it.
+        by: UserId,
+    },
+    /// A challenge was declined or cancelled (its state says which) by `by`.
+    ChallengeClosed {
+        /// The challenge, as it is now.
+        challenge: &'a Challenge,
+        /// Who closed it.
+        by: UserId,
+    },
     /// An action was played.
     Played(&'a Played),
     /// A carrier designation was made.
@@ -27,6 +44,24 @@ pub enum Committed<'a> {
     Ended(&'a Ended),
     /// A draw offer was made or declined (an agreed draw is [`Committed::Ended`]).
     Draw(&'a DrawResult),
+}
+
+/// Wakes the outbox's deliverer after a commit that wrote entries (the services' and the
+/// scheduler's writes share one: [`Services::outbox_waker`]). A wake with no deliverer
+/// waiting is kept for its next wait, so none is lost.
+#[derive(Clone, Debug, Default)]
+pub struct OutboxWaker(Arc<tokio::sync::Notify>);
+
+impl OutboxWaker {
+    /// Wakes the deliverer.
+    pub fn wake(&self) {
+        self.0.notify_one();
+    }
+
+    /// Waits for the next [`OutboxWaker::wake`] (the deliverer).
+    pub async fn notified(&self) {
+        self.0.notified().await;
+    }
 }
 
 /// Words the Discord side effects of a change (implemented by the Discord layer).
@@ -40,6 +75,13 @@ impl Services {
     /// change.
     pub fn with_effects(mut self, planner: Arc<dyn EffectPlanner>) -> Services {
         self.effects = Some(planner);
+        self
+    }
+
+    /// The same services waking the outbox's deliverer through `waker` (share it with the
+    /// scheduler's notice planner, so its entries are posted at once too).
+    pub fn with_outbox_waker(mut self, waker: OutboxWaker) -> Services {
+        self.outbox_waker = waker;
         self
     }
 

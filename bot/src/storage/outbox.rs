@@ -1,6 +1,7 @@
 //! The `discord_outbox` table (issue 16): the Discord side effects of committed changes,
 //! written in the change's own transaction ([`insert`]) and marked as the deliverer posts
-//! them. See `migrations/0004_discord_outbox.sql`.
+//! them. See `migrations/0004_discord_outbox.sql` and `0005_one_outbox.sql` (the scheduler's
+//! announcements and nudges joined it, with `challenge_id`).
 
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
@@ -13,7 +14,10 @@ use crate::domain::ids::{ChannelId, GameId, MessageId};
 pub struct NewEffect {
     /// The game it belongs to (`None`: a challenge only).
     pub game_id: Option<GameId>,
-    /// `thread`, `board`, `carrier-menu`, `announcement`.
+    /// The challenge it belongs to (the challenge message's edits), if any.
+    pub challenge_id: Option<i64>,
+    /// The effect's kind (`thread`, `board`, `announcement`, `nudge`, ...: the tag of
+    /// `discord::outbox::Effect`).
     pub kind: String,
     /// What to post, as JSON text.
     pub payload: String,
@@ -26,6 +30,8 @@ pub struct Entry {
     pub id: i64,
     /// The game.
     pub game_id: Option<GameId>,
+    /// The challenge.
+    pub challenge_id: Option<i64>,
     /// The kind.
     pub kind: String,
     /// The payload (JSON text).
@@ -52,6 +58,7 @@ fn from_row(r: &SqliteRow) -> Result<Entry, StorageError> {
     Ok(Entry {
         id: r.try_get("id")?,
         game_id: r.try_get("game_id")?,
+        challenge_id: r.try_get("challenge_id")?,
         kind: r.try_get("kind")?,
         payload: r.try_get("payload")?,
         nonce: r.try_get("nonce")?,
@@ -75,34 +82,39 @@ fn fresh_nonce() -> Result<String, StorageError> {
     ))
 }
 
-/// Writes `effects` inside the change's transaction `tx`, due at once (`now`, Unix s).
-/// Returns their ids.
+/// Rows per multi-row insert (8 parameters each, far below SQLite's limit).
+const CHUNK: usize = 200;
+
+/// Writes `effects` inside the change's transaction `tx`, due at once (`now`, Unix s), in
+/// one multi-row insert per [`CHUNK`] effects. Their ids follow the order of `effects` (an
+/// `INTEGER PRIMARY KEY` grows with each row of the statement), which is their delivery
+/// order.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn insert(
-    tx: &mut Tx,
-    effects: &[NewEffect],
-    now: i64,
-) -> Result<Vec<i64>, StorageError> {
-    let mut ids = Vec::with_capacity(effects.len());
-    for e in effects {
-        let row = sqlx::query(
-            "INSERT INTO discord_outbox (game_id, kind, payload, nonce, attempts, next_attempt_at,
-                created_at)
-             VALUES (?, ?, ?, ?, 0, ?, ?) RETURNING id",
-        )
-        .bind(e.game_id)
-        .bind(&e.kind)
-        .bind(&e.payload)
-        .bind(fresh_nonce()?)
-        .bind(now)
-        .bind(now)
-        .fetch_one(&mut **tx)
-        .await?;
-        ids.push(row.try_get("id")?);
+pub async fn insert(tx: &mut Tx, effects: &[NewEffect], now: i64) -> Result<(), StorageError> {
+    for chunk in effects.chunks(CHUNK) {
+        let nonces = chunk
+            .iter()
+            .map(|_| fresh_nonce())
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT INTO discord_outbox (game_id, challenge_id, kind, payload, nonce, attempts,
+                next_attempt_at, created_at) ",
+        );
+        q.push_values(chunk.iter().zip(nonces), |mut b, (e, nonce)| {
+            b.push_bind(e.game_id)
+                .push_bind(e.challenge_id)
+                .push_bind(e.kind.clone())
+                .push_bind(e.payload.clone())
+                .push_bind(nonce)
+                .push_bind(0_i64)
+                .push_bind(now)
+                .push_bind(now);
+        });
+        q.build().execute(&mut **tx).await?;
     }
-    Ok(ids)
+    Ok(())
 }
 
 /// Every entry neither delivered nor given up, in delivery order.
@@ -141,6 +153,20 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
 pub async fn for_game(db: &Db, game_id: GameId) -> Result<Vec<Entry>, StorageError> {
     sqlx::query("SELECT * FROM discord_outbox WHERE game_id = ? ORDER BY id")
         .bind(game_id)
+        .fetch_all(db.pool())
+        .await?
+        .iter()
+        .map(from_row)
+        .collect()
+}
+
+/// Challenge `challenge_id`'s entries, in order.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn for_challenge(db: &Db, challenge_id: i64) -> Result<Vec<Entry>, StorageError> {
+    sqlx::query("SELECT * FROM discord_outbox WHERE challenge_id = ? ORDER BY id")
+        .bind(challenge_id)
         .fetch_all(db.pool())
         .await?
         .iter()

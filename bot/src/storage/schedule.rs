@@ -1,8 +1,9 @@
 //! The scheduler's queries (issue 8): due games by `games.next_due_at` (read a batch at a
 //! time with what the sweep needs), claimed nudges (`nudges`), next due times, expiring
-//! challenges, and the announcement outbox (`scheduler_outbox`). Set-based: one statement
-//! per batch, not per game, wherever the decision allows. Plain SQL that PostgreSQL runs as
-//! is. Schema and triggers: `migrations/0002_scheduler.sql`, `0003_scheduler_outbox.sql`.
+//! challenges. Set-based: one statement per batch, not per game, wherever the decision
+//! allows. Plain SQL that PostgreSQL runs as is. Schema and triggers:
+//! `migrations/0002_scheduler.sql`. What the sweep announces goes into the one Discord
+//! outbox (`storage::outbox`, issue 16) in the same transaction.
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,7 +12,7 @@ use sqlx::Row;
 use super::games::{self, GameRow};
 use super::settings::{self, UserSettings};
 use super::{Db, StorageError, Tx};
-use crate::domain::ids::{ChannelId, GameId, MessageId, UserId};
+use crate::domain::ids::{GameId, UserId};
 
 /// A due game as one sweep batch reads it: its row, when its turn began and the
 /// notification settings of the player to move.
@@ -167,174 +168,6 @@ pub async fn clear_draw_offers(tx: &mut Tx, ids: &[GameId]) -> Result<(), Storag
         q.build().execute(&mut **tx).await?;
     }
     Ok(())
-}
-
-/// Attempts after which an outbox announcement is dropped (logged).
-pub const OUTBOX_MAX_ATTEMPTS: i64 = 5;
-
-/// An announcement in the outbox (`migrations/0003_scheduler_outbox.sql`).
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct OutboxEntry {
-    /// `game-ended` or `challenge-expired`.
-    pub kind: String,
-    /// The game or challenge.
-    pub subject_id: i64,
-    /// Where it is posted.
-    pub channel_id: ChannelId,
-    /// The challenge's message (challenge expiries).
-    pub message_id: Option<MessageId>,
-    /// The worded announcement.
-    pub text: String,
-}
-
-/// Writes `entry` into the outbox inside the transaction that decided it; returns its id.
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn outbox_put(tx: &mut Tx, entry: &OutboxEntry, now: i64) -> Result<i64, StorageError> {
-    let row = sqlx::query(
-        "INSERT INTO scheduler_outbox (kind, subject_id, channel_id, message_id, text, attempts,
-            created_at) VALUES (?, ?, ?, ?, ?, 0, ?) RETURNING id",
-    )
-    .bind(&entry.kind)
-    .bind(entry.subject_id)
-    .bind(entry.channel_id)
-    .bind(entry.message_id)
-    .bind(&entry.text)
-    .bind(now)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(row.try_get("id")?)
-}
-
-/// Writes `entries` into the outbox inside the transaction that decided them, in one
-/// multi-row insert per 500; returns their ids in the order of `entries`. Each entry's
-/// (kind, subject) must be unique among `entries`.
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn outbox_put_many(
-    tx: &mut Tx,
-    entries: &[OutboxEntry],
-    now: i64,
-) -> Result<Vec<i64>, StorageError> {
-    let mut ids: HashMap<(String, i64), i64> = HashMap::new();
-    for chunk in entries.chunks(CHUNK) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-            "INSERT INTO scheduler_outbox (kind, subject_id, channel_id, message_id, text,
-                attempts, created_at) ",
-        );
-        q.push_values(chunk, |mut b, e| {
-            b.push_bind(e.kind.clone())
-                .push_bind(e.subject_id)
-                .push_bind(e.channel_id)
-                .push_bind(e.message_id)
-                .push_bind(e.text.clone())
-                .push_bind(0_i64)
-                .push_bind(now);
-        });
-        // The order of RETURNING rows is not defined: match them by (kind, subject).
-        q.push(" RETURNING id, kind, subject_id");
-        for r in q.build().fetch_all(&mut **tx).await? {
-            ids.insert(
-                (r.try_get("kind")?, r.try_get("subject_id")?),
-                r.try_get("id")?,
-            );
-        }
-    }
-    entries
-        .iter()
-        .map(|e| {
-            ids.get(&(e.kind.clone(), e.subject_id))
-                .copied()
-                .ok_or_else(|| {
-                    StorageError::Corrupt(format!(
-                        "outbox entry for {} {} not stored",
-                        e.kind, e.subject_id
-                    ))
-                })
-        })
-        .collect()
-}
-
-/// The query of [`outbox_pending`].
-pub const OUTBOX_PENDING: &str = "SELECT id, kind, subject_id, channel_id, message_id, text
- FROM scheduler_outbox WHERE attempts < 5 ORDER BY id LIMIT ?";
-
-/// Up to `limit` undelivered announcements, oldest first: (id, entry).
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn outbox_pending(db: &Db, limit: i64) -> Result<Vec<(i64, OutboxEntry)>, StorageError> {
-    let rows = sqlx::query(OUTBOX_PENDING)
-        .bind(limit)
-        .fetch_all(db.pool())
-        .await?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get("id")?,
-                OutboxEntry {
-                    kind: r.try_get("kind")?,
-                    subject_id: r.try_get("subject_id")?,
-                    channel_id: r.try_get("channel_id")?,
-                    message_id: r.try_get("message_id")?,
-                    text: r.try_get("text")?,
-                },
-            ))
-        })
-        .collect()
-}
-
-/// Settles delivered and failed announcements: `delivered` ones are deleted, `failed`
-/// ones count one more attempt (and are deleted at [`OUTBOX_MAX_ATTEMPTS`]; returned, to be
-/// logged). One statement each.
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn outbox_settle(
-    db: &Db,
-    delivered: &[i64],
-    failed: &[i64],
-) -> Result<Vec<i64>, StorageError> {
-    if delivered.is_empty() && failed.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut tx = db.begin_write().await?;
-    let mut dropped = Vec::new();
-    for chunk in delivered.chunks(CHUNK) {
-        let mut q = in_list("DELETE FROM scheduler_outbox WHERE id IN (", chunk, ")");
-        q.build().execute(&mut *tx).await?;
-    }
-    for chunk in failed.chunks(CHUNK) {
-        let mut q = in_list(
-            "UPDATE scheduler_outbox SET attempts = attempts + 1 WHERE id IN (",
-            chunk,
-            ") RETURNING id, attempts",
-        );
-        for r in q.build().fetch_all(&mut *tx).await? {
-            if r.try_get::<i64, _>("attempts")? >= OUTBOX_MAX_ATTEMPTS {
-                dropped.push(r.try_get("id")?);
-            }
-        }
-    }
-    for chunk in dropped.chunks(CHUNK) {
-        let mut q = in_list("DELETE FROM scheduler_outbox WHERE id IN (", chunk, ")");
-        q.build().execute(&mut *tx).await?;
-    }
-    tx.commit().await?;
-    Ok(dropped)
-}
-
-/// How many announcements wait in the outbox (tests, diagnostics).
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn outbox_len(db: &Db) -> Result<i64, StorageError> {
-    let row = sqlx::query("SELECT COUNT(*) AS n FROM scheduler_outbox")
-        .fetch_one(db.pool())
-        .await?;
-    Ok(row.try_get("n")?)
 }
 
 /// `head` (ending in `IN (`), one bound parameter per id of `ids`, comma-separated, then
@@ -545,11 +378,6 @@ pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
             2,
         ),
         ("expiring challenges", EXPIRING_CHALLENGES.to_string(), 2),
-        (
-            "undelivered announcements (start of each sweep)",
-            OUTBOX_PENDING.to_string(),
-            1,
-        ),
     ]
 }
 

@@ -301,7 +301,6 @@ fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
 /// nobody through the scheduler's nudge and forfeit notices: each names who it may ping.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduler_notices_ping_only_the_players() {
-    use kaboom_bot::discord::notifier::DiscordNotifier;
     use kaboom_bot::service::Services;
     use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
     use kaboom_rules::{GameOptions, Variant};
@@ -314,8 +313,12 @@ async fn scheduler_notices_ping_only_the_players() {
         clock.clone(),
         Arc::new(kaboom_testkit::painter::PlainPainter),
     );
-    let scheduler =
-        kaboom_testkit::default_scheduler(db, clock.clone(), Arc::new(DiscordNotifier::new(http)));
+    let (scheduler, _outbox) = kaboom_testkit::discord_scheduler(
+        &services,
+        clock.clone(),
+        http,
+        kaboom_bot::scheduler::SchedulerConfig::default(),
+    );
     let channel = fake.text_channel_id();
     let c = services
         .create_challenge(NewChallenge {
@@ -345,6 +348,7 @@ async fn scheduler_notices_ping_only_the_players() {
     for _ in 0..3 {
         clock.advance(12 * 3600);
         scheduler.sweep().await.unwrap();
+        assert!(kaboom_testkit::wait_for_outbox(&db, std::time::Duration::from_secs(20)).await);
     }
     let posted = fake.messages_in(thread);
     assert!(
@@ -568,9 +572,7 @@ async fn offline() -> Offline {
     let url = format!("sqlite://{}", dir.path().join("offline.db").display());
     let db = Db::connect(&url).await.unwrap();
     let clock = Arc::new(TestClock::new(T0));
-    let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::refusing_dms(
-        Vec::new(),
-    ));
+    let notifier = Arc::new(kaboom_testkit::notifier::RecordingNotifier::default());
     let scheduler = kaboom_testkit::default_scheduler(db.clone(), clock.clone(), notifier.clone());
     let services = Services::new(
         db,

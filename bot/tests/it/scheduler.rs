@@ -1,12 +1,13 @@
 //! The scheduler (issue 8) against a real SQLite database, with a controlled clock
-//! (`TestClock`) and a recording notifier: nudges, time forfeits, expiries, downtime
-//! catch-up, settings. The Discord side (DM refused -> thread mention) is in
-//! `scheduler_discord.rs`.
+//! (`TestClock`) and a recording notice planner: nudges, time forfeits, expiries, downtime
+//! catch-up, settings, and the notices written into the Discord outbox by the deciding
+//! transaction (issue 16). Their delivery (DM refused -> thread mention, exactly once
+//! across a crash) is in `scheduler_discord.rs`.
 
 use std::sync::Arc;
 
 use kaboom_bot::domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
-use kaboom_bot::scheduler::{Delivery, Notice, Scheduler, SchedulerConfig};
+use kaboom_bot::scheduler::{Notice, Scheduler, SchedulerConfig};
 use kaboom_bot::service::{Refusal, ServiceError, Services};
 use kaboom_bot::storage::challenges::{ChallengeState, ColorChoice, NewChallenge};
 use kaboom_bot::storage::games::{self, GameState, NewGame, StateUpdate};
@@ -32,14 +33,12 @@ struct World {
     _dir: tempfile::TempDir,
 }
 
-async fn world_with(refuse_dms: Vec<UserId>) -> World {
+async fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("s.db").display());
     let db = Db::connect(&url).await.unwrap();
     let clock = Arc::new(TestClock::new(T0));
-    let notifier = Arc::new(RecordingNotifier::refusing_dms(
-        refuse_dms.into_iter().map(UserId::get).collect(),
-    ));
+    let notifier = Arc::new(RecordingNotifier::default());
     let scheduler = kaboom_testkit::default_scheduler(db.clone(), clock.clone(), notifier.clone());
     World {
         services: Services::new(db, clock.clone(), Arc::new(PlainPainter)),
@@ -48,10 +47,6 @@ async fn world_with(refuse_dms: Vec<UserId>) -> World {
         scheduler,
         _dir: dir,
     }
-}
-
-async fn world() -> World {
-    world_with(Vec::new()).await
 }
 
 fn challenge(variant: Variant, days: Option<u32>) -> NewChallenge {
@@ -84,9 +79,9 @@ async fn game(w: &World, variant: Variant, days: Option<u32>) -> GameId {
         .id
 }
 
-fn nudges(sent: &[(Notice, Delivery)]) -> Vec<(GameId, UserId)> {
+fn nudges(sent: &[Notice]) -> Vec<(GameId, UserId)> {
     sent.iter()
-        .filter_map(|(n, _)| match n {
+        .filter_map(|n| match n {
             Notice::Nudge {
                 game_id, user_id, ..
             } => Some((*game_id, *user_id)),
@@ -109,7 +104,7 @@ async fn nudges_at_50_and_80_percent_once_each() {
     assert_eq!(r.nudged, vec![(id, "share:50".to_string())]);
     let sent = w.notifier.sent();
     assert_eq!(nudges(&sent), vec![(id, ALICE)]);
-    let Notice::Nudge { text, via, .. } = &sent[0].0 else {
+    let Notice::Nudge { text, via, .. } = &sent[0] else {
         unreachable!()
     };
     assert_eq!(*via, NudgeVia::Dm);
@@ -128,7 +123,7 @@ async fn nudges_at_50_and_80_percent_once_each() {
     w.scheduler.sweep().await.unwrap();
     let sent = w.notifier.sent();
     assert_eq!(nudges(&sent), vec![(id, ALICE), (id, ALICE)]);
-    assert!(matches!(&sent[1].0, Notice::Nudge { text, .. } if text.contains("80%")));
+    assert!(matches!(&sent[1], Notice::Nudge { text, .. } if text.contains("80%")));
     assert_eq!(
         schedule::nudges(&w.services.db, id).await.unwrap(),
         vec![(0, "share:50".to_string()), (0, "share:80".to_string())]
@@ -186,7 +181,7 @@ async fn forfeit_at_the_deadline_opponent_wins() {
     assert_eq!(w.services.draw_offer(id).await.unwrap(), None);
     let sent = w.notifier.sent();
     assert_eq!(sent.len(), 1, "{sent:?}");
-    let Notice::GameEnded { text, .. } = &sent[0].0 else {
+    let Notice::GameEnded { text, .. } = &sent[0] else {
         panic!("expected the announcement, got {sent:?}")
     };
     assert!(text.contains("alice (white) wins on time"), "{text}");
@@ -318,9 +313,9 @@ async fn running_scheduler_is_woken_by_a_late_move_and_stops() {
     until(
         "the forfeit of the woken sweep",
         Box::new(move || {
-            n.sent().iter().any(
-                |(notice, _)| matches!(notice, Notice::GameEnded { game_id, .. } if *game_id == id),
-            )
+            n.sent()
+                .iter()
+                .any(|notice| matches!(notice, Notice::GameEnded { game_id, .. } if *game_id == id))
         }),
     )
     .await;
@@ -449,7 +444,7 @@ async fn forfeit_is_a_draw_when_the_opponent_cannot_win() {
     assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
     let sent = w.notifier.sent();
     assert!(
-        matches!(&sent[0].0, Notice::GameEnded { text, .. } if text.contains("no way to win") && text.contains("drawn")),
+        matches!(&sent[0], Notice::GameEnded { text, .. } if text.contains("no way to win") && text.contains("drawn")),
         "{sent:?}"
     );
 }
@@ -483,10 +478,10 @@ async fn open_challenges_expire_after_seven_days() {
     let sent = w.notifier.sent();
     let expiries: Vec<_> = sent
         .iter()
-        .filter(|(n, _)| matches!(n, Notice::ChallengeExpired { .. }))
+        .filter(|n| matches!(n, Notice::ChallengeExpired { .. }))
         .collect();
     assert_eq!(expiries.len(), 1);
-    assert!(matches!(&expiries[0].0,
+    assert!(matches!(expiries[0],
         Notice::ChallengeExpired { message_id: Some(MessageId(555)), text, .. } if text.contains("7 days")));
     let refusal = w.services.accept_challenge(c.id, BOB, "bob").await;
     assert!(
@@ -532,7 +527,7 @@ async fn incomplete_designation_is_aborted_after_48_hours() {
     );
     let sent = w.notifier.sent();
     assert_eq!(sent.len(), 1);
-    let Notice::GameEnded { text, .. } = &sent[0].0 else {
+    let Notice::GameEnded { text, .. } = &sent[0] else {
         panic!("{sent:?}")
     };
     assert!(
@@ -566,7 +561,7 @@ async fn downtime_catch_up_sends_one_message_per_game() {
         ]
     );
     let sent = w.notifier.sent();
-    let mut subjects: Vec<i64> = sent.iter().map(|(n, _)| n.subject()).collect();
+    let mut subjects: Vec<i64> = sent.iter().map(Notice::subject).collect();
     subjects.sort();
     assert_eq!(
         subjects,
@@ -597,20 +592,26 @@ async fn downtime_catch_up_sends_one_message_per_game() {
     assert_eq!(w.notifier.sent().len(), 7);
 }
 
+/// A nudge names the game's thread and says how to move from anywhere (the thread may be
+/// archived by the time the player reads it, issue 16).
 #[tokio::test]
-async fn closed_dms_fall_back_to_a_thread_mention() {
-    let w = world_with(vec![ALICE]).await;
+async fn a_nudge_links_the_thread_and_names_move_game_as_the_fallback() {
+    let w = world().await;
     let id = game(&w, Variant::Atomic, Some(2)).await;
     w.services.set_thread(id, ChannelId(777)).await.unwrap();
     w.clock.advance(DAY);
     w.scheduler.sweep().await.unwrap();
     let sent = w.notifier.sent();
     assert_eq!(sent.len(), 1);
-    assert!(matches!(
-        &sent[0],
-        (Notice::Nudge { channel_id: ChannelId(777), via: NudgeVia::Dm, text, .. }, Delivery::FellBackToThread)
-            if text.contains(&format!("https://discord.com/channels/{GUILD}/777"))
-    ));
+    assert!(
+        matches!(
+            &sent[0],
+            Notice::Nudge { channel_id: ChannelId(777), via: NudgeVia::Dm, ply: 0, text, .. }
+                if text.contains(&format!("https://discord.com/channels/{GUILD}/777"))
+                    && text.contains(&format!("`/move game:{id} action:...`"))
+        ),
+        "{sent:?}"
+    );
 }
 
 #[tokio::test]
@@ -654,7 +655,7 @@ async fn player_and_server_settings_are_followed() {
     let sent = w.notifier.sent();
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert!(
-        matches!(&sent[0], (Notice::Nudge { game_id, via: NudgeVia::Thread, .. }, Delivery::Channel) if *game_id == b)
+        matches!(&sent[0], Notice::Nudge { game_id, via: NudgeVia::Thread, .. } if *game_id == b)
     );
 }
 
@@ -745,112 +746,101 @@ async fn settings_command_logic_changes_and_describes() {
     );
 }
 
-/// A notifier that dies on every delivery: the process crashing between the commit of a
-/// decision and its send.
-struct Crashing;
+/// A notice planner that fails (panics) while the deciding transaction writes the
+/// notices, or that writes the bot's own outbox entries.
+struct Planner {
+    fail: bool,
+    inner: kaboom_bot::discord::notifier::DiscordNotifier,
+}
 
-#[async_trait::async_trait]
-impl kaboom_bot::scheduler::Notifier for Crashing {
-    async fn deliver(&self, _notice: &Notice) -> Delivery {
-        panic!("simulated crash between commit and send")
+impl kaboom_bot::scheduler::NoticePlanner for Planner {
+    fn plan(&self, notice: &Notice) -> Vec<kaboom_bot::storage::outbox::NewEffect> {
+        assert!(!self.fail, "simulated crash while writing the notices");
+        self.inner.plan(notice)
+    }
+
+    fn committed(&self) {
+        self.inner.committed();
     }
 }
 
-/// A notifier whose first `fail` deliveries fail (Discord down), then records.
-struct Flaky {
-    fail: std::sync::atomic::AtomicUsize,
-    inner: RecordingNotifier,
+fn planner(fail: bool) -> Arc<Planner> {
+    Arc::new(Planner {
+        fail,
+        inner: kaboom_bot::discord::notifier::DiscordNotifier::new(Default::default()),
+    })
 }
 
-#[async_trait::async_trait]
-impl kaboom_bot::scheduler::Notifier for Flaky {
-    async fn deliver(&self, notice: &Notice) -> Delivery {
-        use std::sync::atomic::Ordering;
-        if self
-            .fail
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-            .is_ok()
-        {
-            return Delivery::Failed;
-        }
-        kaboom_bot::scheduler::Notifier::deliver(&self.inner, notice).await
-    }
-}
-
+/// Issue 16: a decision and its notice are one transaction. A crash while the notice is
+/// written leaves the game as it was (nothing decided, nothing to announce); the next sweep
+/// decides it and writes its announcement into the Discord outbox once, and later sweeps
+/// write nothing more.
 #[tokio::test]
-async fn a_forfeit_announcement_survives_a_crash_between_commit_and_send() {
+async fn a_forfeit_and_its_announcement_are_written_together_or_not_at_all() {
+    use kaboom_bot::storage::outbox;
     let w = world().await;
     let id = game(&w, Variant::Atomic, Some(1)).await;
     let db = w.services.db.clone();
-    let crashing =
-        kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), Arc::new(Crashing));
+    let crashing = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), planner(true));
     w.clock.advance(DAY);
     let crashed = tokio::spawn(async move { crashing.sweep().await }).await;
     assert!(crashed.unwrap_err().is_panic());
-    // The forfeit was committed, and its announcement waits in the outbox.
     let row = w.services.load(id).await.unwrap().row;
-    assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
-    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 1);
-    // After the restart the next sweep announces it, once; nothing is decided twice.
-    let r = w.scheduler.sweep().await.unwrap();
-    assert!(r.forfeited.is_empty());
-    let sent = w.notifier.sent();
-    assert_eq!(sent.len(), 1, "{sent:?}");
-    assert!(
-        matches!(&sent[0].0, Notice::GameEnded { game_id, text, .. }
-            if *game_id == id && text.contains("wins on time")),
-        "{sent:?}"
-    );
-    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 0);
-    w.scheduler.sweep().await.unwrap();
-    assert_eq!(w.notifier.sent().len(), 1);
+    assert_eq!((row.state, row.reason), (GameState::Active, None));
+    assert!(outbox::for_game(&db, id).await.unwrap().is_empty());
+
+    let scheduler = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), planner(false));
+    assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
+    scheduler.sweep().await.unwrap();
+    let entries = outbox::for_game(&db, id).await.unwrap();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert_eq!(entries[0].kind, "game-ended");
+    assert!(entries[0].payload.contains("wins on time"), "{entries:?}");
+    assert_eq!(entries[0].delivered_at, None, "the deliverer posts it");
 }
 
+/// Nudges and expiries go into the outbox too (exactly once instead of at most once): a
+/// nudge with the ply it is about, an expiry with the challenge's message.
 #[tokio::test]
-async fn failed_announcements_are_retried_then_dropped_but_nudges_are_not() {
+async fn nudges_and_expiries_are_outbox_entries() {
+    use kaboom_bot::storage::outbox;
     let w = world().await;
     let db = w.services.db.clone();
-    let flaky = Arc::new(Flaky {
-        fail: 3.into(),
-        inner: RecordingNotifier::default(),
-    });
-    let scheduler = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), flaky.clone());
-    // A nudge fails once (lost: at most once), the forfeit twice, then it is delivered.
+    let scheduler = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), planner(false));
+    let open = w
+        .services
+        .create_challenge(challenge(Variant::Atomic, Some(3)))
+        .await
+        .unwrap();
+    w.services
+        .set_challenge_message(open.id, MessageId(555))
+        .await
+        .unwrap();
     let id = game(&w, Variant::Atomic, Some(2)).await;
     w.clock.advance(DAY);
     assert_eq!(scheduler.sweep().await.unwrap().nudged.len(), 1);
-    w.clock.advance(DAY);
-    assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
-    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 1);
     scheduler.sweep().await.unwrap();
-    assert!(flaky.inner.sent().is_empty());
-    scheduler.sweep().await.unwrap();
-    let sent = flaky.inner.sent();
+    let nudges = outbox::for_game(&db, id).await.unwrap();
+    assert_eq!(nudges.len(), 1, "{nudges:?}");
+    assert_eq!(nudges[0].kind, "nudge");
+    let payload: serde_json::Value = serde_json::from_str(&nudges[0].payload).unwrap();
     assert_eq!(
-        sent.len(),
-        1,
-        "only the announcement, the nudge is not retried"
+        (payload["user"].as_u64(), payload["ply"].as_i64()),
+        (Some(ALICE.get()), Some(0))
     );
-    assert!(matches!(&sent[0].0, Notice::GameEnded { game_id, .. } if *game_id == id));
-    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 0);
-
-    // Discord keeps failing: an announcement is tried 5 times, then dropped (logged).
-    let broken = Arc::new(Flaky {
-        fail: usize::MAX.into(),
-        inner: RecordingNotifier::default(),
-    });
-    let scheduler = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), broken.clone());
-    let id = game(&w, Variant::Atomic, Some(1)).await;
-    w.clock.advance(DAY);
-    assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
-    for _ in 0..3 {
-        scheduler.sweep().await.unwrap();
-    }
-    assert_eq!(schedule::outbox_len(&db).await.unwrap(), 1, "4 attempts");
-    scheduler.sweep().await.unwrap();
+    assert_eq!(payload["dm"], serde_json::json!(true));
+    w.clock.advance(6 * DAY);
+    assert_eq!(scheduler.sweep().await.unwrap().expired, vec![open.id]);
+    let expiry = outbox::for_challenge(&db, open.id).await.unwrap();
+    assert_eq!(expiry.len(), 1, "{expiry:?}");
     assert_eq!(
-        schedule::outbox_len(&db).await.unwrap(),
-        0,
-        "dropped after 5"
+        (expiry[0].kind.as_str(), expiry[0].game_id),
+        ("challenge-closed", None)
+    );
+    let payload: serde_json::Value = serde_json::from_str(&expiry[0].payload).unwrap();
+    assert_eq!(payload["message_id"].as_u64(), Some(555));
+    assert!(
+        payload["line"].as_str().unwrap().contains("expired"),
+        "{payload}"
     );
 }

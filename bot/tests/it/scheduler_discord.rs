@@ -1,14 +1,18 @@
-//! The scheduler's Discord notifier against the fake Discord server: a nudge by DM, a DM
-//! refused (error 50007) falling back to a mention in the game's thread, the forfeit
-//! announced in the thread, and an expired challenge's message marked and stripped of its
-//! buttons. With the real bot: the challenge and carrier-choice messages say when they
-//! expire or the game is aborted, and the scheduler's abort and expiry messages say why.
+//! The scheduler's notices through the Discord outbox (issue 16) against the fake Discord
+//! server: a nudge by DM, a DM refused (error 50007) falling back to a mention in the
+//! game's thread, the forfeit announced in the thread, an expired challenge's message
+//! marked and stripped of its buttons, and each posted once across a crash between the
+//! decision and the post. With the real bot: the challenge and carrier-choice messages say
+//! when they expire or the game is aborted, and the scheduler's abort and expiry messages
+//! say why.
 
 use std::sync::Arc;
 
+use std::time::Duration;
+
 use fake_discord::{self, FakeDiscord};
-use kaboom_bot::discord::notifier::DiscordNotifier;
 use kaboom_bot::domain::ids::{ChannelId, GuildId, MessageId, UserId};
+use kaboom_bot::scheduler::SchedulerConfig;
 use kaboom_bot::service::Services;
 use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
 use kaboom_rules::{GameOptions, Variant};
@@ -20,6 +24,7 @@ const ALICE: UserId = UserId(1001);
 const BOB: UserId = UserId(1002);
 const T0: i64 = 1_700_000_000;
 const HOUR: i64 = 3600;
+const WAIT: Duration = Duration::from_secs(20);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
@@ -28,11 +33,17 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     let (db, _dir) = kaboom_testkit::temp_db().await;
     let clock = Arc::new(TestClock::new(T0));
     let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
-    let scheduler = kaboom_testkit::default_scheduler(
-        db,
+    let (scheduler, _outbox) = kaboom_testkit::discord_scheduler(
+        &services,
         clock.clone(),
-        Arc::new(DiscordNotifier::new(http.clone())),
+        http.clone(),
+        SchedulerConfig::default(),
     );
+    let sweep = || async {
+        let r = scheduler.sweep().await.unwrap();
+        assert!(kaboom_testkit::wait_for_outbox(&db, WAIT).await, "posted");
+        r
+    };
     let channel = fake.text_channel_id();
     let spec = |opponent| NewChallenge {
         guild_id: Some(GuildId(fake.guild_id())),
@@ -76,7 +87,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
 
     // 50% of Alice's day: her DM is refused, so she is mentioned in the thread.
     clock.advance(12 * HOUR);
-    scheduler.sweep().await.unwrap();
+    sweep().await;
     let in_thread = fake.messages_in(thread);
     assert_eq!(in_thread.len(), 1, "{in_thread:?}");
     assert!(in_thread[0].content().starts_with(&format!("<@{ALICE}>")));
@@ -90,7 +101,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     // thread.
     services.play(id, ALICE, "e4").await.unwrap();
     clock.advance(12 * HOUR);
-    scheduler.sweep().await.unwrap();
+    sweep().await;
     let dms = fake.messages_in(fake.dm_channel_for(BOB.get()));
     assert_eq!(dms.len(), 1, "{dms:?}");
     assert!(
@@ -119,8 +130,8 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     // Bob lets the deadline pass: the forfeit is announced once, in the thread, and the
     // last board keeps only its My view button.
     clock.advance(12 * HOUR);
-    scheduler.sweep().await.unwrap();
-    scheduler.sweep().await.unwrap();
+    sweep().await;
+    sweep().await;
     let in_thread = fake.messages_in(thread);
     assert_eq!(in_thread.len(), 3);
     assert!(
@@ -134,7 +145,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
 
     // Seven days on, the open challenge expires: its message says so and has no buttons.
     clock.advance(7 * 24 * HOUR);
-    let r = scheduler.sweep().await.unwrap();
+    let r = sweep().await;
     assert_eq!(r.expired, vec![open.id]);
     let message = fake.message(posted.id.get()).unwrap();
     assert!(
@@ -156,8 +167,7 @@ mod with_bot {
     use fake_discord::{
         CommandOption, FakeDiscord, InteractionResponse, MEMBER_PERMISSIONS, SimUser,
     };
-    use kaboom_bot::discord::notifier::DiscordNotifier;
-    use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
+    use kaboom_bot::scheduler::SchedulerConfig;
     use kaboom_bot::service::Services;
     use kaboom_bot::storage::settings as stored;
     use kaboom_testkit::clock::TestClock;
@@ -283,14 +293,10 @@ mod with_bot {
             .add_thread(fake.text_channel_id(), "alice vs bob")
             .unwrap();
         services.set_thread(id, ChannelId(thread)).await.unwrap();
-        let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
-        let scheduler = kaboom_testkit::default_scheduler(
-            db,
-            clock.clone(),
-            Arc::new(DiscordNotifier::new(http)),
-        );
+        let scheduler = d.scheduler(clock.clone(), SchedulerConfig::default());
         clock.advance(24 * HOUR * 30 / 100);
         let r = scheduler.sweep().await.unwrap();
+        d.outbox_delivered().await.unwrap();
         assert_eq!(r.nudged, vec![(id, "share:30".to_string())]);
         let in_thread = fake.messages_in(thread);
         assert_eq!(in_thread.len(), 1, "{in_thread:?}");
@@ -389,7 +395,7 @@ mod with_bot {
             ..SchedulerConfig::default()
         };
         let d = start_bot(&dir, &clock, config.clone()).await;
-        let (fake, db) = (&d.fake, d.db.clone());
+        let fake = &d.fake;
         let alice = SimUser::new(1001, "alice");
         let bob = SimUser::new(1002, "bob");
         let challenge = cmd(
@@ -471,16 +477,10 @@ mod with_bot {
         }
 
         // Nobody chooses: 36 hours on, the scheduler aborts the game and says why.
-        let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
-        let scheduler = Scheduler::new(
-            db,
-            clock.clone(),
-            Arc::new(DiscordNotifier::new(http)),
-            config,
-            kaboom_bot::discord::messages::scheduler_wording(),
-        );
+        let scheduler = d.scheduler(clock.clone(), config);
         clock.advance(36 * HOUR);
         let r = scheduler.sweep().await.unwrap();
+        d.outbox_delivered().await.unwrap();
         assert_eq!(r.aborted.len(), 1);
         let last = fake
             .messages_in(thread)
@@ -499,6 +499,7 @@ mod with_bot {
         // "Open for" line and its buttons, and says what happened.
         clock.advance(7 * 24 * HOUR - 36 * HOUR);
         let r = scheduler.sweep().await.unwrap();
+        d.outbox_delivered().await.unwrap();
         assert_eq!(r.expired.len(), 1);
         let message = fake.message(open_message).unwrap();
         let content = message.content();

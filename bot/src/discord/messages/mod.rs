@@ -417,17 +417,21 @@ pub fn designation_abort_note(created_at: i64, timeout_secs: i64) -> String {
 /// The content of an expired challenge's message: its lines but the expiry note, then
 /// `**Expired.**` and `text`.
 pub fn expired_challenge(old: &str, text: &str) -> String {
-    // The "Open for 7 days: expires ..." line no longer applies.
+    // The "Open for 7 days: expires ..." line no longer applies; an expiry note already
+    // there (an earlier attempt whose answer was lost) is replaced, not repeated.
     let kept: Vec<&str> = old
         .lines()
-        .filter(|l| !l.starts_with(EXPIRY_NOTE_PREFIX))
+        .filter(|l| !l.starts_with(EXPIRY_NOTE_PREFIX) && !l.starts_with(EXPIRED))
         .collect();
     if kept.is_empty() {
-        format!("**Expired.** {text}")
+        format!("{EXPIRED} {text}")
     } else {
-        format!("{}\n**Expired.** {text}", kept.join("\n"))
+        format!("{}\n{EXPIRED} {text}", kept.join("\n"))
     }
 }
+
+/// The mark of an expired challenge's message.
+const EXPIRED: &str = "**Expired.**";
 
 /// A nudge posted in the thread: the player's mention, then the nudge.
 pub fn nudge_in_thread(user: UserId, text: &str) -> String {
@@ -469,11 +473,13 @@ impl Wording for SchedulerWords {
                         format!("no move for {}.", duration_text(*idle_secs))
                     }
                 };
+                // Issue 16: the thread may have been archived (and a moderator may have
+                // locked it); `/move game:` works from any channel.
                 format!(
-                    "Your move in game #{} ({} against {opponent}): {what} {}",
-                    row.id,
+                    "Your move in game #{id} ({} against {opponent}): {what} {}\nFrom any channel: `/move game:{id} action:...`",
                     row.variant.title(),
-                    channel_link(row.guild_id, channel)
+                    channel_link(row.guild_id, channel),
+                    id = row.id,
                 )
             }
             Announcement::GameEnded {
@@ -733,6 +739,15 @@ pub fn challenge_closed(challenge: &Challenge, cancel: bool, user: UserId) -> St
         "{}\n{} by {}.",
         challenge_text(challenge),
         if cancel { "Cancelled" } else { "Declined" },
+        mention(user)
+    )
+}
+
+/// What is posted in the channel when a declined or cancelled challenge's message is gone.
+pub fn challenge_closed_line(challenge_id: i64, cancel: bool, user: UserId) -> String {
+    format!(
+        "Challenge #{challenge_id} was {} by {}.",
+        if cancel { "cancelled" } else { "declined" },
         mention(user)
     )
 }
