@@ -164,3 +164,201 @@ async fn a_retry_after_a_lost_answer_does_not_post_twice() {
     assert_eq!(posts, 3, "opening board, the lost answer, the retry");
     d.stop().await;
 }
+
+/// The challenge id in an Accept button's custom id (`kb:accept:<id>`).
+fn challenge_id(posted: &fake_discord::InteractionResponse) -> i64 {
+    posted
+        .custom_ids()
+        .into_iter()
+        .find_map(|c| c.strip_prefix("kb:accept:").map(str::to_string))
+        .expect("an Accept button")
+        .parse()
+        .unwrap()
+}
+
+/// Waits (at most 20 s) until game `game` has its thread recorded and its entries are all
+/// posted; returns the thread.
+async fn wait_for_thread(db: &Db, services: &Services, game: GameId) -> ChannelId {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let row = services.load(game).await.unwrap().row;
+        let pending = outbox::for_game(db, game)
+            .await
+            .unwrap()
+            .iter()
+            .any(|e| e.delivered_at.is_none());
+        if let (Some(thread), false) = (row.thread_id, pending) {
+            // Anything posted twice would come now.
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            return thread;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no thread for #{game}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Issue 16: the game's thread is started from the challenge's message. Discord makes the
+/// thread but its answer is lost (a 500 after the work): the retry meets 160004 "A thread
+/// has already been created for this message" and takes that thread (same id as the
+/// message); there is one thread, with one opening board, and the challenge message links
+/// it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_answer_on_thread_creation_ends_with_one_thread() {
+    let (d, _dir, _url) = start().await.unwrap();
+    let posted = d.challenge(ATOMIC).await.unwrap();
+    let message = posted.message_id.unwrap();
+    let text = d.fake.text_channel_id();
+    d.fake.fail_next_after(
+        "POST",
+        &format!("/channels/{text}/messages/{message}/threads"),
+        500,
+        1,
+    );
+    let accept = format!("kb:accept:{}", challenge_id(&posted));
+    let r = d.click(&d.bob, message, &accept).await.unwrap();
+    let said = r.content().unwrap_or_default().to_string();
+    assert!(
+        said.contains("is saved; its thread will open shortly"),
+        "{said}"
+    );
+    let services = Services::new(
+        d.db.clone(),
+        Arc::new(TestClock::new(T0)),
+        Arc::new(RendererPainter),
+    );
+    let game = services
+        .challenge(challenge_id(&posted))
+        .await
+        .unwrap()
+        .game_id
+        .expect("accepted");
+    let thread = wait_for_thread(&d.db, &services, game).await;
+    assert_eq!(thread.get(), message, "the thread shares the message's id");
+    assert_eq!(d.fake.threads().len(), 1, "{:?}", d.fake.threads());
+    assert_eq!(d.boards(thread).len(), 1);
+    let tries = d
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/threads"))
+        .count();
+    assert_eq!(tries, 2, "the lost answer and the retry");
+    let challenge = d.fake.message(message).unwrap();
+    assert!(
+        challenge
+            .content()
+            .contains(&format!("is played in <#{thread}>")),
+        "{}",
+        challenge.content()
+    );
+    assert!(challenge.custom_ids().is_empty(), "no buttons left");
+    assert!(d.fake.unknown_routes().is_empty());
+    d.stop().await;
+}
+
+/// Issue 16: the bot crashes after Discord made the thread and before the thread was
+/// recorded (and before anything else was posted). At the restart the deliverer starts the
+/// thread again from the same message, meets 160004, takes the existing thread, and posts
+/// the challenge message's edit and the opening board once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_between_thread_creation_and_recording_ends_with_one_thread() {
+    let (d, _dir, url) = start().await.unwrap();
+    let posted = d.challenge(ATOMIC).await.unwrap();
+    let message = posted.message_id.unwrap();
+    let id = challenge_id(&posted);
+    let (bob, text) = (d.bob.id, d.fake.text_channel_id());
+    let (fake, _, make) = d.halt().await;
+    // Bob's acceptance is committed with its outbox entries, and the thread is made (by
+    // the attempt that crashed), but nothing recorded it.
+    let db = Db::connect(&url).await.unwrap();
+    let services = make(db.clone());
+    let services = services
+        .clone()
+        .with_effects(DiscordEffects::for_services(&services));
+    let game = services
+        .accept_challenge(id, bob.into(), "bob")
+        .await
+        .unwrap()
+        .row
+        .id;
+    let (status, made) = fake
+        .bot_request(
+            reqwest::Method::POST,
+            &format!("/channels/{text}/messages/{message}/threads"),
+            Some(serde_json::json!({"name": "Atomic · alice vs bob", "auto_archive_duration": 10080})),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    db.close().await;
+    let d = Driver::start_with(fake, &url, make).await.unwrap();
+    let services = Services::new(
+        d.db.clone(),
+        Arc::new(TestClock::new(T0)),
+        Arc::new(RendererPainter),
+    );
+    let thread = wait_for_thread(&d.db, &services, game).await;
+    assert_eq!(thread.get(), message);
+    assert_eq!(d.fake.threads().len(), 1, "{:?}", d.fake.threads());
+    assert_eq!(d.boards(thread).len(), 1);
+    let challenge = d.fake.message(message).unwrap();
+    assert!(
+        challenge
+            .content()
+            .contains(&format!("is played in <#{thread}>")),
+        "{}",
+        challenge.content()
+    );
+    // The message says it carries the thread, as Discord's message object does.
+    let (_, got) = d
+        .fake
+        .bot_request(
+            reqwest::Method::GET,
+            &format!("/channels/{text}/messages/{message}"),
+            None,
+        )
+        .await;
+    assert_eq!(got["thread"]["id"], serde_json::json!(message.to_string()));
+    assert_eq!(got["flags"].as_u64().unwrap() & (1 << 5), 1 << 5);
+    d.stop().await;
+}
+
+/// Issue 16: declining and cancelling a challenge are committed with the challenge
+/// message's edit in the outbox; the message says who closed it and loses its buttons by
+/// the time the player is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn declining_and_cancelling_edit_the_challenge_message_through_the_outbox() {
+    let (d, _dir, _url) = start().await.unwrap();
+    for (user, action, said, line) in [
+        (
+            &d.bob,
+            "decline",
+            "Challenge declined.",
+            "Declined by <@1002>.",
+        ),
+        (
+            &d.alice,
+            "cancel",
+            "Challenge cancelled.",
+            "Cancelled by <@1001>.",
+        ),
+    ] {
+        let posted = d.challenge(ATOMIC).await.unwrap();
+        let message = posted.message_id.unwrap();
+        let id = challenge_id(&posted);
+        let r = d
+            .click(user, message, &format!("kb:{action}:{id}"))
+            .await
+            .unwrap();
+        assert_eq!(r.content(), Some(said), "{r:?}");
+        let edited = d.fake.message(message).unwrap();
+        assert!(edited.content().ends_with(line), "{}", edited.content());
+        assert!(edited.custom_ids().is_empty());
+        let entries = outbox::for_challenge(&d.db, id).await.unwrap();
+        assert_eq!(entries.len(), 1, "{entries:?}");
+        assert_eq!(entries[0].message_id, Some(MessageId(message)));
+    }
+    d.stop().await;
+}

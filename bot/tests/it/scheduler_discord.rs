@@ -156,6 +156,68 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     assert!(message.custom_ids().is_empty());
 }
 
+/// Issue 16: the bot dies right after the sweep committed a time forfeit (no deliverer
+/// ran); at the restart the deliverer posts the announcement, Discord's first answer is
+/// lost (a 502 after the message was made), and the retry with the same nonce gets that
+/// message back: the forfeit is announced exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forfeit_is_announced_once_across_a_crash_and_a_lost_answer() {
+    use kaboom_bot::discord::notifier::DiscordNotifier;
+    use kaboom_bot::discord::outbox::Deliverer;
+    let fake = FakeDiscord::start().await.expect("fake starts");
+    let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
+    let (db, _dir) = kaboom_testkit::temp_db().await;
+    let clock = Arc::new(TestClock::new(T0));
+    let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
+    let channel = fake.text_channel_id();
+    let c = services
+        .create_challenge(NewChallenge {
+            guild_id: Some(GuildId(fake.guild_id())),
+            channel_id: ChannelId(channel),
+            challenger_id: ALICE,
+            challenger_name: "alice".into(),
+            opponent_id: Some(BOB),
+            variant: Variant::Atomic,
+            options: GameOptions::default(),
+            days_per_move: Some(1),
+            color: ColorChoice::White,
+            rated: false,
+        })
+        .await
+        .unwrap();
+    let id = services
+        .accept_challenge(c.id, BOB, "bob")
+        .await
+        .unwrap()
+        .row
+        .id;
+    let thread = fake.add_thread(channel, "alice vs bob").unwrap();
+    services.set_thread(id, ChannelId(thread)).await.unwrap();
+    let scheduler = kaboom_testkit::default_scheduler(
+        db.clone(),
+        clock.clone(),
+        Arc::new(DiscordNotifier::new(services.outbox_waker.clone())),
+    );
+    clock.advance(24 * HOUR);
+    assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
+    assert!(fake.messages_in(thread).is_empty(), "nobody delivered yet");
+
+    let post = format!("/channels/{thread}/messages");
+    fake.fail_next_after("POST", &post, 502, 1);
+    let _outbox = Deliverer::spawn(services.clone(), http);
+    assert!(kaboom_testkit::wait_for_outbox(&db, WAIT).await);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let posted = fake.messages_in(thread);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    assert!(posted[0].content().contains("wins on time"), "{posted:?}");
+    let tries = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == post)
+        .count();
+    assert_eq!(tries, 2, "the lost answer and the retry");
+}
+
 // ---------------------------------------------------------------------------------------
 // The real bot (poise/serenity) against the fake Discord: what the challenge and
 // carrier-choice messages say about expiry and abort, and what the scheduler then posts.
