@@ -55,3 +55,112 @@ async fn database_files_are_readable_by_their_owner_only() {
     );
     db.close().await;
 }
+
+/// Issue 16: a database made before version 5 still opens. The announcements its
+/// `scheduler_outbox` still held (a crash, failed deliveries) move into the one outbox, in
+/// order, as the effects the deliverer posts; those given up (5 attempts) do not; the old
+/// table is gone.
+#[tokio::test]
+async fn a_version_4_database_moves_its_pending_announcements_into_the_one_outbox() {
+    use std::str::FromStr;
+
+    use kaboom_bot::discord::outbox::Effect;
+    use kaboom_bot::domain::ids::{ChannelId, GameId, MessageId};
+    use kaboom_bot::storage::{Db, outbox};
+    use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
+
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("migrations");
+    std::fs::create_dir(&old).unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+    for file in std::fs::read_dir(&shipped).unwrap() {
+        let file = file.unwrap();
+        let name = file.file_name().into_string().unwrap();
+        if name.ends_with(".sql") && name.as_str() < "0005" {
+            std::fs::copy(file.path(), old.join(&name)).unwrap();
+        }
+    }
+    let url = format!("sqlite://{}", dir.path().join("v4.db").display());
+    let options = SqliteConnectOptions::from_str(&url)
+        .unwrap()
+        .create_if_missing(true);
+    let pool = SqlitePool::connect_with(options).await.unwrap();
+    sqlx::migrate::Migrator::new(old.as_path())
+        .await
+        .unwrap()
+        .run(&pool)
+        .await
+        .unwrap();
+    for (kind, subject, message, text, attempts) in [
+        (
+            "game-ended",
+            7,
+            Some(20),
+            "Time is up in game #7. <@1> <@2>",
+            1,
+        ),
+        (
+            "challenge-expired",
+            3,
+            Some(30),
+            "This challenge expired.",
+            0,
+        ),
+        ("game-ended", 8, None, "dropped after 5 attempts", 5),
+    ] {
+        sqlx::query(
+            "INSERT INTO scheduler_outbox (kind, subject_id, channel_id, message_id, text,
+                attempts, created_at) VALUES (?, ?, 10, ?, ?, ?, 1700000000)",
+        )
+        .bind(kind)
+        .bind(subject)
+        .bind(message)
+        .bind(text)
+        .bind(attempts)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    pool.close().await;
+
+    let db = Db::connect(&url).await.unwrap();
+    let pending = outbox::pending(&db).await.unwrap();
+    assert_eq!(pending.len(), 2, "{pending:?}");
+    assert_eq!(
+        (pending[0].game_id, pending[0].challenge_id),
+        (Some(GameId(7)), None)
+    );
+    assert_eq!(pending[0].kind, "game-ended");
+    let effect: Effect = serde_json::from_str(&pending[0].payload).unwrap();
+    assert_eq!(
+        effect,
+        Effect::GameEnded {
+            text: "Time is up in game #7. <@1> <@2>".into()
+        }
+    );
+    assert_eq!(
+        (pending[1].game_id, pending[1].challenge_id),
+        (None, Some(3))
+    );
+    let effect: Effect = serde_json::from_str(&pending[1].payload).unwrap();
+    assert_eq!(
+        effect,
+        Effect::ChallengeClosed {
+            channel_id: ChannelId(10),
+            message_id: Some(MessageId(30)),
+            content: None,
+            line: "This challenge expired.".into()
+        }
+    );
+    for e in &pending {
+        assert!(e.nonce.starts_with("kbm") && e.nonce.len() == 23, "{e:?}");
+        assert_eq!((e.attempts, e.next_attempt_at), (0, 1_700_000_000));
+    }
+    assert_ne!(pending[0].nonce, pending[1].nonce);
+    let left: (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM sqlite_master WHERE name = 'scheduler_outbox'")
+            .fetch_one(&sqlx::SqlitePool::connect(&url).await.unwrap())
+            .await
+            .unwrap();
+    assert_eq!(left.0, 0, "the old outbox is gone");
+}

@@ -755,3 +755,84 @@ async fn the_control_api_sets_channels_permissions_and_the_clock() {
     );
     assert_code(&api.callback(&sent, json!({"type": 5})).await, 404, 10062);
 }
+
+/// "Users cannot edit messages, add reactions, use application commands, or join archived
+/// threads" (https://discord.com/developers/docs/topics/threads#active-archived-threads):
+/// no slash command or autocomplete comes from an archived, unlocked thread until it is
+/// reopened (a message in it, or Modify Channel `archived: false`). In an archived and
+/// locked thread the command still arrives, and its response fails (discord-api-docs#5517).
+#[tokio::test]
+async fn no_application_commands_in_an_archived_thread() {
+    let api = Api::start().await;
+    let channel = api.fake.text_channel_id();
+    let thread = api.fake.add_thread(channel, "game").unwrap();
+    let alice = SimUser::new(1001, "alice");
+    api.fake.set_thread_state(thread, true, false).unwrap();
+    let refused = api.fake.slash_command(&alice, thread, "ping", vec![]);
+    assert!(
+        matches!(refused, Err(fake_discord::FakeError::ThreadArchived(t)) if t == thread),
+        "{refused:?}"
+    );
+    let option = fake_discord::CommandOption::string("action", "e").focused();
+    let refused = api.fake.autocomplete(&alice, thread, "move", vec![option]);
+    assert!(matches!(
+        refused,
+        Err(fake_discord::FakeError::ThreadArchived(_))
+    ));
+    // Reopened by the bot: commands come again.
+    let path = format!("/channels/{thread}");
+    assert_ok(&api.rest("PATCH", &path, json!({"archived": false})).await);
+    api.command(thread).await;
+    // Archived by its auto-archive timer: the same.
+    api.fake.advance(Duration::from_secs(7 * 24 * 3600));
+    assert!(archived(&api, thread));
+    assert!(
+        api.fake
+            .slash_command(&alice, thread, "ping", vec![])
+            .is_err()
+    );
+    // Locked as well: the command arrives, and its response is refused.
+    api.fake.set_thread_state(thread, true, true).unwrap();
+    api.fake.set_bot_permissions(
+        Permissions::all() - Permissions::ADMINISTRATOR - Permissions::MANAGE_THREADS,
+    );
+    let sent = api.command(thread).await;
+    assert_code(
+        &api.callback(&sent, json!({"type": 4, "data": {"content": "hi"}}))
+            .await,
+        403,
+        50083,
+    );
+}
+
+/// Start Thread from Message: the thread has the message's id ("The created thread and
+/// the message it was started from will share the same id",
+/// https://discord.com/developers/docs/topics/threads#public-private-threads), a second
+/// start answers 160004, and the message then carries `thread` and the HAS_THREAD flag
+/// (https://discord.com/developers/docs/resources/message#message-object).
+#[tokio::test]
+async fn a_message_holds_one_thread_with_its_own_id() {
+    let api = Api::start().await;
+    let channel = api.fake.text_channel_id();
+    let (_, message) = api
+        .post_message(channel, json!({"content": "challenge"}))
+        .await;
+    let id = message["id"].as_str().unwrap().to_string();
+    let path = format!("/channels/{channel}/messages/{id}/threads");
+    let body = json!({"name": "game", "auto_archive_duration": 10080});
+    let (status, thread) = api.rest("POST", &path, body.clone()).await;
+    assert_eq!(status, 201, "{thread}");
+    assert_eq!(thread["id"], json!(id));
+    assert_code(&api.rest("POST", &path, body).await, 400, 160_004);
+    let (status, got) = api
+        .rest(
+            "GET",
+            &format!("/channels/{channel}/messages/{id}"),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(got["thread"]["id"], json!(id));
+    assert_eq!(got["flags"].as_u64().unwrap() & (1 << 5), 1 << 5);
+    assert_eq!(api.fake.threads().len(), 1);
+}
