@@ -1,7 +1,7 @@
 //! The Discord layer: the poise framework and its wiring ([`bot`]), slash [`commands`],
 //! [`components`] (buttons and menus), [`flows`] (what both do after a change), [`outbox`] (posting every change's
 //! effects exactly once), [`board`] (the board picture), the
-//! scheduler's Discord [`notifier`], and every text players and hosts read
+//! scheduler's notice planner ([`notifier`], into the outbox), and every text players and hosts read
 //! ([`messages`]). The top layer: it may use every other.
 
 pub mod board;

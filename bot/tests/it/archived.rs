@@ -116,7 +116,7 @@ async fn a_fourteen_day_game_survives_its_thread_being_archived() {
             "move",
             vec![
                 CommandOption::string("action", "e5"),
-                CommandOption::string("game", &game.to_string()),
+                CommandOption::string("game", game.to_string()),
             ],
         )
         .await
