@@ -363,6 +363,7 @@ fn message_json(message: &FakeMessage, bytes: bool) -> Value {
                 bytes,
             );
             out["id"] = json!(a.id.to_string());
+            out["size"] = json!(a.size);
             out
         })
         .collect();

@@ -886,6 +886,14 @@ impl FakeDiscord {
         .await
     }
 
+    /// Lean mode, for load runs: uploads are answered as usual (sizes and PNG dimensions in
+    /// Attachment objects) but their bytes are not kept, neither on messages nor in the
+    /// request log, so the fake's memory does not grow with every board image. Attachment
+    /// URLs then serve empty bodies.
+    pub fn set_lean(&self, lean: bool) {
+        self.shared.update(|s| s.lean = lean);
+    }
+
     /// How many times a bot has identified on the gateway since the fake started (every
     /// IDENTIFY counts, also a restarted bot's).
     pub fn identified_sessions(&self) -> u64 {

@@ -58,8 +58,14 @@ fn fake_discord_bin() -> PathBuf {
 
 /// Starts `fake-discord` and returns its base URL, read from its first stdout line.
 pub fn start_fake(processes: &mut Processes) -> String {
+    start_fake_with(processes, &[])
+}
+
+/// Starts `fake-discord` with extra arguments (e.g. `--lean`) and returns its base URL.
+pub fn start_fake_with(processes: &mut Processes, args: &[&str]) -> String {
     let mut child = Command::new(fake_discord_bin())
         .arg("--exit-on-stdin-eof")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
