@@ -7,7 +7,7 @@
 //! | route | does | method of [`FakeDiscord`] |
 //! | --- | --- | --- |
 //! | `GET /_control/info` | ids and URLs of the fake | [`FakeDiscord::url`], [`FakeDiscord::guild_id`], ... |
-//! | `GET /_control/ready?timeout_ms=` | waits for the bot's IDENTIFY (READY sent) | [`FakeDiscord::wait_until_ready`] |
+//! | `GET /_control/ready?timeout_ms=&after=` | waits for the bot's IDENTIFY (READY sent); with `after=N`, for one more than the `N` IDENTIFYs counted so far (a restarted bot) | [`FakeDiscord::wait_until_ready`], [`FakeDiscord::wait_until_identified_after`] |
 //! | `GET /_control/commands?timeout_ms=` | waits for command registration, returns the commands | [`FakeDiscord::wait_for_commands`] |
 //! | `POST /_control/users` | adds a simulated user | [`FakeDiscord::add_user`] |
 //! | `GET /_control/users/{id}` | one known user | [`FakeDiscord::user`] |
@@ -363,6 +363,7 @@ fn message_json(message: &FakeMessage, bytes: bool) -> Value {
                 bytes,
             );
             out["id"] = json!(a.id.to_string());
+            out["size"] = json!(a.size);
             out
         })
         .collect();
@@ -467,12 +468,27 @@ async fn info(State(fake): State<Fake>) -> Answer {
         "bot_user_id": fake.bot_user_id().to_string(),
         "guild_id": fake.guild_id().to_string(),
         "text_channel_id": fake.text_channel_id().to_string(),
+        "identified_sessions": fake.identified_sessions(),
     }))
 }
 
 async fn ready(State(fake): State<Fake>, Query(params): Params) -> Answer {
-    fake.wait_until_ready(timeout(&params)?).await?;
-    ok(json!({ "ready": true }))
+    let identified = match params.get("after") {
+        None => {
+            fake.wait_until_ready(timeout(&params)?).await?;
+            fake.identified_sessions()
+        }
+        Some(raw) => {
+            let count = raw.parse().map_err(|_| {
+                bad(format!(
+                    "after must be a count of earlier IDENTIFYs (from /_control/info), not '{raw}'"
+                ))
+            })?;
+            fake.wait_until_identified_after(count, timeout(&params)?)
+                .await?
+        }
+    };
+    ok(json!({ "ready": true, "identified_sessions": identified }))
 }
 
 async fn commands(State(fake): State<Fake>, Query(params): Params) -> Answer {

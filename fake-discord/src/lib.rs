@@ -913,6 +913,39 @@ impl FakeDiscord {
         .await
     }
 
+    /// Lean mode, for load runs: uploads are answered as usual (sizes and PNG dimensions in
+    /// Attachment objects) but their bytes are not kept, neither on messages nor in the
+    /// request log, so the fake's memory does not grow with every board image. Attachment
+    /// URLs then serve empty bodies.
+    pub fn set_lean(&self, lean: bool) {
+        self.shared.update(|s| s.lean = lean);
+    }
+
+    /// How many times a bot has identified on the gateway since the fake started (every
+    /// IDENTIFY counts, also a restarted bot's).
+    pub fn identified_sessions(&self) -> u64 {
+        self.shared.lock().identified_sessions
+    }
+
+    /// Waits until a bot has identified more than `count` times in all: after a restart,
+    /// `count` is [`FakeDiscord::identified_sessions`] read before it, so the wait ends with
+    /// the new process's IDENTIFY, not the dead one's. Returns the new count.
+    ///
+    /// # Errors
+    /// [`FakeError::Timeout`].
+    pub async fn wait_until_identified_after(
+        &self,
+        count: u64,
+        timeout: Duration,
+    ) -> Result<u64, FakeError> {
+        self.wait_for(
+            || format!("a bot to IDENTIFY on the gateway (identified {count} times so far)"),
+            timeout,
+            |s| (s.identified_sessions > count).then_some(s.identified_sessions),
+        )
+        .await
+    }
+
     /// Waits until the bot has registered application commands (global or guild) and
     /// returns them.
     ///

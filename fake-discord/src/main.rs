@@ -17,13 +17,14 @@ use std::time::Duration;
 
 use fake_discord::FakeDiscord;
 
-const USAGE: &str = "usage: fake-discord [--port P] [--exit-on-stdin-eof]
+const USAGE: &str = "usage: fake-discord [--port P] [--exit-on-stdin-eof] [--lean]
 
 A fake Discord (REST API v10, gateway, and a JSON control API under /_control) on
 127.0.0.1. The first line on stdout is `fake-discord listening on http://127.0.0.1:PORT`.
 
   --port P              the port to bind on 127.0.0.1 (default 0: an ephemeral port)
   --exit-on-stdin-eof   also stop when stdin closes
+  --lean                keep no uploaded bytes (load runs: memory stays flat)
   -h, --help            this help
 
 Stops on SIGTERM or ctrl-c.";
@@ -31,18 +32,24 @@ Stops on SIGTERM or ctrl-c.";
 struct Args {
     port: u16,
     exit_on_stdin_eof: bool,
+    lean: bool,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut parsed = Args {
         port: 0,
         exit_on_stdin_eof: false,
+        lean: false,
     };
     while let Some(arg) = args.next() {
         let port = match arg.as_str() {
             "-h" | "--help" => return Ok(None),
             "--exit-on-stdin-eof" => {
                 parsed.exit_on_stdin_eof = true;
+                continue;
+            }
+            "--lean" => {
+                parsed.lean = true;
                 continue;
             }
             "--port" => args.next().ok_or("--port needs a value")?,
@@ -123,6 +130,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        fake.set_lean(args.lean);
         {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "fake-discord listening on {}", fake.url());

@@ -44,6 +44,29 @@ pub enum RecordedBody {
 }
 
 impl RecordedBody {
+    /// The body with every file part's bytes dropped (names and content types kept): what
+    /// lean mode records ([`crate::FakeDiscord::set_lean`]).
+    pub fn without_file_bytes(self) -> RecordedBody {
+        match self {
+            RecordedBody::Multipart {
+                payload_json,
+                files,
+                fields,
+            } => RecordedBody::Multipart {
+                payload_json,
+                files: files
+                    .into_iter()
+                    .map(|f| RecordedFile {
+                        bytes: Vec::new(),
+                        ..f
+                    })
+                    .collect(),
+                fields,
+            },
+            other => other,
+        }
+    }
+
     /// The JSON payload: the body itself for JSON, `payload_json` for multipart.
     pub fn json(&self) -> Option<&Value> {
         match self {
@@ -85,8 +108,12 @@ pub struct FakeAttachment {
     pub filename: String,
     /// The content type, if known.
     pub content_type: Option<String>,
-    /// The bytes uploaded.
+    /// The bytes uploaded (empty in lean mode: [`crate::FakeDiscord::set_lean`]).
     pub bytes: Vec<u8>,
+    /// The size of the upload in bytes (also in lean mode).
+    pub size: usize,
+    /// Width and height in pixels, when the upload is a PNG (also in lean mode).
+    pub dimensions: Option<(u32, u32)>,
     /// Where the fake serves the bytes (`http://127.0.0.1:PORT/attachments/...`).
     pub url: String,
 }

@@ -198,6 +198,7 @@ async fn rest_unlimited(shared: Arc<Shared>, request: Request) -> Response {
                 false,
             ),
         };
+        let body = if state.lean { body.without_file_bytes() } else { body };
         state.requests.push(RecordedRequest {
             method: method.clone(),
             path: path.clone(),

@@ -162,6 +162,8 @@ pub(crate) struct State {
     pub guild_commands: HashMap<u64, Vec<Value>>,
     pub sessions: Vec<mpsc::UnboundedSender<GatewayEvent>>,
     pub identified_sessions: u64,
+    /// Lean mode ([`crate::FakeDiscord::set_lean`]): no upload bytes kept.
+    pub lean: bool,
     /// The bot's guild-wide permissions (every permission unless a test narrows them).
     pub bot_permissions: Permissions,
     /// The bot's permission overwrites per channel: (allow, deny).
@@ -202,6 +204,7 @@ impl State {
             guild_commands: HashMap::new(),
             sessions: Vec::new(),
             identified_sessions: 0,
+            lean: false,
             bot_permissions: Permissions::all(),
             bot_overwrites: HashMap::new(),
             started: Instant::now(),
@@ -769,7 +772,13 @@ impl State {
                 url: format!("{}/attachments/{channel_id}/{id}/{filename}", self.base_url),
                 filename,
                 content_type: file.content_type.clone(),
-                bytes: file.bytes.clone(),
+                bytes: if self.lean {
+                    Vec::new()
+                } else {
+                    file.bytes.clone()
+                },
+                size: file.bytes.len(),
+                dimensions: png_size(&file.bytes),
             });
         }
         out
@@ -779,12 +788,12 @@ impl State {
         let mut object = json!({
             "id": attachment.id.to_string(),
             "filename": attachment.filename,
-            "size": attachment.bytes.len(),
+            "size": attachment.size,
             "url": attachment.url,
             "proxy_url": attachment.url,
             "content_type": attachment.content_type,
         });
-        if let Some((width, height)) = png_size(&attachment.bytes) {
+        if let Some((width, height)) = attachment.dimensions {
             object["width"] = json!(width);
             object["height"] = json!(height);
         }

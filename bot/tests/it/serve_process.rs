@@ -1,138 +1,11 @@
 //! `kaboom serve` as a process against the `fake-discord` program, another process, driven
 //! only through the fake's JSON control API over loopback HTTP (issue 15): one Atomic game
-//! from `/challenge` to the king's explosion, then the thread read back.
-//!
-//! Where the binaries come from. A package's integration tests get `CARGO_BIN_EXE_<name>`
-//! only for that package's own binaries, so this test (in kaboom-bot) has `kaboom` that way.
-//! `fake-discord` is the binary of the fake-discord package, which kaboom-bot only
-//! dev-depends on as a library: cargo does not build a dependency's binaries. It is found
-//! next to `kaboom` (same target directory and profile), and it is built there by
-//! `cargo test --workspace`, because cargo builds a selected package's binaries whenever
-//! that package has integration tests (fake-discord has `tests/it/`), and builds
-//! everything before running any test. `FAKE_DISCORD_BIN` may name it instead. When it is
-//! missing (e.g. `cargo test -p kaboom-bot` on a clean checkout) the test fails with the
-//! command to run, rather than passing without having run. Neither the test nor its helpers
-//! run cargo themselves.
-//!
-//! Both processes are killed by a guard's `Drop`, also when an assertion panics; the fake
-//! also exits when its stdin closes (`--exit-on-stdin-eof`), so it cannot outlive a test
-//! process that is killed outright. Every wait has a timeout.
-
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+//! from `/challenge` to the king's explosion, then the thread read back. The processes and
+//! the control client are in [`super::process`].
 
 use serde_json::{Value, json};
 
-/// The longest any one wait may take (the bot renders a PNG board after every move).
-const WAIT_MS: u64 = 30_000;
-
-/// Kills its processes (in reverse order: the bot before the fake) when dropped.
-struct Processes(Vec<(&'static str, Child)>);
-
-impl Drop for Processes {
-    fn drop(&mut self) {
-        for (_, child) in self.0.iter_mut().rev() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-fn fake_discord_bin() -> PathBuf {
-    if let Some(path) = std::env::var_os("FAKE_DISCORD_BIN") {
-        return PathBuf::from(path);
-    }
-    let kaboom = PathBuf::from(env!("CARGO_BIN_EXE_kaboom"));
-    let path = kaboom.with_file_name(format!("fake-discord{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "{} is not built: run `cargo test --workspace` (which builds it), or \
-         `cargo build -p fake-discord` first, or set FAKE_DISCORD_BIN",
-        path.display()
-    );
-    path
-}
-
-/// Starts `fake-discord` and returns its base URL, read from its first stdout line.
-fn start_fake(processes: &mut Processes) -> String {
-    let mut child = Command::new(fake_discord_bin())
-        .arg("--exit-on-stdin-eof")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("fake-discord starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    processes.0.push(("fake-discord", child));
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx
-        .recv_timeout(Duration::from_secs(10))
-        .expect("fake-discord prints its URL within 10 s");
-    let url = line
-        .trim()
-        .strip_prefix("fake-discord listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line from fake-discord: {line:?}"));
-    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-    url.to_string()
-}
-
-/// The control API client: every call is bounded by the client's timeout.
-struct Control {
-    http: reqwest::Client,
-    base: String,
-}
-
-impl Control {
-    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
-        let mut request = self
-            .http
-            .request(method.clone(), format!("{}/_control{path}", self.base));
-        if let Some(body) = body {
-            request = request
-                .header("Content-Type", "application/json")
-                .body(body.to_string());
-        }
-        let response = request
-            .send()
-            .await
-            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
-        let status = response.status();
-        let text = response.text().await.unwrap_or_default();
-        assert!(status.is_success(), "{method} {path}: {status} {text}");
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method} {path}: {e}: {text}"))
-    }
-
-    async fn get(&self, path: &str) -> Value {
-        self.call(reqwest::Method::GET, path, None).await
-    }
-
-    async fn post(&self, path: &str, body: Value) -> Value {
-        self.call(reqwest::Method::POST, path, Some(body)).await
-    }
-
-    /// The bot's first answer to interaction `sent` that is not a deferral.
-    async fn answer(&self, sent: &Value) -> Value {
-        let id = sent["id"].as_str().expect("an interaction id");
-        self.get(&format!(
-            "/interactions/{id}/responses/next?timeout_ms={WAIT_MS}&skip_deferrals=true"
-        ))
-        .await
-    }
-
-    async fn command(&self, user: u64, channel: &str, name: &str, options: Value) -> Value {
-        let body =
-            json!({ "user_id": user, "channel_id": channel, "name": name, "options": options });
-        let sent = self.post("/interactions/command", body).await;
-        self.answer(&sent).await
-    }
-}
+use super::process::{Control, Processes, WAIT_MS, start_bot, start_fake};
 
 const ALICE: u64 = 1001;
 const BOB: u64 = 1002;
@@ -142,39 +15,10 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
     let mut processes = Processes(Vec::new());
     let base = start_fake(&mut processes);
     let dir = tempfile::tempdir().unwrap();
-    let database = format!("sqlite://{}", dir.path().join("kaboom.db").display());
-    let bot_log = std::fs::File::create(dir.path().join("kaboom.log")).unwrap();
-    let bot = Command::new(env!("CARGO_BIN_EXE_kaboom"))
-        .arg("serve")
-        .current_dir(dir.path())
-        .env("DISCORD_TOKEN", "fake-token-for-kaboom")
-        .env("DISCORD_API_BASE", &base)
-        .env("DATABASE_URL", &database)
-        .env_remove("DEV_GUILD_ID")
-        .env("RUST_LOG", "warn")
-        // Loopback only: no proxy may divert the bot's requests.
-        .env_remove("HTTP_PROXY")
-        .env_remove("HTTPS_PROXY")
-        .env_remove("ALL_PROXY")
-        .env_remove("http_proxy")
-        .env_remove("https_proxy")
-        .env_remove("all_proxy")
-        .env("NO_PROXY", "127.0.0.1,localhost")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(bot_log)
-        .spawn()
-        .expect("kaboom serve starts");
+    let bot = start_bot(dir.path(), &base);
     processes.0.push(("kaboom serve", bot));
 
-    let control = Control {
-        http: reqwest::Client::builder()
-            .no_proxy()
-            .timeout(Duration::from_millis(WAIT_MS + 5_000))
-            .build()
-            .unwrap(),
-        base,
-    };
+    let control = Control::new(base);
     let info = control.get("/info").await;
     let text_channel = info["text_channel_id"].as_str().unwrap().to_string();
     control.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;

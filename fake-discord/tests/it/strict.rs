@@ -836,3 +836,44 @@ async fn a_message_holds_one_thread_with_its_own_id() {
     assert_eq!(got["flags"].as_u64().unwrap() & (1 << 5), 1 << 5);
     assert_eq!(api.fake.threads().len(), 1);
 }
+
+/// Lean mode (the load benchmark's `--lean`): uploads are answered with their size, but
+/// their bytes are kept neither on the message nor in the request log.
+#[tokio::test]
+async fn lean_mode_keeps_sizes_but_no_uploaded_bytes() {
+    let api = Api::start().await;
+    let channel = api.fake.text_channel_id();
+    let path = format!("/channels/{channel}/messages");
+    let (status, kept) = api.with_files(&path, json!({"content": "kept"}), 1).await;
+    assert_eq!(status, 200, "{kept}");
+    api.fake.set_lean(true);
+    let (status, lean) = api.with_files(&path, json!({"content": "lean"}), 1).await;
+    assert_eq!(status, 200, "{lean}");
+    // Both answers describe the file alike: "file 0" is 6 bytes.
+    assert_eq!(kept["attachments"][0]["size"], 6, "{kept}");
+    assert_eq!(lean["attachments"][0]["size"], 6, "{lean}");
+
+    let messages = api.fake.messages_in(channel);
+    let stored = |content: &str| {
+        messages
+            .iter()
+            .find(|m| m.content() == content)
+            .unwrap()
+            .attachments[0]
+            .clone()
+    };
+    assert_eq!(stored("kept").bytes, b"file 0");
+    assert_eq!(stored("lean").size, 6);
+    assert!(stored("lean").bytes.is_empty());
+    let logged: Vec<usize> = api
+        .fake
+        .requests()
+        .iter()
+        .filter(|r| r.path == path)
+        .map(|r| match &r.body {
+            fake_discord::RecordedBody::Multipart { files, .. } => files[0].bytes.len(),
+            other => panic!("not multipart: {other:?}"),
+        })
+        .collect();
+    assert_eq!(logged, vec![6, 0]);
+}

@@ -1,0 +1,227 @@
+//! Running `kaboom serve` and the `fake-discord` program as separate processes, the way a
+//! host runs them, for the tests that need real processes (`serve_process`, `kill_loop`):
+//! starting and stopping them, and the fake's JSON control API over loopback HTTP.
+//!
+//! Where the binaries come from. A package's integration tests get `CARGO_BIN_EXE_<name>`
+//! only for that package's own binaries, so these tests (in kaboom-bot) have `kaboom` that
+//! way. `fake-discord` is the binary of the fake-discord package, which kaboom-bot only
+//! dev-depends on as a library: cargo does not build a dependency's binaries. It is found
+//! next to `kaboom` (same target directory and profile), and it is built there by
+//! `cargo test --workspace`, because cargo builds a selected package's binaries whenever
+//! that package has integration tests (fake-discord has `tests/it/`), and builds
+//! everything before running any test. `FAKE_DISCORD_BIN` may name it instead. When it is
+//! missing (e.g. `cargo test -p kaboom-bot` on a clean checkout) the tests fail with the
+//! command to run, rather than passing without having run. Neither the tests nor these
+//! helpers run cargo themselves.
+//!
+//! Every process is killed by a guard's `Drop`, also when an assertion panics; the fake
+//! also exits when its stdin closes (`--exit-on-stdin-eof`), so it cannot outlive a test
+//! process that is killed outright. Every wait has a timeout.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// The longest any one wait may take (the bot renders a PNG board after every move), in
+/// milliseconds.
+pub const WAIT_MS: u64 = 30_000;
+
+/// Kills its processes (in reverse order: the bot before the fake) when dropped.
+pub struct Processes(pub Vec<(&'static str, Child)>);
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for (_, child) in self.0.iter_mut().rev() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn fake_discord_bin() -> PathBuf {
+    if let Some(path) = std::env::var_os("FAKE_DISCORD_BIN") {
+        return PathBuf::from(path);
+    }
+    let kaboom = PathBuf::from(env!("CARGO_BIN_EXE_kaboom"));
+    let path = kaboom.with_file_name(format!("fake-discord{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is not built: run `cargo test --workspace` (which builds it), or \
+         `cargo build -p fake-discord` first, or set FAKE_DISCORD_BIN",
+        path.display()
+    );
+    path
+}
+
+/// Starts `fake-discord` and returns its base URL, read from its first stdout line.
+pub fn start_fake(processes: &mut Processes) -> String {
+    start_fake_with(processes, &[])
+}
+
+/// Starts `fake-discord` with extra arguments (e.g. `--lean`) and returns its base URL.
+pub fn start_fake_with(processes: &mut Processes, args: &[&str]) -> String {
+    let mut child = Command::new(fake_discord_bin())
+        .arg("--exit-on-stdin-eof")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("fake-discord starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    processes.0.push(("fake-discord", child));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("fake-discord prints its URL within 10 s");
+    let url = line
+        .trim()
+        .strip_prefix("fake-discord listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line from fake-discord: {line:?}"));
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    url.to_string()
+}
+
+/// Starts `kaboom serve` in `dir` against the fake at `base`, on the SQLite database
+/// `dir/kaboom.db`, appending its log (warnings and errors) to `dir/kaboom.log`.
+pub fn start_bot(dir: &Path, base: &str) -> Child {
+    let database = format!("sqlite://{}", dir.join("kaboom.db").display());
+    let bot_log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("kaboom.log"))
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_kaboom"))
+        .arg("serve")
+        .current_dir(dir)
+        .env("DISCORD_TOKEN", "fake-token-for-kaboom")
+        .env("DISCORD_API_BASE", base)
+        .env("DATABASE_URL", &database)
+        .env_remove("DEV_GUILD_ID")
+        .env("RUST_LOG", "warn")
+        // Loopback only: no proxy may divert the bot's requests.
+        .env_remove("HTTP_PROXY")
+        .env_remove("HTTPS_PROXY")
+        .env_remove("ALL_PROXY")
+        .env_remove("http_proxy")
+        .env_remove("https_proxy")
+        .env_remove("all_proxy")
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(bot_log)
+        .spawn()
+        .expect("kaboom serve starts")
+}
+
+/// The control API client: every call is bounded by the client's timeout.
+pub struct Control {
+    http: reqwest::Client,
+    /// The fake's base URL (`http://127.0.0.1:PORT`).
+    pub base: String,
+}
+
+impl Control {
+    /// A client for the fake at `base`.
+    pub fn new(base: String) -> Control {
+        Control {
+            http: reqwest::Client::builder()
+                .no_proxy()
+                .timeout(Duration::from_millis(WAIT_MS + 5_000))
+                .build()
+                .unwrap(),
+            base,
+        }
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut request = self
+            .http
+            .request(method.clone(), format!("{}/_control{path}", self.base));
+        if let Some(body) = body {
+            request = request
+                .header("Content-Type", "application/json")
+                .body(body.to_string());
+        }
+        let response = request
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        assert!(status.is_success(), "{method} {path}: {status} {text}");
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method} {path}: {e}: {text}"))
+    }
+
+    /// `GET /_control{path}`; panics unless it succeeds.
+    pub async fn get(&self, path: &str) -> Value {
+        self.call(reqwest::Method::GET, path, None).await
+    }
+
+    /// `POST /_control{path}` with a JSON body; panics unless it succeeds.
+    pub async fn post(&self, path: &str, body: Value) -> Value {
+        self.call(reqwest::Method::POST, path, Some(body)).await
+    }
+
+    /// The bot's first answer to interaction `sent` that is not a deferral, waiting at most
+    /// `timeout_ms`.
+    pub async fn answer_within(&self, sent: &Value, timeout_ms: u64) -> Value {
+        let id = sent["id"].as_str().expect("an interaction id");
+        self.get(&format!(
+            "/interactions/{id}/responses/next?timeout_ms={timeout_ms}&skip_deferrals=true"
+        ))
+        .await
+    }
+
+    /// The bot's first answer to interaction `sent` that is not a deferral.
+    pub async fn answer(&self, sent: &Value) -> Value {
+        self.answer_within(sent, WAIT_MS).await
+    }
+
+    /// Every response to interaction `sent` so far (deferrals included), without waiting.
+    pub async fn responses(&self, sent: &Value) -> Vec<Value> {
+        let id = sent["id"].as_str().expect("an interaction id");
+        let all = self.get(&format!("/interactions/{id}/responses")).await;
+        all["responses"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// Sends slash command `name` with `options` from `user` in `channel` (no answer awaited).
+    pub async fn send_command(
+        &self,
+        user: u64,
+        channel: &str,
+        name: &str,
+        options: Value,
+    ) -> Value {
+        let body =
+            json!({ "user_id": user, "channel_id": channel, "name": name, "options": options });
+        self.post("/interactions/command", body).await
+    }
+
+    /// Sends slash command `name` and returns the bot's answer.
+    pub async fn command(&self, user: u64, channel: &str, name: &str, options: Value) -> Value {
+        let sent = self.send_command(user, channel, name, options).await;
+        self.answer(&sent).await
+    }
+
+    /// How many times a bot has identified on the fake's gateway so far.
+    pub async fn identified_sessions(&self) -> u64 {
+        self.get("/info").await["identified_sessions"]
+            .as_u64()
+            .expect("identified_sessions in /_control/info")
+    }
+
+    /// Waits until a bot identifies beyond the `after` IDENTIFYs counted before (a restart).
+    pub async fn ready_after(&self, after: u64) {
+        self.get(&format!("/ready?timeout_ms={WAIT_MS}&after={after}"))
+            .await;
+    }
+}
