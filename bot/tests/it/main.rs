@@ -9,6 +9,7 @@ mod common;
 mod docs;
 mod e2e;
 mod fake_discord_smoke;
+mod fuzz;
 mod help_rules;
 mod invite_cli;
 mod layers;
