@@ -6,6 +6,7 @@ mod bombalot_cli;
 mod bomberman_cli;
 mod cli;
 mod common;
+mod conflicts;
 mod docs;
 mod e2e;
 mod fake_discord_smoke;
