@@ -34,6 +34,13 @@
 //! | `POST /_control/interactions/select` | a string select choice | [`FakeDiscord::select_menu`] |
 //! | `GET /_control/interactions/{id}/responses` | every response so far | [`FakeDiscord::interaction_responses`] |
 //! | `GET /_control/interactions/{id}/responses/next?timeout_ms=&skip_deferrals=` | long-polls the next response | [`FakeDiscord::next_interaction_response`] |
+//! | `GET /_control/faults` | the fault plan (or `null`) and the faults injected so far | [`FakeDiscord::fault_plan`], [`FakeDiscord::injected_faults`] |
+//! | `PUT /_control/faults` | a [`crate::FaultPlan`] as JSON: sets it (400 with the reason if invalid) | [`FakeDiscord::set_fault_plan`] |
+//! | `DELETE /_control/faults` | removes the plan | [`FakeDiscord::clear_fault_plan`] |
+//! | `POST /_control/faults/enabled` | `{"enabled": bool}`: switches the plan off or on (404 without a plan) | [`FakeDiscord::set_faults_enabled`] |
+//! | `POST /_control/gateway/faults` | a [`crate::GatewayFault`] as JSON, sent at once to every connection | [`FakeDiscord::gateway_fault`] |
+//! | `POST /_control/gateway/heartbeat` | `{"interval_ms"}`: the heartbeat interval of later HELLOs | [`FakeDiscord::set_heartbeat_interval`] |
+//! | `GET /_control/gateway` | sessions, IDENTIFY and RESUME counts | [`FakeDiscord::gateway_sessions`], [`FakeDiscord::gateway_counts`] |
 //!
 //! Conventions:
 //! - Ids (snowflakes) are returned as decimal strings, as Discord writes them; requests
@@ -61,9 +68,9 @@ use serde_json::{Value, json};
 use serenity::model::permissions::Permissions;
 
 use crate::{
-    CommandOption, FakeChannel, FakeDiscord, FakeError, FakeMessage, InteractionResponse,
-    MEMBER_PERMISSIONS, RecordedBody, RecordedFile, RecordedRequest, ResponseKind, SentInteraction,
-    SimUser,
+    CommandOption, FakeChannel, FakeDiscord, FakeError, FakeMessage, FaultPlan, GatewayFault,
+    InteractionResponse, MEMBER_PERMISSIONS, RecordedBody, RecordedFile, RecordedRequest,
+    ResponseKind, SentInteraction, SimUser,
 };
 
 /// The wait used when a request gives no `timeout_ms`: 10 000 ms.
@@ -161,6 +168,14 @@ pub(crate) fn router(fake: Fake) -> Router {
             "/_control/interactions/{id}/responses/next",
             only(get(next_response)),
         )
+        .route(
+            "/_control/faults",
+            only(get(faults).put(set_faults).delete(clear_faults)),
+        )
+        .route("/_control/faults/enabled", only(post(faults_enabled)))
+        .route("/_control/gateway", only(get(gateway)))
+        .route("/_control/gateway/faults", only(post(gateway_fault)))
+        .route("/_control/gateway/heartbeat", only(post(heartbeat)))
         .route("/_control", any(no_route))
         .route("/_control/{*rest}", any(no_route))
         .with_state(fake)
@@ -839,4 +854,74 @@ async fn next_response(
             return ok(response_json(&response, flag(&params, "bytes")));
         }
     }
+}
+
+// ---- faults ----------------------------------------------------------------------------------
+
+fn faults_json(fake: &FakeDiscord) -> Value {
+    json!({
+        "plan": fake.fault_plan(),
+        "injected": fake.injected_faults(),
+    })
+}
+
+async fn faults(State(fake): State<Fake>) -> Answer {
+    ok(faults_json(&fake))
+}
+
+async fn set_faults(State(fake): State<Fake>, body: Bytes) -> Answer {
+    let plan: FaultPlan = serde_json::from_value(body_json(&body)?)
+        .map_err(|e| bad(format!("not a fault plan: {e}")))?;
+    fake.set_fault_plan(plan).map_err(|e| bad(e.to_string()))?;
+    ok(faults_json(&fake))
+}
+
+async fn clear_faults(State(fake): State<Fake>) -> Answer {
+    fake.clear_fault_plan();
+    ok(faults_json(&fake))
+}
+
+async fn faults_enabled(State(fake): State<Fake>, body: Bytes) -> Answer {
+    let body = body_json(&body)?;
+    let enabled = body["enabled"]
+        .as_bool()
+        .ok_or_else(|| bad("`enabled` is required (true or false)"))?;
+    if !fake.set_faults_enabled(enabled) {
+        return Err(not_found(
+            "no fault plan: set one first with PUT /_control/faults",
+        ));
+    }
+    ok(faults_json(&fake))
+}
+
+async fn gateway(State(fake): State<Fake>) -> Answer {
+    let (identifies, resumes) = fake.gateway_counts();
+    let sessions: Vec<Value> = fake
+        .gateway_sessions()
+        .into_iter()
+        .map(|s| json!({ "session_id": s.session_id, "seq": s.seq, "connected": s.connected }))
+        .collect();
+    ok(json!({ "identifies": identifies, "resumes": resumes, "sessions": sessions }))
+}
+
+async fn gateway_fault(State(fake): State<Fake>, body: Bytes) -> Answer {
+    let fault: GatewayFault = serde_json::from_value(body_json(&body)?)
+        .map_err(|e| bad(format!("not a gateway fault: {e}")))?;
+    if let GatewayFault::Close { code } = fault
+        && !(4000..=4999).contains(&code)
+    {
+        return Err(bad(format!("a close code must be 4000..=4999, not {code}")));
+    }
+    let connections = fake.gateway_fault(fault);
+    ok(json!({ "connections": connections }))
+}
+
+async fn heartbeat(State(fake): State<Fake>, body: Bytes) -> Answer {
+    let body = body_json(&body)?;
+    let ms = body["interval_ms"]
+        .as_u64()
+        .filter(|ms| *ms > 0)
+        .ok_or_else(|| bad("`interval_ms` is required (milliseconds, at least 1)"))?;
+    fake.set_heartbeat_interval(Duration::from_millis(ms));
+    ok(json!({ "interval_ms": ms }))
 }

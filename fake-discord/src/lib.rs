@@ -102,12 +102,21 @@
 //! [`FakeDiscord`] for tests in another process or language.
 //!
 //! REST responses carry Discord's `X-RateLimit-*` headers (see [`ratelimit`]).
+//!
+//! ## Faults
+//!
+//! A seeded, per-route, switchable [`FaultPlan`] ([`FakeDiscord::set_fault_plan`], or
+//! `PUT /_control/faults`) injects 429s, 5xx answers, slow answers, connection resets, DM
+//! refusals and gateway faults; [`FakeDiscord::gateway_fault`] sends a [`GatewayFault`] at
+//! once. Gateway sessions survive their connections and RESUME replays missed dispatches
+//! (see [`gateway`]). Details and sources in the `faults` module and `README.md`.
 
 #![deny(missing_docs)]
 
 mod client;
 pub mod control;
-mod faults;
+pub mod faults;
+pub mod gateway;
 mod payloads;
 pub mod ratelimit;
 mod records;
@@ -125,6 +134,11 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 pub use client::{FAKE_TOKEN, client_builder, http};
+pub use faults::{
+    EnforcedRateLimits, FaultPlan, FaultPlanError, FaultRule, GatewayFault, InjectedFault,
+    MAX_FAULT_SECONDS, PeriodicGatewayFault, RestFault,
+};
+pub use gateway::GatewaySessionInfo;
 pub use payloads::{CommandOption, MEMBER_PERMISSIONS, SimUser};
 pub use records::{
     FakeAttachment, FakeChannel, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
@@ -210,6 +224,13 @@ impl Shared {
         result
     }
 
+    /// The injected faults (lock order: never take the state while holding this).
+    pub(crate) fn faults_lock(&self) -> MutexGuard<'_, faults::Faults> {
+        self.faults
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Reads the state.
     pub(crate) fn read<R>(&self, f: impl FnOnce(&State) -> R) -> R {
         f(&self.lock())
@@ -276,7 +297,10 @@ impl FakeDiscord {
             addr,
             server: None,
         };
-        let app = server::router(shared.clone()).merge(control::router(Arc::new(handle)));
+        let app = server::router(shared.clone())
+            .merge(control::router(Arc::new(handle)))
+            .into_make_service_with_connect_info::<server::ResetSwitch>();
+        let listener = server::ResettableListener(listener);
         let server = tokio::spawn(async move {
             if let Err(error) = axum::serve(listener, app).await {
                 eprintln!("fake Discord server stopped: {error}");
@@ -595,7 +619,7 @@ impl FakeDiscord {
             if let Some(message) = message {
                 payload["message"] = message;
             }
-            if s.sessions.is_empty() {
+            if !s.has_sessions() {
                 return Err(FakeError::NoGatewaySession);
             }
             s.interactions.insert(
@@ -613,6 +637,11 @@ impl FakeDiscord {
             s.interaction_by_token.insert(token.clone(), id);
             if s.broadcast("INTERACTION_CREATE", payload) == 0 {
                 return Err(FakeError::NoGatewaySession);
+            }
+            // The fault plan's periodic gateway fault (lock order: state, then faults).
+            let due = self.shared.faults_lock().count_interaction();
+            if let Some(fault) = due {
+                s.gateway.fault(&fault);
             }
             Ok(SentInteraction {
                 id,
@@ -908,7 +937,10 @@ impl FakeDiscord {
         self.wait_for(
             || "a bot to IDENTIFY on the gateway".into(),
             timeout,
-            |s| (s.identified_sessions > 0 && !s.sessions.is_empty()).then_some(()),
+            |s| {
+                (s.identified_sessions > 0 && (!s.sessions.is_empty() || s.gateway.connected() > 0))
+                    .then_some(())
+            },
         )
         .await
     }

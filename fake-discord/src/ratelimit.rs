@@ -17,11 +17,17 @@
 //! `/channels/1/messages` and `/channels/2/messages` have the same bucket id but separate
 //! counts; the bucket id is "non-inclusive of top-level resources in the path".
 //!
-//! The fake does **not** enforce the limit (no 429 yet): `X-RateLimit-Remaining` is
+//! By default the fake does **not** enforce the limit: `X-RateLimit-Remaining` is
 //! clamped to at least 1, because a client that reads 0 (serenity's rate limiter, on in
 //! `kaboom serve`) waits until the reset before its next request on that bucket, and the
 //! fake would then slow tests down for a limit it never applies. Windows are fixed:
 //! [`WINDOW`] long, starting with the first request of the bucket and resource.
+//!
+//! A fault plan with [`crate::EnforcedRateLimits`] switches enforcement on, with its own
+//! limit and window: `X-RateLimit-Remaining` then counts down to 0 and the next request in
+//! the window gets a 429 (see [`crate::RestFault::RateLimit`] for its shape), as Discord
+//! does ("If you exceed a rate limit, you will receive a HTTP 429", section "Exceeding A
+//! Rate Limit").
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -120,6 +126,19 @@ impl RateLimits {
     /// Counts one request of `method` on `segments` (the path after `/api/v10`) and returns
     /// the headers of its response.
     pub fn hit(&mut self, method: &str, segments: &[&str]) -> RateLimitHeaders {
+        self.hit_limited(method, segments, None).0
+    }
+
+    /// As [`RateLimits::hit`], with `enforced` = `Some((limit, window))` to enforce that
+    /// limit: the second value is then `Some(retry_after)` (seconds left in the window) for
+    /// a request past the limit, which must be answered 429 without doing anything.
+    pub fn hit_limited(
+        &mut self,
+        method: &str,
+        segments: &[&str],
+        enforced: Option<(u32, Duration)>,
+    ) -> (RateLimitHeaders, Option<f64>) {
+        let (limit, length) = enforced.unwrap_or((LIMIT, WINDOW));
         let (template, major) = route_key(method, segments);
         let bucket = bucket_id(&template);
         let now = Instant::now();
@@ -128,30 +147,37 @@ impl RateLimits {
             .entry((bucket.clone(), major))
             .or_insert_with(|| Window {
                 started: now,
-                ends_at: SystemTime::now() + WINDOW,
+                ends_at: SystemTime::now() + length,
                 used: 0,
             });
-        if now.duration_since(window.started) >= WINDOW {
+        if now.duration_since(window.started) >= length {
             *window = Window {
                 started: now,
-                ends_at: SystemTime::now() + WINDOW,
+                ends_at: SystemTime::now() + length,
                 used: 0,
             };
         }
-        window.used += 1;
-        let left = WINDOW.saturating_sub(now.duration_since(window.started));
+        window.used = window.used.saturating_add(1);
+        let left = length.saturating_sub(now.duration_since(window.started));
         let reset = window
             .ends_at
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default()
             .as_secs_f64();
-        RateLimitHeaders {
-            limit: LIMIT,
-            remaining: LIMIT.saturating_sub(window.used).max(1),
+        let remaining = limit.saturating_sub(window.used);
+        let headers = RateLimitHeaders {
+            limit,
+            remaining: if enforced.is_some() {
+                remaining
+            } else {
+                remaining.max(1)
+            },
             reset: format!("{reset:.3}"),
             reset_after: format!("{:.3}", left.as_secs_f64()),
             bucket,
-        }
+        };
+        let over = enforced.is_some() && window.used > limit;
+        (headers, over.then_some(left.as_secs_f64()))
     }
 }
 

@@ -1,23 +1,25 @@
 //! The HTTP side of the fake: axum routes for REST (`/api/v10/...`), the gateway WebSocket
 //! (`/gateway`) and attachment downloads (`/attachments/...`).
 
+use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{ConnectInfo, FromRequest, Multipart, Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use super::Shared;
+use super::faults::{Intercept, rate_limited};
 use super::records::{RecordedBody, RecordedFile, RecordedRequest};
-
-/// Heartbeat interval sent in HELLO, in milliseconds (Discord's usual value).
-const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
 
 /// Largest request body accepted: 25 MiB, Discord's upload limit for bots
 /// (<https://discord.com/developers/docs/reference#uploading-files>).
@@ -101,38 +103,87 @@ async fn read_body(request: Request) -> Result<RecordedBody, String> {
     }
 }
 
-/// Every REST request: [`rest_unlimited`], plus Discord's rate-limit headers on answers to
-/// `/api/v10/...` (see [`crate::ratelimit`]).
+/// Every REST request: Discord's rate-limit headers on answers to `/api/v10/...` (see
+/// [`crate::ratelimit`]), the fault plan's faults (see [`crate::faults`]), then
+/// [`rest_routed`].
 async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let method = request.method().as_str().to_uppercase();
     let full_path = request.uri().path().to_string();
-    let mut response = rest_unlimited(shared.clone(), request).await;
+    let authorized = is_authorized(&request);
+    let switch = request
+        .extensions()
+        .get::<ConnectInfo<ResetSwitch>>()
+        .map(|info| info.0.clone());
+    let mut headers = None;
+    let mut intercept = Intercept::Pass;
     if let Some(path) = full_path.strip_prefix("/api/v10/") {
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-        let headers = shared
+        let enforced = if authorized {
+            shared.faults_lock().enforced_limits()
+        } else {
+            None
+        };
+        let (limits, over) = shared
             .ratelimits
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .hit(&method, &segments);
-        for (name, value) in headers.pairs() {
+            .hit_limited(
+                &method,
+                &segments,
+                enforced.map(|e| (e.limit, Duration::from_millis(e.window_ms))),
+            );
+        if authorized {
+            let path = format!("/{path}");
+            let bucket = (limits.bucket.clone(), limits.limit);
+            let mut faults = shared.faults_lock();
+            intercept = match over {
+                Some(retry_after) => {
+                    faults.log_enforced(&method, &path);
+                    rate_limited(retry_after, Some(bucket))
+                }
+                None => faults.plan_fault(&method, &path, bucket),
+            };
+        }
+        headers = Some(limits);
+    }
+    if let Intercept::Slow(delay) = intercept {
+        tokio::time::sleep(delay).await;
+        intercept = Intercept::Pass;
+    }
+    let reset = matches!(intercept, Intercept::Reset(_));
+    let fault_headers = match &intercept {
+        Intercept::Answer(_, _, extra) => extra.clone(),
+        _ => Vec::new(),
+    };
+    let mut response = rest_routed(shared.clone(), request, intercept).await;
+    if let Some(limits) = headers {
+        for (name, value) in limits.pairs().into_iter().chain(fault_headers) {
             if let Ok(value) = HeaderValue::from_str(&value) {
                 response.headers_mut().insert(name, value);
             }
         }
     }
+    if reset && let Some(switch) = switch {
+        switch.trip();
+    }
     response
 }
 
-/// Every REST request: read, route against the state, record, answer.
-async fn rest_unlimited(shared: Arc<Shared>, request: Request) -> Response {
-    let method = request.method().as_str().to_uppercase();
-    let full_path = request.uri().path().to_string();
-    let query = request.uri().query().map(str::to_string);
-    let authorized = request
+fn is_authorized(request: &Request) -> bool {
+    request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("Bot "));
+        .is_some_and(|v| v.starts_with("Bot "))
+}
+
+/// Every REST request: read, route against the state (unless `injected` answers it), record,
+/// answer. A reset is recorded with status 0.
+async fn rest_routed(shared: Arc<Shared>, request: Request, injected: Intercept) -> Response {
+    let method = request.method().as_str().to_uppercase();
+    let full_path = request.uri().path().to_string();
+    let query = request.uri().query().map(str::to_string);
+    let authorized = is_authorized(&request);
     let path = full_path
         .strip_prefix("/api/v10")
         .unwrap_or(&full_path)
@@ -158,21 +209,29 @@ async fn rest_unlimited(shared: Arc<Shared>, request: Request) -> Response {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let api = full_path.starts_with("/api/v10/");
     let (status, response, matched) = shared.update(|state| {
-        let intercept = if api && authorized {
-            shared
-                .faults
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .check(&method, &path)
-        } else {
-            crate::faults::Intercept::Pass
+        let intercept = match injected {
+            Intercept::Pass if api && authorized => shared.faults_lock().check(&method, &path),
+            other => other,
         };
+        let refuse_dm = api
+            && authorized
+            && matches!(intercept, Intercept::Pass | Intercept::After(_))
+            && state.is_dm_message_create(&method, &segments)
+            && shared.faults_lock().refuse_dm(&method, &path);
         let routed = if !api {
             None
         } else if !authorized {
             Some((401, Some(json!({ "message": "401: Unauthorized", "code": 0 }))))
-        } else if let crate::faults::Intercept::Answer(status, reply) = &intercept {
+        } else if let Intercept::Answer(status, reply, _) = &intercept {
             Some((*status, Some(reply.clone())))
+        } else if intercept == Intercept::Reset(false) {
+            Some((0, None))
+        } else if refuse_dm {
+            // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
+            Some((
+                403,
+                Some(json!({ "message": "Cannot send messages to this user", "code": 50007 })),
+            ))
         } else if let Some(existing) =
             crate::faults::nonce_repeat(state, &method, &segments, &body)
         {
@@ -181,10 +240,11 @@ async fn rest_unlimited(shared: Arc<Shared>, request: Request) -> Response {
             state.route(&method, &segments, &body)
         };
         let routed = match (routed, intercept) {
-            (Some(_), crate::faults::Intercept::After(status)) => Some((
+            (Some(_), Intercept::After(status)) => Some((
                 status,
                 Some(json!({ "message": format!("{status}: injected failure"), "code": 0 })),
             )),
+            (Some(_), Intercept::Reset(true)) => Some((0, None)),
             (routed, _) => routed,
         };
         let (status, response, matched) = match routed {
@@ -254,82 +314,100 @@ async fn attachment(
 }
 
 async fn gateway(State(shared): State<Arc<Shared>>, upgrade: WebSocketUpgrade) -> Response {
-    upgrade.on_upgrade(move |socket| gateway_session(shared, socket))
+    upgrade.on_upgrade(move |socket| crate::gateway::connection(shared, socket))
 }
 
-/// One gateway connection (<https://discord.com/developers/docs/events/gateway#connection-lifecycle>):
-/// HELLO (op 10), then IDENTIFY (op 2) -> READY + GUILD_CREATE, or RESUME (op 6) -> RESUMED;
-/// HEARTBEAT (op 1) -> HEARTBEAT_ACK (op 11); dispatches (op 0) carry a sequence number `s`.
-/// Sent as JSON text frames (no compression: serenity does not ask for it).
-async fn gateway_session(shared: Arc<Shared>, mut socket: WebSocket) {
-    let hello = json!({ "op": 10, "d": { "heartbeat_interval": HEARTBEAT_INTERVAL_MS }, "s": null, "t": null });
-    if socket
-        .send(Message::Text(hello.to_string().into()))
-        .await
-        .is_err()
-    {
-        return;
+// ---- connections that a fault can reset ------------------------------------------------------
+
+/// A switch that resets one TCP connection ([`RestFault::Reset`](crate::RestFault::Reset)).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ResetSwitch(Arc<AtomicBool>);
+
+impl ResetSwitch {
+    /// From now on the connection fails every read and write, and is closed with a TCP RST.
+    pub(crate) fn trip(&self) {
+        self.0.store(true, Ordering::SeqCst);
     }
-    let (tx, mut rx) = mpsc::unbounded_channel::<(String, Value)>();
-    let mut seq: u64 = 0;
-    let mut shutdown = shared.shutdown.subscribe();
-    loop {
-        tokio::select! {
-            () = async { drop(shutdown.wait_for(|stopped| *stopped).await) } => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
-            incoming = socket.recv() => {
-                let text = match incoming {
-                    Some(Ok(Message::Text(text))) => text.to_string(),
-                    Some(Ok(Message::Binary(bytes))) => String::from_utf8_lossy(&bytes).into_owned(),
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                };
-                let Ok(payload) = serde_json::from_str::<Value>(&text) else { continue };
-                let mut replies = Vec::new();
-                match payload["op"].as_u64() {
-                    Some(1) => replies.push(json!({ "op": 11, "d": null, "s": null, "t": null })),
-                    Some(2) => {
-                        let events = shared.update(|state| {
-                            let session_id = format!("fake-session-{}", state.ids.next());
-                            let ready = state.ready_json(&session_id);
-                            // GUILD_PRESENCES is intent bit 8
-                            // (https://discord.com/developers/docs/events/gateway#list-of-intents).
-                            let presences = payload["d"]["intents"]
-                                .as_u64()
-                                .is_some_and(|bits| bits & (1 << 8) != 0);
-                            let guild = state.guild_create_json(presences);
-                            state.sessions.push(tx.clone());
-                            state.identified_sessions += 1;
-                            [("READY", ready), ("GUILD_CREATE", guild)]
-                        });
-                        for (name, data) in events {
-                            seq += 1;
-                            replies.push(json!({ "op": 0, "s": seq, "t": name, "d": data }));
-                        }
-                    }
-                    Some(6) => {
-                        shared.update(|state| state.sessions.push(tx.clone()));
-                        seq += 1;
-                        replies.push(json!({ "op": 0, "s": seq, "t": "RESUMED", "d": {} }));
-                    }
-                    _ => {}
-                }
-                for reply in replies {
-                    if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
-                        return;
-                    }
-                }
-            }
-            event = rx.recv() => {
-                let Some((name, data)) = event else { break };
-                seq += 1;
-                let frame = json!({ "op": 0, "s": seq, "t": name, "d": data });
-                if socket.send(Message::Text(frame.to_string().into())).await.is_err() {
-                    break;
-                }
-            }
+}
+
+/// A TCP connection that fails (and is reset, SO_LINGER 0) once its switch is tripped.
+pub(crate) struct ResettableStream {
+    stream: tokio::net::TcpStream,
+    switch: ResetSwitch,
+}
+
+impl ResettableStream {
+    fn check(&self) -> std::io::Result<()> {
+        if self.switch.0.load(Ordering::SeqCst) {
+            // Linger 0: closing sends RST instead of FIN, as a reset connection does.
+            let _ = self.stream.set_zero_linger();
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::ConnectionReset,
+                "fake-discord: injected connection reset",
+            ));
         }
+        Ok(())
+    }
+}
+
+impl AsyncRead for ResettableStream {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        self.check()?;
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for ResettableStream {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        self.check()?;
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        self.check()?;
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        self.check()?;
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// The fake's listener: TCP connections with a [`ResetSwitch`] each.
+pub(crate) struct ResettableListener(pub(crate) tokio::net::TcpListener);
+
+impl axum::serve::Listener for ResettableListener {
+    type Io = ResettableStream;
+    type Addr = std::net::SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        let (stream, addr) = axum::serve::Listener::accept(&mut self.0).await;
+        let _ = stream.set_nodelay(true);
+        let stream = ResettableStream {
+            stream,
+            switch: ResetSwitch::default(),
+        };
+        (stream, addr)
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.0.local_addr()
+    }
+}
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, ResettableListener>>
+    for ResetSwitch
+{
+    fn connect_info(stream: axum::serve::IncomingStream<'_, ResettableListener>) -> Self {
+        stream.io().switch.clone()
     }
 }

@@ -160,7 +160,10 @@ pub(crate) struct State {
     pub response_cursor: HashMap<u64, usize>,
     pub global_commands: Vec<Value>,
     pub guild_commands: HashMap<u64, Vec<Value>>,
+    /// Sessions without a WebSocket ([`crate::FakeDiscord::detached_session`]).
     pub sessions: Vec<mpsc::UnboundedSender<GatewayEvent>>,
+    /// The WebSocket gateway sessions (resumable).
+    pub gateway: crate::gateway::Sessions,
     pub identified_sessions: u64,
     /// Lean mode ([`crate::FakeDiscord::set_lean`]): no upload bytes kept.
     pub lean: bool,
@@ -203,6 +206,7 @@ impl State {
             global_commands: Vec::new(),
             guild_commands: HashMap::new(),
             sessions: Vec::new(),
+            gateway: crate::gateway::Sessions::default(),
             identified_sessions: 0,
             lean: false,
             bot_permissions: Permissions::all(),
@@ -731,6 +735,18 @@ impl State {
         self.thread_flag(channel_id, "archived")
             && self.thread_flag(channel_id, "locked")
             && !self.bot_permissions_in(channel_id).manage_threads()
+    }
+
+    /// Whether `method segments` is a Create Message in a known DM channel.
+    pub(crate) fn is_dm_message_create(&self, method: &str, segments: &[&str]) -> bool {
+        match (method, segments) {
+            ("POST", ["channels", id, "messages"]) => id
+                .parse()
+                .ok()
+                .and_then(|id| self.dm_recipient(id))
+                .is_some(),
+            _ => false,
+        }
     }
 
     fn dm_recipient(&self, channel_id: u64) -> Option<u64> {
@@ -1740,10 +1756,19 @@ impl State {
     }
 
     /// Sends a dispatch event to every connected gateway session (dropping closed ones).
+    /// Sends a dispatch to every session: the detached ones, and the gateway sessions (at
+    /// once, or on resume for one that is away). Returns how many sessions got or will get
+    /// it.
     pub(crate) fn broadcast(&mut self, event: &str, data: Value) -> usize {
+        let gateway = self.gateway.dispatch(event, &data);
         self.sessions
             .retain(|tx| tx.send((event.to_string(), data.clone())).is_ok());
-        self.sessions.len()
+        self.sessions.len() + gateway
+    }
+
+    /// Whether a bot session exists that a dispatch reaches (now or on resume).
+    pub(crate) fn has_sessions(&self) -> bool {
+        !self.sessions.is_empty() || !self.gateway.is_empty()
     }
 }
 

@@ -265,11 +265,24 @@ pub fn play_movetext(
     Ok(())
 }
 
-/// `kaboom perft`: the node count at `depth` (C-7).
+/// The deepest `kaboom perft` counts: 10 plies. Chess's perft 10 from the start already has
+/// about 7 * 10^13 leaves (days of counting), and every ply costs a move buffer and a stack
+/// frame, so deeper requests (e.g. `perft 4294967295`, which tried to allocate 103 GB) are
+/// refused instead of exhausting memory or the stack (issue 17).
+pub const MAX_PERFT_DEPTH: u32 = 10;
+
+/// `kaboom perft`: the node count at `depth` (C-7), `depth` from 0 to [`MAX_PERFT_DEPTH`].
 ///
 /// # Errors
-/// [`CliError`] when the setup fails.
+/// [`CliError`] when the setup fails or `depth` is above [`MAX_PERFT_DEPTH`].
 pub fn perft(setup: &Setup, depth: u32) -> Result<u64, CliError> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(fail(format!(
+            "perft depth {depth} is too deep: kaboom perft counts at most {MAX_PERFT_DEPTH} plies \
+             (the leaf count grows about 30-fold per ply; chess's perft 10 already has about \
+             7*10^13 leaves); give a depth from 0 to {MAX_PERFT_DEPTH}"
+        )));
+    }
     Ok(setup.game()?.perft(depth))
 }
 

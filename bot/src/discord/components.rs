@@ -56,10 +56,20 @@ pub async fn handle(
     data: &Data,
     ic: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
+    let http = ctx.http.as_ref();
     let Some((action, id)) = ids::parse(&ic.data.custom_id) else {
+        // Not one of ours (or from an older format): say so rather than leave the click
+        // unanswered ("This interaction failed").
+        let msg = serenity::CreateInteractionResponseMessage::new()
+            .content(messages::service_error(&ServiceError::Refused(
+                Refusal::StaleButton,
+            )))
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none());
+        ic.create_response(http, serenity::CreateInteractionResponse::Message(msg))
+            .await?;
         return Ok(());
     };
-    let http = ctx.http.as_ref();
     if action == ids::RESIGN {
         // A confirmation, answered at once.
         let (text, ask) = match data.services.load(GameId(id)).await {

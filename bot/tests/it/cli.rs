@@ -21,6 +21,28 @@ fn perft_prints_nodes_last() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "nodes 1238");
 }
 
+/// Issue 17: `perft 4294967295` tried to allocate 103 GB and `perft --variant bomberman
+/// 24925` overflowed the stack; both are refused at once with the cap in the message.
+#[test]
+fn perft_refuses_depths_past_the_cap() {
+    for args in [
+        &["perft", "--variant", "atomic", "4294967295"][..],
+        &["perft", "--variant", "bomberman", "24925"],
+        &["perft", "--variant", "nuke", "11"],
+    ] {
+        let started = std::time::Instant::now();
+        let out = kaboom(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("is too deep"), "{err}");
+        assert!(err.contains("from 0 to 10"), "{err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    }
+    let out = kaboom(&["perft", "--variant", "bomberman", "0"]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "nodes 1");
+}
+
 #[test]
 fn moves_lists_legal_actions_as_json() {
     let v = json(&kaboom(&[

@@ -1,5 +1,6 @@
 //! fake-discord's integration tests, one binary: the program over its control API, and the
 //! rules of real Discord the fake enforces.
 
+mod faults;
 mod program;
 mod strict;

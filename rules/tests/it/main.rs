@@ -16,6 +16,7 @@ mod bomberman_notation;
 mod bomberman_props;
 mod bomberman_rules;
 mod docs_examples;
+mod fuzz;
 mod nuke;
 mod nuke_props;
 mod perft;

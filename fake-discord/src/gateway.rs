@@ -1,0 +1,390 @@
+//! The fake's gateway: sessions that outlive their WebSocket connections, so that a client
+//! can RESUME and get the dispatches it missed, and the gateway faults of [`GatewayFault`].
+//!
+//! Follows Discord's "Gateway" page, <https://discord.com/developers/docs/events/gateway>:
+//!
+//! - Connecting: HELLO (op 10) with `heartbeat_interval`; IDENTIFY (op 2) starts a session:
+//!   READY (with `session_id` and `resume_gateway_url`) and GUILD_CREATE. HEARTBEAT (op 1)
+//!   gets HEARTBEAT_ACK (op 11) ("Sending Heartbeats").
+//! - Sequence numbers belong to the session: every dispatch (op 0) gets the next `s`, also
+//!   while the client is away; the fake keeps the last [`REPLAY_LIMIT`] dispatches of each
+//!   session.
+//! - Resuming ("Resuming"): RESUME (op 6) with `session_id` and `seq` on a new connection
+//!   replays, in order, every dispatch after `seq` ("the Gateway will replay all missed
+//!   events in order, finalized by a Resumed event") and then sends RESUMED. An unknown
+//!   or ended session, or a `seq` older than the kept dispatches, gets op 9 Invalid
+//!   Session with `d: false`, and the client must IDENTIFY.
+//! - Closing: the client closing with 1000 or 1001 ends the session ("closing with 1000 or
+//!   1001 will invalidate your session"); any other disconnect keeps it resumable. A
+//!   server close code ends it when Discord's close-code table says not to reconnect
+//!   (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes>).
+//! - Interactions dispatched while the client is away wait in its session and are sent on
+//!   resume (Discord's 3 s deadline still runs on the fake's clock).
+//!
+//! Simplification: a new IDENTIFY ends every session that has no connection (the fake has
+//! one bot; a bot that identifies anew will not resume the old session), so dispatches are
+//! not kept for a bot process that was killed.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::faults::{GatewayFault, resumable_close_code};
+use crate::{FakeDiscord, Shared};
+
+/// Dispatches kept per session for RESUME.
+pub const REPLAY_LIMIT: usize = 2_000;
+
+/// The heartbeat interval sent in HELLO by default, milliseconds (Discord's usual value).
+pub const DEFAULT_HEARTBEAT_INTERVAL_MS: u64 = 41_250;
+
+/// What a connection task is told by the state.
+#[derive(Debug)]
+pub(crate) enum Frame {
+    /// Send this dispatch: `s`, `t`, `d`.
+    Dispatch(u64, String, Value),
+    /// Apply a gateway fault.
+    Fault(GatewayFault),
+}
+
+#[derive(Debug)]
+struct Session {
+    seq: u64,
+    sent: VecDeque<(u64, String, Value)>,
+    /// The connection the session is on now (connection id, its channel); `None` while away.
+    conn: Option<(u64, mpsc::UnboundedSender<Frame>)>,
+}
+
+impl Session {
+    fn push(&mut self, name: &str, data: Value) -> (u64, String, Value) {
+        self.seq += 1;
+        let frame = (self.seq, name.to_string(), data);
+        self.sent.push_back(frame.clone());
+        if self.sent.len() > REPLAY_LIMIT {
+            self.sent.pop_front();
+        }
+        frame
+    }
+}
+
+/// One gateway session as [`FakeDiscord::gateway_sessions`] shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatewaySessionInfo {
+    /// The `session_id` sent in READY.
+    pub session_id: String,
+    /// The last sequence number given to a dispatch of the session.
+    pub seq: u64,
+    /// Whether a connection is on the session now.
+    pub connected: bool,
+}
+
+/// The gateway sessions (in the fake's state).
+#[derive(Debug)]
+pub(crate) struct Sessions {
+    sessions: HashMap<String, Session>,
+    next_id: u64,
+    /// The interval sent in HELLO, milliseconds.
+    pub heartbeat_interval_ms: u64,
+    /// IDENTIFYs and successful RESUMEs so far.
+    pub identifies: u64,
+    pub resumes: u64,
+}
+
+impl Default for Sessions {
+    fn default() -> Self {
+        Sessions {
+            sessions: HashMap::new(),
+            next_id: 0,
+            heartbeat_interval_ms: DEFAULT_HEARTBEAT_INTERVAL_MS,
+            identifies: 0,
+            resumes: 0,
+        }
+    }
+}
+
+impl Sessions {
+    /// A new connection id.
+    pub(crate) fn next_conn(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Whether any session exists (connected or resumable).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.sessions.is_empty()
+    }
+
+    /// Sessions with a connection.
+    pub(crate) fn connected(&self) -> usize {
+        self.sessions.values().filter(|s| s.conn.is_some()).count()
+    }
+
+    /// Gives a dispatch to every session (sent now, or kept for the resume); returns how
+    /// many sessions there are.
+    pub(crate) fn dispatch(&mut self, name: &str, data: &Value) -> usize {
+        for session in self.sessions.values_mut() {
+            let (seq, name, data) = session.push(name, data.clone());
+            if let Some((_, tx)) = &session.conn
+                && tx.send(Frame::Dispatch(seq, name, data)).is_err()
+            {
+                session.conn = None;
+            }
+        }
+        self.sessions.len()
+    }
+
+    /// Sends a fault to every connected session; returns how many.
+    pub(crate) fn fault(&mut self, fault: &GatewayFault) -> usize {
+        self.sessions
+            .values()
+            .filter_map(|s| s.conn.as_ref())
+            .filter(|(_, tx)| tx.send(Frame::Fault(fault.clone())).is_ok())
+            .count()
+    }
+
+    /// A new session on connection `conn` with `events` (READY, GUILD_CREATE) as its first
+    /// dispatches, which are returned with their sequence numbers for the caller to send.
+    fn identify(
+        &mut self,
+        session_id: String,
+        conn: (u64, mpsc::UnboundedSender<Frame>),
+        events: Vec<(&str, Value)>,
+    ) -> Vec<(u64, String, Value)> {
+        self.sessions.retain(|_, s| s.conn.is_some());
+        self.identifies += 1;
+        let mut session = Session {
+            seq: 0,
+            sent: VecDeque::new(),
+            conn: Some(conn),
+        };
+        let frames = events
+            .into_iter()
+            .map(|(name, data)| session.push(name, data))
+            .collect();
+        self.sessions.insert(session_id, session);
+        frames
+    }
+
+    /// Moves `session_id` onto connection `conn`: the dispatches after `seq`, then
+    /// RESUMED; `None` if it cannot be resumed.
+    fn resume(
+        &mut self,
+        session_id: &str,
+        seq: u64,
+        conn: (u64, mpsc::UnboundedSender<Frame>),
+    ) -> Option<Vec<(u64, String, Value)>> {
+        let session = self.sessions.get_mut(session_id)?;
+        let oldest = session.sent.front().map_or(session.seq + 1, |f| f.0);
+        if seq > session.seq || seq + 1 < oldest {
+            return None;
+        }
+        let mut frames: Vec<_> = session.sent.iter().filter(|f| f.0 > seq).cloned().collect();
+        session.seq += 1;
+        frames.push((session.seq, "RESUMED".into(), json!({})));
+        session.conn = Some(conn);
+        self.resumes += 1;
+        Some(frames)
+    }
+
+    /// Connection `conn` left `session_id`: the session waits for a resume, or ends.
+    fn left(&mut self, session_id: &str, conn: u64, ends: bool) {
+        let Some(session) = self.sessions.get_mut(session_id) else {
+            return;
+        };
+        if session.conn.as_ref().is_some_and(|(id, _)| *id != conn) {
+            return; // Another connection resumed it meanwhile.
+        }
+        if ends {
+            self.sessions.remove(session_id);
+        } else {
+            session.conn = None;
+        }
+    }
+
+    fn end(&mut self, session_id: &str) {
+        self.sessions.remove(session_id);
+    }
+
+    pub(crate) fn infos(&self) -> Vec<GatewaySessionInfo> {
+        let mut list: Vec<_> = self
+            .sessions
+            .iter()
+            .map(|(id, s)| GatewaySessionInfo {
+                session_id: id.clone(),
+                seq: s.seq,
+                connected: s.conn.is_some(),
+            })
+            .collect();
+        list.sort_by(|a, b| a.session_id.cmp(&b.session_id));
+        list
+    }
+}
+
+fn text(value: &Value) -> Message {
+    Message::Text(value.to_string().into())
+}
+
+fn dispatch_frame((seq, name, data): &(u64, String, Value)) -> Message {
+    text(&json!({ "op": 0, "s": seq, "t": name, "d": data }))
+}
+
+/// One gateway connection (see the [module docs](self)). JSON text frames, no compression
+/// (serenity does not ask for it).
+pub(crate) async fn connection(shared: Arc<Shared>, mut socket: WebSocket) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Frame>();
+    let (conn, interval) =
+        shared.update(|s| (s.gateway.next_conn(), s.gateway.heartbeat_interval_ms));
+    let hello = json!({ "op": 10, "d": { "heartbeat_interval": interval }, "s": null, "t": null });
+    if socket.send(text(&hello)).await.is_err() {
+        return;
+    }
+    let mut session: Option<String> = None;
+    let mut skip_acks = 0u32;
+    let mut shutdown = shared.shutdown.subscribe();
+    // Whether the session ends when this connection does.
+    let mut ends = false;
+    loop {
+        tokio::select! {
+            () = async { drop(shutdown.wait_for(|stopped| *stopped).await) } => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+            incoming = socket.recv() => {
+                let text_in = match incoming {
+                    Some(Ok(Message::Text(text))) => text.to_string(),
+                    Some(Ok(Message::Binary(bytes))) => String::from_utf8_lossy(&bytes).into_owned(),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(frame))) => {
+                        // https://discord.com/developers/docs/events/gateway#disconnections
+                        ends = frame.is_some_and(|f| matches!(f.code, 1000 | 1001));
+                        break;
+                    }
+                    None | Some(Err(_)) => break,
+                };
+                let Ok(payload) = serde_json::from_str::<Value>(&text_in) else { continue };
+                let mut replies = Vec::new();
+                match payload["op"].as_u64() {
+                    Some(1) if skip_acks > 0 => skip_acks -= 1,
+                    Some(1) => replies.push(json!({ "op": 11, "d": null, "s": null, "t": null })),
+                    Some(2) => {
+                        let (id, frames) = shared.update(|state| {
+                            let session_id = format!("fake-session-{}", state.ids.next());
+                            let ready = state.ready_json(&session_id);
+                            // GUILD_PRESENCES is intent bit 8
+                            // (https://discord.com/developers/docs/events/gateway#list-of-intents).
+                            let presences = payload["d"]["intents"]
+                                .as_u64()
+                                .is_some_and(|bits| bits & (1 << 8) != 0);
+                            let guild = state.guild_create_json(presences);
+                            state.identified_sessions += 1;
+                            let frames = state.gateway.identify(
+                                session_id.clone(),
+                                (conn, tx.clone()),
+                                vec![("READY", ready), ("GUILD_CREATE", guild)],
+                            );
+                            (session_id, frames)
+                        });
+                        session = Some(id);
+                        replies.extend(frames.iter().map(|f| json!({ "op": 0, "s": f.0, "t": f.1, "d": f.2 })));
+                    }
+                    Some(6) => {
+                        let wanted = payload["d"]["session_id"].as_str().unwrap_or_default().to_string();
+                        let seq = payload["d"]["seq"].as_u64().unwrap_or(0);
+                        let resumed = shared.update(|state| state.gateway.resume(&wanted, seq, (conn, tx.clone())));
+                        match resumed {
+                            Some(frames) => {
+                                session = Some(wanted);
+                                replies.extend(frames.iter().map(|f| json!({ "op": 0, "s": f.0, "t": f.1, "d": f.2 })));
+                            }
+                            // https://discord.com/developers/docs/events/gateway-events#invalid-session
+                            None => replies.push(json!({ "op": 9, "d": false, "s": null, "t": null })),
+                        }
+                    }
+                    _ => {}
+                }
+                for reply in replies {
+                    if socket.send(text(&reply)).await.is_err() {
+                        return leave(&shared, session.as_deref(), conn, false);
+                    }
+                }
+            }
+            frame = rx.recv() => {
+                let Some(frame) = frame else { break };
+                match frame {
+                    Frame::Dispatch(seq, name, data) => {
+                        if socket.send(dispatch_frame(&(seq, name, data))).await.is_err() {
+                            break;
+                        }
+                    }
+                    Frame::Fault(GatewayFault::Close { code }) => {
+                        ends = !resumable_close_code(code);
+                        let close = CloseFrame { code, reason: "fake-discord: injected close".into() };
+                        let _ = socket.send(Message::Close(Some(close))).await;
+                        break;
+                    }
+                    Frame::Fault(GatewayFault::Drop) => break,
+                    Frame::Fault(GatewayFault::Reconnect) => {
+                        // https://discord.com/developers/docs/events/gateway-events#reconnect
+                        let reconnect = json!({ "op": 7, "d": null, "s": null, "t": null });
+                        if socket.send(text(&reconnect)).await.is_err() {
+                            break;
+                        }
+                    }
+                    Frame::Fault(GatewayFault::InvalidSession { resumable }) => {
+                        if !resumable && let Some(id) = session.take() {
+                            shared.update(|state| state.gateway.end(&id));
+                        }
+                        let invalid = json!({ "op": 9, "d": resumable, "s": null, "t": null });
+                        if socket.send(text(&invalid)).await.is_err() {
+                            break;
+                        }
+                    }
+                    Frame::Fault(GatewayFault::SkipHeartbeatAcks { count }) => skip_acks = count,
+                }
+            }
+        }
+    }
+    leave(&shared, session.as_deref(), conn, ends);
+}
+
+fn leave(shared: &Shared, session: Option<&str>, conn: u64, ends: bool) {
+    if let Some(id) = session {
+        shared.update(|state| state.gateway.left(id, conn, ends));
+    }
+}
+
+impl FakeDiscord {
+    /// Sends a gateway fault to every connected gateway session at once (and logs it in
+    /// [`FakeDiscord::injected_faults`]); returns how many connections got it.
+    pub fn gateway_fault(&self, fault: GatewayFault) -> usize {
+        let sent = self.shared.update(|s| s.gateway.fault(&fault));
+        self.faults().log_gateway(&fault);
+        sent
+    }
+
+    /// Sets the heartbeat interval sent in HELLO on later connections (default
+    /// [`DEFAULT_HEARTBEAT_INTERVAL_MS`]); short intervals let a test see missed
+    /// HEARTBEAT_ACKs quickly ([`GatewayFault::SkipHeartbeatAcks`]).
+    pub fn set_heartbeat_interval(&self, interval: Duration) {
+        let ms = u64::try_from(interval.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        self.shared.update(|s| s.gateway.heartbeat_interval_ms = ms);
+    }
+
+    /// The gateway sessions (connected or waiting for a resume), by session id.
+    pub fn gateway_sessions(&self) -> Vec<GatewaySessionInfo> {
+        self.shared.read(|s| s.gateway.infos())
+    }
+
+    /// How many IDENTIFYs and successful RESUMEs the gateway has seen: `(identifies,
+    /// resumes)`.
+    pub fn gateway_counts(&self) -> (u64, u64) {
+        self.shared
+            .read(|s| (s.gateway.identifies, s.gateway.resumes))
+    }
+}
