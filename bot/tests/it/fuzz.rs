@@ -48,16 +48,43 @@ fn json_like() -> impl Strategy<Value = String> {
     prop_oneof![
         any::<String>(),
         "[{}\\[\\]\",:0-9a-z\\-. ]{0,60}",
-        r#"\{"kind": ?"(thread|board|carrier-menu|announcement|x)"(, ?"[a-z_]{1,12}": ?(-?[0-9]{1,20}|"[a-z]{0,5}"|true|null|\[\]))*\}"#,
+        r#"\{"kind": ?"(thread|challenge-accepted|challenge-closed|board|carrier-menu|announcement|game-ended|nudge|x)"(, ?"[a-z_]{1,12}": ?(-?[0-9]{1,20}|"[a-z]{0,5}"|true|null|\[\]))*\}"#,
     ]
 }
 
 fn effect() -> impl Strategy<Value = Effect> {
     prop_oneof![
-        (any::<u64>(), any::<String>()).prop_map(|(channel, name)| Effect::Thread {
-            channel_id: ChannelId(channel),
-            name,
-        }),
+        (any::<u64>(), any::<String>(), any::<Option<u64>>()).prop_map(
+            |(channel, name, message)| Effect::Thread {
+                channel_id: ChannelId(channel),
+                name,
+                message_id: message.map(MessageId),
+            }
+        ),
+        any::<u64>().prop_map(|by| Effect::ChallengeAccepted { by: UserId(by) }),
+        (
+            any::<u64>(),
+            any::<Option<u64>>(),
+            any::<Option<String>>(),
+            any::<String>()
+        )
+            .prop_map(
+                |(channel, message, content, line)| Effect::ChallengeClosed {
+                    channel_id: ChannelId(channel),
+                    message_id: message.map(MessageId),
+                    content,
+                    line,
+                }
+            ),
+        any::<String>().prop_map(|text| Effect::GameEnded { text }),
+        (any::<u64>(), any::<bool>(), any::<i64>(), any::<String>()).prop_map(
+            |(user, dm, ply, text)| Effect::Nudge {
+                user: UserId(user),
+                dm,
+                ply,
+                text,
+            }
+        ),
         (any::<i64>(), any::<String>(), any::<bool>()).prop_map(|(ply, caption, finished)| {
             Effect::Board {
                 ply,
