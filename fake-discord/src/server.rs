@@ -128,11 +128,17 @@ async fn rest_unlimited(shared: Arc<Shared>, request: Request) -> Response {
     let method = request.method().as_str().to_uppercase();
     let full_path = request.uri().path().to_string();
     let query = request.uri().query().map(str::to_string);
-    let authorized = request
+    // "401 (UNAUTHORIZED): The `Authorization` header was missing or invalid"
+    // (https://discord.com/developers/docs/topics/opcodes-and-status-codes#http): a bot
+    // token goes as `Bot <token>`, and only the accepted one (FakeDiscord::set_bot_token).
+    let presented = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("Bot "));
+        .map(str::to_string);
+    let authorized = presented
+        .as_deref()
+        .is_some_and(|v| v.starts_with("Bot ") && shared.read(|s| s.token_accepted(v)));
     let path = full_path
         .strip_prefix("/api/v10")
         .unwrap_or(&full_path)
@@ -287,7 +293,22 @@ async fn gateway_session(shared: Arc<Shared>, mut socket: WebSocket) {
                 };
                 let Ok(payload) = serde_json::from_str::<Value>(&text) else { continue };
                 let mut replies = Vec::new();
-                match payload["op"].as_u64() {
+                // Gateway Close Event Codes: "4004 Authentication failed: The account token
+                // sent with your identify payload is incorrect", not to be reconnected
+                // (https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes).
+                // RESUME carries the token too and is refused the same way.
+                let op = payload["op"].as_u64();
+                if matches!(op, Some(2 | 6))
+                    && !shared.read(|s| s.token_accepted(payload["d"]["token"].as_str().unwrap_or("")))
+                {
+                    let close = axum::extract::ws::CloseFrame {
+                        code: 4004,
+                        reason: "Authentication failed.".into(),
+                    };
+                    let _ = socket.send(Message::Close(Some(close))).await;
+                    break;
+                }
+                match op {
                     Some(1) => replies.push(json!({ "op": 11, "d": null, "s": null, "t": null })),
                     Some(2) => {
                         let events = shared.update(|state| {
@@ -323,6 +344,13 @@ async fn gateway_session(shared: Arc<Shared>, mut socket: WebSocket) {
             }
             event = rx.recv() => {
                 let Some((name, data)) = event else { break };
+                if name == crate::state::RECONNECT {
+                    // "7 Reconnect: You should attempt to reconnect and resume immediately"
+                    // (https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-opcodes).
+                    let frame = json!({ "op": 7, "d": null, "s": null, "t": null });
+                    let _ = socket.send(Message::Text(frame.to_string().into())).await;
+                    continue;
+                }
                 seq += 1;
                 let frame = json!({ "op": 0, "s": seq, "t": name, "d": data });
                 if socket.send(Message::Text(frame.to_string().into())).await.is_err() {

@@ -26,6 +26,10 @@ pub(crate) const TEXT_CHANNEL_NAME: &str = "kaboom";
 /// An event for a connected gateway session: (dispatch event name, data).
 pub(crate) type GatewayEvent = (String, Value);
 
+/// The event name that asks a gateway session to send op 7 Reconnect instead of a dispatch
+/// (no dispatch has an empty-prefixed name).
+pub(crate) const RECONNECT: &str = "\u{0}RECONNECT";
+
 /// An interaction the fake has dispatched and is waiting for answers to.
 #[derive(Clone, Debug)]
 pub(crate) struct InteractionInfo {
@@ -162,6 +166,9 @@ pub(crate) struct State {
     pub guild_commands: HashMap<u64, Vec<Value>>,
     pub sessions: Vec<mpsc::UnboundedSender<GatewayEvent>>,
     pub identified_sessions: u64,
+    /// The only bot token accepted (REST `Authorization: Bot <token>`, gateway IDENTIFY
+    /// and RESUME); `None`: any token (the default).
+    pub bot_token: Option<String>,
     /// The bot's guild-wide permissions (every permission unless a test narrows them).
     pub bot_permissions: Permissions,
     /// The bot's permission overwrites per channel: (allow, deny).
@@ -202,6 +209,7 @@ impl State {
             guild_commands: HashMap::new(),
             sessions: Vec::new(),
             identified_sessions: 0,
+            bot_token: None,
             bot_permissions: Permissions::all(),
             bot_overwrites: HashMap::new(),
             started: Instant::now(),
@@ -1707,6 +1715,20 @@ impl State {
     }
 
     /// Sends a dispatch event to every connected gateway session (dropping closed ones).
+    /// Whether `presented` (an `Authorization` header value or a gateway payload's `token`,
+    /// with or without its `Bot ` prefix) is the accepted bot token. REST answers any
+    /// other with 401 ("The `Authorization` header was missing or invalid") and the
+    /// gateway closes with 4004 Authentication failed
+    /// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes>).
+    pub(crate) fn token_accepted(&self, presented: &str) -> bool {
+        let presented = presented.trim();
+        let bare = presented.strip_prefix("Bot ").unwrap_or(presented);
+        match &self.bot_token {
+            None => !bare.is_empty(),
+            Some(token) => bare == token,
+        }
+    }
+
     pub(crate) fn broadcast(&mut self, event: &str, data: Value) -> usize {
         self.sessions
             .retain(|tx| tx.send((event.to_string(), data.clone())).is_ok());

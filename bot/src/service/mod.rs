@@ -14,6 +14,7 @@ pub mod outbox; // issue 16
 pub mod painter;
 pub mod pgn;
 pub mod refusal;
+pub mod replay; // issue 16
 pub mod suggest;
 
 use std::sync::Arc;
@@ -186,6 +187,11 @@ pub struct Services {
     pub scheduler_waker: crate::domain::deadline::SchedulerWaker,
     /// Words the Discord side effects written to the outbox with each change (issue 16).
     pub effects: Option<Arc<dyn outbox::EffectPlanner>>,
+    /// Runs replays, suggestions and painting off the async runtime, a bounded number at
+    /// once (issue 16).
+    pub cpu: replay::CpuPool,
+    /// Replayed games by (game id, ply), checked against the stored record (issue 16).
+    pub replays: Arc<replay::ReplayCache>,
 }
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
@@ -228,7 +234,29 @@ impl Services {
             scheduler: crate::domain::deadline::SchedulerConfig::default(),
             scheduler_waker: crate::domain::deadline::SchedulerWaker::default(),
             effects: None,
+            cpu: replay::CpuPool::for_this_machine(),
+            replays: Arc::new(replay::ReplayCache::default()),
         }
+    }
+
+    /// The same services keeping replayed games in `cache` (e.g. `ReplayCache::new(0)`
+    /// to replay on every load, for measurements).
+    pub fn with_replay_cache(mut self, cache: Arc<replay::ReplayCache>) -> Services {
+        self.replays = cache;
+        self
+    }
+
+    /// Game `id` replayed from `record` (cached, off the async runtime), as an owned game.
+    ///
+    /// # Errors
+    /// [`ServiceError::Corrupt`] when it does not replay.
+    pub(crate) async fn replay(
+        &self,
+        id: GameId,
+        record: kaboom_rules::GameRecord,
+    ) -> Result<AnyGame, ServiceError> {
+        let game = self.replays.replay(&self.cpu, id, record).await?;
+        Ok(AnyGame::clone(&game))
     }
 
     /// The same services waking the scheduler through `waker` when an action comes too
@@ -502,8 +530,7 @@ impl Services {
         let Some((row, record)) = games::load_record(&self.db, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
-        let game = AnyGame::from_record(&record)
-            .map_err(|e| ServiceError::Corrupt(format!("game #{id}: {e}")))?;
+        let game = self.replay(id, record).await?;
         Ok(Snapshot { row, game })
     }
 
@@ -542,27 +569,35 @@ impl Services {
     /// unparsable or illegal text with legal alternatives); [`ServiceError::MovedOn`] when
     /// another action was committed between loading and saving.
     pub async fn play(&self, id: GameId, user: UserId, text: &str) -> Result<Played, ServiceError> {
-        let snap = self.load(id).await?;
-        let row = &snap.row;
-        let color = Self::player_color(row, user, Act::Move)?;
-        if let Some(outcome) = snap.outcome() {
+        let Snapshot { row, game: before } = self.load(id).await?;
+        let color = Self::player_color(&row, user, Act::Move)?;
+        if let Some(outcome) = before.status().outcome() {
             return refuse(Refusal::GameOver(outcome));
         }
-        self.refuse_if_overdue(row, snap.game.turn())?;
+        self.refuse_if_overdue(&row, before.turn())?;
         if row.state == GameState::Setup {
             return refuse(Refusal::NotStarted);
         }
-        let turn = snap.game.turn();
+        let turn = before.turn();
         if turn != color {
             return refuse(Refusal::NotYourTurn {
                 to_move: turn,
                 name: row.name(turn).to_string(),
             });
         }
-        let mut game = snap.game.clone();
-        let ply = game.play(Some(color), text.trim()).map_err(|e| {
-            ServiceError::Refused(illegal_action(&e, &snap.game, Viewer::player(color)))
-        })?;
+        // Parsing and applying, and on a typo describing the legal actions (thousands in
+        // a busy Bombalot position), is CPU work: off the runtime.
+        let text = text.trim().to_string();
+        let (game, ply) = self
+            .cpu
+            .run(move || {
+                let mut game = before.clone();
+                match game.play(Some(color), &text) {
+                    Ok(ply) => Ok((game, ply)),
+                    Err(e) => Err(illegal_action(&e, &before, Viewer::player(color))),
+                }
+            })
+            .await??;
         let status = game.status();
         let finished = status.outcome();
         let now = self.clock.now();
@@ -641,12 +676,10 @@ impl Services {
         if snap.game.turn() != color || snap.row.state != GameState::Active {
             return Ok(Vec::new());
         }
-        Ok(suggest::suggestions(
-            &snap.game,
-            Viewer::player(color),
-            typed,
-            25,
-        ))
+        let (game, typed) = (snap.game, typed.to_string());
+        self.cpu
+            .run(move || suggest::suggestions(&game, Viewer::player(color), &typed, 25))
+            .await
     }
 
     /// The carrier menu for `user` in game `id` (BE-2: any own piece but the king; NU-3:
@@ -709,8 +742,7 @@ impl Services {
         };
         let color = Self::player_color(&row, user, Act::ChooseCarriers)?;
         let actions = games::actions_tx(&mut tx, id).await?;
-        let mut game = AnyGame::from_record(&games::record(&row, actions))
-            .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        let mut game = self.replay(id, games::record(&row, actions)).await?;
         self.refuse_if_overdue(&row, game.turn())?;
         if !game.awaiting_designation().contains(&color) {
             return refuse(Refusal::AlreadyChosen);
@@ -815,8 +847,7 @@ impl Services {
         };
         let color = Self::player_color(&row, user, act)?;
         let actions = games::actions_tx(&mut tx, id).await?;
-        let game = AnyGame::from_record(&games::record(&row, actions))
-            .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        let game = self.replay(id, games::record(&row, actions)).await?;
         if let Some(outcome) = game.status().outcome() {
             return refuse(Refusal::AlreadyOver(outcome));
         }

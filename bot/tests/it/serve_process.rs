@@ -306,3 +306,107 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
     }
     drop(processes);
 }
+
+/// `kaboom serve` against the fake program with `token`, stderr captured, stdout (the log)
+/// dropped, loopback only.
+fn spawn_serve(processes: &mut Processes, base: &str, token: &str, dir: &std::path::Path) {
+    let database = format!("sqlite://{}", dir.join("kaboom.db").display());
+    let bot = Command::new(env!("CARGO_BIN_EXE_kaboom"))
+        .arg("serve")
+        .current_dir(dir)
+        .env("DISCORD_TOKEN", token)
+        .env("DISCORD_API_BASE", base)
+        .env("DATABASE_URL", &database)
+        .env_remove("DEV_GUILD_ID")
+        .env("RUST_LOG", "warn")
+        .env_remove("HTTP_PROXY")
+        .env_remove("HTTPS_PROXY")
+        .env_remove("ALL_PROXY")
+        .env_remove("http_proxy")
+        .env_remove("https_proxy")
+        .env_remove("all_proxy")
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kaboom serve starts");
+    processes.0.push(("kaboom serve", bot));
+}
+
+/// Waits (at most `WAIT_MS`) for the `kaboom serve` in `processes` to stop by itself;
+/// returns whether it failed and its stderr.
+async fn serve_stops(processes: &mut Processes) -> (bool, String) {
+    let started = std::time::Instant::now();
+    let (_, child) = processes
+        .0
+        .iter_mut()
+        .find(|(name, _)| *name == "kaboom serve")
+        .expect("kaboom serve was started");
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_millis(WAIT_MS),
+            "kaboom serve kept running with a refused token"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    (!status.success(), err)
+}
+
+/// Issue 16: a token the fake Discord refuses over REST (401 `{"message": "401:
+/// Unauthorized", "code": 0}`) stops `kaboom serve` with one line naming DISCORD_TOKEN and
+/// 401, before any database exists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_stops_with_one_line_when_rest_refuses_the_token() {
+    let mut processes = Processes(Vec::new());
+    let base = start_fake(&mut processes);
+    let control = Control {
+        http: reqwest::Client::builder().no_proxy().build().unwrap(),
+        base: base.clone(),
+    };
+    control
+        .post("/bot-token", json!({ "token": "the-right-token" }))
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    spawn_serve(&mut processes, &base, "a-reset-token-secret", dir.path());
+    let (failed, err) = serve_stops(&mut processes).await;
+    assert!(failed, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("DISCORD_TOKEN") && err.contains("401"), "{err}");
+    assert!(!err.contains("secret"), "the token is not shown: {err}");
+    assert!(!dir.path().join("kaboom.db").exists());
+}
+
+/// Issue 16: a token reset while the bot runs: the fake Discord asks the gateway session to
+/// reconnect (op 7) and closes its RESUME with 4004 Authentication failed. `kaboom serve`
+/// stops with one line naming DISCORD_TOKEN and 4004, not a shard retrying forever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_stops_with_one_line_when_the_gateway_refuses_the_token() {
+    let mut processes = Processes(Vec::new());
+    let base = start_fake(&mut processes);
+    let control = Control {
+        http: reqwest::Client::builder()
+            .no_proxy()
+            .timeout(Duration::from_millis(WAIT_MS + 5_000))
+            .build()
+            .unwrap(),
+        base: base.clone(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    spawn_serve(&mut processes, &base, "fake-token-for-kaboom", dir.path());
+    control.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;
+    control
+        .post("/bot-token", json!({ "token": "the-new-token" }))
+        .await;
+    let asked = control.post("/gateway/reconnect", json!({})).await;
+    assert_eq!(asked["sessions"], 1, "{asked}");
+    let (failed, err) = serve_stops(&mut processes).await;
+    assert!(failed, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("DISCORD_TOKEN") && err.contains("4004"), "{err}");
+}
