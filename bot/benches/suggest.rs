@@ -141,7 +141,11 @@ async fn long_game(variant: Variant, plies: usize, rounds: usize) {
         game.play(Some(color), &pick.value).expect("a legal action");
         cached.play(id, user, &pick.value).await.expect("stored");
     }
-    let to_move = if game.turn() == Color::White { ALICE } else { BOB };
+    let to_move = if game.turn() == Color::White {
+        ALICE
+    } else {
+        BOB
+    };
     let replay_only = {
         let row = cached.load(id).await.expect("the game");
         let record = kaboom_bot::storage::games::load_record(&cached.db, id)
@@ -172,11 +176,19 @@ async fn service_median(
     typed: &str,
 ) -> Duration {
     // One call first: the cache's miss is not what a keystroke after the first costs.
-    services.suggest(id, user, typed).await.expect("suggestions");
+    services
+        .suggest(id, user, typed)
+        .await
+        .expect("suggestions");
     let mut times = Vec::with_capacity(rounds);
     for _ in 0..rounds {
         let t = Instant::now();
-        black_box(services.suggest(id, user, typed).await.expect("suggestions"));
+        black_box(
+            services
+                .suggest(id, user, typed)
+                .await
+                .expect("suggestions"),
+        );
         times.push(t.elapsed());
     }
     times.sort();

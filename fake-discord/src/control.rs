@@ -606,7 +606,11 @@ async fn bot_token(State(fake): State<Fake>, body: Bytes) -> Answer {
     let token = match &body["token"] {
         Value::Null => None,
         Value::String(t) if !t.trim().is_empty() => Some(t.clone()),
-        _ => return Err(bad("`token` must be a non-empty string, or null for any token")),
+        _ => {
+            return Err(bad(
+                "`token` must be a non-empty string, or null for any token",
+            ));
+        }
     };
     fake.set_bot_token(token.as_deref());
     ok(json!({ "any_token": token.is_none() }))

@@ -443,7 +443,12 @@ impl FakeDiscord {
     /// already identified stay connected until they reconnect
     /// ([`FakeDiscord::reconnect_gateway`]).
     pub fn set_bot_token(&self, token: Option<&str>) {
-        let token = token.map(|t| t.trim().strip_prefix("Bot ").unwrap_or(t.trim()).to_string());
+        let token = token.map(|t| {
+            t.trim()
+                .strip_prefix("Bot ")
+                .unwrap_or(t.trim())
+                .to_string()
+        });
         self.shared.update(|s| s.bot_token = token);
     }
 

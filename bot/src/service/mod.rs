@@ -202,15 +202,20 @@ fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
     }
 }
 
+/// How many legal actions a refusal of an unreadable or illegal action names.
+pub const ILLEGAL_ACTION_EXAMPLES: usize = 8;
+
 fn illegal_action(error: &PlayError, game: &AnyGame, viewer: Viewer) -> Refusal {
-    // The error, then the first eight legal actions `viewer` may see.
+    // The error (the rules library names at most 12 legal actions, then "and N more"),
+    // then the first eight legal actions `viewer` may see, found as autocomplete finds
+    // them (issue 16): describing every action (`legal_actions`, 6,161 of them in a busy
+    // Bombalot position) to show eight cost about 0.3 s of CPU.
     let with_examples = |e: &dyn std::fmt::Display| Refusal::IllegalAction {
         reason: e.to_string(),
         alternatives: Some(
-            game.legal_actions(viewer)
+            suggest::suggestions(game, viewer, "", ILLEGAL_ACTION_EXAMPLES)
                 .into_iter()
-                .take(8)
-                .map(|a| a.display)
+                .map(|s| s.value)
                 .collect(),
         ),
     };
@@ -1000,5 +1005,34 @@ impl Services {
         let game = AnyGame::new(variant, GameOptions::default()).map_err(|e| e.to_string())?;
         self.painter
             .paint(&game.board_view(Viewer::Spectator), None, Color::White)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 16: a typo in the busiest Bombalot position known (6,161 legal actions,
+    /// `busy-super-tweke` in the perft file) is refused with a bounded text: at most
+    /// [`ILLEGAL_ACTION_EXAMPLES`] examples and the rules library's "and N more".
+    #[test]
+    fn an_illegal_action_is_described_in_a_bounded_text() {
+        const BUSY: &str =
+            "i(m)do1m1dt/2ww1ws1/1Sw1w1w1/1D1sw3/5w2/2WW2W1/1W6/3OM1DT w ---- Ww 0 13";
+        let game = AnyGame::from_fen(Variant::Bombalot, BUSY).unwrap();
+        for typed in ["zz9", "b6:a1"] {
+            let error = game.clone().play(Some(Color::White), typed).unwrap_err();
+            let Refusal::IllegalAction {
+                reason,
+                alternatives,
+            } = illegal_action(&error, &game, Viewer::White)
+            else {
+                panic!("{typed}: not an illegal-action refusal");
+            };
+            let shown = alternatives.unwrap_or_default();
+            assert!(shown.len() <= ILLEGAL_ACTION_EXAMPLES, "{shown:?}");
+            let chars = reason.chars().count() + shown.join(", ").chars().count();
+            assert!(chars < 1_500, "{typed}: {chars} characters: {reason}");
+        }
     }
 }

@@ -177,7 +177,8 @@ impl ReplayCache {
         if self.capacity == 0 {
             return;
         }
-        self.lock().insert((id, ply_of(&record)), Entry { record, game });
+        self.lock()
+            .insert((id, ply_of(&record)), Entry { record, game });
     }
 
     /// Game `id` replayed from `record`: from the cache, or replayed on `cpu` (off the
@@ -250,7 +251,10 @@ mod tests {
         let c = cache.replay(&cpu, id, record(&["d4"])).await.unwrap();
         assert_ne!(c.fen(Viewer::Full), a.fen(Viewer::Full));
         // Another game with the same record: its own entry.
-        cache.replay(&cpu, GameId(8), record(&["e4"])).await.unwrap();
+        cache
+            .replay(&cpu, GameId(8), record(&["e4"]))
+            .await
+            .unwrap();
         let stats = cache.stats();
         assert_eq!((stats.hits, stats.replays, stats.len), (1, 3, 2));
     }

@@ -640,7 +640,12 @@ async fn games_of_another_user_lists_only_what_the_caller_may_read() -> Outcome 
     );
     // Carol, in her DM: she plays neither.
     let r = d
-        .cmd(&d.carol, d.fake.dm_channel_for(d.carol.id), "games", of_alice())
+        .cmd(
+            &d.carol,
+            d.fake.dm_channel_for(d.carol.id),
+            "games",
+            of_alice(),
+        )
         .await?;
     assert!(!listed(&r, here) && !listed(&r, elsewhere), "{r:?}");
     assert!(
@@ -706,13 +711,13 @@ async fn a_direct_message_refuses_challenges_only() -> Outcome {
     );
     // The move's board reaches the game's thread as from anywhere else.
     d.fake
-        .wait_for_messages_in(thread.into(), before + 1, std::time::Duration::from_secs(10))
+        .wait_for_messages_in(
+            thread.into(),
+            before + 1,
+            std::time::Duration::from_secs(10),
+        )
         .await?;
-    for (name, mut options) in [
-        ("board", in_game()),
-        ("games", vec![]),
-        ("help", vec![]),
-    ] {
+    for (name, mut options) in [("board", in_game()), ("games", vec![]), ("help", vec![])] {
         if name == "board" {
             options.push(CommandOption::boolean("private", true));
         }

@@ -377,7 +377,10 @@ async fn serve_stops_with_one_line_when_rest_refuses_the_token() {
     let (failed, err) = serve_stops(&mut processes).await;
     assert!(failed, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("DISCORD_TOKEN") && err.contains("401"), "{err}");
+    assert!(
+        err.contains("DISCORD_TOKEN") && err.contains("401"),
+        "{err}"
+    );
     assert!(!err.contains("secret"), "the token is not shown: {err}");
     assert!(!dir.path().join("kaboom.db").exists());
 }
@@ -408,5 +411,8 @@ async fn serve_stops_with_one_line_when_the_gateway_refuses_the_token() {
     let (failed, err) = serve_stops(&mut processes).await;
     assert!(failed, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("DISCORD_TOKEN") && err.contains("4004"), "{err}");
+    assert!(
+        err.contains("DISCORD_TOKEN") && err.contains("4004"),
+        "{err}"
+    );
 }

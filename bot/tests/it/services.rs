@@ -504,5 +504,8 @@ async fn cached_beirut_games_show_each_viewer_only_their_own_carriers() {
         .into_iter()
         .map(|s| s.label)
         .collect();
-    assert!(labels.iter().all(|l| !l.contains("g8 explodes")), "{labels:?}");
+    assert!(
+        labels.iter().all(|l| !l.contains("g8 explodes")),
+        "{labels:?}"
+    );
 }

@@ -786,8 +786,9 @@ async fn a_direct_message_carries_discords_dm_app_permissions() {
 async fn a_wrong_token_gets_401_over_rest_and_4004_on_the_gateway() {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
-    type Ws =
-        tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+    type Ws = tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >;
 
     async fn next(ws: &mut Ws) -> Message {
         tokio::time::timeout(Duration::from_secs(5), ws.next())
@@ -847,7 +848,10 @@ async fn a_wrong_token_gets_401_over_rest_and_4004_on_the_gateway() {
     send(&mut ws, 2, FAKE_TOKEN).await;
     let ready = next(&mut ws).await;
     assert!(ready.to_text().unwrap().contains("READY"), "{ready:?}");
-    assert!(matches!(next(&mut ws).await, Message::Text(_)), "GUILD_CREATE");
+    assert!(
+        matches!(next(&mut ws).await, Message::Text(_)),
+        "GUILD_CREATE"
+    );
     assert_eq!(fake.reconnect_gateway(), 1);
     let reconnect: Value = serde_json::from_str(next(&mut ws).await.to_text().unwrap()).unwrap();
     assert_eq!(reconnect["op"], 7);
