@@ -136,6 +136,8 @@ pub(crate) fn router(fake: Fake) -> Router {
         .route("/_control/channels", only(post(add_channel)))
         .route("/_control/threads/{id}/state", only(post(thread_state)))
         .route("/_control/bot-permissions", only(post(bot_permissions)))
+        .route("/_control/bot-token", only(post(bot_token)))
+        .route("/_control/gateway/reconnect", only(post(gateway_reconnect)))
         .route(
             "/_control/channels/{id}/bot-permissions",
             only(get(bot_permissions_in)),
@@ -627,6 +629,27 @@ async fn bot_permissions(State(fake): State<Fake>, body: Bytes) -> Answer {
     let permissions = permissions_field(&body, "permissions")?;
     fake.set_bot_permissions(permissions);
     ok(json!({ "permissions": permissions.bits().to_string() }))
+}
+
+/// `POST /_control/bot-token {"token": "..." | null}`: [`FakeDiscord::set_bot_token`].
+async fn bot_token(State(fake): State<Fake>, body: Bytes) -> Answer {
+    let body = body_json(&body)?;
+    let token = match &body["token"] {
+        Value::Null => None,
+        Value::String(t) if !t.trim().is_empty() => Some(t.clone()),
+        _ => {
+            return Err(bad(
+                "`token` must be a non-empty string, or null for any token",
+            ));
+        }
+    };
+    fake.set_bot_token(token.as_deref());
+    ok(json!({ "any_token": token.is_none() }))
+}
+
+/// `POST /_control/gateway/reconnect`: [`FakeDiscord::reconnect_gateway`].
+async fn gateway_reconnect(State(fake): State<Fake>) -> Answer {
+    ok(json!({ "sessions": fake.reconnect_gateway() }))
 }
 
 async fn bot_permissions_in(State(fake): State<Fake>, Path(id): Path<String>) -> Answer {

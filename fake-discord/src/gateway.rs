@@ -267,7 +267,20 @@ pub(crate) async fn connection(shared: Arc<Shared>, mut socket: WebSocket) {
                 };
                 let Ok(payload) = serde_json::from_str::<Value>(&text_in) else { continue };
                 let mut replies = Vec::new();
-                match payload["op"].as_u64() {
+                // Gateway Close Event Codes: "4004 Authentication failed: The account token
+                // sent with your identify payload is incorrect", not to be reconnected
+                // (https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes).
+                // RESUME carries the token too and is refused the same way.
+                let op = payload["op"].as_u64();
+                if matches!(op, Some(2 | 6))
+                    && !shared.read(|s| s.token_accepted(payload["d"]["token"].as_str().unwrap_or("")))
+                {
+                    let close = CloseFrame { code: 4004, reason: "Authentication failed.".into() };
+                    let _ = socket.send(Message::Close(Some(close))).await;
+                    ends = true;
+                    break;
+                }
+                match op {
                     Some(1) if skip_acks > 0 => skip_acks -= 1,
                     Some(1) => replies.push(json!({ "op": 11, "d": null, "s": null, "t": null })),
                     Some(2) => {

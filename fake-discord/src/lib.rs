@@ -60,7 +60,7 @@
 //! interaction's `member.permissions` carries it (all bits for an Administrator, as Discord
 //! computes it), which is what poise 0.7 checks `required_permissions` against (with
 //! `app_permissions`, the bot's permissions in the channel: every permission unless the
-//! test narrowed them). GUILD_CREATE has an `@everyone` role with
+//! test narrowed them; in a direct message, Discord's fixed DM set [`DM_APP_PERMISSIONS`]). GUILD_CREATE has an `@everyone` role with
 //! [`MEMBER_PERMISSIONS`] and an Admin role (every permission) held by the bot and by users
 //! with Administrator. A subcommand (group) option always carries `options`, `[]` when empty,
 //! which serenity 0.12 requires.
@@ -139,7 +139,7 @@ pub use faults::{
     MAX_FAULT_SECONDS, PeriodicGatewayFault, RestFault,
 };
 pub use gateway::GatewaySessionInfo;
-pub use payloads::{CommandOption, MEMBER_PERMISSIONS, SimUser};
+pub use payloads::{CommandOption, DM_APP_PERMISSIONS, MEMBER_PERMISSIONS, SimUser};
 pub use records::{
     FakeAttachment, FakeChannel, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
     RecordedRequest, ResponseKind, SentInteraction, is_ephemeral,
@@ -466,6 +466,31 @@ impl FakeDiscord {
             s.broadcast("CHANNEL_CREATE", channel);
             id
         }))
+    }
+
+    /// Accepts only `token` as the bot's from now on (`None`: any token, the default), as
+    /// if it had been reset in the Developer Portal: REST requests with another get 401
+    /// `{"message": "401: Unauthorized", "code": 0}` ("The `Authorization` header was
+    /// missing or invalid"), and a gateway IDENTIFY or RESUME with another is closed with
+    /// 4004 Authentication failed, which Discord says not to reconnect after
+    /// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes>). Sessions
+    /// already identified stay connected until they reconnect
+    /// ([`FakeDiscord::reconnect_gateway`]).
+    pub fn set_bot_token(&self, token: Option<&str>) {
+        let token = token.map(|t| {
+            t.trim()
+                .strip_prefix("Bot ")
+                .unwrap_or(t.trim())
+                .to_string()
+        });
+        self.shared.update(|s| s.bot_token = token);
+    }
+
+    /// Asks every connected gateway session to reconnect and resume (op 7 Reconnect,
+    /// <https://discord.com/developers/docs/events/gateway-events#reconnect>), as Discord
+    /// does when it moves sessions. Returns how many sessions were asked.
+    pub fn reconnect_gateway(&self) -> usize {
+        self.gateway_fault(GatewayFault::Reconnect)
     }
 
     /// Sets the bot's guild-wide permissions (every permission by default). The bot's

@@ -25,6 +25,18 @@ pub const MEMBER_PERMISSIONS: Permissions = Permissions::VIEW_CHANNEL
     .union(Permissions::READ_MESSAGE_HISTORY)
     .union(Permissions::USE_APPLICATION_COMMANDS);
 
+/// The bot's `app_permissions` in a direct message with it: "`app_permissions` includes
+/// `ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE` permissions for (G)DMs with other users,
+/// and additionally includes `USE_EXTERNAL_EMOJIS` for DMs with the app's bot user"
+/// (Interaction Object, footnote to `app_permissions`,
+/// <https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-structure>).
+/// So not `VIEW_CHANNEL`, `SEND_MESSAGES` or any thread permission: a bot that checked a
+/// server channel's needs against it would name them all as missing.
+pub const DM_APP_PERMISSIONS: Permissions = Permissions::ATTACH_FILES
+    .union(Permissions::EMBED_LINKS)
+    .union(Permissions::MENTION_EVERYONE)
+    .union(Permissions::USE_EXTERNAL_EMOJIS);
+
 /// The `permissions` string Discord puts in an interaction's `member` for a member with
 /// `permissions`: the decimal bit set, and every permission (bits 0 to 50) for an
 /// Administrator, as Discord computes it
@@ -369,6 +381,7 @@ pub(crate) fn interaction_base(
         None => {
             object["user"] = user.to_json();
             object["context"] = json!(1);
+            object["app_permissions"] = json!(DM_APP_PERMISSIONS.bits().to_string());
         }
     }
     object

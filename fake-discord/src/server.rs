@@ -109,7 +109,7 @@ async fn read_body(request: Request) -> Result<RecordedBody, String> {
 async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let method = request.method().as_str().to_uppercase();
     let full_path = request.uri().path().to_string();
-    let authorized = is_authorized(&request);
+    let authorized = is_authorized(&shared, &request);
     let switch = request
         .extensions()
         .get::<ConnectInfo<ResetSwitch>>()
@@ -169,12 +169,16 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     response
 }
 
-fn is_authorized(request: &Request) -> bool {
+/// Whether the request carries the accepted bot token. "401 (UNAUTHORIZED): The
+/// `Authorization` header was missing or invalid"
+/// (https://discord.com/developers/docs/topics/opcodes-and-status-codes#http): a bot token
+/// goes as `Bot <token>`, and only the accepted one counts (FakeDiscord::set_bot_token).
+fn is_authorized(shared: &Shared, request: &Request) -> bool {
     request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("Bot "))
+        .is_some_and(|v| v.starts_with("Bot ") && shared.read(|s| s.token_accepted(v)))
 }
 
 /// Every REST request: read, route against the state (unless `injected` answers it), record,
@@ -183,7 +187,7 @@ async fn rest_routed(shared: Arc<Shared>, request: Request, injected: Intercept)
     let method = request.method().as_str().to_uppercase();
     let full_path = request.uri().path().to_string();
     let query = request.uri().query().map(str::to_string);
-    let authorized = is_authorized(&request);
+    let authorized = is_authorized(&shared, &request);
     let path = full_path
         .strip_prefix("/api/v10")
         .unwrap_or(&full_path)

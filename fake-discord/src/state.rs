@@ -26,6 +26,9 @@ pub(crate) const TEXT_CHANNEL_NAME: &str = "kaboom";
 /// An event for a connected gateway session: (dispatch event name, data).
 pub(crate) type GatewayEvent = (String, Value);
 
+/// The event name that asks a gateway session to send op 7 Reconnect instead of a dispatch
+/// (no dispatch has an empty-prefixed name).
+
 /// An interaction the fake has dispatched and is waiting for answers to.
 #[derive(Clone, Debug)]
 pub(crate) struct InteractionInfo {
@@ -167,6 +170,9 @@ pub(crate) struct State {
     pub identified_sessions: u64,
     /// Lean mode ([`crate::FakeDiscord::set_lean`]): no upload bytes kept.
     pub lean: bool,
+    /// The only bot token accepted (REST `Authorization: Bot <token>`, gateway IDENTIFY
+    /// and RESUME); `None`: any token (the default).
+    pub bot_token: Option<String>,
     /// The bot's guild-wide permissions (every permission unless a test narrows them).
     pub bot_permissions: Permissions,
     /// The bot's permission overwrites per channel: (allow, deny).
@@ -209,6 +215,7 @@ impl State {
             gateway: crate::gateway::Sessions::default(),
             identified_sessions: 0,
             lean: false,
+            bot_token: None,
             bot_permissions: Permissions::all(),
             bot_overwrites: HashMap::new(),
             started: Instant::now(),
@@ -1755,7 +1762,20 @@ impl State {
         Some(reply)
     }
 
-    /// Sends a dispatch event to every connected gateway session (dropping closed ones).
+    /// Whether `presented` (an `Authorization` header value or a gateway payload's `token`,
+    /// with or without its `Bot ` prefix) is the accepted bot token. REST answers any
+    /// other with 401 ("The `Authorization` header was missing or invalid") and the
+    /// gateway closes with 4004 Authentication failed
+    /// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes>).
+    pub(crate) fn token_accepted(&self, presented: &str) -> bool {
+        let presented = presented.trim();
+        let bare = presented.strip_prefix("Bot ").unwrap_or(presented);
+        match &self.bot_token {
+            None => !bare.is_empty(),
+            Some(token) => bare == token,
+        }
+    }
+
     /// Sends a dispatch to every session: the detached ones, and the gateway sessions (at
     /// once, or on resume for one that is away). Returns how many sessions got or will get
     /// it.

@@ -1,6 +1,7 @@
 //! A game's board picture and where its posts go, for the outbox and the commands.
 //!
-//! Images are painted off the async runtime (`spawn_blocking`).
+//! Images are painted off the async runtime (`spawn_blocking`, a bounded number at once:
+//! `service::replay::CpuPool`).
 
 use kaboom_rules::{Color, Viewer};
 use poise::serenity_prelude as serenity;
@@ -8,7 +9,8 @@ use poise::serenity_prelude as serenity;
 use crate::discord::Error;
 use crate::service::{Services, Snapshot};
 
-/// Paints `viewer`'s view from `bottom`'s side on a blocking thread.
+/// Paints `viewer`'s view from `bottom`'s side on a blocking thread, through the services'
+/// bounded CPU pool (issue 16).
 ///
 /// # Errors
 /// The painter's message.
@@ -19,7 +21,10 @@ pub async fn paint(
     bottom: Color,
 ) -> Result<serenity::CreateAttachment, Error> {
     let (s, snap2) = (services.clone(), snap.clone());
-    let png = tokio::task::spawn_blocking(move || s.paint(&snap2, viewer, bottom)).await??;
+    let png = services
+        .cpu
+        .run(move || s.paint(&snap2, viewer, bottom))
+        .await??;
     Ok(serenity::CreateAttachment::bytes(
         png,
         format!("game-{}.png", snap.row.id),

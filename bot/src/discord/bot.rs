@@ -106,8 +106,10 @@ async fn check_token(http: &serenity::Http) -> Result<(), Error> {
     }
 }
 
-/// Runs the bot until it is stopped: checks the token, opens the database (applying migrations), connects
-/// to Discord and serves.
+/// Runs the bot until it is stopped: checks the token, opens the database (applying
+/// migrations), connects to Discord and serves. A token Discord refuses stops it with one
+/// line: 401 on the first REST request (`check_token`), or close code 4004 on the gateway
+/// ([`run_gateway`]).
 ///
 /// # Errors
 /// Database or Discord failures, as one line each.
@@ -147,6 +149,31 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     )
     .with_waker(waker)
     .spawn();
-    client.start().await?;
-    Ok(())
+    run_gateway(&mut client).await
+}
+
+/// The line `kaboom serve` stops with when the gateway refuses the token (close code 4004).
+pub const GATEWAY_REFUSED_TOKEN: &str = "Discord refused DISCORD_TOKEN on the gateway (close code 4004 Authentication failed): \
+     the token was reset or revoked; copy the bot's token again from the Developer Portal \
+     (Bot -> Reset Token) into .env";
+
+/// Runs `client`'s gateway connection until it ends. A gateway that closes with 4004
+/// Authentication failed ("reconnect: false" in Discord's Gateway Close Event Codes,
+/// <https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes>:
+/// the token was reset while the bot ran, or REST and the gateway disagree) ends it with
+/// the one line [`GATEWAY_REFUSED_TOKEN`] instead of a shard that retries forever;
+/// serenity 0.12 returns [`serenity::GatewayError::InvalidAuthentication`] from
+/// `Client::start` for it.
+///
+/// # Errors
+/// [`GATEWAY_REFUSED_TOKEN`] on 4004; serenity's error otherwise.
+pub async fn run_gateway(client: &mut serenity::Client) -> Result<(), Error> {
+    match client.start().await {
+        Ok(()) => Ok(()),
+        Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication)) => {
+            client.shard_manager.shutdown_all().await;
+            Err(GATEWAY_REFUSED_TOKEN.into())
+        }
+        Err(e) => Err(format!("the Discord connection stopped: {e}").into()),
+    }
 }

@@ -106,4 +106,26 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    /// In a direct message Discord sends `app_permissions` as the fixed DM set
+    /// (`ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS`, Interaction
+    /// Object: <https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-structure>):
+    /// the refusal names the place, never "missing" server permissions.
+    #[test]
+    fn a_direct_message_is_refused_for_the_place_whatever_its_permissions() {
+        let dm = serenity::Permissions::ATTACH_FILES
+            | serenity::Permissions::EMBED_LINKS
+            | serenity::Permissions::MENTION_EVERYONE
+            | serenity::Permissions::USE_EXTERNAL_EMOJIS;
+        for kind in [Some(T::Private), Some(T::GroupDm), None] {
+            for perms in [Some(dm), None, Some(serenity::Permissions::empty())] {
+                match check(None, kind, perms) {
+                    Err(Refusal::ChallengeNotHere { place }) => {
+                        assert_eq!(place, "a direct message");
+                    }
+                    other => panic!("{kind:?} {perms:?}: {other:?}"),
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Who may read a game (issue 16): `/pgn game:N` and `/board game:N` take any id, and ids
 //! are sequential, so a game is readable only in its own server, or by its players in a
-//! direct message with the bot.
+//! direct message with the bot. `/games user:X` lists only the games of X the caller may
+//! read where they ask.
 
 use super::{Refusal, ServiceError, Services, Snapshot};
 use crate::domain::ids::{GameId, GuildId, UserId};
@@ -35,5 +36,26 @@ impl Services {
             return Err(ServiceError::Refused(Refusal::NotReadableHere { id }));
         }
         self.load(id).await
+    }
+
+    /// The games `who` plays that are not over and that `caller`, asking in server `guild`
+    /// (`None`: a direct message), may read ([`may_read`]): in a server, only that
+    /// server's games; in a direct message, only games the caller plays. Oldest first; a
+    /// row that does not decode is left out (logged).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn active_games_readable(
+        &self,
+        who: UserId,
+        caller: UserId,
+        guild: Option<GuildId>,
+    ) -> Result<Vec<GameRow>, ServiceError> {
+        Ok(self
+            .active_games(who)
+            .await?
+            .into_iter()
+            .filter(|row| may_read(row, caller, guild))
+            .collect())
     }
 }

@@ -14,6 +14,7 @@ pub mod outbox; // issue 16
 pub mod painter;
 pub mod pgn;
 pub mod refusal;
+pub mod replay; // issue 16
 pub mod suggest;
 
 use std::sync::Arc;
@@ -188,6 +189,11 @@ pub struct Services {
     pub effects: Option<Arc<dyn outbox::EffectPlanner>>,
     /// Wakes the outbox's deliverer (the Discord layer's) after such a change.
     pub outbox_waker: outbox::OutboxWaker,
+    /// Runs replays, suggestions and painting off the async runtime, a bounded number at
+    /// once (issue 16).
+    pub cpu: replay::CpuPool,
+    /// Replayed games by (game id, ply), checked against the stored record (issue 16).
+    pub replays: Arc<replay::ReplayCache>,
 }
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
@@ -198,15 +204,20 @@ fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
     }
 }
 
+/// How many legal actions a refusal of an unreadable or illegal action names.
+pub const ILLEGAL_ACTION_EXAMPLES: usize = 8;
+
 fn illegal_action(error: &PlayError, game: &AnyGame, viewer: Viewer) -> Refusal {
-    // The error, then the first eight legal actions `viewer` may see.
+    // The error (the rules library names at most 12 legal actions, then "and N more"),
+    // then the first eight legal actions `viewer` may see, found as autocomplete finds
+    // them (issue 16): describing every action (`legal_actions`, 6,161 of them in a busy
+    // Bombalot position) to show eight cost about 0.3 s of CPU.
     let with_examples = |e: &dyn std::fmt::Display| Refusal::IllegalAction {
         reason: e.to_string(),
         alternatives: Some(
-            game.legal_actions(viewer)
+            suggest::suggestions(game, viewer, "", ILLEGAL_ACTION_EXAMPLES)
                 .into_iter()
-                .take(8)
-                .map(|a| a.display)
+                .map(|s| s.value)
                 .collect(),
         ),
     };
@@ -231,7 +242,29 @@ impl Services {
             scheduler_waker: crate::domain::deadline::SchedulerWaker::default(),
             effects: None,
             outbox_waker: outbox::OutboxWaker::default(),
+            cpu: replay::CpuPool::for_this_machine(),
+            replays: Arc::new(replay::ReplayCache::default()),
         }
+    }
+
+    /// The same services keeping replayed games in `cache` (e.g. `ReplayCache::new(0)`
+    /// to replay on every load, for measurements).
+    pub fn with_replay_cache(mut self, cache: Arc<replay::ReplayCache>) -> Services {
+        self.replays = cache;
+        self
+    }
+
+    /// Game `id` replayed from `record` (cached, off the async runtime), as an owned game.
+    ///
+    /// # Errors
+    /// [`ServiceError::Corrupt`] when it does not replay.
+    pub(crate) async fn replay(
+        &self,
+        id: GameId,
+        record: kaboom_rules::GameRecord,
+    ) -> Result<AnyGame, ServiceError> {
+        let game = self.replays.replay(&self.cpu, id, record).await?;
+        Ok(AnyGame::clone(&game))
     }
 
     /// The same services waking the scheduler through `waker` when an action comes too
@@ -526,8 +559,7 @@ impl Services {
         let Some((row, record)) = games::load_record(&self.db, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
-        let game = AnyGame::from_record(&record)
-            .map_err(|e| ServiceError::Corrupt(format!("game #{id}: {e}")))?;
+        let game = self.replay(id, record).await?;
         Ok(Snapshot { row, game })
     }
 
@@ -566,27 +598,35 @@ impl Services {
     /// unparsable or illegal text with legal alternatives); [`ServiceError::MovedOn`] when
     /// another action was committed between loading and saving.
     pub async fn play(&self, id: GameId, user: UserId, text: &str) -> Result<Played, ServiceError> {
-        let snap = self.load(id).await?;
-        let row = &snap.row;
-        let color = Self::player_color(row, user, Act::Move)?;
-        if let Some(outcome) = snap.outcome() {
+        let Snapshot { row, game: before } = self.load(id).await?;
+        let color = Self::player_color(&row, user, Act::Move)?;
+        if let Some(outcome) = before.status().outcome() {
             return refuse(Refusal::GameOver(outcome));
         }
-        self.refuse_if_overdue(row, snap.game.turn())?;
+        self.refuse_if_overdue(&row, before.turn())?;
         if row.state == GameState::Setup {
             return refuse(Refusal::NotStarted);
         }
-        let turn = snap.game.turn();
+        let turn = before.turn();
         if turn != color {
             return refuse(Refusal::NotYourTurn {
                 to_move: turn,
                 name: row.name(turn).to_string(),
             });
         }
-        let mut game = snap.game.clone();
-        let ply = game.play(Some(color), text.trim()).map_err(|e| {
-            ServiceError::Refused(illegal_action(&e, &snap.game, Viewer::player(color)))
-        })?;
+        // Parsing and applying, and on a typo describing the legal actions (thousands in
+        // a busy Bombalot position), is CPU work: off the runtime.
+        let text = text.trim().to_string();
+        let (game, ply) = self
+            .cpu
+            .run(move || {
+                let mut game = before.clone();
+                match game.play(Some(color), &text) {
+                    Ok(ply) => Ok((game, ply)),
+                    Err(e) => Err(illegal_action(&e, &before, Viewer::player(color))),
+                }
+            })
+            .await??;
         let status = game.status();
         let finished = status.outcome();
         let now = self.clock.now();
@@ -665,12 +705,10 @@ impl Services {
         if snap.game.turn() != color || snap.row.state != GameState::Active {
             return Ok(Vec::new());
         }
-        Ok(suggest::suggestions(
-            &snap.game,
-            Viewer::player(color),
-            typed,
-            25,
-        ))
+        let (game, typed) = (snap.game, typed.to_string());
+        self.cpu
+            .run(move || suggest::suggestions(&game, Viewer::player(color), &typed, 25))
+            .await
     }
 
     /// The carrier menu for `user` in game `id` (BE-2: any own piece but the king; NU-3:
@@ -733,8 +771,7 @@ impl Services {
         };
         let color = Self::player_color(&row, user, Act::ChooseCarriers)?;
         let actions = games::actions_tx(&mut tx, id).await?;
-        let mut game = AnyGame::from_record(&games::record(&row, actions))
-            .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        let mut game = self.replay(id, games::record(&row, actions)).await?;
         self.refuse_if_overdue(&row, game.turn())?;
         if !game.awaiting_designation().contains(&color) {
             return refuse(Refusal::AlreadyChosen);
@@ -839,8 +876,7 @@ impl Services {
         };
         let color = Self::player_color(&row, user, act)?;
         let actions = games::actions_tx(&mut tx, id).await?;
-        let game = AnyGame::from_record(&games::record(&row, actions))
-            .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        let game = self.replay(id, games::record(&row, actions)).await?;
         if let Some(outcome) = game.status().outcome() {
             return refuse(Refusal::AlreadyOver(outcome));
         }
@@ -993,5 +1029,34 @@ impl Services {
         let game = AnyGame::new(variant, GameOptions::default()).map_err(|e| e.to_string())?;
         self.painter
             .paint(&game.board_view(Viewer::Spectator), None, Color::White)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 16: a typo in the busiest Bombalot position known (6,161 legal actions,
+    /// `busy-super-tweke` in the perft file) is refused with a bounded text: at most
+    /// [`ILLEGAL_ACTION_EXAMPLES`] examples and the rules library's "and N more".
+    #[test]
+    fn an_illegal_action_is_described_in_a_bounded_text() {
+        const BUSY: &str =
+            "i(m)do1m1dt/2ww1ws1/1Sw1w1w1/1D1sw3/5w2/2WW2W1/1W6/3OM1DT w ---- Ww 0 13";
+        let game = AnyGame::from_fen(Variant::Bombalot, BUSY).unwrap();
+        for typed in ["zz9", "b6:a1"] {
+            let error = game.clone().play(Some(Color::White), typed).unwrap_err();
+            let Refusal::IllegalAction {
+                reason,
+                alternatives,
+            } = illegal_action(&error, &game, Viewer::White)
+            else {
+                panic!("{typed}: not an illegal-action refusal");
+            };
+            let shown = alternatives.unwrap_or_default();
+            assert!(shown.len() <= ILLEGAL_ACTION_EXAMPLES, "{shown:?}");
+            let chars = reason.chars().count() + shown.join(", ").chars().count();
+            assert!(chars < 1_500, "{typed}: {chars} characters: {reason}");
+        }
     }
 }

@@ -113,7 +113,7 @@ impl Services {
 
     /// Game `id` as it was at ply `ply` (for painting a board an outbox entry shows): the
     /// stored game with only its first `ply` actions, or the game as it is when it is
-    /// still at `ply`.
+    /// still at `ply`. Replayed through the replay cache, off the async runtime.
     ///
     /// # Errors
     /// As [`Services::load`].
@@ -129,8 +129,12 @@ impl Services {
             .actions
             .truncate(usize::try_from(ply.max(0)).unwrap_or(0));
         record.declared = None;
-        let game = AnyGame::from_record(&record)
-            .map_err(|e| ServiceError::Corrupt(format!("game #{id} at ply {ply}: {e}")))?;
+        // Replayed off the runtime and cached like any load (issue 16): a board the outbox
+        // posts late is painted from the same entry each retry.
+        let game = self.replay(id, record).await.map_err(|e| match e {
+            ServiceError::Corrupt(e) => ServiceError::Corrupt(format!("{e} (at ply {ply})")),
+            other => other,
+        })?;
         Ok(Snapshot { row, game })
     }
 }

@@ -606,3 +606,135 @@ fn challenge(opponent: Option<UserId>) -> kaboom_bot::storage::challenges::NewCh
         rated: false,
     }
 }
+
+/// Issue 16: `/games user:X` lists only the games of X that the caller may read where they
+/// ask (as `/pgn` and `/board`): in a server, that server's games; in a direct message,
+/// the games the caller plays. X's game in another server shows nowhere but in X's own DM.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_of_another_user_lists_only_what_the_caller_may_read() -> Outcome {
+    let (d, url, _dir) = start().await?;
+    let StartedGame { game: here, .. } = d.start_game(ATOMIC).await?;
+    let StartedGame {
+        game: elsewhere, ..
+    } = d.start_game(ATOMIC).await?;
+    sql(
+        &url,
+        &format!("UPDATE games SET guild_id = 4242 WHERE id = {elsewhere}"),
+    )
+    .await;
+    let listed = |r: &InteractionResponse, id: GameId| {
+        r.content()
+            .unwrap_or_default()
+            .lines()
+            .any(|l| l.starts_with(&format!("#{id} ")))
+    };
+    let of_alice = || vec![CommandOption::user("user", &d.alice)];
+    // Carol, in the server: only the server's game.
+    let r = d
+        .cmd(&d.carol, d.fake.text_channel_id(), "games", of_alice())
+        .await?;
+    assert!(listed(&r, here) && !listed(&r, elsewhere), "{r:?}");
+    assert!(
+        r.content()
+            .unwrap_or_default()
+            .contains("alice in this server"),
+        "{r:?}"
+    );
+    // Carol, in her DM: she plays neither.
+    let r = d
+        .cmd(
+            &d.carol,
+            d.fake.dm_channel_for(d.carol.id),
+            "games",
+            of_alice(),
+        )
+        .await?;
+    assert!(!listed(&r, here) && !listed(&r, elsewhere), "{r:?}");
+    assert!(
+        r.content()
+            .unwrap_or_default()
+            .contains("no active games with you"),
+        "{r:?}"
+    );
+    // Bob, in his DM: alice's games against him, both.
+    let r = d
+        .cmd(&d.bob, d.fake.dm_channel_for(d.bob.id), "games", of_alice())
+        .await?;
+    assert!(listed(&r, here) && listed(&r, elsewhere), "{r:?}");
+    // Alice, in her DM: her own games, both.
+    let r = d
+        .cmd(&d.alice, d.fake.dm_channel_for(d.alice.id), "games", vec![])
+        .await?;
+    assert!(listed(&r, here) && listed(&r, elsewhere), "{r:?}");
+    d.stop().await;
+    Ok(())
+}
+
+/// Issue 16 (5): in a direct message Discord sends the bot's `app_permissions` as the fixed
+/// DM set (files, embeds, mentions, external emojis: no View Channel, no Send Messages, no
+/// threads). `/challenge` there is refused for the place, saying where to go, not for
+/// permissions the bot would "lack"; the commands that work from anywhere keep working in
+/// a DM: `/move game:`, `/board game:`, `/games`, `/help`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_direct_message_refuses_challenges_only() -> Outcome {
+    let (d, url, _dir) = start().await?;
+    let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await?;
+    let dm = d.fake.dm_channel_for(d.alice.id);
+    let r = d
+        .cmd(
+            &d.alice,
+            dm,
+            "challenge",
+            vec![
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::user("opponent", &d.bob),
+            ],
+        )
+        .await?;
+    let said = r.content().unwrap_or_default();
+    assert!(
+        said.contains("cannot be posted in a direct message") && said.contains("server"),
+        "{said}"
+    );
+    for permission in ["View Channel", "Send Messages", "lack"] {
+        assert!(!said.contains(permission), "{said}");
+    }
+    assert!(r.custom_ids().is_empty(), "{r:?}");
+    assert_eq!(challenges(&url).await, 1, "only the game's own challenge");
+
+    let in_game = || vec![CommandOption::string("game", game.to_string())];
+    let mut options = in_game();
+    options.push(CommandOption::string("action", "e4"));
+    let before = d.fake.messages_in(thread.into()).len();
+    let r = d.cmd(&d.alice, dm, "move", options).await?;
+    assert!(
+        r.content().unwrap_or_default().starts_with("Played"),
+        "{r:?}"
+    );
+    // The move's board reaches the game's thread as from anywhere else.
+    d.fake
+        .wait_for_messages_in(
+            thread.into(),
+            before + 1,
+            std::time::Duration::from_secs(10),
+        )
+        .await?;
+    for (name, mut options) in [("board", in_game()), ("games", vec![]), ("help", vec![])] {
+        if name == "board" {
+            options.push(CommandOption::boolean("private", true));
+        }
+        let r = d.cmd(&d.alice, dm, name, options).await?;
+        let text = shown(&r);
+        assert!(
+            !text.contains("cannot be posted") && !text.contains("Sorry"),
+            "/{name} in a DM: {text}"
+        );
+        match name {
+            "board" => assert!(!r.files.is_empty(), "{r:?}"),
+            "games" => assert!(text.contains(&format!("#{game} ")), "{text}"),
+            _ => assert!(r.data()["embeds"][0].is_object(), "{r:?}"),
+        }
+    }
+    d.stop().await;
+    Ok(())
+}

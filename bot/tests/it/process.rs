@@ -90,19 +90,16 @@ pub fn start_fake_with(processes: &mut Processes, args: &[&str]) -> String {
     url.to_string()
 }
 
-/// Starts `kaboom serve` in `dir` against the fake at `base`, on the SQLite database
-/// `dir/kaboom.db`, appending its log (warnings and errors) to `dir/kaboom.log`.
-pub fn start_bot(dir: &Path, base: &str) -> Child {
+/// The `kaboom serve` command in `dir` against the fake at `base` with bot token `token`,
+/// on the SQLite database `dir/kaboom.db`, logging warnings and errors, loopback only;
+/// stdin and stdout (the log goes to stdout) are null, stderr is for the caller to set.
+pub fn serve_command(dir: &Path, base: &str, token: &str) -> Command {
     let database = format!("sqlite://{}", dir.join("kaboom.db").display());
-    let bot_log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join("kaboom.log"))
-        .unwrap();
-    Command::new(env!("CARGO_BIN_EXE_kaboom"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kaboom"));
+    command
         .arg("serve")
         .current_dir(dir)
-        .env("DISCORD_TOKEN", "fake-token-for-kaboom")
+        .env("DISCORD_TOKEN", token)
         .env("DISCORD_API_BASE", base)
         .env("DATABASE_URL", &database)
         .env_remove("DEV_GUILD_ID")
@@ -116,7 +113,19 @@ pub fn start_bot(dir: &Path, base: &str) -> Child {
         .env_remove("all_proxy")
         .env("NO_PROXY", "127.0.0.1,localhost")
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::null());
+    command
+}
+
+/// Starts `kaboom serve` in `dir` against the fake at `base` ([`serve_command`]), appending
+/// its stderr to `dir/kaboom.log`.
+pub fn start_bot(dir: &Path, base: &str) -> Child {
+    let bot_log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("kaboom.log"))
+        .unwrap();
+    serve_command(dir, base, "fake-token-for-kaboom")
         .stderr(bot_log)
         .spawn()
         .expect("kaboom serve starts")

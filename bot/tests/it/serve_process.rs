@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::process::{Control, Processes, WAIT_MS, start_bot, start_fake};
+use std::time::Duration;
+
+use super::process::{Control, Processes, WAIT_MS, serve_command, start_bot, start_fake};
 
 const ALICE: u64 = 1001;
 const BOB: u64 = 1002;
@@ -149,4 +151,87 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
         );
     }
     drop(processes);
+}
+
+/// `kaboom serve` against the fake program with `token`, stderr captured, stdout (the log)
+/// dropped, loopback only.
+fn spawn_serve(processes: &mut Processes, base: &str, token: &str, dir: &std::path::Path) {
+    let bot = serve_command(dir, base, token)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("kaboom serve starts");
+    processes.0.push(("kaboom serve", bot));
+}
+
+/// Waits (at most `WAIT_MS`) for the `kaboom serve` in `processes` to stop by itself;
+/// returns whether it failed and its stderr.
+async fn serve_stops(processes: &mut Processes) -> (bool, String) {
+    let started = std::time::Instant::now();
+    let (_, child) = processes
+        .0
+        .iter_mut()
+        .find(|(name, _)| *name == "kaboom serve")
+        .expect("kaboom serve was started");
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_millis(WAIT_MS),
+            "kaboom serve kept running with a refused token"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    (!status.success(), err)
+}
+
+/// Issue 16: a token the fake Discord refuses over REST (401 `{"message": "401:
+/// Unauthorized", "code": 0}`) stops `kaboom serve` with one line naming DISCORD_TOKEN and
+/// 401, before any database exists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_stops_with_one_line_when_rest_refuses_the_token() {
+    let mut processes = Processes(Vec::new());
+    let base = start_fake(&mut processes);
+    let control = Control::new(base.clone());
+    control
+        .post("/bot-token", json!({ "token": "the-right-token" }))
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    spawn_serve(&mut processes, &base, "a-reset-token-secret", dir.path());
+    let (failed, err) = serve_stops(&mut processes).await;
+    assert!(failed, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("DISCORD_TOKEN") && err.contains("401"),
+        "{err}"
+    );
+    assert!(!err.contains("secret"), "the token is not shown: {err}");
+    assert!(!dir.path().join("kaboom.db").exists());
+}
+
+/// Issue 16: a token reset while the bot runs: the fake Discord asks the gateway session to
+/// reconnect (op 7) and closes its RESUME with 4004 Authentication failed. `kaboom serve`
+/// stops with one line naming DISCORD_TOKEN and 4004, not a shard retrying forever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_stops_with_one_line_when_the_gateway_refuses_the_token() {
+    let mut processes = Processes(Vec::new());
+    let base = start_fake(&mut processes);
+    let control = Control::new(base.clone());
+    let dir = tempfile::tempdir().unwrap();
+    spawn_serve(&mut processes, &base, "fake-token-for-kaboom", dir.path());
+    control.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;
+    control
+        .post("/bot-token", json!({ "token": "the-new-token" }))
+        .await;
+    let asked = control.post("/gateway/reconnect", json!({})).await;
+    assert_eq!(asked["sessions"], 1, "{asked}");
+    let (failed, err) = serve_stops(&mut processes).await;
+    assert!(failed, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("DISCORD_TOKEN") && err.contains("4004"),
+        "{err}"
+    );
 }

@@ -423,3 +423,89 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
         "{pgn}"
     );
 }
+
+/// Issue 16: autocomplete keystrokes and the `/move` that follows replay the game once for
+/// the position, not once per request; the cached game is the game a fresh replay gives
+/// (services with no cache on the same database agree), and a move still needs the stored
+/// ply (a stale writer is refused whatever the cache holds).
+#[tokio::test]
+async fn keystrokes_and_the_move_replay_once() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db.clone());
+    let id = atomic_game(&s).await;
+    for (user, san) in [(ALICE, "e4"), (BOB, "e5"), (ALICE, "Nf3"), (BOB, "Nc6")] {
+        s.play(id, user, san).await.unwrap();
+    }
+    let before = s.replays.stats();
+    for typed in ["", "B", "Bb", "Bb5"] {
+        assert!(!s.suggest(id, ALICE, typed).await.unwrap().is_empty());
+    }
+    s.play(id, ALICE, "Bb5").await.unwrap();
+    let after = s.replays.stats();
+    assert_eq!(after.replays - before.replays, 1, "{before:?} -> {after:?}");
+    assert!(after.hits - before.hits >= 4, "{before:?} -> {after:?}");
+    // Bob's keystrokes at the new ply: one more replay, then hits.
+    for typed in ["", "N", "Nf"] {
+        s.suggest(id, BOB, typed).await.unwrap();
+    }
+    assert_eq!(s.replays.stats().replays - after.replays, 1);
+    // A fresh replay (no cache) agrees with the cached game.
+    let uncached = Services::new(db, Arc::new(TestClock::new(T0)), Arc::new(PlainPainter))
+        .with_replay_cache(Arc::new(replay::ReplayCache::new(0)));
+    let (cached, fresh) = (s.load(id).await.unwrap(), uncached.load(id).await.unwrap());
+    assert_eq!(cached.game.fen(Viewer::Full), fresh.game.fen(Viewer::Full));
+    assert_eq!(cached.game.plies(), fresh.game.plies());
+    assert_eq!(uncached.replays.stats().len, 0);
+    // Another writer moved first: the cached services' move is refused, not applied twice.
+    uncached.play(id, BOB, "Nf6").await.unwrap();
+    assert!(matches!(
+        refused(s.play(id, BOB, "a6").await),
+        Refusal::NotYourTurn { .. }
+    ));
+    assert_eq!(s.load(id).await.unwrap().row.ply, 6);
+}
+
+/// Issue 16: the replay cache holds the full state and nothing per viewer: after White's
+/// keystrokes fill it, Black and a spectator still see no White carrier in a Beirut game,
+/// and White still sees exactly hers.
+#[tokio::test]
+async fn cached_beirut_games_show_each_viewer_only_their_own_carriers() {
+    let (db, _dir) = temp_db().await;
+    let (s, _) = services(db);
+    let spec = NewChallenge {
+        variant: Variant::Beirut,
+        ..challenge(Some(BOB), ColorChoice::White)
+    };
+    let c = s.create_challenge(spec).await.unwrap();
+    let id = s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id;
+    s.designate(id, ALICE, &["b1".into()]).await.unwrap();
+    s.designate(id, BOB, &["g8".into()]).await.unwrap();
+    s.suggest(id, ALICE, "").await.unwrap();
+    let hits = s.replays.stats().hits;
+    let snap = s.load(id).await.unwrap();
+    assert!(s.replays.stats().hits > hits, "served from the cache");
+    let carriers = |viewer: Viewer| -> Vec<String> {
+        snap.game
+            .board_view(viewer)
+            .pieces
+            .iter()
+            .filter(|p| p.carrier)
+            .map(|p| p.square.to_string())
+            .collect()
+    };
+    assert_eq!(carriers(Viewer::White), vec!["b1".to_string()]);
+    assert_eq!(carriers(Viewer::Black), vec!["g8".to_string()]);
+    assert!(carriers(Viewer::Spectator).is_empty());
+    // White's suggestions (on White's view) never give away Black's carrier g8.
+    let labels: Vec<String> = s
+        .suggest(id, ALICE, "")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.label)
+        .collect();
+    assert!(
+        labels.iter().all(|l| !l.contains("g8 explodes")),
+        "{labels:?}"
+    );
+}

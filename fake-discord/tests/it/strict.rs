@@ -877,3 +877,104 @@ async fn lean_mode_keeps_sizes_but_no_uploaded_bytes() {
         .collect();
     assert_eq!(logged, vec![6, 0]);
 }
+
+/// In a DM with the bot, `app_permissions` is Discord's fixed DM set: "`ATTACH_FILES |
+/// EMBED_LINKS | MENTION_EVERYONE` ... and additionally `USE_EXTERNAL_EMOJIS` for DMs with
+/// the app's bot user" (Interaction Object), whatever the bot may do in the server.
+#[tokio::test]
+async fn a_direct_message_carries_discords_dm_app_permissions() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let mut events = fake.detached_session();
+    fake.set_bot_permissions(Permissions::all());
+    let alice = SimUser::new(1001, "alice");
+    let dm = fake.dm_channel_for(alice.id);
+    fake.slash_command(&alice, dm, "ping", vec![]).unwrap();
+    let (_, payload) = events.recv().await.unwrap();
+    let expected = Permissions::ATTACH_FILES
+        | Permissions::EMBED_LINKS
+        | Permissions::MENTION_EVERYONE
+        | Permissions::USE_EXTERNAL_EMOJIS;
+    assert_eq!(fake_discord::DM_APP_PERMISSIONS, expected);
+    assert_eq!(payload["app_permissions"], expected.bits().to_string());
+    assert!(payload["guild_id"].is_null() && payload["user"].is_object());
+}
+
+/// A token the fake no longer accepts (reset in the Developer Portal): REST answers 401
+/// `{"message": "401: Unauthorized", "code": 0}`, and the gateway closes an IDENTIFY or a
+/// RESUME with close code 4004 Authentication failed (Gateway Close Event Codes,
+/// https://discord.com/developers/docs/topics/opcodes-and-status-codes). The accepted token
+/// works as before, and `reconnect_gateway` sends op 7 Reconnect to live sessions.
+#[tokio::test]
+async fn a_wrong_token_gets_401_over_rest_and_4004_on_the_gateway() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    type Ws = tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >;
+
+    async fn next(ws: &mut Ws) -> Message {
+        tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("a frame in time")
+            .expect("the socket is open")
+            .expect("a valid frame")
+    }
+    async fn connect(fake: &FakeDiscord) -> Ws {
+        let url = format!("{}?v=10", fake.gateway_url());
+        let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .unwrap();
+        assert!(matches!(next(&mut ws).await, Message::Text(_)), "HELLO");
+        ws
+    }
+    async fn send(ws: &mut Ws, op: u8, token: &str) {
+        let d = match op {
+            2 => json!({"token": token, "intents": 1,
+                "properties": {"os": "linux", "browser": "t", "device": "t"}}),
+            _ => json!({"token": token, "session_id": "fake-session-1", "seq": 2}),
+        };
+        let frame = json!({"op": op, "d": d}).to_string();
+        ws.send(Message::Text(frame)).await.unwrap();
+    }
+    fn close_code(message: Message) -> Option<u16> {
+        match message {
+            Message::Close(Some(frame)) => Some(frame.code.into()),
+            _ => None,
+        }
+    }
+
+    let fake = FakeDiscord::start().await.unwrap();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let me = |token: &str| {
+        client
+            .get(format!("{}/api/v10/users/@me", fake.url()))
+            .header("Authorization", format!("Bot {token}"))
+            .send()
+    };
+    // By default any token of the `Bot ` form is accepted.
+    assert_eq!(read(me("anything").await.unwrap()).await.0, 200);
+    fake.set_bot_token(Some(FAKE_TOKEN));
+    let (status, body) = read(me("a-reset-token").await.unwrap()).await;
+    assert_eq!(
+        (status, body),
+        (401, json!({"message": "401: Unauthorized", "code": 0}))
+    );
+    assert_eq!(read(me(FAKE_TOKEN).await.unwrap()).await.0, 200);
+
+    for op in [2, 6] {
+        let mut ws = connect(&fake).await;
+        send(&mut ws, op, "Bot a-reset-token").await;
+        assert_eq!(close_code(next(&mut ws).await), Some(4004), "op {op}");
+    }
+    let mut ws = connect(&fake).await;
+    send(&mut ws, 2, FAKE_TOKEN).await;
+    let ready = next(&mut ws).await;
+    assert!(ready.to_text().unwrap().contains("READY"), "{ready:?}");
+    assert!(
+        matches!(next(&mut ws).await, Message::Text(_)),
+        "GUILD_CREATE"
+    );
+    assert_eq!(fake.reconnect_gateway(), 1);
+    let reconnect: Value = serde_json::from_str(next(&mut ws).await.to_text().unwrap()).unwrap();
+    assert_eq!(reconnect["op"], 7);
+}

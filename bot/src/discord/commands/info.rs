@@ -12,7 +12,8 @@ use crate::storage::games::GameState;
 
 /// List active games, whose turn it is, and a link to each game's thread.
 ///
-/// Shows your games, or another player's with the `user` option.
+/// Shows your games, or another player's with the `user` option: in a server, the games of
+/// that server; in a direct message with the bot, the games you play.
 #[poise::command(slash_command)]
 pub async fn games(
     ctx: Context<'_>,
@@ -20,11 +21,20 @@ pub async fn games(
 ) -> Result<(), Error> {
     let who = user.as_ref().unwrap_or_else(|| ctx.author());
     let services = &ctx.data().services;
-    let games = services.active_games(who.id.domain()).await?;
+    // Only games readable here (issue 16): this server's, or in a DM the caller's own.
+    let guild = ctx.guild_id().map(Domain::domain);
+    let games = services
+        .active_games_readable(who.id.domain(), ctx.author().id.domain(), guild)
+        .await?;
+    let here = match guild {
+        Some(_) => "in this server",
+        None if who.id == ctx.author().id => "",
+        None => "with you",
+    };
     if games.is_empty() {
-        return say_private(ctx, format!("{} has no active games.", who.name)).await;
+        return say_private(ctx, messages::no_active_games(&who.name, here)).await;
     }
-    let mut lines = vec![format!("Active games of {}:", who.name)];
+    let mut lines = vec![messages::active_games_header(&who.name, here)];
     for row in games {
         let place = row
             .thread_id
@@ -113,7 +123,8 @@ pub async fn rules(
     ctx.defer().await?;
     let variant: Variant = variant.into();
     let services = ctx.data().services.clone();
-    let png = tokio::task::spawn_blocking(move || services.paint_start(variant)).await?;
+    let pool = services.cpu.clone();
+    let png = pool.run(move || services.paint_start(variant)).await?;
     let mut reply = poise::CreateReply::default();
     match png {
         Ok(png) => {

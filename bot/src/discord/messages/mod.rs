@@ -359,6 +359,25 @@ pub fn message_link(guild: Option<GuildId>, channel: ChannelId, message: Message
     format!("{}/{message}", channel_link(guild, channel))
 }
 
+/// `/games` when nothing is listed: `name` has no active games `here` ("in this server",
+/// "with you", or "" for the caller's own games in a direct message).
+pub fn no_active_games(name: &str, here: &str) -> String {
+    if here.is_empty() {
+        format!("{name} has no active games.")
+    } else {
+        format!("{name} has no active games {here}.")
+    }
+}
+
+/// `/games`'s first line: the active games of `name` `here` (as [`no_active_games`]).
+pub fn active_games_header(name: &str, here: &str) -> String {
+    if here.is_empty() {
+        format!("Active games of {name}:")
+    } else {
+        format!("Active games of {name} {here}:")
+    }
+}
+
 /// Discord's limit on a message's content, in characters.
 pub const MESSAGE_LIMIT: usize = 2000;
 
