@@ -26,9 +26,6 @@ pub(crate) const TEXT_CHANNEL_NAME: &str = "kaboom";
 /// An event for a connected gateway session: (dispatch event name, data).
 pub(crate) type GatewayEvent = (String, Value);
 
-/// The event name that asks a gateway session to send op 7 Reconnect instead of a dispatch
-/// (no dispatch has an empty-prefixed name).
-
 /// An interaction the fake has dispatched and is waiting for answers to.
 #[derive(Clone, Debug)]
 pub(crate) struct InteractionInfo {
