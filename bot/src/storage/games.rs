@@ -459,3 +459,60 @@ pub async fn clear_draw_offer(tx: &mut Tx, id: GameId) -> Result<bool, StorageEr
         .await?;
     Ok(done.rows_affected() > 0)
 }
+
+/// A finished game of a player's archive.
+#[derive(Clone, Debug)]
+pub struct FinishedRow {
+    /// The game's row.
+    pub row: GameRow,
+    /// When it ended (its last update, Unix seconds).
+    pub ended_at: i64,
+}
+
+/// `user`'s finished games, newest first, `limit` of them after skipping `offset`
+/// (indexes `games_white_finished` and `games_black_finished`).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn finished_for(
+    db: &Db,
+    user: UserId,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<FinishedRow>, StorageError> {
+    let rows = sqlx::query(
+        "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state = 'finished'
+         ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+    )
+    .bind(user)
+    .bind(user)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(db.pool())
+    .await?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            let ended_at = r.try_get("updated_at").ok()?;
+            from_row_checked(r)
+                .inspect_err(|e| tracing::error!(error = %e, "a game row does not read; left out"))
+                .ok()
+                .map(|row| FinishedRow { row, ended_at })
+        })
+        .collect())
+}
+
+/// How many finished games `user` has.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn finished_count(db: &Db, user: UserId) -> Result<i64, StorageError> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM games WHERE (white_id = ? OR black_id = ?) AND state = 'finished'",
+    )
+    .bind(user)
+    .bind(user)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(row.try_get("n")?)
+}
