@@ -13,7 +13,7 @@ use kaboom_rules::{Color, Outcome, Variant};
 use super::{ServiceError, Services};
 use crate::domain::ids::UserId;
 use crate::domain::rating::{self, Glicko, PROVISIONAL_DEVIATION};
-use crate::storage::games::{self, FinishedRow, GameRow, GameState};
+use crate::storage::games::{self, FinishedRow, GameRow, GameState, Readable};
 use crate::storage::ratings::{self, GameChange, PlayerRating, SideChange};
 use crate::storage::{StorageError, Tx};
 
@@ -142,10 +142,11 @@ impl Services {
     async fn finished_games(
         &self,
         user: UserId,
+        scope: Readable,
         limit: i64,
         offset: i64,
     ) -> Result<Vec<FinishedGame>, ServiceError> {
-        let rows = games::finished_for(&self.db, user, limit, offset).await?;
+        let rows = games::finished_for(&self.db, user, scope, limit, offset).await?;
         let ids: Vec<_> = rows.iter().map(|g| g.row.id).collect();
         let mut changes = ratings::changes_of_user(&self.db, user, &ids).await?;
         Ok(rows
@@ -165,17 +166,20 @@ impl Services {
             .collect())
     }
 
-    /// `user`'s profile: ratings and records per variant, games in progress with whose
-    /// turn it is, and the last [`PROFILE_RECENT`] finished games.
+    /// `user`'s profile as `scope` may see it: ratings and records per variant (global),
+    /// the games in progress with whose turn it is, and the last [`PROFILE_RECENT`] finished
+    /// games (only those `scope` may read: the server's games, or in a direct message the
+    /// caller's own, issue 16).
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn profile(&self, user: UserId) -> Result<Profile, ServiceError> {
+    pub async fn profile(&self, user: UserId, scope: Readable) -> Result<Profile, ServiceError> {
         let ratings = ratings::of_user(&self.db, user).await?;
         let current = self
             .active_games(user)
             .await?
             .into_iter()
+            .filter(|row| super::access::may_read(row, scope.caller, scope.guild))
             .map(|row| {
                 // C-2: White moves first and the sides alternate, one action a turn.
                 let to_move = (row.state == GameState::Active).then(|| {
@@ -188,8 +192,8 @@ impl Services {
                 CurrentGame { row, to_move }
             })
             .collect();
-        let recent = self.finished_games(user, PROFILE_RECENT, 0).await?;
-        let finished = games::finished_count(&self.db, user).await?;
+        let recent = self.finished_games(user, scope, PROFILE_RECENT, 0).await?;
+        let finished = games::finished_count(&self.db, user, scope).await?;
         Ok(Profile {
             user,
             ratings,
@@ -232,17 +236,22 @@ impl Services {
         })
     }
 
-    /// Page `page` (1-based; clamped to the pages there are) of `user`'s finished games,
-    /// [`ARCHIVE_PAGE`] a page, newest first.
+    /// Page `page` (1-based; clamped to the pages there are) of `user`'s finished games that
+    /// `scope` may read, [`ARCHIVE_PAGE`] a page, newest first.
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn archive(&self, user: UserId, page: i64) -> Result<ArchivePage, ServiceError> {
-        let total = games::finished_count(&self.db, user).await?;
+    pub async fn archive(
+        &self,
+        user: UserId,
+        scope: Readable,
+        page: i64,
+    ) -> Result<ArchivePage, ServiceError> {
+        let total = games::finished_count(&self.db, user, scope).await?;
         let pages = ((total + ARCHIVE_PAGE - 1) / ARCHIVE_PAGE).max(1);
         let page = page.clamp(1, pages);
         let games = self
-            .finished_games(user, ARCHIVE_PAGE, (page - 1) * ARCHIVE_PAGE)
+            .finished_games(user, scope, ARCHIVE_PAGE, (page - 1) * ARCHIVE_PAGE)
             .await?;
         Ok(ArchivePage {
             games,

@@ -16,6 +16,7 @@ mod kill_loop;
 mod layers;
 mod leaks;
 mod outbox;
+mod ratings;
 mod process;
 mod scheduler;
 mod scheduler_discord;
