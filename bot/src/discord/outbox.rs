@@ -341,7 +341,7 @@ impl DiscordEffects {
                     &mut caption,
                     &ended.snap.row,
                     &ended.outcome,
-                    ended.rating.as_ref(),
+                    ended.rating.as_deref(),
                 );
                 (
                     ended.snap.row.id,

@@ -210,7 +210,11 @@ mod tests {
         assert!(counts(true, 2, &win));
         assert!(!counts(false, 40, &win));
         assert!(!counts(true, 1, &win));
-        assert!(!counts(true, 0, &Outcome::win(Color::Black, EndReason::TimeForfeit)));
+        assert!(!counts(
+            true,
+            0,
+            &Outcome::win(Color::Black, EndReason::TimeForfeit)
+        ));
         assert!(!counts(true, 10, &Outcome::draw(EndReason::Aborted)));
     }
 }

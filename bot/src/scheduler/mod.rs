@@ -49,8 +49,8 @@ use crate::domain::clock::Clock;
 use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use crate::storage::carriers::Designation;
 use crate::storage::games::{self, GameRow};
-use crate::storage::settings::{self, GuildSettings};
 use crate::storage::ratings::GameChange;
+use crate::storage::settings::{self, GuildSettings};
 use crate::storage::{Db, StorageError, Tx, challenges, outbox, schedule};
 
 pub use crate::domain::deadline::{Due, Facts, Nudge, Plan};
@@ -392,8 +392,7 @@ impl Scheduler {
             }
             ended.push(id);
             let rating =
-                crate::service::ratings::rate_finished_game(tx, &row, &ending.outcome, now)
-                    .await?;
+                crate::service::ratings::rate_finished_game(tx, &row, &ending.outcome, now).await?;
             announcements.push(
                 self.ended_notice(tx, &row, ending.outcome, end, rating.as_ref())
                     .await?,

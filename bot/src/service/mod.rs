@@ -119,8 +119,9 @@ pub struct Ended {
     pub outcome: Outcome,
     /// Both sides' designations to reveal (Beirut, Nuke).
     pub reveal: Vec<Designation>,
-    /// The rating change, when the game was rated (issue 18).
-    pub rating: Option<crate::storage::ratings::GameChange>,
+    /// The rating change, when the game was rated (issue 18; boxed: a [`DrawResult`]
+    /// holds an `Ended`).
+    pub rating: Option<Box<crate::storage::ratings::GameChange>>,
 }
 
 /// What a draw offer led to.
@@ -829,7 +830,7 @@ impl Services {
             snap,
             outcome,
             reveal,
-            rating,
+            rating: rating.map(Box::new),
         };
         self.enqueue(&mut tx, outbox::Committed::Ended(&ended))
             .await?;

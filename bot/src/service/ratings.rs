@@ -182,12 +182,10 @@ impl Services {
             .filter(|row| super::access::may_read(row, scope.caller, scope.guild))
             .map(|row| {
                 // C-2: White moves first and the sides alternate, one action a turn.
-                let to_move = (row.state == GameState::Active).then(|| {
-                    if row.ply % 2 == 0 {
-                        Color::White
-                    } else {
-                        Color::Black
-                    }
+                let to_move = (row.state == GameState::Active).then_some(if row.ply % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
                 });
                 CurrentGame { row, to_move }
             })

@@ -495,7 +495,11 @@ fn push_readable(q: &mut sqlx::QueryBuilder<'_, sqlx::Sqlite>, scope: Readable) 
     }
 }
 
-fn finished_query<'a>(head: &str, user: UserId, scope: Readable) -> sqlx::QueryBuilder<'a, sqlx::Sqlite> {
+fn finished_query<'a>(
+    head: &str,
+    user: UserId,
+    scope: Readable,
+) -> sqlx::QueryBuilder<'a, sqlx::Sqlite> {
     let mut q = sqlx::QueryBuilder::new(head);
     q.push(" FROM games WHERE (white_id = ")
         .push_bind(user)

@@ -220,7 +220,10 @@ fn side_from_row(row: &SqliteRow, name: &str) -> Result<SideChange, StorageError
 const CHANGE_OF_GAME: &str = "SELECT c.*, g.white_name, g.black_name FROM rating_changes c
      JOIN games g ON g.id = c.game_id WHERE c.game_id = ? ORDER BY c.color DESC";
 
-fn change_from_rows(game_id: GameId, rows: &[SqliteRow]) -> Result<Option<GameChange>, StorageError> {
+fn change_from_rows(
+    game_id: GameId,
+    rows: &[SqliteRow],
+) -> Result<Option<GameChange>, StorageError> {
     let mut white = None;
     let mut black = None;
     let mut variant = None;
@@ -229,9 +232,15 @@ fn change_from_rows(game_id: GameId, rows: &[SqliteRow]) -> Result<Option<GameCh
         let v: String = row.try_get("variant")?;
         variant = Some(variant_of(&v)?);
         if color == "white" {
-            white = Some(side_from_row(row, &row.try_get::<String, _>("white_name")?)?);
+            white = Some(side_from_row(
+                row,
+                &row.try_get::<String, _>("white_name")?,
+            )?);
         } else {
-            black = Some(side_from_row(row, &row.try_get::<String, _>("black_name")?)?);
+            black = Some(side_from_row(
+                row,
+                &row.try_get::<String, _>("black_name")?,
+            )?);
         }
     }
     Ok(match (white, black, variant) {
@@ -284,9 +293,8 @@ pub async fn changes_of_user(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-        "SELECT * FROM rating_changes WHERE user_id = ",
-    );
+    let mut q =
+        sqlx::QueryBuilder::<sqlx::Sqlite>::new("SELECT * FROM rating_changes WHERE user_id = ");
     q.push_bind(user).push(" AND game_id IN (");
     let mut list = q.separated(", ");
     for id in ids {

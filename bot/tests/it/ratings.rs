@@ -89,12 +89,12 @@ async fn end(
     winner: Option<Color>,
 ) -> Option<GameChange> {
     match winner {
-        Some(Color::White) => s.resign(id, black).await.unwrap().rating,
-        Some(Color::Black) => s.resign(id, white).await.unwrap().rating,
+        Some(Color::White) => s.resign(id, black).await.unwrap().rating.map(|c| *c),
+        Some(Color::Black) => s.resign(id, white).await.unwrap().rating.map(|c| *c),
         None => {
             s.offer_draw(id, white).await.unwrap();
             match s.offer_draw(id, black).await.unwrap() {
-                DrawResult::Agreed(ended) => ended.rating,
+                DrawResult::Agreed(ended) => ended.rating.map(|c| *c),
                 other => panic!("expected an agreed draw, got {other:?}"),
             }
         }
@@ -294,7 +294,11 @@ async fn a_scheduler_forfeit_racing_a_resignation_rates_once() {
         let resigned = resign.await.unwrap();
         let swept = sweep.await.unwrap().unwrap();
         let forfeited = swept.forfeited.contains(&id);
-        assert_ne!(resigned.is_ok(), forfeited, "round {round}: exactly one ends it");
+        assert_ne!(
+            resigned.is_ok(),
+            forfeited,
+            "round {round}: exactly one ends it"
+        );
         forfeits += usize::from(forfeited);
         let change = ratings::change_of_game(&db, id).await.unwrap().unwrap();
         let row = s.load(id).await.unwrap().row;
@@ -309,7 +313,7 @@ async fn a_scheduler_forfeit_racing_a_resignation_rates_once() {
         let after = rating_of(&db, ALICE.0).await.unwrap();
         assert_eq!(after.games, before + 1, "round {round}: rated once");
         if let Ok(ended) = resigned {
-            assert_eq!(ended.rating, Some(change));
+            assert_eq!(ended.rating.map(|c| *c), Some(change));
         }
     }
     // Both orders happen over the rounds often enough to matter; either way it is once.
@@ -364,11 +368,9 @@ async fn aborted_casual_and_moveless_games_are_not_rated() {
     s.play(id, ALICE.0, "e4").await.unwrap();
     let ended = s.resign(id, BOB.0).await.unwrap();
     assert!(ended.rating.is_none());
-    let note = kaboom_bot::discord::messages::ratings::unrated_note(
-        &ended.snap.row,
-        &ended.outcome,
-    )
-    .unwrap();
+    let note =
+        kaboom_bot::discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome)
+            .unwrap();
     assert!(note.contains("Not rated"), "{note}");
     // Resigned before any move.
     let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
@@ -476,7 +478,10 @@ async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> 
     // `/board` and `/pgn` on the finished game, from its thread.
     let r = d.cmd(&d.carol, thread, "board", vec![]).await?;
     let shown = content(&r);
-    assert!(shown.contains("Game over") && shown.contains(&line), "{shown}");
+    assert!(
+        shown.contains("Game over") && shown.contains(&line),
+        "{shown}"
+    );
     let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
     assert!(content(&r).contains("PGN"), "{r:?}");
 
@@ -500,17 +505,33 @@ async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> 
 
     let r = d.cmd(&d.alice, text_channel, "profile", vec![]).await?;
     let profile = content(&r);
-    assert!(profile.contains("**alice**") && profile.contains("- Atomic: **"), "{profile}");
-    assert!(profile.contains("Last 10 of 60 finished games"), "{profile}");
-    assert_eq!(profile.matches("- #").count(), 11, "10 finished, 1 current: {profile}");
-    assert!(profile.contains(&format!("#{current} Atomic vs bob · bob to move")), "{profile}");
+    assert!(
+        profile.contains("**alice**") && profile.contains("- Atomic: **"),
+        "{profile}"
+    );
+    assert!(
+        profile.contains("Last 10 of 60 finished games"),
+        "{profile}"
+    );
+    assert_eq!(
+        profile.matches("- #").count(),
+        11,
+        "10 finished, 1 current: {profile}"
+    );
+    assert!(
+        profile.contains(&format!("#{current} Atomic vs bob · bob to move")),
+        "{profile}"
+    );
     let alice = rating_of(&d.db, ALICE.0).await.unwrap();
     assert!(
         profile.contains(&format!("{} · 60 games", alice.glicko.display())),
         "{profile}"
     );
     assert!(
-        profile.contains(&format!("{}W {}D {}L", alice.wins, alice.draws, alice.losses)),
+        profile.contains(&format!(
+            "{}W {}D {}L",
+            alice.wins, alice.draws, alice.losses
+        )),
         "{profile}"
     );
     let r = d
@@ -521,7 +542,11 @@ async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> 
             vec![CommandOption::user("user", &d.alice)],
         )
         .await?;
-    assert_eq!(content(&r), profile, "the same profile for anyone in the server");
+    assert_eq!(
+        content(&r),
+        profile,
+        "the same profile for anyone in the server"
+    );
 
     let r = d
         .cmd(
@@ -537,9 +562,18 @@ async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> 
     let top = ratings::top(&d.db, Variant::Atomic, rating::PROVISIONAL_DEVIATION, 10)
         .await
         .unwrap();
-    assert!(top.iter().any(|r| r.user_id == ALICE.0), "60 games settle alice: {top:?}");
+    assert!(
+        top.iter().any(|r| r.user_id == ALICE.0),
+        "60 games settle alice: {top:?}"
+    );
     for (i, r) in top.iter().enumerate() {
-        let line = format!("{}. {} · {} · {} games", i + 1, r.name, r.glicko.display(), r.games);
+        let line = format!(
+            "{}. {} · {} · {} games",
+            i + 1,
+            r.name,
+            r.glicko.display(),
+            r.games
+        );
         assert!(board.contains(&line), "{board}\n{line}");
     }
     let (_, provisional) = ratings::counts(&d.db, Variant::Atomic, rating::PROVISIONAL_DEVIATION)
@@ -557,7 +591,11 @@ async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> 
         .await?;
     let page1 = content(&r);
     assert!(page1.contains("(60 in all) · page 1 of 6"), "{page1}");
-    assert_eq!(page1.lines().filter(|l| l.starts_with('#')).count(), 10, "{page1}");
+    assert_eq!(
+        page1.lines().filter(|l| l.starts_with('#')).count(),
+        10,
+        "{page1}"
+    );
     assert!(page1.contains("page:2"), "{page1}");
     let r = d
         .cmd(
@@ -574,7 +612,10 @@ async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> 
     assert!(page6.contains("page 6 of 6"), "{page6}");
     // The oldest game (the one played through the fake) is last, with its thread.
     assert!(
-        page6.contains(&format!("#{} Atomic vs bob · won 1-0 by resignation", started.game)),
+        page6.contains(&format!(
+            "#{} Atomic vs bob · won 1-0 by resignation",
+            started.game
+        )),
         "{page6}"
     );
     assert!(page6.contains(&format!("<#{thread}>")), "{page6}");

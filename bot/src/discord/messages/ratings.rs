@@ -110,11 +110,7 @@ pub fn finished_line(g: &FinishedGame) -> String {
         g.game.ended_at
     );
     match &g.change {
-        Some(c) => s.push_str(&format!(
-            " · {} ({})",
-            c.after.display(),
-            signed(c.diff())
-        )),
+        Some(c) => s.push_str(&format!(" · {} ({})", c.after.display(), signed(c.diff()))),
         None => s.push_str(" · casual"),
     }
     s.push_str(&format!(" · {}", place(row)));
@@ -178,7 +174,11 @@ pub fn profile_text(name: &str, p: &Profile) -> String {
         lines.push("Games in progress: none.".to_string());
     } else {
         lines.push(format!("Games in progress ({}):", p.current.len()));
-        lines.extend(p.current.iter().map(|g| format!("- {}", current_line(g, p.user))));
+        lines.extend(
+            p.current
+                .iter()
+                .map(|g| format!("- {}", current_line(g, p.user))),
+        );
     }
     // The games in progress come last: a long list of them is what gets cut.
     fit_lines(&lines, MESSAGE_LIMIT)
