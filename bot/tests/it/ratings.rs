@@ -414,20 +414,55 @@ async fn aborted_casual_and_moveless_games_are_not_rated() {
     for user in [ALICE.0, BOB.0, CAROL.0] {
         assert!(ratings::of_user(&db, user).await.unwrap().is_empty());
     }
-    assert_eq!(
-        s.archive(
+    let archive = s
+        .archive(
             ALICE.0,
             Readable {
                 guild: Some(GuildId(1)),
-                caller: ALICE.0
+                caller: ALICE.0,
             },
-            1
+            1,
         )
         .await
-        .unwrap()
-        .total,
-        7
+        .unwrap();
+    assert_eq!(archive.total, 7);
+    let lines: Vec<String> = archive
+        .games
+        .iter()
+        .map(kaboom_bot::discord::messages::ratings::finished_line)
+        .collect();
+    assert_eq!(
+        lines.iter().filter(|l| l.contains(" · aborted · ")).count(),
+        2,
+        "{lines:#?}"
     );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.ends_with(" · casual · game #4"))
+            .count(),
+        1,
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(" · not rated · "))
+            .count(),
+        6,
+        "{lines:#?}"
+    );
+    // In a direct message, only the caller's own games are listed; in another server none.
+    let elsewhere = Readable {
+        guild: Some(GuildId(2)),
+        caller: ALICE.0,
+    };
+    assert_eq!(s.archive(ALICE.0, elsewhere, 1).await.unwrap().total, 0);
+    let dm_of_carol = Readable {
+        guild: None,
+        caller: CAROL.0,
+    };
+    assert_eq!(s.archive(ALICE.0, dm_of_carol, 1).await.unwrap().total, 1);
 }
 
 type Outcome = Result<(), DemoError>;
@@ -613,7 +648,7 @@ async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> 
     // The oldest game (the one played through the fake) is last, with its thread.
     assert!(
         page6.contains(&format!(
-            "#{} Atomic vs bob · won 1-0 by resignation",
+            "#{} Atomic vs bob · won 1-0 (resignation)",
             started.game
         )),
         "{page6}"

@@ -90,27 +90,34 @@ fn verdict(row: &GameRow, color: Color) -> &'static str {
     }
 }
 
-/// One finished game from the player's side: `#12 Atomic vs bob · won 1-0 by resignation
+/// One finished game from the player's side: `#12 Atomic vs bob · won 1-0 (resignation)
 /// · <t:..:d> · 1532 (+17) · <#thread>`.
 pub fn finished_line(g: &FinishedGame) -> String {
     let row = &g.game.row;
+    // The stored reason is the `status.reason` vocabulary, which `EndReason` reads.
     let reason = row
         .reason
         .as_deref()
-        .map(|r| r.replace('-', " "))
+        .map(|r| {
+            serde_json::from_value::<kaboom_rules::EndReason>(r.into())
+                .map_or_else(|_| r.replace('-', " "), |e| e.describe().to_string())
+        })
         .unwrap_or_default();
+    let verdict = match verdict(row, g.color) {
+        "aborted" => "aborted".to_string(),
+        v => format!("{v} {} ({reason})", row.result.as_deref().unwrap_or("*")),
+    };
     let mut s = format!(
-        "#{} {} vs {} · {} {} by {} · <t:{}:d>",
+        "#{} {} vs {} · {verdict} · <t:{}:d>",
         row.id,
         row.variant.title(),
         opponent(row, g.color),
-        verdict(row, g.color),
-        row.result.as_deref().unwrap_or("*"),
-        reason,
         g.game.ended_at
     );
     match &g.change {
         Some(c) => s.push_str(&format!(" · {} ({})", c.after.display(), signed(c.diff()))),
+        // Played as rated, but aborted or ended before both sides moved.
+        None if row.rated => s.push_str(" · not rated"),
         None => s.push_str(" · casual"),
     }
     s.push_str(&format!(" · {}", place(row)));
