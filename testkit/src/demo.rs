@@ -7,9 +7,14 @@
 //! in Beirut, so the "Choose privately" fallback is used), moves typed as SAN, as
 //! coordinates or picked from autocomplete, a draw offer declined, each game to its result.
 //!
+//! The games are rated (the default of `/challenge`, issue 18): each one's last board shows
+//! both players' new ratings and changes, the summary table repeats them, and after the
+//! games `DIR/ratings.md` holds alice's `/profile` and each variant's `/leaderboard` as
+//! the bot answered them.
+//!
 //! Output: `DIR/<variant>/NNN.png` (every board image the bot posted in that game),
-//! `DIR/<variant>/transcript.md` (the public thread as a spectator saw it), and a summary
-//! table on stdout. A variant's folder is emptied of both before its game is played, so a
+//! `DIR/<variant>/transcript.md` (the public thread as a spectator saw it), `DIR/ratings.md`,
+//! and a summary table on stdout. A variant's folder is emptied of both before its game is played, so a
 //! re-run into the same DIR leaves no earlier run's files looking current. [`run`] reports
 //! failure if a game misses its expected result, a Beirut carrier appears in a public
 //! payload before the end (in any version of a message, edits included), or the bot called
@@ -58,6 +63,8 @@ pub struct GameSummary {
     pub plies: usize,
     /// The result, e.g. `1-0 (white wins by king exploded)`.
     pub result: String,
+    /// The rating changes, e.g. `alice 1741? (+241) · bob 1258? (-242)` (issue 18).
+    pub ratings: String,
     /// Board images written.
     pub images: usize,
     /// Whether the game reached its expected result (and, for Beirut, nothing leaked).
@@ -108,15 +115,16 @@ impl Report {
     /// The summary table (Markdown).
     pub fn table(&self) -> String {
         let mut out = String::from(
-            "| Variant | Plies | Result | Images | Check | Seconds |\n|---|---|---|---|---|---|\n",
+            "| Variant | Plies | Result | Ratings | Images | Check | Seconds |\n|---|---|---|---|---|---|---|\n",
         );
         for g in &self.games {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {:.1} |",
+                "| {} | {} | {} | {} | {} | {} | {:.1} |",
                 g.variant.title(),
                 g.plies,
                 g.result,
+                g.ratings,
                 g.images,
                 if g.ok {
                     "ok".to_string()
@@ -193,6 +201,7 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
                 variant,
                 plies: 0,
                 result: "-".into(),
+                ratings: "-".into(),
                 images: 0,
                 ok: false,
                 problem: Some(e.to_string()),
@@ -216,6 +225,7 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         );
         games.push(summary);
     }
+    write_ratings(&d, out, variants).await?;
     let unknown_routes = d
         .fake
         .unknown_routes()
@@ -228,6 +238,43 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         unknown_routes,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Writes `out/ratings.md`: alice's `/profile` and the `/leaderboard` of each variant
+/// played, as the bot answered them in the text channel after the games (issue 18).
+async fn write_ratings(d: &Driver, out: &Path, variants: &[Variant]) -> Result<(), DemoError> {
+    let channel = d.fake.text_channel_id();
+    let mut md = String::from(
+        "# Ratings after the demo\n\nThe bot's answers after the games (`kaboom demo`): alice's `/profile`, then each variant's `/leaderboard` as bob asked for it.\n\n",
+    );
+    let profile = d.cmd(&d.alice, channel, "profile", Vec::new()).await?;
+    let _ = writeln!(
+        md,
+        "## /profile\n\n{}\n",
+        profile.content().unwrap_or_default()
+    );
+    for variant in variants {
+        let index = Variant::ALL.iter().position(|v| v == variant).unwrap_or(0);
+        let board = d
+            .cmd(
+                &d.bob,
+                channel,
+                "leaderboard",
+                vec![fake_discord::CommandOption::integer(
+                    "variant",
+                    i64::try_from(index).unwrap_or(0),
+                )],
+            )
+            .await?;
+        let _ = writeln!(
+            md,
+            "## /leaderboard {}\n\n{}\n",
+            variant.title(),
+            board.content().unwrap_or_default()
+        );
+    }
+    std::fs::write(out.join("ratings.md"), md)?;
+    Ok(())
 }
 
 /// Creates `out/<variant>/` and removes the board images and transcript an earlier run
@@ -543,14 +590,37 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
         problem = problem.or(Some(e));
     }
     let last = d.boards(thread).pop();
-    if !last.is_some_and(|m| m.content().contains("Game over")) {
+    if !last
+        .as_ref()
+        .is_some_and(|m| m.content().contains("Game over"))
+    {
         problem = problem.or(Some("the last board does not say Game over".into()));
     }
+    // Rated by default (issue 18): the last board shows the change.
+    let ratings = match kaboom_bot::storage::ratings::change_of_game(&d.db, game).await? {
+        Some(change) => {
+            let line = kaboom_bot::discord::messages::ratings::rating_line(&change);
+            if !last.is_some_and(|m| m.content().contains(&line)) {
+                problem = problem.or(Some(format!("the last board does not show `{line}`")));
+            }
+            use kaboom_bot::discord::messages::ratings::side_change;
+            format!(
+                "{} · {}",
+                side_change(&change.white),
+                side_change(&change.black)
+            )
+        }
+        None => {
+            problem = problem.or(Some("the rated game was not rated".into()));
+            "not rated".into()
+        }
+    };
     let images = write_files(d, variant, out, thread.get(), marker, challenge_msg.get())?;
     Ok(GameSummary {
         variant,
         plies: stored.plies().len(),
         result,
+        ratings,
         images,
         ok: problem.is_none(),
         problem,

@@ -287,13 +287,16 @@ impl DiscordEffects {
                 if played.declined_draw {
                     notes.push("(The draw offer lapsed with this move.)".to_string());
                 }
-                let caption = messages::board_caption(
+                let mut caption = messages::board_caption(
                     &played.snap,
                     Some(&played.ply),
                     &played.reveal,
                     &notes,
                 );
                 let snap = &played.snap;
+                if let Some(outcome) = snap.outcome() {
+                    with_result_lines(&mut caption, &snap.row, &outcome, played.rating.as_ref());
+                }
                 (
                     snap.row.id,
                     vec![Effect::Board {
@@ -333,7 +336,13 @@ impl DiscordEffects {
                 )
             }
             Committed::Ended(ended) => {
-                let caption = messages::board_caption(&ended.snap, None, &ended.reveal, &[]);
+                let mut caption = messages::board_caption(&ended.snap, None, &ended.reveal, &[]);
+                with_result_lines(
+                    &mut caption,
+                    &ended.snap.row,
+                    &ended.outcome,
+                    ended.rating.as_deref(),
+                );
                 (
                     ended.snap.row.id,
                     vec![Effect::Board {
@@ -365,6 +374,19 @@ impl DiscordEffects {
                 return self.game_effects(Committed::Ended(ended));
             }
         })
+    }
+}
+
+/// Adds the rating lines of a finished game under its result (issue 18).
+fn with_result_lines(
+    caption: &mut String,
+    row: &crate::storage::games::GameRow,
+    outcome: &kaboom_rules::Outcome,
+    rating: Option<&crate::storage::ratings::GameChange>,
+) {
+    for line in messages::ratings::result_lines(row, outcome, rating) {
+        caption.push('\n');
+        caption.push_str(&line);
     }
 }
 

@@ -31,8 +31,10 @@
 //! (`discord::outbox`) with a Create Message nonce: exactly once, across crashes and
 //! retries. A nudge that could not be posted before the player moved is dropped.
 //!
-//! Ratings: rated games that end on time would update ratings, but ratings do not exist yet;
-//! nothing is stored for them (issue 8 note).
+//! Ratings (issue 18): a rated game the sweep forfeits on time is rated in the batch's
+//! transaction, with its result ([`crate::service::ratings::rate_finished_game`]; aborts
+//! are never rated), and the announcement shows the change. Games of one batch are rated
+//! one after the other, each reading the ratings the previous ones wrote.
 
 pub mod notice;
 /// The deadline policy (moved to [`crate::domain::deadline`]).
@@ -47,6 +49,7 @@ use crate::domain::clock::Clock;
 use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 use crate::storage::carriers::Designation;
 use crate::storage::games::{self, GameRow};
+use crate::storage::ratings::GameChange;
 use crate::storage::settings::{self, GuildSettings};
 use crate::storage::{Db, StorageError, Tx, challenges, outbox, schedule};
 
@@ -123,6 +126,8 @@ pub enum Announcement<'a> {
         end: &'a End,
         /// Both sides' designations, revealed with the result (BE-9).
         reveal: &'a [Designation],
+        /// The rating change, when the game was rated (issue 18).
+        rating: Option<&'a GameChange>,
     },
 }
 
@@ -386,7 +391,12 @@ impl Scheduler {
                 report.aborted.push(id);
             }
             ended.push(id);
-            announcements.push(self.ended_notice(tx, &row, ending.outcome, end).await?);
+            let rating =
+                crate::service::ratings::rate_finished_game(tx, &row, &ending.outcome, now).await?;
+            announcements.push(
+                self.ended_notice(tx, &row, ending.outcome, end, rating.as_ref())
+                    .await?,
+            );
         }
         // A game that ended takes its standing draw offer with it.
         schedule::clear_draw_offers(tx, &ended).await?;
@@ -531,6 +541,7 @@ impl Scheduler {
         row: &GameRow,
         outcome: Outcome,
         end: End,
+        rating: Option<&GameChange>,
     ) -> Result<Notice, StorageError> {
         let reveal = if row.variant.has_designation() {
             crate::storage::carriers::all_tx(tx, row.id).await?
@@ -542,13 +553,8 @@ impl Scheduler {
             outcome: &outcome,
             end: &end,
             reveal: &reveal,
+            rating,
         });
-        if row.rated && matches!(end, End::Forfeit { .. }) {
-            tracing::info!(
-                game_id = %row.id,
-                "rated game ended on time: ratings do not exist yet, nothing stored"
-            );
-        }
         tracing::info!(game_id = %row.id, result = outcome.result(), reason = %outcome.reason, "scheduler ended a game");
         Ok(Notice::GameEnded {
             game_id: row.id,

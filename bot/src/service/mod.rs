@@ -13,6 +13,7 @@ pub mod commitment;
 pub mod outbox; // issue 16
 pub mod painter;
 pub mod pgn;
+pub mod ratings; // issue 18
 pub mod refusal;
 pub mod replay; // issue 16
 pub mod suggest;
@@ -106,6 +107,8 @@ pub struct Played {
     pub declined_draw: bool,
     /// When the game ended with this action: both sides' designations to reveal.
     pub reveal: Vec<Designation>,
+    /// When the game ended with this action and was rated: the rating change (issue 18).
+    pub rating: Option<crate::storage::ratings::GameChange>,
 }
 
 /// A game that just ended off the board or by agreement.
@@ -117,6 +120,9 @@ pub struct Ended {
     pub outcome: Outcome,
     /// Both sides' designations to reveal (Beirut, Nuke).
     pub reveal: Vec<Designation>,
+    /// The rating change, when the game was rated (issue 18; boxed: a [`DrawResult`]
+    /// holds an `Ended`).
+    pub rating: Option<Box<crate::storage::ratings::GameChange>>,
 }
 
 /// What a draw offer led to.
@@ -673,11 +679,14 @@ impl Services {
         } else {
             Vec::new()
         };
+        let snap = Self::snapshot_tx(&mut tx, id, game).await?;
+        let rating = self.rate(&mut tx, &snap).await?;
         let played = Played {
-            snap: Self::snapshot_tx(&mut tx, id, game).await?,
+            snap,
             ply,
             declined_draw,
             reveal,
+            rating,
         };
         self.enqueue(&mut tx, outbox::Committed::Played(&played))
             .await?;
@@ -852,10 +861,13 @@ impl Services {
         }
         games::clear_draw_offer(&mut tx, row.id).await?;
         let reveal = carriers::all_tx(&mut tx, row.id).await?;
+        let snap = Self::snapshot_tx(&mut tx, row.id, game).await?;
+        let rating = self.rate(&mut tx, &snap).await?;
         let ended = Ended {
-            snap: Self::snapshot_tx(&mut tx, row.id, game).await?,
+            snap,
             outcome,
             reveal,
+            rating: rating.map(Box::new),
         };
         self.enqueue(&mut tx, outbox::Committed::Ended(&ended))
             .await?;

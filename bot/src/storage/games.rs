@@ -459,3 +459,93 @@ pub async fn clear_draw_offer(tx: &mut Tx, id: GameId) -> Result<bool, StorageEr
         .await?;
     Ok(done.rows_affected() > 0)
 }
+
+/// A finished game of a player's archive.
+#[derive(Clone, Debug)]
+pub struct FinishedRow {
+    /// The game's row.
+    pub row: GameRow,
+    /// When it ended (its last update, Unix seconds).
+    pub ended_at: i64,
+}
+
+/// Which games a list may show to a caller (issue 16's rule, `service::access::may_read`):
+/// in a server, that server's games; in a direct message, the caller's own games.
+#[derive(Copy, Clone, Debug)]
+pub struct Readable {
+    /// The server asked in (`None`: a direct message).
+    pub guild: Option<GuildId>,
+    /// Who asks.
+    pub caller: UserId,
+}
+
+/// The condition on `games` of [`Readable`]: `guild_id = ?` or `(white_id = ? OR black_id = ?)`.
+fn push_readable(q: &mut sqlx::QueryBuilder<'_, sqlx::Sqlite>, scope: Readable) {
+    match scope.guild {
+        Some(g) => {
+            q.push(" AND guild_id = ").push_bind(g);
+        }
+        None => {
+            q.push(" AND (white_id = ")
+                .push_bind(scope.caller)
+                .push(" OR black_id = ")
+                .push_bind(scope.caller)
+                .push(")");
+        }
+    }
+}
+
+fn finished_query<'a>(
+    head: &str,
+    user: UserId,
+    scope: Readable,
+) -> sqlx::QueryBuilder<'a, sqlx::Sqlite> {
+    let mut q = sqlx::QueryBuilder::new(head);
+    q.push(" FROM games WHERE (white_id = ")
+        .push_bind(user)
+        .push(" OR black_id = ")
+        .push_bind(user)
+        .push(") AND state = 'finished'");
+    push_readable(&mut q, scope);
+    q
+}
+
+/// `user`'s finished games that `scope` may show, newest first, `limit` of them after
+/// skipping `offset` (indexes `games_white_finished` and `games_black_finished`).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn finished_for(
+    db: &Db,
+    user: UserId,
+    scope: Readable,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<FinishedRow>, StorageError> {
+    let mut q = finished_query("SELECT *", user, scope);
+    q.push(" ORDER BY updated_at DESC, id DESC LIMIT ")
+        .push_bind(limit)
+        .push(" OFFSET ")
+        .push_bind(offset);
+    let rows = q.build().fetch_all(db.pool()).await?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            let ended_at = r.try_get("updated_at").ok()?;
+            from_row_checked(r)
+                .inspect_err(|e| tracing::error!(error = %e, "a game row does not read; left out"))
+                .ok()
+                .map(|row| FinishedRow { row, ended_at })
+        })
+        .collect())
+}
+
+/// How many finished games of `user` `scope` may show.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn finished_count(db: &Db, user: UserId, scope: Readable) -> Result<i64, StorageError> {
+    let mut q = finished_query("SELECT COUNT(*) AS n", user, scope);
+    let row = q.build().fetch_one(db.pool()).await?;
+    Ok(row.try_get("n")?)
+}

@@ -6,12 +6,14 @@
 //! [`crate::domain::ids`] encode and decode themselves); times are Unix seconds.
 //!
 //! One module per table group: [`challenges`], [`games`] (games, their actions and draw
-//! offers), [`carriers`] (secret designations, BE-2/BE-9).
+//! offers), [`carriers`] (secret designations, BE-2/BE-9), [`ratings`] (Glicko-2 ratings
+//! and the change of every rated game, issue 18).
 
 pub mod carriers;
 pub mod challenges;
 pub mod games;
 pub mod outbox; // Discord outbox (issue 16)
+pub mod ratings; // ratings (issue 18)
 pub mod schedule; // scheduler (issue 8)
 pub mod settings; // scheduler (issue 8)
 

@@ -19,6 +19,7 @@ mod layers;
 mod leaks;
 mod outbox;
 mod process;
+mod ratings;
 mod scheduler;
 mod scheduler_discord;
 mod serve_cli;

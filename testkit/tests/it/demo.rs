@@ -53,7 +53,22 @@ fn demo_runs_all_five_games_and_writes_its_files() {
             transcript.contains("Game over"),
             "{variant}: the result is shown"
         );
+        assert!(
+            transcript.contains("Ratings (") && transcript.contains("alice 1"),
+            "{variant}: the rating change is shown"
+        );
     }
+    // Rated games (issue 18): the table has the changes, ratings.md the profile and boards.
+    assert!(
+        stdout.contains("| Ratings |") && stdout.contains("(+"),
+        "{stdout}"
+    );
+    let ratings = std::fs::read_to_string(out.join("ratings.md")).unwrap();
+    assert!(
+        ratings.contains("## /profile") && ratings.contains("- Bombalot: **"),
+        "{ratings}"
+    );
+    assert_eq!(ratings.matches("## /leaderboard").count(), 5, "{ratings}");
     // Bomberman: the seed game's 83 plies, one board each plus the start.
     assert!(out.join("bomberman").join("084.png").exists());
     assert!(out.join("kaboom.db").exists());

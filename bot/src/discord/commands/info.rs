@@ -13,14 +13,30 @@ use crate::storage::games::GameState;
 /// List active games, whose turn it is, and a link to each game's thread.
 ///
 /// Shows your games, or another player's with the `user` option: in a server, the games of
-/// that server; in a direct message with the bot, the games you play.
+/// that server; in a direct message with the bot, the games you play. With `finished:true`
+/// it lists finished games instead, newest first, with results, dates and rating changes,
+/// ten a page.
 #[poise::command(slash_command)]
 pub async fn games(
     ctx: Context<'_>,
     #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
+    #[description = "Finished games instead of active ones (default no)"] finished: Option<bool>,
+    #[description = "Which page of finished games (default 1)"]
+    #[min = 1]
+    page: Option<i64>,
 ) -> Result<(), Error> {
     let who = user.as_ref().unwrap_or_else(|| ctx.author());
     let services = &ctx.data().services;
+    if finished.unwrap_or(false) {
+        let archive = services
+            .archive(
+                who.id.domain(),
+                super::ratings::readable(ctx),
+                page.unwrap_or(1),
+            )
+            .await?;
+        return say_private(ctx, messages::ratings::archive_text(&who.name, &archive)).await;
+    }
     // Only games readable here (issue 16): this server's, or in a DM the caller's own.
     let guild = ctx.guild_id().map(Domain::domain);
     let games = services

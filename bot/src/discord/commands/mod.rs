@@ -11,6 +11,8 @@ pub mod info;
 #[allow(missing_docs)]
 pub mod play;
 #[allow(missing_docs)]
+pub mod ratings; // issue 18
+#[allow(missing_docs)]
 pub mod settings; // scheduler (issue 8)
 
 use poise::serenity_prelude as serenity;
@@ -31,6 +33,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         game::draw(),
         game::abort(),
         info::games(),
+        ratings::profile(),
+        ratings::leaderboard(),
         info::pgn(),
         info::rules(),
         info::help(),

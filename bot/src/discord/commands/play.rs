@@ -123,7 +123,14 @@ pub async fn board(
         flows::own_view(services, &snap, ctx.author().id.domain()).await?
     } else {
         let image = board::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
-        let text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);
+        let mut text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);
+        if let Some(outcome) = snap.outcome() {
+            let change = services.rating_change(id).await?;
+            for line in messages::ratings::result_lines(&snap.row, &outcome, change.as_ref()) {
+                text.push('\n');
+                text.push_str(&line);
+            }
+        }
         (text, image)
     };
     ctx.send(

@@ -3,6 +3,7 @@
 
 pub mod failure;
 pub mod mentions;
+pub mod ratings; // issue 18
 pub mod rules;
 
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
@@ -506,6 +507,7 @@ impl Wording for SchedulerWords {
                 outcome,
                 end,
                 reveal,
+                rating,
             } => {
                 let both = format!("{} {}", mention(row.white_id), mention(row.black_id));
                 let mut text = match end {
@@ -544,6 +546,10 @@ impl Wording for SchedulerWords {
                     }
                 };
                 for line in reveal_lines(row, reveal) {
+                    text.push('\n');
+                    text.push_str(&line);
+                }
+                for line in ratings::result_lines(row, outcome, rating) {
                     text.push('\n');
                     text.push_str(&line);
                 }

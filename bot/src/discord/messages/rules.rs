@@ -355,7 +355,15 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "games",
-        "active games, whose turn it is and their deadlines.",
+        "active games, whose turn it is and their deadlines; `finished:true` lists finished games with results and rating changes.",
+    ),
+    (
+        "profile",
+        "a player's ratings per variant, record, games in progress and last finished games.",
+    ),
+    (
+        "leaderboard",
+        "the ten best players of a variant, and your own rank.",
     ),
     ("pgn", "download a game as PGN."),
     (
