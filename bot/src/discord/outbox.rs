@@ -1,7 +1,7 @@
 //! The Discord outbox (issue 16): every Discord side effect of a committed change is
 //! worded here ([`DiscordEffects`], the services' [`EffectPlanner`]; the scheduler's
 //! notices through `discord::notifier`, its [`crate::scheduler::NoticePlanner`]) inside the
-//! change's transaction, stored in `discord_outbox`, and posted by one deliverer task
+//! change's transaction, stored in `discord_outbox`, and posted by the deliverer
 //! ([`Deliverer`]) after the commit, at start-up (what a crash left) and periodically.
 //! What goes through it: the game's thread, the challenge message's edits (accepted,
 //! declined, cancelled, expired), boards, carrier menus, announcements in the thread (draw
@@ -10,7 +10,8 @@
 //! Delivery order: a game's entries go out in the order they were written (the thread
 //! before its first board, a board before the next one), and so do a challenge's; an entry
 //! that fails holds back the later entries of its game (or challenge) until it is delivered
-//! or given up. Failed attempts are retried with exponential backoff (1 s, 2 s, 4 s, ...
+//! or given up. Different games (and challenges) are delivered side by side, at most
+//! [`DELIVERY_CONCURRENCY`] at once, each in its own order. Failed attempts are retried with exponential backoff (1 s, 2 s, 4 s, ...
 //! capped at 10 minutes), and given up after [`MAX_ATTEMPTS`] with an error log line (the
 //! row stays, marked failed).
 //!
@@ -443,26 +444,43 @@ const THREAD_ALREADY_CREATED: isize = 160_004;
 /// 10008 "Unknown message" (same page).
 const UNKNOWN_MESSAGE: isize = 10_008;
 
-/// Which entries keep their order among themselves: a game's, else a challenge's.
+/// Which entries keep their order among themselves: a game's, else a challenge's, else the
+/// entry alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Queue {
     Game(GameId),
     Challenge(i64),
+    Entry(i64),
 }
 
-fn queue(entry: &Entry) -> Option<Queue> {
+fn queue(entry: &Entry) -> Queue {
     entry
         .game_id
         .map(Queue::Game)
         .or(entry.challenge_id.map(Queue::Challenge))
+        .unwrap_or(Queue::Entry(entry.id))
 }
 
-/// The outbox deliverer: one task per bot, posting entries in order.
+/// How many queues (games, challenges) are delivered at once. Each queue stays in order;
+/// different games' boards go out side by side, so one slow post (a large image, a slow
+/// answer from Discord) does not hold back every other game. Discord counts message
+/// creation per channel (each game has its own thread) and globally (50 requests per
+/// second for a bot, <https://discord.com/developers/docs/topics/rate-limits#global-rate-limit>),
+/// which a handful of concurrent posts stays well inside.
+pub const DELIVERY_CONCURRENCY: usize = 8;
+
+/// The outbox deliverer: one dispatching task per bot, which hands each queue with a due
+/// entry to a delivery task (at most [`DELIVERY_CONCURRENCY`] at once) that posts the
+/// queue's entries in order.
 pub struct Deliverer {
     services: Services,
     http: Arc<serenity::Http>,
     kick: OutboxWaker,
     done: watch::Sender<u64>,
+    /// The queues a delivery task is posting now: the dispatcher leaves them alone.
+    in_flight: std::sync::Mutex<HashSet<Queue>>,
+    /// The delivery tasks' slots.
+    slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// A handle on the running deliverer: wake it, wait for a game's or a challenge's entries.
@@ -499,8 +517,10 @@ impl Deliverer {
             http,
             kick: kick.clone(),
             done,
+            in_flight: std::sync::Mutex::new(HashSet::new()),
+            slots: Arc::new(tokio::sync::Semaphore::new(DELIVERY_CONCURRENCY)),
         };
-        tokio::spawn(deliverer.run());
+        tokio::spawn(Arc::new(deliverer).run());
         OutboxHandle {
             services,
             kick,
@@ -508,10 +528,10 @@ impl Deliverer {
         }
     }
 
-    async fn run(self) {
+    async fn run(self: Arc<Self>) {
         // Ends when the bot that holds the handle is gone (every receiver dropped).
         while !self.done.is_closed() {
-            let next = match self.sweep().await {
+            let next = match self.clone().dispatch().await {
                 Ok(next) => next,
                 Err(e) => {
                     tracing::warn!(error = %e, "outbox sweep failed");
@@ -528,45 +548,87 @@ impl Deliverer {
         }
     }
 
-    /// Delivers every due entry in order; returns when the earliest held-back entry is due.
-    async fn sweep(&self) -> Result<Option<i64>, Error> {
-        let db = &self.services.db;
-        let mut blocked: HashSet<Queue> = HashSet::new();
+    /// Hands every queue whose first pending entry is due, and which no delivery task is
+    /// posting already, to a delivery task; returns when the earliest held-back entry is
+    /// due. A delivery task wakes the dispatcher when it ends, so entries written while it
+    /// posted are picked up at once.
+    async fn dispatch(self: Arc<Self>) -> Result<Option<i64>, Error> {
+        let mut queues: Vec<(Queue, Vec<Entry>)> = Vec::new();
+        for entry in outbox::pending(&self.services.db).await? {
+            let key = queue(&entry);
+            match queues.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, entries)) => entries.push(entry),
+                None => queues.push((key, vec![entry])),
+            }
+        }
         let mut next: Option<i64> = None;
-        for entry in outbox::pending(db).await? {
-            let queue = queue(&entry);
-            if queue.is_some_and(|q| blocked.contains(&q)) {
+        let now = unix_now();
+        for (key, entries) in queues {
+            let due = entries[0].next_attempt_at;
+            if due > now {
+                next = Some(next.map_or(due, |n| n.min(due)));
                 continue;
             }
+            if !self
+                .in_flight
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(key)
+            {
+                continue;
+            }
+            let Ok(slot) = self.slots.clone().acquire_owned().await else {
+                break;
+            };
+            let me = self.clone();
+            tokio::spawn(async move {
+                let _slot = slot;
+                if let Err(e) = me.deliver_queue(entries).await {
+                    tracing::warn!(error = %e, "outbox delivery failed");
+                }
+                me.in_flight
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .remove(&key);
+                me.kick.wake();
+            });
+        }
+        Ok(next)
+    }
+
+    /// Delivers one queue's entries in order, until one fails (it is retried after its
+    /// backoff and holds back the rest) or is not due yet. An entry given up after
+    /// [`MAX_ATTEMPTS`] no longer holds the queue back.
+    async fn deliver_queue(&self, entries: Vec<Entry>) -> Result<(), Error> {
+        let db = &self.services.db;
+        for entry in entries {
             let now = unix_now();
             if entry.next_attempt_at > now {
-                next = Some(next.map_or(entry.next_attempt_at, |n| n.min(entry.next_attempt_at)));
-                blocked.extend(queue);
-                continue;
+                return Ok(());
             }
             match self.deliver(&entry).await {
                 Ok(posted) => {
                     outbox::mark_delivered(db, entry.id, posted.message_id, posted.thread_id, now)
                         .await?;
                     tracing::debug!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, "outbox entry delivered");
+                    self.done.send_modify(|v| *v += 1);
                 }
                 Err(e) => {
                     let attempts = entry.attempts + 1;
                     let give_up = attempts >= MAX_ATTEMPTS;
                     let at = now + backoff_secs(attempts);
                     outbox::mark_failed(db, entry.id, &e.to_string(), at, give_up, now).await?;
+                    self.done.send_modify(|v| *v += 1);
                     if give_up {
                         tracing::error!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry given up");
                     } else {
                         tracing::warn!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry failed; will retry");
-                        next = Some(next.map_or(at, |n| n.min(at)));
-                        blocked.extend(queue);
+                        return Ok(());
                     }
                 }
             }
-            self.done.send_modify(|v| *v += 1);
         }
-        Ok(next)
+        Ok(())
     }
 
     /// Makes sure `channel`, if it is a thread Discord archived (after its auto-archive
@@ -1033,32 +1095,26 @@ impl OutboxHandle {
         self.kick.wake();
     }
 
-    /// Wakes the deliverer and waits (at most [`SETTLE`]) until the entries `entries` reads
-    /// are delivered (those it reads now: later ones are not waited for). The last of them
-    /// (`Some(id)`, 0 when there are none) when they are, `None` as soon as one of them
-    /// failed, or at the time limit.
-    async fn wait_for<F, Fut>(&self, entries: F) -> Result<Option<i64>, Error>
-    where
-        F: Fn() -> Fut,
-        Fut: std::future::Future<Output = Result<Vec<Entry>, crate::storage::StorageError>>,
-    {
-        let upto = entries().await?.last().map_or(0, |e| e.id);
+    /// Waits (at most [`SETTLE`]) until `owner`'s entries written so far are delivered:
+    /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. Each
+    /// wake (any entry delivered) costs one indexed query of what is still undelivered.
+    async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<i64>, Error> {
+        let db = &self.services.db;
+        let Some(upto) = outbox::last_id(db, owner).await? else {
+            return Ok(Some(0));
+        };
         let mut done = self.done.clone();
         done.mark_unchanged();
         self.kick();
         let deadline = tokio::time::Instant::now() + SETTLE;
         loop {
-            let entries: Vec<Entry> = entries()
-                .await?
-                .into_iter()
-                .filter(|e| e.id <= upto)
-                .collect();
-            if entries.iter().all(|e| e.delivered_at.is_some()) {
+            let waiting = outbox::undelivered_upto(db, owner, upto).await?;
+            if waiting.is_empty() {
                 return Ok(Some(upto));
             }
-            if entries
+            if waiting
                 .iter()
-                .any(|e| e.delivered_at.is_none() && (e.attempts > 0 || e.failed_at.is_some()))
+                .any(|e| e.attempts > 0 || e.failed_at.is_some())
             {
                 return Ok(None);
             }
@@ -1077,18 +1133,15 @@ impl OutboxHandle {
     /// A storage error.
     pub async fn settle(&self, game_id: GameId) -> Result<Settled, Error> {
         let db = &self.services.db;
-        let Some(upto) = self.wait_for(|| outbox::for_game(db, game_id)).await? else {
+        let Some(upto) = self.wait_for(outbox::Owner::Game(game_id)).await? else {
             return Ok(Settled::Pending);
         };
-        let entries = outbox::for_game(db, game_id).await?;
-        let row = self.services.load(game_id).await?.row;
+        let row = crate::storage::games::get(db, game_id)
+            .await?
+            .ok_or("the game of a settled outbox entry is gone")?;
         let channel = row.thread_id.unwrap_or(row.channel_id);
-        let board = entries
-            .iter()
-            .rev()
-            .filter(|e| e.id <= upto)
-            .find(|e| e.kind == "board")
-            .and_then(|e| e.message_id)
+        let board = outbox::last_board_upto(db, game_id, upto)
+            .await?
             .map(|m| (channel, m));
         Ok(Settled::Delivered {
             board,
@@ -1102,9 +1155,8 @@ impl OutboxHandle {
     /// # Errors
     /// A storage error.
     pub async fn settle_challenge(&self, challenge_id: i64) -> Result<bool, Error> {
-        let db = &self.services.db;
         Ok(self
-            .wait_for(|| outbox::for_challenge(db, challenge_id))
+            .wait_for(outbox::Owner::Challenge(challenge_id))
             .await?
             .is_some())
     }

@@ -160,6 +160,85 @@ pub async fn for_game(db: &Db, game_id: GameId) -> Result<Vec<Entry>, StorageErr
         .collect()
 }
 
+/// Which entries [`last_id`] and [`undelivered_upto`] look at: a game's or a challenge's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// Game `0`'s entries.
+    Game(GameId),
+    /// Challenge `0`'s entries.
+    Challenge(i64),
+}
+
+impl Owner {
+    fn column_and_id(self) -> (&'static str, i64) {
+        match self {
+            Owner::Game(id) => ("game_id", i64::from(id)),
+            Owner::Challenge(id) => ("challenge_id", id),
+        }
+    }
+}
+
+/// The id of `owner`'s newest entry, if it has any (an index lookup).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn last_id(db: &Db, owner: Owner) -> Result<Option<i64>, StorageError> {
+    let (column, id) = owner.column_and_id();
+    let last: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT MAX(id) FROM discord_outbox WHERE {column} = ?"
+    ))
+    .bind(id)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(last)
+}
+
+/// `owner`'s entries up to id `upto` that are not delivered yet (failed or given up ones
+/// included), in order: what a command waiting for its posts still waits for. Usually
+/// none or one row, read through the pending index.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn undelivered_upto(
+    db: &Db,
+    owner: Owner,
+    upto: i64,
+) -> Result<Vec<Entry>, StorageError> {
+    let (column, id) = owner.column_and_id();
+    sqlx::query(&format!(
+        "SELECT * FROM discord_outbox WHERE {column} = ? AND id <= ? AND delivered_at IS NULL
+         ORDER BY id"
+    ))
+    .bind(id)
+    .bind(upto)
+    .fetch_all(db.pool())
+    .await?
+    .iter()
+    .map(from_row)
+    .collect()
+}
+
+/// The message of game `game_id`'s newest delivered board entry up to id `upto`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn last_board_upto(
+    db: &Db,
+    game_id: GameId,
+    upto: i64,
+) -> Result<Option<MessageId>, StorageError> {
+    let found: Option<Option<MessageId>> = sqlx::query_scalar(
+        "SELECT message_id FROM discord_outbox
+         WHERE game_id = ? AND id <= ? AND kind = 'board' AND delivered_at IS NOT NULL
+         ORDER BY id DESC LIMIT 1",
+    )
+    .bind(game_id)
+    .bind(upto)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(found.flatten())
+}
+
 /// Challenge `challenge_id`'s entries, in order.
 ///
 /// # Errors
