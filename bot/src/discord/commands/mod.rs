@@ -43,8 +43,11 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
 /// # Errors
 /// A Discord error.
 pub async fn say_private(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
-    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await?;
+    crate::discord::respond::send(
+        ctx,
+        poise::CreateReply::default().content(text).ephemeral(true),
+    )
+    .await?;
     Ok(())
 }
 
