@@ -8,7 +8,7 @@
 //! tokens are valid for 15 minutes" for edits and followups. So:
 //!
 //! - the **initial callback** (a deferral or an answer) is tried as [`INITIAL`] says
-//!   (4 tries within 2 s);
+//!   (up to 6 tries within 2.2 s);
 //! - the **final answer after a deferral** is an Edit Original Interaction Response (`PATCH
 //!   .../messages/@original`), which replaces "thinking..." and sets the whole message, so
 //!   repeating it after a lost answer changes nothing (a followup would post a second
@@ -55,14 +55,16 @@ pub struct Policy {
     pub budget: Option<Duration>,
 }
 
-/// The initial callback: 4 tries starting within 2 s of the first (Discord allows 3 s from
-/// the interaction's creation, and the event took some of it to arrive); delays 0.25 s,
-/// 0.5 s, and 1 s after a 429 (Discord's usual per-route window).
+/// The initial callback: up to 6 tries starting within 2.2 s of the first (Discord allows
+/// 3 s from the interaction's creation, and the event took some of it to arrive); delays
+/// 0.1, 0.2, 0.4, 0.8 s, at least 0.5 s after a 429 (interaction callbacks are not bound
+/// to the global limit: "Interaction endpoints are not bound to the bot's Global Rate
+/// Limit", <https://discord.com/developers/docs/topics/rate-limits#global-rate-limit>).
 pub const INITIAL: Policy = Policy {
-    attempts: 4,
-    first_delay: Duration::from_millis(250),
-    rate_limit_wait: Duration::from_millis(1_000),
-    budget: Some(Duration::from_millis(2_000)),
+    attempts: 6,
+    first_delay: Duration::from_millis(100),
+    rate_limit_wait: Duration::from_millis(500),
+    budget: Some(Duration::from_millis(2_200)),
 };
 
 /// Later requests of an interaction (edits of the original response, followups, reading
@@ -77,6 +79,10 @@ pub const LATER: Policy = Policy {
 
 /// 40060 "Interaction has already been acknowledged".
 const ALREADY_ACKNOWLEDGED: isize = 40_060;
+/// 10008 "Unknown message" (same page): no original response to edit.
+const UNKNOWN_MESSAGE: isize = 10_008;
+/// 10015 "Unknown webhook" (same page).
+const UNKNOWN_WEBHOOK: isize = 10_015;
 
 /// How long to wait before repeating a request that failed with `e` after `attempt` tries
 /// (1 for the first) under `policy`, or `None` if repeating it cannot help: the doubling
@@ -114,10 +120,21 @@ fn maybe_done(e: &serenity::Error) -> bool {
     }
 }
 
+fn discord_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
+}
+
 fn already_acknowledged(e: &serenity::Error) -> bool {
-    matches!(e,
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
-            if r.error.code == ALREADY_ACKNOWLEDGED)
+    discord_code(e) == Some(ALREADY_ACKNOWLEDGED)
+}
+
+/// Whether `e` says there is no original response to edit (a deferral taken as made that
+/// never reached Discord).
+fn no_original(e: &serenity::Error) -> bool {
+    matches!(discord_code(e), Some(UNKNOWN_MESSAGE | UNKNOWN_WEBHOOK))
 }
 
 /// How a retried request ended badly: the last error, and whether any attempt may have
@@ -294,12 +311,22 @@ pub async fn send_reply(
     let deferred = ctx.invocation_data::<Deferred>().await.is_some();
     if deferred {
         ctx.set_invocation_data(()).await;
-        let edit = reply.to_slash_initial_response_edit(serenity::EditInteractionResponse::new());
-        let message = later("edit answer", LATER, || {
+        let edit = reply
+            .clone()
+            .to_slash_initial_response_edit(serenity::EditInteractionResponse::new());
+        match later("edit answer", LATER, || {
             interaction.edit_response(http, edit.clone())
         })
-        .await?;
-        return Ok(Some(message));
+        .await
+        {
+            Ok(message) => return Ok(Some(message)),
+            // The deferral was taken as made (its tries all failed) but never arrived:
+            // answer with a followup, the one way left.
+            Err(e) if no_original(&e) => {
+                tracing::warn!(error = %e, "the deferred response is missing; answering with a followup");
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
     let followup =
         reply.to_slash_followup_response(serenity::CreateInteractionResponseFollowup::new());

@@ -161,7 +161,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 }
                 None => {
                     tracing::error!(command = %ctx.command().name, error = %error, "command failed");
-                    format!("Sorry, that failed: {error}")
+                    messages::failure::failure_text(&*error)
                 }
             };
             if let Err(e) = say_private(ctx, text).await {
