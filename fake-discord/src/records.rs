@@ -288,6 +288,9 @@ pub struct InteractionResponse {
     pub files: Vec<RecordedFile>,
     /// The message created or changed by it, if any.
     pub message_id: Option<u64>,
+    /// Whether that message was ephemeral once the response was applied (an edit keeps
+    /// the flag the original got: Edit Original Interaction Response cannot change it).
+    pub message_ephemeral: bool,
 }
 
 impl InteractionResponse {
@@ -304,9 +307,16 @@ impl InteractionResponse {
         self.data()["content"].as_str()
     }
 
-    /// Whether the response asks for an ephemeral message (flag 64).
+    /// Whether the response asks for an ephemeral message (flag 64), or edits one (Discord
+    /// keeps the original's flags through Edit Original Interaction Response, whose body
+    /// has no `flags` beyond SUPPRESS_EMBEDS:
+    /// <https://discord.com/developers/docs/resources/webhook#edit-webhook-message>).
     pub fn is_ephemeral(&self) -> bool {
         is_ephemeral(self.data())
+            || (matches!(
+                self.kind,
+                ResponseKind::EditOriginal | ResponseKind::EditMessage { .. }
+            ) && self.message_ephemeral)
     }
 
     /// Autocomplete choices as (name, value) for a type 8 callback; empty otherwise.

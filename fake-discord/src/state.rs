@@ -977,12 +977,16 @@ impl State {
         files: &[RecordedFile],
         message_id: Option<u64>,
     ) {
+        let message_ephemeral = message_id
+            .and_then(|id| self.message(id))
+            .is_some_and(FakeMessage::is_ephemeral);
         self.responses.push(InteractionResponse {
             interaction_id,
             kind,
             body: body.clone(),
             files: files.to_vec(),
             message_id,
+            message_ephemeral,
         });
     }
 

@@ -4,10 +4,10 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::flows;
 use crate::discord::ids::Domain;
 use crate::discord::messages::{self, ids};
 use crate::discord::types::{Data, Error};
+use crate::discord::{flows, respond};
 use crate::domain::ids::GameId;
 use crate::service::{Refusal, ServiceError};
 
@@ -17,33 +17,19 @@ fn display_name(user: &serenity::User) -> String {
         .unwrap_or_else(|| user.name.clone())
 }
 
-async fn defer_private(
-    http: &serenity::Http,
-    ic: &serenity::ComponentInteraction,
-) -> Result<(), Error> {
-    ic.create_response(
-        http,
-        serenity::CreateInteractionResponse::Defer(
-            serenity::CreateInteractionResponseMessage::new().ephemeral(true),
-        ),
-    )
-    .await?;
-    Ok(())
-}
-
 async fn answer(
     http: &serenity::Http,
     ic: &serenity::ComponentInteraction,
     text: impl Into<String>,
 ) -> Result<(), Error> {
-    ic.edit_response(
+    respond::edit_component(
         http,
+        ic,
         serenity::EditInteractionResponse::new()
             .content(text)
             .allowed_mentions(messages::mentions::none()),
     )
-    .await?;
-    Ok(())
+    .await
 }
 
 /// Handles one component interaction. Every answer to the clicker is ephemeral; refusals
@@ -66,7 +52,7 @@ pub async fn handle(
             )))
             .ephemeral(true)
             .allowed_mentions(messages::mentions::none());
-        ic.create_response(http, serenity::CreateInteractionResponse::Message(msg))
+        respond::answer_component(http, ic, serenity::CreateInteractionResponse::Message(msg))
             .await?;
         return Ok(());
     };
@@ -96,11 +82,11 @@ pub async fn handle(
                     .style(serenity::ButtonStyle::Danger),
             ])]);
         }
-        ic.create_response(http, serenity::CreateInteractionResponse::Message(msg))
+        respond::answer_component(http, ic, serenity::CreateInteractionResponse::Message(msg))
             .await?;
         return Ok(());
     }
-    defer_private(http, ic).await?;
+    respond::defer_component(http, ic).await?;
     let result = route(http, data, ic, action, id).await;
     match result {
         Ok(()) => Ok(()),
@@ -179,8 +165,9 @@ async fn route(
         ids::VIEW => {
             let snap = services.load(GameId(id)).await?;
             let (text, image) = flows::own_view(services, &snap, user).await?;
-            ic.edit_response(
+            respond::edit_component(
                 http,
+                ic,
                 serenity::EditInteractionResponse::new()
                     .content(text)
                     .new_attachment(image)
@@ -192,8 +179,9 @@ async fn route(
         ids::CHOOSE => {
             let snap = services.load(GameId(id)).await?;
             let menu = services.carrier_menu(GameId(id), user).await?;
-            ic.edit_response(
+            respond::edit_component(
                 http,
+                ic,
                 serenity::EditInteractionResponse::new()
                     .content(messages::carrier_prompt(&snap.row, &menu))
                     .components(messages::carrier_menu(&menu))
@@ -211,8 +199,9 @@ async fn route(
             flows::announce_designation(&data.outbox, &d).await?;
             // The private confirmation shows the chooser's own view (their carriers marked).
             let (_, image) = flows::own_view(services, &d.snap, user).await?;
-            ic.edit_response(
+            respond::edit_component(
                 http,
+                ic,
                 serenity::EditInteractionResponse::new()
                     .content(flows::designation_confirmation(&d))
                     .new_attachment(image)

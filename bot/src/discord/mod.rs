@@ -1,6 +1,6 @@
 //! The Discord layer: the poise framework and its wiring ([`bot`]), slash [`commands`],
 //! [`components`] (buttons and menus), [`flows`] (what both do after a change), [`outbox`] (posting every change's
-//! effects exactly once), [`board`] (the board picture), the
+//! effects exactly once), [`board`] (the board picture), [`respond`] (answering interactions through Discord's faults), the
 //! scheduler's notice planner ([`notifier`], into the outbox), and every text players and hosts read
 //! ([`messages`]). The top layer: it may use every other.
 
@@ -15,6 +15,7 @@ pub mod messages;
 pub mod notifier;
 pub mod outbox;
 pub mod place;
+pub mod respond;
 pub mod types;
 
 /// The error type of commands, components and the outbox: any error, sent between threads.

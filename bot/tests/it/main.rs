@@ -11,6 +11,7 @@ mod conflicts;
 mod docs;
 mod e2e;
 mod fake_discord_smoke;
+mod faults;
 mod fuzz;
 mod help_rules;
 mod invite_cli;

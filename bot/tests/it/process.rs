@@ -175,6 +175,12 @@ impl Control {
         self.call(reqwest::Method::GET, path, None).await
     }
 
+    /// `PUT /_control{path}` with a JSON body (e.g. a fault plan); panics unless it
+    /// succeeds.
+    pub async fn put(&self, path: &str, body: Value) -> Value {
+        self.call(reqwest::Method::PUT, path, Some(body)).await
+    }
+
     /// `POST /_control{path}` with a JSON body; panics unless it succeeds.
     pub async fn post(&self, path: &str, body: Value) -> Value {
         self.call(reqwest::Method::POST, path, Some(body)).await

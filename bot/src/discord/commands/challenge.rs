@@ -140,23 +140,27 @@ pub async fn challenge(
         rated: rated.unwrap_or(true),
     };
     let created = services.create_challenge(spec).await?;
-    let reply = ctx
-        .send(
-            poise::CreateReply::default()
-                .content(messages::open_challenge_text(
-                    &created,
-                    services.clock.now(),
-                    &services.scheduler,
-                ))
-                .components(messages::challenge_buttons(created.id))
-                .allowed_mentions(messages::mentions::only(
-                    &created.spec.opponent_id.into_iter().collect::<Vec<_>>(),
-                )),
-        )
-        .await?;
-    let message = reply.message().await?;
-    services
-        .set_challenge_message(created.id, message.id.domain())
-        .await?;
+    // The answer is the challenge's message: read back to record it (the game's thread is
+    // started from it). If Discord does not give it, the Accept click records it.
+    let message = crate::discord::respond::send_reply(
+        ctx,
+        poise::CreateReply::default()
+            .content(messages::open_challenge_text(
+                &created,
+                services.clock.now(),
+                &services.scheduler,
+            ))
+            .components(messages::challenge_buttons(created.id))
+            .allowed_mentions(messages::mentions::only(
+                &created.spec.opponent_id.into_iter().collect::<Vec<_>>(),
+            )),
+        true,
+    )
+    .await?;
+    if let Some(message) = message {
+        services
+            .set_challenge_message(created.id, message.id.domain())
+            .await?;
+    }
     Ok(())
 }

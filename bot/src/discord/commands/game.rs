@@ -20,7 +20,7 @@ enum Request {
 /// # Errors
 /// A refusal from [`resolve_game`] or the services, or a Discord error.
 async fn request(ctx: Context<'_>, game: Option<String>, request: Request) -> Result<(), Error> {
-    ctx.defer_ephemeral().await?;
+    crate::discord::respond::defer(ctx, true).await?;
     let id = resolve_game(ctx, game.as_deref()).await?;
     let user = ctx.author().id.domain();
     let services = &ctx.data().services;

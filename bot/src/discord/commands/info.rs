@@ -98,7 +98,8 @@ pub async fn pgn(
         .load_readable(id, ctx.author().id.domain(), guild)
         .await?;
     let text = services.pgn(id).await?;
-    ctx.send(
+    crate::discord::respond::send(
+        ctx,
         poise::CreateReply::default()
             .content(format!("Game #{id} as PGN:"))
             .attachment(serenity::CreateAttachment::bytes(
@@ -136,7 +137,7 @@ pub async fn rules(
     ctx: Context<'_>,
     #[description = "Which variant"] variant: VariantChoice,
 ) -> Result<(), Error> {
-    ctx.defer().await?;
+    crate::discord::respond::defer(ctx, false).await?;
     let variant: Variant = variant.into();
     let services = ctx.data().services.clone();
     let pool = services.cpu.clone();
@@ -154,7 +155,7 @@ pub async fn rules(
             reply = reply.embed(rules_embed(variant, false));
         }
     }
-    ctx.send(reply).await?;
+    crate::discord::respond::send(ctx, reply).await?;
     Ok(())
 }
 
@@ -173,7 +174,8 @@ pub fn help_embed() -> serenity::CreateEmbed {
 /// The commands, and how a correspondence game flows.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
-    ctx.send(
+    crate::discord::respond::send(
+        ctx,
         poise::CreateReply::default()
             .embed(help_embed())
             .ephemeral(true),

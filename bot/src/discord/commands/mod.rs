@@ -47,8 +47,11 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
 /// # Errors
 /// A Discord error.
 pub async fn say_private(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
-    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await?;
+    crate::discord::respond::send(
+        ctx,
+        poise::CreateReply::default().content(text).ephemeral(true),
+    )
+    .await?;
     Ok(())
 }
 
@@ -162,7 +165,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 }
                 None => {
                     tracing::error!(command = %ctx.command().name, error = %error, "command failed");
-                    format!("Sorry, that failed: {error}")
+                    messages::failure::failure_text(&*error)
                 }
             };
             if let Err(e) = say_private(ctx, text).await {

@@ -71,7 +71,7 @@ pub async fn move_(
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
 ) -> Result<(), Error> {
-    ctx.defer_ephemeral().await?;
+    crate::discord::respond::defer(ctx, true).await?;
     let services = &ctx.data().services;
     let id = resolve_game(ctx, game.as_deref()).await?;
     let user = ctx.author().id.domain();
@@ -83,7 +83,8 @@ pub async fn move_(
         Err(ServiceError::MovedOn { game_id, .. }) => {
             let snap = services.load(game_id).await?;
             let (caption, image) = flows::own_view(services, &snap, user).await?;
-            ctx.send(
+            crate::discord::respond::send(
+                ctx,
                 poise::CreateReply::default()
                     .content(format!("{}\n{caption}", messages::MOVED_ON))
                     .attachment(image)
@@ -109,9 +110,9 @@ pub async fn board(
 ) -> Result<(), Error> {
     let private = private.unwrap_or(false);
     if private {
-        ctx.defer_ephemeral().await?;
+        crate::discord::respond::defer(ctx, true).await?;
     } else {
-        ctx.defer().await?;
+        crate::discord::respond::defer(ctx, false).await?;
     }
     let services = &ctx.data().services;
     let id = resolve_game(ctx, game.as_deref()).await?;
@@ -133,7 +134,8 @@ pub async fn board(
         }
         (text, image)
     };
-    ctx.send(
+    crate::discord::respond::send(
+        ctx,
         poise::CreateReply::default()
             .content(text)
             .attachment(image)

@@ -18,9 +18,17 @@ pub fn is_unreadable(e: &ServiceError) -> bool {
     )
 }
 
+/// The player's text when Discord kept failing (rate limits, server errors, lost
+/// connections) after the bot's retries (`discord::respond`): no HTTP details.
+pub const DISCORD_TROUBLE: &str = "Sorry, Discord had trouble answering just now. If your action does not show in the game's thread, try again in a moment.";
+
 /// The player's text for an error that is not a refusal: [`UNREADABLE_GAME`] for damaged
-/// game data, else `Sorry, that failed: ...`. The caller logs the details.
+/// game data, [`DISCORD_TROUBLE`] for a Discord error, else `Sorry, that failed: ...`. The
+/// caller logs the details.
 pub fn failure_text(e: &(dyn std::error::Error + 'static)) -> String {
+    if e.downcast_ref::<poise::serenity_prelude::Error>().is_some() {
+        return DISCORD_TROUBLE.to_string();
+    }
     match e.downcast_ref::<ServiceError>() {
         Some(s) if is_unreadable(s) => UNREADABLE_GAME.to_string(),
         Some(s) => format!("Sorry, that failed: {}", super::service_error(s)),
