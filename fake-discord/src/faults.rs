@@ -610,11 +610,8 @@ pub(crate) fn nonce_repeat(
     }
     let nonce = body.get("nonce").filter(|n| !n.is_null())?;
     let channel: u64 = channel.parse().ok()?;
-    state
-        .messages
-        .iter()
-        .find(|m| m.channel_id == channel && m.json.get("nonce") == Some(nonce))
-        .map(|m| m.json.clone())
+    let id = state.message_by_nonce.get(&(channel, nonce.to_string()))?;
+    state.message(*id).map(|m| m.json.clone())
 }
 
 impl FakeDiscord {

@@ -903,11 +903,10 @@ impl FakeDiscord {
     /// All responses so far to one interaction, in order.
     pub fn interaction_responses(&self, interaction_id: u64) -> Vec<InteractionResponse> {
         self.shared.read(|s| {
-            s.responses
-                .iter()
-                .filter(|r| r.interaction_id == interaction_id)
-                .cloned()
-                .collect()
+            s.responses_by_interaction
+                .get(&interaction_id)
+                .map(|at| at.iter().map(|&i| s.responses[i].clone()).collect())
+                .unwrap_or_default()
         })
     }
 
@@ -1043,12 +1042,8 @@ impl FakeDiscord {
             timeout,
             |s| {
                 let seen = s.response_cursor.get(&interaction_id).copied().unwrap_or(0);
-                let next = s
-                    .responses
-                    .iter()
-                    .filter(|r| r.interaction_id == interaction_id)
-                    .nth(seen)
-                    .cloned()?;
+                let at = *s.responses_by_interaction.get(&interaction_id)?.get(seen)?;
+                let next = s.responses[at].clone();
                 s.response_cursor.insert(interaction_id, seen + 1);
                 Some(next)
             },

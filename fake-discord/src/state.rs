@@ -23,6 +23,10 @@ pub(crate) const GUILD_NAME: &str = "Kaboom Test Guild";
 /// Name of the fake guild's text channel.
 pub(crate) const TEXT_CHANNEL_NAME: &str = "kaboom";
 
+/// Discord's shortest thread `auto_archive_duration`, in minutes ("60, 1440, 4320, 10080",
+/// <https://discord.com/developers/docs/resources/channel#thread-metadata-object>).
+const MIN_AUTO_ARCHIVE_MINUTES: u64 = 60;
+
 /// An event for a connected gateway session: (dispatch event name, data).
 pub(crate) type GatewayEvent = (String, Value);
 
@@ -157,6 +161,12 @@ pub(crate) struct State {
     pub interactions: HashMap<u64, InteractionInfo>,
     pub interaction_by_token: HashMap<String, u64>,
     pub responses: Vec<InteractionResponse>,
+    /// The message created in a channel with a nonce (the nonce as JSON text): Create
+    /// Message's `enforce_nonce` looks here instead of reading every message's JSON.
+    pub message_by_nonce: HashMap<(u64, String), u64>,
+    /// Where each interaction's responses are in `responses`, in order: a long-poll for
+    /// the next response looks there instead of scanning every response so far.
+    pub responses_by_interaction: HashMap<u64, Vec<usize>>,
     pub response_cursor: HashMap<u64, usize>,
     pub global_commands: Vec<Value>,
     pub guild_commands: HashMap<u64, Vec<Value>>,
@@ -180,6 +190,10 @@ pub(crate) struct State {
     /// Last activity of each thread on the fake's clock (creation, message, unarchive,
     /// change of auto_archive_duration), for auto-archiving.
     pub thread_activity: HashMap<u64, Duration>,
+    /// No thread can be due to auto-archive before this time on the fake's clock: the scan
+    /// of every thread ([`State::archive_idle_threads`], run before each request) is
+    /// skipped until then.
+    pub archive_check_at: Duration,
 }
 
 impl State {
@@ -205,6 +219,8 @@ impl State {
             interactions: HashMap::new(),
             interaction_by_token: HashMap::new(),
             responses: Vec::new(),
+            message_by_nonce: HashMap::new(),
+            responses_by_interaction: HashMap::new(),
             response_cursor: HashMap::new(),
             global_commands: Vec::new(),
             guild_commands: HashMap::new(),
@@ -218,6 +234,7 @@ impl State {
             started: Instant::now(),
             clock_offset: Duration::ZERO,
             thread_activity: HashMap::new(),
+            archive_check_at: Duration::ZERO,
         };
         let channel = state.text_channel_json(text_channel_id, TEXT_CHANNEL_NAME);
         state.channels.insert(text_channel_id, channel);
@@ -536,6 +553,10 @@ impl State {
         if self.is_thread(thread_id) {
             let now = self.now();
             self.thread_activity.insert(thread_id, now);
+            // Its new deadline is at least Discord's shortest auto-archive duration away.
+            self.archive_check_at = self
+                .archive_check_at
+                .min(now + Duration::from_secs(MIN_AUTO_ARCHIVE_MINUTES * 60));
         }
     }
 
@@ -551,6 +572,10 @@ impl State {
     /// creating, archiving, or unarchiving a thread",
     /// <https://discord.com/developers/docs/topics/threads>) and sending THREAD_UPDATE.
     pub(crate) fn set_archived(&mut self, thread_id: u64, archived: bool) {
+        if !archived {
+            // An active thread again: its deadline counts from now on.
+            self.archive_check_at = Duration::ZERO;
+        }
         let timestamp = self.clock_timestamp();
         let Some(channel) = self.channels.get_mut(&thread_id) else {
             return;
@@ -573,6 +598,10 @@ impl State {
     /// (<https://discord.com/developers/docs/topics/threads#active-archived-threads>).
     pub(crate) fn archive_idle_threads(&mut self) {
         let now = self.now();
+        if now < self.archive_check_at {
+            return;
+        }
+        let mut earliest: Option<Duration> = None;
         let idle: Vec<u64> = self
             .channels
             .iter()
@@ -580,9 +609,17 @@ impl State {
             .filter_map(|(id, c)| {
                 let minutes = c["thread_metadata"]["auto_archive_duration"].as_u64()?;
                 let since = self.thread_activity.get(id).copied().unwrap_or_default();
-                (now.saturating_sub(since) >= Duration::from_secs(minutes * 60)).then_some(*id)
+                let due = since + Duration::from_secs(minutes * 60);
+                if now >= due {
+                    return Some(*id);
+                }
+                earliest = Some(earliest.map_or(due, |e| e.min(due)));
+                None
             })
             .collect();
+        // Until the earliest deadline of the threads left active, nothing can be due (new
+        // activity only moves deadlines later, or lowers this mark: `touch_thread`).
+        self.archive_check_at = earliest.unwrap_or(Duration::MAX);
         for id in idle {
             self.set_archived(id, true);
         }
@@ -882,6 +919,10 @@ impl State {
             attachments,
             previous_versions: Vec::new(),
         };
+        if let Some(nonce) = message.json.get("nonce").filter(|n| !n.is_null()) {
+            self.message_by_nonce
+                .insert((channel_id, nonce.to_string()), id);
+        }
         self.messages.push(message.clone());
         message
     }
@@ -980,11 +1021,25 @@ impl State {
         let message_ephemeral = message_id
             .and_then(|id| self.message(id))
             .is_some_and(FakeMessage::is_ephemeral);
+        self.responses_by_interaction
+            .entry(interaction_id)
+            .or_default()
+            .push(self.responses.len());
         self.responses.push(InteractionResponse {
             interaction_id,
             kind,
             body: body.clone(),
-            files: files.to_vec(),
+            files: if self.lean {
+                files
+                    .iter()
+                    .map(|f| RecordedFile {
+                        bytes: Vec::new(),
+                        ..f.clone()
+                    })
+                    .collect()
+            } else {
+                files.to_vec()
+            },
             message_id,
             message_ephemeral,
         });
