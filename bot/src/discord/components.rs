@@ -116,16 +116,19 @@ async fn route(
 ) -> Result<(), Error> {
     let services = &data.services;
     let user = ic.user.id.domain();
+    if matches!(action, ids::ACCEPT | ids::DECLINE | ids::CANCEL)
+        && services.challenge(id).await?.message_id.is_none()
+    {
+        // The game's thread is started from the challenge's message (crash-safe, see
+        // `discord::outbox`), and declining or cancelling edits it: if the message was not
+        // recorded yet (a click right after `/challenge` answered, before it read its
+        // message back, or a crash in between), it is the one whose button was pressed.
+        services
+            .set_challenge_message(id, ic.message.id.domain())
+            .await?;
+    }
     match action {
         ids::ACCEPT => {
-            // The game's thread is started from the challenge's message (crash-safe, see
-            // `discord::outbox`): if the message was not recorded (a crash right after
-            // `/challenge` answered), it is the one whose button was pressed.
-            if services.challenge(id).await?.message_id.is_none() {
-                services
-                    .set_challenge_message(id, ic.message.id.domain())
-                    .await?;
-            }
             let snap = services
                 .accept_challenge(id, user, &display_name(&ic.user))
                 .await?;

@@ -222,6 +222,11 @@ async fn serve_stops_with_one_line_when_the_gateway_refuses_the_token() {
     let dir = tempfile::tempdir().unwrap();
     spawn_serve(&mut processes, &base, "fake-token-for-kaboom", dir.path());
     control.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;
+    // The bot's set-up (command registration over REST) is over before the token changes:
+    // this test is about the gateway refusing it.
+    control
+        .get(&format!("/commands?timeout_ms={WAIT_MS}"))
+        .await;
     control
         .post("/bot-token", json!({ "token": "the-new-token" }))
         .await;
