@@ -256,22 +256,10 @@ async fn run() {
     let fake_pid = processes.0[0].1.id();
     let bot_pid = processes.0[1].1.id();
     let control = Arc::new(Control::new(base));
-    control.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;
+    let channel = control.bot_ready().await;
     control
-        .get(&format!("/commands?timeout_ms={WAIT_MS}"))
+        .add_players(FIRST_USER..FIRST_USER + 2 * n_games)
         .await;
-    let channel = control.get("/info").await["text_channel_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    for id in FIRST_USER..FIRST_USER + 2 * n_games {
-        control
-            .post(
-                "/users",
-                json!({ "id": id.to_string(), "username": format!("p{id}") }),
-            )
-            .await;
-    }
     let db = Arc::new(
         Db::connect(&format!(
             "sqlite://{}",

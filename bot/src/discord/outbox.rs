@@ -441,6 +441,9 @@ fn discord_code(e: &serenity::Error) -> Option<isize> {
 /// 160004 "A thread has already been created for this message"
 /// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#json>).
 const THREAD_ALREADY_CREATED: isize = 160_004;
+/// How a carrier-menu entry's `last_error` starts once its DM was refused and the
+/// in-thread "Choose privately" offer failed: its retries post the offer, not the DM.
+const IN_THREAD_OFFER_FAILED: &str = "the DM was refused; the in-thread offer failed: ";
 /// 10008 "Unknown message" (same page).
 const UNKNOWN_MESSAGE: isize = 10_008;
 
@@ -601,7 +604,15 @@ impl Deliverer {
     /// [`MAX_ATTEMPTS`] no longer holds the queue back.
     async fn deliver_queue(&self, entries: Vec<Entry>) -> Result<(), Error> {
         let db = &self.services.db;
-        for entry in entries {
+        for listed in entries {
+            // Read again: the list may be older than a delivery task that just finished
+            // this queue (the dispatcher listed it before the task left `in_flight`).
+            let Some(entry) = outbox::get(db, listed.id).await? else {
+                continue;
+            };
+            if entry.delivered_at.is_some() || entry.failed_at.is_some() {
+                continue;
+            }
             let now = unix_now();
             if entry.next_attempt_at > now {
                 return Ok(());
@@ -842,39 +853,55 @@ impl Deliverer {
                         )
                         .await
                 };
-                match dm.await {
-                    Ok(msg) => Ok(Posted {
+                // Once the DM was refused and the in-thread offer tried, later attempts go
+                // on with the offer (same nonce): a DM that works on a retry would give the
+                // player both (issue 17, the faults test).
+                let offered_before = entry
+                    .last_error
+                    .as_deref()
+                    .is_some_and(|e| e.starts_with(IN_THREAD_OFFER_FAILED));
+                let dm_result = if offered_before { None } else { Some(dm.await) };
+                match dm_result {
+                    Some(Ok(msg)) => Ok(Posted {
                         message_id: Some(msg.id.domain()),
                         ..Posted::default()
                     }),
-                    Err(e) if client_error(&e) => {
-                        tracing::info!(game_id = %game_id, user = %user, error = %e, "carrier DM not delivered; offering the in-thread menu");
+                    Some(Err(e)) if !client_error(&e) => Err(e.into()),
+                    refused => {
+                        if let Some(Err(e)) = refused {
+                            tracing::info!(game_id = %game_id, user = %user, error = %e, "carrier DM not delivered; offering the in-thread menu");
+                        }
                         let channel = board::game_channel(&snap);
-                        self.ensure_open(channel).await?;
-                        let msg = channel
-                            .send_message(
-                                http,
-                                serenity::CreateMessage::new()
-                                    .content(messages::dm_refused_choose_privately(user))
-                                    .components(vec![serenity::CreateActionRow::Buttons(vec![
-                                        serenity::CreateButton::new(messages::ids::make(
-                                            messages::ids::CHOOSE,
-                                            game_id,
-                                        ))
-                                        .label("Choose privately")
-                                        .style(serenity::ButtonStyle::Primary),
-                                    ])])
-                                    .allowed_mentions(messages::mentions::only(&[user]))
-                                    .nonce(serenity::Nonce::String(format!("{}f", entry.nonce)))
-                                    .enforce_nonce(true),
-                            )
-                            .await?;
-                        Ok(Posted {
-                            message_id: Some(msg.id.domain()),
-                            ..Posted::default()
-                        })
+                        let offer = async {
+                            self.ensure_open(channel).await?;
+                            let msg = channel
+                                .send_message(
+                                    http,
+                                    serenity::CreateMessage::new()
+                                        .content(messages::dm_refused_choose_privately(user))
+                                        .components(vec![serenity::CreateActionRow::Buttons(vec![
+                                            serenity::CreateButton::new(messages::ids::make(
+                                                messages::ids::CHOOSE,
+                                                game_id,
+                                            ))
+                                            .label("Choose privately")
+                                            .style(serenity::ButtonStyle::Primary),
+                                        ])])
+                                        .allowed_mentions(messages::mentions::only(&[user]))
+                                        .nonce(serenity::Nonce::String(format!("{}f", entry.nonce)))
+                                        .enforce_nonce(true),
+                                )
+                                .await?;
+                            Ok::<_, Error>(msg)
+                        };
+                        match offer.await {
+                            Ok(msg) => Ok(Posted {
+                                message_id: Some(msg.id.domain()),
+                                ..Posted::default()
+                            }),
+                            Err(e) => Err(format!("{IN_THREAD_OFFER_FAILED}{e}").into()),
+                        }
                     }
-                    Err(e) => Err(e.into()),
                 }
             }
             Effect::Announcement {

@@ -340,24 +340,14 @@ async fn games_in_all_five_variants_finish_through_rest_and_gateway_faults() {
     processes
         .0
         .push(("kaboom serve", start_bot(dir.path(), &base)));
-    control.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;
+    let channel = control.bot_ready().await;
     control
-        .get(&format!("/commands?timeout_ms={WAIT_MS}"))
+        .add_players(
+            GAMES
+                .iter()
+                .flat_map(|&(_, _, white, black)| [white, black]),
+        )
         .await;
-    let channel = control.get("/info").await["text_channel_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    for (_, _, white, black) in GAMES {
-        for id in [white, black] {
-            control
-                .post(
-                    "/users",
-                    json!({ "id": id.to_string(), "username": format!("player{id}") }),
-                )
-                .await;
-        }
-    }
     control
         .post(
             &format!("/users/{REFUSES_DMS}/dms"),
@@ -443,11 +433,37 @@ async fn games_in_all_five_variants_finish_through_rest_and_gateway_faults() {
             .filter(|m| m["author_id"] == bot_user && m["interaction_id"].is_null())
             .map(|m| m["id"].as_str().unwrap())
             .collect();
+        // A carrier-menu entry whose in-thread offer was posted but its answer lost (a 5xx
+        // after the work, a reset) is retried; if the player used that offer in between,
+        // the retry finds nothing left to offer and the entry is done without a message
+        // id. Such an offer is the one message of the bot's that no entry records.
+        let moot_offers = entries
+            .iter()
+            .filter(|e| e.kind == "carrier-menu" && e.attempts > 0 && e.message_id.is_none())
+            .count();
+        let mut unrecorded_offers = 0;
         for id in &posted {
             let kind = recorded.get(*id);
+            let content = messages
+                .iter()
+                .find(|m| m["id"] == *id)
+                .and_then(|m| m["content"].as_str())
+                .unwrap_or_default();
+            if kind.is_none() && content.contains("I could not send you a direct message") {
+                unrecorded_offers += 1;
+                assert!(
+                    unrecorded_offers <= moot_offers,
+                    "game {game}: an offer {id} that no entry records: {content}"
+                );
+                continue;
+            }
             assert!(
                 kind.is_some(),
-                "game {game}: message {id} in the thread is no entry's (a duplicate?)"
+                "game {game}: message {id} in the thread is no entry's (a duplicate?): {:?}; entries {recorded:?}",
+                messages
+                    .iter()
+                    .find(|m| m["id"] == *id)
+                    .map(|m| (&m["content"], &m["message"]["nonce"]))
             );
             if kind.is_some_and(|k| k == "carrier-menu") {
                 fallbacks += 1;

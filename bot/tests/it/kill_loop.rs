@@ -149,24 +149,10 @@ async fn kill_loop(kills_wanted: usize) {
         processes,
         restarts: 0,
     };
-    control.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;
+    let channel = control.bot_ready().await;
     control
-        .get(&format!("/commands?timeout_ms={WAIT_MS}"))
+        .add_players(PAIRS.iter().flat_map(|&(a, b)| [a, b]))
         .await;
-    let channel = control.get("/info").await["text_channel_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    for (a, b) in PAIRS {
-        for id in [a, b] {
-            control
-                .post(
-                    "/users",
-                    json!({ "id": id.to_string(), "username": format!("player{id}") }),
-                )
-                .await;
-        }
-    }
     let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
     let db = Db::connect(&url).await.expect("the bot's database opens");
 

@@ -227,6 +227,28 @@ impl Control {
         self.answer(&sent).await
     }
 
+    /// Waits until the bot has identified and registered its commands; returns the fake's
+    /// text channel (where challenges are made).
+    pub async fn bot_ready(&self) -> String {
+        self.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;
+        self.get(&format!("/commands?timeout_ms={WAIT_MS}")).await;
+        self.get("/info").await["text_channel_id"]
+            .as_str()
+            .expect("the fake's text channel")
+            .to_string()
+    }
+
+    /// Adds the simulated users `ids`, each named `player<id>`.
+    pub async fn add_players(&self, ids: impl IntoIterator<Item = u64>) {
+        for id in ids {
+            self.post(
+                "/users",
+                json!({ "id": id.to_string(), "username": format!("player{id}") }),
+            )
+            .await;
+        }
+    }
+
     /// How many times a bot has identified on the fake's gateway so far.
     pub async fn identified_sessions(&self) -> u64 {
         self.get("/info").await["identified_sessions"]
