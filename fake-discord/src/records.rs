@@ -54,13 +54,7 @@ impl RecordedBody {
                 fields,
             } => RecordedBody::Multipart {
                 payload_json,
-                files: files
-                    .into_iter()
-                    .map(|f| RecordedFile {
-                        bytes: Vec::new(),
-                        ..f
-                    })
-                    .collect(),
+                files: files.iter().map(RecordedFile::without_bytes).collect(),
                 fields,
             },
             other => other,
@@ -96,6 +90,19 @@ pub struct RecordedFile {
     pub content_type: Option<String>,
     /// The file's bytes.
     pub bytes: Vec<u8>,
+}
+
+impl RecordedFile {
+    /// The file part with its bytes dropped (name, field and content type kept): what lean
+    /// mode keeps ([`crate::FakeDiscord::set_lean`]).
+    pub fn without_bytes(&self) -> RecordedFile {
+        RecordedFile {
+            field: self.field.clone(),
+            filename: self.filename.clone(),
+            content_type: self.content_type.clone(),
+            bytes: Vec::new(),
+        }
+    }
 }
 
 /// An attachment stored on a message, with its bytes (Attachment object,

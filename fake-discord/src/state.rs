@@ -1030,13 +1030,7 @@ impl State {
             kind,
             body: body.clone(),
             files: if self.lean {
-                files
-                    .iter()
-                    .map(|f| RecordedFile {
-                        bytes: Vec::new(),
-                        ..f.clone()
-                    })
-                    .collect()
+                files.iter().map(RecordedFile::without_bytes).collect()
             } else {
                 files.to_vec()
             },
