@@ -348,3 +348,25 @@ mod tests {
         assert_eq!(plan(&f, 99 * DAY, &settings(), 2 * DAY).next, None);
     }
 }
+
+/// Issue 20: the seconds a player's clock stands still from `now` because of their vacation
+/// from `started_at` to `until_at` (Unix seconds): the part of the vacation still ahead
+/// (0 once it is over). A turn that begins during a vacation gets its time per move after
+/// the player is back; a vacation that starts during a turn pushes the deadline back by its
+/// length, and one that ends early pulls it forward by the days not taken, so the clock
+/// has stood still exactly while the player was away.
+pub fn vacation_pause(now: i64, started_at: i64, until_at: i64) -> i64 {
+    (until_at - now.max(started_at)).max(0)
+}
+
+#[cfg(test)]
+mod vacation_tests {
+    use super::vacation_pause;
+
+    #[test]
+    fn a_vacation_pauses_only_what_is_left_of_it() {
+        assert_eq!(vacation_pause(100, 0, 1_000), 900);
+        assert_eq!(vacation_pause(0, 100, 1_000), 900);
+        assert_eq!(vacation_pause(2_000, 0, 1_000), 0);
+    }
+}

@@ -70,6 +70,8 @@ pub struct SweepReport {
     pub forfeited: Vec<GameId>,
     /// Nudges claimed: (game, threshold).
     pub nudged: Vec<(GameId, String)>,
+    /// Vacations ended because their days ran out (issue 20).
+    pub vacations_ended: usize,
 }
 
 /// The scheduler: storage, clock, notice planner and configuration.
@@ -243,6 +245,17 @@ impl Scheduler {
     pub async fn sweep(&self) -> Result<SweepReport, StorageError> {
         let now = self.clock.now();
         let mut report = SweepReport::default();
+        // Issue 20: vacations whose days ran out end (the deadlines already count their
+        // end: nothing else changes).
+        {
+            let mut tx = self.db.begin_write().await?;
+            let ended = crate::storage::comforts::end_due_vacations(&mut tx, now).await?;
+            tx.commit().await?;
+            for v in &ended {
+                tracing::info!(user = %v.user_id, "vacation ended: its days ran out");
+            }
+            report.vacations_ended = ended.len();
+        }
         loop {
             let mut tx = self.db.begin_write().await?;
             let ids = schedule::expiring_challenges(
@@ -352,8 +365,16 @@ impl Scheduler {
                 Due::Forfeit => ending.push((g, true)),
                 Due::Abort => ending.push((g, false)),
                 Due::Nudge(nudge) => {
-                    next.push((id, at));
-                    claims.push((g, nudge));
+                    // Issue 20: no reminders while the player to move is on vacation;
+                    // looked at again when it ends.
+                    let mover = g.row.player(to_move(g.row.ply));
+                    match crate::storage::comforts::vacation_until_tx(tx, mover, now).await? {
+                        Some(until) => next.push((id, Some(at.map_or(until, |a| a.min(until))))),
+                        None => {
+                            next.push((id, at));
+                            claims.push((g, nudge));
+                        }
+                    }
                 }
             }
         }

@@ -9,6 +9,7 @@
 //! committed.
 
 pub mod access;
+pub mod comforts; // issue 20
 pub mod commitment;
 pub mod outbox; // issue 16
 pub mod painter;
@@ -109,6 +110,8 @@ pub struct Played {
     pub reveal: Vec<Designation>,
     /// When the game ended with this action and was rated: the rating change (issue 18).
     pub rating: Option<crate::storage::ratings::GameChange>,
+    /// Whether a conditional line played it (issue 20; the board's caption says so).
+    pub by_conditional: bool,
 }
 
 /// A game that just ended off the board or by agreement.
@@ -633,9 +636,55 @@ impl Services {
                 }
             })
             .await??;
+        let mut tx = self.db.begin_write().await?;
+        let Some(played) = self
+            .commit_ply(&mut tx, &row, color, user, game, ply, false)
+            .await?
+        else {
+            drop(tx);
+            let now_ply = self
+                .load(id)
+                .await
+                .map(|s| s.row.ply)
+                .unwrap_or(row.ply + 1);
+            return Err(ServiceError::MovedOn {
+                game_id: id,
+                ply: now_ply,
+            });
+        };
+        // Issue 20: the opponent's conditional lines answer in the same transaction.
+        self.after_ply_in_tx(&mut tx, &played, None).await?;
+        tx.commit().await?;
+        tracing::info!(game_id = %id, ply = row.ply + 1, action = %played.ply.san, "action played");
+        Ok(played)
+    }
+
+    /// Writes `game` (the game after `ply`, played by `user` as `color` from `row`'s ply)
+    /// inside `tx` with the expected-ply check, the draw offer it declines, the reveal and
+    /// rating of a game it ends, and its outbox entries. `None` when the game was no longer
+    /// at `row.ply` (nothing written). `by_conditional`: played by a conditional line
+    /// (issue 20), which the board's caption says.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn commit_ply(
+        &self,
+        tx: &mut crate::storage::Tx,
+        row: &GameRow,
+        color: Color,
+        user: UserId,
+        game: AnyGame,
+        ply: PlyRecord,
+        by_conditional: bool,
+    ) -> Result<Option<Played>, ServiceError> {
+        let id = row.id;
         let status = game.status();
         let finished = status.outcome();
         let now = self.clock.now();
+        let deadline_at = if finished.is_some() {
+            None
+        } else {
+            self.deadline_for(tx, row.days_per_move, row.player(color.other()))
+                .await?
+        };
         let update = StateUpdate {
             expected_ply: row.ply,
             action: Some((ply.san.clone(), user)),
@@ -648,51 +697,37 @@ impl Services {
             },
             declared: row.declared,
             result: finished.map(|o| (o.result().to_string(), o.reason.name().to_string())),
-            deadline_at: if finished.is_some() {
-                None
-            } else {
-                self.deadline(row.days_per_move)
-            },
+            deadline_at,
         };
-        let mut tx = self.db.begin_write().await?;
-        if !games::update_state(&mut tx, id, &update, now).await? {
-            drop(tx);
-            let now_ply = self
-                .load(id)
-                .await
-                .map(|s| s.row.ply)
-                .unwrap_or(row.ply + 1);
-            return Err(ServiceError::MovedOn {
-                game_id: id,
-                ply: now_ply,
-            });
+        if !games::update_state(tx, id, &update, now).await? {
+            return Ok(None);
         }
         let mut declined_draw = false;
-        if let Some(offer) = games::draw_offer(&mut tx, id).await?
+        if let Some(offer) = games::draw_offer(tx, id).await?
             && (offer.by != color || finished.is_some())
         {
-            games::clear_draw_offer(&mut tx, id).await?;
+            games::clear_draw_offer(tx, id).await?;
             declined_draw = offer.by != color;
         }
+        // A move voids a standing takeback proposal (issue 20).
+        crate::storage::comforts::clear_takeback(tx, id).await?;
         let reveal = if finished.is_some() {
-            carriers::all_tx(&mut tx, id).await?
+            carriers::all_tx(tx, id).await?
         } else {
             Vec::new()
         };
-        let snap = Self::snapshot_tx(&mut tx, id, game).await?;
-        let rating = self.rate(&mut tx, &snap).await?;
+        let snap = Self::snapshot_tx(tx, id, game).await?;
+        let rating = self.rate(tx, &snap).await?;
         let played = Played {
             snap,
             ply,
             declined_draw,
             reveal,
             rating,
+            by_conditional,
         };
-        self.enqueue(&mut tx, outbox::Committed::Played(&played))
-            .await?;
-        tx.commit().await?;
-        tracing::info!(game_id = %id, ply = row.ply + 1, action = %played.ply.san, "action played");
-        Ok(played)
+        self.enqueue(tx, outbox::Committed::Played(&played)).await?;
+        Ok(Some(played))
     }
 
     /// Autocomplete for `/move`: `user`'s legal actions in game `id` matching `typed`

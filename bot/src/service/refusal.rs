@@ -186,4 +186,7 @@ pub enum Refusal {
         /// Their names, as Discord's settings show them.
         missing: Vec<String>,
     },
+    /// A refusal of the correspondence comforts (issue 20: conditional moves, vacations,
+    /// takebacks, notes, rematches).
+    Comfort(super::comforts::ComfortRefusal),
 }
