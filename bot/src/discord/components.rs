@@ -5,6 +5,7 @@
 use poise::serenity_prelude as serenity;
 
 use crate::discord::ids::Domain;
+use crate::discord::messages::comforts::ids as comfort_ids;
 use crate::discord::messages::{self, ids};
 use crate::discord::types::{Data, Error};
 use crate::discord::{flows, respond};
@@ -167,7 +168,9 @@ async fn route(
         }
         ids::VIEW => {
             let snap = services.load(GameId(id)).await?;
-            let (text, image) = flows::own_view(services, &snap, user).await?;
+            let (mut text, image) = flows::own_view(services, &snap, user).await?;
+            // Issue 20: the clicker's private note, for them only.
+            text.push_str(&private_note(services, GameId(id), user, &snap).await?);
             respond::edit_component(
                 http,
                 ic,
@@ -213,6 +216,38 @@ async fn route(
             .await?;
             Ok(())
         }
+        comfort_ids::TAKEBACK_YES | comfort_ids::TAKEBACK_NO => {
+            let r = services
+                .answer_takeback(GameId(id), user, action == comfort_ids::TAKEBACK_YES)
+                .await?;
+            data.outbox.settle(GameId(id)).await?;
+            answer(http, ic, messages::comforts::takeback_reply(&r)).await
+        }
+        comfort_ids::REMATCH => {
+            let challenge = services
+                .rematch(GameId(id), user, &display_name(&ic.user))
+                .await?;
+            data.outbox.settle_challenge(challenge.id).await?;
+            let opponent = challenge.spec.opponent_id.unwrap_or(user);
+            answer(http, ic, messages::comforts::rematch_reply(opponent)).await
+        }
         _ => Err(ServiceError::Refused(Refusal::StaleButton).into()),
     }
+}
+
+/// The clicker's private note in game `id` for "My view" (issue 20), or nothing: only a
+/// player has one, and it fits within the 2,000-character message with the caption.
+async fn private_note(
+    services: &crate::service::Services,
+    id: GameId,
+    user: crate::domain::ids::UserId,
+    snap: &crate::service::Snapshot,
+) -> Result<String, Error> {
+    if snap.row.color_of(user).is_none() {
+        return Ok(String::new());
+    }
+    Ok(match services.note(id, user).await? {
+        Some(n) => messages::comforts::note_in_view(&n),
+        None => String::new(),
+    })
 }

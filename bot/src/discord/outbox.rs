@@ -158,6 +158,35 @@ pub enum Effect {
         /// The text, already worded (without a mention).
         text: String,
     },
+    /// A private message to `user` by DM (issue 20: their dropped conditional lines). A DM
+    /// that Discord refuses is given up, never posted in the thread instead: its text is
+    /// private.
+    Private {
+        /// The player.
+        user: UserId,
+        /// The text, already worded.
+        text: String,
+    },
+    /// A text in the game's thread with buttons (issue 20: a takeback proposal).
+    Prompt {
+        /// The text, already worded.
+        text: String,
+        /// The users it may ping.
+        pings: Vec<UserId>,
+        /// The buttons: (custom id, label, style `primary|secondary|success|danger`).
+        buttons: Vec<(String, String, String)>,
+    },
+    /// A challenge posted in `channel_id` with its Accept/Decline/Cancel buttons (issue 20:
+    /// a rematch); its message is recorded on the challenge (the entry's `challenge_id`),
+    /// so that the game's thread can start from it.
+    ChallengePost {
+        /// The channel.
+        channel_id: ChannelId,
+        /// The text, already worded.
+        text: String,
+        /// The users it may ping (the challenged player).
+        pings: Vec<UserId>,
+    },
 }
 
 impl Effect {
@@ -172,6 +201,9 @@ impl Effect {
             Effect::Announcement { .. } => "announcement",
             Effect::GameEnded { .. } => "game-ended",
             Effect::Nudge { .. } => "nudge",
+            Effect::Private { .. } => "private",
+            Effect::Prompt { .. } => "prompt",
+            Effect::ChallengePost { .. } => "challenge-post",
         }
     }
 
@@ -228,6 +260,7 @@ impl DiscordEffects {
                 };
                 return vec![effect.for_challenge(challenge.id)];
             }
+            Committed::Comfort(change) => return comfort_effects(change),
             other => match self.game_effects(other) {
                 Some(effects) => effects,
                 None => return Vec::new(),
@@ -282,11 +315,16 @@ impl DiscordEffects {
     /// The effects of a change to a game in play (`None` for the changes of challenges).
     fn game_effects(&self, change: Committed<'_>) -> Option<(GameId, Vec<Effect>)> {
         Some(match change {
-            Committed::Accepted { .. } | Committed::ChallengeClosed { .. } => return None,
+            Committed::Accepted { .. }
+            | Committed::ChallengeClosed { .. }
+            | Committed::Comfort(_) => return None,
             Committed::Played(played) => {
                 let mut notes = Vec::new();
                 if played.declined_draw {
                     notes.push("(The draw offer lapsed with this move.)".to_string());
+                }
+                if played.by_conditional {
+                    notes.push(messages::comforts::PLAYED_BY_CONDITIONAL.to_string());
                 }
                 let mut caption = messages::board_caption(
                     &played.snap,
@@ -391,12 +429,98 @@ fn with_result_lines(
     }
 }
 
+/// The effects of a change of the comforts (issue 20).
+fn comfort_effects(change: &crate::service::comforts::ComfortChange) -> Vec<NewEffect> {
+    use crate::service::comforts::ComfortChange;
+    use messages::comforts as words;
+    match change {
+        ComfortChange::LinesDropped { game, notices } => notices
+            .iter()
+            .map(|(user, lines)| {
+                Effect::Private {
+                    user: *user,
+                    text: words::lines_dropped(*game, lines),
+                }
+                .for_game(*game)
+            })
+            .collect(),
+        ComfortChange::VacationStarted { vacation, games } => games
+            .iter()
+            .map(|g| {
+                announcement(words::vacation_started(g, vacation), Vec::new(), false).for_game(g.id)
+            })
+            .collect(),
+        ComfortChange::VacationEnded { vacation, games } => games
+            .iter()
+            .map(|g| {
+                announcement(words::vacation_ended(g, vacation), Vec::new(), false).for_game(g.id)
+            })
+            .collect(),
+        ComfortChange::TakebackProposed { snap, by, plies } => {
+            let row = &snap.row;
+            vec![
+                Effect::Prompt {
+                    text: words::takeback_proposed(row, *by, plies),
+                    pings: vec![row.player(by.other())],
+                    buttons: words::takeback_buttons(row.id),
+                }
+                .for_game(row.id),
+            ]
+        }
+        ComfortChange::TakebackDeclined { snap, by } => vec![
+            announcement(words::takeback_declined(&snap.row, *by), Vec::new(), false)
+                .for_game(snap.row.id),
+        ],
+        ComfortChange::TakenBack { snap, by, plies } => {
+            let note = words::taken_back(&snap.row, *by, plies);
+            let caption = messages::board_caption(snap, snap.game.plies().last(), &[], &[note]);
+            vec![
+                Effect::Board {
+                    ply: snap.row.ply,
+                    caption,
+                    finished: false,
+                }
+                .for_game(snap.row.id),
+            ]
+        }
+        ComfortChange::Rematch { challenge, from } => vec![
+            Effect::ChallengePost {
+                channel_id: challenge.spec.channel_id,
+                text: words::rematch_text(challenge, *from),
+                pings: challenge.spec.opponent_id.into_iter().collect(),
+            }
+            .for_challenge(challenge.id),
+        ],
+    }
+}
+
 fn announcement(text: String, pings: Vec<UserId>, draw_buttons: bool) -> Effect {
     Effect::Announcement {
         text,
         pings,
         draw_buttons,
     }
+}
+
+/// The buttons of a [`Effect::Prompt`]: one row (at most 5 buttons, Discord's limit per
+/// action row, <https://discord.com/developers/docs/interactions/message-components#action-rows>).
+fn prompt_buttons(buttons: &[(String, String, String)]) -> Vec<serenity::CreateActionRow> {
+    let row = buttons
+        .iter()
+        .take(5)
+        .map(|(id, label, style)| {
+            let style = match style.as_str() {
+                "primary" => serenity::ButtonStyle::Primary,
+                "success" => serenity::ButtonStyle::Success,
+                "danger" => serenity::ButtonStyle::Danger,
+                _ => serenity::ButtonStyle::Secondary,
+            };
+            serenity::CreateButton::new(id.clone())
+                .label(label.clone())
+                .style(style)
+        })
+        .collect();
+    vec![serenity::CreateActionRow::Buttons(row)]
 }
 
 impl EffectPlanner for DiscordEffects {
@@ -733,6 +857,14 @@ impl Deliverer {
                 .close_challenge(entry, channel_id, message_id, content, line)
                 .await;
         }
+        if let Effect::ChallengePost {
+            channel_id,
+            text,
+            pings,
+        } = effect
+        {
+            return self.post_challenge(entry, channel_id, text, pings).await;
+        }
         let game_id = entry
             .game_id
             .ok_or("an outbox entry of a game names no game")?;
@@ -961,7 +1093,93 @@ impl Deliverer {
                 ply,
                 text,
             } => self.nudge(entry, game_id, user, dm, ply, text).await,
+            Effect::Private { user, text } => self.private(entry, game_id, user, text).await,
+            Effect::Prompt {
+                text,
+                pings,
+                buttons,
+            } => {
+                let snap = services.load(game_id).await?;
+                let message = serenity::CreateMessage::new()
+                    .content(text)
+                    .allowed_mentions(messages::mentions::only(&pings))
+                    .components(prompt_buttons(&buttons));
+                let msg = self.post_in_game(entry, &snap, message).await?;
+                Ok(Posted {
+                    message_id: Some(msg),
+                    ..Posted::default()
+                })
+            }
+            Effect::ChallengePost { .. } => Ok(Posted::default()),
         }
+    }
+
+    /// A private DM (issue 20). Discord refusing it (closed DMs, a 4xx) gives it up: the
+    /// text is private, so it is never posted in the thread instead.
+    async fn private(
+        &self,
+        entry: &Entry,
+        game_id: GameId,
+        user: UserId,
+        text: String,
+    ) -> Result<Posted, Error> {
+        let http = &*self.http;
+        let sent = async {
+            let channel = serenity::UserId::from(user).create_dm_channel(http).await?;
+            channel
+                .send_message(
+                    http,
+                    serenity::CreateMessage::new()
+                        .content(text)
+                        .allowed_mentions(messages::mentions::none())
+                        .nonce(serenity::Nonce::String(entry.nonce.clone()))
+                        .enforce_nonce(true),
+                )
+                .await
+        };
+        match sent.await {
+            Ok(msg) => Ok(Posted {
+                message_id: Some(msg.id.domain()),
+                ..Posted::default()
+            }),
+            Err(e) if client_error(&e) => {
+                tracing::info!(game_id = %game_id, user = %user, error = %e, "private DM refused; given up (private text)");
+                Ok(Posted::default())
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A rematch challenge (issue 20): posted in its channel with the challenge's buttons
+    /// and the entry's nonce, and recorded as the challenge's message.
+    async fn post_challenge(
+        &self,
+        entry: &Entry,
+        channel_id: ChannelId,
+        text: String,
+        pings: Vec<UserId>,
+    ) -> Result<Posted, Error> {
+        let challenge_id = entry
+            .challenge_id
+            .ok_or("a challenge post names no challenge")?;
+        let msg = serenity::ChannelId::from(channel_id)
+            .send_message(
+                &*self.http,
+                serenity::CreateMessage::new()
+                    .content(text)
+                    .components(messages::challenge_buttons(challenge_id))
+                    .allowed_mentions(messages::mentions::only(&pings))
+                    .nonce(serenity::Nonce::String(entry.nonce.clone()))
+                    .enforce_nonce(true),
+            )
+            .await?;
+        self.services
+            .set_challenge_message(challenge_id, msg.id.domain())
+            .await?;
+        Ok(Posted {
+            message_id: Some(msg.id.domain()),
+            ..Posted::default()
+        })
     }
 
     /// Posts `message` in the game's thread (reopened first if archived) with the entry's

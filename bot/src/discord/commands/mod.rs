@@ -5,6 +5,8 @@
 #[allow(missing_docs)]
 pub mod challenge;
 #[allow(missing_docs)]
+pub mod comforts; // issue 20
+#[allow(missing_docs)]
 pub mod game;
 #[allow(missing_docs)]
 pub mod info;
@@ -39,6 +41,10 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         info::rules(),
         info::help(),
         settings::settings(), // scheduler (issue 8)
+        comforts::premove(),  // issue 20
+        comforts::vacation(),
+        comforts::takeback(),
+        comforts::note(),
     ]
 }
 

@@ -1,6 +1,7 @@
 //! Message texts and components: what the players read. Public texts use only public
 //! information (spectator views, commitments); Beirut carriers appear only after the end.
 
+pub mod comforts; // issue 20
 pub mod failure;
 pub mod mentions;
 pub mod ratings; // issue 18
@@ -196,7 +197,10 @@ pub fn board_buttons(game_id: GameId, finished: bool) -> Vec<serenity::CreateAct
         .label("My view")
         .style(serenity::ButtonStyle::Secondary);
     if finished {
-        return vec![serenity::CreateActionRow::Buttons(vec![view])];
+        return vec![serenity::CreateActionRow::Buttons(vec![
+            view,
+            comforts::rematch_button(game_id),
+        ])];
     }
     vec![serenity::CreateActionRow::Buttons(vec![
         serenity::CreateButton::new(ids::make(ids::RESIGN, game_id))
@@ -562,6 +566,7 @@ impl Wording for SchedulerWords {
 /// What a refused player reads.
 pub fn refusal(r: &Refusal) -> String {
     match r {
+        Refusal::Comfort(c) => comforts::refusal(c),
         Refusal::UnknownGame { id } => format!("There is no game #{id}."),
         Refusal::UnknownChallenge { id } => format!("There is no challenge #{id}."),
         Refusal::NotAPlayer { white, black, act } => {

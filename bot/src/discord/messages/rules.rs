@@ -379,6 +379,33 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
         "settings server",
         "the server's reminder defaults (Manage Server permission).",
     ),
+    (
+        "premove line",
+        "a conditional line, e.g. `Nf6 e5 Nd5 c4`: if your opponent plays Nf6 I reply e5 for you, and so on. Only you see it.",
+    ),
+    ("premove list", "your conditional lines in a game."),
+    ("premove clear", "remove your conditional lines in a game."),
+    (
+        "vacation start",
+        "stop your clocks in all games for some days (14 a year unless the server sets another); reminders pause.",
+    ),
+    ("vacation end", "come back early: your clocks run again."),
+    (
+        "vacation status",
+        "the vacation days you have left this year.",
+    ),
+    (
+        "vacation allowance",
+        "the server's yearly vacation days (Manage Server permission).",
+    ),
+    (
+        "takeback",
+        "casual games: propose to undo your last move; your opponent accepts or declines.",
+    ),
+    (
+        "note",
+        "private notes on a game, shown to you with **My view**.",
+    ),
 ];
 
 /// `/help`'s embed title.
@@ -401,6 +428,10 @@ pub const HELP_FLOW: &[Section] = &[
     Section {
         name: "4. Deadlines and reminders",
         text: "Each move has a time limit chosen in the challenge: 1, 2, 3 (default), 5, 7, 10 or 14 days, or none. I remind the player to move when half and 80% of the time are used (servers can change this). When the time runs out, that player loses on time, or it is a draw if the opponent could not possibly win. Untimed games get a reminder after 48 hours, then weekly. Turn reminders on or off, by DM or in the thread, with `/settings me`.",
+    },
+    Section {
+        name: "5. Correspondence comforts",
+        text: "**Conditional moves**: `/premove line` stores replies I play for you at once when your opponent plays what you expect; a line that no longer fits is dropped and I tell you by DM. Only you see your lines. In Beirut a line cannot name your opponent's Boom (you cannot see their carriers). **Vacation**: `/vacation start` stops your clocks in all games; your opponents see when you are back. **Takeback** (casual games): `/takeback`, then your opponent accepts or declines; in Beirut never across a Boom or a Dead Man's Switch blast, which revealed a hidden carrier. **Notes**: `/note`, private. **Rematch**: the button under a finished game's board challenges your opponent again, colours swapped.",
     },
 ];
 
