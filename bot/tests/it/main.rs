@@ -6,6 +6,7 @@ mod beirut_cli;
 mod bombalot_cli;
 mod bomberman_cli;
 mod cli;
+mod comforts; // issue 20
 mod common;
 mod conflicts;
 mod docs;

@@ -1,0 +1,643 @@
+//! Issue 20, end to end through the fake Discord: conditional moves (a line played out
+//! over several plies, a line dropped by a different reply, an illegal reply dropped, lines
+//! invisible to the opponent and in the PGN), a vacation that stops the clock and ends by
+//! itself, takebacks (accepted, declined, refused in a rated game, voided by a move), a
+//! private note, and a rematch accepted.
+
+use std::sync::Arc;
+
+use fake_discord::{CommandOption, FakeDiscord, InteractionResponse, SimUser};
+use kaboom_bot::domain::ids::{GameId, UserId};
+use kaboom_bot::scheduler::SchedulerConfig;
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::demo::DemoError;
+use kaboom_testkit::driver::{Driver, StartedGame};
+
+const T0: i64 = 1_763_700_000;
+const DAY: i64 = 86_400;
+const ATOMIC: i64 = 0;
+
+type Outcome = Result<(), DemoError>;
+
+async fn start() -> Result<(Driver, Arc<TestClock>, tempfile::TempDir), DemoError> {
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+    let fake = FakeDiscord::start().await?;
+    let clock = Arc::new(TestClock::new(T0));
+    let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;
+    Ok((d, clock, dir))
+}
+
+/// Alice (White) challenges bob to Atomic, casual (`rated: false`) or rated; bob accepts.
+async fn game(d: &Driver, rated: bool) -> Result<StartedGame, DemoError> {
+    let posted = d
+        .cmd(
+            &d.alice,
+            d.fake.text_channel_id(),
+            "challenge",
+            vec![
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::user("opponent", &d.bob),
+                CommandOption::integer("color", 0),
+                CommandOption::boolean("rated", rated),
+            ],
+        )
+        .await?;
+    d.accept(&posted).await
+}
+
+async fn premove(
+    d: &Driver,
+    user: &SimUser,
+    thread: u64,
+    sub: &str,
+    options: Vec<CommandOption>,
+) -> Result<InteractionResponse, DemoError> {
+    d.cmd(
+        user,
+        thread,
+        "premove",
+        vec![CommandOption::subcommand(sub, options)],
+    )
+    .await
+}
+
+async fn line(d: &Driver, user: &SimUser, thread: u64, text: &str) -> Result<String, DemoError> {
+    let r = premove(
+        d,
+        user,
+        thread,
+        "line",
+        vec![CommandOption::string("line", text)],
+    )
+    .await?;
+    assert!(r.is_ephemeral(), "{r:?}");
+    Ok(r.content().unwrap_or_default().to_string())
+}
+
+async fn moves(d: &Driver, game: GameId) -> Vec<String> {
+    kaboom_bot::storage::games::actions(&d.db, game)
+        .await
+        .expect("actions")
+}
+
+/// Every public message (not ephemeral) in the thread and the channel, every version.
+fn public_texts(d: &Driver, thread: u64) -> Vec<String> {
+    [thread, d.fake.text_channel_id()]
+        .into_iter()
+        .flat_map(|c| d.fake.messages_in(c))
+        .filter(|m| !m.is_ephemeral())
+        .map(|m| m.content().to_string())
+        .collect()
+}
+
+async fn pgn(d: &Driver, thread: u64) -> Result<String, DemoError> {
+    let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
+    Ok(String::from_utf8(r.files[0].bytes.clone()).unwrap())
+}
+
+async fn finish(d: Driver) -> Outcome {
+    assert!(
+        d.fake.unknown_routes().is_empty(),
+        "{:?}",
+        d.fake.unknown_routes()
+    );
+    d.stop().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conditional_line_plays_out_over_several_plies_and_stays_private() -> Outcome {
+    let (d, _clock, _dir) = start().await?;
+    let g = game(&d, true).await?;
+    let thread = g.thread.get();
+
+    // Autocomplete on the opponent's turn: alice's (White's) first moves, then bob's.
+    let sent = d.fake.autocomplete(
+        &d.bob,
+        thread,
+        "premove",
+        vec![CommandOption::subcommand(
+            "line",
+            vec![CommandOption::string("line", "Nf3 N").focused()],
+        )],
+    )?;
+    let choices = d
+        .fake
+        .next_interaction_response(sent.id, kaboom_testkit::driver::WAIT)
+        .await?
+        .choices();
+    assert!(choices.iter().any(|(_, v)| v == "Nf3 Nc6"), "{choices:?}");
+    assert!(choices.len() <= 25);
+
+    // Bob, on alice's turn: if Nf3 then Nc6, then if e4 then e6.
+    let ack = line(&d, &d.bob, thread, "Nf3 Nc6 e4 e6").await?;
+    assert!(ack.contains("`Nf3 Nc6 e4 e6`"), "{ack}");
+    let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
+    assert!(listed.is_ephemeral());
+    assert!(
+        listed.content().unwrap().contains("Nf3 Nc6 e4 e6"),
+        "{listed:?}"
+    );
+    // The opponent sees none of it; a spectator may not ask.
+    let theirs = premove(&d, &d.alice, thread, "list", vec![]).await?;
+    assert!(
+        theirs.content().unwrap().contains("no conditional lines"),
+        "{theirs:?}"
+    );
+    let carol = premove(&d, &d.carol, thread, "list", vec![]).await?;
+    assert!(
+        carol.content().unwrap().contains("Only the two players"),
+        "{carol:?}"
+    );
+    assert!(!pgn(&d, thread).await?.contains("Nc6"));
+    assert!(public_texts(&d, thread).iter().all(|t| !t.contains("Nc6")));
+
+    // Alice plays Nf3: bob's Nc6 is played at once, in the same transaction.
+    let r = d.play(&d.alice, thread, "Nf3").await?;
+    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+    assert_eq!(moves(&d, g.game).await, ["Nf3", "Nc6"]);
+    let boards = d.boards(thread);
+    let last = boards.last().unwrap();
+    assert!(last.content().contains("Nc6"), "{}", last.content());
+    assert!(
+        last.content().contains("Played by conditional move"),
+        "{}",
+        last.content()
+    );
+    // Then e4 -> e6; the line is used up.
+    d.play(&d.alice, thread, "e4").await?;
+    assert_eq!(moves(&d, g.game).await, ["Nf3", "Nc6", "e4", "e6"]);
+    let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
+    assert!(
+        listed.content().unwrap().contains("no conditional lines"),
+        "{listed:?}"
+    );
+
+    // On her own turn alice's line starts with her move, played now: d4, then if d5, c4.
+    let ack = line(&d, &d.alice, thread, "d4 d5 c4").await?;
+    assert!(ack.contains("Played"), "{ack}");
+    assert!(ack.contains("`d5 c4`"), "{ack}");
+    assert_eq!(moves(&d, g.game).await.len(), 5);
+    d.play(&d.bob, thread, "d5").await?;
+    assert_eq!(
+        moves(&d, g.game).await,
+        ["Nf3", "Nc6", "e4", "e6", "d4", "d5", "c4"]
+    );
+    // Nothing private was ever public, and no DM told anyone anything.
+    assert!(
+        public_texts(&d, thread)
+            .iter()
+            .all(|t| !t.contains("conditional line"))
+    );
+    assert!(
+        d.fake
+            .messages_in(d.fake.dm_channel_for(d.alice.id))
+            .is_empty()
+    );
+    assert!(
+        d.fake
+            .messages_in(d.fake.dm_channel_for(d.bob.id))
+            .is_empty()
+    );
+    finish(d).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_different_reply_drops_the_line_and_its_owner_is_told_privately() -> Outcome {
+    let (d, _clock, _dir) = start().await?;
+    let g = game(&d, true).await?;
+    let thread = g.thread.get();
+    line(&d, &d.bob, thread, "e4 e5 Nf3 Nc6").await?;
+    line(&d, &d.bob, thread, "d4 d5").await?;
+    // A refused line says why, privately, and names nothing of the opponent's view.
+    let bad = line(&d, &d.bob, thread, "e4 Ke7").await?;
+    assert!(bad.contains("not legal for you"), "{bad}");
+    let bad = line(&d, &d.bob, thread, "Qh5 e5").await?;
+    assert!(
+        bad.contains("not a legal action for your opponent"),
+        "{bad}"
+    );
+
+    d.play(&d.alice, thread, "d4").await?;
+    // The d4 line answered; the e4 line was dropped and bob told by DM only.
+    assert_eq!(moves(&d, g.game).await, ["d4", "d5"]);
+    d.outbox_delivered().await?;
+    let dms = d.fake.messages_in(d.fake.dm_channel_for(d.bob.id));
+    assert_eq!(dms.len(), 1, "{dms:?}");
+    assert!(
+        dms[0].content().contains("e4 e5 Nf3 Nc6"),
+        "{}",
+        dms[0].content()
+    );
+    assert!(
+        dms[0].content().contains("your opponent played d4"),
+        "{}",
+        dms[0].content()
+    );
+    assert!(
+        public_texts(&d, thread)
+            .iter()
+            .all(|t| !t.contains("e4 e5"))
+    );
+    assert!(
+        d.fake
+            .messages_in(d.fake.dm_channel_for(d.alice.id))
+            .is_empty()
+    );
+    let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
+    assert!(listed.content().unwrap().contains("no conditional lines"));
+
+    // `/premove clear` removes lines.
+    line(&d, &d.alice, thread, "c4 e6 Nc3").await?;
+    let cleared = premove(&d, &d.alice, thread, "clear", vec![]).await?;
+    assert!(
+        cleared.content().unwrap().contains("Removed 1"),
+        "{cleared:?}"
+    );
+    finish(d).await
+}
+
+/// A stored reply that is no longer legal is dropped, never played. Lines are checked when
+/// they are registered, against the very position they answer, so such a reply is a line
+/// whose game changed under it (written here straight into storage, as a line saved by an
+/// older version would be).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_illegal_conditional_reply_is_dropped_not_played() -> Outcome {
+    let (d, _clock, _dir) = start().await?;
+    let g = game(&d, true).await?;
+    let thread = g.thread.get();
+    let mut tx = d.db.begin_write().await?;
+    kaboom_bot::storage::comforts::add_line(
+        &mut tx,
+        g.game,
+        UserId(d.bob.id),
+        kaboom_rules::Color::Black,
+        0,
+        &["e4".to_string(), "Qh4".to_string()],
+        T0,
+    )
+    .await?;
+    tx.commit()
+        .await
+        .map_err(kaboom_bot::storage::StorageError::from)?;
+    d.play(&d.alice, thread, "e4").await?;
+    assert_eq!(
+        moves(&d, g.game).await,
+        ["e4"],
+        "the illegal reply was not played"
+    );
+    d.outbox_delivered().await?;
+    let dms = d.fake.messages_in(d.fake.dm_channel_for(d.bob.id));
+    assert_eq!(dms.len(), 1, "{dms:?}");
+    assert!(
+        dms[0].content().contains("no longer legal"),
+        "{}",
+        dms[0].content()
+    );
+    // Bob plays on by hand.
+    let r = d.play(&d.bob, thread, "e5").await?;
+    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+    finish(d).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_stops_the_clock_pauses_nudges_and_ends_by_itself() -> Outcome {
+    let (d, clock, _dir) = start().await?;
+    let g = game(&d, true).await?; // 3 days per move
+    let thread = g.thread.get();
+    let scheduler = d.scheduler(clock.clone(), SchedulerConfig::default());
+    d.play(&d.alice, thread, "e4").await?; // bob to move until T0 + 3 days
+    clock.advance(DAY);
+    let r = d
+        .cmd(
+            &d.bob,
+            thread,
+            "vacation",
+            vec![CommandOption::subcommand(
+                "start",
+                vec![CommandOption::integer("days", 2)],
+            )],
+        )
+        .await?;
+    assert!(r.is_ephemeral());
+    assert!(r.content().unwrap().contains("12 days left"), "{r:?}");
+    d.outbox_delivered().await?;
+    let told = public_texts(&d, thread);
+    assert!(
+        told.iter()
+            .any(|t| t.contains("bob (Black) is on vacation until")),
+        "{told:?}"
+    );
+    let row = kaboom_bot::storage::games::get(&d.db, g.game)
+        .await?
+        .unwrap();
+    assert_eq!(
+        row.deadline_at,
+        Some(T0 + 5 * DAY),
+        "the clock stood still 2 days"
+    );
+
+    // 50% of bob's (now 5-day) turn passes during the vacation: no reminder.
+    clock.advance(DAY + DAY * 9 / 10); // T0 + 2.9 days
+    let report = scheduler.sweep().await?;
+    assert!(report.nudged.is_empty(), "{report:?}");
+    // The vacation's days run out: the scheduler ends it, reminders resume.
+    clock.advance(DAY / 5); // T0 + 3.1 days
+    let report = scheduler.sweep().await?;
+    assert_eq!(report.vacations_ended, 1, "{report:?}");
+    assert_eq!(report.nudged.len(), 1, "{report:?}");
+    // The old deadline (T0 + 3 days) passed without a forfeit; the new one forfeits.
+    clock.advance(DAY + DAY / 2); // T0 + 4.6 days
+    assert!(scheduler.sweep().await?.forfeited.is_empty());
+    clock.advance(DAY / 2); // T0 + 5.1 days
+    assert_eq!(scheduler.sweep().await?.forfeited, [g.game]);
+    d.outbox_delivered().await?;
+    let status = d
+        .cmd(
+            &d.bob,
+            thread,
+            "vacation",
+            vec![CommandOption::subcommand("status", vec![])],
+        )
+        .await?;
+    assert!(status.content().unwrap().contains("12 of 14"), "{status:?}");
+    finish(d).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_ended_early_gives_the_days_back_to_the_clock() -> Outcome {
+    let (d, clock, _dir) = start().await?;
+    let g = game(&d, true).await?;
+    let thread = g.thread.get();
+    let vacation = |sub: &str, options| {
+        d.cmd(
+            &d.alice,
+            thread,
+            "vacation",
+            vec![CommandOption::subcommand(sub, options)],
+        )
+    };
+    // Alice (to move, deadline T0 + 3 days) takes 5 days, comes back after 1.
+    vacation("start", vec![CommandOption::integer("days", 5)]).await?;
+    let again = vacation("start", vec![]).await?;
+    assert!(
+        again.content().unwrap().contains("already on vacation"),
+        "{again:?}"
+    );
+    let too_many = d
+        .cmd(
+            &d.bob,
+            thread,
+            "vacation",
+            vec![CommandOption::subcommand(
+                "start",
+                vec![CommandOption::integer("days", 15)],
+            )],
+        )
+        .await?;
+    assert!(
+        too_many
+            .content()
+            .unwrap()
+            .contains("14 vacation days left"),
+        "{too_many:?}"
+    );
+    let deadline = || async {
+        kaboom_bot::storage::games::get(&d.db, g.game)
+            .await
+            .unwrap()
+            .unwrap()
+            .deadline_at
+    };
+    assert_eq!(deadline().await, Some(T0 + 8 * DAY));
+    clock.advance(DAY);
+    let back = vacation("end", vec![]).await?;
+    assert!(back.content().unwrap().contains("Welcome back"), "{back:?}");
+    assert_eq!(deadline().await, Some(T0 + 4 * DAY), "one day stood still");
+    d.outbox_delivered().await?;
+    assert!(
+        public_texts(&d, thread)
+            .iter()
+            .any(|t| t.contains("is back from vacation"))
+    );
+    let status = vacation("status", vec![]).await?;
+    assert!(status.content().unwrap().contains("13 of 14"), "{status:?}");
+    finish(d).await
+}
+
+async fn note(
+    d: &Driver,
+    user: &SimUser,
+    options: Vec<CommandOption>,
+) -> Result<InteractionResponse, DemoError> {
+    let thread = d.fake.threads().last().map(|t| t.id).unwrap_or_default();
+    d.cmd(user, thread, "note", options).await
+}
+
+async fn takeback(d: &Driver, user: &SimUser, thread: u64) -> Result<String, DemoError> {
+    let r = d.cmd(user, thread, "takeback", vec![]).await?;
+    assert!(r.is_ephemeral());
+    Ok(r.content().unwrap_or_default().to_string())
+}
+
+/// The latest takeback proposal's message in the thread and its button `action`.
+fn proposal(d: &Driver, thread: u64, action: &str) -> (u64, String) {
+    let m = d
+        .fake
+        .messages_in(thread)
+        .into_iter()
+        .rev()
+        .find(|m| m.custom_ids().iter().any(|c| c.starts_with("kb:tbyes:")))
+        .expect("a takeback proposal");
+    let id = m
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with(&format!("kb:{action}:")))
+        .expect("its button");
+    (m.id, id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takebacks_accepted_declined_voided_and_refused_when_rated() -> Outcome {
+    let (d, _clock, _dir) = start().await?;
+    // Rated: refused.
+    let rated = game(&d, true).await?;
+    d.play(&d.alice, rated.thread, "e4").await?;
+    let no = takeback(&d, &d.alice, rated.thread.get()).await?;
+    assert!(no.contains("only for casual games"), "{no}");
+
+    let g = game(&d, false).await?;
+    let thread = g.thread.get();
+    let none = takeback(&d, &d.alice, thread).await?;
+    assert!(none.contains("no move to take back"), "{none}");
+    d.play(&d.alice, thread, "e4").await?;
+    // Declined.
+    let asked = takeback(&d, &d.alice, thread).await?;
+    assert!(asked.contains("proposed"), "{asked}");
+    let (m, no) = proposal(&d, thread, "tbno");
+    let own = d.click(&d.alice, m, &no).await?;
+    assert!(
+        own.content().unwrap().contains("your own proposal"),
+        "{own:?}"
+    );
+    let r = d.click(&d.bob, m, &no).await?;
+    assert_eq!(r.content(), Some("Takeback declined."));
+    assert!(
+        public_texts(&d, thread)
+            .iter()
+            .any(|t| t.contains("declined the takeback"))
+    );
+    assert_eq!(moves(&d, g.game).await, ["e4"]);
+    // Accepted: back to the start, a new board, alice moves again.
+    takeback(&d, &d.alice, thread).await?;
+    let boards_before = d.boards(thread).len();
+    let (m, yes) = proposal(&d, thread, "tbyes");
+    let r = d.click(&d.bob, m, &yes).await?;
+    assert_eq!(r.content(), Some("Takeback accepted."), "{r:?}");
+    assert!(moves(&d, g.game).await.is_empty());
+    let boards = d.boards(thread);
+    assert_eq!(boards.len(), boards_before + 1);
+    assert!(
+        boards.last().unwrap().content().contains("took back e4"),
+        "{}",
+        boards.last().unwrap().content()
+    );
+    let r = d.play(&d.alice, thread, "d4").await?;
+    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+    // A move voids a standing proposal: exactly one of the two wins.
+    takeback(&d, &d.alice, thread).await?;
+    let (m, yes) = proposal(&d, thread, "tbyes");
+    d.play(&d.bob, thread, "d5").await?;
+    let late = d.click(&d.bob, m, &yes).await?;
+    assert!(
+        late.content()
+            .unwrap()
+            .contains("No takeback proposal stands"),
+        "{late:?}"
+    );
+    assert_eq!(moves(&d, g.game).await, ["d4", "d5"]);
+    finish(d).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_note_is_shown_only_to_its_owner() -> Outcome {
+    let (d, _clock, _dir) = start().await?;
+    let g = game(&d, true).await?;
+    let thread = g.thread.get();
+    let r = note(
+        &d,
+        &d.alice,
+        vec![CommandOption::string("text", "plan: castle long")],
+    )
+    .await?;
+    assert!(r.is_ephemeral());
+    assert!(r.content().unwrap().contains("plan: castle long"), "{r:?}");
+    note(
+        &d,
+        &d.alice,
+        vec![CommandOption::string("text", "watch f7")],
+    )
+    .await?;
+    let carol = note(&d, &d.carol, vec![]).await?;
+    assert!(
+        carol.content().unwrap().contains("Only the two players"),
+        "{carol:?}"
+    );
+    let bob = note(&d, &d.bob, vec![]).await?;
+    assert!(bob.content().unwrap().contains("no note"), "{bob:?}");
+
+    let board = d.boards(thread).pop().unwrap();
+    let view = board
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("kb:view:"))
+        .unwrap();
+    let mine = d.click(&d.alice, board.id, &view).await?;
+    assert!(mine.is_ephemeral());
+    let text = mine.content().unwrap();
+    assert!(text.contains("plan: castle long\nwatch f7"), "{text}");
+    let theirs = d.click(&d.bob, board.id, &view).await?;
+    assert!(!theirs.content().unwrap().contains("castle"), "{theirs:?}");
+    assert!(
+        public_texts(&d, thread)
+            .iter()
+            .all(|t| !t.contains("castle"))
+    );
+    let cleared = note(&d, &d.alice, vec![CommandOption::boolean("clear", true)]).await?;
+    assert!(
+        cleared.content().unwrap().contains("no note"),
+        "{cleared:?}"
+    );
+    finish(d).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
+    let (d, _clock, _dir) = start().await?;
+    let g = game(&d, false).await?;
+    let thread = g.thread.get();
+    d.cmd(&d.alice, thread, "resign", vec![]).await?;
+    let result = d.boards(thread).pop().unwrap();
+    let rematch = result
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("kb:rematch:"))
+        .expect("a Rematch button on the result");
+    assert!(rematch.len() <= 100);
+    let carol = d.click(&d.carol, result.id, &rematch).await?;
+    assert!(
+        carol.content().unwrap().contains("Only the two players"),
+        "{carol:?}"
+    );
+    let r = d.click(&d.alice, result.id, &rematch).await?;
+    assert!(r.content().unwrap().contains("Rematch offered"), "{r:?}");
+    let offer = d
+        .fake
+        .messages_in(d.fake.text_channel_id())
+        .into_iter()
+        .rev()
+        .find(|m| m.content().starts_with("Rematch of game"))
+        .expect("the rematch challenge in the channel");
+    assert!(offer.content().contains("casual"), "{}", offer.content());
+    assert!(
+        offer.content().contains("challenger plays black"),
+        "{}",
+        offer.content()
+    );
+    let accept = offer
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("kb:accept:"))
+        .unwrap();
+    let by_alice = d.click(&d.alice, offer.id, &accept).await?;
+    assert!(
+        !by_alice.content().unwrap().contains("Game on"),
+        "{by_alice:?}"
+    );
+    let started = d.click(&d.bob, offer.id, &accept).await?;
+    assert!(
+        started.content().unwrap().contains("Game on"),
+        "{started:?}"
+    );
+    let threads = d.fake.threads();
+    let new_thread = threads.last().unwrap().id;
+    assert_ne!(new_thread, thread);
+    let new_game = d.fake.messages_in(new_thread);
+    assert!(
+        new_game
+            .iter()
+            .any(|m| m.content().contains("bob") && m.content().contains("(White) to move")),
+        "{new_game:?}"
+    );
+    let row = kaboom_bot::storage::games::by_thread(
+        &d.db,
+        kaboom_bot::domain::ids::ChannelId(new_thread),
+    )
+    .await?
+    .unwrap();
+    assert_eq!(row.white_id, UserId(d.bob.id));
+    assert_eq!(row.black_id, UserId(d.alice.id));
+    assert!(!row.rated);
+    finish(d).await
+}
