@@ -14,13 +14,13 @@
 //!   view. In Beirut a line cannot name an opponent's Boom (their carriers are hidden from
 //!   the owner: a Boom ends every line, as any other unforeseen action does), and with the
 //!   Dead Man's Switch it ends at the owner's first capture (what that capture sets off
-//!   depends on hidden carriers); see `docs/rules/beirut.md`, ruling BOT-BE-1.
+//!   depends on hidden carriers); see `docs/notation/beirut.md`, project ruling BOT-BEIRUT-1.
 //! - **Vacations**: a yearly allowance of days (14 unless the server sets another), taken
 //!   with [`Services::start_vacation`]: the deadlines of the player's games stand still
 //!   (pushed back by the vacation's length, pulled forward again when it ends early), no
 //!   nudges, opponents told the return date; the scheduler ends it when its days run out.
 //! - **Takebacks** in casual games only ([`Services::propose_takeback`]); never across a
-//!   Beirut action that revealed a hidden choice (BOT-BE-2).
+//!   Beirut action that revealed a hidden choice (BOT-BEIRUT-2).
 //! - **Notes**: one private text per player and game.
 //! - **Rematch**: a challenge with the same settings and the colours swapped.
 
@@ -50,150 +50,10 @@ pub const MAX_NOTE_CHARS: usize = 1000;
 /// Seconds in a day.
 const DAY: i64 = 86_400;
 
-/// Why a comfort was refused (the words are `discord::messages::comforts`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ComfortRefusal {
-    /// Only the two players may do this.
-    NotAPlayer {
-        /// What was tried, as a verb phrase ("keep notes").
-        what: &'static str,
-    },
-    /// The game is not being played (in setup or over).
-    NotInPlay,
-    /// A line that is empty or too short to do anything.
-    LineTooShort {
-        /// Whether it is the player's own turn (a line then starts with their move).
-        own_turn: bool,
-    },
-    /// A line longer than [`MAX_LINE_ACTIONS`] or [`MAX_LINE_CHARS`].
-    LineTooLong,
-    /// Already [`MAX_LINES`] lines in this game.
-    TooManyLines,
-    /// The opponent's action at `index` (0-based) is not legal there.
-    OpponentActionIllegal {
-        /// Its position in the line (0-based).
-        index: usize,
-        /// As typed.
-        typed: String,
-    },
-    /// The owner's action at `index` is not legal there.
-    OwnActionIllegal {
-        /// Its position in the line (0-based).
-        index: usize,
-        /// As typed.
-        typed: String,
-        /// The rules library's reason (the owner's own view: safe to show them).
-        reason: String,
-    },
-    /// A line goes on after the game would be over.
-    LineBeyondEnd {
-        /// Its position in the line (0-based).
-        index: usize,
-    },
-    /// Beirut: a line names an opponent's Boom (BOT-BE-1).
-    OpponentBoom,
-    /// Beirut with the Dead Man's Switch: a line goes on after the owner's capture.
-    AfterCaptureDms,
-    /// A vacation already runs.
-    VacationRunning {
-        /// Its planned end (Unix seconds).
-        until: i64,
-    },
-    /// No vacation runs.
-    NoVacation,
-    /// Days outside 1..=left.
-    VacationDays {
-        /// Days asked for.
-        asked: u32,
-        /// Days left this year.
-        left: u32,
-        /// The yearly allowance.
-        allowance: u32,
-    },
-    /// A takeback in a rated game.
-    TakebackRated,
-    /// Nothing to take back (no action of the proposer's yet).
-    NothingToTakeBack,
-    /// Beirut: the takeback would undo an action that revealed a hidden choice (BOT-BE-2).
-    TakebackAcrossReveal,
-    /// The player's own takeback proposal already stands.
-    TakebackAlreadyProposed,
-    /// No takeback proposal by the opponent stands (or a move voided it).
-    NoTakeback,
-    /// Answering one's own takeback proposal.
-    OwnTakeback,
-    /// A note longer than [`MAX_NOTE_CHARS`].
-    NoteTooLong,
-    /// A rematch of a game that is not over.
-    RematchNotOver,
-}
-
-impl From<ComfortRefusal> for ServiceError {
-    fn from(r: ComfortRefusal) -> ServiceError {
-        ServiceError::Refused(super::Refusal::Comfort(r))
-    }
-}
+pub use super::comfort_types::{ComfortChange, ComfortRefusal};
 
 fn refuse<T>(r: ComfortRefusal) -> Result<T, ServiceError> {
     Err(r.into())
-}
-
-/// A change of the comforts about to be committed, for the outbox's planner to word.
-#[derive(Clone, Debug)]
-pub enum ComfortChange {
-    /// Conditional lines were dropped: each owner is told privately which and why.
-    LinesDropped {
-        /// The game.
-        game: GameId,
-        /// Per owner, one line of text per dropped line.
-        notices: Vec<(UserId, Vec<String>)>,
-    },
-    /// A vacation started: the opponents in `games` are told when the player is back.
-    VacationStarted {
-        /// The vacation.
-        vacation: Vacation,
-        /// The player's games in play.
-        games: Vec<GameRow>,
-    },
-    /// A vacation ended early: the opponents are told the clocks run again.
-    VacationEnded {
-        /// The vacation.
-        vacation: Vacation,
-        /// The player's games in play.
-        games: Vec<GameRow>,
-    },
-    /// A takeback was proposed: the opponent gets Accept/Decline buttons.
-    TakebackProposed {
-        /// The game.
-        snap: Snapshot,
-        /// Who proposed.
-        by: Color,
-        /// The plies it would take back, in canonical form, oldest first.
-        plies: Vec<String>,
-    },
-    /// The opponent declined a takeback.
-    TakebackDeclined {
-        /// The game.
-        snap: Snapshot,
-        /// Who had proposed.
-        by: Color,
-    },
-    /// A takeback was accepted: the game is back at `snap`'s ply (a new board).
-    TakenBack {
-        /// The game after it.
-        snap: Snapshot,
-        /// Who had proposed.
-        by: Color,
-        /// The plies taken back, in display form, oldest first.
-        plies: Vec<String>,
-    },
-    /// A rematch challenge to post in the game's channel.
-    Rematch {
-        /// The new challenge.
-        challenge: Challenge,
-        /// The finished game it follows.
-        from: GameId,
-    },
 }
 
 /// What a `/premove line` did.
@@ -860,7 +720,7 @@ impl Services {
     /// `user` proposes to take back their last action in casual game `id` (one ply when it
     /// is the opponent's turn; the opponent's reply and their action, two plies, when it is
     /// their own turn again). Never in rated games; in Beirut never across an action that
-    /// revealed a hidden choice (BOT-BE-2).
+    /// revealed a hidden choice (BOT-BEIRUT-2).
     ///
     /// # Errors
     /// [`ServiceError::Refused`] saying why not.
@@ -1083,7 +943,7 @@ impl Services {
 }
 
 /// Whether a Beirut ply revealed a hidden choice: a Boom, or a blast set off by a captured
-/// carrier (Dead Man's Switch), i.e. any piece removed by an explosion (BOT-BE-2).
+/// carrier (Dead Man's Switch), i.e. any piece removed by an explosion (BOT-BEIRUT-2).
 fn reveals_hidden(ply: &kaboom_rules::PlyRecord) -> bool {
     ply.san.starts_with("Boom")
         || ply

@@ -9,6 +9,7 @@
 //! committed.
 
 pub mod access;
+pub mod comfort_types; // issue 20
 pub mod comforts; // issue 20
 pub mod commitment;
 pub mod outbox; // issue 16

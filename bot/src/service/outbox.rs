@@ -45,7 +45,7 @@ pub enum Committed<'a> {
     /// A draw offer was made or declined (an agreed draw is [`Committed::Ended`]).
     Draw(&'a DrawResult),
     /// A change of the correspondence comforts (issue 20).
-    Comfort(&'a super::comforts::ComfortChange),
+    Comfort(&'a super::comfort_types::ComfortChange),
 }
 
 /// Wakes the outbox's deliverer after a commit that wrote entries (the services' and the

@@ -188,5 +188,5 @@ pub enum Refusal {
     },
     /// A refusal of the correspondence comforts (issue 20: conditional moves, vacations,
     /// takebacks, notes, rematches).
-    Comfort(super::comforts::ComfortRefusal),
+    Comfort(super::comfort_types::ComfortRefusal),
 }

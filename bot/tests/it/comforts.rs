@@ -16,6 +16,7 @@ use kaboom_testkit::driver::{Driver, StartedGame};
 const T0: i64 = 1_763_700_000;
 const DAY: i64 = 86_400;
 const ATOMIC: i64 = 0;
+const BEIRUT: i64 = 1;
 
 type Outcome = Result<(), DemoError>;
 
@@ -30,13 +31,18 @@ async fn start() -> Result<(Driver, Arc<TestClock>, tempfile::TempDir), DemoErro
 
 /// Alice (White) challenges bob to Atomic, casual (`rated: false`) or rated; bob accepts.
 async fn game(d: &Driver, rated: bool) -> Result<StartedGame, DemoError> {
+    game_of(d, ATOMIC, rated).await
+}
+
+/// As [`game`], in the variant with choice index `variant`.
+async fn game_of(d: &Driver, variant: i64, rated: bool) -> Result<StartedGame, DemoError> {
     let posted = d
         .cmd(
             &d.alice,
             d.fake.text_channel_id(),
             "challenge",
             vec![
-                CommandOption::integer("variant", ATOMIC),
+                CommandOption::integer("variant", variant),
                 CommandOption::user("opponent", &d.bob),
                 CommandOption::integer("color", 0),
                 CommandOption::boolean("rated", rated),
@@ -640,4 +646,193 @@ async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
     assert_eq!(row.black_id, UserId(d.alice.id));
     assert!(!row.rated);
     finish(d).await
+}
+
+/// BOT-BEIRUT-1 and BOT-BEIRUT-2: in Beirut a line cannot name the opponent's Boom (the
+/// same refusal whether or not a carrier stands there), a Boom ends the opponent's lines,
+/// and no takeback crosses a Boom.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn beirut_takebacks_never_cross_a_boom() -> Outcome {
+    let (d, _clock, _dir) = start().await?;
+    let g = game_of(&d, BEIRUT, false).await?;
+    let thread = g.thread.get();
+    d.choose_carriers_by_dm(&d.alice, g.game, &["b1"]).await?;
+    d.choose_carriers_by_dm(&d.bob, g.game, &["g8"]).await?;
+    d.outbox_delivered().await?;
+    let real = line(&d, &d.bob, thread, "Boom@b1 e5").await?;
+    let not = line(&d, &d.bob, thread, "Boom@g1 e5").await?;
+    assert!(real.contains("cannot name your opponent's Boom"), "{real}");
+    assert_eq!(real, not, "the refusal says nothing about alice's carriers");
+    // Bob's own Boom may be named.
+    line(&d, &d.bob, thread, "e4 Boom@g8").await?;
+    line(&d, &d.bob, thread, "d4 e5").await?;
+    let r = d.play(&d.alice, thread, "Boom@b1").await?;
+    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+    assert_eq!(
+        moves(&d, g.game).await,
+        ["Boom@b1"],
+        "no line answered the Boom"
+    );
+    d.outbox_delivered().await?;
+    let dms: Vec<String> = d
+        .fake
+        .messages_in(d.fake.dm_channel_for(d.bob.id))
+        .into_iter()
+        .map(|m| m.content().to_string())
+        .filter(|t| t.contains("conditional lines"))
+        .collect();
+    assert_eq!(dms.len(), 1, "{dms:?}");
+    assert!(
+        dms[0].contains("e4 Boom@g8") && dms[0].contains("d4 e5"),
+        "{dms:?}"
+    );
+    // The Boom revealed b1: no takeback across it, now or after bob's reply.
+    let no = takeback(&d, &d.alice, thread).await?;
+    assert!(no.contains("cannot undo a Boom"), "{no}");
+    d.play(&d.bob, thread, "e5").await?;
+    let no = takeback(&d, &d.alice, thread).await?;
+    assert!(no.contains("cannot undo a Boom"), "{no}");
+    // Alice's plain move after it may be taken back.
+    d.play(&d.alice, thread, "e4").await?;
+    let yes = takeback(&d, &d.alice, thread).await?;
+    assert!(yes.contains("proposed"), "{yes}");
+    finish(d).await
+}
+
+/// A vacation start racing a time forfeit: exactly one wins. Both are write transactions
+/// that check the deadline (the vacation moves only deadlines still ahead; the scheduler
+/// forfeits only deadlines passed), so whatever order they commit in, a game whose time ran
+/// out is forfeited and one whose time had not is saved, never both nor neither.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
+    use kaboom_bot::service::Services;
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_testkit::notifier::RecordingNotifier;
+    use kaboom_testkit::painter::PlainPainter;
+
+    let alice = UserId(1001);
+    let bob = UserId(1002);
+    let (db, _dir) = kaboom_testkit::temp_db().await;
+    let clock = Arc::new(TestClock::new(T0));
+    let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
+    let scheduler = kaboom_testkit::default_scheduler(
+        db.clone(),
+        clock.clone(),
+        Arc::new(RecordingNotifier::default()),
+    );
+    let game = |days| {
+        let services = services.clone();
+        async move {
+            let c = services
+                .create_challenge(NewChallenge {
+                    guild_id: None,
+                    channel_id: kaboom_bot::domain::ids::ChannelId(10),
+                    challenger_id: alice,
+                    challenger_name: "alice".into(),
+                    opponent_id: Some(bob),
+                    variant: kaboom_rules::Variant::Atomic,
+                    options: kaboom_rules::GameOptions::default(),
+                    days_per_move: Some(days),
+                    color: ColorChoice::White,
+                    rated: false,
+                })
+                .await
+                .unwrap();
+            let id = services
+                .accept_challenge(c.id, bob, "bob")
+                .await
+                .unwrap()
+                .row
+                .id;
+            services.play(id, alice, "e4").await.unwrap();
+            id
+        }
+    };
+    let late = game(1).await; // bob's time runs out after 1 day
+    let safe = game(3).await; // ... after 3 days
+    clock.advance(DAY + 1);
+    let (vacation, swept) = tokio::join!(
+        services.start_vacation(bob, "bob", None, Some(1)),
+        scheduler.sweep()
+    );
+    let vacation = vacation.unwrap();
+    swept.unwrap();
+    scheduler.sweep().await.unwrap();
+    assert!(!vacation.stopped.contains(&late), "{vacation:?}");
+    assert!(vacation.stopped.contains(&safe), "{vacation:?}");
+    let row = |id| {
+        let db = db.clone();
+        async move {
+            kaboom_bot::storage::games::get(&db, id)
+                .await
+                .unwrap()
+                .unwrap()
+        }
+    };
+    assert_eq!(row(late).await.reason.as_deref(), Some("time-forfeit"));
+    let saved = row(safe).await;
+    assert!(saved.result.is_none());
+    assert_eq!(saved.deadline_at, Some(T0 + 4 * DAY), "one day stood still");
+}
+
+/// A takeback accepted racing the opponent's move: exactly one wins (both are one write
+/// transaction with the expected-ply check; a move voids the proposal), and the loser is
+/// told why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_racing_a_move_exactly_one_wins() {
+    use kaboom_bot::service::comforts::ComfortRefusal;
+    use kaboom_bot::service::{Refusal, ServiceError, Services};
+    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_testkit::painter::PlainPainter;
+
+    let alice = UserId(1001);
+    let bob = UserId(1002);
+    let (db, _dir) = kaboom_testkit::temp_db().await;
+    let clock = Arc::new(TestClock::new(T0));
+    let services = Services::new(db.clone(), clock, Arc::new(PlainPainter));
+    for round in 0..8 {
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: None,
+                channel_id: kaboom_bot::domain::ids::ChannelId(10),
+                challenger_id: alice,
+                challenger_name: "alice".into(),
+                opponent_id: Some(bob),
+                variant: kaboom_rules::Variant::Atomic,
+                options: kaboom_rules::GameOptions::default(),
+                days_per_move: None,
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        let id = services
+            .accept_challenge(c.id, bob, "bob")
+            .await
+            .unwrap()
+            .row
+            .id;
+        services.play(id, alice, "e4").await.unwrap();
+        services.propose_takeback(id, alice).await.unwrap();
+        let (taken, moved) = tokio::join!(
+            services.answer_takeback(id, bob, true),
+            services.play(id, bob, "e5")
+        );
+        let actions = kaboom_bot::storage::games::actions(&db, id).await.unwrap();
+        match (taken, moved) {
+            // The move lost: it was checked before the takeback and saved after it
+            // (the expected-ply check), or read the game after it (not bob's turn).
+            (
+                Ok(_),
+                Err(
+                    ServiceError::MovedOn { .. }
+                    | ServiceError::Refused(Refusal::NotYourTurn { .. }),
+                ),
+            ) => assert!(actions.is_empty(), "{round}"),
+            (Err(ServiceError::Refused(Refusal::Comfort(ComfortRefusal::NoTakeback))), Ok(_)) => {
+                assert_eq!(actions, ["e4", "e5"], "{round}");
+            }
+            (t, m) => panic!("round {round}: not exactly one winner: {t:?} / {m:?}"),
+        }
+    }
 }
