@@ -171,6 +171,11 @@ async fn route(
             let (mut text, image) = flows::own_view(services, &snap, user).await?;
             // Issue 20: the clicker's private note, for them only.
             text.push_str(&private_note(services, GameId(id), user, &snap).await?);
+            if text.chars().count() > messages::MESSAGE_LIMIT {
+                // Discord's 2,000 characters of content: the note's end gives way.
+                text = text.chars().take(messages::MESSAGE_LIMIT - 1).collect();
+                text.push('…');
+            }
             respond::edit_component(
                 http,
                 ic,

@@ -404,6 +404,13 @@ impl Services {
                 let Ok((canon, after)) = check_line(&game, color, &actions) else {
                     return Vec::new();
                 };
+                // With the Dead Man's Switch a line ends at the owner's capture
+                // (BOT-BEIRUT-1): the position after it may hold a blast the owner cannot
+                // know of, which suggestions must not show.
+                let dms = after.variant() == Variant::Beirut && after.options().dead_mans_switch;
+                if dms && after.turn() != color && canon.last().is_some_and(|a| a.contains('x')) {
+                    return Vec::new();
+                }
                 let prefix = if canon.is_empty() {
                     String::new()
                 } else {

@@ -331,10 +331,6 @@ impl Services {
         self
     }
 
-    fn deadline(&self, days: Option<u32>) -> Option<i64> {
-        days.map(|d| self.clock.now() + i64::from(d) * 86_400)
-    }
-
     /// Stores a new challenge after checking it: not against oneself, a days-per-move
     /// choice that is offered, options the variant accepts (Beirut carriers 1-15, BE-2).
     ///
@@ -436,6 +432,7 @@ impl Services {
             Color::White => (me, them),
             Color::Black => (them, me),
         };
+        let white_id = white.0;
         let game = AnyGame::new(spec.variant, spec.options).map_err(|e| Refusal::CannotStart {
             reason: e.to_string(),
         })?;
@@ -455,7 +452,10 @@ impl Services {
             start_fen: game.start_fen(Viewer::Full),
             state,
             days_per_move: spec.days_per_move,
-            deadline_at: self.deadline(spec.days_per_move),
+            // White moves first; their vacation, if any, holds their clock (issue 20).
+            deadline_at: self
+                .deadline_for(&mut tx, spec.days_per_move, white_id)
+                .await?,
             rated: spec.rated,
         };
         let now = self.clock.now();
@@ -848,7 +848,8 @@ impl Services {
             declared: None,
             result: None,
             deadline_at: if started {
-                self.deadline(row.days_per_move)
+                self.deadline_for(&mut tx, row.days_per_move, row.white_id)
+                    .await?
             } else {
                 row.deadline_at
             },

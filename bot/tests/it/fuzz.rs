@@ -207,12 +207,17 @@ async fn forged_components_are_refused_and_the_game_plays_on() -> Result<(), Dem
         "other:app:1",
         "kb:view:1:2",
         "kb:resign:99999999999999999999",
+        "kb:tbyes:999999", // issue 20
+        "kb:tbno:0",
+        "kb:rematch:999999",
     ]
     .iter()
     .map(ToString::to_string)
     .collect();
     forged.push(format!("kb:carriers:{game}")); // a button where a select menu belongs
     forged.push(format!("kb:zzz:{game}"));
+    forged.push(format!("kb:tbyes:{game}")); // no takeback proposed (issue 20)
+    forged.push(format!("kb:rematch:{game}")); // the game is not over
     forged.extend(
         samples(custom_id_like(), 12)
             .into_iter()

@@ -128,7 +128,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     assert_eq!(fake.message(board.id.get()).unwrap().custom_ids().len(), 3);
 
     // Bob lets the deadline pass: the forfeit is announced once, in the thread, and the
-    // last board keeps only its My view button.
+    // last board keeps only its My view button and gets Rematch (issue 20).
     clock.advance(12 * HOUR);
     sweep().await;
     sweep().await;
@@ -140,8 +140,9 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
         in_thread[2].content()
     );
     let buttons = fake.message(board.id.get()).unwrap().custom_ids();
-    assert_eq!(buttons.len(), 1, "{buttons:?}");
+    assert_eq!(buttons.len(), 2, "{buttons:?}");
     assert!(buttons[0].starts_with("kb:view:"), "{buttons:?}");
+    assert!(buttons[1].starts_with("kb:rematch:"), "{buttons:?}");
 
     // Seven days on, the open challenge expires: its message says so and has no buttons.
     clock.advance(7 * 24 * HOUR);
