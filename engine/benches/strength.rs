@@ -10,8 +10,9 @@
 //! - `speed`: positions per second and the time to answer per level (p50, p99) over the
 //!   positions of a few games;
 //! - `fairy`: the top level against Fairy-Stockfish in Atomic at each `--nodes` limit per
-//!   move (the Debian package `fairy-stockfish`, run as an external program over UCI; GPL,
-//!   never a dependency). Skipped with a message when it is not installed.
+//!   move (Fairy-Stockfish, run as an external program over UCI; GPL, never a dependency:
+//!   `FAIRY_STOCKFISH=/path/to/binary`; Debian's package 11.1 has no atomic, so build a
+//!   current one outside the repository). Skipped with a message when none is found.
 //!
 //! Scores are printed with the Elo difference and its 95% error bar.
 
@@ -244,7 +245,13 @@ impl Uci {
             output,
         };
         uci.send("uci");
-        uci.wait_for("uciok");
+        // Debian's package (11.1) predates atomic support: its variant list must name it.
+        let options = uci.read_until("uciok");
+        if !options.iter().any(|l| {
+            l.starts_with("option name UCI_Variant") && l.contains(&format!(" var {variant} "))
+        }) {
+            return None;
+        }
         uci.send(&format!("setoption name UCI_Variant value {variant}"));
         uci.send("setoption name Threads value 1");
         uci.send("isready");
@@ -255,6 +262,21 @@ impl Uci {
     fn send(&mut self, line: &str) {
         writeln!(self.input, "{line}").expect("engine input");
         self.input.flush().expect("engine input");
+    }
+
+    fn read_until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line).expect("engine output") == 0 {
+                return lines;
+            }
+            let done = line.starts_with(prefix);
+            lines.push(line.trim_end().to_string());
+            if done {
+                return lines;
+            }
+        }
     }
 
     fn wait_for(&mut self, prefix: &str) -> String {
@@ -292,15 +314,18 @@ impl Drop for Uci {
 /// `level` against Fairy-Stockfish in Atomic, `games` games per node limit, colours
 /// alternating, the first two plies random (seeded) so games differ.
 fn fairy(level: Level, node_limits: &[u64], games: usize) {
-    let path = ["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"]
+    let env = std::env::var("FAIRY_STOCKFISH").ok();
+    let path = env
+        .as_deref()
         .into_iter()
+        .chain(["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"])
         .find(|p| std::path::Path::new(p).exists());
     let Some(path) = path else {
-        println!("fairy-stockfish is not installed (apt-get install fairy-stockfish): skipped");
+        println!("Fairy-Stockfish not found (set FAIRY_STOCKFISH=/path/to/binary): skipped");
         return;
     };
     let Some(mut uci) = Uci::start(path, "atomic") else {
-        println!("{path} did not start: skipped");
+        println!("{path} did not start or has no atomic variant: skipped");
         return;
     };
     for &nodes in node_limits {
@@ -337,7 +362,7 @@ fn fairy(level: Level, node_limits: &[u64], games: usize) {
             tally.add(result.points(ours));
         }
         println!(
-            "Atomic level {level} vs Fairy-Stockfish 11.1 at {nodes} nodes/move: {} ({:.0?})",
+            "Atomic level {level} vs Fairy-Stockfish at {nodes} nodes/move: {} ({:.0?})",
             tally.summary(),
             started.elapsed()
         );
