@@ -20,6 +20,7 @@ mod kill_loop;
 mod layers;
 mod leaks;
 mod outbox;
+mod practice;
 mod process;
 mod ratings;
 mod scheduler;
