@@ -16,8 +16,8 @@ use crate::{Analysis, Limits, describe, viewed};
 pub enum Level {
     /// Plays a random action, but never one that lets the opponent win at once.
     One = 1,
-    /// Looks one ply ahead plus every exchange of captures and explosions, and picks at
-    /// random among actions within 60 centipawns of the best.
+    /// Looks two plies ahead plus every exchange of captures and explosions, and picks at
+    /// random among actions within 40 centipawns of the best.
     Two = 2,
     /// Up to 20,000 positions (Atomic, Beirut, Nuke; a fifth of that in Bomberman Chess and
     /// Bombalot, whose positions cost five times as much); picks among actions within 20
@@ -63,7 +63,7 @@ impl Level {
             Level::One => 0,
             Level::Two => {
                 return Limits {
-                    depth: Some(1),
+                    depth: Some(2),
                     ..cap()
                 };
             }
@@ -87,7 +87,7 @@ impl Level {
     fn margin(self) -> i32 {
         match self {
             Level::One => i32::MAX,
-            Level::Two => 60,
+            Level::Two => 40,
             Level::Three => 20,
             Level::Four | Level::Five => 0,
         }

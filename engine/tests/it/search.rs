@@ -8,7 +8,7 @@ fn game(variant: Variant, fen: &str) -> AnyGame {
 }
 
 /// AT-2/AT-6: Qxf7 explodes the black king on e8 next to it: a win in one ply, which even
-/// level 2 (one ply plus exchanges) plays.
+/// level 2 (two plies plus exchanges) plays.
 #[test]
 fn atomic_blast_next_to_the_king_wins_at_once() {
     let g = game(Variant::Atomic, "4k3/5p2/8/7Q/8/8/8/4K3 w - - 0 1");
