@@ -16,14 +16,14 @@ use crate::{Analysis, Limits, describe, viewed};
 pub enum Level {
     /// Plays a random action, but never one that lets the opponent win at once.
     One = 1,
-    /// Looks two plies ahead plus every exchange of captures and explosions, and picks at
-    /// random among actions within 40 centipawns of the best.
+    /// Up to 3,000 positions and two plies deep (plus exchanges); picks at random among
+    /// actions within 40 centipawns of the best.
     Two = 2,
-    /// Up to 20,000 positions (Atomic, Beirut, Nuke; a fifth of that in Bomberman Chess and
-    /// Bombalot, whose positions cost five times as much); picks among actions within 20
+    /// Up to 30,000 positions (Atomic, Beirut, Nuke; a fifth of that in Bomberman Chess and
+    /// Bombalot, whose positions cost five times as much); picks among actions within 10
     /// centipawns of the best.
     Three = 3,
-    /// Up to 200,000 positions (scaled as level 3); plays the best action found.
+    /// Up to 300,000 positions (scaled as level 3); plays the best action found.
     Four = 4,
     /// Up to 2,000,000 positions (scaled as level 3): a few seconds on one core; plays the
     /// best action found.
@@ -61,14 +61,9 @@ impl Level {
     pub fn limits(self, variant: Variant) -> Limits {
         let nodes: u64 = match self {
             Level::One => 0,
-            Level::Two => {
-                return Limits {
-                    depth: Some(2),
-                    ..cap()
-                };
-            }
-            Level::Three => 20_000,
-            Level::Four => 200_000,
+            Level::Two => 3_000,
+            Level::Three => 30_000,
+            Level::Four => 300_000,
             Level::Five => 2_000_000,
         };
         // Measured speeds (docs/PERFORMANCE.md): about 700,000 positions per second in the
@@ -79,6 +74,7 @@ impl Level {
         };
         Limits {
             nodes: Some(nodes),
+            depth: (self == Level::Two).then_some(2),
             ..cap()
         }
     }
@@ -88,7 +84,7 @@ impl Level {
         match self {
             Level::One => i32::MAX,
             Level::Two => 40,
-            Level::Three => 20,
+            Level::Three => 10,
             Level::Four | Level::Five => 0,
         }
     }
