@@ -72,6 +72,28 @@ enum Command {
         #[arg(long = "as", default_value = "full")]
         viewer: Viewer,
     },
+    /// Search a position with the practice opponent's engine and print the best action,
+    /// its score and the principal variation as JSON.
+    Analyse {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// PGN movetext to play first.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Whose view to search: white, black, spectator or full (a player's view hides the
+        /// other side's Beirut carriers).
+        #[arg(long = "as", default_value = "full")]
+        viewer: Viewer,
+        /// Search this many plies deep (1 to 64). Default: 6.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search at most this many positions.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search for this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+    },
     /// Draw the position (after --moves) as one viewer sees it, to a PNG or SVG file.
     Render {
         #[command(flatten)]
@@ -196,6 +218,26 @@ fn main() -> ExitCode {
             viewer,
         } => done(
             analysis::replay(&setup.setup(), &moves, legal_each, viewer).map(|r| emit(&json(&r))),
+        ),
+        Command::Analyse {
+            setup,
+            moves,
+            viewer,
+            depth,
+            nodes,
+            movetime,
+        } => done(
+            cli::analyse::analyse(
+                &setup.setup(),
+                moves.as_deref(),
+                viewer,
+                cli::analyse::Budget {
+                    depth,
+                    nodes,
+                    movetime_ms: movetime,
+                },
+            )
+            .map(|a| emit(&json(&a))),
         ),
         Command::Render {
             setup,

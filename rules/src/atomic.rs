@@ -299,4 +299,8 @@ impl Position for Atomic {
     fn board_view(&self) -> BoardView {
         crate::chess::board_view(self, &self.state, Variant::Atomic, |_| false)
     }
+
+    fn pieces(&self) -> Vec<crate::PieceView> {
+        self.state.board.piece_views(|_| false, |_| false)
+    }
 }

@@ -664,6 +664,13 @@ impl Position for Beirut {
         }
     }
 
+    fn pieces(&self) -> Vec<crate::PieceView> {
+        let carriers = self.known(Color::White) | self.known(Color::Black);
+        self.state
+            .board
+            .piece_views(|s| carriers & bit(s) != 0, |_| false)
+    }
+
     /// BE-2: exactly N distinct own pieces other than the king, once per side, in the setup
     /// phase. Errors say what was wrong: "you need exactly 3 carriers", "d4 is empty",
     /// "g8 holds a black piece, not yours", "e1 holds your king; a Beirut carrier cannot be

@@ -5,7 +5,7 @@ use std::hash::Hash;
 
 use crate::{
     ActionError, BoardView, Color, DesignationError, Effects, EndReason, FenError, GameOptions,
-    OptionsError, Outcome, Removal, Square, Variant, Viewer,
+    LooseBombs, OptionsError, Outcome, PieceView, Removal, Square, Variant, Viewer,
 };
 
 /// The squares an action involves, for highlighting the last action on a board image.
@@ -146,6 +146,20 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
 
     /// The variant-independent picture of this (already viewed) position.
     fn board_view(&self) -> BoardView;
+
+    /// Every piece of this (already viewed) position, in goals too, in the order
+    /// [`Position::board_view`] lists them: the `pieces` of [`BoardView`] without its
+    /// status, check and setup fields, so cheap enough for an engine to call at every node.
+    /// Variants override it; the default builds the whole view.
+    fn pieces(&self) -> Vec<PieceView> {
+        self.board_view().pieces
+    }
+
+    /// Nuke's loose bombs (NU-9) with their counts, as [`BoardView::loose_bombs`]; empty in
+    /// the other variants.
+    fn loose_bombs(&self) -> Vec<LooseBombs> {
+        Vec::new()
+    }
 
     /// The rule options this position plays under, as its serialization records them
     /// (Beirut's carrier count and Dead Man's Switch; the defaults elsewhere).

@@ -53,7 +53,7 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
             event_handler: |framework, event| Box::pin(event_handler(framework, event)),
             ..Default::default()
         })
-        .setup(move |ctx, _ready, framework| {
+        .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
                 match dev_guild {
@@ -73,7 +73,18 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                 let services = services.with_effects(planner);
                 let outbox =
                     crate::discord::outbox::Deliverer::spawn(services.clone(), ctx.http.clone());
-                Ok(Data { services, outbox })
+                // The practice opponent plays as the bot's own user (issue 23); its worker
+                // first plays whatever turns a restart left.
+                let engine = crate::service::engine::EnginePlayer {
+                    user: crate::discord::ids::Domain::domain(ready.user.id),
+                    name: ready.user.name.clone(),
+                };
+                crate::service::engine::spawn_worker(services.clone(), engine.clone());
+                Ok(Data {
+                    services,
+                    outbox,
+                    engine,
+                })
             })
         })
         .build()

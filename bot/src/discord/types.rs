@@ -8,6 +8,8 @@ pub struct Data {
     pub services: Services,
     /// The Discord outbox's deliverer (issue 16).
     pub outbox: crate::discord::outbox::OutboxHandle,
+    /// The bot's own user, which takes the practice opponent's seat (issue 23).
+    pub engine: crate::service::engine::EnginePlayer,
 }
 
 /// The error type of commands (defined with the layer, so that modules `Data` holds can

@@ -12,6 +12,7 @@ pub mod access;
 pub mod comfort_types; // issue 20
 pub mod comforts; // issue 20
 pub mod commitment;
+pub mod engine; // issue 23
 pub mod outbox; // issue 16
 pub mod painter;
 pub mod pgn;
@@ -204,6 +205,8 @@ pub struct Services {
     pub cpu: replay::CpuPool,
     /// Replayed games by (game id, ply), checked against the stored record (issue 16).
     pub replays: Arc<replay::ReplayCache>,
+    /// The practice opponent's searches and the waker of its worker (issue 23).
+    pub engine: engine::EngineRunner,
 }
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
@@ -254,6 +257,7 @@ impl Services {
             outbox_waker: outbox::OutboxWaker::default(),
             cpu: replay::CpuPool::for_this_machine(),
             replays: Arc::new(replay::ReplayCache::default()),
+            engine: engine::EngineRunner::default(),
         }
     }
 
@@ -392,6 +396,18 @@ impl Services {
         user: UserId,
         user_name: &str,
     ) -> Result<Snapshot, ServiceError> {
+        self.accept(id, user, user_name, None).await
+    }
+
+    /// [`Services::accept_challenge`], and with `engine_level` the engine's seat recorded in
+    /// the same transaction (issue 23: `user` is then the bot itself).
+    async fn accept(
+        &self,
+        id: i64,
+        user: UserId,
+        user_name: &str,
+        engine_level: Option<kaboom_engine::Level>,
+    ) -> Result<Snapshot, ServiceError> {
         let mut tx = self.db.begin_write().await?;
         let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
             return refuse(Refusal::UnknownChallenge { id });
@@ -460,6 +476,10 @@ impl Services {
         };
         let now = self.clock.now();
         let game_id = games::insert(&mut tx, &new, now).await?;
+        if let Some(level) = engine_level {
+            let engine_color = challenger_color.other();
+            crate::storage::engine::insert(&mut tx, game_id, engine_color, level, now).await?;
+        }
         if !challenges::close(&mut tx, id, ChallengeState::Accepted, Some(game_id)).await? {
             return refuse(Refusal::ChallengeNotOpen { was: None });
         }
@@ -478,6 +498,9 @@ impl Services {
         .await?;
         tx.commit().await?;
         tracing::info!(game_id = %game_id, challenge = id, variant = %spec.variant, "challenge accepted");
+        if engine_level.is_some() {
+            self.engine.wake();
+        }
         self.load(game_id).await
     }
 
@@ -608,7 +631,31 @@ impl Services {
     /// unparsable or illegal text with legal alternatives); [`ServiceError::MovedOn`] when
     /// another action was committed between loading and saving.
     pub async fn play(&self, id: GameId, user: UserId, text: &str) -> Result<Played, ServiceError> {
+        self.play_at(id, user, text, None).await
+    }
+
+    /// [`Services::play`], refused with [`ServiceError::MovedOn`] unless the game is still
+    /// at `expected_ply` plies when loaded (the engine's action was chosen for that
+    /// position, issue 23; the commit checks the ply again).
+    ///
+    /// # Errors
+    /// As [`Services::play`].
+    pub async fn play_at(
+        &self,
+        id: GameId,
+        user: UserId,
+        text: &str,
+        expected_ply: Option<i64>,
+    ) -> Result<Played, ServiceError> {
         let Snapshot { row, game: before } = self.load(id).await?;
+        if let Some(expected) = expected_ply
+            && row.ply != expected
+        {
+            return Err(ServiceError::MovedOn {
+                game_id: id,
+                ply: row.ply,
+            });
+        }
         let color = Self::player_color(&row, user, Act::Move)?;
         if let Some(outcome) = before.status().outcome() {
             return refuse(Refusal::GameOver(outcome));
@@ -657,6 +704,7 @@ impl Services {
         self.after_ply_in_tx(&mut tx, &played, None).await?;
         tx.commit().await?;
         tracing::info!(game_id = %id, ply = row.ply + 1, action = %played.ply.san, "action played");
+        self.engine.wake();
         Ok(played)
     }
 
@@ -876,6 +924,9 @@ impl Services {
             .await?;
         tx.commit().await?;
         tracing::info!(game_id = %id, %color, started, "carriers chosen");
+        if started {
+            self.engine.wake();
+        }
         Ok(designated)
     }
 

@@ -12,6 +12,7 @@
 pub mod carriers;
 pub mod challenges;
 pub mod comforts; // issue 20
+pub mod engine; // practice opponent (issue 23)
 pub mod games;
 pub mod outbox; // Discord outbox (issue 16)
 pub mod ratings; // ratings (issue 18)

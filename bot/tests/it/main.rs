@@ -1,6 +1,7 @@
 //! The bot's integration tests, one binary (as ripgrep does): each module was once its own
 //! test binary, and linking ~15 of them against the bot cost minutes and gigabytes.
 
+mod analyse_cli;
 mod archived;
 mod beirut_cli;
 mod bombalot_cli;
@@ -20,6 +21,7 @@ mod kill_loop;
 mod layers;
 mod leaks;
 mod outbox;
+mod practice;
 mod process;
 mod ratings;
 mod scheduler;

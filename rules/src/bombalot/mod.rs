@@ -557,8 +557,21 @@ impl Position for Bombalot {
     /// others stay frozen for pushes); `imitating` an imitator's current kind (BA-10);
     /// `locked` a piece in a goal (BA-2).
     fn board_view(&self) -> BoardView {
+        BoardView {
+            variant: Variant::Bombalot,
+            pieces: self.pieces(),
+            loose_bombs: Vec::new(),
+            turn: self.turn,
+            fullmoves: self.fullmoves,
+            checked: Vec::new(),
+            status: Status::from_outcome(self.variant_outcome()),
+            awaiting_designation: Vec::new(),
+        }
+    }
+
+    fn pieces(&self) -> Vec<crate::PieceView> {
         let frozen = self.frozen();
-        let pieces = crate::Geometry::BOMBALOT
+        crate::Geometry::BOMBALOT
             .squares()
             .filter_map(|sq| {
                 self.cell(sq).map(|c| PieceView {
@@ -571,17 +584,7 @@ impl Position for Bombalot {
                     locked: is_goal(sq),
                 })
             })
-            .collect();
-        BoardView {
-            variant: Variant::Bombalot,
-            pieces,
-            loose_bombs: Vec::new(),
-            turn: self.turn,
-            fullmoves: self.fullmoves,
-            checked: Vec::new(),
-            status: Status::from_outcome(self.variant_outcome()),
-            awaiting_designation: Vec::new(),
-        }
+            .collect()
     }
 
     /// A side can still win while it has a piece on the board or two in the goal.

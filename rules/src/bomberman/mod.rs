@@ -635,7 +635,23 @@ impl Position for Bomberman {
     }
 
     fn board_view(&self) -> BoardView {
-        let pieces = (10u8..90)
+        let outcome = self
+            .variant_outcome()
+            .or_else(|| self.automatic_draw().map(Outcome::draw));
+        BoardView {
+            variant: Variant::Bomberman,
+            pieces: self.pieces(),
+            loose_bombs: Vec::new(),
+            turn: self.turn,
+            fullmoves: self.fullmoves,
+            checked: self.checked_squares(),
+            status: Status::from_outcome(outcome),
+            awaiting_designation: Vec::new(),
+        }
+    }
+
+    fn pieces(&self) -> Vec<PieceView> {
+        (10u8..90)
             .filter_map(|s| {
                 self.board[s as usize].map(|p| PieceView {
                     square: sq(s),
@@ -647,20 +663,7 @@ impl Position for Bomberman {
                     locked: false,
                 })
             })
-            .collect();
-        let outcome = self
-            .variant_outcome()
-            .or_else(|| self.automatic_draw().map(Outcome::draw));
-        BoardView {
-            variant: Variant::Bomberman,
-            pieces,
-            loose_bombs: Vec::new(),
-            turn: self.turn,
-            fullmoves: self.fullmoves,
-            checked: self.checked_squares(),
-            status: Status::from_outcome(outcome),
-            awaiting_designation: Vec::new(),
-        }
+            .collect()
     }
 
     /// The canonical text, then the removal suffix when anything exploded

@@ -782,26 +782,32 @@ impl Position for Nuke {
     /// Pieces with `carrier` (public in play, section 6) and `frozen` (a carrying king or
     /// queen, NU-5), and the loose bombs with counts (NU-9).
     fn board_view(&self) -> BoardView {
-        let board = &self.state.board;
-        let pieces = board.piece_views(
-            |s| self.carried & bit(s) != 0,
-            |s| self.frozen_at(s, self.carried),
-        );
         BoardView {
             variant: Variant::Nuke,
-            pieces,
-            loose_bombs: squares(self.loose)
-                .map(|s| LooseBombs {
-                    square: square(s),
-                    count: self.loose_count(s),
-                })
-                .collect(),
+            pieces: self.pieces(),
+            loose_bombs: Position::loose_bombs(self),
             turn: self.state.turn,
             fullmoves: self.state.fullmoves,
             checked: Vec::new(),
             status: Status::from_outcome(self.variant_outcome()),
             awaiting_designation: self.awaiting_designation(),
         }
+    }
+
+    fn pieces(&self) -> Vec<crate::PieceView> {
+        self.state.board.piece_views(
+            |s| self.carried & bit(s) != 0,
+            |s| self.frozen_at(s, self.carried),
+        )
+    }
+
+    fn loose_bombs(&self) -> Vec<LooseBombs> {
+        squares(self.loose)
+            .map(|s| LooseBombs {
+                square: square(s),
+                count: self.loose_count(s),
+            })
+            .collect()
     }
 
     /// NU-3: `color` chooses one of its own pieces (any piece, the king included) as its

@@ -237,3 +237,48 @@ fn fen_errors_have_kinds() {
         FenErrorKind::Impossible
     );
 }
+
+/// `Position::pieces` and `Position::loose_bombs` (the engine's cheap piece list, issue 23)
+/// list exactly what `board_view` lists, along random games of every variant, in full and
+/// in each player's view.
+#[test]
+fn pieces_match_board_view_in_every_variant_issue23() {
+    fn walk<P: Position>(seed: u64) {
+        let mut pos = P::start(&GameOptions::default()).unwrap();
+        for color in pos.awaiting_designation() {
+            let candidates = pos.carrier_candidates(color);
+            let count = pos.carrier_count();
+            pos.designate(color, &candidates[candidates.len() - count..])
+                .unwrap();
+        }
+        let mut state = seed;
+        for _ in 0..60 {
+            for viewer in [
+                kaboom_rules::Viewer::Full,
+                kaboom_rules::Viewer::White,
+                kaboom_rules::Viewer::Black,
+            ] {
+                let seen = pos.view(viewer);
+                let view = seen.board_view();
+                assert_eq!(seen.pieces(), view.pieces, "{}", pos.to_fen());
+                assert_eq!(seen.loose_bombs(), view.loose_bombs, "{}", pos.to_fen());
+            }
+            let actions = pos.legal_actions();
+            if actions.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let action = &actions[(state >> 33) as usize % actions.len()];
+            pos.play_unchecked(action);
+        }
+    }
+    for seed in 0..4 {
+        walk::<Atomic>(seed);
+        walk::<Beirut>(seed);
+        walk::<Nuke>(seed);
+        walk::<Bomberman>(seed);
+        walk::<Bombalot>(seed);
+    }
+}

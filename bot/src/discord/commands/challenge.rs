@@ -67,7 +67,8 @@ pub enum DaysChoice {
 }
 
 impl DaysChoice {
-    fn days(self) -> Option<u32> {
+    /// The days this choice gives, `None` for no limit.
+    pub(crate) fn days(self) -> Option<u32> {
         match self {
             DaysChoice::D1 => Some(1),
             DaysChoice::D2 => Some(2),
@@ -115,6 +116,12 @@ pub async fn challenge(
     >,
 ) -> Result<(), Error> {
     crate::discord::place::check_challenge(ctx).map_err(crate::service::ServiceError::from)?;
+    if opponent
+        .as_ref()
+        .is_some_and(|o| crate::discord::commands::practice::is_the_bot(ctx, o))
+    {
+        return crate::discord::commands::say_private(ctx, messages::challenge_the_bot()).await;
+    }
     let services = &ctx.data().services;
     let author = ctx.author();
     let spec = NewChallenge {

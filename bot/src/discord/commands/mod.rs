@@ -13,6 +13,8 @@ pub mod info;
 #[allow(missing_docs)]
 pub mod play;
 #[allow(missing_docs)]
+pub mod practice; // issue 23
+#[allow(missing_docs)]
 pub mod ratings; // issue 18
 #[allow(missing_docs)]
 pub mod settings; // scheduler (issue 8)
@@ -29,6 +31,7 @@ use crate::service::{Refusal, ServiceError};
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![
         challenge::challenge(),
+        practice::play_bot(),
         play::move_(),
         play::board(),
         game::resign(),

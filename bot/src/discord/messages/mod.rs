@@ -303,6 +303,25 @@ pub fn open_challenge_text(
     )
 }
 
+/// The first message of a `/play-bot` game (issue 23): who plays the bot, at which level,
+/// and that the game starts in its thread at once.
+pub fn practice_game_text(
+    c: &crate::storage::challenges::Challenge,
+    level: kaboom_engine::Level,
+) -> String {
+    format!(
+        "{}\nI play at level {} of 5 and answer within seconds; practice games are never rated. \
+         The game starts in its thread.",
+        challenge_text(c),
+        level.number()
+    )
+}
+
+/// The answer to `/challenge` with the bot as the opponent (issue 23).
+pub fn challenge_the_bot() -> &'static str {
+    "To play me, use `/play-bot` (choose a variant and a level from 1 to 5). `/challenge` is for playing other people."
+}
+
 /// The `/challenge` message text.
 pub fn challenge_text(c: &crate::storage::challenges::Challenge) -> String {
     let s = &c.spec;

@@ -340,6 +340,10 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
         "challenge someone (or anyone) to a variant; options: days per move, colour, rated, Beirut carriers and Dead Man's Switch.",
     ),
     (
+        "play-bot",
+        "practise against the bot at a level from 1 (beginner) to 5 (strongest); it answers within seconds, never rated.",
+    ),
+    (
         "move",
         "play in the game's thread; start typing and pick from your legal actions.",
     ),

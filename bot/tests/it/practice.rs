@@ -1,0 +1,169 @@
+//! Practice games against the bot itself (issue 23), end to end through the fake Discord:
+//! `/play-bot`, the engine's replies as ordinary board posts, its Beirut carriers, and
+//! `/challenge` to the bot pointed to `/play-bot`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fake_discord::{CommandOption, FakeDiscord, SimUser};
+use kaboom_bot::domain::game::GameState;
+use kaboom_bot::domain::ids::GameId;
+use kaboom_bot::storage::{carriers, engine, games};
+use kaboom_testkit::clock::TestClock;
+use kaboom_testkit::demo::DemoError;
+use kaboom_testkit::driver::Driver;
+
+const T0: i64 = 1_763_700_000;
+// Choice indexes (poise ChoiceParameter: declaration order).
+const ATOMIC: i64 = 0;
+const BEIRUT: i64 = 1;
+const LEVEL_2: i64 = 1;
+const WHITE: i64 = 0;
+const BLACK: i64 = 1;
+
+async fn start() -> Result<(Driver, tempfile::TempDir), DemoError> {
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+    let fake = FakeDiscord::start().await?;
+    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
+    Ok((d, dir))
+}
+
+/// `/play-bot` in the text channel; returns the game and its thread once the thread exists.
+async fn play_bot(d: &Driver, variant: i64, color: i64) -> Result<(GameId, u64), DemoError> {
+    let channel = d.fake.text_channel_id();
+    let r = d
+        .cmd(
+            &d.alice,
+            channel,
+            "play-bot",
+            vec![
+                CommandOption::integer("variant", variant),
+                CommandOption::integer("level", LEVEL_2),
+                CommandOption::integer("color", color),
+            ],
+        )
+        .await?;
+    let text = r.content().unwrap_or_default().to_string();
+    assert!(text.contains("level 2 of 5"), "{text}");
+    assert!(text.contains("never rated"), "{text}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while d.fake.threads().is_empty() {
+        assert!(Instant::now() < deadline, "no thread for the practice game");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let thread = d.fake.threads()[0].id;
+    let games = games::active_for(&d.db, d.alice.id.into()).await.unwrap();
+    assert_eq!(games.len(), 1, "{games:?}");
+    Ok((games[0].id, thread))
+}
+
+/// Waits until game `id` has `ply` plies.
+async fn wait_for_ply(d: &Driver, id: GameId, ply: i64) -> kaboom_bot::domain::game::GameRow {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let row = games::get(&d.db, id).await.unwrap().unwrap();
+        if row.ply >= ply {
+            return row;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "game {id} stuck at ply {}",
+            row.ply
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The engine answers each move with a move of its own, posted as a board like a
+/// player's, in an unrated game where the bot is Black.
+#[tokio::test]
+async fn the_bot_answers_every_move_in_a_practice_game() -> Result<(), DemoError> {
+    let (d, _dir) = start().await?;
+    let (game, thread) = play_bot(&d, ATOMIC, WHITE).await?;
+    let row = games::get(&d.db, game).await.unwrap().unwrap();
+    assert_eq!(u64::from(row.black_id), d.fake.bot_user_id());
+    assert!(!row.rated);
+    let seat = engine::get(&d.db, game).await.unwrap().unwrap();
+    assert_eq!(seat.color, kaboom_rules::Color::Black);
+    for (i, action) in ["e4", "Nf3"].iter().enumerate() {
+        let r = d.play(&d.alice, thread, action).await?;
+        assert!(
+            r.content().unwrap_or_default().starts_with("Played"),
+            "{r:?}"
+        );
+        wait_for_ply(&d, game, 2 * (i as i64 + 1)).await;
+    }
+    d.outbox_delivered().await?;
+    // The start board, then one board per ply.
+    assert_eq!(d.boards(thread).len(), 5, "{:#?}", d.boards(thread));
+    let r = d.play(&d.alice, thread, "a3").await?;
+    assert!(
+        r.content().unwrap_or_default().starts_with("Played"),
+        "{r:?}"
+    );
+    d.stop().await;
+    Ok(())
+}
+
+/// Beirut with the bot as White: it chooses its own carriers (stored with a commitment,
+/// shown to nobody) and, once alice has chosen, opens the game by itself.
+#[tokio::test]
+async fn the_bot_chooses_its_carriers_and_opens_as_white() -> Result<(), DemoError> {
+    let (d, _dir) = start().await?;
+    let (game, thread) = play_bot(&d, BEIRUT, BLACK).await?;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while carriers::all(&d.db, game).await.unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the bot chose no carriers");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let chosen = carriers::all(&d.db, game).await.unwrap();
+    assert_eq!(chosen[0].color, kaboom_rules::Color::White);
+    let row = games::get(&d.db, game).await.unwrap().unwrap();
+    assert_eq!(row.state, GameState::Setup);
+    let r = d.choose_carriers_by_dm(&d.alice, game, &["g8"]).await?;
+    assert!(r.content().is_some(), "{r:?}");
+    let row = wait_for_ply(&d, game, 1).await;
+    assert_eq!(row.state, GameState::Active);
+    d.outbox_delivered().await?;
+    // Nothing alice can read names the bot's carriers or their salt while the game goes on.
+    let secret = &chosen[0];
+    let readable = [
+        d.fake.messages_in(d.fake.text_channel_id()),
+        d.fake.messages_in(thread),
+        d.fake.messages_in(d.fake.dm_channel_for(d.alice.id)),
+    ];
+    for m in readable.iter().flatten() {
+        let text = m.content();
+        assert!(!text.contains(&secret.salt), "{m:?}");
+        assert!(
+            !(text.contains("carrier") && text.contains(&format!("**{}**", secret.squares))),
+            "{m:?}"
+        );
+    }
+    d.stop().await;
+    Ok(())
+}
+
+/// `/challenge` with the bot as the opponent points to `/play-bot` and stores nothing.
+#[tokio::test]
+async fn challenging_the_bot_points_to_play_bot() -> Result<(), DemoError> {
+    let (d, _dir) = start().await?;
+    let bot = SimUser::new(d.fake.bot_user_id(), "kaboom");
+    let r = d
+        .cmd(
+            &d.alice,
+            d.fake.text_channel_id(),
+            "challenge",
+            vec![
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::user("opponent", &bot),
+            ],
+        )
+        .await?;
+    let text = r.content().unwrap_or_default();
+    assert!(text.contains("/play-bot"), "{text}");
+    assert!(d.fake.threads().is_empty());
+    d.stop().await;
+    Ok(())
+}

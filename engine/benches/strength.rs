@@ -1,0 +1,370 @@
+//! Strength and speed figures of the practice opponent (issue 23), for docs/PERFORMANCE.md.
+//!
+//! ```text
+//! cargo bench -p kaboom-engine --bench strength -- <what> [--games N] [--variants a,b] [--nodes 1000,10000]
+//! ```
+//! `<what>` is one of:
+//! - `random`: every level against a uniformly random mover, `N` games per variant;
+//! - `levels`: level N+1 against level N, `N` games per pair and variant, colours
+//!   alternating, the first two plies random for varied openings;
+//! - `speed`: positions per second and the time to answer per level (p50, p99) over the
+//!   positions of a few games;
+//! - `fairy`: the top level against Fairy-Stockfish in Atomic at each `--nodes` limit per
+//!   move (Fairy-Stockfish, run as an external program over UCI; GPL, never a dependency:
+//!   `FAIRY_STOCKFISH=/path/to/binary`; Debian's package 11.1 has no atomic, so build a
+//!   current one outside the repository). Skipped with a message when none is found.
+//!
+//! Scores are printed with the Elo difference and its 95% error bar.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kaboom_engine::arena::{GameResult, Player, play};
+use kaboom_engine::{Level, choose_action, choose_carriers};
+use kaboom_rules::{AnyGame, Color, GameOptions, Variant, Viewer};
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let what = args.first().cloned().unwrap_or_else(|| "speed".into());
+    let games: usize = flag(&args, "--games").map_or(10, |v| v.parse().expect("--games N"));
+    let variants: Vec<Variant> = flag(&args, "--variants").map_or(Variant::ALL.to_vec(), |v| {
+        v.split(',').map(|s| s.parse().expect("variant")).collect()
+    });
+    let levels: Vec<Level> = flag(&args, "--levels").map_or(Level::ALL.to_vec(), |v| {
+        v.split(',').map(|s| s.parse().expect("level")).collect()
+    });
+    println!("# {what}, {games} games, load before: {}", load());
+    match what.as_str() {
+        "random" => against_random(&variants, &levels, games),
+        "levels" => level_pairs(&variants, &levels, games),
+        "speed" => speed(&variants, &levels),
+        "fairy" => {
+            let nodes: Vec<u64> = flag(&args, "--nodes")
+                .map_or(vec![1_000, 10_000, 100_000], |v| {
+                    v.split(',').map(|s| s.parse().expect("nodes")).collect()
+                });
+            let level = levels.last().copied().unwrap_or(Level::Five);
+            fairy(level, &nodes, games);
+        }
+        other => panic!("unknown benchmark {other:?}: random, levels, speed or fairy"),
+    }
+    println!("# load after: {}", load());
+}
+
+fn flag(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// Points, games, and the Elo difference with its 95% error bar, from one side's results.
+struct Tally {
+    points: Vec<f64>,
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally { points: Vec::new() }
+    }
+
+    fn add(&mut self, points: f64) {
+        self.points.push(points);
+    }
+
+    fn summary(&self) -> String {
+        let n = self.points.len() as f64;
+        let score = self.points.iter().sum::<f64>() / n;
+        let wins = self.points.iter().filter(|&&p| p == 1.0).count();
+        let draws = self.points.iter().filter(|&&p| p == 0.5).count();
+        let losses = self.points.len() - wins - draws;
+        let variance = self.points.iter().map(|p| (p - score).powi(2)).sum::<f64>() / n;
+        let error = (variance / n).sqrt() * 1.96;
+        let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+        format!(
+            "+{wins} ={draws} -{losses}: {:.1}% (95%: {:.1}-{:.1}%), Elo {:+.0} [{:+.0}, {:+.0}]",
+            score * 100.0,
+            (score - error).max(0.0) * 100.0,
+            (score + error).min(1.0) * 100.0,
+            elo(score),
+            elo(score - error),
+            elo(score + error),
+        )
+    }
+}
+
+/// Every level against a random mover.
+fn against_random(variants: &[Variant], levels: &[Level], games: usize) {
+    for &variant in variants {
+        for &level in levels {
+            let mut tally = Tally::new();
+            let started = Instant::now();
+            for g in 0..games {
+                let engine_white = g % 2 == 0;
+                let (white, black) = if engine_white {
+                    (Player::Engine(level), Player::Random)
+                } else {
+                    (Player::Random, Player::Engine(level))
+                };
+                let result = play(variant, white, black, g as u64, 0, 400).result;
+                let color = if engine_white {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                tally.add(result.points(color));
+            }
+            println!(
+                "{variant:?} level {level} vs random: {} ({:.0?})",
+                tally.summary(),
+                started.elapsed()
+            );
+        }
+    }
+}
+
+/// Level N+1 against level N.
+fn level_pairs(variants: &[Variant], levels: &[Level], games: usize) {
+    for &variant in variants {
+        for pair in levels.windows(2) {
+            let (low, high) = (pair[0], pair[1]);
+            let mut tally = Tally::new();
+            let started = Instant::now();
+            for g in 0..games {
+                let high_white = g % 2 == 0;
+                let (white, black) = if high_white {
+                    (Player::Engine(high), Player::Engine(low))
+                } else {
+                    (Player::Engine(low), Player::Engine(high))
+                };
+                // Each opening is played twice, once with each colour.
+                let result = play(variant, white, black, (g / 2) as u64, 2, 300).result;
+                let color = if high_white {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                tally.add(result.points(color));
+            }
+            println!(
+                "{variant:?} level {high} vs level {low}: {} ({:.0?})",
+                tally.summary(),
+                started.elapsed()
+            );
+        }
+    }
+}
+
+/// Positions per second and time to answer, per level, over the positions of two
+/// level-3 self-play games per variant (40 plies each at most).
+fn speed(variants: &[Variant], levels: &[Level]) {
+    for &variant in variants {
+        let mut positions = Vec::new();
+        for seed in 0..2 {
+            let arena = play(
+                variant,
+                Player::Engine(Level::Three),
+                Player::Engine(Level::Three),
+                seed,
+                2,
+                40,
+            );
+            let mut game = start(variant, seed);
+            for text in &arena.plies {
+                positions.push(game.clone());
+                game.play(None, text).expect("replays");
+            }
+        }
+        for &level in levels {
+            if level == Level::One {
+                continue;
+            }
+            let mut times = Vec::new();
+            let (mut nodes, mut busy) = (0u64, Duration::ZERO);
+            for (i, game) in positions.iter().enumerate() {
+                let started = Instant::now();
+                let a = choose_action(game, level, i as u64).expect("playable");
+                let took = started.elapsed();
+                times.push(took);
+                nodes += a.nodes;
+                busy += took;
+            }
+            times.sort();
+            let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+            println!(
+                "{variant:?} level {level}: {} positions, {:.0} nodes/s, answer p50 {:.0?} p99 {:.0?} max {:.0?}",
+                times.len(),
+                nodes as f64 / busy.as_secs_f64(),
+                pct(0.5),
+                pct(0.99),
+                times.last().unwrap(),
+            );
+        }
+    }
+}
+
+/// A new game of `variant` with carriers chosen by the engine.
+fn start(variant: Variant, seed: u64) -> AnyGame {
+    let mut game = AnyGame::new(variant, GameOptions::default()).expect("default options");
+    for color in game.awaiting_designation() {
+        let squares = choose_carriers(&game, color, seed).expect("carriers");
+        game.designate(color, &squares).expect("legal carriers");
+    }
+    game
+}
+
+/// A UCI conversation with Fairy-Stockfish.
+struct Uci {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Uci {
+    fn start(path: &str, variant: &str) -> Option<Uci> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let input = child.stdin.take()?;
+        let output = BufReader::new(child.stdout.take()?);
+        let mut uci = Uci {
+            child,
+            input,
+            output,
+        };
+        uci.send("uci");
+        // Debian's package (11.1) predates atomic support: its variant list must name it.
+        let options = uci.read_until("uciok");
+        if !options.iter().any(|l| {
+            l.starts_with("option name UCI_Variant") && l.contains(&format!(" var {variant} "))
+        }) {
+            return None;
+        }
+        uci.send(&format!("setoption name UCI_Variant value {variant}"));
+        uci.send("setoption name Threads value 1");
+        uci.send("isready");
+        uci.wait_for("readyok");
+        Some(uci)
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("engine input");
+        self.input.flush().expect("engine input");
+    }
+
+    fn read_until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line).expect("engine output") == 0 {
+                return lines;
+            }
+            let done = line.starts_with(prefix);
+            lines.push(line.trim_end().to_string());
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    fn wait_for(&mut self, prefix: &str) -> String {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.output.read_line(&mut line).expect("engine output") == 0 {
+                panic!("Fairy-Stockfish closed its output while we waited for {prefix}");
+            }
+            if line.starts_with(prefix) {
+                return line.trim().to_string();
+            }
+        }
+    }
+
+    fn best_move(&mut self, moves: &[String], nodes: u64) -> String {
+        self.send("ucinewgame");
+        self.send(&format!("position startpos moves {}", moves.join(" ")));
+        self.send(&format!("go nodes {nodes}"));
+        let line = self.wait_for("bestmove");
+        line.split_whitespace()
+            .nth(1)
+            .unwrap_or("(none)")
+            .to_string()
+    }
+}
+
+impl Drop for Uci {
+    fn drop(&mut self) {
+        self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// `level` against Fairy-Stockfish in Atomic, `games` games per node limit, colours
+/// alternating, the first two plies random (seeded) so games differ.
+fn fairy(level: Level, node_limits: &[u64], games: usize) {
+    let env = std::env::var("FAIRY_STOCKFISH").ok();
+    let path = env
+        .as_deref()
+        .into_iter()
+        .chain(["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"])
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(path) = path else {
+        println!("Fairy-Stockfish not found (set FAIRY_STOCKFISH=/path/to/binary): skipped");
+        return;
+    };
+    let Some(mut uci) = Uci::start(path, "atomic") else {
+        println!("{path} did not start or has no atomic variant: skipped");
+        return;
+    };
+    for &nodes in node_limits {
+        let mut tally = Tally::new();
+        let started = Instant::now();
+        for g in 0..games {
+            let ours_white = g % 2 == 0;
+            let ours = if ours_white {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let mut rng = fastrand::Rng::with_seed((g / 2) as u64);
+            let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).expect("atomic");
+            let mut moves: Vec<String> = Vec::new();
+            while !game.status().is_finished() && moves.len() < 300 {
+                let uci_text = if moves.len() < 2 {
+                    let legal = game.legal_actions(Viewer::Full);
+                    legal[rng.usize(..legal.len())].uci.clone()
+                } else if game.turn() == ours {
+                    choose_action(&game, level, g as u64).expect("playable").uci
+                } else {
+                    uci.best_move(&moves, nodes)
+                };
+                game.play(None, &uci_text)
+                    .unwrap_or_else(|e| panic!("{uci_text} after {moves:?}: {e}"));
+                moves.push(uci_text);
+            }
+            let result = match game.status().outcome().and_then(|o| o.winner) {
+                Some(Color::White) => GameResult::WhiteWins,
+                Some(Color::Black) => GameResult::BlackWins,
+                None => GameResult::Draw,
+            };
+            tally.add(result.points(ours));
+        }
+        println!(
+            "Atomic level {level} vs Fairy-Stockfish at {nodes} nodes/move: {} ({:.0?})",
+            tally.summary(),
+            started.elapsed()
+        );
+    }
+}

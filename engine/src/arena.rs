@@ -1,0 +1,110 @@
+//! Engine-against-engine games for measuring strength (the match figures in
+//! `docs/PERFORMANCE.md` and the strength tests).
+
+use kaboom_rules::{AnyGame, Color, GameOptions, Status, Variant, Viewer};
+
+use crate::{Level, choose_action, choose_carriers};
+
+/// Who plays one side of an arena game.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Player {
+    /// A uniformly random legal action every ply (and random carriers).
+    Random,
+    /// The engine at a level.
+    Engine(Level),
+}
+
+/// How an arena game ended, for the side that played White.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum GameResult {
+    /// White won (on the board).
+    WhiteWins,
+    /// Black won (on the board).
+    BlackWins,
+    /// A draw on the board (stalemate, repetition, 100 plies...) or by the ply cap.
+    Draw,
+}
+
+impl GameResult {
+    /// Points for `color`: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn points(self, color: Color) -> f64 {
+        match (self, color) {
+            (GameResult::Draw, _) => 0.5,
+            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => 1.0,
+            _ => 0.0,
+        }
+    }
+}
+
+/// One finished arena game: its result and its actions in canonical text.
+#[derive(Clone, Debug)]
+pub struct ArenaGame {
+    /// The result.
+    pub result: GameResult,
+    /// Every ply's canonical text, in order.
+    pub plies: Vec<String>,
+}
+
+/// Plays `variant` between `white` and `black`. The first `random_plies` plies are random
+/// (seeded by `seed`), for varied openings; the game is drawn after `max_plies` plies.
+/// Every engine action is played through [`AnyGame::play`], so an illegal one would panic
+/// here: the arena doubles as a legality check.
+///
+/// # Panics
+/// If the engine returns an action the rules refuse (a bug this is meant to catch).
+pub fn play(
+    variant: Variant,
+    white: Player,
+    black: Player,
+    seed: u64,
+    random_plies: usize,
+    max_plies: usize,
+) -> ArenaGame {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut game = AnyGame::new(variant, GameOptions::default()).expect("default options");
+    for color in game.awaiting_designation() {
+        let player = if color == Color::White { white } else { black };
+        let squares = match player {
+            Player::Engine(_) => choose_carriers(&game, color, rng.u64(..)).expect("carriers"),
+            Player::Random => {
+                let mut all = game.carrier_candidates(color);
+                rng.shuffle(&mut all);
+                all.truncate(game.carrier_count());
+                all
+            }
+        };
+        game.designate(color, &squares)
+            .expect("engine carriers are legal");
+    }
+    let mut plies = Vec::new();
+    while !game.status().is_finished() && plies.len() < max_plies {
+        let player = if game.turn() == Color::White {
+            white
+        } else {
+            black
+        };
+        let text = match player {
+            Player::Engine(level) if plies.len() >= random_plies => {
+                choose_action(&game, level, rng.u64(..))
+                    .expect("playable")
+                    .best
+            }
+            _ => {
+                let legal = game.legal_actions(Viewer::player(game.turn()));
+                legal[rng.usize(..legal.len())].san.clone()
+            }
+        };
+        game.play(Some(game.turn()), &text)
+            .unwrap_or_else(|e| panic!("engine action {text} refused: {e}"));
+        plies.push(text);
+    }
+    let result = match game.status() {
+        Status::Finished(outcome) => match outcome.winner {
+            Some(Color::White) => GameResult::WhiteWins,
+            Some(Color::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        },
+        _ => GameResult::Draw,
+    };
+    ArenaGame { result, plies }
+}

@@ -1,0 +1,204 @@
+//! Playing strength: levels 1 to 5.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use kaboom_rules::{Game, Position, Variant, Viewer};
+
+use crate::search::{self, Found, MATE};
+use crate::{Analysis, Limits, describe, viewed};
+
+/// How strongly the engine plays. Levels limit the search by positions visited (not by
+/// time), so a level plays the same on any machine; the figures per level (time to answer,
+/// score against the level below) are in `docs/PERFORMANCE.md`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub enum Level {
+    /// Plays a random action, but never one that lets the opponent win at once.
+    One = 1,
+    /// Up to 3,000 positions and two plies deep (plus exchanges); picks at random among
+    /// actions within 40 centipawns of the best.
+    Two = 2,
+    /// Up to 30,000 positions (Atomic, Beirut, Nuke; a fifth of that in Bomberman Chess and
+    /// Bombalot, whose positions cost five times as much); picks among actions within 10
+    /// centipawns of the best.
+    Three = 3,
+    /// Up to 300,000 positions (scaled as level 3); plays the best action found.
+    Four = 4,
+    /// Up to 2,000,000 positions (scaled as level 3): a few seconds on one core; plays the
+    /// best action found.
+    Five = 5,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 5] = [
+        Level::One,
+        Level::Two,
+        Level::Three,
+        Level::Four,
+        Level::Five,
+    ];
+
+    /// The level's number, 1 to 5.
+    pub const fn number(self) -> u8 {
+        self as u8
+    }
+
+    /// The level numbered `n`.
+    ///
+    /// # Errors
+    /// [`ParseLevelError`] for numbers outside 1 to 5.
+    pub fn from_number(n: u8) -> Result<Level, ParseLevelError> {
+        Level::ALL
+            .get(usize::from(n).wrapping_sub(1))
+            .copied()
+            .ok_or_else(|| ParseLevelError(n.to_string()))
+    }
+
+    /// The search limits of this level in `variant` (level 1 does not search). A time cap
+    /// of 10 s guards against positions far slower than usual; the benchmarks never reach it.
+    pub fn limits(self, variant: Variant) -> Limits {
+        let nodes: u64 = match self {
+            Level::One => 0,
+            Level::Two => 3_000,
+            Level::Three => 30_000,
+            Level::Four => 300_000,
+            Level::Five => 2_000_000,
+        };
+        // Measured speeds (docs/PERFORMANCE.md): about 700,000 positions per second in the
+        // 8x8 chess variants, 120,000-170,000 in Bomberman Chess and Bombalot.
+        let nodes = match variant {
+            Variant::Atomic | Variant::Beirut | Variant::Nuke => nodes,
+            Variant::Bomberman | Variant::Bombalot => nodes / 5,
+        };
+        Limits {
+            nodes: Some(nodes),
+            depth: (self == Level::Two).then_some(2),
+            ..cap()
+        }
+    }
+
+    /// How far below the best score (in centipawns) an action may be and still be picked.
+    fn margin(self) -> i32 {
+        match self {
+            Level::One => i32::MAX,
+            Level::Two => 40,
+            Level::Three => 10,
+            Level::Four | Level::Five => 0,
+        }
+    }
+}
+
+fn cap() -> Limits {
+    Limits {
+        movetime: Some(Duration::from_secs(10)),
+        ..Limits::default()
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+/// A level that is not 1 to 5.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("unknown level {0:?}: choose a level from 1 (easiest) to 5 (strongest)")]
+pub struct ParseLevelError(pub String);
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+
+    fn from_str(s: &str) -> Result<Level, ParseLevelError> {
+        s.trim()
+            .parse::<u8>()
+            .ok()
+            .and_then(|n| Level::from_number(n).ok())
+            .ok_or_else(|| ParseLevelError(s.to_string()))
+    }
+}
+
+/// The action `level` plays in `game` for `viewer` (the side to move).
+pub(crate) fn choose<P: Position>(
+    game: &Game<P>,
+    viewer: Viewer,
+    level: Level,
+    seed: u64,
+) -> Analysis {
+    let (root, history) = viewed(game, viewer);
+    let mut rng = fastrand::Rng::with_seed(seed);
+    if level == Level::One {
+        return random_safe(&root, &mut rng);
+    }
+    let mut searcher = search::Searcher::new(level.limits(P::VARIANT), history);
+    let found = searcher
+        .run(&root)
+        .expect("a game that is not over has a legal action");
+    let (chosen, score) = pick(&found, level.margin(), &mut rng);
+    describe(&root, &found, chosen, score)
+}
+
+/// A seeded pick among the root actions scored within `margin` of the best. Wins are never
+/// traded for anything else, and losing actions are never picked while others remain.
+fn pick(found: &Found, margin: i32, rng: &mut fastrand::Rng) -> (usize, i32) {
+    let best = found.score;
+    let near_mate = MATE - 10_000;
+    let candidates: Vec<(usize, i32)> = found
+        .root_scores
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.map(|s| (i, s)))
+        .filter(|&(_, s)| {
+            if best >= near_mate || s <= -near_mate {
+                s == best
+            } else {
+                s >= best.saturating_sub(margin)
+            }
+        })
+        .collect();
+    if candidates.is_empty() {
+        return (found.best, best);
+    }
+    candidates[rng.usize(..candidates.len())]
+}
+
+/// Level 1: a uniformly random action among those after which the opponent cannot win at
+/// once (any action if every one loses).
+fn random_safe<P: Position>(root: &P, rng: &mut fastrand::Rng) -> Analysis {
+    let actions = root.legal_actions();
+    let me = root.turn();
+    let mut nodes = 0u64;
+    let mut replies = Vec::new();
+    let safe: Vec<usize> = (0..actions.len())
+        .filter(|&i| {
+            let mut after = root.clone();
+            after.play_unchecked(&actions[i]);
+            nodes += 1;
+            after.legal_actions_into(&mut replies);
+            !replies.iter().any(|reply| {
+                nodes += 1;
+                let mut next = after.clone();
+                next.play_unchecked(reply);
+                next.variant_outcome()
+                    .is_some_and(|o| o.winner.is_some_and(|w| w != me))
+            })
+        })
+        .collect();
+    let chosen = if safe.is_empty() {
+        rng.usize(..actions.len())
+    } else {
+        safe[rng.usize(..safe.len())]
+    };
+    let found = Found {
+        best: chosen,
+        score: 0,
+        depth: 0,
+        nodes,
+        pv: vec![chosen],
+        root_scores: Vec::new(),
+        elapsed: Duration::ZERO,
+    };
+    describe(root, &found, chosen, 0)
+}
