@@ -21,6 +21,7 @@ mod leaks;
 mod outbox;
 mod process;
 mod ratings;
+mod replay;
 mod scheduler;
 mod scheduler_discord;
 mod serve_cli;

@@ -13,6 +13,8 @@ pub mod play;
 #[allow(missing_docs)]
 pub mod ratings; // issue 18
 #[allow(missing_docs)]
+pub mod replay; // issue 19
+#[allow(missing_docs)]
 pub mod settings; // scheduler (issue 8)
 
 use poise::serenity_prelude as serenity;
@@ -39,6 +41,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         info::rules(),
         info::help(),
         settings::settings(), // scheduler (issue 8)
+        replay::replay(),     // issue 19
     ]
 }
 
