@@ -11,11 +11,13 @@
 //! the board next to d1/e1 and d8/e8 with their contents), our own piece set (see
 //! `assets/README.md`), coordinates drawn as glyph paths from an embedded font (no
 //! installed font is used), a header strip with the side to move and the move number
-//! or the result (so the picture is never square), the last action (from/to squares,
-//! a blast mark on every square whose piece was removed, a target on a Boom or
-//! detonation square), kings in check, carriers and loose bombs with their count,
+//! or the result and always the variant's name (so the picture is never square), the
+//! last action (from/to squares, every removed piece drawn where it stood under the mark
+//! of its cause: explosion, capture, jump with the jump path, push; a target on a Boom
+//! or detonation square), kings in check, carriers and loose bombs with their count,
 //! frozen and locked pieces, the imitator's current kind, and an optional explosion
-//! preview ([`RenderOptions::preview`]).
+//! preview ([`RenderOptions::preview`]). [`render_replay_gif`] draws a whole game as an
+//! animated GIF (issue 19).
 //!
 //! ```
 //! use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
