@@ -203,7 +203,7 @@ async fn replay_of_a_running_beirut_game_is_the_callers_own_view() -> Outcome {
             &d.carol,
             dm,
             "replay",
-            vec![CommandOption::string("game", &game.to_string())],
+            vec![CommandOption::string("game", game.to_string())],
         )
         .await?;
     assert!(refused.files.is_empty(), "a stranger got the replay by DM");
