@@ -144,6 +144,7 @@ pub use records::{
     FakeAttachment, FakeChannel, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
     RecordedRequest, ResponseKind, SentInteraction, is_ephemeral,
 };
+pub use state::MAX_UPLOAD_BYTES;
 
 use payloads::{ChannelContext, interaction_base, resolved_json, snowflake_timestamp};
 use state::{InteractionInfo, State};

@@ -109,6 +109,23 @@ fn wrong_channel_type() -> Reply {
     error(400, 50024, "Cannot execute action on this channel type")
 }
 
+/// The largest file a bot may upload: 10 MiB, the default file size limit of a server
+/// without boosts that Discord applies to bots' uploads (issue 19 checked it for 2024-2025;
+/// "Uploading Files", <https://discord.com/developers/docs/reference#uploading-files>).
+pub const MAX_UPLOAD_BYTES: usize = 10 * 1024 * 1024;
+
+/// 413 / 40005 "Request entity too large" when a file is over [`MAX_UPLOAD_BYTES`]
+/// (JSON error code 40005,
+/// <https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes>;
+/// Discord answers an over-limit upload with HTTP 413 Payload Too Large, as reported in
+/// <https://github.com/discord/discord-api-docs/issues/6058>).
+fn too_large_upload(files: &[RecordedFile]) -> Option<Reply> {
+    files
+        .iter()
+        .any(|f| f.bytes.len() > MAX_UPLOAD_BYTES)
+        .then(|| error(413, 40005, "Request entity too large"))
+}
+
 /// 400 / 30015 "Maximum number of attachments in a message reached (10)".
 fn too_many_attachments(files: &[RecordedFile]) -> Option<Reply> {
     (files.len() > rules::MAX_ATTACHMENTS).then(|| {
@@ -1082,7 +1099,7 @@ impl State {
         if let Some(refused) = errors.reply() {
             return refused;
         }
-        if let Some(refused) = too_many_attachments(files) {
+        if let Some(refused) = too_many_attachments(files).or_else(|| too_large_upload(files)) {
             return refused;
         }
         if matches!(callback_type, 4 | 5 | 7) && self.interaction_blocked_by_lock(info.channel_id) {
@@ -1169,7 +1186,7 @@ impl State {
             if let Some(refused) = message_form_errors(body, &[]) {
                 return refused;
             }
-            if let Some(refused) = too_many_attachments(files) {
+            if let Some(refused) = too_many_attachments(files).or_else(|| too_large_upload(files)) {
                 return refused;
             }
             if self.interaction_blocked_by_lock(info.channel_id) {
@@ -1405,7 +1422,9 @@ impl State {
                 {
                     return error(400, 50006, "Cannot send an empty message");
                 }
-                if let Some(refused) = too_many_attachments(files) {
+                if let Some(refused) =
+                    too_many_attachments(files).or_else(|| too_large_upload(files))
+                {
                     return refused;
                 }
                 if !permissions.send_messages()
@@ -1715,7 +1734,9 @@ impl State {
                 if let Some(refused) = message_form_errors(body, &[]) {
                     return Some(refused);
                 }
-                if let Some(refused) = too_many_attachments(files) {
+                if let Some(refused) =
+                    too_many_attachments(files).or_else(|| too_large_upload(files))
+                {
                     return Some(refused);
                 }
                 if let Err(refused) = self.check_can_send(channel_id, files) {
@@ -1851,4 +1872,23 @@ fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     let width = u32::from_be_bytes(bytes[16..20].try_into().ok()?);
     let height = u32::from_be_bytes(bytes[20..24].try_into().ok()?);
     Some((width, height))
+}
+
+#[cfg(test)]
+mod upload_tests {
+    use super::*;
+
+    #[test]
+    fn uploads_over_10_mib_are_refused_with_40005() {
+        let file = |len: usize| RecordedFile {
+            field: "files[0]".into(),
+            filename: "replay.gif".into(),
+            content_type: None,
+            bytes: vec![0; len],
+        };
+        assert!(too_large_upload(&[file(MAX_UPLOAD_BYTES)]).is_none());
+        let (status, body) = too_large_upload(&[file(10), file(MAX_UPLOAD_BYTES + 1)]).unwrap();
+        assert_eq!(status, 413);
+        assert_eq!(body.unwrap()["code"], 40005);
+    }
 }

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use kaboom_rules::{BoardView, Color, Geometry, Kind, Square, Status};
+use kaboom_rules::{BoardView, Cause, Color, Geometry, Kind, Square, Status};
 
 use crate::pieces::{self, piece_group, piece_id};
 use crate::text::{self, Anchor};
@@ -192,8 +192,9 @@ fn n(v: f32) -> String {
 }
 
 /// The header line: who moves, or the result (left); then the texts for the right
-/// side, longest first: the first that fits is drawn (variant and move number, or
-/// the move number alone; the variant alone once the game is over).
+/// side, longest first: the first that fits is drawn (variant and move number, or the
+/// variant alone; the variant alone once the game is over). When none fits, the last
+/// is drawn anyway and the left text shrinks: every image names its variant (issue 19).
 fn header_texts(board: &BoardView) -> (String, Vec<String>) {
     let left = match board.status {
         Status::Finished(outcome) => {
@@ -236,7 +237,7 @@ fn header_texts(board: &BoardView) -> (String, Vec<String>) {
     } else {
         vec![
             format!("{title} \u{b7} Move {}", board.fullmoves),
-            format!("Move {}", board.fullmoves),
+            title.to_string(),
         ]
     };
     (left, right)
@@ -308,10 +309,24 @@ pub(crate) fn svg(board: &BoardView, last: Option<&LastAction>, options: &Render
     scene(board, last, options).svg()
 }
 
+/// How opaque a removed piece is drawn where it stood (under its mark) on a board image.
+pub(crate) const GHOST_OPACITY: f32 = 0.7;
+
 pub(crate) fn scene(
     board: &BoardView,
     last: Option<&LastAction>,
     options: &RenderOptions,
+) -> Scene {
+    scene_with(board, last, options, GHOST_OPACITY)
+}
+
+/// [`scene`] with removed pieces drawn at `ghost_opacity` (the replay's blast frames
+/// fade them in steps).
+pub(crate) fn scene_with(
+    board: &BoardView,
+    last: Option<&LastAction>,
+    options: &RenderOptions,
+    ghost_opacity: f32,
 ) -> Scene {
     let geo = board.variant.geometry();
     let lay = Layout::new(geo, options.orientation, options.size);
@@ -344,6 +359,12 @@ pub(crate) fn scene(
     if shows_turn_marker(board) {
         used.insert((kind_index(turn_marker(board)), board.turn.index()));
     }
+    // Removed pieces are drawn again where they stood (ghosts or small badges).
+    if let Some(last) = last {
+        for r in &last.removals {
+            used.insert((kind_index(r.piece.kind), r.piece.color.index()));
+        }
+    }
 
     // Defs: pieces and marks, all in a 100 x 100 box.
     open.push_str("<defs>");
@@ -359,13 +380,24 @@ pub(crate) fn scene(
     }
     open.push_str(concat!(
         r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff2020"/><stop offset=".4" stop-color="#f21d1d"/><stop offset=".7" stop-color="#e01818" stop-opacity=".75"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
-        r##"<g id="blast"><path d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="#ff6a00" fill-opacity=".72" stroke="#b3001b" stroke-width="3" stroke-linejoin="round"/><path d="M50 26l6 12 13-4-6 12 12 7-13 3 2 13-11-8-9 10-1-13-13 1 9-10-9-10 13 0 1-13z" fill="#ffd21f" fill-opacity=".9"/></g>"##,
+        // Explosion (C-6 "exploded", BA-7 co-squares): a translucent starburst, so the
+        // destroyed piece drawn under it stays recognisable.
+        r##"<path id="blast" d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="#ff6a00" fill-opacity=".42"/>"##,
+        r##"<path id="blasto" d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="none" stroke="#b3001b" stroke-width="4" stroke-linejoin="round" stroke-opacity=".8"/>"##,
+        // Plain capture: a blue ring round the square (no spikes, no red).
+        r##"<rect id="capr" x="4" y="4" width="92" height="92" rx="10" fill="none" stroke="#1f5fbf" stroke-width="7"/>"##,
+        // Jumped over (BA-4): a violet cross over the piece.
+        r##"<g id="jmpx" stroke="#7b2cbf" stroke-width="9" stroke-linecap="round" stroke-opacity=".85"><path d="M16 16l68 68M84 16L16 84"/></g>"##,
+        // Pushed off the board (BA-6): a marker where the piece left the board.
+        r##"<g id="offb"><circle cx="0" cy="0" r="15" fill="#00838f" stroke="#fff" stroke-width="3"/><path d="M-6-6l12 12M6-6l-12 12" stroke="#fff" stroke-width="5" stroke-linecap="round"/></g>"##,
         r##"<g id="det" fill="none" stroke="#c4001a" stroke-width="6"><circle cx="50" cy="50" r="38"/><circle cx="50" cy="50" r="18"/><path d="M50 2v24M50 74v24M2 50h24M74 50h24"/></g>"##,
         r##"<g id="frz"><rect x="3" y="3" width="94" height="94" rx="8" fill="#7cc7ff" fill-opacity=".45" stroke="#e8f7ff" stroke-width="5" stroke-dasharray="10 6"/></g>"##,
         r##"<g id="frzb"><circle cx="82" cy="82" r="15" fill="#1f78c8" stroke="#fff" stroke-width="2.5"/><path d="M82 71v22M72.5 76.5l19 11M72.5 87.5l19-11" stroke="#fff" stroke-width="3" stroke-linecap="round"/></g>"##,
         r##"<g id="lock"><circle cx="82" cy="82" r="15" fill="#3c3a36" stroke="#fff" stroke-width="2.5"/><path d="M76.5 80v-4a5.5 5.5 0 0 1 11 0v4" fill="none" stroke="#fff" stroke-width="3"/><rect x="74" y="79" width="16" height="12" rx="2" fill="#ffd21f"/></g>"##,
         r##"<g id="pv"><rect x="5" y="5" width="90" height="90" rx="6" fill="#e4002b" fill-opacity=".2" stroke="#e4002b" stroke-width="6" stroke-dasharray="16 9"/><path d="M10 10l16 16M90 10L74 26M10 90l16-16M90 90L74 74" stroke="#e4002b" stroke-width="6" stroke-linecap="round"/></g>"##,
         r##"<circle id="badge" cx="0" cy="0" r="21" fill="#fffbe8" stroke="#ff9d1c" stroke-width="3"/>"##,
+        // The carrier badge: larger and with a dark rim, legible at 260 px wide.
+        r##"<circle id="cbadge" cx="0" cy="0" r="27" fill="#fffbe8" stroke="#7a3d00" stroke-width="4"/>"##,
     ));
     let _ = write!(open, r#"<g id="bomb">{}</g>"#, pieces::bomb_badge());
     open.push_str("</defs>");
@@ -418,14 +450,21 @@ pub(crate) fn scene(
                 );
             }
             let _ = write!(s, r#"<path d="{net}" fill="{}"/>"#, pal.goal_net);
+            // The label: large and outlined, legible at 260 px wide.
             let label = text::path_data(
                 &sq.to_string(),
                 x + 6.0 * lay.k,
-                y + 24.0 * lay.k,
-                22.0 * lay.k,
+                y + 36.0 * lay.k,
+                34.0 * lay.k,
                 Anchor::Start,
             );
-            let _ = write!(s, r#"<path d="{label}" fill="{}"/>"#, pal.header_text);
+            let _ = write!(
+                s,
+                r#"<path d="{label}" fill="{}" stroke="{}" stroke-width="{}" paint-order="stroke" stroke-linejoin="round"/>"#,
+                pal.header_text,
+                pal.frame,
+                n(5.0 * lay.k)
+            );
         }
     }
 
@@ -448,16 +487,6 @@ pub(crate) fn scene(
                 lay.rect(x, y),
                 pal.highlight
             );
-        }
-        let mut removed = last.removed.clone();
-        removed.sort();
-        removed.dedup();
-        for sq in removed {
-            if !geo.contains(sq) {
-                continue;
-            }
-            let (x, y) = lay.origin(sq);
-            let _ = write!(m, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
         }
         if let Some(sq) = last.squares.detonation.filter(|&sq| geo.contains(sq)) {
             let (x, y) = lay.origin(sq);
@@ -498,14 +527,18 @@ pub(crate) fn scene(
         })
         .collect();
 
-    // Badges above the pieces: carriers, imitated kind, frozen, locked.
+    // Above the pieces: what the last action removed or pushed, then the badges.
     let mut t = String::new();
+    if let Some(last) = last {
+        draw_removals(&mut t, last, &on_board, &lay, ghost_opacity);
+    }
+    // Badges: carriers, imitated kind, frozen, locked.
     for p in &on_board {
         let (x, y) = lay.origin(p.square);
         if p.carrier {
             let _ = write!(
                 t,
-                r##"<g {}><use xlink:href="#badge" x="78" y="22"/><use xlink:href="#bomb" transform="translate(60 4) scale(.36)"/></g>"##,
+                r##"<g {}><use xlink:href="#cbadge" x="72" y="28"/><use xlink:href="#bomb" transform="translate(49 4) scale(.46)"/></g>"##,
                 lay.place(x, y)
             );
         }
@@ -535,20 +568,20 @@ pub(crate) fn scene(
         let (x, y) = lay.origin(b.square);
         let _ = write!(
             t,
-            r##"<g {}><use xlink:href="#bomb" transform="translate(1 64) scale(.34)"/>"##,
+            r##"<g {}><use xlink:href="#bomb" transform="translate(0 56) scale(.44)"/>"##,
             lay.place(x, y)
         );
         if b.count > 1 {
             let d = text::path_data(
                 &format!("\u{d7}{}", b.count),
-                35.0,
-                95.0,
-                24.0,
+                40.0,
+                97.0,
+                38.0,
                 Anchor::Start,
             );
             let _ = write!(
                 t,
-                r##"<path d="{d}" fill="#fff" stroke="#000" stroke-width="4" paint-order="stroke" stroke-linejoin="round"/>"##
+                r##"<path d="{d}" fill="#fff" stroke="#000" stroke-width="7" paint-order="stroke" stroke-linejoin="round"/>"##
             );
         }
         t.push_str("</g>");
@@ -573,6 +606,246 @@ pub(crate) fn scene(
         marks: m,
         pieces: pieces_placed,
         top: t,
+    }
+}
+
+/// How a square whose piece the last action removed is marked, strongest first: a
+/// square with several removals (an Atomic capture removes the taken piece and the
+/// capturer on one square) gets the strongest.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Debug)]
+enum RemovalMark {
+    /// Exploded, or on a detonator's co-square (BA-7): a translucent blast.
+    Explosion,
+    /// Jumped over (BA-4): a violet cross.
+    Jump,
+    /// Pushed off the board (BA-6): an arrow off the board.
+    PushedOff,
+    /// Taken by a plain capture: a blue ring.
+    Capture,
+}
+
+impl RemovalMark {
+    fn of(cause: Cause) -> RemovalMark {
+        match cause {
+            Cause::Exploded | Cause::CoSquare => RemovalMark::Explosion,
+            Cause::Jumped => RemovalMark::Jump,
+            Cause::PushedOff => RemovalMark::PushedOff,
+            Cause::Captured => RemovalMark::Capture,
+        }
+    }
+
+    /// The colour of the mark and of the small badge of a removed piece.
+    fn colour(self) -> &'static str {
+        match self {
+            RemovalMark::Explosion => "#c2410c",
+            RemovalMark::Jump => "#7b2cbf",
+            RemovalMark::PushedOff => "#00838f",
+            RemovalMark::Capture => "#1f5fbf",
+        }
+    }
+}
+
+/// Centre of a square in pixels.
+fn centre(lay: &Layout, sq: Square) -> (f32, f32) {
+    let (x, y) = lay.origin(sq);
+    (x + lay.sqf() / 2.0, y + lay.sqf() / 2.0)
+}
+
+/// An arrow from (`x1`, `y1`) to (`x2`, `y2`) in pixels: a line `w` wide ending in a
+/// head at the second point.
+fn arrow(t: &mut String, (x1, y1): (f32, f32), (x2, y2): (f32, f32), w: f32, colour: &str) {
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len < 1.0 {
+        return;
+    }
+    let (ux, uy) = (dx / len, dy / len);
+    let head = (w * 2.6).min(len * 0.6);
+    let (bx, by) = (x2 - ux * head, y2 - uy * head);
+    let (px, py) = (-uy * w * 1.5, ux * w * 1.5);
+    let _ = write!(
+        t,
+        r#"<g fill="{colour}" stroke="{colour}" opacity=".85"><path d="M{} {}L{} {}" stroke-width="{}" stroke-linecap="round" fill="none"/><path d="M{} {}L{} {}L{} {}z" stroke="none"/></g>"#,
+        n(x1),
+        n(y1),
+        n(bx),
+        n(by),
+        n(w),
+        n(x2),
+        n(y2),
+        n(bx + px),
+        n(by + py),
+        n(bx - px),
+        n(by - py)
+    );
+}
+
+/// The marks of the last action's removals and pushes, above the pieces (C-6): each
+/// removed piece is drawn again where it stood (faded, when its square is empty now; as
+/// a small badge in the square's corner when another piece stands there, such as a
+/// capturer), under the mark of its cause; the jump path through the landing squares
+/// (BA-17); arrows for pushed pieces and a marker where a piece left the board (BA-6).
+fn draw_removals(
+    t: &mut String,
+    last: &LastAction,
+    on_board: &[&kaboom_rules::PieceView],
+    lay: &Layout,
+    ghost_opacity: f32,
+) {
+    let geo = lay.geo;
+    let sqf = lay.sqf();
+    let occupied = |sq: Square| on_board.iter().any(|p| p.square == sq);
+    // One entry per square: the first piece removed there and the strongest mark.
+    let mut marks: Vec<(Square, Option<kaboom_rules::Piece>, RemovalMark)> = Vec::new();
+    for r in &last.removals {
+        let mark = RemovalMark::of(r.cause);
+        match marks.iter_mut().find(|(s, _, _)| *s == r.square) {
+            Some(entry) => entry.2 = entry.2.min(mark),
+            None => marks.push((r.square, Some(r.piece), mark)),
+        }
+    }
+    for &sq in &last.removed {
+        if !marks.iter().any(|(s, _, _)| *s == sq) {
+            marks.push((sq, None, RemovalMark::Explosion));
+        }
+    }
+    marks.sort_by_key(|m| m.0);
+    // The direction of a tank step, for pieces pushed off the board.
+    let step = match (last.squares.from, last.squares.to) {
+        (Some(f), Some(to)) if f != to => {
+            let (a, b) = (centre(lay, f), centre(lay, to));
+            let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt().max(1.0);
+            Some(((b.0 - a.0) / len, (b.1 - a.1) / len))
+        }
+        _ => None,
+    };
+    for &(sq, piece, mark) in &marks {
+        if !geo.contains(sq) {
+            continue;
+        }
+        let (x, y) = lay.origin(sq);
+        // The blast's translucent fill goes under the destroyed piece, its outline over it.
+        if mark == RemovalMark::Explosion && !occupied(sq) {
+            let _ = write!(t, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
+        }
+        if let Some(piece) = piece {
+            if occupied(sq) {
+                let _ = write!(
+                    t,
+                    r##"<g {}><circle cx="26" cy="26" r="25" fill="{}" stroke="#fff" stroke-width="3"/><use xlink:href="#{}" transform="translate(3 3) scale(.46)"/></g>"##,
+                    lay.place(x, y),
+                    mark.colour(),
+                    piece_id(piece.kind, piece.color)
+                );
+            } else {
+                let _ = write!(
+                    t,
+                    r##"<use xlink:href="#{}" opacity="{}" {}/>"##,
+                    piece_id(piece.kind, piece.color),
+                    n4(ghost_opacity.clamp(0.0, 1.0)),
+                    lay.place(x, y)
+                );
+            }
+        }
+        let id = match mark {
+            RemovalMark::Explosion => "blasto",
+            RemovalMark::Jump => "jmpx",
+            RemovalMark::Capture => "capr",
+            RemovalMark::PushedOff => continue,
+        };
+        let _ = write!(t, r##"<use xlink:href="#{id}" {}/>"##, lay.place(x, y));
+    }
+    // The jump path (BA-17): from the start square through every landing square.
+    if let Some(from) = last.squares.from.filter(|_| !last.jump_path.is_empty()) {
+        let mut d = String::new();
+        let points: Vec<(f32, f32)> = std::iter::once(from)
+            .chain(last.jump_path.iter().copied())
+            .filter(|&s| geo.contains(s))
+            .map(|s| centre(lay, s))
+            .collect();
+        for (i, (px, py)) in points.iter().enumerate() {
+            let _ = write!(d, "{}{} {}", if i == 0 { 'M' } else { 'L' }, n(*px), n(*py));
+        }
+        let colour = RemovalMark::Jump.colour();
+        let _ = write!(
+            t,
+            r#"<path d="{d}" fill="none" stroke="{colour}" stroke-width="{}" stroke-linejoin="round" stroke-linecap="round" stroke-opacity=".85"/>"#,
+            n(sqf * 0.08)
+        );
+        for (i, &(px, py)) in points.iter().enumerate().skip(1) {
+            let last_point = i + 1 == points.len();
+            let r = if last_point { 0.16 } else { 0.11 };
+            let _ = write!(
+                t,
+                r##"<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="#fff" stroke-width="{}"/>"##,
+                n(px),
+                n(py),
+                n(sqf * r),
+                if last_point { "#fff" } else { colour },
+                n(sqf * 0.035)
+            );
+            if last_point {
+                let _ = write!(
+                    t,
+                    r#"<circle cx="{}" cy="{}" r="{}" fill="{colour}"/>"#,
+                    n(px),
+                    n(py),
+                    n(sqf * 0.08)
+                );
+            }
+        }
+    }
+    // Pushes (BA-6, BA-14): an arrow per pushed piece; off the board, an arrow to a marker.
+    let colour = RemovalMark::PushedOff.colour();
+    let mut off: Vec<Square> = marks
+        .iter()
+        .filter(|m| m.2 == RemovalMark::PushedOff)
+        .map(|m| m.0)
+        .collect();
+    for p in &last.pushes {
+        match p.to {
+            Some(to) if geo.contains(p.from) && geo.contains(to) => {
+                let (a, b) = (centre(lay, p.from), centre(lay, to));
+                // From just past the piece's centre to just short of the next one.
+                let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+                arrow(
+                    t,
+                    (a.0 + dx * 0.25, a.1 + dy * 0.25),
+                    (a.0 + dx * 0.8, a.1 + dy * 0.8),
+                    sqf * 0.08,
+                    colour,
+                );
+            }
+            Some(_) => {}
+            None => off.push(p.from),
+        }
+    }
+    off.sort();
+    off.dedup();
+    if let Some((ux, uy)) = step {
+        for sq in off {
+            if !geo.contains(sq) {
+                continue;
+            }
+            let a = centre(lay, sq);
+            // The marker sits on the board's edge (the right margin is narrow).
+            let end = (a.0 + ux * sqf * 0.5, a.1 + uy * sqf * 0.5);
+            let tip = (a.0 + ux * sqf * 0.36, a.1 + uy * sqf * 0.36);
+            arrow(
+                t,
+                (a.0 + ux * sqf * 0.1, a.1 + uy * sqf * 0.1),
+                tip,
+                sqf * 0.08,
+                colour,
+            );
+            let _ = write!(
+                t,
+                r##"<use xlink:href="#offb" transform="translate({} {}) scale({})"/>"##,
+                n(end.0),
+                n(end.1),
+                n4(sqf / 100.0)
+            );
+        }
     }
 }
 
@@ -611,11 +884,19 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     }
     let right_x = lay.width as f32 - (RIGHT + 4.0) * k;
     let left_w = text::width(&left, size);
-    let right = right
-        .into_iter()
-        .find(|r| x + left_w + 24.0 * k + text::width(r, size) <= right_x);
+    // The first right-hand text that fits; if none does, the shortest (the variant's
+    // name or the move number) anyway, and the main line shrinks to make room: every
+    // image names its variant.
+    let fitting = right
+        .iter()
+        .find(|r| x + left_w + 24.0 * k + text::width(r, size) <= right_x)
+        .cloned();
+    let right = fitting.or_else(|| right.last().cloned());
+    let right_w = right
+        .as_ref()
+        .map_or(0.0, |r| text::width(r, size) + 24.0 * k);
     // Shrink the main line if it does not fit the width (long results on 8 files).
-    let avail = right_x - x;
+    let avail = right_x - x - right_w;
     let size_left = if left_w > avail {
         size * avail / left_w
     } else {
@@ -688,7 +969,7 @@ mod tests {
             header_texts(&b),
             (
                 "Black to move".to_string(),
-                vec!["Atomic \u{b7} Move 12".to_string(), "Move 12".to_string()]
+                vec!["Atomic \u{b7} Move 12".to_string(), "Atomic".to_string()]
             )
         );
         b.checked = vec!["e8".parse().unwrap()];

@@ -11,11 +11,13 @@
 //! the board next to d1/e1 and d8/e8 with their contents), our own piece set (see
 //! `assets/README.md`), coordinates drawn as glyph paths from an embedded font (no
 //! installed font is used), a header strip with the side to move and the move number
-//! or the result (so the picture is never square), the last action (from/to squares,
-//! a blast mark on every square whose piece was removed, a target on a Boom or
-//! detonation square), kings in check, carriers and loose bombs with their count,
+//! or the result and always the variant's name (so the picture is never square), the
+//! last action (from/to squares, every removed piece drawn where it stood under the mark
+//! of its cause: explosion, capture, jump with the jump path, push; a target on a Boom
+//! or detonation square), kings in check, carriers and loose bombs with their count,
 //! frozen and locked pieces, the imitator's current kind, and an optional explosion
-//! preview ([`RenderOptions::preview`]).
+//! preview ([`RenderOptions::preview`]). [`render_replay_gif`] draws a whole game as an
+//! animated GIF (issue 19).
 //!
 //! ```
 //! use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
@@ -36,7 +38,7 @@
 
 pub use kaboom_rules;
 
-use kaboom_rules::{ActionSquares, BoardView, PlyRecord, Square};
+use kaboom_rules::{ActionSquares, AnyGame, BoardView, PlyRecord, Push, Removal, Square};
 
 /// Whose side of the board is at the bottom of the picture.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default)]
@@ -86,25 +88,74 @@ impl Default for RenderOptions {
 }
 
 /// The last action, to highlight on the board.
+///
+/// Each removed piece stays visible where it stood, with a mark for its cause (C-6):
+/// a translucent blast over an exploded piece, a blue ring and a small copy of the
+/// taken piece for a plain capture, a violet cross over a jumped piece with the jump
+/// path drawn through the landing squares (BA-4, BA-17), and arrows for pushed pieces
+/// with an off-board marker for a piece pushed off (BA-6, BA-14).
 #[derive(Clone, Eq, PartialEq, Hash, Debug, Default)]
 pub struct LastAction {
     /// Its from / to squares and the centre of a Boom or detonation.
     pub squares: ActionSquares,
-    /// Squares whose piece the action removed (each gets a blast mark), from the
-    /// ply's removal report (C-6).
+    /// Squares whose piece the action removed, from the ply's removal report (C-6).
+    /// A square listed here without an entry in [`LastAction::removals`] gets the
+    /// explosion mark (no piece is drawn there).
     pub removed: Vec<Square>,
+    /// The removal report itself (C-6): which piece went from which square and why.
+    /// Drives the ghost pieces and the mark of each cause.
+    pub removals: Vec<Removal>,
+    /// The landing squares of a Bombalot jump capture after its start square, in order
+    /// (`e4:e6:g4` gives `[e6, g4]`, BA-17); empty for other actions.
+    pub jump_path: Vec<Square>,
+    /// The pieces a Bombalot tank step pushed (BA-6, BA-14); `to: None` for a piece
+    /// pushed off the board. Only [`LastAction::from_game`] knows them (they need the
+    /// position before the ply); [`LastAction::from_ply`] marks pushed-off pieces only.
+    pub pushes: Vec<Push>,
 }
 
 impl LastAction {
-    /// The highlight for one played ply: its squares and the squares of its removals.
+    /// The highlight for one played ply: its squares, its removals with their causes,
+    /// and the jump path read from its canonical text (`e4:e6:g4`, BA-17).
     pub fn from_ply(ply: &PlyRecord) -> LastAction {
         let mut removed: Vec<Square> = ply.removed.iter().map(|r| r.square).collect();
         removed.sort();
         removed.dedup();
+        let jump_path = if ply.san.contains(':') {
+            ply.san
+                .split(':')
+                .skip(1)
+                .filter_map(|s| s.trim().parse::<Square>().ok())
+                .collect()
+        } else {
+            Vec::new()
+        };
         LastAction {
             squares: ply.squares,
             removed,
+            removals: ply.removed.clone(),
+            jump_path,
+            pushes: Vec::new(),
         }
+    }
+
+    /// The highlight for ply number `ply` (1-based: 1 is the first ply) of `game`:
+    /// [`LastAction::from_ply`] plus the pushes of a Bombalot tank step, computed on
+    /// the position before the ply. `None` when the game has fewer plies (or `ply` is 0).
+    pub fn from_game(game: &AnyGame, ply: usize) -> Option<LastAction> {
+        let record = game.plies().get(ply.checked_sub(1)?)?;
+        let mut last = LastAction::from_ply(record);
+        if let AnyGame::Bombalot(g) = game
+            && let (Some(before), Some(action)) =
+                (g.position_after(ply - 1), g.actions().get(ply - 1))
+        {
+            last.pushes = before
+                .pushed(action)
+                .into_iter()
+                .map(|(from, to)| Push { from, to })
+                .collect();
+        }
+        Some(last)
     }
 }
 
@@ -125,10 +176,16 @@ pub enum RenderError {
     /// PNG encoding failed.
     #[error("PNG encoding failed: {0}")]
     Png(String),
+    /// GIF encoding failed (replays, [`render_replay_gif`]).
+    #[error("GIF encoding failed: {0}")]
+    Gif(String),
 }
 
 mod draw;
 mod pieces;
+mod replay;
+
+pub use replay::{ReplayFrame, ReplayOptions, SUBFRAME_DELAY_CS, render_replay_gif, replay_plan};
 mod sprites;
 mod text;
 
@@ -159,7 +216,32 @@ pub fn render_png(
     last: Option<&LastAction>,
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    let scene = draw::scene(board, last, options);
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let Scratch { canvas, indices } = &mut *scratch;
+        let pixmap = render_onto(canvas, board, last, options, draw::GHOST_OPACITY)?;
+        let (width, height) = (pixmap.width(), pixmap.height());
+        let png = encode_indexed_png(pixmap.data(), width, height, indices);
+        // Keep only buffers of ordinary sizes between pictures.
+        if width > 1280 {
+            *canvas = None;
+            *indices = Vec::new();
+        }
+        png
+    })
+}
+
+/// Draws the picture of [`render_png`] into `canvas` (reused when its size fits,
+/// replaced otherwise) and returns it; removed pieces are drawn with `ghost_opacity`
+/// (0..=1). The layers: cached board, marks, piece sprites, top marks.
+pub(crate) fn render_onto<'a>(
+    canvas: &'a mut Option<resvg::tiny_skia::Pixmap>,
+    board: &BoardView,
+    last: Option<&LastAction>,
+    options: &RenderOptions,
+    ghost_opacity: f32,
+) -> Result<&'a mut resvg::tiny_skia::Pixmap, RenderError> {
+    let scene = draw::scene_with(board, last, options, ghost_opacity);
     let (width, height) = (scene.layout.width, scene.layout.height);
     let geo = board.variant.geometry();
     let key = (
@@ -170,35 +252,28 @@ pub fn render_png(
         width,
     );
     let layer = sprites::board_layer(key, width, height, || scene.layer(&scene.board))?;
-    // Reuse this thread's canvas and index buffers: fresh multi-megabyte buffers cost
-    // page faults on every picture.
-    SCRATCH.with(|scratch| {
-        let mut scratch = scratch.borrow_mut();
-        let Scratch { canvas, indices } = &mut *scratch;
-        let pixmap = match canvas {
-            Some(p) if p.width() == width && p.height() == height => p,
-            _ => canvas.insert(
-                resvg::tiny_skia::Pixmap::new(width, height)
-                    .ok_or(RenderError::Allocate { width, height })?,
-            ),
-        };
-        pixmap.data_mut().copy_from_slice(layer.data());
-        rasterize_onto(&scene.layer(&scene.marks), pixmap)?;
-        for p in &scene.pieces {
-            let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
-            sprites::blit(pixmap, &sprite, p.x as u32, p.y as u32);
-        }
-        if !scene.top.is_empty() {
-            rasterize_onto(&scene.layer(&scene.top), pixmap)?;
-        }
-        let png = encode_indexed_png(pixmap.data(), width, height, indices);
-        // Keep only buffers of ordinary sizes between pictures.
-        if width > 1280 {
-            *canvas = None;
-            *indices = Vec::new();
-        }
-        png
-    })
+    if !canvas
+        .as_ref()
+        .is_some_and(|p| p.width() == width && p.height() == height)
+    {
+        *canvas = Some(
+            resvg::tiny_skia::Pixmap::new(width, height)
+                .ok_or(RenderError::Allocate { width, height })?,
+        );
+    }
+    let pixmap = canvas
+        .as_mut()
+        .ok_or(RenderError::Allocate { width, height })?;
+    pixmap.data_mut().copy_from_slice(layer.data());
+    rasterize_onto(&scene.layer(&scene.marks), pixmap)?;
+    for p in &scene.pieces {
+        let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
+        sprites::blit(pixmap, &sprite, p.x as u32, p.y as u32);
+    }
+    if !scene.top.is_empty() {
+        rasterize_onto(&scene.layer(&scene.top), pixmap)?;
+    }
+    Ok(pixmap)
 }
 
 /// Per-thread buffers reused by [`render_png`].
@@ -285,7 +360,7 @@ fn encode_indexed_png(
 
 /// A small open-addressing map from 24-bit colours to a value, for [`quantize`]:
 /// much faster than a general hash map on the few hundred colours of a board.
-struct ColourMap {
+pub(crate) struct ColourMap {
     keys: Vec<u32>,
     values: Vec<u32>,
     len: usize,
@@ -294,7 +369,7 @@ struct ColourMap {
 impl ColourMap {
     const EMPTY: u32 = u32::MAX;
 
-    fn new() -> ColourMap {
+    pub(crate) fn new() -> ColourMap {
         ColourMap {
             keys: vec![Self::EMPTY; 4096],
             values: vec![0; 4096],
@@ -311,7 +386,7 @@ impl ColourMap {
         i
     }
 
-    fn entry(&mut self, key: u32) -> &mut u32 {
+    pub(crate) fn entry(&mut self, key: u32) -> &mut u32 {
         if (self.len + 1) * 2 > self.keys.len() {
             let old: Vec<(u32, u32)> = self.iter().collect();
             let cap = self.keys.len() * 2;
@@ -331,12 +406,12 @@ impl ColourMap {
         &mut self.values[i]
     }
 
-    fn get(&self, key: u32) -> Option<u32> {
+    pub(crate) fn get(&self, key: u32) -> Option<u32> {
         let i = self.slot(key);
         (self.keys[i] == key).then(|| self.values[i])
     }
 
-    fn iter(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.keys
             .iter()
             .zip(&self.values)
@@ -353,7 +428,12 @@ impl ColourMap {
 /// the pass over the pixels cheap; a colour seen only on the other rows maps to its
 /// nearest palette entry like any rare colour.
 /// The indices go into `indices` (resized; its allocation reused); returns the palette.
-fn quantize_into(rgba: &[u8], width: usize, max_colours: usize, indices: &mut Vec<u8>) -> Vec<u8> {
+pub(crate) fn quantize_into(
+    rgba: &[u8],
+    width: usize,
+    max_colours: usize,
+    indices: &mut Vec<u8>,
+) -> Vec<u8> {
     // Pixels as 24-bit keys 0xRRGGBB (the picture is opaque; alpha is ignored).
     let key = |p: &[u8]| {
         let w = u32::from_be_bytes([p[0], p[1], p[2], p[3]]);

@@ -383,12 +383,15 @@ impl Driver {
         })
     }
 
-    /// Public board messages (with an image) in the thread.
+    /// Public board messages (with a PNG picture) in the thread.
     pub fn boards(&self, thread: impl Into<ChannelId>) -> Vec<FakeMessage> {
         self.fake
             .messages_in(thread.into().get())
             .into_iter()
-            .filter(|m| !m.attachments.is_empty() && !m.is_ephemeral())
+            // Board pictures are PNGs (a finished game's replay GIF is not a board).
+            .filter(|m| {
+                m.attachments.iter().any(|a| a.filename.ends_with(".png")) && !m.is_ephemeral()
+            })
             .collect()
     }
 

@@ -85,7 +85,7 @@ pub fn picture(
     format: Format,
 ) -> Result<Vec<u8>, CliError> {
     let board = game.board_view(viewer);
-    let last = game.plies().last().map(LastAction::from_ply);
+    let last = LastAction::from_game(game, game.ply_count());
     let options = RenderOptions {
         size,
         orientation: orientation_for(viewer, board.turn),

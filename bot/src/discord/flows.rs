@@ -148,7 +148,7 @@ pub async fn own_view(
 ) -> Result<(String, serenity::CreateAttachment), Error> {
     let (viewer, bottom) = match snap.row.color_of(user) {
         Some(c) => (Viewer::player(c), c),
-        None => (Viewer::Spectator, snap.game.turn()),
+        None => (Viewer::Spectator, board::PUBLIC_BOTTOM),
     };
     let image = board::paint(services, snap, viewer, bottom).await?;
     let mut text = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);

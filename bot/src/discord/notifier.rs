@@ -49,7 +49,11 @@ impl NoticePlanner for DiscordNotifier {
             }
             .for_game(*game_id),
             Notice::GameEnded { game_id, text } => {
-                Effect::GameEnded { text: text.clone() }.for_game(*game_id)
+                // The announcement, then the finished game's replay (issue 19).
+                return vec![
+                    Effect::GameEnded { text: text.clone() }.for_game(*game_id),
+                    Effect::ReplayGif { ply: -1 }.for_game(*game_id),
+                ];
             }
             Notice::ChallengeExpired {
                 challenge_id,

@@ -187,6 +187,15 @@ pub enum Effect {
         /// The users it may ping (the challenged player).
         pings: Vec<UserId>,
     },
+    /// The replay GIF of a finished game in its thread (issue 19), after the result's
+    /// board: the whole game up to `ply` with every secret shown (the game is over), White
+    /// at the bottom. Encoded at delivery time, off the async runtime; a game without plies
+    /// gets none.
+    ReplayGif {
+        /// The ply the game ended at; -1: the stored game as it is (the scheduler's
+        /// endings, whose notices do not carry the ply).
+        ply: i64,
+    },
 }
 
 impl Effect {
@@ -204,6 +213,7 @@ impl Effect {
             Effect::Private { .. } => "private",
             Effect::Prompt { .. } => "prompt",
             Effect::ChallengePost { .. } => "challenge-post",
+            Effect::ReplayGif { .. } => "replay-gif",
         }
     }
 
@@ -336,14 +346,15 @@ impl DiscordEffects {
                 if let Some(outcome) = snap.outcome() {
                     with_result_lines(&mut caption, &snap.row, &outcome, played.rating.as_ref());
                 }
-                (
-                    snap.row.id,
-                    vec![Effect::Board {
-                        ply: snap.row.ply,
-                        caption,
-                        finished: snap.outcome().is_some(),
-                    }],
-                )
+                let mut effects = vec![Effect::Board {
+                    ply: snap.row.ply,
+                    caption,
+                    finished: snap.outcome().is_some(),
+                }];
+                if snap.outcome().is_some() {
+                    effects.push(Effect::ReplayGif { ply: snap.row.ply });
+                }
+                (snap.row.id, effects)
             }
             Committed::Designated(d) => {
                 let row = &d.snap.row;
@@ -384,11 +395,16 @@ impl DiscordEffects {
                 );
                 (
                     ended.snap.row.id,
-                    vec![Effect::Board {
-                        ply: ended.snap.row.ply,
-                        caption,
-                        finished: true,
-                    }],
+                    vec![
+                        Effect::Board {
+                            ply: ended.snap.row.ply,
+                            caption,
+                            finished: true,
+                        },
+                        Effect::ReplayGif {
+                            ply: ended.snap.row.ply,
+                        },
+                    ],
                 )
             }
             Committed::Draw(DrawResult::Offered { snap, by }) => {
@@ -927,7 +943,7 @@ impl Deliverer {
             } => {
                 let snap = services.load_at(game_id, ply).await?;
                 let image =
-                    board::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
+                    board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
                 let channel = board::game_channel(&snap);
                 self.ensure_open(channel).await?;
                 let msg = channel
@@ -1104,6 +1120,28 @@ impl Deliverer {
                     .content(text)
                     .allowed_mentions(messages::mentions::only(&pings))
                     .components(prompt_buttons(&buttons));
+                let msg = self.post_in_game(entry, &snap, message).await?;
+                Ok(Posted {
+                    message_id: Some(msg),
+                    ..Posted::default()
+                })
+            }
+            Effect::ReplayGif { ply } => {
+                let snap = if ply < 0 {
+                    services.load(game_id).await?
+                } else {
+                    services.load_at(game_id, ply).await?
+                };
+                if snap.game.ply_count() == 0 {
+                    return Ok(Posted::default());
+                }
+                // The game is over: every secret is public (Beirut's reveal, BE-9).
+                let gif =
+                    board::replay(services, &snap, Viewer::Full, board::PUBLIC_BOTTOM).await?;
+                let message = serenity::CreateMessage::new()
+                    .content(messages::replay_caption(&snap))
+                    .add_file(gif)
+                    .allowed_mentions(messages::mentions::none());
                 let msg = self.post_in_game(entry, &snap, message).await?;
                 Ok(Posted {
                     message_id: Some(msg),

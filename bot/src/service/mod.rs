@@ -183,6 +183,10 @@ pub struct Designated {
     pub all: Vec<Designation>,
 }
 
+/// The widths a replay GIF is tried at, widest first, until it fits the upload limit
+/// ([`Services::replay_gif`]; issue 19's target: a 150-ply game at 480 px under 4 MB).
+pub const REPLAY_WIDTHS: [u32; 3] = [480, 360, 240];
+
 /// The bot's services: storage, clock and board painter.
 #[derive(Clone)]
 pub struct Services {
@@ -1117,8 +1121,34 @@ impl Services {
     /// # Errors
     /// The painter's message.
     pub fn paint(&self, snap: &Snapshot, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, String> {
-        let view = snap.game.board_view(viewer);
-        self.painter.paint(&view, snap.game.plies().last(), bottom)
+        self.painter.paint_game(&snap.game, viewer, bottom)
+    }
+
+    /// The replay GIF of the game in `snap` (issue 19) as `viewer` sees it from `bottom`'s
+    /// side: 480 pixels wide, or narrower (360, then 240) while it is over `max_bytes`.
+    /// CPU work: call it off the async runtime.
+    ///
+    /// # Errors
+    /// The painter's message, or a message saying the replay stays over `max_bytes`
+    /// even at the narrowest width.
+    pub fn replay_gif(
+        &self,
+        snap: &Snapshot,
+        viewer: Viewer,
+        bottom: Color,
+        max_bytes: usize,
+    ) -> Result<Vec<u8>, String> {
+        for width in REPLAY_WIDTHS {
+            let gif = self.painter.replay_gif(&snap.game, viewer, bottom, width)?;
+            if gif.len() <= max_bytes {
+                return Ok(gif);
+            }
+        }
+        Err(format!(
+            "the replay of game #{} is larger than {max_bytes} bytes even at {} px",
+            snap.row.id,
+            REPLAY_WIDTHS[REPLAY_WIDTHS.len() - 1]
+        ))
     }
 
     /// Paints the start position of `variant` (for `/rules`).

@@ -2,7 +2,7 @@
 //! can swap the implementation. Painting is CPU work: the Discord layer calls it inside
 //! `spawn_blocking`.
 
-use kaboom_rules::{BoardView, Color, PlyRecord};
+use kaboom_rules::{AnyGame, BoardView, Color, PlyRecord, Viewer};
 
 /// Draws a board as a PNG.
 pub trait BoardPainter: Send + Sync + 'static {
@@ -16,6 +16,39 @@ pub trait BoardPainter: Send + Sync + 'static {
         last: Option<&PlyRecord>,
         bottom: Color,
     ) -> Result<Vec<u8>, String>;
+
+    /// A PNG of `game`'s current board as `viewer` sees it from `bottom`'s side,
+    /// highlighting its last ply. The default paints [`BoardPainter::paint`]; the
+    /// renderer's painter also draws what the last ply pushed (Bombalot, BA-6), which
+    /// needs the position before it.
+    ///
+    /// # Errors
+    /// A message saying why the picture could not be drawn.
+    fn paint_game(&self, game: &AnyGame, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, String> {
+        self.paint(&game.board_view(viewer), game.plies().last(), bottom)
+    }
+
+    /// An animated GIF of the whole `game` as `viewer` sees it from `bottom`'s side,
+    /// `width` pixels wide (issue 19): `kaboom_renderer::render_replay_gif`, one frame per
+    /// ply plus short blast frames, the final position held.
+    ///
+    /// # Errors
+    /// A message saying why the replay could not be drawn.
+    fn replay_gif(
+        &self,
+        game: &AnyGame,
+        viewer: Viewer,
+        bottom: Color,
+        width: u32,
+    ) -> Result<Vec<u8>, String> {
+        let options = kaboom_renderer::ReplayOptions {
+            size: width,
+            orientation: orientation(bottom),
+            viewer,
+            ..kaboom_renderer::ReplayOptions::default()
+        };
+        kaboom_renderer::render_replay_gif(game, &options).map_err(|e| e.to_string())
+    }
 }
 
 /// The renderer crate's pictures (`kaboom_renderer::render_png`), 640 pixels wide.
@@ -38,5 +71,23 @@ impl BoardPainter for RendererPainter {
         };
         let last = last.map(kaboom_renderer::LastAction::from_ply);
         kaboom_renderer::render_png(view, last.as_ref(), &options).map_err(|e| e.to_string())
+    }
+
+    fn paint_game(&self, game: &AnyGame, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, String> {
+        let options = kaboom_renderer::RenderOptions {
+            orientation: orientation(bottom),
+            ..kaboom_renderer::RenderOptions::default()
+        };
+        let last = kaboom_renderer::LastAction::from_game(game, game.ply_count());
+        kaboom_renderer::render_png(&game.board_view(viewer), last.as_ref(), &options)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The renderer's orientation with `bottom`'s side at the bottom.
+pub fn orientation(bottom: Color) -> kaboom_renderer::Orientation {
+    match bottom {
+        Color::White => kaboom_renderer::Orientation::White,
+        Color::Black => kaboom_renderer::Orientation::Black,
     }
 }

@@ -418,7 +418,15 @@ async fn kill_loop(kills_wanted: usize) {
             .as_array()
             .unwrap()
             .iter()
-            .filter(|m| m["ephemeral"] == false && !m["attachments"].as_array().unwrap().is_empty())
+            // Boards are PNGs (a finished game's replay GIF is not a board).
+            .filter(|m| {
+                m["ephemeral"] == false
+                    && m["attachments"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|a| a["filename"].as_str().unwrap_or("").ends_with(".png"))
+            })
             .map(|m| m["id"].as_str().unwrap().to_string())
             .collect();
         let entries = outbox::for_game(&db, row.id).await.unwrap();

@@ -24,6 +24,7 @@ mod outbox;
 mod practice;
 mod process;
 mod ratings;
+mod replay;
 mod scheduler;
 mod scheduler_discord;
 mod serve_cli;

@@ -793,8 +793,10 @@ async fn a_forfeit_and_its_announcement_are_written_together_or_not_at_all() {
     assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
     scheduler.sweep().await.unwrap();
     let entries = outbox::for_game(&db, id).await.unwrap();
-    assert_eq!(entries.len(), 1, "{entries:?}");
+    // The announcement and the finished game's replay (issue 19), written together.
+    assert_eq!(entries.len(), 2, "{entries:?}");
     assert_eq!(entries[0].kind, "game-ended");
+    assert_eq!(entries[1].kind, "replay-gif");
     assert!(entries[0].payload.contains("wins on time"), "{entries:?}");
     assert_eq!(entries[0].delivered_at, None, "the deliverer posts it");
 }

@@ -133,11 +133,17 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     sweep().await;
     sweep().await;
     let in_thread = fake.messages_in(thread);
-    assert_eq!(in_thread.len(), 3);
+    // The announcement, then the finished game's replay GIF (issue 19).
+    assert_eq!(in_thread.len(), 4);
     assert!(
         in_thread[2].content().contains("wins on time"),
         "{}",
         in_thread[2].content()
+    );
+    assert!(
+        in_thread[3].attachments[0].filename.ends_with(".gif"),
+        "{:?}",
+        in_thread[3].attachments
     );
     let buttons = fake.message(board.id.get()).unwrap().custom_ids();
     assert_eq!(buttons.len(), 2, "{buttons:?}");

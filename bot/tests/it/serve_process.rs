@@ -123,7 +123,15 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|m| m["ephemeral"] == false && !m["attachments"].as_array().unwrap().is_empty())
+        // Boards are PNGs (a finished game's replay GIF is not a board).
+        .filter(|m| {
+            m["ephemeral"] == false
+                && m["attachments"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|a| a["filename"].as_str().unwrap_or("").ends_with(".png"))
+        })
         .collect();
     let last = boards.last().expect("board messages in the thread");
     let result = last["content"].as_str().unwrap_or_default();

@@ -25,6 +25,7 @@ fn last(from: Option<&str>, to: Option<&str>, det: Option<&str>, removed: &str) 
             detonation: det.map(sq),
         },
         removed: squares(removed),
+        ..LastAction::default()
     }
 }
 
@@ -38,6 +39,28 @@ fn opts(orientation: Orientation) -> RenderOptions {
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 /// The seed's first sample game of Bomberman Chess (rules/tests/data, BM-10).
 const BOMBERMAN_GAME: &str = include_str!("../../../rules/tests/data/bomberman-game1.txt");
+/// The start of the demo's Bombalot line (testkit/src/demo.rs), to its first jump
+/// capture with two landing squares.
+const BOMBALOT_LINE: &[&str] = &[
+    "d1!",
+    "e6-f5",
+    "f3:f1:h3",
+    "e8-f8",
+    "g2:e2:e4:g6:e6:g6:e8:g6:e4",
+    "e7-e6",
+    "e4:c2:c4",
+    "c7:c5",
+    "c4-b3",
+    "c6-b5",
+    "h3-g2",
+    "a8:c6",
+    "b3-b4",
+    "c6:a4:c4:c2:a2:c2:c4:e2:c4:c6:a8",
+    "b1-c3",
+    "e6-e5",
+    "g2-g3",
+    "d7:d5:f5",
+];
 
 /// Every kind in both colours on both square colours, and every flag (the piece sheet).
 fn sheet() -> BoardView {
@@ -322,6 +345,66 @@ fn cases() -> Vec<Case> {
         last: l,
         options: opts(Orientation::Black),
     });
+    // Issue 19 marks. A jump capture with two landing squares (d7:d5:f5, from the
+    // demo's Bombalot line): the jumped pieces faded under violet crosses, the path
+    // drawn through the landing squares (BA-4, BA-17).
+    let line = &BOMBALOT_LINE[..BOMBALOT_LINE.iter().position(|s| *s == "d7:d5:f5").unwrap() + 1];
+    let (b, l) = from_game(
+        AnyGame::new(Variant::Bombalot, GameOptions::default()).unwrap(),
+        line,
+        Viewer::Spectator,
+    );
+    assert!(l.as_ref().unwrap().jump_path.len() == 2);
+    v.push(Case {
+        name: "bombalot-jump-path",
+        board: b,
+        last: l,
+        options: d(),
+    });
+    // A tank push (BA-6, BA-14): e4-f4 pushes the twekes on f4 and g4 one square on
+    // and the bomb on h4 off the board, where it explodes.
+    let (b, l) = from_game(
+        AnyGame::from_fen(Variant::Bombalot, "t7/8/8/7w/4Twso/8/8/8 w ---- --").unwrap(),
+        &["e4-f4"],
+        Viewer::Spectator,
+    );
+    assert_eq!(l.as_ref().unwrap().pushes.len(), 3);
+    v.push(Case {
+        name: "bombalot-push",
+        board: b,
+        last: l,
+        options: d(),
+    });
+    // A plain capture in Bomberman Chess (the seed game's first ply that only
+    // captures): a blue ring and a small copy of the taken piece, no blast.
+    let capture_ply = {
+        let mut game = AnyGame::new(Variant::Bomberman, GameOptions::default()).unwrap();
+        let tokens = kaboom_rules::notation::movetext_actions(BOMBERMAN_GAME).unwrap();
+        tokens
+            .iter()
+            .position(|t| {
+                let ply = game.play(None, t).unwrap();
+                !ply.removed.is_empty()
+                    && ply
+                        .removed
+                        .iter()
+                        .all(|r| r.cause == kaboom_rules::Cause::Captured)
+            })
+            .unwrap()
+            + 1
+    };
+    let (b, l) = played_plies(
+        Variant::Bomberman,
+        BOMBERMAN_GAME,
+        capture_ply,
+        Viewer::Spectator,
+    );
+    v.push(Case {
+        name: "bomberman-capture",
+        board: b,
+        last: l,
+        options: d(),
+    });
     // Built directly: every Bombalot flag at once (frozen, locked, imitating).
     let b = board(
         Variant::Bombalot,
@@ -373,6 +456,20 @@ fn from_fen(
         game.play(None, &token).unwrap();
     }
     let last = game.plies().last().map(LastAction::from_ply);
+    (game.board_view(viewer), last)
+}
+
+/// `game` after the actions `tokens`, with the last ply's highlight from the game
+/// (pushes included).
+fn from_game(
+    mut game: AnyGame,
+    tokens: &[&str],
+    viewer: Viewer,
+) -> (BoardView, Option<LastAction>) {
+    for token in tokens {
+        game.play(None, token).unwrap();
+    }
+    let last = LastAction::from_game(&game, game.ply_count());
     (game.board_view(viewer), last)
 }
 

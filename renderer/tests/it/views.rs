@@ -103,7 +103,7 @@ fn every_mark_is_drawn() {
             to: Some(sq("c3")),
             detonation: None,
         },
-        removed: vec![],
+        ..LastAction::default()
     };
     variants.push(("from/to", svg(&base, Some(&last), &o)));
     let blast = LastAction {
@@ -266,4 +266,143 @@ fn png_is_the_picture_of_the_svg() {
         let mean = total as f64 / layered.2.len() as f64;
         assert!(mean < 0.5, "mean difference {mean} at {} px", options.size);
     }
+}
+
+/// RGBA pixels of a PNG (expanded from its palette).
+fn rgba(png_bytes: &[u8]) -> (usize, usize, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width as usize, info.height as usize, buf)
+}
+
+/// Luminance (0..=255) of each pixel of `png_bytes` scaled to `width` pixels wide by
+/// area averaging: what a phone shows of the 640 px image at Discord's preview width.
+fn downscaled_luma(png_bytes: &[u8], width: usize) -> (usize, usize, Vec<f32>) {
+    let (w, h, px) = rgba(png_bytes);
+    let scale = w as f32 / width as f32;
+    let height = (h as f32 / scale).round() as usize;
+    let mut out = vec![0.0f32; width * height];
+    for (i, v) in out.iter_mut().enumerate() {
+        let (x, y) = (i % width, i / width);
+        let (x0, x1) = (
+            (x as f32 * scale) as usize,
+            (((x + 1) as f32 * scale) as usize).min(w),
+        );
+        let (y0, y1) = (
+            (y as f32 * scale) as usize,
+            (((y + 1) as f32 * scale) as usize).min(h),
+        );
+        let mut sum = 0.0f32;
+        let mut n = 0.0f32;
+        for sy in y0..y1 {
+            for sx in x0..x1 {
+                let p = &px[(sy * w + sx) * 4..];
+                sum += 0.299 * f32::from(p[0]) + 0.587 * f32::from(p[1]) + 0.114 * f32::from(p[2]);
+                n += 1.0;
+            }
+        }
+        *v = sum / n.max(1.0);
+    }
+    (width, height, out)
+}
+
+/// How a mark reads at 260 px: the number of downscaled pixels it changes by more than
+/// 40 levels of luminance, and the luminance range (max - min) inside those pixels.
+fn mark_at_260(with: &[u8], without: &[u8]) -> (usize, f32) {
+    let (_, _, a) = downscaled_luma(with, 260);
+    let (_, _, b) = downscaled_luma(without, 260);
+    let changed: Vec<f32> = a
+        .iter()
+        .zip(&b)
+        .filter(|(x, y)| (**x - **y).abs() > 40.0)
+        .map(|(x, _)| *x)
+        .collect();
+    let range = changed.iter().cloned().fold(f32::MIN, f32::max)
+        - changed.iter().cloned().fold(f32::MAX, f32::min);
+    (changed.len(), range.max(0.0))
+}
+
+/// Issue 19: the small marks stay legible on a phone (the 640 px image shown 260 px
+/// wide). Each mark, downscaled, still changes a blob of pixels with strong contrast
+/// inside it (a light badge with a dark bomb, white digits outlined in black, a blue
+/// badge with the taken piece).
+#[test]
+fn small_marks_are_legible_at_260_px() {
+    let o = RenderOptions::default();
+    let spec = "wK@g1 wN@f3 wP@e4 bK@g8 bN@c6 bP@e5";
+    let plain = board(Variant::Beirut, spec);
+    let mut carrier = plain.clone();
+    carrier
+        .pieces
+        .iter_mut()
+        .find(|p| p.square == sq("f3"))
+        .unwrap()
+        .carrier = true;
+    let png = |b: &kaboom_rules::BoardView, l: Option<&LastAction>| render_png(b, l, &o).unwrap();
+    let (area, contrast) = mark_at_260(&png(&carrier, None), &png(&plain, None));
+    assert!(
+        area >= 25 && contrast >= 120.0,
+        "carrier badge: {area} px, contrast {contrast}"
+    );
+
+    // Nuke's loose-bomb count: x2 against a single bomb.
+    let nuke = board(Variant::Nuke, spec);
+    let (area, contrast) = mark_at_260(
+        &png(&loose(nuke.clone(), &[("d4", 2)]), None),
+        &png(&loose(nuke, &[("d4", 1)]), None),
+    );
+    // The count before issue 19 (24 units high) changed 33 pixels; now 103.
+    assert!(
+        area >= 70 && contrast >= 120.0,
+        "loose count: {area} px, contrast {contrast}"
+    );
+
+    // A plain capture's badge (the taken piece in a blue disc).
+    let capture = LastAction {
+        squares: kaboom_rules::ActionSquares {
+            from: Some(sq("f3")),
+            to: Some(sq("e5")),
+            detonation: None,
+        },
+        removals: vec![kaboom_rules::Removal {
+            square: sq("e5"),
+            piece: kaboom_rules::Piece::new(Color::Black, kaboom_rules::Kind::Pawn),
+            cause: kaboom_rules::Cause::Captured,
+        }],
+        ..LastAction::default()
+    };
+    let moved = LastAction {
+        removals: vec![],
+        ..capture.clone()
+    };
+    let (area, contrast) = mark_at_260(&png(&plain, Some(&capture)), &png(&plain, Some(&moved)));
+    assert!(
+        area >= 150 && contrast >= 100.0,
+        "capture badge: {area} px, contrast {contrast}"
+    );
+
+    // Bombalot's goal labels: the label's corner of a goal square has light text on
+    // the green goal at 260 px (downscaled luminance range within the corner).
+    let bombalot = board(Variant::Bombalot, "wT@a1 bT@h8");
+    let (w, _, luma) = downscaled_luma(&png(&bombalot, None), 260);
+    // At 260 px: squares of 30 px, the board 15 px from the left, the goal band from
+    // y = 30 (below the 25 px header and a 5 px margin); d9's label sits in its top-left.
+    let corner: Vec<f32> = (30..46)
+        .flat_map(|y| (105..128).map(move |x| (x, y)))
+        .map(|(x, y)| luma[y * w + x])
+        .collect();
+    let max = corner.iter().cloned().fold(f32::MIN, f32::max);
+    let min = corner.iter().cloned().fold(f32::MAX, f32::min);
+    let label_pixels = corner.iter().filter(|&&v| v > 180.0).count();
+    // The label before issue 19 (22 units, no outline): contrast 171, 22 light pixels;
+    // now 197 and 30.
+    assert!(max - min >= 185.0, "goal label contrast {}", max - min);
+    assert!(
+        label_pixels >= 15,
+        "goal labels: {label_pixels} light pixels"
+    );
 }

@@ -17,6 +17,8 @@ pub mod practice; // issue 23
 #[allow(missing_docs)]
 pub mod ratings; // issue 18
 #[allow(missing_docs)]
+pub mod replay; // issue 19
+#[allow(missing_docs)]
 pub mod settings; // scheduler (issue 8)
 
 use poise::serenity_prelude as serenity;
@@ -48,6 +50,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         comforts::vacation(),
         comforts::takeback(),
         comforts::note(),
+        replay::replay(),     // issue 19
     ]
 }
 

@@ -123,7 +123,7 @@ pub async fn board(
     let (text, image) = if private {
         flows::own_view(services, &snap, ctx.author().id.domain()).await?
     } else {
-        let image = board::paint(services, &snap, Viewer::Spectator, snap.game.turn()).await?;
+        let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
         let mut text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);
         if let Some(outcome) = snap.outcome() {
             let change = services.rating_change(id).await?;

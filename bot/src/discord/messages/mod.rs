@@ -5,7 +5,9 @@ pub mod comforts; // issue 20
 pub mod failure;
 pub mod mentions;
 pub mod ratings; // issue 18
-pub mod rules;
+pub mod replay;
+pub mod rules; // issue 19
+pub use replay::replay_caption;
 
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
 use poise::serenity_prelude as serenity;

@@ -371,6 +371,10 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     ("pgn", "download a game as PGN."),
     (
+        "replay",
+        "watch a game as an animated GIF: every move and blast, the final position held.",
+    ),
+    (
         "rules",
         "the rules of a variant, with its starting position.",
     ),
