@@ -6,6 +6,10 @@
 //! challenge and accept with buttons, private carrier choices by DM (bob's DMs are closed
 //! in Beirut, so the "Choose privately" fallback is used), moves typed as SAN, as
 //! coordinates or picked from autocomplete, a draw offer declined, each game to its result.
+//! The Atomic and Beirut games show their variant mid-game (issue 21): a five-piece blast
+//! and a parried mate threat; a Boom that is not the last move and a Dead Man's Switch.
+//! Besides the files below, `DIR/index.html` shows every game as a Discord user saw it
+//! ([`crate::page`]).
 //!
 //! The games are rated (the default of `/challenge`, issue 18): each one's last board shows
 //! both players' new ratings and changes, the summary table repeats them, and after the
@@ -27,6 +31,7 @@ use std::time::Instant;
 use kaboom_rules::{AnyGame, Color, EndReason, Kind, Square, Variant, Viewer};
 
 use crate::driver::{Driver, StartedGame};
+use crate::page;
 use fake_discord::{FakeDiscord, FakeMessage};
 
 /// The seed's first Bomberman Chess sample game (movetext) and its final position.
@@ -186,11 +191,12 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
     let fake = FakeDiscord::start().await?;
     let d = Driver::start(fake, &url).await?;
     let mut games = Vec::new();
+    let mut pages = Vec::new();
     let total = variants.len();
     for (i, &variant) in variants.iter().enumerate() {
         let t = Instant::now();
         clear_variant_dir(out, variant)?;
-        let outcome = play_variant(&d, variant, out).await;
+        let outcome = play_variant(&d, variant, out, &mut pages).await;
         let seconds = t.elapsed().as_secs_f64();
         let summary = match outcome {
             Ok(mut s) => {
@@ -226,6 +232,12 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         games.push(summary);
     }
     write_ratings(&d, out, variants).await?;
+    let report_so_far = Report {
+        games: games.clone(),
+        unknown_routes: Vec::new(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    std::fs::write(out.join("index.html"), index_page(&report_so_far, &pages))?;
     let unknown_routes = d
         .fake
         .unknown_routes()
@@ -296,26 +308,52 @@ fn script(variant: Variant) -> (Option<(&'static str, &'static str)>, Vec<Entry>
     use Entry::*;
     let t = |s: &str| Typed(s.to_string());
     match variant {
+        // A five-piece blast (4. Nxa7 takes the pawn, the bishop that threatened the knight,
+        // the rook and the knight beside it), a mate threat parried (5. Qg4 eyes d7, next to
+        // the king: 5...d5 clears it), a check escaped (6. Bb5+ Ke7), and the king caught in
+        // the blast of 7. Qxe6 (checked with the rules library: `kaboom replay`).
         Variant::Atomic => (
             None,
             vec![
-                Pick("kni".into(), "Nf3".into()),
-                t("a6"),
-                Coordinates("f3g5".into()),
-                t("a5"),
-                Pick("Nxf".into(), "Nxf7".into()),
+                t("e3"),
+                t("b5"),
+                Pick("kni".into(), "Na3".into()),
+                t("b4"),
+                Coordinates("a3b5".into()),
+                t("Ba6"),
+                t("Nxa7"),
+                t("e6"),
+                Pick("Q".into(), "Qg4".into()),
+                t("d5"),
+                t("Bb5+"),
+                t("Ke7"),
+                t("Qxe6#"),
             ],
         ),
+        // Dead Man's Switch on (the challenge says so). A Petroff: Black's carrier knight
+        // (g8) goes to e4 and, attacked by 5. d3, is detonated there (Boom@e4 takes the f3
+        // knight and the d3 pawn with it); White's carrier bishop (f1) goes to c4, and when
+        // 8. Bxf7+ is answered by Rxf7, the captured carrier explodes on f7, taking the
+        // castled king on g8.
         Variant::Beirut => (
-            Some(("g1", "b8")),
+            Some(("f1", "g8")),
             vec![
+                t("e4"),
+                t("e5"),
                 t("Nf3"),
-                t("a6"),
-                Coordinates("f3g5".into()),
-                t("a5"),
-                t("Nxf7"),
-                t("a4"),
-                Pick("boom".into(), "Boom@f7".into()),
+                t("Nf6"),
+                t("Nxe5"),
+                t("d6"),
+                Coordinates("e5f3".into()),
+                t("Nxe4"),
+                t("d3"),
+                Pick("boom".into(), "Boom@e4".into()),
+                t("Bc4"),
+                t("Be7"),
+                t("O-O"),
+                t("O-O"),
+                t("Bxf7+"),
+                t("Rxf7"),
             ],
         ),
         Variant::Nuke => (
@@ -426,8 +464,14 @@ fn expected(variant: Variant) -> (Option<Color>, EndReason) {
 
 const VARIANT_INDEX: [Variant; 5] = Variant::ALL;
 
-async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSummary, DemoError> {
+async fn play_variant(
+    d: &Driver,
+    variant: Variant,
+    out: &Path,
+    pages: &mut Vec<page::GamePage>,
+) -> Result<GameSummary, DemoError> {
     let (carriers, entries) = script(variant);
+    let mut typed: Vec<Typed> = Vec::new();
     if entries.is_empty() {
         return fail("no scripted line");
     }
@@ -446,9 +490,25 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
         thread,
         game,
         challenge_message: challenge_msg,
-    } = d.start_game(index).await?;
-    let mut mirror = AnyGame::new(variant, kaboom_rules::GameOptions::default())
-        .map_err(|e| DemoError::Step(e.to_string()))?;
+    } = if beirut {
+        let posted = d
+            .challenge_with(
+                index,
+                vec![fake_discord::CommandOption::boolean(
+                    "dead_mans_switch",
+                    true,
+                )],
+            )
+            .await?;
+        d.accept(&posted).await?
+    } else {
+        d.start_game(index).await?
+    };
+    let options = kaboom_rules::GameOptions {
+        dead_mans_switch: beirut,
+        ..kaboom_rules::GameOptions::default()
+    };
+    let mut mirror = AnyGame::new(variant, options).map_err(|e| DemoError::Step(e.to_string()))?;
     let mut secrets: Vec<String> = Vec::new();
     if let Some((w, b)) = carriers {
         secrets = vec![w.to_string(), b.to_string()];
@@ -516,7 +576,15 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
         let text = match &entry {
             Entry::Typed(t) | Entry::Coordinates(t) => t.clone(),
             Entry::Pick(prefix, value) => {
+                let order = d.last_message_id();
                 let choices = d.autocomplete(user, thread, prefix).await?;
+                typed.push(Typed {
+                    order,
+                    user: user.username.clone(),
+                    typed: prefix.clone(),
+                    choices: choices.iter().map(|(label, _)| label.clone()).collect(),
+                    chosen: value.clone(),
+                });
                 match choices
                     .iter()
                     .find(|(_, v)| v.as_str() == Some(value.as_str()))
@@ -568,13 +636,25 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
                 && (winner.is_none() && o.winner.is_some() || o.winner == winner) => {}
         _ => problem = problem.or(Some(format!("expected {reason}, got {result}"))),
     }
-    if beirut
-        && !stored
-            .plies()
-            .last()
-            .is_some_and(|p| p.san.starts_with("Boom"))
-    {
-        problem = problem.or(Some("Beirut did not end with a Boom".into()));
+    if beirut {
+        let plies = stored.plies();
+        let mid_boom = plies
+            .iter()
+            .rev()
+            .skip(1)
+            .any(|p| p.san.starts_with("Boom"));
+        let switch = plies.last().is_some_and(|p| {
+            !p.san.starts_with("Boom")
+                && p.removed
+                    .iter()
+                    .any(|r| r.piece.kind == Kind::King && r.cause == kaboom_rules::Cause::Exploded)
+        });
+        if !mid_boom || !switch {
+            problem = problem.or(Some(
+                "Beirut did not show a Boom mid-game and a Dead Man's Switch blast at the end"
+                    .into(),
+            ));
+        }
     }
     if variant == Variant::Nuke
         && !stored
@@ -615,10 +695,23 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
             "not rated".into()
         }
     };
-    let images = write_files(d, variant, out, thread.get(), marker, challenge_msg.get())?;
+    let plies = stored.plies().len();
+    let (images, game_page) = write_files(
+        d,
+        variant,
+        out,
+        Thread {
+            id: thread.get(),
+            marker,
+            challenge: challenge_msg.get(),
+            summary: format!("{} · {plies} plies · {result}", variant.title()),
+        },
+        &typed,
+    )?;
+    pages.push(game_page);
     Ok(GameSummary {
         variant,
-        plies: stored.plies().len(),
+        plies,
         result,
         ratings,
         images,
@@ -667,29 +760,105 @@ fn check_bomberman_final(game: &AnyGame) -> Result<(), String> {
     Ok(())
 }
 
+/// The game's thread and where its messages start.
+struct Thread {
+    /// The thread's channel id.
+    id: u64,
+    /// The last message id before the game.
+    marker: u64,
+    /// The challenge message in the text channel.
+    challenge: u64,
+    /// The line under the game's title on the page.
+    summary: String,
+}
+
+/// An autocomplete list a player typed into (shown in the page's private column).
+struct Typed {
+    /// The last message id before it.
+    order: u64,
+    /// Who typed.
+    user: String,
+    /// What they typed.
+    typed: String,
+    /// The labels offered, in order.
+    choices: Vec<String>,
+    /// The value they picked.
+    chosen: String,
+}
+
+/// The names the demo's markup refers to.
+fn names(d: &Driver) -> page::Names {
+    let mut names = page::Names::default();
+    for u in [&d.alice, &d.bob, &d.carol] {
+        names.users.insert(u.id, u.username.clone());
+    }
+    names.users.insert(d.fake.bot_user_id(), "Kaboom".into());
+    let channel = d.fake.text_channel_id();
+    if let Some(name) = d
+        .fake
+        .channel(channel)
+        .and_then(|c| c.name().map(str::to_string))
+    {
+        names.channels.insert(channel, name);
+    }
+    for t in d.fake.threads() {
+        if let Some(name) = t.name() {
+            names.channels.insert(t.id, name.to_string());
+        }
+    }
+    names
+}
+
+/// Who saw message `m`: everyone, or only one player (a DM, an ephemeral answer).
+fn place_of(d: &Driver, m: &FakeMessage) -> page::Place {
+    for u in [&d.alice, &d.bob] {
+        if m.channel_id == d.fake.dm_channel_for(u.id) {
+            return page::Place::Private {
+                user: u.username.clone(),
+                how: "DM",
+            };
+        }
+    }
+    if m.is_ephemeral() {
+        let user = m
+            .interaction_user_id()
+            .map_or_else(|| "the user who asked".into(), |id| d.name_of(id));
+        return page::Place::Private {
+            user,
+            how: "ephemeral",
+        };
+    }
+    page::Place::Public
+}
+
 fn write_files(
     d: &Driver,
     variant: Variant,
     out: &Path,
-    thread: u64,
-    marker: u64,
-    challenge: u64,
-) -> Result<usize, DemoError> {
+    thread: Thread,
+    typed: &[Typed],
+) -> Result<(usize, page::GamePage), DemoError> {
     // `run` emptied the folder before the game (`clear_variant_dir`).
     let dir = out.join(variant.name());
     std::fs::create_dir_all(&dir)?;
     let mut messages: Vec<FakeMessage> = Vec::new();
     for ch in [
-        thread,
+        thread.id,
         d.fake.text_channel_id(),
         d.fake.dm_channel_for(d.alice.id),
         d.fake.dm_channel_for(d.bob.id),
     ] {
-        messages.extend(d.fake.messages_in(ch).into_iter().filter(|m| m.id > marker));
+        messages.extend(
+            d.fake
+                .messages_in(ch)
+                .into_iter()
+                .filter(|m| m.id > thread.marker),
+        );
     }
     messages.sort_by_key(|m| m.id);
     messages.dedup_by_key(|m| m.id);
-    let mut names = std::collections::HashMap::new();
+    let mut files = std::collections::HashMap::new();
+    let mut paths = std::collections::HashMap::new();
     let mut n = 0;
     for m in &messages {
         for a in &m.attachments {
@@ -697,33 +866,90 @@ fn write_files(
                 n += 1;
                 let name = format!("{n:03}.png");
                 std::fs::write(dir.join(&name), &a.bytes)?;
-                names.insert(a.id, name);
+                paths.insert(a.id, format!("{}/{name}", variant.name()));
+                files.insert(a.id, name);
             }
         }
     }
+    let names = names(d);
     let mut md = String::new();
     let title = d
         .fake
-        .channel(thread)
+        .channel(thread.id)
         .and_then(|c| c.name().map(str::to_string))
         .unwrap_or_default();
     let _ = writeln!(
         md,
-        "# {title}\n\nThe public thread of the {} game, as a spectator saw it (`kaboom demo`).\n",
+        "# {title}\n\nThe {} game as its players saw it (`kaboom demo`): the public thread, and \
+         marked _only alice sees this_ / _only bob sees this_, what one player alone saw \
+         (DMs and ephemeral answers; their board images show that player's private view). \
+         Times are UTC, on the clock of the run. `index.html` one folder up shows the same as a Discord client would.\n",
         variant.title()
     );
-    for m in messages
-        .iter()
-        .filter(|m| !m.is_ephemeral() && (m.channel_id == thread || m.id == challenge))
-    {
-        let author = d.name_of(m.author_id());
-        let _ = writeln!(md, "---\n\n**{author}**:\n");
-        if !m.content().is_empty() {
-            let _ = writeln!(md, "{}\n", m.content());
+    // The fake numbers its messages from 2025-01-01 (its snowflakes carry no wall time),
+    // while the bot's deadlines use the real clock: the page and transcript shift the
+    // message times so that the last message of the game shows the time it was written.
+    let wall_now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
+    let shift = messages
+        .last()
+        .map_or(0, |m| wall_now - page::message_unix(m));
+    let mut items = Vec::new();
+    for m in messages.iter().filter(|m| {
+        m.channel_id == thread.id
+            || m.id == thread.challenge
+            || m.channel_id != d.fake.text_channel_id()
+    }) {
+        let place = place_of(d, m);
+        let unix = page::message_unix(m) + shift;
+        let time = format!(
+            "{} {}",
+            page::timestamp(unix, 'd', unix).unwrap_or_default(),
+            page::timestamp(unix, 't', unix).unwrap_or_default()
+        );
+        let author = names
+            .users
+            .get(&m.author_id())
+            .cloned()
+            .unwrap_or_else(|| d.name_of(m.author_id()));
+        let used = m
+            .interaction_user_id()
+            .map(|id| match m.interaction_command() {
+                Some(command) => format!("{} used /{command}", d.name_of(id)),
+                None => format!("{} clicked a button", d.name_of(id)),
+            });
+        let (html, images) = page::message_html(m, &names, unix, &paths);
+        items.push(page::Item {
+            order: m.id,
+            author: author.clone(),
+            bot: m.author_id() == d.fake.bot_user_id(),
+            time: time.clone(),
+            used: used.clone(),
+            html,
+            images,
+            place: place.clone(),
+        });
+        // The transcript: the same, as Markdown.
+        let private = match &place {
+            page::Place::Public => String::new(),
+            page::Place::Private { user, how } => format!(" _(only {user} sees this: {how})_"),
+        };
+        let used = used.map(|u| format!(" ({u})")).unwrap_or_default();
+        let _ = writeln!(md, "---\n\n**{author}**{used} · {time}{private}:\n");
+        let quote = if private.is_empty() { "" } else { "> " };
+        let content = page::render_markup(m.content(), &names, unix);
+        if !content.is_empty() {
+            let _ = writeln!(
+                md,
+                "{quote}{}\n",
+                content.replace('\n', &format!("\n{quote}"))
+            );
         }
         for e in m.embeds() {
             for key in ["title", "description"] {
                 if let Some(t) = e.get(key).and_then(|v| v.as_str()) {
+                    let t = page::render_markup(t, &names, unix);
                     let _ = writeln!(md, "> {}\n", t.replace('\n', "\n> "));
                 }
             }
@@ -732,19 +958,19 @@ fn write_files(
                     let _ = writeln!(
                         md,
                         "> **{}**: {}\n",
-                        f["name"].as_str().unwrap_or(""),
-                        f["value"].as_str().unwrap_or("")
+                        page::render_markup(f["name"].as_str().unwrap_or(""), &names, unix),
+                        page::render_markup(f["value"].as_str().unwrap_or(""), &names, unix)
                     );
                 }
             }
         }
         for a in &m.attachments {
-            match names.get(&a.id) {
+            match files.get(&a.id) {
                 Some(name) => {
-                    let _ = writeln!(md, "![{}]({name})\n", a.filename);
+                    let _ = writeln!(md, "{quote}![{}]({name})\n", a.filename);
                 }
                 None => {
-                    let _ = writeln!(md, "(attachment {})\n", a.filename);
+                    let _ = writeln!(md, "{quote}(attachment {})\n", a.filename);
                 }
             }
         }
@@ -752,14 +978,98 @@ fn write_files(
             .components()
             .iter()
             .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-            .filter_map(|c| c["label"].as_str().map(|l| format!("[{l}]")))
+            .filter_map(|c| {
+                c["label"]
+                    .as_str()
+                    .or(c["placeholder"].as_str())
+                    .map(|l| format!("[{l}]"))
+            })
             .collect();
         if !labels.is_empty() {
-            let _ = writeln!(md, "{}\n", labels.join(" "));
+            let _ = writeln!(md, "{quote}{}\n", labels.join(" "));
         }
     }
+    for t in typed {
+        items.push(page::Item {
+            order: t.order,
+            author: t.user.clone(),
+            bot: false,
+            time: "typing".into(),
+            used: None,
+            html: page::autocomplete_html(&t.typed, &t.choices, &t.chosen),
+            images: Vec::new(),
+            place: page::Place::Private {
+                user: t.user.clone(),
+                how: "autocomplete",
+            },
+        });
+    }
+    // Stable: an autocomplete list (ordered by the message before it) follows that message.
+    items.sort_by_key(|i| {
+        (
+            i.order,
+            matches!(
+                i.place,
+                page::Place::Private {
+                    how: "autocomplete",
+                    ..
+                }
+            ),
+        )
+    });
+    let mut with_typing = String::new();
+    for t in typed {
+        let _ = writeln!(
+            with_typing,
+            "- {} typed `{}` into `/move action:` and picked **{}** from: {}",
+            t.user,
+            t.typed,
+            t.chosen,
+            t.choices.join(", ")
+        );
+    }
+    if !with_typing.is_empty() {
+        let _ = writeln!(
+            md,
+            "---\n\n## Autocomplete (only the typing player sees these)\n\n{with_typing}"
+        );
+    }
     std::fs::write(dir.join("transcript.md"), md)?;
-    Ok(n)
+    Ok((
+        n,
+        page::GamePage {
+            title,
+            summary: thread.summary,
+            items,
+        },
+    ))
+}
+
+/// `index.html`: the summary table, then every game's page.
+fn index_page(report: &Report, pages: &[page::GamePage]) -> String {
+    let mut rows = vec![
+        ["Variant", "Plies", "Result", "Ratings", "Images"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for g in &report.games {
+        rows.push(vec![
+            g.variant.title().to_string(),
+            g.plies.to_string(),
+            g.result.clone(),
+            g.ratings.clone(),
+            g.images.to_string(),
+        ]);
+    }
+    page::index_html(
+        "Two simulated players, **alice** (White) and **bob** (Black), play one game of each variant \
+         against the real bot and a fake Discord on 127.0.0.1. Each game shows its thread as everyone \
+         saw it; the right-hand column shows what only one player saw: carrier menus by DM, \
+         ephemeral answers such as a rejected move, and the autocomplete list a player typed into. \
+         Times are UTC.",
+        &rows,
+        pages,
+    )
 }
 
 /// Convenience for the CLI: runs [`run`] on a fresh runtime for the games of `variants`
