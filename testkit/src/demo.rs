@@ -6,8 +6,9 @@
 //! challenge and accept with buttons, private carrier choices by DM (bob's DMs are closed
 //! in Beirut, so the "Choose privately" fallback is used), moves typed as SAN, as
 //! coordinates or picked from autocomplete, a draw offer declined, each game to its result.
-//! The Atomic and Beirut games show their variant mid-game (issue 21): a five-piece blast
-//! and a parried mate threat; a Boom that is not the last move and a Dead Man's Switch.
+//! The Atomic, Beirut and Nuke games show their variant mid-game (issue 21): a five-piece
+//! blast and a parried mate threat; a Boom that is not the last move and a Dead Man's
+//! Switch; transfers, a chain and regenerated bombs grabbed.
 //! Besides the files below, `DIR/index.html` shows every game as a Discord user saw it
 //! ([`crate::page`]).
 //!
@@ -189,7 +190,13 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
     }
     let url = format!("sqlite://{}", db_path.display());
     let fake = FakeDiscord::start().await?;
-    let d = Driver::start(fake, &url).await?;
+    // The bot reads a test clock that starts at the wall clock and moves only when the
+    // demo moves it (the reminder and time forfeit game), like the fake's own clock.
+    let wall_now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
+    let clock = std::sync::Arc::new(crate::clock::TestClock::new(wall_now));
+    let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;
     let mut games = Vec::new();
     let mut pages = Vec::new();
     let total = variants.len();
@@ -222,6 +229,39 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
             summary.plies,
             summary.result,
             summary.images,
+            seconds,
+            if summary.ok {
+                "ok".to_string()
+            } else {
+                format!("FAILED ({})", summary.problem.clone().unwrap_or_default())
+            }
+        );
+        games.push(summary);
+    }
+    if variants.contains(&Variant::Atomic) {
+        let t = Instant::now();
+        let outcome = play_clock_game(&d, &clock, out, &mut pages).await;
+        let seconds = t.elapsed().as_secs_f64();
+        let summary = match outcome {
+            Ok(mut s) => {
+                s.seconds = seconds;
+                s
+            }
+            Err(e) => GameSummary {
+                variant: Variant::Atomic,
+                plies: 0,
+                result: "-".into(),
+                ratings: "-".into(),
+                images: 0,
+                ok: false,
+                problem: Some(e.to_string()),
+                seconds,
+            },
+        };
+        println!(
+            "[clock] Atomic, a reminder and a time forfeit: {} plies, {}, {:.1} s: {}",
+            summary.plies,
+            summary.result,
             seconds,
             if summary.ok {
                 "ok".to_string()
@@ -356,14 +396,35 @@ fn script(variant: Variant) -> (Option<(&'static str, &'static str)>, Vec<Entry>
                 t("Rxf7"),
             ],
         ),
+        // Both sides hand their bomb from the frozen royal to a pawn (transfers, NU-4);
+        // 5. Nxe5 sets off a chain (the e5 bomb sets off e4's, NU-7), and both bombs lie
+        // loose afterwards; Black's knight grabs one (5...Ne5*), retreats next to its own
+        // king (7...Nd7) and parries 8. Bb5 with c6; White's knight grabs the other
+        // (10. Ne4*) and takes on d6, next to Black's carrier. 11...Qxd6 takes it, but the
+        // blast sets off Black's own bomb on d7, which takes Black's king.
         Variant::Nuke => (
-            Some(("g1", "f7")),
+            Some(("e1", "d8")),
             vec![
+                t("e1>e2 e4"),
+                t("d8>e7 e5"),
                 t("Nf3"),
-                Coordinates("a7a6".into()),
-                t("Ng5"),
-                t("a5"),
-                Pick("Nx".into(), "Nxf7".into()),
+                t("Nc6"),
+                t("Bc4"),
+                Coordinates("g8f6".into()),
+                Pick("Nx".into(), "Nxe5".into()),
+                t("Ne5*"),
+                t("Be2"),
+                t("d6"),
+                t("d4"),
+                t("Nd7"),
+                t("Bb5"),
+                t("c6"),
+                t("Nc3"),
+                t("cxb5"),
+                t("Ne4*"),
+                t("Qb6"),
+                t("Nxd6"),
+                t("Qxd6"),
             ],
         ),
         Variant::Bomberman => {
@@ -664,6 +725,12 @@ async fn play_variant(
     {
         problem = problem.or(Some("Nuke's last blast took no king".into()));
     }
+    if variant == Variant::Nuke
+        && !(stored.plies().iter().any(|p| p.san.contains('>'))
+            && stored.plies().iter().any(|p| p.san.ends_with('*')))
+    {
+        problem = problem.or(Some("Nuke showed no transfer or no grab".into()));
+    }
     if variant == Variant::Bomberman
         && let Err(e) = check_bomberman_final(&stored)
     {
@@ -705,6 +772,7 @@ async fn play_variant(
             marker,
             challenge: challenge_msg.get(),
             summary: format!("{} · {plies} plies · {result}", variant.title()),
+            now: None,
         },
         &typed,
     )?;
@@ -714,6 +782,120 @@ async fn play_variant(
         plies,
         result,
         ratings,
+        images,
+        ok: problem.is_none(),
+        problem,
+        seconds: 0.0,
+    })
+}
+
+/// The folder of the reminder and time forfeit game.
+const CLOCK_DIR: &str = "clock";
+
+/// A one-day-per-move Atomic game on the test clock: three plies, then bob does not move.
+/// At half his day the scheduler reminds him (by DM); when the day is over it declares the
+/// time forfeit, which the thread announces. Written to `out/clock/`.
+async fn play_clock_game(
+    d: &Driver,
+    clock: &std::sync::Arc<crate::clock::TestClock>,
+    out: &Path,
+    pages: &mut Vec<page::GamePage>,
+) -> Result<GameSummary, DemoError> {
+    const HOUR: i64 = 3_600;
+    let dir = out.join(CLOCK_DIR);
+    std::fs::create_dir_all(&dir)?;
+    for entry in std::fs::read_dir(&dir)? {
+        let p = entry?.path();
+        if p.extension().is_some_and(|e| e == "png") || p.ends_with("transcript.md") {
+            std::fs::remove_file(p)?;
+        }
+    }
+    d.fake.allow_dms_for(d.bob.id);
+    let marker = d.last_message_id();
+    // `days_per_move` choice 0 is "1 day" (the order of DaysChoice).
+    let posted = d
+        .challenge_with(
+            0,
+            vec![fake_discord::CommandOption::integer("days_per_move", 0)],
+        )
+        .await?;
+    let StartedGame {
+        thread,
+        game,
+        challenge_message,
+    } = d.accept(&posted).await?;
+    for (user, text) in [(&d.alice, "e4"), (&d.bob, "e5"), (&d.alice, "Nf3")] {
+        let r = d.play(user, thread, text).await?;
+        if !r.content().unwrap_or_default().starts_with("Played") {
+            return fail(format!("{text}: {}", r.content().unwrap_or_default()));
+        }
+    }
+    let time: std::sync::Arc<dyn kaboom_bot::domain::clock::Clock> = clock.clone();
+    let scheduler = d.scheduler(time, kaboom_bot::scheduler::SchedulerConfig::default());
+    let mut problem = None;
+    let bob_dm = d.fake.dm_channel_for(d.bob.id);
+    let dms_before = d.fake.messages_in(bob_dm).len();
+    // Half of bob's day: a reminder.
+    clock.advance(13 * HOUR);
+    scheduler
+        .sweep()
+        .await
+        .map_err(|e| DemoError::Step(format!("sweep: {e}")))?;
+    d.outbox_delivered().await?;
+    if d.fake.messages_in(bob_dm).len() <= dms_before {
+        problem = Some("bob got no reminder".to_string());
+    }
+    // The day is over: the time forfeit.
+    clock.advance(12 * HOUR);
+    let swept = scheduler
+        .sweep()
+        .await
+        .map_err(|e| DemoError::Step(format!("sweep: {e}")))?;
+    d.outbox_delivered().await?;
+    if !swept.forfeited.contains(&game) {
+        problem = problem.or(Some(format!("game #{game} was not forfeited")));
+    }
+    let announced = d
+        .fake
+        .messages_in(thread.get())
+        .iter()
+        .any(|m| m.content().contains("on time"));
+    if !announced {
+        problem = problem.or(Some("the thread does not announce the time forfeit".into()));
+    }
+    let (_, record) = kaboom_bot::storage::games::load_record(&d.db, game)
+        .await?
+        .ok_or_else(|| DemoError::Step("game not stored".into()))?;
+    let stored = AnyGame::from_record(&record).map_err(|e| DemoError::Step(e.to_string()))?;
+    let outcome = stored.status().outcome();
+    let result = outcome.map_or_else(|| "unfinished".into(), |o| o.to_string());
+    if !outcome
+        .is_some_and(|o| o.reason == EndReason::TimeForfeit && o.winner == Some(Color::White))
+    {
+        problem = problem.or(Some(format!("expected a time forfeit, got {result}")));
+    }
+    let plies = stored.plies().len();
+    let (images, game_page) = write_files_to(
+        d,
+        &dir,
+        CLOCK_DIR,
+        Thread {
+            id: thread.get(),
+            marker,
+            challenge: challenge_message.get(),
+            summary: format!(
+                "Atomic, 1 day per move, on the demo's clock · {plies} plies · bob is reminded after 13 hours and loses on time after 25 · {result}"
+            ),
+            now: Some(kaboom_bot::domain::clock::Clock::now(clock.as_ref())),
+        },
+        &[],
+    )?;
+    pages.push(game_page);
+    Ok(GameSummary {
+        variant: Variant::Atomic,
+        plies,
+        result,
+        ratings: "-".into(),
         images,
         ok: problem.is_none(),
         problem,
@@ -770,6 +952,9 @@ struct Thread {
     challenge: u64,
     /// The line under the game's title on the page.
     summary: String,
+    /// The bot's clock when the game's files are written (Unix seconds); `None`: the wall
+    /// clock.
+    now: Option<i64>,
 }
 
 /// An autocomplete list a player typed into (shown in the page's private column).
@@ -839,8 +1024,19 @@ fn write_files(
     typed: &[Typed],
 ) -> Result<(usize, page::GamePage), DemoError> {
     // `run` emptied the folder before the game (`clear_variant_dir`).
-    let dir = out.join(variant.name());
-    std::fs::create_dir_all(&dir)?;
+    write_files_to(d, &out.join(variant.name()), variant.name(), thread, typed)
+}
+
+/// Writes a game's images and transcript into `dir` (`rel` from the page) and returns
+/// the number of images and its section of the page.
+fn write_files_to(
+    d: &Driver,
+    dir: &Path,
+    rel: &str,
+    thread: Thread,
+    typed: &[Typed],
+) -> Result<(usize, page::GamePage), DemoError> {
+    std::fs::create_dir_all(dir)?;
     let mut messages: Vec<FakeMessage> = Vec::new();
     for ch in [
         thread.id,
@@ -866,7 +1062,7 @@ fn write_files(
                 n += 1;
                 let name = format!("{n:03}.png");
                 std::fs::write(dir.join(&name), &a.bytes)?;
-                paths.insert(a.id, format!("{}/{name}", variant.name()));
+                paths.insert(a.id, format!("{rel}/{name}"));
                 files.insert(a.id, name);
             }
         }
@@ -880,18 +1076,20 @@ fn write_files(
         .unwrap_or_default();
     let _ = writeln!(
         md,
-        "# {title}\n\nThe {} game as its players saw it (`kaboom demo`): the public thread, and \
+        "# {title}\n\nThe game ({}) as its players saw it (`kaboom demo`): the public thread, and \
          marked _only alice sees this_ / _only bob sees this_, what one player alone saw \
          (DMs and ephemeral answers; their board images show that player's private view). \
          Times are UTC, on the clock of the run. `index.html` one folder up shows the same as a Discord client would.\n",
-        variant.title()
+        thread.summary
     );
     // The fake numbers its messages from 2025-01-01 (its snowflakes carry no wall time),
     // while the bot's deadlines use the real clock: the page and transcript shift the
     // message times so that the last message of the game shows the time it was written.
-    let wall_now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
+    let wall_now = thread.now.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+    });
     let shift = messages
         .last()
         .map_or(0, |m| wall_now - page::message_unix(m));
@@ -917,7 +1115,7 @@ fn write_files(
             .interaction_user_id()
             .map(|id| match m.interaction_command() {
                 Some(command) => format!("{} used /{command}", d.name_of(id)),
-                None => format!("{} clicked a button", d.name_of(id)),
+                None => format!("{} clicked a button or menu", d.name_of(id)),
             });
         let (html, images) = page::message_html(m, &names, unix, &paths);
         items.push(page::Item {
@@ -1038,6 +1236,7 @@ fn write_files(
     Ok((
         n,
         page::GamePage {
+            anchor: rel.to_string(),
             title,
             summary: thread.summary,
             items,

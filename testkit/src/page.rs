@@ -256,6 +256,8 @@ pub struct Item {
 /// One game's section of the page.
 #[derive(Clone, Debug)]
 pub struct GamePage {
+    /// The section's id in the page (`atomic`, ..., `clock`), so `index.html#beirut` links it.
+    pub anchor: String,
     /// The thread's name.
     pub title: String,
     /// A line under the title (variant, result, plies).
@@ -380,6 +382,7 @@ img.board{display:block;max-width:300px;border-radius:4px;margin:4px 0}
 .select{background:#1e1f22;border-radius:4px;padding:6px 10px;max-width:420px}.options{font-size:12px;color:#b5bac1}
 .ac{background:#2b2d31;border-radius:6px;padding:6px 10px}.ac .typed{font-family:monospace;color:#f2f3f5}
 .ac ol{margin:4px 0 0;padding-left:20px}.ac li{color:#dbdee1}.ac li.chosen{color:#fff;font-weight:700}
+nav a{color:#00a8fc;margin-right:14px;font-size:13px}
 table.sumt{border-collapse:collapse;margin:8px 0}.sumt td,.sumt th{border:1px solid #4e5058;padding:3px 8px;font-size:13px}
 "#;
 
@@ -463,13 +466,23 @@ pub fn index_html(intro: &str, summary_rows: &[Vec<String>], games: &[GamePage])
         }
         html.push_str("</table>");
     }
-    html.push_str("</header>\n");
+    html.push_str("<nav>");
     for g in games {
         let _ = write!(
             html,
-            "<section class=\"game\"><div class=\"ghead\"><h2># {}</h2><div class=\"sum\">{}</div></div>\
+            "<a href=\"#{}\">{}</a> ",
+            escape(&g.anchor),
+            escape(&g.title)
+        );
+    }
+    html.push_str("</nav></header>\n");
+    for g in games {
+        let _ = write!(
+            html,
+            "<section class=\"game\" id=\"{}\"><div class=\"ghead\"><h2># {}</h2><div class=\"sum\">{}</div></div>\
              <div class=\"cols\"><div class=\"colhead\">Thread (everyone sees this)</div>\
              <div class=\"colhead side\">Private: DMs, ephemeral answers, autocomplete</div>",
+            escape(&g.anchor),
             escape(&g.title),
             escape(&g.summary)
         );
