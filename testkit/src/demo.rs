@@ -773,6 +773,7 @@ async fn play_variant(
             challenge: challenge_msg.get(),
             summary: format!("{} · {plies} plies · {result}", variant.title()),
             now: None,
+            checkpoints: Vec::new(),
         },
         &typed,
     )?;
@@ -835,6 +836,8 @@ async fn play_clock_game(
     let mut problem = None;
     let bob_dm = d.fake.dm_channel_for(d.bob.id);
     let dms_before = d.fake.messages_in(bob_dm).len();
+    let now = || kaboom_bot::domain::clock::Clock::now(clock.as_ref());
+    let mut checkpoints = vec![(d.last_message_id(), now())];
     // Half of bob's day: a reminder.
     clock.advance(13 * HOUR);
     scheduler
@@ -845,6 +848,7 @@ async fn play_clock_game(
     if d.fake.messages_in(bob_dm).len() <= dms_before {
         problem = Some("bob got no reminder".to_string());
     }
+    checkpoints.push((d.last_message_id(), now()));
     // The day is over: the time forfeit.
     clock.advance(12 * HOUR);
     let swept = scheduler
@@ -887,6 +891,7 @@ async fn play_clock_game(
                 "Atomic, 1 day per move, on the demo's clock · {plies} plies · bob is reminded after 13 hours and loses on time after 25 · {result}"
             ),
             now: Some(kaboom_bot::domain::clock::Clock::now(clock.as_ref())),
+            checkpoints,
         },
         &[],
     )?;
@@ -955,6 +960,8 @@ struct Thread {
     /// The bot's clock when the game's files are written (Unix seconds); `None`: the wall
     /// clock.
     now: Option<i64>,
+    /// (last message id, the bot's clock then) before each time the clock moved, in order.
+    checkpoints: Vec<(u64, i64)>,
 }
 
 /// An autocomplete list a player typed into (shown in the page's private column).
@@ -1083,16 +1090,21 @@ fn write_files_to(
         thread.summary
     );
     // The fake numbers its messages from 2025-01-01 (its snowflakes carry no wall time),
-    // while the bot's deadlines use the real clock: the page and transcript shift the
-    // message times so that the last message of the game shows the time it was written.
-    let wall_now = thread.now.unwrap_or_else(|| {
+    // while the bot's deadlines use its clock: the page and transcript show each message at
+    // the bot's time when it was posted: the time of the first checkpoint (last message id
+    // then, clock then) it is not after, else the time the files are written.
+    let end = thread.now.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
     });
-    let shift = messages
-        .last()
-        .map_or(0, |m| wall_now - page::message_unix(m));
+    let time_of = |m: &FakeMessage| {
+        thread
+            .checkpoints
+            .iter()
+            .find(|(last, _)| m.id <= *last)
+            .map_or(end, |(_, at)| *at)
+    };
     let mut items = Vec::new();
     for m in messages.iter().filter(|m| {
         m.channel_id == thread.id
@@ -1100,7 +1112,7 @@ fn write_files_to(
             || m.channel_id != d.fake.text_channel_id()
     }) {
         let place = place_of(d, m);
-        let unix = page::message_unix(m) + shift;
+        let unix = time_of(m);
         let time = format!(
             "{} {}",
             page::timestamp(unix, 'd', unix).unwrap_or_default(),
