@@ -397,10 +397,10 @@ fn script(variant: Variant) -> (Option<(&'static str, &'static str)>, Vec<Entry>
             ],
         ),
         // Both sides hand their bomb from the frozen royal to a pawn (transfers, NU-4);
-        // 5. Nxe5 sets off a chain (the e5 bomb sets off e4's, NU-7), and both bombs lie
-        // loose afterwards; Black's knight grabs one (5...Ne5*), retreats next to its own
-        // king (7...Nd7) and parries 8. Bb5 with c6; White's knight grabs the other
-        // (10. Ne4*) and takes on d6, next to Black's carrier. 11...Qxd6 takes it, but the
+        // 4. Nxe5 sets off a chain (the e5 bomb sets off e4's, NU-7), and both bombs lie
+        // loose afterwards; Black's knight grabs one (4...Ne5*), retreats next to its own
+        // king (6...Nd7) and parries 7. Bb5 with c6; White's knight grabs the other
+        // (9. Ne4*) and takes on d6, next to Black's carrier. 10...Qxd6 takes it, but the
         // blast sets off Black's own bomb on d7, which takes Black's king.
         Variant::Nuke => (
             Some(("e1", "d8")),
@@ -1276,7 +1276,7 @@ fn index_page(report: &Report, pages: &[page::GamePage]) -> String {
         "Two simulated players, **alice** (White) and **bob** (Black), play one game of each variant \
          against the real bot and a fake Discord on 127.0.0.1. Each game shows its thread as everyone \
          saw it; the right-hand column shows what only one player saw: carrier menus by DM, \
-         ephemeral answers such as a rejected move, and the autocomplete list a player typed into. \
+         the ephemeral answers to their commands, and the autocomplete list a player typed into. \
          Times are UTC.",
         &rows,
         pages,
