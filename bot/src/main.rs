@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use cli::analysis::{self, Carriers, Setup};
+use kaboom_rules::validity::ProblemKind;
 use kaboom_rules::{Variant, Viewer};
 
 /// Kaboom: explosive chess variants by correspondence on Discord.
@@ -127,6 +128,14 @@ struct SetupArgs {
     /// Beirut: captured carriers explode (BE-6).
     #[arg(long)]
     dead_mans_switch: bool,
+    /// Analyse a --fen position that cannot arise in play anyway (no king, more pieces
+    /// than the setup, ...): the same as --ignore with every kind.
+    #[arg(long)]
+    force: bool,
+    /// Accept only these kinds of impossible position: missing-king, too-many-kings,
+    /// too-many-pieces, impossible-material, pawn-on-back-rank (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "KIND,...")]
+    ignore: Vec<ProblemKind>,
 }
 
 impl SetupArgs {
@@ -136,6 +145,11 @@ impl SetupArgs {
             fen: self.fen,
             carriers: self.carriers,
             dead_mans_switch: self.dead_mans_switch,
+            ignore: if self.force {
+                ProblemKind::ALL.to_vec()
+            } else {
+                self.ignore
+            },
         }
     }
 }

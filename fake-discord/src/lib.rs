@@ -658,6 +658,11 @@ impl FakeDiscord {
                     original_message_id: None,
                     component_message_id,
                     created_at: s.now(),
+                    user_id: user.id,
+                    kind,
+                    command: (kind == 2)
+                        .then(|| payload["data"]["name"].as_str().map(str::to_string))
+                        .flatten(),
                 },
             );
             s.interaction_by_token.insert(token.clone(), id);

@@ -203,6 +203,22 @@ impl FakeMessage {
         is_ephemeral(&self.json)
     }
 
+    /// The user who triggered the interaction this message answers (its
+    /// `interaction_metadata.user`,
+    /// <https://discord.com/developers/docs/resources/message#message-interaction-metadata-object>),
+    /// `None` for messages not created by an interaction. For an ephemeral message this is
+    /// the only user who sees it.
+    pub fn interaction_user_id(&self) -> Option<u64> {
+        self.json["interaction_metadata"]["user"]["id"]
+            .as_str()
+            .and_then(|id| id.parse().ok())
+    }
+
+    /// The slash command this message answers (`interaction_metadata.name`), if any.
+    pub fn interaction_command(&self) -> Option<&str> {
+        self.json["interaction_metadata"]["name"].as_str()
+    }
+
     /// The author's user id.
     pub fn author_id(&self) -> u64 {
         self.json["author"]["id"]

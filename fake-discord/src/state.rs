@@ -46,6 +46,12 @@ pub(crate) struct InteractionInfo {
     pub component_message_id: Option<u64>,
     /// When it was created, on the fake's clock ([`State::now`]).
     pub created_at: Duration,
+    /// The user who triggered it (the `user` of the messages' `interaction_metadata`).
+    pub user_id: u64,
+    /// Its interaction type (2 APPLICATION_COMMAND, 3 MESSAGE_COMPONENT, ...).
+    pub kind: u8,
+    /// The command's name, for application commands.
+    pub command: Option<String>,
 }
 
 /// "you must send an initial response within 3 seconds of receiving the event. If the 3
@@ -911,9 +917,41 @@ impl State {
             "components": body["components"].as_array().cloned().unwrap_or_default(),
             "flags": body["flags"].as_u64().unwrap_or(0),
         });
-        if interaction_id.is_some() {
+        if let Some(iid) = interaction_id {
             json["webhook_id"] = json!(self.application_id.to_string());
             json["application_id"] = json!(self.application_id.to_string());
+            // A message created by an interaction response or followup names the interaction
+            // and the user who triggered it ("interaction_metadata": id, type, user;
+            // https://discord.com/developers/docs/resources/message#message-interaction-metadata-object):
+            // clients show "alice used /move" above it, and only that user sees it when
+            // it is ephemeral.
+            if let Some(info) = self.interactions.get(&iid) {
+                // authorizing_integration_owners: "0" (GUILD_INSTALL) maps to the guild id
+                // (same page, "Authorizing Integration Owners Object").
+                let mut metadata = json!({
+                    "id": iid.to_string(),
+                    "type": info.kind,
+                    "user": self.user_json(info.user_id),
+                    "authorizing_integration_owners": { "0": self.guild_id.to_string() },
+                });
+                // "interacted_message_id: ID of the message that contained the interactive
+                // component" (required for MESSAGE_COMPONENT; serenity 0.12 refuses the
+                // whole Message without it).
+                if let Some(on) = info.component_message_id {
+                    metadata["interacted_message_id"] = json!(on.to_string());
+                }
+                // "original_response_message_id: ID of the original response message, present
+                // only on follow-up messages".
+                if let Some(original) = info.original_message_id {
+                    metadata["original_response_message_id"] = json!(original.to_string());
+                }
+                // "name: Name of the command ... present only on messages created from
+                // application command interactions" (same page).
+                if let Some(name) = &info.command {
+                    metadata["name"] = json!(name);
+                }
+                json["interaction_metadata"] = metadata;
+            }
         }
         if let Some(nonce) = body.get("nonce") {
             json["nonce"] = nonce.clone();

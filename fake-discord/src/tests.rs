@@ -468,3 +468,52 @@ async fn gateway_speaks_the_discord_protocol() {
         Some(Ok(Message::Close(_))) | None | Some(Err(_))
     ));
 }
+
+/// Issue 21: a message created by an interaction response names the interaction and its
+/// user (`interaction_metadata`, https://discord.com/developers/docs/resources/message#message-interaction-metadata-object),
+/// with the command's name for a slash command and `interacted_message_id` for a button,
+/// which serenity 0.12 requires (it refuses the whole Message without it).
+#[tokio::test]
+async fn interaction_messages_carry_their_metadata() {
+    use reqwest::Method;
+    let fake = FakeDiscord::start().await.unwrap();
+    let _events = fake_session(&fake);
+    let alice = SimUser::new(1001, "alice");
+    let bob = SimUser::new(1002, "bob");
+    let reply = json!({"type": 4, "data": {"content": "pong", "flags": 64}});
+    let sent = fake
+        .slash_command(&alice, fake.text_channel_id(), "ping", vec![])
+        .unwrap();
+    let path = format!("/interactions/{}/{}/callback", sent.id, sent.token);
+    let (status, _) = fake
+        .bot_request(Method::POST, &path, Some(reply.clone()))
+        .await;
+    assert_eq!(status, 204);
+    let pong = fake.messages_in(fake.text_channel_id()).pop().unwrap();
+    assert_eq!(pong.interaction_user_id(), Some(1001));
+    assert_eq!(pong.interaction_command(), Some("ping"));
+    let parsed: serenity::Message = parse("command reply", &pong.json);
+    assert!(matches!(
+        parsed.interaction_metadata.as_deref(),
+        Some(serenity::MessageInteractionMetadata::Command(m)) if m.user.id.get() == 1001
+    ));
+
+    let on = fake
+        .user_message(&bob, fake.text_channel_id(), "hi")
+        .unwrap();
+    let click = fake.click_button(&bob, on, "x").unwrap();
+    let path = format!("/interactions/{}/{}/callback", click.id, click.token);
+    let (status, _) = fake.bot_request(Method::POST, &path, Some(reply)).await;
+    assert_eq!(status, 204);
+    let answer = fake.messages_in(fake.text_channel_id()).pop().unwrap();
+    assert_eq!(answer.interaction_user_id(), Some(1002));
+    assert_eq!(answer.interaction_command(), None);
+    let parsed: serenity::Message = parse("button reply", &answer.json);
+    assert!(matches!(
+        parsed.interaction_metadata.as_deref(),
+        Some(serenity::MessageInteractionMetadata::Component(m)) if m.interacted_message_id.get() == on
+    ));
+    // A message no interaction made has none.
+    let hi = fake.message(on).unwrap();
+    assert_eq!(hi.interaction_user_id(), None);
+}

@@ -42,6 +42,7 @@ pub mod bombalot;
 pub mod bomberman;
 pub mod nuke;
 pub mod perft;
+pub mod validity;
 
 pub use chess::Move;
 pub use color::{Color, ParseColorError};

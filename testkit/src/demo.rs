@@ -6,6 +6,11 @@
 //! challenge and accept with buttons, private carrier choices by DM (bob's DMs are closed
 //! in Beirut, so the "Choose privately" fallback is used), moves typed as SAN, as
 //! coordinates or picked from autocomplete, a draw offer declined, each game to its result.
+//! The Atomic, Beirut and Nuke games show their variant mid-game (issue 21): a five-piece
+//! blast and a parried mate threat; a Boom that is not the last move and a Dead Man's
+//! Switch; transfers, a chain and regenerated bombs grabbed.
+//! Besides the files below, `DIR/index.html` shows every game as a Discord user saw it
+//! ([`crate::page`]).
 //!
 //! The games are rated (the default of `/challenge`, issue 18): each one's last board shows
 //! both players' new ratings and changes, the summary table repeats them, and after the
@@ -27,6 +32,7 @@ use std::time::Instant;
 use kaboom_rules::{AnyGame, Color, EndReason, Kind, Square, Variant, Viewer};
 
 use crate::driver::{Driver, StartedGame};
+use crate::page;
 use fake_discord::{FakeDiscord, FakeMessage};
 
 /// The seed's first Bomberman Chess sample game (movetext) and its final position.
@@ -184,13 +190,20 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
     }
     let url = format!("sqlite://{}", db_path.display());
     let fake = FakeDiscord::start().await?;
-    let d = Driver::start(fake, &url).await?;
+    // The bot reads a test clock that starts at the wall clock and moves only when the
+    // demo moves it (the reminder and time forfeit game), like the fake's own clock.
+    let wall_now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
+    let clock = std::sync::Arc::new(crate::clock::TestClock::new(wall_now));
+    let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;
     let mut games = Vec::new();
+    let mut pages = Vec::new();
     let total = variants.len();
     for (i, &variant) in variants.iter().enumerate() {
         let t = Instant::now();
         clear_variant_dir(out, variant)?;
-        let outcome = play_variant(&d, variant, out).await;
+        let outcome = play_variant(&d, variant, out, &mut pages).await;
         let seconds = t.elapsed().as_secs_f64();
         let summary = match outcome {
             Ok(mut s) => {
@@ -225,7 +238,46 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         );
         games.push(summary);
     }
+    if variants.contains(&Variant::Atomic) {
+        let t = Instant::now();
+        let outcome = play_clock_game(&d, &clock, out, &mut pages).await;
+        let seconds = t.elapsed().as_secs_f64();
+        let summary = match outcome {
+            Ok(mut s) => {
+                s.seconds = seconds;
+                s
+            }
+            Err(e) => GameSummary {
+                variant: Variant::Atomic,
+                plies: 0,
+                result: "-".into(),
+                ratings: "-".into(),
+                images: 0,
+                ok: false,
+                problem: Some(e.to_string()),
+                seconds,
+            },
+        };
+        println!(
+            "[clock] Atomic, a reminder and a time forfeit: {} plies, {}, {:.1} s: {}",
+            summary.plies,
+            summary.result,
+            seconds,
+            if summary.ok {
+                "ok".to_string()
+            } else {
+                format!("FAILED ({})", summary.problem.clone().unwrap_or_default())
+            }
+        );
+        games.push(summary);
+    }
     write_ratings(&d, out, variants).await?;
+    let report_so_far = Report {
+        games: games.clone(),
+        unknown_routes: Vec::new(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    std::fs::write(out.join("index.html"), index_page(&report_so_far, &pages))?;
     let unknown_routes = d
         .fake
         .unknown_routes()
@@ -296,36 +348,83 @@ fn script(variant: Variant) -> (Option<(&'static str, &'static str)>, Vec<Entry>
     use Entry::*;
     let t = |s: &str| Typed(s.to_string());
     match variant {
+        // A five-piece blast (4. Nxa7 takes the pawn, the bishop that threatened the knight,
+        // the rook and the knight beside it), a mate threat parried (5. Qg4 eyes d7, next to
+        // the king: 5...d5 clears it), a check escaped (6. Bb5+ Ke7), and the king caught in
+        // the blast of 7. Qxe6 (checked with the rules library: `kaboom replay`).
         Variant::Atomic => (
             None,
             vec![
-                Pick("kni".into(), "Nf3".into()),
-                t("a6"),
-                Coordinates("f3g5".into()),
-                t("a5"),
-                Pick("Nxf".into(), "Nxf7".into()),
+                t("e3"),
+                t("b5"),
+                Pick("kni".into(), "Na3".into()),
+                t("b4"),
+                Coordinates("a3b5".into()),
+                t("Ba6"),
+                t("Nxa7"),
+                t("e6"),
+                Pick("Q".into(), "Qg4".into()),
+                t("d5"),
+                t("Bb5+"),
+                t("Ke7"),
+                t("Qxe6#"),
             ],
         ),
+        // Dead Man's Switch on (the challenge says so). A Petroff: Black's carrier knight
+        // (g8) goes to e4 and, attacked by 5. d3, is detonated there (Boom@e4 takes the f3
+        // knight and the d3 pawn with it); White's carrier bishop (f1) goes to c4, and when
+        // 8. Bxf7+ is answered by Rxf7, the captured carrier explodes on f7, taking the
+        // castled king on g8.
         Variant::Beirut => (
-            Some(("g1", "b8")),
+            Some(("f1", "g8")),
             vec![
+                t("e4"),
+                t("e5"),
                 t("Nf3"),
-                t("a6"),
-                Coordinates("f3g5".into()),
-                t("a5"),
-                t("Nxf7"),
-                t("a4"),
-                Pick("boom".into(), "Boom@f7".into()),
+                t("Nf6"),
+                t("Nxe5"),
+                t("d6"),
+                Coordinates("e5f3".into()),
+                t("Nxe4"),
+                t("d3"),
+                Pick("boom".into(), "Boom@e4".into()),
+                t("Bc4"),
+                t("Be7"),
+                t("O-O"),
+                t("O-O"),
+                t("Bxf7+"),
+                t("Rxf7"),
             ],
         ),
+        // Both sides hand their bomb from the frozen royal to a pawn (transfers, NU-4);
+        // 4. Nxe5 sets off a chain (the e5 bomb sets off e4's, NU-7), and both bombs lie
+        // loose afterwards; Black's knight grabs one (4...Ne5*), retreats next to its own
+        // king (6...Nd7) and parries 7. Bb5 with c6; White's knight grabs the other
+        // (9. Ne4*) and takes on d6, next to Black's carrier. 10...Qxd6 takes it, but the
+        // blast sets off Black's own bomb on d7, which takes Black's king.
         Variant::Nuke => (
-            Some(("g1", "f7")),
+            Some(("e1", "d8")),
             vec![
+                t("e1>e2 e4"),
+                t("d8>e7 e5"),
                 t("Nf3"),
-                Coordinates("a7a6".into()),
-                t("Ng5"),
-                t("a5"),
-                Pick("Nx".into(), "Nxf7".into()),
+                t("Nc6"),
+                t("Bc4"),
+                Coordinates("g8f6".into()),
+                Pick("Nx".into(), "Nxe5".into()),
+                t("Ne5*"),
+                t("Be2"),
+                t("d6"),
+                t("d4"),
+                t("Nd7"),
+                t("Bb5"),
+                t("c6"),
+                t("Nc3"),
+                t("cxb5"),
+                t("Ne4*"),
+                t("Qb6"),
+                t("Nxd6"),
+                t("Qxd6"),
             ],
         ),
         Variant::Bomberman => {
@@ -426,8 +525,14 @@ fn expected(variant: Variant) -> (Option<Color>, EndReason) {
 
 const VARIANT_INDEX: [Variant; 5] = Variant::ALL;
 
-async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSummary, DemoError> {
+async fn play_variant(
+    d: &Driver,
+    variant: Variant,
+    out: &Path,
+    pages: &mut Vec<page::GamePage>,
+) -> Result<GameSummary, DemoError> {
     let (carriers, entries) = script(variant);
+    let mut typed: Vec<Typed> = Vec::new();
     if entries.is_empty() {
         return fail("no scripted line");
     }
@@ -446,9 +551,25 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
         thread,
         game,
         challenge_message: challenge_msg,
-    } = d.start_game(index).await?;
-    let mut mirror = AnyGame::new(variant, kaboom_rules::GameOptions::default())
-        .map_err(|e| DemoError::Step(e.to_string()))?;
+    } = if beirut {
+        let posted = d
+            .challenge_with(
+                index,
+                vec![fake_discord::CommandOption::boolean(
+                    "dead_mans_switch",
+                    true,
+                )],
+            )
+            .await?;
+        d.accept(&posted).await?
+    } else {
+        d.start_game(index).await?
+    };
+    let options = kaboom_rules::GameOptions {
+        dead_mans_switch: beirut,
+        ..kaboom_rules::GameOptions::default()
+    };
+    let mut mirror = AnyGame::new(variant, options).map_err(|e| DemoError::Step(e.to_string()))?;
     let mut secrets: Vec<String> = Vec::new();
     if let Some((w, b)) = carriers {
         secrets = vec![w.to_string(), b.to_string()];
@@ -516,7 +637,15 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
         let text = match &entry {
             Entry::Typed(t) | Entry::Coordinates(t) => t.clone(),
             Entry::Pick(prefix, value) => {
+                let order = d.last_message_id();
                 let choices = d.autocomplete(user, thread, prefix).await?;
+                typed.push(Typed {
+                    order,
+                    user: user.username.clone(),
+                    typed: prefix.clone(),
+                    choices: choices.iter().map(|(label, _)| label.clone()).collect(),
+                    chosen: value.clone(),
+                });
                 match choices
                     .iter()
                     .find(|(_, v)| v.as_str() == Some(value.as_str()))
@@ -568,13 +697,25 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
                 && (winner.is_none() && o.winner.is_some() || o.winner == winner) => {}
         _ => problem = problem.or(Some(format!("expected {reason}, got {result}"))),
     }
-    if beirut
-        && !stored
-            .plies()
-            .last()
-            .is_some_and(|p| p.san.starts_with("Boom"))
-    {
-        problem = problem.or(Some("Beirut did not end with a Boom".into()));
+    if beirut {
+        let plies = stored.plies();
+        let mid_boom = plies
+            .iter()
+            .rev()
+            .skip(1)
+            .any(|p| p.san.starts_with("Boom"));
+        let switch = plies.last().is_some_and(|p| {
+            !p.san.starts_with("Boom")
+                && p.removed
+                    .iter()
+                    .any(|r| r.piece.kind == Kind::King && r.cause == kaboom_rules::Cause::Exploded)
+        });
+        if !mid_boom || !switch {
+            problem = problem.or(Some(
+                "Beirut did not show a Boom mid-game and a Dead Man's Switch blast at the end"
+                    .into(),
+            ));
+        }
     }
     if variant == Variant::Nuke
         && !stored
@@ -583,6 +724,12 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
             .is_some_and(|p| p.removed.iter().any(|r| r.piece.kind == Kind::King))
     {
         problem = problem.or(Some("Nuke's last blast took no king".into()));
+    }
+    if variant == Variant::Nuke
+        && !(stored.plies().iter().any(|p| p.san.contains('>'))
+            && stored.plies().iter().any(|p| p.san.ends_with('*')))
+    {
+        problem = problem.or(Some("Nuke showed no transfer or no grab".into()));
     }
     if variant == Variant::Bomberman
         && let Err(e) = check_bomberman_final(&stored)
@@ -615,12 +762,145 @@ async fn play_variant(d: &Driver, variant: Variant, out: &Path) -> Result<GameSu
             "not rated".into()
         }
     };
-    let images = write_files(d, variant, out, thread.get(), marker, challenge_msg.get())?;
+    let plies = stored.plies().len();
+    let (images, game_page) = write_files(
+        d,
+        variant,
+        out,
+        Thread {
+            id: thread.get(),
+            marker,
+            challenge: challenge_msg.get(),
+            summary: format!("{} · {plies} plies · {result}", variant.title()),
+            now: None,
+            checkpoints: Vec::new(),
+        },
+        &typed,
+    )?;
+    pages.push(game_page);
     Ok(GameSummary {
         variant,
-        plies: stored.plies().len(),
+        plies,
         result,
         ratings,
+        images,
+        ok: problem.is_none(),
+        problem,
+        seconds: 0.0,
+    })
+}
+
+/// The folder of the reminder and time forfeit game.
+const CLOCK_DIR: &str = "clock";
+
+/// A one-day-per-move Atomic game on the test clock: three plies, then bob does not move.
+/// At half his day the scheduler reminds him (by DM); when the day is over it declares the
+/// time forfeit, which the thread announces. Written to `out/clock/`.
+async fn play_clock_game(
+    d: &Driver,
+    clock: &std::sync::Arc<crate::clock::TestClock>,
+    out: &Path,
+    pages: &mut Vec<page::GamePage>,
+) -> Result<GameSummary, DemoError> {
+    const HOUR: i64 = 3_600;
+    let dir = out.join(CLOCK_DIR);
+    std::fs::create_dir_all(&dir)?;
+    for entry in std::fs::read_dir(&dir)? {
+        let p = entry?.path();
+        if p.extension().is_some_and(|e| e == "png") || p.ends_with("transcript.md") {
+            std::fs::remove_file(p)?;
+        }
+    }
+    d.fake.allow_dms_for(d.bob.id);
+    let marker = d.last_message_id();
+    // `days_per_move` choice 0 is "1 day" (the order of DaysChoice).
+    let posted = d
+        .challenge_with(
+            0,
+            vec![fake_discord::CommandOption::integer("days_per_move", 0)],
+        )
+        .await?;
+    let StartedGame {
+        thread,
+        game,
+        challenge_message,
+    } = d.accept(&posted).await?;
+    for (user, text) in [(&d.alice, "e4"), (&d.bob, "e5"), (&d.alice, "Nf3")] {
+        let r = d.play(user, thread, text).await?;
+        if !r.content().unwrap_or_default().starts_with("Played") {
+            return fail(format!("{text}: {}", r.content().unwrap_or_default()));
+        }
+    }
+    let time: std::sync::Arc<dyn kaboom_bot::domain::clock::Clock> = clock.clone();
+    let scheduler = d.scheduler(time, kaboom_bot::scheduler::SchedulerConfig::default());
+    let mut problem = None;
+    let bob_dm = d.fake.dm_channel_for(d.bob.id);
+    let dms_before = d.fake.messages_in(bob_dm).len();
+    let now = || kaboom_bot::domain::clock::Clock::now(clock.as_ref());
+    let mut checkpoints = vec![(d.last_message_id(), now())];
+    // Half of bob's day: a reminder.
+    clock.advance(13 * HOUR);
+    scheduler
+        .sweep()
+        .await
+        .map_err(|e| DemoError::Step(format!("sweep: {e}")))?;
+    d.outbox_delivered().await?;
+    if d.fake.messages_in(bob_dm).len() <= dms_before {
+        problem = Some("bob got no reminder".to_string());
+    }
+    checkpoints.push((d.last_message_id(), now()));
+    // The day is over: the time forfeit.
+    clock.advance(12 * HOUR);
+    let swept = scheduler
+        .sweep()
+        .await
+        .map_err(|e| DemoError::Step(format!("sweep: {e}")))?;
+    d.outbox_delivered().await?;
+    if !swept.forfeited.contains(&game) {
+        problem = problem.or(Some(format!("game #{game} was not forfeited")));
+    }
+    let announced = d
+        .fake
+        .messages_in(thread.get())
+        .iter()
+        .any(|m| m.content().contains("on time"));
+    if !announced {
+        problem = problem.or(Some("the thread does not announce the time forfeit".into()));
+    }
+    let (_, record) = kaboom_bot::storage::games::load_record(&d.db, game)
+        .await?
+        .ok_or_else(|| DemoError::Step("game not stored".into()))?;
+    let stored = AnyGame::from_record(&record).map_err(|e| DemoError::Step(e.to_string()))?;
+    let outcome = stored.status().outcome();
+    let result = outcome.map_or_else(|| "unfinished".into(), |o| o.to_string());
+    if !outcome
+        .is_some_and(|o| o.reason == EndReason::TimeForfeit && o.winner == Some(Color::White))
+    {
+        problem = problem.or(Some(format!("expected a time forfeit, got {result}")));
+    }
+    let plies = stored.plies().len();
+    let (images, game_page) = write_files_to(
+        d,
+        &dir,
+        CLOCK_DIR,
+        Thread {
+            id: thread.get(),
+            marker,
+            challenge: challenge_message.get(),
+            summary: format!(
+                "Atomic, 1 day per move, on the demo's clock · {plies} plies · bob is reminded after 13 hours and loses on time after 25 · {result}"
+            ),
+            now: Some(kaboom_bot::domain::clock::Clock::now(clock.as_ref())),
+            checkpoints,
+        },
+        &[],
+    )?;
+    pages.push(game_page);
+    Ok(GameSummary {
+        variant: Variant::Atomic,
+        plies,
+        result,
+        ratings: "-".into(),
         images,
         ok: problem.is_none(),
         problem,
@@ -667,29 +947,121 @@ fn check_bomberman_final(game: &AnyGame) -> Result<(), String> {
     Ok(())
 }
 
+/// The game's thread and where its messages start.
+struct Thread {
+    /// The thread's channel id.
+    id: u64,
+    /// The last message id before the game.
+    marker: u64,
+    /// The challenge message in the text channel.
+    challenge: u64,
+    /// The line under the game's title on the page.
+    summary: String,
+    /// The bot's clock when the game's files are written (Unix seconds); `None`: the wall
+    /// clock.
+    now: Option<i64>,
+    /// (last message id, the bot's clock then) before each time the clock moved, in order.
+    checkpoints: Vec<(u64, i64)>,
+}
+
+/// An autocomplete list a player typed into (shown in the page's private column).
+struct Typed {
+    /// The last message id before it.
+    order: u64,
+    /// Who typed.
+    user: String,
+    /// What they typed.
+    typed: String,
+    /// The labels offered, in order.
+    choices: Vec<String>,
+    /// The value they picked.
+    chosen: String,
+}
+
+/// The names the demo's markup refers to.
+fn names(d: &Driver) -> page::Names {
+    let mut names = page::Names::default();
+    for u in [&d.alice, &d.bob, &d.carol] {
+        names.users.insert(u.id, u.username.clone());
+    }
+    names.users.insert(d.fake.bot_user_id(), "Kaboom".into());
+    let channel = d.fake.text_channel_id();
+    if let Some(name) = d
+        .fake
+        .channel(channel)
+        .and_then(|c| c.name().map(str::to_string))
+    {
+        names.channels.insert(channel, name);
+    }
+    for t in d.fake.threads() {
+        if let Some(name) = t.name() {
+            names.channels.insert(t.id, name.to_string());
+        }
+    }
+    names
+}
+
+/// Who saw message `m`: everyone, or only one player (a DM, an ephemeral answer).
+fn place_of(d: &Driver, m: &FakeMessage) -> page::Place {
+    for u in [&d.alice, &d.bob] {
+        if m.channel_id == d.fake.dm_channel_for(u.id) {
+            return page::Place::Private {
+                user: u.username.clone(),
+                how: "DM",
+            };
+        }
+    }
+    if m.is_ephemeral() {
+        let user = m
+            .interaction_user_id()
+            .map_or_else(|| "the user who asked".into(), |id| d.name_of(id));
+        return page::Place::Private {
+            user,
+            how: "ephemeral",
+        };
+    }
+    page::Place::Public
+}
+
 fn write_files(
     d: &Driver,
     variant: Variant,
     out: &Path,
-    thread: u64,
-    marker: u64,
-    challenge: u64,
-) -> Result<usize, DemoError> {
+    thread: Thread,
+    typed: &[Typed],
+) -> Result<(usize, page::GamePage), DemoError> {
     // `run` emptied the folder before the game (`clear_variant_dir`).
-    let dir = out.join(variant.name());
-    std::fs::create_dir_all(&dir)?;
+    write_files_to(d, &out.join(variant.name()), variant.name(), thread, typed)
+}
+
+/// Writes a game's images and transcript into `dir` (`rel` from the page) and returns
+/// the number of images and its section of the page.
+fn write_files_to(
+    d: &Driver,
+    dir: &Path,
+    rel: &str,
+    thread: Thread,
+    typed: &[Typed],
+) -> Result<(usize, page::GamePage), DemoError> {
+    std::fs::create_dir_all(dir)?;
     let mut messages: Vec<FakeMessage> = Vec::new();
     for ch in [
-        thread,
+        thread.id,
         d.fake.text_channel_id(),
         d.fake.dm_channel_for(d.alice.id),
         d.fake.dm_channel_for(d.bob.id),
     ] {
-        messages.extend(d.fake.messages_in(ch).into_iter().filter(|m| m.id > marker));
+        messages.extend(
+            d.fake
+                .messages_in(ch)
+                .into_iter()
+                .filter(|m| m.id > thread.marker),
+        );
     }
     messages.sort_by_key(|m| m.id);
     messages.dedup_by_key(|m| m.id);
-    let mut names = std::collections::HashMap::new();
+    let mut files = std::collections::HashMap::new();
+    let mut paths = std::collections::HashMap::new();
     let mut n = 0;
     for m in &messages {
         for a in &m.attachments {
@@ -697,33 +1069,97 @@ fn write_files(
                 n += 1;
                 let name = format!("{n:03}.png");
                 std::fs::write(dir.join(&name), &a.bytes)?;
-                names.insert(a.id, name);
+                paths.insert(a.id, format!("{rel}/{name}"));
+                files.insert(a.id, name);
             }
         }
     }
+    let names = names(d);
     let mut md = String::new();
     let title = d
         .fake
-        .channel(thread)
+        .channel(thread.id)
         .and_then(|c| c.name().map(str::to_string))
         .unwrap_or_default();
     let _ = writeln!(
         md,
-        "# {title}\n\nThe public thread of the {} game, as a spectator saw it (`kaboom demo`).\n",
-        variant.title()
+        "# {title}\n\nThe game ({}) as its players saw it (`kaboom demo`): the public thread, and \
+         marked _only alice sees this_ / _only bob sees this_, what one player alone saw \
+         (DMs and ephemeral answers; their board images show that player's private view). \
+         Times are UTC, on the clock of the run. `index.html` one folder up shows the same as a Discord client would.\n",
+        thread.summary
     );
-    for m in messages
-        .iter()
-        .filter(|m| !m.is_ephemeral() && (m.channel_id == thread || m.id == challenge))
-    {
-        let author = d.name_of(m.author_id());
-        let _ = writeln!(md, "---\n\n**{author}**:\n");
-        if !m.content().is_empty() {
-            let _ = writeln!(md, "{}\n", m.content());
+    // The fake numbers its messages from 2025-01-01 (its snowflakes carry no wall time),
+    // while the bot's deadlines use its clock: the page and transcript show each message at
+    // the bot's time when it was posted: the time of the first checkpoint (last message id
+    // then, clock then) it is not after, else the time the files are written.
+    let end = thread.now.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+    });
+    let time_of = |m: &FakeMessage| {
+        thread
+            .checkpoints
+            .iter()
+            .find(|(last, _)| m.id <= *last)
+            .map_or(end, |(_, at)| *at)
+    };
+    let mut items = Vec::new();
+    for m in messages.iter().filter(|m| {
+        m.channel_id == thread.id
+            || m.id == thread.challenge
+            || m.channel_id != d.fake.text_channel_id()
+    }) {
+        let place = place_of(d, m);
+        let unix = time_of(m);
+        let time = format!(
+            "{} {}",
+            page::timestamp(unix, 'd', unix).unwrap_or_default(),
+            page::timestamp(unix, 't', unix).unwrap_or_default()
+        );
+        let author = names
+            .users
+            .get(&m.author_id())
+            .cloned()
+            .unwrap_or_else(|| d.name_of(m.author_id()));
+        let used = m
+            .interaction_user_id()
+            .map(|id| match m.interaction_command() {
+                Some(command) => format!("{} used /{command}", d.name_of(id)),
+                None => format!("{} clicked a button or menu", d.name_of(id)),
+            });
+        let (html, images) = page::message_html(m, &names, unix, &paths);
+        items.push(page::Item {
+            order: m.id,
+            author: author.clone(),
+            bot: m.author_id() == d.fake.bot_user_id(),
+            time: time.clone(),
+            used: used.clone(),
+            html,
+            images,
+            place: place.clone(),
+        });
+        // The transcript: the same, as Markdown.
+        let private = match &place {
+            page::Place::Public => String::new(),
+            page::Place::Private { user, how } => format!(" _(only {user} sees this: {how})_"),
+        };
+        let used = used.map(|u| format!(" ({u})")).unwrap_or_default();
+        let _ = writeln!(md, "---\n\n**{author}**{used} · {time}{private}:\n");
+        let quote = if private.is_empty() { "" } else { "> " };
+        let content = page::render_markup(m.content(), &names, unix);
+        if !content.is_empty() {
+            let _ = writeln!(
+                md,
+                "{quote}{}\n",
+                content.replace('\n', &format!("\n{quote}"))
+            );
         }
         for e in m.embeds() {
             for key in ["title", "description"] {
                 if let Some(t) = e.get(key).and_then(|v| v.as_str()) {
+                    let t = page::render_markup(t, &names, unix);
                     let _ = writeln!(md, "> {}\n", t.replace('\n', "\n> "));
                 }
             }
@@ -732,19 +1168,19 @@ fn write_files(
                     let _ = writeln!(
                         md,
                         "> **{}**: {}\n",
-                        f["name"].as_str().unwrap_or(""),
-                        f["value"].as_str().unwrap_or("")
+                        page::render_markup(f["name"].as_str().unwrap_or(""), &names, unix),
+                        page::render_markup(f["value"].as_str().unwrap_or(""), &names, unix)
                     );
                 }
             }
         }
         for a in &m.attachments {
-            match names.get(&a.id) {
+            match files.get(&a.id) {
                 Some(name) => {
-                    let _ = writeln!(md, "![{}]({name})\n", a.filename);
+                    let _ = writeln!(md, "{quote}![{}]({name})\n", a.filename);
                 }
                 None => {
-                    let _ = writeln!(md, "(attachment {})\n", a.filename);
+                    let _ = writeln!(md, "{quote}(attachment {})\n", a.filename);
                 }
             }
         }
@@ -752,14 +1188,99 @@ fn write_files(
             .components()
             .iter()
             .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-            .filter_map(|c| c["label"].as_str().map(|l| format!("[{l}]")))
+            .filter_map(|c| {
+                c["label"]
+                    .as_str()
+                    .or(c["placeholder"].as_str())
+                    .map(|l| format!("[{l}]"))
+            })
             .collect();
         if !labels.is_empty() {
-            let _ = writeln!(md, "{}\n", labels.join(" "));
+            let _ = writeln!(md, "{quote}{}\n", labels.join(" "));
         }
     }
+    for t in typed {
+        items.push(page::Item {
+            order: t.order,
+            author: t.user.clone(),
+            bot: false,
+            time: "typing".into(),
+            used: None,
+            html: page::autocomplete_html(&t.typed, &t.choices, &t.chosen),
+            images: Vec::new(),
+            place: page::Place::Private {
+                user: t.user.clone(),
+                how: "autocomplete",
+            },
+        });
+    }
+    // Stable: an autocomplete list (ordered by the message before it) follows that message.
+    items.sort_by_key(|i| {
+        (
+            i.order,
+            matches!(
+                i.place,
+                page::Place::Private {
+                    how: "autocomplete",
+                    ..
+                }
+            ),
+        )
+    });
+    let mut with_typing = String::new();
+    for t in typed {
+        let _ = writeln!(
+            with_typing,
+            "- {} typed `{}` into `/move action:` and picked **{}** from: {}",
+            t.user,
+            t.typed,
+            t.chosen,
+            t.choices.join(", ")
+        );
+    }
+    if !with_typing.is_empty() {
+        let _ = writeln!(
+            md,
+            "---\n\n## Autocomplete (only the typing player sees these)\n\n{with_typing}"
+        );
+    }
     std::fs::write(dir.join("transcript.md"), md)?;
-    Ok(n)
+    Ok((
+        n,
+        page::GamePage {
+            anchor: rel.to_string(),
+            title,
+            summary: thread.summary,
+            items,
+        },
+    ))
+}
+
+/// `index.html`: the summary table, then every game's page.
+fn index_page(report: &Report, pages: &[page::GamePage]) -> String {
+    let mut rows = vec![
+        ["Variant", "Plies", "Result", "Ratings", "Images"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for g in &report.games {
+        rows.push(vec![
+            g.variant.title().to_string(),
+            g.plies.to_string(),
+            g.result.clone(),
+            g.ratings.clone(),
+            g.images.to_string(),
+        ]);
+    }
+    page::index_html(
+        "Two simulated players, **alice** (White) and **bob** (Black), play one game of each variant \
+         against the real bot and a fake Discord on 127.0.0.1. Each game shows its thread as everyone \
+         saw it; the right-hand column shows what only one player saw: carrier menus by DM, \
+         the ephemeral answers to their commands, and the autocomplete list a player typed into. \
+         Times are UTC.",
+        &rows,
+        pages,
+    )
 }
 
 /// Convenience for the CLI: runs [`run`] on a fresh runtime for the games of `variants`

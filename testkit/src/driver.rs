@@ -323,18 +323,24 @@ impl Driver {
     /// choice index `variant` (the order of [`kaboom_rules::Variant::ALL`]); the answer
     /// carries the challenge message and its buttons.
     pub async fn challenge(&self, variant: i64) -> Result<InteractionResponse, DemoError> {
+        self.challenge_with(variant, Vec::new()).await
+    }
+
+    /// As [`Driver::challenge`], with `extra` options added (e.g. Beirut's
+    /// `dead_mans_switch` and `carriers`).
+    pub async fn challenge_with(
+        &self,
+        variant: i64,
+        extra: Vec<CommandOption>,
+    ) -> Result<InteractionResponse, DemoError> {
         let channel = self.fake.text_channel_id();
-        self.cmd(
-            &self.alice,
-            channel,
-            "challenge",
-            vec![
-                CommandOption::integer("variant", variant),
-                CommandOption::user("opponent", &self.bob),
-                CommandOption::integer("color", 0),
-            ],
-        )
-        .await
+        let mut options = vec![
+            CommandOption::integer("variant", variant),
+            CommandOption::user("opponent", &self.bob),
+            CommandOption::integer("color", 0),
+        ];
+        options.extend(extra);
+        self.cmd(&self.alice, channel, "challenge", options).await
     }
 
     /// Bob accepts the challenge `posted` (the answer to [`Driver::challenge`]) with its

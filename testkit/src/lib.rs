@@ -19,6 +19,7 @@ pub mod clock;
 pub mod demo;
 pub mod driver;
 pub mod notifier;
+pub mod page;
 pub mod painter;
 
 use std::sync::Arc;

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use kaboom_rules::notation::movetext_actions;
+use kaboom_rules::validity::{self, ProblemKind};
 use kaboom_rules::{
     AnyGame, Color, GameOptions, LooseBombs, PieceView, PlayError, Removal, Square, Status,
     Variant, Viewer,
@@ -65,6 +66,9 @@ pub struct Setup {
     pub carriers: Option<Carriers>,
     /// Beirut's Dead Man's Switch (BE-6).
     pub dead_mans_switch: bool,
+    /// The kinds of impossible position (`--ignore KIND,...`, or every kind with `--force`)
+    /// to analyse anyway instead of refusing ([`validity`]).
+    pub ignore: Vec<ProblemKind>,
 }
 
 /// An analysis command that failed; printed on stderr, exit code 1.
@@ -84,12 +88,66 @@ fn fail(msg: impl Into<String>) -> CliError {
 }
 
 impl Setup {
-    /// Builds the game: start position (or `--fen`), options, then the designation.
+    /// Builds the game as [`Setup::game`] does and refuses a Beirut or Nuke game whose
+    /// carriers are not chosen yet (it has no legal action at all, so `perft` would say
+    /// `nodes 0` and `moves` an empty list): the error says how to give them.
+    ///
+    /// # Errors
+    /// As [`Setup::game`], and [`CliError`] naming `--carriers` when a side has no carriers.
+    pub fn analysable_game(&self) -> Result<AnyGame, CliError> {
+        let game = self.game()?;
+        let waiting = game.awaiting_designation();
+        if waiting.is_empty() {
+            return Ok(game);
+        }
+        let sides = waiting
+            .iter()
+            .map(Color::to_string)
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let (example, fen_hint) = match self.variant {
+            Variant::Nuke => (
+                "white=e1,black=d8",
+                "a --fen whose bomb field names them (docs/notation/nuke.md)",
+            ),
+            _ => (
+                "white=d1,black=d8",
+                "a --fen whose carrier field names them (docs/notation/beirut.md)",
+            ),
+        };
+        Err(fail(format!(
+            "{} has no carriers yet ({sides} must choose), so nothing can be played or counted: \
+             give them with --carriers white=SQ[,SQ...],black=SQ[,SQ...] (e.g. --carriers {example}) \
+             or {fen_hint}",
+            self.variant.title()
+        )))
+    }
+
+    /// Builds the game: start position (or `--fen`), options, then the designation, and
+    /// checks that the position can arise in play ([`validity::validate`]) unless its
+    /// problems are all in [`Setup::ignore`].
     ///
     /// # Errors
     /// [`CliError`] for a bad FEN, options the variant refuses, `--carriers` with a
-    /// serialization that already has carriers, or a designation the rules refuse.
+    /// serialization that already has carriers, a designation the rules refuse, or a
+    /// position that cannot arise (naming each reason and `--force`/`--ignore`).
     pub fn game(&self) -> Result<AnyGame, CliError> {
+        let game = self.unchecked_game()?;
+        if let Err(e) = validity::validate(&game).or_else(|e| e.ignore(&self.ignore)) {
+            let kinds = e
+                .kinds()
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(",");
+            return Err(fail(format!(
+                "{e}\nto analyse it anyway, add --ignore {kinds} (or --force to accept any such position)"
+            )));
+        }
+        Ok(game)
+    }
+
+    fn unchecked_game(&self) -> Result<AnyGame, CliError> {
         let carriers = self
             .carriers
             .as_ref()
@@ -228,6 +286,10 @@ fn legal_json(game: &AnyGame, viewer: Viewer) -> Vec<LegalJson> {
         .collect()
 }
 
+/// How many legal moves an error message lists before "and N more" (as the rules
+/// library's own illegal-move messages).
+pub const LEGAL_SHOWN: usize = 12;
+
 fn legal_list(game: &AnyGame) -> String {
     let legal: Vec<String> = game
         .legal_actions(Viewer::Full)
@@ -235,10 +297,16 @@ fn legal_list(game: &AnyGame) -> String {
         .map(|a| a.san)
         .collect();
     if legal.is_empty() {
-        "none".to_string()
-    } else {
-        legal.join(", ")
+        return "none".to_string();
     }
+    let mut text = legal[..legal.len().min(LEGAL_SHOWN)].join(", ");
+    if legal.len() > LEGAL_SHOWN {
+        text.push_str(&format!(
+            " and {} more (kaboom moves lists them all)",
+            legal.len() - LEGAL_SHOWN
+        ));
+    }
+    text
 }
 
 /// Plays `movetext` on `game`; `on_ply` runs after each ply.
@@ -283,7 +351,7 @@ pub fn perft(setup: &Setup, depth: u32) -> Result<u64, CliError> {
              7*10^13 leaves); give a depth from 0 to {MAX_PERFT_DEPTH}"
         )));
     }
-    Ok(setup.game()?.perft(depth))
+    Ok(setup.analysable_game()?.perft(depth))
 }
 
 /// `kaboom moves`: the legal actions after `movetext`, as `viewer` may know them.
@@ -291,7 +359,7 @@ pub fn perft(setup: &Setup, depth: u32) -> Result<u64, CliError> {
 /// # Errors
 /// [`CliError`] when the setup or a move fails.
 pub fn moves(setup: &Setup, movetext: Option<&str>, viewer: Viewer) -> Result<MovesJson, CliError> {
-    let mut game = setup.game()?;
+    let mut game = setup.analysable_game()?;
     if let Some(text) = movetext {
         play_movetext(&mut game, text, |_| {})?;
     }
@@ -313,7 +381,7 @@ pub fn replay(
     legal_each: bool,
     viewer: Viewer,
 ) -> Result<ReplayJson, CliError> {
-    let mut game = setup.game()?;
+    let mut game = setup.analysable_game()?;
     let mut plies = Vec::new();
     play_movetext(&mut game, movetext, |g| {
         let record = g.plies().last().expect("a ply was just played");

@@ -132,6 +132,7 @@ mod tests {
                 fen: None,
                 carriers: None,
                 dead_mans_switch: false,
+                ignore: Vec::new(),
             },
             moves: None,
             viewer,

@@ -173,3 +173,29 @@ fn bad_arguments_are_explained() {
             .contains("--carriers is for beirut and nuke")
     );
 }
+
+/// Issue 21: `perft --variant beirut 3` without carriers printed `nodes 0` and exited 0, and a
+/// kingless Atomic FEN was accepted; both are refused with how to fix them, and `--force`
+/// analyses the impossible position anyway.
+#[test]
+fn impossible_setups_are_refused_with_the_way_out() {
+    let out = kaboom(&["perft", "--variant", "beirut", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--carriers white="), "{err}");
+    let empty = ["--variant", "atomic", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"];
+    let out = kaboom(&[&["moves"][..], &empty].concat());
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("white has no king") && err.contains("--force"),
+        "{err}"
+    );
+    let v = json(&kaboom(&[&["moves"][..], &empty, &["--force"]].concat()));
+    assert_eq!(v["legal"].as_array().map(Vec::len), Some(0));
+    let out = kaboom(&[&["perft"][..], &empty, &["--ignore", "missing-king", "1"]].concat());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "nodes 0");
+    let out = kaboom(&[&["perft"][..], &empty, &["--ignore", "no-king", "1"]].concat());
+    assert_eq!(out.status.code(), Some(2), "clap refuses an unknown kind");
+}

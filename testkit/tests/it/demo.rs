@@ -69,6 +69,61 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         "{ratings}"
     );
     assert_eq!(ratings.matches("## /leaderboard").count(), 5, "{ratings}");
+    // Issue 21: the page people look at, its structure checked here (the screenshot in a
+    // real browser is scripts/demo-screenshot.sh, run by .ci/run).
+    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+    assert!(
+        !html.contains("http://") && !html.contains("https://fonts") && !html.contains("<script"),
+        "self-contained: no script, no remote resource"
+    );
+    assert_eq!(
+        html.matches("<section class=\"game\" id=").count(),
+        6,
+        "five games and the clock game"
+    );
+    for variant in ["atomic", "beirut", "nuke", "bomberman", "bombalot", "clock"] {
+        assert!(
+            html.contains(&format!("src=\"{variant}/001.png\"")),
+            "{variant}: board images"
+        );
+    }
+    for needle in [
+        "only alice sees this (DM)",
+        "only bob sees this (ephemeral)",
+        "only alice sees this (autocomplete)",
+        "alice used /move",
+        "<span class=\"button",
+        ">A</div>",
+        "wins on time",
+    ] {
+        assert!(html.contains(needle), "index.html lacks {needle}");
+    }
+    assert!(
+        !html.contains("<@1001>") && !html.contains("<t:"),
+        "markup is rendered"
+    );
+    // The transcripts render names and dates and mark what one player saw.
+    let beirut = std::fs::read_to_string(out.join("beirut").join("transcript.md")).unwrap();
+    assert!(
+        !beirut.contains("<@") && !beirut.contains("<t:"),
+        "{beirut}"
+    );
+    assert!(
+        beirut.contains("@alice") && beirut.contains("only bob sees this"),
+        "{beirut}"
+    );
+    assert!(beirut.contains("Boom@e4"), "a Boom mid-game");
+    let nuke = std::fs::read_to_string(out.join("nuke").join("transcript.md")).unwrap();
+    assert!(
+        nuke.contains("Ne5*") && nuke.contains("e1>e2"),
+        "grabs and transfers"
+    );
+    assert!(
+        stdout.contains("[clock] Atomic, a reminder and a time forfeit")
+            && stdout.contains("time forfeit"),
+        "{stdout}"
+    );
     // Bomberman: the seed game's 83 plies, one board each plus the start.
     assert!(out.join("bomberman").join("084.png").exists());
     assert!(out.join("kaboom.db").exists());

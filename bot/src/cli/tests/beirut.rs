@@ -12,6 +12,7 @@ fn setup(carriers: &str, dms: bool) -> Setup {
         fen: None,
         carriers: Some(carriers.parse().unwrap()),
         dead_mans_switch: dms,
+        ignore: Vec::new(),
     }
 }
 

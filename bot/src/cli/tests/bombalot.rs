@@ -11,6 +11,7 @@ fn setup(fen: Option<&str>) -> Setup {
         fen: fen.map(str::to_string),
         carriers: None,
         dead_mans_switch: false,
+        ignore: Vec::new(),
     }
 }
 

@@ -4,3 +4,4 @@
 mod beirut;
 mod bombalot;
 mod nuke;
+mod refusals;

@@ -12,6 +12,7 @@ fn setup(fen: Option<&str>, carriers: Option<&str>) -> Setup {
         fen: fen.map(str::to_string),
         carriers: carriers.map(|c| c.parse::<Carriers>().unwrap()),
         dead_mans_switch: false,
+        ignore: Vec::new(),
     }
 }
 
@@ -27,8 +28,9 @@ fn perft_with_carriers_matches_the_regression_data() {
         Some("white=e1,black=d8"),
     );
     assert_eq!(analysis::perft(&plain, 2).unwrap(), 14400);
-    // Without a designation nothing can move yet (NU-3).
-    assert_eq!(analysis::perft(&setup(None, None), 1).unwrap(), 0);
+    // Without a designation nothing can move yet (NU-3): refused, not `nodes 0` (issue 21).
+    let e = analysis::perft(&setup(None, None), 1).unwrap_err();
+    assert!(e.0.contains("--carriers"), "{e}");
 }
 
 #[test]
