@@ -56,6 +56,10 @@ pub async fn handle(
             .await?;
         return Ok(());
     };
+    if action == messages::preview::CONFIRM || action == messages::preview::CANCEL {
+        // Explosion previews (issue 19) edit their own message.
+        return crate::discord::preview::click(http, data, ic, action, id).await;
+    }
     if action == ids::RESIGN {
         // A confirmation, answered at once.
         let (text, ask) = match data.services.load(GameId(id)).await {

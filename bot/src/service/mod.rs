@@ -13,6 +13,7 @@ pub mod commitment;
 pub mod outbox; // issue 16
 pub mod painter;
 pub mod pgn;
+pub mod preview; // issue 19
 pub mod ratings; // issue 18
 pub mod refusal;
 pub mod replay; // issue 16
@@ -604,7 +605,29 @@ impl Services {
     /// unparsable or illegal text with legal alternatives); [`ServiceError::MovedOn`] when
     /// another action was committed between loading and saving.
     pub async fn play(&self, id: GameId, user: UserId, text: &str) -> Result<Played, ServiceError> {
+        self.play_guarded(id, user, text, None).await
+    }
+
+    /// [`Services::play`], for a confirmed explosion preview when `guard` is
+    /// `Some((ply, preview))`: refused with [`ServiceError::MovedOn`] unless the game is
+    /// still at `ply`, and the preview is settled as confirmed in the action's own
+    /// transaction, so it plays once (issue 19).
+    pub(crate) async fn play_guarded(
+        &self,
+        id: GameId,
+        user: UserId,
+        text: &str,
+        guard: Option<(i64, i64)>,
+    ) -> Result<Played, ServiceError> {
         let Snapshot { row, game: before } = self.load(id).await?;
+        if let Some((ply, _)) = guard
+            && row.ply != ply
+        {
+            return Err(ServiceError::MovedOn {
+                game_id: id,
+                ply: row.ply,
+            });
+        }
         let color = Self::player_color(&row, user, Act::Move)?;
         if let Some(outcome) = before.status().outcome() {
             return refuse(Refusal::GameOver(outcome));
@@ -665,6 +688,19 @@ impl Services {
             return Err(ServiceError::MovedOn {
                 game_id: id,
                 ply: now_ply,
+            });
+        }
+        if let Some((_, preview)) = guard
+            && !crate::storage::previews::settle(
+                &mut tx,
+                preview,
+                crate::storage::previews::PreviewState::Confirmed,
+            )
+            .await?
+        {
+            drop(tx);
+            return refuse(Refusal::PreviewDone {
+                action: ply.display.clone(),
             });
         }
         let mut declined_draw = false;

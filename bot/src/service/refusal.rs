@@ -186,4 +186,13 @@ pub enum Refusal {
         /// Their names, as Discord's settings show them.
         missing: Vec<String>,
     },
+    /// An explosion preview's button pressed by someone other than its player (issue 19).
+    NotYourPreview,
+    /// An explosion preview already confirmed: its action was played (issue 19).
+    PreviewDone {
+        /// The action, as played.
+        action: String,
+    },
+    /// An explosion preview already cancelled (issue 19).
+    PreviewCancelled,
 }

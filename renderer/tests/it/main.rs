@@ -2,5 +2,6 @@
 //! golden images compared byte for byte ([`golden`]) and what each view shows ([`views`]).
 
 mod common;
+mod ghosts;
 mod golden;
 mod views;

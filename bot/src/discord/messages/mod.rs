@@ -3,6 +3,7 @@
 
 pub mod failure;
 pub mod mentions;
+pub mod preview; // issue 19
 pub mod ratings; // issue 18
 pub mod rules;
 
@@ -115,7 +116,7 @@ pub fn turn_line(row: &GameRow, turn: Color) -> String {
     s
 }
 
-/// What one action did: `**12. Nxd5** by alice · removed Qd4, Bc6`.
+/// What one action did: `**12. Nxd5** by alice · removed White's Qd4; Black's Bc6`.
 pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String {
     let moveno = ply_number.div_ceil(2);
     let dots = if ply.mover == Color::White {
@@ -129,7 +130,10 @@ pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String 
         row.name(ply.mover)
     );
     if !ply.removed.is_empty() {
-        s.push_str(&format!(" · removed {}", removed_list(&ply.removed)));
+        s.push_str(&format!(
+            " · removed {}",
+            preview::removed_by_side(&ply.removed)
+        ));
     }
     s
 }
@@ -691,6 +695,13 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::NotReadableHere { id } => format!(
             "Game #{id} can be read only in its own server, or by its players in a direct message with me."
         ),
+        Refusal::NotYourPreview => {
+            "This preview is someone else's: use /move to see your own.".into()
+        }
+        Refusal::PreviewDone { action } => format!("Done: {action} is already played."),
+        Refusal::PreviewCancelled => {
+            "This preview was cancelled: nothing was played. Use /move to choose again.".into()
+        }
     }
 }
 
