@@ -169,6 +169,18 @@ async fn route(
             let text = flows::after_draw(&data.outbox, &r).await?;
             answer(http, ic, text).await
         }
+        messages::fairness::VERIFY => {
+            // Issue 19: commitments (and after the end, salts and the check command)
+            // privately, on request.
+            let snap = services.load(GameId(id)).await?;
+            let designations = services.designations(GameId(id)).await?;
+            let text = messages::fairness::verify_text(
+                &snap.row,
+                snap.outcome().is_some(),
+                &designations,
+            );
+            answer(http, ic, text).await
+        }
         ids::VIEW => {
             let snap = services.load(GameId(id)).await?;
             let (text, image) = flows::own_view(services, &snap, user).await?;

@@ -19,6 +19,7 @@ mod kill_loop;
 mod layers;
 mod leaks;
 mod outbox;
+mod player_texts;
 mod preview;
 mod process;
 mod ratings;
