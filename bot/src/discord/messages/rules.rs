@@ -331,7 +331,7 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "move",
-        "play in the game's thread; start typing and pick from your legal actions.",
+        "play in the game's thread; start typing and pick from your legal actions. An action that removes pieces first shows you the position after it: Confirm or Cancel (`preview:true` for any action).",
     ),
     (
         "board",
@@ -358,12 +358,12 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ("pgn", "download a game as PGN."),
     (
         "rules",
-        "the rules of a variant, with its starting position.",
+        "the rules of a variant, with its starting position and the full rules as a file.",
     ),
     ("help", "this help."),
     (
         "settings me",
-        "your reminders: on or off, by DM or by a mention in the game thread.",
+        "your reminders (on or off, by DM or a mention in the game thread) and explosion previews (always, or only when asked).",
     ),
     (
         "settings server",
