@@ -151,7 +151,11 @@ mod tests {
             plain
         );
         let ghosts = Ghost::from_removals(&ply.removed);
-        assert!(ghosts.iter().any(|g| g.piece == Piece::new(Color::Black, Kind::Pawn)));
+        assert!(
+            ghosts
+                .iter()
+                .any(|g| g.piece == Piece::new(Color::Black, Kind::Pawn))
+        );
         let with = render_png_with_ghosts(&board, Some(&last), &options, &ghosts).unwrap();
         let (w, channels, a) = decode(&plain);
         let (_, _, b) = decode(&with);
@@ -182,9 +186,15 @@ mod tests {
             let on_ghost = squares
                 .iter()
                 .any(|&(gx, gy)| (gx..gx + sq).contains(&x) && (gy..gy + sq).contains(&y));
-            assert!(on_ghost, "pixel ({x}, {y}) changed outside the ghosts' squares");
+            assert!(
+                on_ghost,
+                "pixel ({x}, {y}) changed outside the ghosts' squares"
+            );
             inside += 1;
         }
-        assert!(inside > sq * sq / 20, "the ghosts are visible: {inside} pixels");
+        assert!(
+            inside > sq * sq / 20,
+            "the ghosts are visible: {inside} pixels"
+        );
     }
 }

@@ -284,9 +284,7 @@ impl Driver {
             .into_iter()
             .find(|id| id.starts_with("kb:pvok:"));
         match (confirm, answer.message_id) {
-            (Some(confirm), Some(message)) => {
-                self.click(user, MessageId(message), &confirm).await
-            }
+            (Some(confirm), Some(message)) => self.click(user, MessageId(message), &confirm).await,
             _ => Ok(answer),
         }
     }

@@ -174,11 +174,8 @@ async fn route(
             // privately, on request.
             let snap = services.load(GameId(id)).await?;
             let designations = services.designations(GameId(id)).await?;
-            let text = messages::fairness::verify_text(
-                &snap.row,
-                snap.outcome().is_some(),
-                &designations,
-            );
+            let text =
+                messages::fairness::verify_text(&snap.row, snap.outcome().is_some(), &designations);
             answer(http, ic, text).await
         }
         ids::VIEW => {

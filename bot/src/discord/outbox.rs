@@ -319,7 +319,7 @@ impl DiscordEffects {
                 }
                 let mut lines = vec!["Both players have chosen: play starts.".to_string()];
                 // Beirut commitments are behind "Verify fairness" (issue 19).
-                lines.extend(messages::fairness::start_lines(row.variant, &d.all));
+                lines.extend(messages::fairness::start_lines(&d.snap.game, &d.all));
                 let caption = messages::board_caption(&d.snap, None, &[], &lines);
                 (
                     row.id,
@@ -934,12 +934,9 @@ impl Deliverer {
                         .edit_message(
                             http,
                             serenity::MessageId::from(board),
-                            serenity::EditMessage::new()
-                                .components(messages::fairness::game_buttons(
-                                    snap.row.variant,
-                                    game_id,
-                                    true,
-                                )),
+                            serenity::EditMessage::new().components(
+                                messages::fairness::game_buttons(snap.row.variant, game_id, true),
+                            ),
                         )
                         .await;
                     match edited {

@@ -44,7 +44,9 @@ pub fn shows(asked: Option<bool>, preview: &Preview) -> bool {
 /// A storage, painting or Discord error.
 pub async fn show(ctx: Context<'_>, preview: Preview) -> Result<(), Error> {
     let services = &ctx.data().services;
-    let id = services.store_preview(&preview, ctx.author().id.domain()).await?;
+    let id = services
+        .store_preview(&preview, ctx.author().id.domain())
+        .await?;
     let caption = words::caption(&preview);
     let game = preview.row.id;
     let bottom = preview.color;
@@ -106,12 +108,7 @@ pub async fn click(
         )
         .await;
     }
-    respond::answer_component(
-        http,
-        ic,
-        serenity::CreateInteractionResponse::Acknowledge,
-    )
-    .await?;
+    respond::answer_component(http, ic, serenity::CreateInteractionResponse::Acknowledge).await?;
     let edit = serenity::EditInteractionResponse::new()
         .components(Vec::new())
         .allowed_mentions(messages::mentions::none());

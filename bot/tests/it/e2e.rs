@@ -485,12 +485,16 @@ async fn nuke_carriers_revealed_then_a_blast() -> Outcome {
     }
     let started = d.boards(thread).pop().unwrap();
     assert!(
-        started.content().contains("White's carrier: **g1**"),
+        started
+            .content()
+            .contains("White's carrier: the knight on **g1**"),
         "{}",
         started.content()
     );
     assert!(
-        started.content().contains("Black's carrier: **f7**"),
+        started
+            .content()
+            .contains("Black's carrier: the pawn on **f7**"),
         "{}",
         started.content()
     );

@@ -53,11 +53,17 @@ fn player_texts_cite_no_ruling_ids_and_no_project_files() {
             }
         }
     }
-    assert!(found.is_empty(), "player texts with ruling ids or files:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "player texts with ruling ids or files:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
 fn the_scan_finds_what_it_looks_for() {
-    let lits = literals("let a = \"x (BE-3)\";\n    // \"AT-1\"\nlet b = r#\"docs/rules\"#;\n#[cfg(test)]\n\"NU-1\"");
+    let lits = literals(
+        "let a = \"x (BE-3)\";\n    // \"AT-1\"\nlet b = r#\"docs/rules\"#;\n#[cfg(test)]\n\"NU-1\"",
+    );
     assert_eq!(lits, ["x (BE-3)", "docs/rules"]);
 }

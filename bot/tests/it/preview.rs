@@ -94,7 +94,10 @@ async fn confirm_plays_an_explosive_action_exactly_once() -> Outcome {
     let (ra, rb) = (ra?, rb?);
     let texts = [content(&ra), content(&rb)];
     assert_eq!(
-        texts.iter().filter(|t| t.starts_with("Played **exd5**")).count(),
+        texts
+            .iter()
+            .filter(|t| t.starts_with("Played **exd5**"))
+            .count(),
         1,
         "{texts:?}"
     );
@@ -109,7 +112,11 @@ async fn confirm_plays_an_explosive_action_exactly_once() -> Outcome {
     assert!(ra.custom_ids().is_empty() && rb.custom_ids().is_empty());
     assert_eq!(ply(&d, game).await, 3);
     d.outbox_delivered().await?;
-    assert_eq!(d.boards(thread).len(), 4, "start and three plies, once each");
+    assert_eq!(
+        d.boards(thread).len(),
+        4,
+        "start and three plies, once each"
+    );
     // Carol cannot press alice's buttons (a forged click): refused, nothing played.
     let r = d.click(&d.carol, message, &confirm).await?;
     assert!(content(&r).contains("someone else's"), "{r:?}");

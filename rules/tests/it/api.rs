@@ -256,21 +256,34 @@ fn preview_matches_play_and_hides_what_the_player_cannot_know() {
     assert_eq!(preview.san, ply.san);
     assert_eq!(preview.removed, ply.removed);
     assert_eq!(preview.after, played.board_view(Viewer::White));
-    assert!(atomic.preview(Color::Black, "exd5").is_err(), "not Black's turn");
+    assert!(
+        atomic.preview(Color::Black, "exd5").is_err(),
+        "not Black's turn"
+    );
 
     let options = GameOptions {
         carriers: 1,
         dead_mans_switch: true,
     };
     let mut beirut = AnyGame::new(Variant::Beirut, options).unwrap();
-    beirut.designate(Color::White, &["g1".parse().unwrap()]).unwrap();
-    beirut.designate(Color::Black, &["d7".parse().unwrap()]).unwrap();
+    beirut
+        .designate(Color::White, &["g1".parse().unwrap()])
+        .unwrap();
+    beirut
+        .designate(Color::Black, &["d7".parse().unwrap()])
+        .unwrap();
     for san in ["e4", "d5"] {
         beirut.play(None, san).unwrap();
     }
     let preview = beirut.preview(Color::White, "exd5").unwrap();
     assert_eq!(preview.removed.len(), 1, "{:?}", preview.removed);
-    assert!(preview.after.pieces.iter().all(|p| p.color == Color::White || !p.carrier));
+    assert!(
+        preview
+            .after
+            .pieces
+            .iter()
+            .all(|p| p.color == Color::White || !p.carrier)
+    );
     let real = beirut.clone().play(Some(Color::White), "exd5").unwrap();
     assert!(
         real.removed.len() > 1,

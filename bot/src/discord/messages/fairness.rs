@@ -38,21 +38,42 @@ pub fn game_buttons(
 
 /// The start post's line about the carriers: Beirut's are sealed (the proof is behind the
 /// button); Nuke's are public, named once, "carrier" or "carriers" by their count.
-pub fn start_lines(variant: Variant, all: &[Designation]) -> Vec<String> {
+pub fn start_lines(game: &AnyGame, all: &[Designation]) -> Vec<String> {
+    let variant = game.variant();
     if variant == Variant::Beirut {
         return vec![
             "Both carriers are secret and sealed: **Verify fairness** shows the proof, and every carrier is revealed when the game ends."
                 .into(),
         ];
     }
+    // Public carriers (Nuke): the spectator's board shows them.
+    let board = game.board_view(Viewer::Spectator);
     all.iter()
         .map(|d| {
-            let n = d.squares.split(',').count();
+            let named: Vec<String> = d
+                .squares
+                .split(',')
+                .map(|sq| {
+                    let kind = sq
+                        .parse::<Square>()
+                        .ok()
+                        .and_then(|s| board.piece_at(s))
+                        .map(|p| p.kind.title().to_lowercase());
+                    match kind {
+                        Some(k) => format!("the {k} on **{sq}**"),
+                        None => format!("**{sq}**"),
+                    }
+                })
+                .collect();
             format!(
-                "{}'s {}: **{}**",
+                "{}'s {}: {}",
                 side(d.color),
-                if n == 1 { "carrier" } else { "carriers" },
-                d.squares.replace(',', ", ")
+                if named.len() == 1 {
+                    "carrier"
+                } else {
+                    "carriers"
+                },
+                named.join(", ")
             )
         })
         .collect()
@@ -209,11 +230,7 @@ fn story_text(s: &Story, start_kind: Kind) -> String {
 /// they ended (from `game` when given; from the stored squares otherwise), one line per
 /// side; nothing for Nuke, whose carriers were public all along; nothing for the rest.
 /// Salts and the check command are behind **Verify fairness** ([`verify_text`]).
-pub fn reveal_lines(
-    row: &GameRow,
-    game: Option<&AnyGame>,
-    reveal: &[Designation],
-) -> Vec<String> {
+pub fn reveal_lines(row: &GameRow, game: Option<&AnyGame>, reveal: &[Designation]) -> Vec<String> {
     if row.variant != Variant::Beirut || reveal.is_empty() {
         return Vec::new();
     }

@@ -66,7 +66,10 @@ pub fn for_players(text: &str) -> String {
     let s = c.id_tail.replace_all(&s, ")");
     let s = c.id_head.replace_all(&s, "(");
     let s = s
-        .replace("## Rulings where the original text is unclear", "## Fine points")
+        .replace(
+            "## Rulings where the original text is unclear",
+            "## Fine points",
+        )
         .replace(
             "The rulings quoted in brackets",
             "The rules quoted in brackets",
@@ -107,7 +110,10 @@ mod tests {
                         .unwrap_or_default()
                 );
             }
-            assert!(t.starts_with("# ") && t.contains(variant.title()), "{variant}");
+            assert!(
+                t.starts_with("# ") && t.contains(variant.title()),
+                "{variant}"
+            );
         }
     }
 

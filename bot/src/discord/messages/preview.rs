@@ -13,9 +13,16 @@ pub const CONFIRM: &str = "pvok";
 pub const CANCEL: &str = "pvno";
 
 /// `White's Nf7; Black's Ke8, Bf8, Ng8, pawns e7, g7`: the removed pieces side by side,
-/// White's first, each side's pieces in the order they went and its pawns last (`pawn e7`
-/// for one). One form for captions, previews and replies (issue 19).
+/// White's first; each side's chess pieces by letter in the order they went, then the
+/// other kinds by name, several of a kind together (`Twekes c2, d2`), pawns last (`pawn
+/// e7` for one). One form for captions, previews and replies (issue 19).
 pub fn removed_by_side(removed: &[Removal]) -> String {
+    let lettered = |k: Kind| {
+        matches!(
+            k,
+            Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen | Kind::King
+        )
+    };
     let mut parts = Vec::new();
     for color in [Color::White, Color::Black] {
         let mine: Vec<&Removal> = removed.iter().filter(|r| r.piece.color == color).collect();
@@ -24,18 +31,30 @@ pub fn removed_by_side(removed: &[Removal]) -> String {
         }
         let mut items: Vec<String> = mine
             .iter()
-            .filter(|r| r.piece.kind != Kind::Pawn)
+            .filter(|r| lettered(r.piece.kind))
             .map(|r| format!("{}{}", piece_tag(r.piece.kind), r.square))
             .collect();
-        let pawns: Vec<String> = mine
-            .iter()
-            .filter(|r| r.piece.kind == Kind::Pawn)
-            .map(|r| r.square.to_string())
-            .collect();
-        match pawns.len() {
-            0 => {}
-            1 => items.push(format!("pawn {}", pawns[0])),
-            _ => items.push(format!("pawns {}", pawns.join(", "))),
+        // The other kinds in order of first removal, pawns last.
+        let mut kinds: Vec<Kind> = Vec::new();
+        for r in &mine {
+            if !lettered(r.piece.kind) && !kinds.contains(&r.piece.kind) {
+                kinds.push(r.piece.kind);
+            }
+        }
+        kinds.sort_by_key(|k| *k == Kind::Pawn);
+        for kind in kinds {
+            let squares: Vec<String> = mine
+                .iter()
+                .filter(|r| r.piece.kind == kind)
+                .map(|r| r.square.to_string())
+                .collect();
+            let name = if kind == Kind::Pawn {
+                "pawn".to_string()
+            } else {
+                kind.title().to_string()
+            };
+            let plural = if squares.len() == 1 { "" } else { "s" };
+            items.push(format!("{name}{plural} {}", squares.join(", ")));
         }
         parts.push(format!("{}'s {}", side(color), items.join(", ")));
     }
@@ -79,7 +98,8 @@ pub fn buttons(id: i64) -> Vec<serenity::CreateActionRow> {
 pub const CANCELLED: &str = "Cancelled: nothing was played. Use /move to choose again.";
 
 /// Confirm pressed after the game moved on (the position now follows).
-pub const MOVED_ON: &str = "The game moved on since this preview, so it was not played; here is the position now.";
+pub const MOVED_ON: &str =
+    "The game moved on since this preview, so it was not played; here is the position now.";
 
 /// `/settings me` line for the preview choice.
 pub fn setting_text(mode: crate::domain::settings::PreviewMode) -> &'static str {
@@ -126,5 +146,13 @@ mod tests {
             "Black's pawn d5"
         );
         assert_eq!(removed_by_side(&[]), "");
+        assert_eq!(
+            removed_by_side(&[
+                r("d1", Color::White, Kind::Bomb),
+                r("c2", Color::White, Kind::Tweke),
+                r("d2", Color::White, Kind::Tweke),
+            ]),
+            "White's Bomb d1, Twekes c2, d2"
+        );
     }
 }
