@@ -165,20 +165,6 @@ pub async fn put_guild(
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shares_parse_sorted_and_checked() {
-        assert_eq!(parse_shares("80, 50%,50").unwrap(), vec![50, 80]);
-        assert!(parse_shares("0").unwrap_err().contains("1 to 99"));
-        assert!(parse_shares("100").is_err());
-        assert!(parse_shares("").is_err());
-        assert_eq!(format_shares(&[50, 80]), "50,80");
-    }
-}
-
 /// `user`'s explosion preview choice (issue 19; `always` if they never chose).
 ///
 /// # Errors
@@ -219,4 +205,18 @@ pub async fn put_preview_mode(
     .execute(db.pool())
     .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_parse_sorted_and_checked() {
+        assert_eq!(parse_shares("80, 50%,50").unwrap(), vec![50, 80]);
+        assert!(parse_shares("0").unwrap_err().contains("1 to 99"));
+        assert!(parse_shares("100").is_err());
+        assert!(parse_shares("").is_err());
+        assert_eq!(format_shares(&[50, 80]), "50,80");
+    }
 }

@@ -543,12 +543,12 @@ mod tests {
     #[test]
     fn cards_agree_with_the_rules_pages() {
         let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules");
+        let id = regex::Regex::new(r"[A-Z]{1,2}-\d+").unwrap();
         for variant in Variant::ALL {
             let page = std::fs::read_to_string(docs.join(format!("{}.md", variant.name())))
                 .expect("rules page exists");
             let c = card(variant);
             let text = format!("{} {:?} {}", c.summary, c.fields(), c.footer());
-            let id = regex::Regex::new(r"[A-Z]{1,2}-\d+").unwrap();
             assert!(!id.is_match(&text), "{variant}: {:?}", id.find(&text));
             for ex in c.examples {
                 assert!(
