@@ -335,7 +335,9 @@ async fn run() {
                         user,
                         &thread,
                         "move",
-                        json!([{ "name": "action", "type": 3, "value": san }]),
+                        // Played at once (no explosion preview, issue 19).
+                        json!([{ "name": "action", "type": 3, "value": san },
+                               { "name": "preview", "type": 5, "value": false }]),
                     )
                     .await;
                 let answer = control.answer(&sent).await;

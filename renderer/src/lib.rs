@@ -36,6 +36,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub use ghosts::{GHOST_OPACITY, Ghost, render_png_with_ghosts};
 pub use kaboom_rules;
 
 use kaboom_rules::{ActionSquares, AnyGame, BoardView, PlyRecord, Push, Removal, Square};
@@ -182,6 +183,7 @@ pub enum RenderError {
 }
 
 mod draw;
+mod ghosts;
 mod pieces;
 mod replay;
 
@@ -330,7 +332,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
 /// palette is the 256 most frequent colours (ties broken by colour value, so it is
 /// deterministic); every other colour, a few edge pixels, maps to its nearest palette
 /// entry. Indexed pixels are a third of RGB's bytes and compress far better.
-fn encode_indexed_png(
+pub(crate) fn encode_indexed_png(
     rgba: &[u8],
     width: u32,
     height: u32,

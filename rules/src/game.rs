@@ -221,6 +221,29 @@ pub struct ActionInfo {
     pub removed: Vec<Removal>,
 }
 
+/// What an action would do, as the player who may play it sees the game (an explosion
+/// preview): computed on that player's view, so nothing hidden shows (BE-2, BE-6: in a
+/// Beirut player's preview, capturing an enemy carrier the player cannot know of shows no
+/// blast). Made by [`AnyGame::preview`].
+#[derive(Clone, Debug)]
+pub struct ActionPreview {
+    /// The player's side.
+    pub mover: Color,
+    /// Canonical text (C-5), what [`AnyGame::play`] accepts back.
+    pub san: String,
+    /// Canonical text with its check or win mark, e.g. `Qxf7#`.
+    pub display: String,
+    /// The squares to highlight.
+    pub squares: crate::ActionSquares,
+    /// What the action would remove, in order, with the causes (C-6), as the player can
+    /// foresee it.
+    pub removed: Vec<Removal>,
+    /// What the action does in detail ([`Position::effects`] on the player's view).
+    pub effects: crate::Effects,
+    /// The board after the action, as the player would see it.
+    pub after: BoardView,
+}
+
 /// A game of any variant: what the bot stores and loads without knowing the variant.
 #[derive(Clone, Debug)]
 #[allow(clippy::large_enum_variant)]
@@ -452,6 +475,35 @@ impl AnyGame {
     /// As [`AnyGame::play`].
     pub fn check(&self, player: Option<Color>, text: &str) -> Result<String, PlayError> {
         dispatch!(self, g => g.parse(player, text).map(|a| g.position().san(&a)))
+    }
+
+    /// What `text` would do if `player` played it now, computed on `player`'s view of the
+    /// game ([`ActionPreview`]); the game is unchanged. The board after it is the player's
+    /// view, with the status the board decides (repetition is not foreseen).
+    ///
+    /// # Errors
+    /// As [`AnyGame::play`].
+    pub fn preview(&self, player: Color, text: &str) -> Result<ActionPreview, PlayError> {
+        dispatch!(self, g => {
+            let action = g.parse(Some(player), text)?;
+            let view = g.position().view(Viewer::player(player));
+            let effects = view.effects(&action);
+            let mut after = view.clone();
+            after.play_unchecked(&action);
+            let mut board = after.view(Viewer::player(player)).board_view();
+            if let Some(outcome) = effects.outcome {
+                board.status = Status::Finished(outcome);
+            }
+            Ok(ActionPreview {
+                mover: player,
+                san: view.san(&action),
+                display: view.san_with_marks(&action),
+                squares: view.action_squares(&action),
+                removed: effects.removed.clone(),
+                effects,
+                after: board,
+            })
+        })
     }
 
     /// Sets `color`'s carriers (BE-2, NU-3).

@@ -51,7 +51,7 @@ pub use error::{
     ActionError, ActionErrorKind, DesignationError, DesignationErrorKind, FenError, FenErrorKind,
     IllegalActionError, OptionsError, ParseActionError, PlayError, PlayErrorKind, RecordError,
 };
-pub use game::{ActionInfo, AnyGame, Game, GameRecord, PlyRecord};
+pub use game::{ActionInfo, ActionPreview, AnyGame, Game, GameRecord, PlyRecord};
 pub use outcome::{Cause, EndReason, Outcome, Removal, Status};
 pub use piece::{Kind, ParseKindError, Piece};
 pub use position::{ActionSquares, Position};

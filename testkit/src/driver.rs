@@ -249,20 +249,44 @@ impl Driver {
         self.answer(&sent).await
     }
 
-    /// `/move action:<text>` in `thread`.
+    /// `/move action:<text>` in `thread`. When the bot answers with an explosion preview
+    /// (issue 19: by default before every action that removes pieces), `user` presses its
+    /// Confirm, as a player who has looked at it, and the answer to that is returned.
     pub async fn play(
         &self,
         user: &SimUser,
         thread: impl Into<ChannelId>,
         text: &str,
     ) -> Result<InteractionResponse, DemoError> {
-        self.cmd(
-            user,
-            thread,
-            "move",
-            vec![CommandOption::string("action", text)],
-        )
-        .await
+        let r = self
+            .cmd(
+                user,
+                thread,
+                "move",
+                vec![CommandOption::string("action", text)],
+            )
+            .await?;
+        self.confirm_preview(user, r).await
+    }
+
+    /// If `answer` is an explosion preview (it carries a Confirm button), `user` presses
+    /// Confirm and the answer to that is returned; otherwise `answer` itself.
+    ///
+    /// # Errors
+    /// As [`Driver::click`].
+    pub async fn confirm_preview(
+        &self,
+        user: &SimUser,
+        answer: InteractionResponse,
+    ) -> Result<InteractionResponse, DemoError> {
+        let confirm = answer
+            .custom_ids()
+            .into_iter()
+            .find(|id| id.starts_with("kb:pvok:"));
+        match (confirm, answer.message_id) {
+            (Some(confirm), Some(message)) => self.click(user, MessageId(message), &confirm).await,
+            _ => Ok(answer),
+        }
     }
 
     /// `user` picks `squares` (like `g1`) as carriers of game `game` in the carrier menu

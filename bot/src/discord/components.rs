@@ -57,6 +57,10 @@ pub async fn handle(
             .await?;
         return Ok(());
     };
+    if action == messages::preview::CONFIRM || action == messages::preview::CANCEL {
+        // Explosion previews (issue 19) edit their own message.
+        return crate::discord::preview::click(http, data, ic, action, id).await;
+    }
     if action == ids::RESIGN {
         // A confirmation, answered at once.
         let (text, ask) = match data.services.load(GameId(id)).await {
@@ -164,6 +168,15 @@ async fn route(
                 .answer_draw(GameId(id), user, action == ids::DRAW_YES)
                 .await?;
             let text = flows::after_draw(&data.outbox, &r).await?;
+            answer(http, ic, text).await
+        }
+        messages::fairness::VERIFY => {
+            // Issue 19: commitments (and after the end, salts and the check command)
+            // privately, on request.
+            let snap = services.load(GameId(id)).await?;
+            let designations = services.designations(GameId(id)).await?;
+            let text =
+                messages::fairness::verify_text(&snap.row, snap.outcome().is_some(), &designations);
             answer(http, ic, text).await
         }
         ids::VIEW => {

@@ -38,10 +38,7 @@ pub fn designation_confirmation(d: &Designated) -> String {
         d.designation.squares.replace(',', ", ")
     );
     if d.snap.row.variant == Variant::Beirut {
-        s.push_str(&format!(
-            " Commitment `{}` (published in the thread; the salt is revealed at the end).",
-            d.designation.commitment
-        ));
+        s.push_str(" Your choice is sealed: **Verify fairness** under the board shows the proof.");
     }
     if !d.started {
         s.push_str(" Waiting for your opponent to choose.");

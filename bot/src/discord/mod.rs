@@ -15,6 +15,7 @@ pub mod messages;
 pub mod notifier;
 pub mod outbox;
 pub mod place;
+pub mod preview; // issue 19
 pub mod respond;
 pub mod types;
 

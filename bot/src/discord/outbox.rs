@@ -55,7 +55,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kaboom_rules::{Variant, Viewer};
+use kaboom_rules::Viewer;
 use poise::serenity_prelude as serenity;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
@@ -367,14 +367,8 @@ impl DiscordEffects {
                     return Some((row.id, vec![announcement(text, Vec::new(), false)]));
                 }
                 let mut lines = vec!["Both players have chosen: play starts.".to_string()];
-                lines.extend(d.all.iter().map(|x| match row.variant {
-                    Variant::Beirut => format!(
-                        "{}'s commitment: `{}`",
-                        messages::side(x.color),
-                        x.commitment
-                    ),
-                    _ => format!("{}'s carrier: **{}**", messages::side(x.color), x.squares),
-                }));
+                // Beirut commitments are behind "Verify fairness" (issue 19).
+                lines.extend(messages::fairness::start_lines(&d.snap.game, &d.all));
                 let caption = messages::board_caption(&d.snap, None, &[], &lines);
                 (
                     row.id,
@@ -952,7 +946,11 @@ impl Deliverer {
                         serenity::CreateMessage::new()
                             .content(caption)
                             .add_file(image)
-                            .components(messages::board_buttons(game_id, finished))
+                            .components(messages::fairness::game_buttons(
+                                snap.row.variant,
+                                game_id,
+                                finished,
+                            ))
                             .allowed_mentions(messages::mentions::board(&snap))
                             .nonce(serenity::Nonce::String(entry.nonce.clone()))
                             .enforce_nonce(true),
@@ -1084,8 +1082,9 @@ impl Deliverer {
                         .edit_message(
                             http,
                             serenity::MessageId::from(board),
-                            serenity::EditMessage::new()
-                                .components(messages::board_buttons(game_id, true)),
+                            serenity::EditMessage::new().components(
+                                messages::fairness::game_buttons(snap.row.variant, game_id, true),
+                            ),
                         )
                         .await;
                     match edited {

@@ -85,3 +85,32 @@ pub fn format_shares(shares: &[u8]) -> String {
         .collect::<Vec<_>>()
         .join(",")
 }
+
+/// When a player sees an explosion preview before an action is played (issue 19).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
+pub enum PreviewMode {
+    /// Before every action that would remove pieces (the default), and when asked.
+    #[default]
+    Always,
+    /// Only when asked (`/move ... preview:True`).
+    WhenAsked,
+}
+
+impl PreviewMode {
+    /// Stored form: `always` or `asked`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PreviewMode::Always => "always",
+            PreviewMode::WhenAsked => "asked",
+        }
+    }
+
+    /// Reads the stored form.
+    pub fn parse(s: &str) -> Option<PreviewMode> {
+        match s {
+            "always" => Some(PreviewMode::Always),
+            "asked" => Some(PreviewMode::WhenAsked),
+            _ => None,
+        }
+    }
+}

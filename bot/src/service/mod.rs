@@ -16,6 +16,7 @@ pub mod engine; // issue 23
 pub mod outbox; // issue 16
 pub mod painter;
 pub mod pgn;
+pub mod preview; // issue 19
 pub mod ratings; // issue 18
 pub mod refusal;
 pub mod replay; // issue 16
@@ -635,7 +636,7 @@ impl Services {
     /// unparsable or illegal text with legal alternatives); [`ServiceError::MovedOn`] when
     /// another action was committed between loading and saving.
     pub async fn play(&self, id: GameId, user: UserId, text: &str) -> Result<Played, ServiceError> {
-        self.play_at(id, user, text, None).await
+        self.play_guarded(id, user, text, None, None).await
     }
 
     /// [`Services::play`], refused with [`ServiceError::MovedOn`] unless the game is still
@@ -650,6 +651,21 @@ impl Services {
         user: UserId,
         text: &str,
         expected_ply: Option<i64>,
+    ) -> Result<Played, ServiceError> {
+        self.play_guarded(id, user, text, expected_ply, None).await
+    }
+
+    /// [`Services::play`] refused with [`ServiceError::MovedOn`] unless the game is still
+    /// at `expected_ply` (the engine's choice, issue 23; a confirmed explosion preview,
+    /// issue 19); with `preview`, that preview is settled as confirmed in the action's own
+    /// transaction, so it plays once.
+    pub(crate) async fn play_guarded(
+        &self,
+        id: GameId,
+        user: UserId,
+        text: &str,
+        expected_ply: Option<i64>,
+        preview: Option<i64>,
     ) -> Result<Played, ServiceError> {
         let Snapshot { row, game: before } = self.load(id).await?;
         if let Some(expected) = expected_ply
@@ -704,6 +720,19 @@ impl Services {
                 ply: now_ply,
             });
         };
+        if let Some(preview) = preview
+            && !crate::storage::previews::settle(
+                &mut tx,
+                preview,
+                crate::storage::previews::PreviewState::Confirmed,
+            )
+            .await?
+        {
+            drop(tx);
+            return refuse(Refusal::PreviewDone {
+                action: played.ply.display.clone(),
+            });
+        }
         // Issue 20: the opponent's conditional lines answer in the same transaction.
         self.after_ply_in_tx(&mut tx, &played, None).await?;
         tx.commit().await?;

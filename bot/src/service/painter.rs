@@ -49,6 +49,21 @@ pub trait BoardPainter: Send + Sync + 'static {
         };
         kaboom_renderer::render_replay_gif(game, &options).map_err(|e| e.to_string())
     }
+
+    /// An explosion preview (issue 19): `view` is the board *after* the action `last`,
+    /// and the pieces it removes are drawn as translucent ghosts on the squares where they
+    /// stood. Painters without ghosts draw [`BoardPainter::paint`]'s picture.
+    ///
+    /// # Errors
+    /// A message saying why the picture could not be drawn.
+    fn paint_preview(
+        &self,
+        view: &BoardView,
+        last: &PlyRecord,
+        bottom: Color,
+    ) -> Result<Vec<u8>, String> {
+        self.paint(view, Some(last), bottom)
+    }
 }
 
 /// The renderer crate's pictures (`kaboom_renderer::render_png`), 640 pixels wide.
@@ -81,6 +96,26 @@ impl BoardPainter for RendererPainter {
         let last = kaboom_renderer::LastAction::from_game(game, game.ply_count());
         kaboom_renderer::render_png(&game.board_view(viewer), last.as_ref(), &options)
             .map_err(|e| e.to_string())
+    }
+
+    fn paint_preview(
+        &self,
+        view: &BoardView,
+        last: &PlyRecord,
+        bottom: Color,
+    ) -> Result<Vec<u8>, String> {
+        let options = kaboom_renderer::RenderOptions {
+            orientation: orientation(bottom),
+            ..kaboom_renderer::RenderOptions::default()
+        };
+        let ghosts = kaboom_renderer::Ghost::from_removals(&last.removed);
+        kaboom_renderer::render_png_with_ghosts(
+            view,
+            Some(&kaboom_renderer::LastAction::from_ply(last)),
+            &options,
+            &ghosts,
+        )
+        .map_err(|e| e.to_string())
     }
 }
 

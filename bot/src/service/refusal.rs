@@ -189,4 +189,13 @@ pub enum Refusal {
     /// A refusal of the correspondence comforts (issue 20: conditional moves, vacations,
     /// takebacks, notes, rematches).
     Comfort(super::comfort_types::ComfortRefusal),
+    /// An explosion preview's button pressed by someone other than its player (issue 19).
+    NotYourPreview,
+    /// An explosion preview already confirmed: its action was played (issue 19).
+    PreviewDone {
+        /// The action, as played.
+        action: String,
+    },
+    /// An explosion preview already cancelled (issue 19).
+    PreviewCancelled,
 }

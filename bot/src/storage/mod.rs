@@ -15,6 +15,7 @@ pub mod comforts; // issue 20
 pub mod engine; // practice opponent (issue 23)
 pub mod games;
 pub mod outbox; // Discord outbox (issue 16)
+pub mod previews; // explosion previews (issue 19)
 pub mod ratings; // ratings (issue 18)
 pub mod schedule; // scheduler (issue 8)
 pub mod settings; // scheduler (issue 8)

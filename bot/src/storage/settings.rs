@@ -165,6 +165,48 @@ pub async fn put_guild(
     Ok(())
 }
 
+/// `user`'s explosion preview choice (issue 19; `always` if they never chose).
+///
+/// # Errors
+/// [`StorageError`] on a database failure or an unknown stored value.
+pub async fn preview_mode(
+    db: &Db,
+    user: UserId,
+) -> Result<crate::domain::settings::PreviewMode, StorageError> {
+    let mode: Option<String> =
+        sqlx::query_scalar("SELECT mode FROM preview_settings WHERE user_id = ?")
+            .bind(user)
+            .fetch_optional(db.pool())
+            .await?;
+    match mode {
+        None => Ok(crate::domain::settings::PreviewMode::default()),
+        Some(m) => crate::domain::settings::PreviewMode::parse(&m)
+            .ok_or_else(|| StorageError::Corrupt(format!("preview mode '{m}'"))),
+    }
+}
+
+/// Stores `user`'s explosion preview choice (issue 19).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_preview_mode(
+    db: &Db,
+    user: UserId,
+    mode: crate::domain::settings::PreviewMode,
+    now: i64,
+) -> Result<(), StorageError> {
+    sqlx::query(
+        "INSERT INTO preview_settings (user_id, mode, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, updated_at = excluded.updated_at",
+    )
+    .bind(user)
+    .bind(mode.name())
+    .bind(now)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

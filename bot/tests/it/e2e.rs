@@ -413,10 +413,19 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() -> Outcome {
         "the private confirmation shows bob's own view"
     );
     let started = d.boards(thread).pop().unwrap();
+    // Issue 19: no wall of hex in the public post; the commitments are behind a button.
     assert!(
-        started.content().contains("commitment"),
+        started.content().contains("Verify fairness") && !started.content().contains("`"),
         "{}",
         started.content()
+    );
+    let verify = format!("kb:fair:{game}");
+    assert!(started.custom_ids().contains(&verify));
+    let sealed = d.click(&d.carol, started.id, &verify).await?;
+    let sealed = sealed.content().unwrap_or_default().to_string();
+    assert!(
+        sealed.contains("White: `") && !sealed.contains("salt `"),
+        "commitments only while the game goes on: {sealed}"
     );
 
     play_line(&d, thread, &["Nf3", "a6", "Ng5", "a5", "Nxf7", "a4"]).await?;
@@ -441,18 +450,23 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() -> Outcome {
         text.contains("1-0") && text.contains("king exploded"),
         "{text}"
     );
+    // Issue 19: carriers named by piece, where they started and where they went.
     assert!(
-        text.contains("White's carriers: **g1**") && text.contains("Black's carriers: **b8**"),
+        text.contains("White's carrier: the knight from g1, exploded on f7")
+            && text.contains("Black's carrier: the knight from b8, never moved"),
         "{text}"
     );
-    // The reveal's sha256sum line reproduces the commitment shown at the start.
-    let pre_start = text.find("printf '%s' '").unwrap() + "printf '%s' '".len();
-    let pre = &text[pre_start..pre_start + text[pre_start..].find('\'').unwrap()];
+    assert!(!text.contains("printf") && !text.contains("salt"), "{text}");
+    // Verify fairness: its sha256sum line reproduces the commitment sealed at the start.
+    let proof = d.click(&d.carol, end.id, &verify).await?;
+    let proof = proof.content().unwrap_or_default().to_string();
+    let pre_start = proof.find("printf '%s' '").unwrap() + "printf '%s' '".len();
+    let pre = &proof[pre_start..pre_start + proof[pre_start..].find('\'').unwrap()];
     assert!(pre.starts_with(&format!("kaboom-beirut-v1:{game}:white:g1:")));
     let digest = hex::encode(Sha256::digest(pre.as_bytes()));
     assert!(
-        started.content().contains(&digest),
-        "commitment {digest} was published at the start"
+        sealed.contains(&digest),
+        "commitment {digest} was published when play started"
     );
     let pgn_text = pgn(&d, thread).await?;
     assert!(
@@ -471,12 +485,16 @@ async fn nuke_carriers_revealed_then_a_blast() -> Outcome {
     }
     let started = d.boards(thread).pop().unwrap();
     assert!(
-        started.content().contains("White's carrier: **g1**"),
+        started
+            .content()
+            .contains("White's carrier: the knight on **g1**"),
         "{}",
         started.content()
     );
     assert!(
-        started.content().contains("Black's carrier: **f7**"),
+        started
+            .content()
+            .contains("Black's carrier: the pawn on **f7**"),
         "{}",
         started.content()
     );

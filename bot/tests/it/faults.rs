@@ -310,6 +310,8 @@ impl Table<'_> {
                 legal[rng.usize(..legal.len())].san.clone()
             };
             options.push(json!({ "name": "action", "type": 3, "value": san }));
+            // Played at once (no explosion preview, issue 19).
+            options.push(json!({ "name": "preview", "type": 5, "value": false }));
             let sent = self
                 .control
                 .send_command(u64::from(mover), &place, "move", Value::Array(options))

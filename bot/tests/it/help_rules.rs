@@ -169,9 +169,24 @@ async fn help_and_rules_answer_within_discords_limits() {
             );
         }
 
+        // Issue 19: the full rules come along as a Markdown file, without ruling ids.
+        assert_eq!(r.files.len(), 2, "{what}: {} files", r.files.len());
+        let full = r
+            .files
+            .iter()
+            .find(|f| f.filename == format!("{}-rules.md", variant.name()))
+            .expect("the full rules file");
+        let full = String::from_utf8(full.bytes.clone()).unwrap();
+        assert!(
+            full.contains("## How the game ends") && !full.contains("RULINGS"),
+            "{what}: {full}"
+        );
         // The picture: one attached PNG, shown by the embed, equal to the docs' picture.
-        assert_eq!(r.files.len(), 1, "{what}: {} files", r.files.len());
-        let file = &r.files[0];
+        let file = r
+            .files
+            .iter()
+            .find(|f| f.filename.ends_with(".png"))
+            .expect("the setup picture");
         assert_eq!(
             embed["image"]["url"].as_str(),
             Some(format!("attachment://{}", file.filename).as_str()),

@@ -210,6 +210,8 @@ async fn kill_loop(kills_wanted: usize) {
                     (Step::Other { name }, sent)
                 } else {
                     options.push(json!({ "name": "action", "type": 3, "value": san }));
+                    // Played at once (no explosion preview, issue 19).
+                    options.push(json!({ "name": "preview", "type": 5, "value": false }));
                     let sent = control
                         .send_command(u64::from(mover), &where_, "move", Value::Array(options))
                         .await;
@@ -526,7 +528,8 @@ async fn kill_loop(kills_wanted: usize) {
                 u64::from(mover),
                 &thread,
                 "move",
-                json!([{ "name": "action", "type": 3, "value": san }]),
+                json!([{ "name": "action", "type": 3, "value": san },
+                       { "name": "preview", "type": 5, "value": false }]),
             )
             .await;
         assert!(mentions_played(&answer), "after the loop: {answer}");

@@ -104,7 +104,8 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
                 user,
                 &thread,
                 "move",
-                json!([{ "name": "action", "type": 3, "value": action }]),
+                json!([{ "name": "action", "type": 3, "value": action },
+                       { "name": "preview", "type": 5, "value": false }]),
             )
             .await;
         let content = played["content"].as_str().unwrap_or_default();

@@ -2,6 +2,7 @@
 //! golden images compared byte for byte ([`golden`]) and what each view shows ([`views`]).
 
 mod common;
+mod ghosts;
 mod golden;
 mod replay;
 mod views;

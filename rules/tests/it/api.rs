@@ -282,3 +282,57 @@ fn pieces_match_board_view_in_every_variant_issue23() {
         walk::<Bombalot>(seed);
     }
 }
+
+/// `AnyGame::preview` foresees what `play` does when nothing is hidden (Atomic), and in
+/// Beirut computes on the player's view: capturing an enemy carrier the player cannot
+/// know of shows no blast (BE-2, BE-6), though playing it does blow up.
+#[test]
+fn preview_matches_play_and_hides_what_the_player_cannot_know() {
+    use kaboom_rules::Viewer;
+    let mut atomic = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
+    for san in ["e4", "d5"] {
+        atomic.play(None, san).unwrap();
+    }
+    let preview = atomic.preview(Color::White, "exd5").unwrap();
+    let before = atomic.ply_count();
+    assert_eq!(atomic.ply_count(), before, "a preview changes nothing");
+    let mut played = atomic.clone();
+    let ply = played.play(Some(Color::White), "exd5").unwrap();
+    assert_eq!(preview.san, ply.san);
+    assert_eq!(preview.removed, ply.removed);
+    assert_eq!(preview.after, played.board_view(Viewer::White));
+    assert!(
+        atomic.preview(Color::Black, "exd5").is_err(),
+        "not Black's turn"
+    );
+
+    let options = GameOptions {
+        carriers: 1,
+        dead_mans_switch: true,
+    };
+    let mut beirut = AnyGame::new(Variant::Beirut, options).unwrap();
+    beirut
+        .designate(Color::White, &["g1".parse().unwrap()])
+        .unwrap();
+    beirut
+        .designate(Color::Black, &["d7".parse().unwrap()])
+        .unwrap();
+    for san in ["e4", "d5"] {
+        beirut.play(None, san).unwrap();
+    }
+    let preview = beirut.preview(Color::White, "exd5").unwrap();
+    assert_eq!(preview.removed.len(), 1, "{:?}", preview.removed);
+    assert!(
+        preview
+            .after
+            .pieces
+            .iter()
+            .all(|p| p.color == Color::White || !p.carrier)
+    );
+    let real = beirut.clone().play(Some(Color::White), "exd5").unwrap();
+    assert!(
+        real.removed.len() > 1,
+        "the hidden carrier does explode: {:?}",
+        real.removed
+    );
+}

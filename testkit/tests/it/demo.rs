@@ -57,6 +57,9 @@ fn demo_runs_all_five_games_and_writes_its_files() {
             transcript.contains("Ratings (") && transcript.contains("alice 1"),
             "{variant}: the rating change is shown"
         );
+        // Issue 19: what players read cites no ruling id and points to no project file.
+        assert_eq!(ruling_id(&transcript), None, "{variant}: a ruling id");
+        assert!(!transcript.contains("docs/"), "{variant}: a docs/ path");
     }
     // Rated games (issue 18): the table has the changes, ratings.md the profile and boards.
     assert!(
@@ -163,4 +166,17 @@ fn demo_of_one_variant_reruns_into_the_same_directory() {
         // The second run must clean up after the first, too.
         std::fs::write(&stale_image, b"an image from an earlier run").unwrap();
     }
+}
+
+/// The first ruling id (`BE-3`, `AT-10`: two capitals, a hyphen, a digit) in `text`.
+fn ruling_id(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    (0..b.len().saturating_sub(3)).find_map(|i| {
+        let id = b[i].is_ascii_uppercase()
+            && b[i + 1].is_ascii_uppercase()
+            && b[i + 2] == b'-'
+            && b[i + 3].is_ascii_digit()
+            && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
+        id.then(|| text[i..(i + 6).min(text.len())].to_string())
+    })
 }

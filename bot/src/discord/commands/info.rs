@@ -142,7 +142,11 @@ pub async fn rules(
     let services = ctx.data().services.clone();
     let pool = services.cpu.clone();
     let png = pool.run(move || services.paint_start(variant)).await?;
-    let mut reply = poise::CreateReply::default();
+    // The full rules as a Markdown file (issue 19).
+    let mut reply = poise::CreateReply::default().attachment(serenity::CreateAttachment::bytes(
+        messages::full_rules::text(variant).into_bytes(),
+        messages::full_rules::file_name(variant),
+    ));
     match png {
         Ok(png) => {
             reply = reply.embed(rules_embed(variant, true)).attachment(

@@ -70,11 +70,25 @@ pub async fn move_(
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
+    #[description = "See the position after it, with what it removes, before playing (default: your /settings)"]
+    preview: Option<bool>,
 ) -> Result<(), Error> {
     crate::discord::respond::defer(ctx, true).await?;
     let services = &ctx.data().services;
     let id = resolve_game(ctx, game.as_deref()).await?;
     let user = ctx.author().id.domain();
+    // Explosion preview (issue 19): when asked, or by the player's setting for actions
+    // that remove pieces; Confirm then plays it.
+    let mode = match preview {
+        Some(_) => crate::domain::settings::PreviewMode::default(),
+        None => services.preview_mode(user).await?,
+    };
+    if crate::discord::preview::may_preview(preview, mode) {
+        let p = services.preview(id, user, &action).await?;
+        if crate::discord::preview::shows(preview, &p) {
+            return crate::discord::preview::show(ctx, p).await;
+        }
+    }
     match services.play(id, user, &action).await {
         Ok(played) => {
             let text = flows::after_play(&ctx.data().outbox, &played).await?;

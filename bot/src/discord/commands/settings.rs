@@ -28,6 +28,43 @@ fn via_text(v: NudgeVia) -> &'static str {
     }
 }
 
+/// When to show explosion previews (the option's choices, issue 19).
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum PreviewChoice {
+    /// Before every action that removes pieces.
+    #[name = "always"]
+    Always,
+    /// Only with `/move ... preview:True`.
+    #[name = "only when asked"]
+    WhenAsked,
+}
+
+/// Changes `user`'s explosion preview choice when `previews` is given, and describes it
+/// (issue 19).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn apply_previews(
+    db: &Db,
+    user: UserId,
+    previews: Option<PreviewChoice>,
+    now: i64,
+) -> Result<String, StorageError> {
+    use crate::domain::settings::PreviewMode;
+    let mode = match previews {
+        Some(choice) => {
+            let mode = match choice {
+                PreviewChoice::Always => PreviewMode::Always,
+                PreviewChoice::WhenAsked => PreviewMode::WhenAsked,
+            };
+            settings::put_preview_mode(db, user, mode, now).await?;
+            mode
+        }
+        None => settings::preview_mode(db, user).await?,
+    };
+    Ok(crate::discord::messages::preview::setting_text(mode).to_string())
+}
+
 /// Changes what is given of `user`'s settings and describes the result.
 ///
 /// # Errors
@@ -114,7 +151,7 @@ pub async fn settings(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Your reminders to move: on or off, by DM or by a mention in the game's thread.
+/// Your reminders to move (on or off, by DM or in the thread) and explosion previews.
 ///
 /// Without options, shows your settings.
 #[poise::command(slash_command)]
@@ -122,6 +159,8 @@ pub async fn me(
     ctx: Context<'_>,
     #[description = "Remind me before my deadline (default: on)"] nudges: Option<bool>,
     #[description = "How to remind me (default: DM)"] via: Option<ViaChoice>,
+    #[description = "Preview actions that remove pieces before playing them (default: always)"]
+    previews: Option<PreviewChoice>,
 ) -> Result<(), Error> {
     let services = &ctx.data().services;
     let via = via.map(|v| match v {
@@ -136,7 +175,14 @@ pub async fn me(
         services.clock.now(),
     )
     .await?;
-    say_private(ctx, text).await
+    let previews = apply_previews(
+        &services.db,
+        ctx.author().id.domain(),
+        previews,
+        services.clock.now(),
+    )
+    .await?;
+    say_private(ctx, format!("{text}\n{previews}")).await
 }
 
 /// The server's reminder defaults (needs the Manage Server permission).

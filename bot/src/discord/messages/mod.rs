@@ -3,7 +3,10 @@
 
 pub mod comforts; // issue 20
 pub mod failure;
+pub mod fairness; // issue 19
+pub mod full_rules; // issue 19
 pub mod mentions;
+pub mod preview; // issue 19
 pub mod ratings; // issue 18
 pub mod replay;
 pub mod rules; // issue 19
@@ -118,7 +121,7 @@ pub fn turn_line(row: &GameRow, turn: Color) -> String {
     s
 }
 
-/// What one action did: `**12. Nxd5** by alice · removed Qd4, Bc6`.
+/// What one action did: `**12. Nxd5** by alice · removed White's Qd4; Black's Bc6`.
 pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String {
     let moveno = ply_number.div_ceil(2);
     let dots = if ply.mover == Color::White {
@@ -132,34 +135,19 @@ pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String 
         row.name(ply.mover)
     );
     if !ply.removed.is_empty() {
-        s.push_str(&format!(" · removed {}", removed_list(&ply.removed)));
+        s.push_str(&format!(
+            " · removed {}",
+            preview::removed_by_side(&ply.removed)
+        ));
     }
     s
 }
 
-/// The end-of-game reveal of carriers and salts with the `sha256sum` check (BE-9), or
-/// nothing for variants without designations.
+/// The end-of-game reveal of Beirut carriers by their start squares (no salts: those are
+/// behind **Verify fairness**), for texts without the game at hand; see
+/// [`fairness::reveal_lines`].
 pub fn reveal_lines(row: &GameRow, reveal: &[Designation]) -> Vec<String> {
-    if !row.variant.has_designation() || reveal.is_empty() {
-        return Vec::new();
-    }
-    let mut lines = Vec::new();
-    for d in reveal {
-        lines.push(format!(
-            "{}'s carriers: **{}**",
-            side(d.color),
-            d.squares.replace(',', ", ")
-        ));
-        if row.variant == Variant::Beirut {
-            lines.push(format!(
-                "salt `{}` · commitment `{}` · check: `{}`",
-                d.salt,
-                d.commitment,
-                crate::service::commitment::check_line(row.id, d.color, &d.squares, &d.salt)
-            ));
-        }
-    }
-    lines
+    fairness::reveal_lines(row, None, reveal)
 }
 
 /// The caption of a board message after an action (or at the start with `ply: None`).
@@ -183,7 +171,7 @@ pub fn board_caption(
     match snap.outcome() {
         Some(o) => {
             lines.push(format!("Game over: {}", outcome_line(row, &o)));
-            lines.extend(reveal_lines(row, reveal));
+            lines.extend(fairness::reveal_lines(row, Some(&snap.game), reveal));
         }
         None if row.state == GameState::Setup => {
             lines.push("Both players now choose their carriers privately.".into());
@@ -275,7 +263,7 @@ pub fn carrier_menu(menu: &crate::service::CarrierMenu) -> Vec<serenity::CreateA
 pub fn carrier_prompt(row: &GameRow, menu: &crate::service::CarrierMenu) -> String {
     let what = match row.variant {
         Variant::Beirut => format!(
-            "Choose {} of your pieces (not the king) to carry {} — your opponent does not see your choice: a carrier is revealed only when it explodes (your Boom, or its capture with Dead Man's Switch), and all carriers when the game ends (BE-3, BE-6, BE-9).",
+            "Choose {} of your pieces (not the king) to carry {} — your opponent does not see your choice: a carrier is revealed only when it explodes (your Boom, or its capture with Dead Man's Switch), and all carriers when the game ends.",
             if menu.count == 1 { "one".to_string() } else { menu.count.to_string() },
             if menu.count == 1 { "the bomb" } else { "bombs" }
         ),
@@ -639,7 +627,7 @@ pub fn refusal(r: &Refusal) -> String {
             variant.title()
         ),
         Refusal::CarrierCount => {
-            "Beirut takes 1 to 15 carriers per side (Multiple Beirut, BE-2).".into()
+            "Beirut takes 1 to 15 carriers per side (Multiple Beirut).".into()
         }
         Refusal::VariantUnavailable { variant, reason } => {
             format!("{} cannot be played: {reason}", variant.title())
@@ -717,6 +705,13 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::NotReadableHere { id } => format!(
             "Game #{id} can be read only in its own server, or by its players in a direct message with me."
         ),
+        Refusal::NotYourPreview => {
+            "This preview is someone else's: use /move to see your own.".into()
+        }
+        Refusal::PreviewDone { action } => format!("Done: {action} is already played."),
+        Refusal::PreviewCancelled => {
+            "This preview was cancelled: nothing was played. Use /move to choose again.".into()
+        }
     }
 }
 

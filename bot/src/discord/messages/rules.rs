@@ -1,7 +1,7 @@
 //! The players' texts the bot shows: the condensed rules of each variant (`/rules`) and the
 //! help (`/help`). One place for them, so they are easy to keep in step with the rules pages
-//! (`docs/rules/<variant>.md`) and the project's rulings (`docs/rules/RULINGS.md`, a copy of
-//! the shared RULES.md), whose ids they cite.
+//! (`docs/rules/<variant>.md`). They cite no ruling ids and point to no file: players cannot
+//! open either (issue 19); the full rules come as an attached file ([`super::full_rules`]).
 //!
 //! The texts are link-free and sized for a Discord embed (title 256, description 4,096,
 //! 25 fields of name 256 and value 1,024, footer 2,048, 6,000 in all); the unit tests
@@ -72,12 +72,12 @@ impl RulesCard {
             .collect()
     }
 
-    /// The embed footer: where the full rules and the rulings are, without a link.
+    /// The embed footer: the full rules come with the card as an attached file
+    /// ([`super::full_rules`]), so nothing points to a page players cannot open (issue 19).
     pub fn footer(&self) -> String {
         format!(
-            "Full rules with diagrams and worked examples: docs/rules/{}.md in the Kaboom project. Ids like {} name the project's rulings, listed in docs/rules/RULINGS.md.",
-            self.variant.name(),
-            ruling_prefix(self.variant)
+            "The full rules, with worked examples, are in the attached file {}.",
+            super::full_rules::file_name(self.variant)
         )
     }
 
@@ -85,16 +85,6 @@ impl RulesCard {
     /// pages' picture, `docs/rules/img/<variant>-start.png`).
     pub fn image_name(&self) -> String {
         format!("{}-start.png", self.variant.name())
-    }
-}
-
-fn ruling_prefix(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Atomic => "AT-2",
-        Variant::Beirut => "BE-3",
-        Variant::Nuke => "NU-4",
-        Variant::Bomberman => "BM-6",
-        Variant::Bombalot => "BA-4",
     }
 }
 
@@ -126,19 +116,19 @@ static ATOMIC: RulesCard = RulesCard {
     sections: &[
         Section {
             name: "Setup and moves",
-            text: "The standard chess position. Every piece moves as in chess, with castling, en passant and promotion (AT-1). **Kings cannot capture** (AT-5).",
+            text: "The standard chess position. Every piece moves as in chess, with castling, en passant and promotion. **Kings cannot capture**.",
         },
         Section {
             name: "What explodes",
-            text: "Every capture explodes on the capture square (AT-2): the captured piece, the capturing piece (a pawn too) and every piece on the 8 squares around it, of either colour, are removed. **Pawns next to the blast survive.**\n• En passant: the blast is centred where the capturing pawn lands (AT-3).\n• A capture that promotes destroys the new piece at once (AT-4).\n• A rook destroyed by a blast loses its castling right (AT-8).",
+            text: "Every capture explodes on the capture square: the captured piece, the capturing piece (a pawn too) and every piece on the 8 squares around it, of either colour, are removed. **Pawns next to the blast survive.**\n• En passant: the blast is centred where the capturing pawn lands.\n• A capture that promotes destroys the new piece at once.\n• A rook destroyed by a blast loses its castling right.",
         },
         Section {
             name: "Kings and check",
-            text: "No move may blow up your own king, even if it blows up the enemy king too (AT-5). A move that blows up the enemy king **wins at once**, even if your own king was in check (AT-6). Kings that touch each other are never in check (AT-7).",
+            text: "No move may blow up your own king, even if it blows up the enemy king too. A move that blows up the enemy king **wins at once**, even if your own king was in check. Kings that touch each other are never in check.",
         },
         Section {
             name: "How the game ends",
-            text: "King blown up, or checkmated: that side loses. Stalemate: draw (AT-9). Automatic draws: insufficient material (bare kings, or a bare king against king and one knight, bishop or rook), threefold repetition, and 100 plies without a capture or a pawn move. Draws by agreement and resignation as usual.",
+            text: "King blown up, or checkmated: that side loses. Stalemate: draw. Automatic draws: insufficient material (bare kings, or a bare king against king and one knight, bishop or rook), threefold repetition, and 100 plies without a capture or a pawn move. Draws by agreement and resignation as usual.",
         },
     ],
     examples: &[
@@ -165,19 +155,19 @@ static BEIRUT: RulesCard = RulesCard {
     sections: &[
         Section {
             name: "Setup",
-            text: "The standard chess position and moves, with check and checkmate (BE-1). Before White's first move each player privately picks one of their own pieces, **not the king**, as bomb carrier (BE-2); with Multiple Beirut, N carriers (1 to 15). I send you a menu by direct message, or a **Choose privately** button in the game thread if your DMs are closed. Your opponent never sees your choice unless a carrier explodes; you can see yours with `/board private:true` (BE-8).",
+            text: "The standard chess position and moves, with check and checkmate. Before White's first move each player privately picks one of their own pieces, **not the king**, as bomb carrier; with Multiple Beirut, N carriers (1 to 15). I send you a menu by direct message, or a **Choose privately** button in the game thread if your DMs are closed. Your opponent never sees your choice unless a carrier explodes; you can see yours with `/board private:true`.",
         },
         Section {
             name: "Boom!",
-            text: "Instead of moving, you may blow up one of your carriers that is still on the board (BE-3): everything on the 3x3 block around it is removed, **both colours, pawns and kings included**, and the square is revealed. A Boom may not blow up your own king; one that blows up the enemy king **wins at once**; otherwise it must not leave your king in check (BE-4).",
+            text: "Instead of moving, you may blow up one of your carriers that is still on the board: everything on the 3x3 block around it is removed, **both colours, pawns and kings included**, and the square is revealed. A Boom may not blow up your own king; one that blows up the enemy king **wins at once**; otherwise it must not leave your king in check.",
         },
         Section {
             name: "Captured carriers",
-            text: "A captured carrier is removed silently: the capturer is not told (BE-6). Carriers caught in a Boom just vanish, with no chain reaction, and a pawn carrier stays a carrier after promotion (BE-7).\nOption **Dead Man's Switch**: a captured carrier explodes at once on its square (3x3), the capturer included; if that blast removes the capturer's king, the carrier's owner wins (BE-6).",
+            text: "A captured carrier is removed silently: the capturer is not told. Carriers caught in a Boom just vanish, with no chain reaction, and a pawn carrier stays a carrier after promotion.\nOption **Dead Man's Switch**: a captured carrier explodes at once on its square (3x3), the capturer included; if that blast removes the capturer's king, the carrier's owner wins.",
         },
         Section {
             name: "Check and the end of the game",
-            text: "Check, checkmate and stalemate ignore the hidden bombs: a king next to an enemy carrier is not in check, and a Boom cannot rescue a mated side (BE-5, BE-10). Checkmate or king blown up: loss (both kings: draw). Stalemate, threefold repetition, 100 plies without a capture, explosion or pawn move, and two bare kings: automatic draws. At the end all carriers are revealed, with the secret that proves nobody changed theirs (BE-9). Draws by agreement and resignation as usual.",
+            text: "Check, checkmate and stalemate ignore the hidden bombs: a king next to an enemy carrier is not in check, and a Boom cannot rescue a mated side. Checkmate or king blown up: loss (both kings: draw). Stalemate, threefold repetition, 100 plies without a capture, explosion or pawn move, and two bare kings: automatic draws. At the end all carriers are revealed, with the secret that proves nobody changed theirs. Draws by agreement and resignation as usual.",
         },
     ],
     examples: &[
@@ -204,19 +194,19 @@ static NUKE: RulesCard = RulesCard {
     sections: &[
         Section {
             name: "Setup",
-            text: "The standard chess position (NU-1). Before White's first move each player picks **one** of their own pieces, any piece, the king included, to carry their bomb: both at the same time and in private, by direct message (or the **Choose privately** button in the game thread if your DMs are closed). Then both carriers are shown to everyone and stay public (NU-3).",
+            text: "The standard chess position. Before White's first move each player picks **one** of their own pieces, any piece, the king included, to carry their bomb: both at the same time and in private, by direct message (or the **Choose privately** button in the game thread if your DMs are closed). Then both carriers are shown to everyone and stay public.",
         },
         Section {
             name: "What differs from chess",
-            text: "• **No check, no checkmate**: a king may stand attacked, and castling may pass through attacked squares (NU-1).\n• Only a piece that carries a bomb may capture a king (NU-2).\n• A king or queen that carries a bomb cannot move (NU-5).\n• Before your move you may hand a bomb from one of your pieces to any piece on the 8 squares around it, yours or the enemy's, that carries none; a bomb belongs to whoever owns its carrier (NU-4).",
+            text: "• **No check, no checkmate**: a king may stand attacked, and castling may pass through attacked squares.\n• Only a piece that carries a bomb may capture a king.\n• A king or queen that carries a bomb cannot move.\n• Before your move you may hand a bomb from one of your pieces to any piece on the 8 squares around it, yours or the enemy's, that carries none; a bomb belongs to whoever owns its carrier.",
         },
         Section {
             name: "What explodes",
-            text: "When a piece that carries a bomb is **captured**, the bomb explodes: everything on the 3x3 block around it is removed, both colours, kings and the capturer included (NU-6). A carrier inside the blast explodes too (NU-7). En passant: the blast is on the captured pawn's square (NU-11). An exploded bomb lies **loose** where it went off; a piece that ends its move there and carries none may grab it (NU-9, NU-10).",
+            text: "When a piece that carries a bomb is **captured**, the bomb explodes: everything on the 3x3 block around it is removed, both colours, kings and the capturer included. A carrier inside the blast explodes too. En passant: the blast is on the captured pawn's square. An exploded bomb lies **loose** where it went off; a piece that ends its move there and carries none may grab it.",
         },
         Section {
             name: "How the game ends",
-            text: "After all blasts of a move: one king blown up, its owner loses, **even if they blew it up themselves**; both kings: draw; no legal action: stalemate, a draw (NU-8). Threefold repetition and 100 plies without a capture or a pawn move: automatic draws. Draws by agreement and resignation as usual.",
+            text: "After all blasts of a move: one king blown up, its owner loses, **even if they blew it up themselves**; both kings: draw; no legal action: stalemate, a draw. Threefold repetition and 100 plies without a capture or a pawn move: automatic draws. Draws by agreement and resignation as usual.",
         },
     ],
     examples: &[
@@ -250,19 +240,19 @@ static BOMBERMAN: RulesCard = RulesCard {
     sections: &[
         Section {
             name: "Setup",
-            text: "Files a to j, ranks 1 to 8 (BM-1). White: Bombs a1 and j1, Rooks b1 and i1, Knights c1 and h1, Bishops d1 and g1, Defuser e1, King f1, pawns a2 to j2. Black the same on ranks 8 and 7. **No queen.**",
+            text: "Files a to j, ranks 1 to 8. White: Bombs a1 and j1, Rooks b1 and i1, Knights c1 and h1, Bishops d1 and g1, Defuser e1, King f1, pawns a2 to j2. Black the same on ranks 8 and 7. **No queen.**",
         },
         Section {
             name: "Pieces that differ from chess",
-            text: "• **Defuser** (D): 1 to 3 squares along a rank, file or diagonal, no jumping; captures normally (BM-2).\n• **Bomb** (O): 1 or 2 squares along a rank, file or diagonal, no jumping, only to an empty square; never captures by moving.\n• Pawns promote to Knight, Bishop, Rook or **King Battler** (KB: moves like a queen, not royal) (BM-3).\n• `O-O`: king f1 to h1, rook i1 to g1; `O-O-O`: king f1 to d1, rook b1 to e1 (BM-4).",
+            text: "• **Defuser** (D): 1 to 3 squares along a rank, file or diagonal, no jumping; captures normally.\n• **Bomb** (O): 1 or 2 squares along a rank, file or diagonal, no jumping, only to an empty square; never captures by moving.\n• Pawns promote to Knight, Bishop, Rook or **King Battler** (KB: moves like a queen, not royal).\n• `O-O`: king f1 to h1, rook i1 to g1; `O-O-O`: king f1 to d1, rook b1 to e1.",
         },
         Section {
             name: "What explodes",
-            text: "Instead of moving, you may **detonate** one of your bombs (BM-5). It sends a blast up, right, down and left; each blast removes the **first piece it meets**, of either colour, and stops. A bomb hit explodes in turn, in its 3 other directions (BM-6). A Defuser that captures a bomb removes it safely; any other piece that captures a bomb is destroyed as the bomb explodes there, so a king never captures a bomb (BM-7).",
+            text: "Instead of moving, you may **detonate** one of your bombs. It sends a blast up, right, down and left; each blast removes the **first piece it meets**, of either colour, and stops. A bomb hit explodes in turn, in its 3 other directions. A Defuser that captures a bomb removes it safely; any other piece that captures a bomb is destroyed as the bomb explodes there, so a king never captures a bomb.",
         },
         Section {
             name: "Check and the end of the game",
-            text: "You are in check when your opponent could destroy your king without destroying their own: by capturing it, by detonating a bomb, or by capturing a bomb whose blast reaches it (BM-8). Get out of check as in chess. Checkmate: loss. Stalemate, threefold repetition, and 100 plies without a capture, explosion or pawn move: draws. Draws by agreement and resignation as usual.",
+            text: "You are in check when your opponent could destroy your king without destroying their own: by capturing it, by detonating a bomb, or by capturing a bomb whose blast reaches it. Get out of check as in chess. Checkmate: loss. Stalemate, threefold repetition, and 100 plies without a capture, explosion or pawn move: draws. Draws by agreement and resignation as usual.",
         },
     ],
     examples: &[
@@ -296,15 +286,15 @@ static BOMBALOT: RulesCard = RulesCard {
     sections: &[
         Section {
             name: "Setup",
-            text: "An 8x8 board plus four goal squares: d0 and e0 below White, d9 and e9 above Black. White scores in d9/e9, Black in d0/e0 (BA-2). White: Imitator a1, Detonators b1 and g1, Bomb d1, Immobilizer e1, Tank h1, Super-twekes b2 and g2, Twekes c2 to f2 and c3 to f3; Black the same on ranks 8, 7 and 6 (BA-1).",
+            text: "An 8x8 board plus four goal squares: d0 and e0 below White, d9 and e9 above Black. White scores in d9/e9, Black in d0/e0. White: Imitator a1, Detonators b1 and g1, Bomb d1, Immobilizer e1, Tank h1, Super-twekes b2 and g2, Twekes c2 to f2 and c3 to f3; Black the same on ranks 8, 7 and 6.",
         },
         Section {
             name: "The pieces",
-            text: "• **Tweke**: one step, or a chain of jumps over neighbours of **one colour**; jumped enemies are removed, bombs stay (BA-4). **Super-tweke**: may jump both colours (BA-5).\n• **Tank**: one step along a rank or file, pushing the line in front; pushed off the board means removed (BA-6).\n• **Detonator**: a knight move; with each other friendly detonator it forms a rectangle, and the pieces on its two other corners are removed, yours too (BA-7).\n• **Immobilizer**: a step or one jump; freezes neighbouring enemies that touch no friendly immobilizer (BA-3, BA-8).\n• **Bomb**: a step, a step and explode, or explode in place, clearing the 8 squares around it (BA-9).\n• **Imitator**: moves as the piece your opponent just moved (BA-10).",
+            text: "• **Tweke**: one step, or a chain of jumps over neighbours of **one colour**; jumped enemies are removed, bombs stay. **Super-tweke**: may jump both colours.\n• **Tank**: one step along a rank or file, pushing the line in front; pushed off the board means removed.\n• **Detonator**: a knight move; with each other friendly detonator it forms a rectangle, and the pieces on its two other corners are removed, yours too.\n• **Immobilizer**: a step or one jump; freezes neighbouring enemies that touch no friendly immobilizer.\n• **Bomb**: a step, a step and explode, or explode in place, clearing the 8 squares around it.\n• **Imitator**: moves as the piece your opponent just moved.",
         },
         Section {
             name: "How the game ends",
-            text: "After every action (BA-11): **two pieces in the opponent's goal** wins; a side with no piece on the board loses (both: draw); a player to move with no legal action loses. A piece in a goal is locked for the rest of the game (BA-2). Threefold repetition and 100 plies without a removal, tweke move or goal entry: automatic draws (BA-12). Draws by agreement and resignation as usual.",
+            text: "After every action: **two pieces in the opponent's goal** wins; a side with no piece on the board loses (both: draw); a player to move with no legal action loses. A piece in a goal is locked for the rest of the game. Threefold repetition and 100 plies without a removal, tweke move or goal entry: automatic draws. Draws by agreement and resignation as usual.",
         },
     ],
     examples: &[
@@ -345,7 +335,7 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "move",
-        "play in the game's thread; start typing and pick from your legal actions.",
+        "play in the game's thread; start typing and pick from your legal actions. An action that removes pieces first shows you the position after it: Confirm or Cancel (`preview:true` for any action).",
     ),
     (
         "board",
@@ -376,12 +366,12 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "rules",
-        "the rules of a variant, with its starting position.",
+        "the rules of a variant, with its starting position and the full rules as a file.",
     ),
     ("help", "this help."),
     (
         "settings me",
-        "your reminders: on or off, by DM or by a mention in the game thread.",
+        "your reminders (on or off, by DM or a mention in the game thread) and explosion previews (always, or only when asked).",
     ),
     (
         "settings server",
@@ -552,9 +542,8 @@ mod tests {
             check_embed(variant.name(), &c.title(), c.summary, &f, &c.footer());
             assert!(
                 c.footer()
-                    .contains(&format!("docs/rules/{}.md", variant.name()))
-                    && c.footer().contains("docs/rules/RULINGS.md"),
-                "{variant}: the footer must name the rules page and docs/rules/RULINGS.md: {}",
+                    .contains(&super::super::full_rules::file_name(variant)),
+                "{variant}: the footer must name the attached full rules: {}",
                 c.footer()
             );
             let all = format!("{} {} {:?}", c.summary, c.footer(), f);
@@ -588,30 +577,18 @@ mod tests {
         }
     }
 
-    /// The cards condense the rules pages: every ruling a card cites is cited by the
-    /// variant's page too, and every example's action appears on that page.
+    /// The cards condense the rules pages: they cite no ruling id (issue 19: players
+    /// cannot look them up), and every example's action appears on that page.
     #[test]
     fn cards_agree_with_the_rules_pages() {
         let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules");
+        let id = regex::Regex::new(r"[A-Z]{1,2}-\d+").unwrap();
         for variant in Variant::ALL {
             let page = std::fs::read_to_string(docs.join(format!("{}.md", variant.name())))
                 .expect("rules page exists");
             let c = card(variant);
-            let prefix = &ruling_prefix(variant)[..3];
             let text = format!("{} {:?} {}", c.summary, c.fields(), c.footer());
-            let mut cited = 0;
-            for (at, _) in text.match_indices(prefix) {
-                let id: String = text[at..]
-                    .chars()
-                    .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '-')
-                    .collect();
-                cited += 1;
-                assert!(
-                    page.contains(&id),
-                    "{variant}: the card cites {id}, the rules page does not"
-                );
-            }
-            assert!(cited >= 4, "{variant}: the card cites only {cited} rulings");
+            assert!(!id.is_match(&text), "{variant}: {:?}", id.find(&text));
             for ex in c.examples {
                 assert!(
                     page.contains(ex.text),
