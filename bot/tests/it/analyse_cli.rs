@@ -85,6 +85,18 @@ fn analyse_refuses_what_it_cannot_search() {
                 "--fen",
                 "8/8/8/8/8/8/8/4K3 b - - 0 1",
             ],
+            "black has no king",
+        ),
+        (
+            &[
+                "analyse",
+                "--variant",
+                "atomic",
+                "--fen",
+                "8/8/8/8/8/8/8/4K3 b - - 0 1",
+                "--ignore",
+                "missing-king",
+            ],
             "the game is over",
         ),
     ] {
