@@ -30,12 +30,12 @@ struct World {
     clock: Arc<TestClock>,
     notifier: Arc<RecordingNotifier>,
     scheduler: Scheduler,
-    _dir: tempfile::TempDir,
+    _dir: kaboom_testkit::TempDb,
 }
 
 async fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("s.db").display());
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let db = Db::connect(&url).await.unwrap();
     let clock = Arc::new(TestClock::new(T0));
     let notifier = Arc::new(RecordingNotifier::default());

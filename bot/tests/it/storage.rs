@@ -72,7 +72,7 @@ async fn a_version_4_database_moves_its_pending_announcements_into_the_one_outbo
     let dir = tempfile::tempdir().unwrap();
     let old = dir.path().join("migrations");
     std::fs::create_dir(&old).unwrap();
-    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations/sqlite");
     for file in std::fs::read_dir(&shipped).unwrap() {
         let file = file.unwrap();
         let name = file.file_name().into_string().unwrap();
