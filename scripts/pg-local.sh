@@ -24,7 +24,7 @@ as_owner() {
 case "$cmd" in
   start)
     mkdir -p "$dir"
-    [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+    if [ "$(id -u)" = 0 ]; then chown postgres: "$dir"; fi
     if [ ! -f "$dir/data/PG_VERSION" ]; then
       as_owner "$bin/initdb" -D "$dir/data" -U kaboom --auth=trust -E UTF8 --no-sync >/dev/null
     fi

@@ -5,7 +5,7 @@
 
 use super::sql::{Row, query};
 
-use super::{Db, StorageError, Tx};
+use super::{Db, Engine, StorageError, Tx};
 use crate::domain::ids::{ChannelId, GameId, MessageId};
 
 /// An effect to write with a change.
@@ -303,5 +303,63 @@ pub async fn mark_failed(
     .bind(id)
     .execute(db)
     .await?;
+    Ok(())
+}
+
+/// How long a claim on an outbox queue lasts without renewal ([`claim_queue`]): a process
+/// that dies mid-delivery hands its queues over this long after its last claim.
+pub const CLAIM_LEASE_SECS: i64 = 30;
+
+/// Claims outbox queue `queue` (`game:7`, `challenge:3`, `entry:12`) for process `owner`
+/// until `now + `[`CLAIM_LEASE_SECS`], or renews `owner`'s claim: `true` when `owner` may
+/// deliver the queue's entries now, `false` when another process holds an unexpired claim
+/// (issue 22: each outbox entry is posted by exactly one process). One statement
+/// (`INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`, the same text on both
+/// engines), atomic on its row: of two processes claiming a free or expired queue at once,
+/// one gets it.
+///
+/// On SQLite (one process) every claim is granted without a write.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn claim_queue(
+    db: &Db,
+    queue: &str,
+    owner: &str,
+    now: i64,
+) -> Result<bool, StorageError> {
+    if db.engine() == Engine::Sqlite {
+        return Ok(true);
+    }
+    let claimed = query(
+        "INSERT INTO outbox_claims (queue, owner, claimed_until) VALUES (?, ?, ?)
+         ON CONFLICT (queue) DO UPDATE SET owner = excluded.owner,
+             claimed_until = excluded.claimed_until
+         WHERE outbox_claims.owner = excluded.owner OR outbox_claims.claimed_until < ?
+         RETURNING queue",
+    )
+    .bind(queue)
+    .bind(owner)
+    .bind(now + CLAIM_LEASE_SECS)
+    .bind(now)
+    .fetch_optional(db)
+    .await?;
+    Ok(claimed.is_some())
+}
+
+/// Gives up `owner`'s claim on `queue` (its delivery ended), so that another process may
+/// take it at once.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn release_queue(db: &Db, queue: &str, owner: &str) -> Result<(), StorageError> {
+    if db.engine() == Engine::Sqlite {
+        return Ok(());
+    }
+    query("DELETE FROM outbox_claims WHERE queue = ? AND owner = ?")
+        .bind(queue)
+        .bind(owner)
+        .execute(db)
+        .await?;
     Ok(())
 }
