@@ -502,9 +502,7 @@ async fn gateway_routes_guild_events_to_their_shard() {
         assert_eq!(next_json(&mut ws).await["op"], 10);
         let identify = json!({"op": 2, "d": {"token": FAKE_TOKEN, "intents": 0, "shard": shard,
             "properties": {"os": "linux", "browser": "test", "device": "test"}}});
-        ws.send(Message::Text(identify.to_string().into()))
-            .await
-            .unwrap();
+        ws.send(Message::Text(identify.to_string())).await.unwrap();
         ws
     }
 

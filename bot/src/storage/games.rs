@@ -492,7 +492,7 @@ fn push_readable(q: &mut super::sql::Query, scope: Readable) {
     }
 }
 
-fn finished_query<'a>(head: &str, user: UserId, scope: Readable) -> super::sql::Query {
+fn finished_query(head: &str, user: UserId, scope: Readable) -> super::sql::Query {
     let mut q = query(head);
     q.push(" FROM games WHERE (white_id = ")
         .push_bind(user)
