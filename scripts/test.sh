@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # The project's whole test command (README.md): formatting, lints, then every test.
+# With KABOOM_TEST_POSTGRES_URL set (a PostgreSQL server whose user may create databases;
+# scripts/pg-local.sh starts one), the suite runs on SQLite as always, then the tests that
+# touch the database (storage, services, scheduler, outbox, ratings, end to end, and the
+# multi-process test) run again on PostgreSQL, each on a fresh database (issue 22).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo test --workspace --locked
+pg="${KABOOM_TEST_POSTGRES_URL:-}"
+env -u KABOOM_TEST_POSTGRES_URL cargo test --workspace --locked
+if [ -n "$pg" ]; then
+  KABOOM_TEST_POSTGRES_URL="$pg" cargo test -p kaboom-bot --test it --locked -- \
+    storage:: services:: scheduler:: scheduler_discord:: outbox:: ratings:: conflicts:: \
+    archived:: help_rules:: e2e:: shards::
+fi

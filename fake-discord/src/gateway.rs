@@ -21,6 +21,12 @@
 //! - Interactions dispatched while the client is away wait in its session and are sent on
 //!   resume (Discord's 3 s deadline still runs on the fake's clock).
 //!
+//! - Sharding ("Sharding", <https://discord.com/developers/docs/events/gateway#sharding>):
+//!   IDENTIFY may carry `shard: [shard_id, num_shards]`; READY echoes it. A guild's events
+//!   go only to the sessions of shard `(guild_id >> 22) % num_shards` ("Sharding Formula"),
+//!   events without a guild (direct messages) only to shard 0 ("DMs will only be sent to
+//!   shard 0"). A session without `shard` is shard `[0, 1]`: it gets everything.
+//!
 //! Simplification: a new IDENTIFY ends every session that has no connection (the fake has
 //! one bot; a bot that identifies anew will not resume the old session), so dispatches are
 //! not kept for a bot process that was killed.
@@ -57,6 +63,37 @@ struct Session {
     sent: VecDeque<(u64, String, Value)>,
     /// The connection the session is on now (connection id, its channel); `None` while away.
     conn: Option<(u64, mpsc::UnboundedSender<Frame>)>,
+    /// The session's `[shard_id, num_shards]` from IDENTIFY (`[0, 1]` without).
+    shard: (u64, u64),
+}
+
+/// Discord's sharding formula: the shard of `guild_id` among `num_shards`
+/// (<https://discord.com/developers/docs/events/gateway#sharding-sharding-formula>:
+/// `shard_id = (guild_id >> 22) % num_shards`).
+pub fn shard_of(guild_id: u64, num_shards: u64) -> u64 {
+    (guild_id >> 22) % num_shards.max(1)
+}
+
+/// The guild a dispatch belongs to: its `guild_id`, or the `id` of a GUILD_* event about
+/// the guild itself; `None` for events outside a guild (direct messages).
+fn guild_of(name: &str, data: &Value) -> Option<u64> {
+    let id = |v: &Value| v.as_str().and_then(|s| s.parse().ok()).or(v.as_u64());
+    id(&data["guild_id"]).or_else(|| {
+        matches!(name, "GUILD_CREATE" | "GUILD_UPDATE" | "GUILD_DELETE")
+            .then(|| id(&data["id"]))
+            .flatten()
+    })
+}
+
+/// Whether a session of shard `(id, count)` gets a dispatch of guild `guild` (Discord's
+/// routing, see the module's "Sharding").
+pub(crate) fn shard_gets(shard: (u64, u64), guild: Option<u64>) -> bool {
+    let (id, count) = shard;
+    match guild {
+        _ if count <= 1 => true,
+        Some(g) => shard_of(g, count) == id,
+        None => id == 0,
+    }
 }
 
 impl Session {
@@ -126,7 +163,13 @@ impl Sessions {
     /// Gives a dispatch to every session (sent now, or kept for the resume); returns how
     /// many sessions there are.
     pub(crate) fn dispatch(&mut self, name: &str, data: &Value) -> usize {
+        let guild = guild_of(name, data);
+        let mut reached = 0;
         for session in self.sessions.values_mut() {
+            if !shard_gets(session.shard, guild) {
+                continue;
+            }
+            reached += 1;
             let (seq, name, data) = session.push(name, data.clone());
             if let Some((_, tx)) = &session.conn
                 && tx.send(Frame::Dispatch(seq, name, data)).is_err()
@@ -134,7 +177,7 @@ impl Sessions {
                 session.conn = None;
             }
         }
-        self.sessions.len()
+        reached
     }
 
     /// Sends a fault to every connected session; returns how many.
@@ -152,6 +195,7 @@ impl Sessions {
         &mut self,
         session_id: String,
         conn: (u64, mpsc::UnboundedSender<Frame>),
+        shard: (u64, u64),
         events: Vec<(&str, Value)>,
     ) -> Vec<(u64, String, Value)> {
         self.sessions.retain(|_, s| s.conn.is_some());
@@ -160,6 +204,7 @@ impl Sessions {
             seq: 0,
             sent: VecDeque::new(),
             conn: Some(conn),
+            shard,
         };
         let frames = events
             .into_iter()
@@ -284,20 +329,42 @@ pub(crate) async fn connection(shared: Arc<Shared>, mut socket: WebSocket) {
                     Some(1) if skip_acks > 0 => skip_acks -= 1,
                     Some(1) => replies.push(json!({ "op": 11, "d": null, "s": null, "t": null })),
                     Some(2) => {
+                        // Identify Structure: `shard` is `[shard_id, num_shards]`
+                        // (https://discord.com/developers/docs/events/gateway-events#identify).
+                        let shard = match payload["d"]["shard"].as_array().map(Vec::as_slice) {
+                            Some([id, count]) => match (id.as_u64(), count.as_u64()) {
+                                (Some(id), Some(count)) if count >= 1 && id < count => Some((id, count)),
+                                _ => None,
+                            },
+                            None => Some((0, 1)),
+                            Some(_) => None,
+                        };
+                        // "4010 Invalid shard: You sent an invalid shard when identifying."
+                        let Some(shard) = shard else {
+                            let close = CloseFrame { code: 4010, reason: "Invalid shard.".into() };
+                            let _ = socket.send(Message::Close(Some(close))).await;
+                            ends = true;
+                            break;
+                        };
                         let (id, frames) = shared.update(|state| {
                             let session_id = format!("fake-session-{}", state.ids.next());
-                            let ready = state.ready_json(&session_id);
+                            let owns_guild = shard_gets(shard, Some(state.guild_id));
+                            let ready = state.ready_json(&session_id, shard, owns_guild);
                             // GUILD_PRESENCES is intent bit 8
                             // (https://discord.com/developers/docs/events/gateway#list-of-intents).
                             let presences = payload["d"]["intents"]
                                 .as_u64()
                                 .is_some_and(|bits| bits & (1 << 8) != 0);
-                            let guild = state.guild_create_json(presences);
+                            let mut events = vec![("READY", ready)];
+                            if owns_guild {
+                                events.push(("GUILD_CREATE", state.guild_create_json(presences)));
+                            }
                             state.identified_sessions += 1;
                             let frames = state.gateway.identify(
                                 session_id.clone(),
                                 (conn, tx.clone()),
-                                vec![("READY", ready), ("GUILD_CREATE", guild)],
+                                shard,
+                                events,
                             );
                             (session_id, frames)
                         });

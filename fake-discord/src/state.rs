@@ -454,15 +454,27 @@ impl State {
         guild
     }
 
-    /// The READY event data (<https://discord.com/developers/docs/events/gateway-events#ready>).
-    pub(crate) fn ready_json(&self, session_id: &str) -> Value {
+    /// The READY event data (<https://discord.com/developers/docs/events/gateway-events#ready>)
+    /// of a session of `shard` (`[shard_id, num_shards]`, echoed): the fake's guild is listed
+    /// (unavailable, its GUILD_CREATE follows) only for the shard it belongs to (`owns_guild`).
+    pub(crate) fn ready_json(
+        &self,
+        session_id: &str,
+        shard: (u64, u64),
+        owns_guild: bool,
+    ) -> Value {
+        let guilds: Vec<Value> = if owns_guild {
+            vec![json!({ "id": self.guild_id.to_string(), "unavailable": true })]
+        } else {
+            Vec::new()
+        };
         json!({
             "v": 10,
             "user": self.bot_user_json(),
-            "guilds": [{ "id": self.guild_id.to_string(), "unavailable": true }],
+            "guilds": guilds,
             "session_id": session_id,
             "resume_gateway_url": self.gateway_url(),
-            "shard": [0, 1],
+            "shard": [shard.0, shard.1],
             "application": { "id": self.application_id.to_string(), "flags": 0 },
         })
     }

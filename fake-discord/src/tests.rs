@@ -25,9 +25,12 @@ async fn gateway_objects_deserialize_in_serenity() {
     let fake = FakeDiscord::start().await.unwrap();
     fake.add_user(&SimUser::new(1001, "alice").with_global_name("Alice"));
     fake.add_thread(fake.text_channel_id(), "game-1").unwrap();
-    let (ready, guild) = fake
-        .shared
-        .read(|s| (s.ready_json("session"), s.guild_create_json(true)));
+    let (ready, guild) = fake.shared.read(|s| {
+        (
+            s.ready_json("session", (0, 1), true),
+            s.guild_create_json(true),
+        )
+    });
     let ready: serenity::Ready = parse("READY", &ready);
     assert_eq!(ready.application.id.get(), fake.application_id());
     assert_eq!(ready.user.id.get(), fake.bot_user_id());
@@ -44,8 +47,7 @@ async fn gateway_objects_deserialize_in_serenity() {
     assert_eq!(guild.member_count, 2);
 
     // A whole frame as serenity's shard reads it.
-    let frame =
-        json!({"op": 0, "s": 1, "t": "READY", "d": fake.shared.read(|s| s.ready_json("x"))});
+    let frame = json!({"op": 0, "s": 1, "t": "READY", "d": fake.shared.read(|s| s.ready_json("x", (0, 1), true))});
     let event: serenity::GatewayEvent = parse("READY frame", &frame);
     assert!(matches!(event, serenity::GatewayEvent::Dispatch(1, _)));
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
@@ -516,4 +518,93 @@ async fn interaction_messages_carry_their_metadata() {
     // A message no interaction made has none.
     let hi = fake.message(on).unwrap();
     assert_eq!(hi.interaction_user_id(), None);
+}
+
+/// Gateway sharding (<https://discord.com/developers/docs/events/gateway#sharding>): three
+/// sessions identify as shards `[0, 3]`, `[1, 3]`, `[2, 3]`; READY echoes each shard, only
+/// the fake guild's shard `(guild_id >> 22) % 3` gets its GUILD_CREATE, a guild's events
+/// reach only its shard, events without a guild (DMs) only shard 0, and an IDENTIFY with
+/// `shard: [3, 3]` is closed with 4010 Invalid shard.
+#[tokio::test]
+async fn gateway_routes_guild_events_to_their_shard() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    type Ws = tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >;
+
+    async fn next(ws: &mut Ws, wait: Duration) -> Option<Message> {
+        tokio::time::timeout(wait, ws.next())
+            .await
+            .ok()
+            .flatten()
+            .and_then(Result::ok)
+    }
+    async fn next_json(ws: &mut Ws) -> Value {
+        match next(ws, Duration::from_secs(5)).await {
+            Some(Message::Text(text)) => serde_json::from_str(&text).unwrap(),
+            other => panic!("expected a JSON text frame, got {other:?}"),
+        }
+    }
+    async fn identify(url: &str, shard: Value) -> Ws {
+        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        assert_eq!(next_json(&mut ws).await["op"], 10);
+        let identify = json!({"op": 2, "d": {"token": FAKE_TOKEN, "intents": 0, "shard": shard,
+            "properties": {"os": "linux", "browser": "test", "device": "test"}}});
+        ws.send(Message::Text(identify.to_string())).await.unwrap();
+        ws
+    }
+
+    let fake = FakeDiscord::start().await.unwrap();
+    let url = format!("{}?v=10", fake.gateway_url());
+    let home = crate::gateway::shard_of(fake.guild_id(), 3);
+    let mut shards = Vec::new();
+    for id in 0..3u64 {
+        let mut ws = identify(&url, json!([id, 3])).await;
+        let ready = next_json(&mut ws).await;
+        assert_eq!(ready["t"], "READY");
+        assert_eq!(ready["d"]["shard"], json!([id, 3]));
+        let listed = ready["d"]["guilds"].as_array().unwrap().len();
+        assert_eq!(listed, usize::from(id == home), "shard {id}");
+        if id == home {
+            assert_eq!(next_json(&mut ws).await["t"], "GUILD_CREATE");
+        }
+        shards.push(ws);
+    }
+
+    // A guild of each shard, found by the formula, and a DM.
+    let guild_on = |shard: u64| (1u64..).map(|n| n << 22).find(|g| (g >> 22) % 3 == shard);
+    for target in 0..3u64 {
+        let g = guild_on(target).unwrap();
+        assert_eq!(
+            fake.dispatch_raw("TYPING_START", json!({"guild_id": g.to_string()})),
+            1
+        );
+        for (id, ws) in shards.iter_mut().enumerate() {
+            let got = next(ws, Duration::from_millis(300)).await;
+            assert_eq!(
+                got.is_some(),
+                id as u64 == target,
+                "guild {g} reached shard {id}: {got:?}"
+            );
+        }
+    }
+    assert_eq!(
+        fake.dispatch_raw("TYPING_START", json!({"channel_id": "5"})),
+        1
+    );
+    for (id, ws) in shards.iter_mut().enumerate() {
+        let got = next(ws, Duration::from_millis(300)).await;
+        assert_eq!(
+            got.is_some(),
+            id == 0,
+            "a DM event reached shard {id}: {got:?}"
+        );
+    }
+
+    let mut bad = identify(&url, json!([3, 3])).await;
+    match next(&mut bad, Duration::from_secs(5)).await {
+        Some(Message::Close(Some(frame))) => assert_eq!(u16::from(frame.code), 4010),
+        other => panic!("expected close 4010, got {other:?}"),
+    }
 }

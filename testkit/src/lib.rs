@@ -10,7 +10,9 @@
 //! - [`clock::TestClock`], [`painter::PlainPainter`], [`notifier::RecordingNotifier`]: the
 //!   bot's [`Clock`](kaboom_bot::domain::clock::Clock), [`BoardPainter`](kaboom_bot::service::painter::BoardPainter)
 //!   and scheduler [`NoticePlanner`](kaboom_bot::scheduler::NoticePlanner) for tests;
-//! - [`temp_db`]: a fresh SQLite database in a temporary directory;
+//! - [`temp_db`], [`TempDb`]: a fresh database: SQLite in a temporary directory, or a new
+//!   database on the PostgreSQL server of `KABOOM_TEST_POSTGRES_URL` when that is set
+//!   (issue 22: the same tests on both engines);
 //! - [`discord_scheduler`], [`wait_for_outbox`]: the scheduler writing into the Discord
 //!   outbox and its deliverer posting to a fake Discord, as the running bot has them.
 #![deny(missing_docs)]
@@ -34,15 +36,139 @@ use kaboom_bot::service::Services;
 use kaboom_bot::storage::{Db, outbox};
 use poise::serenity_prelude as serenity;
 
-/// A fresh database with every migration applied, in a temporary directory that lives as
-/// long as the returned guard.
+/// The variable naming a PostgreSQL server for the tests (issue 22): a URL such as
+/// `postgres://kaboom@127.0.0.1:5433/postgres` whose user may create databases
+/// (`scripts/pg-local.sh` starts one). Unset: the tests use SQLite.
+pub const POSTGRES_URL_VAR: &str = "KABOOM_TEST_POSTGRES_URL";
+
+/// The PostgreSQL server URL of [`POSTGRES_URL_VAR`], if set and not empty.
+pub fn postgres_url() -> Option<String> {
+    std::env::var(POSTGRES_URL_VAR)
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+}
+
+/// A fresh, empty database for one test, removed when dropped: a SQLite file in a
+/// temporary directory, or, when [`POSTGRES_URL_VAR`] is set, a new database
+/// (`kaboom_test_<pid>_<n>_<random>`) on that PostgreSQL server, dropped (`WITH (FORCE)`)
+/// when the guard goes.
+#[derive(Debug)]
+pub struct TempDb {
+    url: String,
+    dir: tempfile::TempDir,
+    /// The server's URL and the database's name, on PostgreSQL.
+    postgres: Option<(String, String)>,
+}
+
+impl TempDb {
+    /// Makes the database (no migration yet: [`Db::connect`] applies them).
+    ///
+    /// # Panics
+    /// When the temporary directory or the PostgreSQL database cannot be made: a test
+    /// cannot go on.
+    pub async fn new() -> TempDb {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let Some(server) = postgres_url() else {
+            let url = format!("sqlite://{}", dir.path().join("test.db").display());
+            return TempDb {
+                url,
+                dir,
+                postgres: None,
+            };
+        };
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let salt = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or_default();
+        let name = format!("kaboom_test_{}_{n}_{salt:x}", std::process::id());
+        use sqlx::Connection;
+        let mut admin = sqlx::PgConnection::connect(&server)
+            .await
+            .unwrap_or_else(|e| panic!("{POSTGRES_URL_VAR}: cannot connect: {e}"));
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .await
+            .unwrap_or_else(|e| panic!("{POSTGRES_URL_VAR}: cannot create {name}: {e}"));
+        let _ = admin.close().await;
+        TempDb {
+            url: with_database(&server, &name),
+            dir,
+            postgres: Some((server, name)),
+        }
+    }
+
+    /// The database's URL (`sqlite://...` or `postgres://...`), for [`Db::connect`] or a
+    /// `kaboom serve` process's `DATABASE_URL`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// A temporary directory that lives as long as the database (for other files).
+    pub fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    /// Whether this is a PostgreSQL database.
+    pub fn is_postgres(&self) -> bool {
+        self.postgres.is_some()
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let Some((server, name)) = self.postgres.take() else {
+            return;
+        };
+        // Drop may run inside the test's runtime: the drop gets a thread and a runtime of
+        // its own. Best effort: a database left behind is only space on a test server.
+        let _ = std::thread::spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            rt.block_on(async move {
+                use sqlx::Connection;
+                if let Ok(mut admin) = sqlx::PgConnection::connect(&server).await {
+                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                        .execute(&mut admin)
+                        .await;
+                    let _ = admin.close().await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// `server` (a `postgres://` URL) naming database `name` instead of its own.
+fn with_database(server: &str, name: &str) -> String {
+    let (base, query) = match server.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (server, None),
+    };
+    let authority_start = base.find("://").map_or(0, |i| i + 3);
+    let base = match base[authority_start..].find('/') {
+        Some(i) => &base[..authority_start + i],
+        None => base,
+    };
+    match query {
+        Some(q) => format!("{base}/{name}?{q}"),
+        None => format!("{base}/{name}"),
+    }
+}
+
+/// A fresh database with every migration applied ([`TempDb`]: SQLite, or PostgreSQL when
+/// [`POSTGRES_URL_VAR`] is set), removed when the returned guard goes.
 ///
 /// # Panics
-/// When the temporary directory or the database cannot be made: a test cannot go on.
-pub async fn temp_db() -> (Db, tempfile::TempDir) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}", dir.path().join("test.db").display());
-    (Db::connect(&url).await.expect("open test db"), dir)
+/// When the database cannot be made or opened: a test cannot go on.
+pub async fn temp_db() -> (Db, TempDb) {
+    let guard = TempDb::new().await;
+    (Db::connect(guard.url()).await.expect("open test db"), guard)
 }
 
 /// The bot's scheduler over `db`, reading the time from `clock` and planning its notices
@@ -102,5 +228,26 @@ pub async fn wait_for_outbox(db: &Db, timeout: Duration) -> bool {
             return false;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn a_postgres_url_is_pointed_at_another_database() {
+        assert_eq!(
+            with_database("postgres://k@127.0.0.1:5433/postgres", "t1"),
+            "postgres://k@127.0.0.1:5433/t1"
+        );
+        assert_eq!(
+            with_database("postgres://k:pw@h/db?sslmode=disable", "t2"),
+            "postgres://k:pw@h/t2?sslmode=disable"
+        );
+        assert_eq!(
+            with_database("postgres://h:5432", "t3"),
+            "postgres://h:5432/t3"
+        );
     }
 }

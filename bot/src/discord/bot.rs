@@ -160,7 +160,7 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     )
     .with_waker(waker)
     .spawn();
-    run_gateway(&mut client).await
+    run_gateway(&mut client, config.shards).await
 }
 
 /// The line `kaboom serve` stops with when the gateway refuses the token (close code 4004).
@@ -176,10 +176,29 @@ pub const GATEWAY_REFUSED_TOKEN: &str = "Discord refused DISCORD_TOKEN on the ga
 /// serenity 0.12 returns [`serenity::GatewayError::InvalidAuthentication`] from
 /// `Client::start` for it.
 ///
+/// With `shards`, the client runs shards `first..=last` of `count` (serenity's
+/// `start_shard_range`, issue 22; Discord's Gateway "Sharding",
+/// <https://discord.com/developers/docs/events/gateway#sharding>); without, one shard.
+///
 /// # Errors
 /// [`GATEWAY_REFUSED_TOKEN`] on 4004; serenity's error otherwise.
-pub async fn run_gateway(client: &mut serenity::Client) -> Result<(), Error> {
-    match client.start().await {
+pub async fn run_gateway(
+    client: &mut serenity::Client,
+    shards: Option<crate::discord::config::Shards>,
+) -> Result<(), Error> {
+    let started = match shards {
+        None => client.start().await,
+        Some(s) => {
+            tracing::info!(
+                count = s.count,
+                first = s.first,
+                last = s.last,
+                "running gateway shards"
+            );
+            client.start_shard_range(s.first..s.last + 1, s.count).await
+        }
+    };
+    match started {
         Ok(()) => Ok(()),
         Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication)) => {
             client.shard_manager.shutdown_all().await;

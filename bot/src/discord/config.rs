@@ -18,6 +18,77 @@ pub struct Config {
     /// comes from that server's `GET /gateway/bot`, and serenity's own rate limiter is off
     /// (the server behind the base owns the limits). `None`: Discord itself.
     pub api_base: Option<String>,
+    /// The gateway shards this process runs (`SHARD_COUNT`, `SHARD_IDS`; issue 22); `None`:
+    /// one shard, as before.
+    pub shards: Option<Shards>,
+}
+
+/// Which gateway shards a process runs: shards `first..=last` of `count` (Discord's
+/// Gateway "Sharding": a guild's events go to shard `(guild_id >> 22) % count`, DMs to
+/// shard 0; sharding is required from 2,500 servers,
+/// <https://discord.com/developers/docs/events/gateway#sharding>). Several processes on
+/// one PostgreSQL database each run their own range; together they cover `0..count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// The total number of shards (every process gives the same).
+    pub count: u32,
+    /// This process's first shard id.
+    pub first: u32,
+    /// This process's last shard id (inclusive).
+    pub last: u32,
+}
+
+impl Shards {
+    /// Reads `SHARD_COUNT` (a positive number) and `SHARD_IDS` (`3`, or an inclusive
+    /// range `0-2`; default: every shard). `None` when neither is set.
+    ///
+    /// # Errors
+    /// [`ConfigError::BadShards`] for a count that is not a positive number, ids that are
+    /// not a number or a range, a range out of `0..count`, or `SHARD_IDS` without
+    /// `SHARD_COUNT`.
+    pub fn from_values(
+        count: Option<&str>,
+        ids: Option<&str>,
+    ) -> Result<Option<Shards>, ConfigError> {
+        let bad = |why: &str| ConfigError::BadShards(why.to_string());
+        let count = match count {
+            None => {
+                return match ids {
+                    None => Ok(None),
+                    Some(_) => Err(bad(
+                        "SHARD_IDS needs SHARD_COUNT (the total number of shards)",
+                    )),
+                };
+            }
+            Some(c) => c
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| bad(&format!("SHARD_COUNT must be a positive number, not '{c}'")))?,
+        };
+        let (first, last) = match ids.map(str::trim) {
+            None => (0, count - 1),
+            Some(ids) => {
+                let number = |s: &str| {
+                    s.trim().parse::<u32>().map_err(|_| {
+                        bad(&format!("SHARD_IDS must be a shard id such as 2 or a range such as 0-2, not '{ids}'"))
+                    })
+                };
+                match ids.split_once('-') {
+                    Some((a, b)) => (number(a)?, number(b)?),
+                    None => (number(ids)?, number(ids)?),
+                }
+            }
+        };
+        if first > last || last >= count {
+            return Err(bad(&format!(
+                "SHARD_IDS {first}-{last} is not within shards 0-{} of SHARD_COUNT {count}",
+                count - 1
+            )));
+        }
+        Ok(Some(Shards { count, first, last }))
+    }
 }
 
 /// A configuration problem, as one line for the user.
@@ -36,6 +107,9 @@ pub enum ConfigError {
         "DISCORD_API_BASE must be an http:// or https:// URL such as http://127.0.0.1:8080, not '{0}'"
     )]
     BadApiBase(String),
+    /// `SHARD_COUNT` or `SHARD_IDS` do not name shards (issue 22).
+    #[error("{0}")]
+    BadShards(String),
     /// A line of `.env` that is not `NAME=value` (dotenvy could not parse it). The line's
     /// text is not repeated: it may hold the token.
     #[error(
@@ -150,11 +224,18 @@ impl Config {
                 Some(trimmed.to_string())
             }
         };
+        let shards = Shards::from_values(
+            get("SHARD_COUNT")
+                .filter(|v| !v.trim().is_empty())
+                .as_deref(),
+            get("SHARD_IDS").filter(|v| !v.trim().is_empty()).as_deref(),
+        )?;
         Ok(Config {
             token,
             database_url,
             dev_guild_id,
             api_base,
+            shards,
         })
     }
 }
@@ -170,6 +251,61 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn shard_ranges_are_read_and_checked() {
+        let read = |c: Option<&str>, i: Option<&str>| Shards::from_values(c, i);
+        assert_eq!(read(None, None).unwrap(), None);
+        assert_eq!(
+            read(Some("3"), None).unwrap(),
+            Some(Shards {
+                count: 3,
+                first: 0,
+                last: 2
+            })
+        );
+        assert_eq!(
+            read(Some("3"), Some("1")).unwrap(),
+            Some(Shards {
+                count: 3,
+                first: 1,
+                last: 1
+            })
+        );
+        assert_eq!(
+            read(Some("8"), Some(" 4-7 ")).unwrap(),
+            Some(Shards {
+                count: 8,
+                first: 4,
+                last: 7
+            })
+        );
+        for (c, i) in [
+            (Some("0"), None),
+            (Some("x"), None),
+            (Some("3"), Some("3")),
+            (Some("3"), Some("2-1")),
+            (Some("3"), Some("a-b")),
+            (None, Some("1")),
+        ] {
+            let e = read(c, i).unwrap_err().to_string();
+            assert!(e.contains("SHARD_"), "{c:?} {i:?}: {e}");
+        }
+        let c = Config::from_lookup(lookup(&[
+            ("DISCORD_TOKEN", "t"),
+            ("SHARD_COUNT", "3"),
+            ("SHARD_IDS", "2"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            c.shards,
+            Some(Shards {
+                count: 3,
+                first: 2,
+                last: 2
+            })
+        );
     }
 
     #[test]

@@ -590,6 +590,17 @@ enum Queue {
     Entry(i64),
 }
 
+impl Queue {
+    /// The queue's name in `outbox_claims` (issue 22).
+    fn claim_key(self) -> String {
+        match self {
+            Queue::Game(id) => format!("game:{id}"),
+            Queue::Challenge(id) => format!("challenge:{id}"),
+            Queue::Entry(id) => format!("entry:{id}"),
+        }
+    }
+}
+
 fn queue(entry: &Entry) -> Queue {
     entry
         .game_id
@@ -618,6 +629,21 @@ pub struct Deliverer {
     in_flight: std::sync::Mutex<HashSet<Queue>>,
     /// The delivery tasks' slots.
     slots: Arc<tokio::sync::Semaphore>,
+    /// This process's name in `outbox_claims` (issue 22): host, process id and 8 random
+    /// hex digits, so that a restarted process with a reused pid is another owner.
+    owner: String,
+}
+
+/// A name for this process among those sharing the database ([`Deliverer`]'s `owner`).
+fn process_name() -> String {
+    let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "host".to_string());
+    let mut b = [0u8; 4];
+    let _ = getrandom::fill(&mut b);
+    format!(
+        "{host}:{}:{:08x}",
+        std::process::id(),
+        u32::from_be_bytes(b)
+    )
 }
 
 /// A handle on the running deliverer: wake it, wait for a game's or a challenge's entries.
@@ -656,6 +682,7 @@ impl Deliverer {
             done,
             in_flight: std::sync::Mutex::new(HashSet::new()),
             slots: Arc::new(tokio::sync::Semaphore::new(DELIVERY_CONCURRENCY)),
+            owner: process_name(),
         };
         tokio::spawn(Arc::new(deliverer).run());
         OutboxHandle {
@@ -717,11 +744,28 @@ impl Deliverer {
             let Ok(slot) = self.slots.clone().acquire_owned().await else {
                 break;
             };
+            // Several processes on one database (issue 22): only the one that holds the
+            // queue's claim posts its entries.
+            let claim = key.claim_key();
+            let db = &self.services.db;
+            if !outbox::claim_queue(db, &claim, &self.owner, now).await? {
+                self.in_flight
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .remove(&key);
+                // Look again when its holder's claim could have lapsed.
+                let at = now + outbox::CLAIM_LEASE_SECS;
+                next = Some(next.map_or(at, |n| n.min(at)));
+                continue;
+            }
             let me = self.clone();
             tokio::spawn(async move {
                 let _slot = slot;
-                if let Err(e) = me.deliver_queue(entries).await {
+                if let Err(e) = me.deliver_queue(&claim, entries).await {
                     tracing::warn!(error = %e, "outbox delivery failed");
+                }
+                if let Err(e) = outbox::release_queue(&me.services.db, &claim, &me.owner).await {
+                    tracing::warn!(error = %e, "outbox claim not released; it lapses");
                 }
                 me.in_flight
                     .lock()
@@ -735,10 +779,16 @@ impl Deliverer {
 
     /// Delivers one queue's entries in order, until one fails (it is retried after its
     /// backoff and holds back the rest) or is not due yet. An entry given up after
-    /// [`MAX_ATTEMPTS`] no longer holds the queue back.
-    async fn deliver_queue(&self, entries: Vec<Entry>) -> Result<(), Error> {
+    /// [`MAX_ATTEMPTS`] no longer holds the queue back. The queue's claim (`claim`) is
+    /// renewed before each entry; lost (this process stalled past its lease and another
+    /// took the queue over), the delivery stops.
+    async fn deliver_queue(&self, claim: &str, entries: Vec<Entry>) -> Result<(), Error> {
         let db = &self.services.db;
         for listed in entries {
+            if !outbox::claim_queue(db, claim, &self.owner, unix_now()).await? {
+                tracing::warn!(queue = claim, "outbox queue taken over by another process");
+                return Ok(());
+            }
             // Read again: the list may be older than a delivery task that just finished
             // this queue (the dispatcher listed it before the task left `in_flight`).
             let Some(entry) = outbox::get(db, listed.id).await? else {

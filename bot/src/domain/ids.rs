@@ -2,12 +2,14 @@
 //! threads, servers, messages), so that one is not passed for another.
 //!
 //! Each converts to and from its plain number (`From`, [`GameId::get`] and the like),
-//! prints as that number, and is stored as an SQL `INTEGER` (snowflakes fit in 63 bits).
+//! prints as that number, and is stored as an SQL `INTEGER` on SQLite and a `BIGINT` on PostgreSQL (snowflakes fit in
+//! 63 bits: the same bits, read back as `u64`).
 
 use std::fmt;
 
 use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
+use sqlx::postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef, Postgres};
 use sqlx::sqlite::{Sqlite, SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
 use sqlx::{Decode, Encode, Type};
 
@@ -126,6 +128,28 @@ macro_rules! snowflake {
         impl<'r> Decode<'r, Sqlite> for $name {
             fn decode(value: SqliteValueRef<'r>) -> Result<$name, BoxDynError> {
                 Ok($name(<i64 as Decode<'r, Sqlite>>::decode(value)? as u64))
+            }
+        }
+
+        // PostgreSQL (issue 22): a `BIGINT` (int8), as on SQLite.
+        impl Type<Postgres> for $name {
+            fn type_info() -> PgTypeInfo {
+                <i64 as Type<Postgres>>::type_info()
+            }
+            fn compatible(ty: &PgTypeInfo) -> bool {
+                <i64 as Type<Postgres>>::compatible(ty)
+            }
+        }
+
+        impl Encode<'_, Postgres> for $name {
+            fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
+                <i64 as Encode<'_, Postgres>>::encode_by_ref(&(self.0 as i64), buf)
+            }
+        }
+
+        impl<'r> Decode<'r, Postgres> for $name {
+            fn decode(value: PgValueRef<'r>) -> Result<$name, BoxDynError> {
+                Ok($name(<i64 as Decode<'r, Postgres>>::decode(value)? as u64))
             }
         }
     };

@@ -2,8 +2,8 @@
 //! commitment. Secret for Beirut until the game ends: only the services read it, and they
 //! show a player only their own row.
 
+use super::sql::{Row, query};
 use kaboom_rules::Color;
-use sqlx::Row;
 
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::GameId;
@@ -31,7 +31,7 @@ pub async fn insert(
     d: &Designation,
     now: i64,
 ) -> Result<(), StorageError> {
-    sqlx::query(
+    query(
         "INSERT INTO carrier_designations (game_id, color, squares, salt, commitment, chosen_at)
          VALUES (?, ?, ?, ?, ?, ?)",
     )
@@ -41,12 +41,12 @@ pub async fn insert(
     .bind(&d.salt)
     .bind(&d.commitment)
     .bind(now)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     Ok(())
 }
 
-fn read(rows: Vec<sqlx::sqlite::SqliteRow>) -> Result<Vec<Designation>, StorageError> {
+fn read(rows: Vec<Row>) -> Result<Vec<Designation>, StorageError> {
     rows.iter()
         .map(|r| {
             let color: String = r.try_get("color")?;
@@ -70,7 +70,7 @@ const SELECT: &str = "SELECT color, squares, salt, commitment FROM carrier_desig
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn all(db: &Db, id: GameId) -> Result<Vec<Designation>, StorageError> {
-    read(sqlx::query(SELECT).bind(id).fetch_all(db.pool()).await?)
+    read(query(SELECT).bind(id).fetch_all(db).await?)
 }
 
 /// As [`all`], inside a transaction.
@@ -78,5 +78,5 @@ pub async fn all(db: &Db, id: GameId) -> Result<Vec<Designation>, StorageError> 
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn all_tx(tx: &mut Tx, id: GameId) -> Result<Vec<Designation>, StorageError> {
-    read(sqlx::query(SELECT).bind(id).fetch_all(&mut **tx).await?)
+    read(query(SELECT).bind(id).fetch_all(&mut *tx).await?)
 }

@@ -2,9 +2,8 @@
 
 use std::str::FromStr;
 
+use super::sql::{Row, query};
 use kaboom_rules::{GameOptions, Variant};
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
 
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
@@ -122,7 +121,7 @@ pub struct Challenge {
     pub spec: NewChallenge,
 }
 
-fn from_row(row: &SqliteRow) -> Result<Challenge, StorageError> {
+fn from_row(row: &Row) -> Result<Challenge, StorageError> {
     let variant: String = row.try_get("variant")?;
     let color: String = row.try_get("color")?;
     let state: String = row.try_get("state")?;
@@ -158,7 +157,7 @@ fn from_row(row: &SqliteRow) -> Result<Challenge, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn insert(db: &Db, c: &NewChallenge, now: i64) -> Result<i64, StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
             variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
@@ -175,7 +174,7 @@ pub async fn insert(db: &Db, c: &NewChallenge, now: i64) -> Result<i64, StorageE
     .bind(c.color.name())
     .bind(c.rated)
     .bind(now)
-    .fetch_one(db.pool())
+    .fetch_one(db)
     .await?;
     Ok(row.try_get("id")?)
 }
@@ -185,9 +184,9 @@ pub async fn insert(db: &Db, c: &NewChallenge, now: i64) -> Result<i64, StorageE
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get(db: &Db, id: i64) -> Result<Option<Challenge>, StorageError> {
-    sqlx::query("SELECT * FROM challenges WHERE id = ?")
+    query("SELECT * FROM challenges WHERE id = ?")
         .bind(id)
-        .fetch_optional(db.pool())
+        .fetch_optional(db)
         .await?
         .as_ref()
         .map(from_row)
@@ -199,9 +198,9 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Challenge>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<Challenge>, StorageError> {
-    sqlx::query("SELECT * FROM challenges WHERE id = ?")
+    query("SELECT * FROM challenges WHERE id = ?")
         .bind(id)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?
         .as_ref()
         .map(from_row)
@@ -213,10 +212,10 @@ pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<Challenge>, StorageEr
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn set_message(db: &Db, id: i64, message_id: MessageId) -> Result<(), StorageError> {
-    sqlx::query("UPDATE challenges SET message_id = ? WHERE id = ?")
+    query("UPDATE challenges SET message_id = ? WHERE id = ?")
         .bind(message_id)
         .bind(id)
-        .execute(db.pool())
+        .execute(db)
         .await?;
     Ok(())
 }
@@ -232,11 +231,11 @@ pub async fn close(
     game_id: Option<GameId>,
 ) -> Result<bool, StorageError> {
     let done =
-        sqlx::query("UPDATE challenges SET state = ?, game_id = ? WHERE id = ? AND state = 'open'")
+        query("UPDATE challenges SET state = ?, game_id = ? WHERE id = ? AND state = 'open'")
             .bind(state.name())
             .bind(game_id)
             .bind(id)
-            .execute(&mut **tx)
+            .execute(&mut *tx)
             .await?;
     Ok(done.rows_affected() == 1)
 }

@@ -4,7 +4,7 @@
 //! owner except the fact that a vacation runs (the opponents are told its end).
 
 use kaboom_rules::Color;
-use sqlx::Row;
+use super::sql::{Row, query};
 
 use super::challenges::NewChallenge;
 use super::games::{GameRow, decodable};
@@ -34,7 +34,7 @@ pub struct Line {
     pub actions: Vec<String>,
 }
 
-fn line_from(r: &sqlx::sqlite::SqliteRow) -> Result<Line, StorageError> {
+fn line_from(r: &Row) -> Result<Line, StorageError> {
     let actions: String = r.try_get("actions")?;
     Ok(Line {
         id: r.try_get("id")?,
@@ -51,13 +51,13 @@ fn line_from(r: &sqlx::sqlite::SqliteRow) -> Result<Line, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn lines_tx(tx: &mut Tx, game: GameId, color: Color) -> Result<Vec<Line>, StorageError> {
-    let rows = sqlx::query(
+    let rows = query(
         "SELECT id, user_id, color, from_ply, actions FROM premoves
          WHERE game_id = ? AND color = ? ORDER BY id",
     )
     .bind(game)
     .bind(color.name())
-    .fetch_all(&mut **tx)
+    .fetch_all(&mut *tx)
     .await?;
     rows.iter().map(line_from).collect()
 }
@@ -76,7 +76,7 @@ pub async fn add_line(
     now: i64,
 ) -> Result<i64, StorageError> {
     let json = serde_json::to_string(actions).unwrap_or_else(|_| "[]".into());
-    let row = sqlx::query(
+    let row = query(
         "INSERT INTO premoves (game_id, user_id, color, from_ply, actions, created_at)
          VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
     )
@@ -86,7 +86,7 @@ pub async fn add_line(
     .bind(from_ply)
     .bind(json)
     .bind(now)
-    .fetch_one(&mut **tx)
+    .fetch_one(&mut *tx)
     .await?;
     Ok(row.try_get("id")?)
 }
@@ -102,11 +102,11 @@ pub async fn advance_line(
     actions: &[String],
 ) -> Result<(), StorageError> {
     let json = serde_json::to_string(actions).unwrap_or_else(|_| "[]".into());
-    sqlx::query("UPDATE premoves SET from_ply = ?, actions = ? WHERE id = ?")
+    query("UPDATE premoves SET from_ply = ?, actions = ? WHERE id = ?")
         .bind(from_ply)
         .bind(json)
         .bind(id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(())
 }
@@ -116,9 +116,9 @@ pub async fn advance_line(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn drop_line(tx: &mut Tx, id: i64) -> Result<(), StorageError> {
-    sqlx::query("DELETE FROM premoves WHERE id = ?")
+    query("DELETE FROM premoves WHERE id = ?")
         .bind(id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(())
 }
@@ -134,16 +134,16 @@ pub async fn clear_lines(
 ) -> Result<u64, StorageError> {
     let done = match color {
         Some(c) => {
-            sqlx::query("DELETE FROM premoves WHERE game_id = ? AND color = ?")
+            query("DELETE FROM premoves WHERE game_id = ? AND color = ?")
                 .bind(game)
                 .bind(c.name())
-                .execute(&mut **tx)
+                .execute(&mut *tx)
                 .await?
         }
         None => {
-            sqlx::query("DELETE FROM premoves WHERE game_id = ?")
+            query("DELETE FROM premoves WHERE game_id = ?")
                 .bind(game)
-                .execute(&mut **tx)
+                .execute(&mut *tx)
                 .await?
         }
     };
@@ -170,7 +170,7 @@ pub struct Vacation {
     pub ended_at: Option<i64>,
 }
 
-fn vacation_from(r: &sqlx::sqlite::SqliteRow) -> Result<Vacation, StorageError> {
+fn vacation_from(r: &Row) -> Result<Vacation, StorageError> {
     Ok(Vacation {
         id: r.try_get("id")?,
         user_id: r.try_get("user_id")?,
@@ -186,11 +186,11 @@ fn vacation_from(r: &sqlx::sqlite::SqliteRow) -> Result<Vacation, StorageError> 
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn running_vacation(tx: &mut Tx, user: UserId) -> Result<Option<Vacation>, StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "SELECT * FROM vacations WHERE user_id = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
     )
     .bind(user)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(&mut *tx)
     .await?;
     row.as_ref().map(vacation_from).transpose()
 }
@@ -205,10 +205,10 @@ pub async fn vacations_since(
     since: i64,
 ) -> Result<Vec<Vacation>, StorageError> {
     let rows =
-        sqlx::query("SELECT * FROM vacations WHERE user_id = ? AND started_at >= ? ORDER BY id")
+        query("SELECT * FROM vacations WHERE user_id = ? AND started_at >= ? ORDER BY id")
             .bind(user)
             .bind(since)
-            .fetch_all(&mut **tx)
+            .fetch_all(&mut *tx)
             .await?;
     rows.iter().map(vacation_from).collect()
 }
@@ -224,7 +224,7 @@ pub async fn start_vacation(
     started_at: i64,
     until_at: i64,
 ) -> Result<i64, StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "INSERT INTO vacations (user_id, name, started_at, until_at) VALUES (?, ?, ?, ?)
          RETURNING id",
     )
@@ -232,7 +232,7 @@ pub async fn start_vacation(
     .bind(name)
     .bind(started_at)
     .bind(until_at)
-    .fetch_one(&mut **tx)
+    .fetch_one(&mut *tx)
     .await?;
     Ok(row.try_get("id")?)
 }
@@ -242,10 +242,10 @@ pub async fn start_vacation(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn end_vacation(tx: &mut Tx, id: i64, at: i64) -> Result<bool, StorageError> {
-    let done = sqlx::query("UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
+    let done = query("UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
         .bind(at)
         .bind(id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -255,11 +255,11 @@ pub async fn end_vacation(tx: &mut Tx, id: i64, at: i64) -> Result<bool, Storage
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn vacations_due(db: &Db, now: i64) -> Result<Vec<Vacation>, StorageError> {
-    let rows = sqlx::query(
+    let rows = query(
         "SELECT * FROM vacations WHERE ended_at IS NULL AND until_at <= ? ORDER BY until_at",
     )
     .bind(now)
-    .fetch_all(db.pool())
+    .fetch_all(db)
     .await?;
     rows.iter().map(vacation_from).collect()
 }
@@ -269,14 +269,14 @@ pub async fn vacations_due(db: &Db, now: i64) -> Result<Vec<Vacation>, StorageEr
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn on_vacation(db: &Db, user: UserId, now: i64) -> Result<bool, StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "SELECT 1 FROM vacations WHERE user_id = ? AND ended_at IS NULL AND until_at > ?
          AND started_at <= ? LIMIT 1",
     )
     .bind(user)
     .bind(now)
     .bind(now)
-    .fetch_optional(db.pool())
+    .fetch_optional(db)
     .await?;
     Ok(row.is_some())
 }
@@ -294,7 +294,7 @@ pub async fn shift_deadline(
     secs: i64,
     now: i64,
 ) -> Result<bool, StorageError> {
-    let done = sqlx::query(
+    let done = query(
         "UPDATE games SET deadline_at = deadline_at + ?, updated_at = ?
          WHERE id = ? AND ply = ? AND state = 'active' AND deadline_at IS NOT NULL
            AND deadline_at > ?",
@@ -304,7 +304,7 @@ pub async fn shift_deadline(
     .bind(game)
     .bind(ply)
     .bind(now)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     Ok(done.rows_affected() == 1)
 }
@@ -314,9 +314,9 @@ pub async fn shift_deadline(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn guild_allowance(tx: &mut Tx, guild: GuildId) -> Result<Option<u32>, StorageError> {
-    let row = sqlx::query("SELECT days FROM guild_vacation WHERE guild_id = ?")
+    let row = query("SELECT days FROM guild_vacation WHERE guild_id = ?")
         .bind(guild)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?;
     row.map(|r| {
         let days: i64 = r.try_get("days")?;
@@ -335,14 +335,14 @@ pub async fn put_guild_allowance(
     days: u32,
     now: i64,
 ) -> Result<(), StorageError> {
-    sqlx::query(
+    query(
         "INSERT INTO guild_vacation (guild_id, days, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (guild_id) DO UPDATE SET days = excluded.days, updated_at = excluded.updated_at",
     )
     .bind(guild)
     .bind(i64::from(days))
     .bind(now)
-    .execute(db.pool())
+    .execute(db)
     .await?;
     Ok(())
 }
@@ -366,9 +366,9 @@ pub struct TakebackOffer {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn takeback(tx: &mut Tx, game: GameId) -> Result<Option<TakebackOffer>, StorageError> {
-    let row = sqlx::query("SELECT offered_by, ply, undo FROM takeback_offers WHERE game_id = ?")
+    let row = query("SELECT offered_by, ply, undo FROM takeback_offers WHERE game_id = ?")
         .bind(game)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?;
     row.map(|r| {
         Ok(TakebackOffer {
@@ -391,7 +391,7 @@ pub async fn put_takeback(
     now: i64,
 ) -> Result<(), StorageError> {
     clear_takeback(tx, game).await?;
-    sqlx::query(
+    query(
         "INSERT INTO takeback_offers (game_id, offered_by, ply, undo, offered_at)
          VALUES (?, ?, ?, ?, ?)",
     )
@@ -400,7 +400,7 @@ pub async fn put_takeback(
     .bind(offer.ply)
     .bind(offer.undo)
     .bind(now)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     Ok(())
 }
@@ -410,9 +410,9 @@ pub async fn put_takeback(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn clear_takeback(tx: &mut Tx, game: GameId) -> Result<bool, StorageError> {
-    let done = sqlx::query("DELETE FROM takeback_offers WHERE game_id = ?")
+    let done = query("DELETE FROM takeback_offers WHERE game_id = ?")
         .bind(game)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(done.rows_affected() > 0)
 }
@@ -431,7 +431,7 @@ pub async fn take_back(
     deadline_at: Option<i64>,
     now: i64,
 ) -> Result<bool, StorageError> {
-    let done = sqlx::query(
+    let done = query(
         "UPDATE games SET ply = ?, state_fen = ?, deadline_at = ?, updated_at = ?
          WHERE id = ? AND ply = ? AND state = 'active'",
     )
@@ -441,15 +441,15 @@ pub async fn take_back(
     .bind(now)
     .bind(game)
     .bind(ply)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     if done.rows_affected() != 1 {
         return Ok(false);
     }
-    sqlx::query("DELETE FROM game_actions WHERE game_id = ? AND ply > ?")
+    query("DELETE FROM game_actions WHERE game_id = ? AND ply > ?")
         .bind(game)
         .bind(to_ply)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(true)
 }
@@ -462,10 +462,10 @@ pub async fn take_back(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn note(db: &Db, game: GameId, user: UserId) -> Result<Option<String>, StorageError> {
-    let row = sqlx::query("SELECT text FROM game_notes WHERE game_id = ? AND user_id = ?")
+    let row = query("SELECT text FROM game_notes WHERE game_id = ? AND user_id = ?")
         .bind(game)
         .bind(user)
-        .fetch_optional(db.pool())
+        .fetch_optional(db)
         .await?;
     Ok(row.map(|r| r.try_get("text")).transpose()?)
 }
@@ -483,7 +483,7 @@ pub async fn put_note(
 ) -> Result<(), StorageError> {
     match text {
         Some(t) => {
-            sqlx::query(
+            query(
                 "INSERT INTO game_notes (game_id, user_id, text, updated_at) VALUES (?, ?, ?, ?)
                  ON CONFLICT (game_id, user_id) DO UPDATE SET text = excluded.text,
                      updated_at = excluded.updated_at",
@@ -492,14 +492,14 @@ pub async fn put_note(
             .bind(user)
             .bind(t)
             .bind(now)
-            .execute(db.pool())
+            .execute(db)
             .await?;
         }
         None => {
-            sqlx::query("DELETE FROM game_notes WHERE game_id = ? AND user_id = ?")
+            query("DELETE FROM game_notes WHERE game_id = ? AND user_id = ?")
                 .bind(game)
                 .bind(user)
-                .execute(db.pool())
+                .execute(db)
                 .await?;
         }
     }
@@ -514,12 +514,12 @@ pub async fn put_note(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn active_games_tx(tx: &mut Tx, user: UserId) -> Result<Vec<GameRow>, StorageError> {
-    let rows = sqlx::query(
+    let rows = query(
         "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state = 'active' ORDER BY id",
     )
     .bind(user)
     .bind(user)
-    .fetch_all(&mut **tx)
+    .fetch_all(&mut *tx)
     .await?;
     Ok(decodable(&rows))
 }
@@ -534,7 +534,7 @@ pub async fn insert_challenge(
     c: &NewChallenge,
     now: i64,
 ) -> Result<i64, StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
             variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
@@ -551,7 +551,7 @@ pub async fn insert_challenge(
     .bind(c.color.name())
     .bind(c.rated)
     .bind(now)
-    .fetch_one(&mut **tx)
+    .fetch_one(&mut *tx)
     .await?;
     Ok(row.try_get("id")?)
 }
@@ -562,12 +562,12 @@ pub async fn insert_challenge(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn end_due_vacations(tx: &mut Tx, now: i64) -> Result<Vec<Vacation>, StorageError> {
-    let rows = sqlx::query(
+    let rows = query(
         "UPDATE vacations SET ended_at = until_at WHERE ended_at IS NULL AND until_at <= ?
          RETURNING *",
     )
     .bind(now)
-    .fetch_all(&mut **tx)
+    .fetch_all(&mut *tx)
     .await?;
     rows.iter().map(vacation_from).collect()
 }
@@ -582,14 +582,14 @@ pub async fn vacation_until_tx(
     user: UserId,
     now: i64,
 ) -> Result<Option<i64>, StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "SELECT until_at FROM vacations WHERE user_id = ? AND ended_at IS NULL AND until_at > ?
          AND started_at <= ? ORDER BY id DESC LIMIT 1",
     )
     .bind(user)
     .bind(now)
     .bind(now)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(&mut *tx)
     .await?;
     Ok(row.map(|r| r.try_get("until_at")).transpose()?)
 }

@@ -3,7 +3,7 @@
 
 use kaboom_engine::Level;
 use kaboom_rules::Color;
-use sqlx::Row;
+use super::sql::{Row, query};
 
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::GameId;
@@ -31,17 +31,17 @@ pub async fn insert(
     level: Level,
     now: i64,
 ) -> Result<(), StorageError> {
-    sqlx::query("INSERT INTO engine_games (game_id, color, level, created_at) VALUES (?, ?, ?, ?)")
+    query("INSERT INTO engine_games (game_id, color, level, created_at) VALUES (?, ?, ?, ?)")
         .bind(id)
         .bind(color.name())
         .bind(i64::from(level.number()))
         .bind(now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(())
 }
 
-fn seat(row: &sqlx::sqlite::SqliteRow) -> Result<EngineSeat, StorageError> {
+fn seat(row: &Row) -> Result<EngineSeat, StorageError> {
     let color: String = row.try_get("color")?;
     let level: i64 = row.try_get("level")?;
     Ok(EngineSeat {
@@ -61,9 +61,9 @@ fn seat(row: &sqlx::sqlite::SqliteRow) -> Result<EngineSeat, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
 pub async fn get(db: &Db, id: GameId) -> Result<Option<EngineSeat>, StorageError> {
-    let row = sqlx::query("SELECT game_id, color, level FROM engine_games WHERE game_id = ?")
+    let row = query("SELECT game_id, color, level FROM engine_games WHERE game_id = ?")
         .bind(id)
-        .fetch_optional(db.pool())
+        .fetch_optional(db)
         .await?;
     row.as_ref().map(seat).transpose()
 }
@@ -74,11 +74,11 @@ pub async fn get(db: &Db, id: GameId) -> Result<Option<EngineSeat>, StorageError
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
 pub async fn unfinished(db: &Db) -> Result<Vec<EngineSeat>, StorageError> {
-    let rows = sqlx::query(
+    let rows = query(
         "SELECT e.game_id, e.color, e.level FROM engine_games e JOIN games g ON g.id = e.game_id
          WHERE g.state IN ('setup', 'active') ORDER BY e.game_id",
     )
-    .fetch_all(db.pool())
+    .fetch_all(db)
     .await?;
     rows.iter().map(seat).collect()
 }

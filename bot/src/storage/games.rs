@@ -6,9 +6,8 @@
 
 use std::str::FromStr;
 
+use super::sql::{Row, query};
 use kaboom_rules::{Color, GameOptions, GameRecord, Outcome, Variant};
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
 
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
@@ -56,7 +55,7 @@ pub struct NewGame {
 
 /// Reads a game row (`SELECT *`, extra columns ignored); the scheduler reads due games in a
 /// joined query through it.
-pub(crate) fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
+pub(crate) fn from_row(row: &Row) -> Result<GameRow, StorageError> {
     let variant: String = row.try_get("variant")?;
     let state: String = row.try_get("state")?;
     let declared: Option<String> = row.try_get("declared")?;
@@ -99,7 +98,7 @@ pub(crate) fn from_row(row: &SqliteRow) -> Result<GameRow, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "INSERT INTO games (challenge_id, guild_id, channel_id, white_id, white_name, black_id,
             black_name, variant, carriers, dead_mans_switch, start_fen, state_fen, ply, state,
             days_per_move, deadline_at, rated, created_at, updated_at)
@@ -123,7 +122,7 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, Storag
     .bind(g.rated)
     .bind(now)
     .bind(now)
-    .fetch_one(&mut **tx)
+    .fetch_one(&mut *tx)
     .await?;
     Ok(row.try_get("id")?)
 }
@@ -133,9 +132,9 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, Storag
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get(db: &Db, id: GameId) -> Result<Option<GameRow>, StorageError> {
-    sqlx::query("SELECT * FROM games WHERE id = ?")
+    query("SELECT * FROM games WHERE id = ?")
         .bind(id)
-        .fetch_optional(db.pool())
+        .fetch_optional(db)
         .await?
         .as_ref()
         .map(from_row_checked)
@@ -147,9 +146,9 @@ pub async fn get(db: &Db, id: GameId) -> Result<Option<GameRow>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageError> {
-    sqlx::query("SELECT * FROM games WHERE id = ?")
+    query("SELECT * FROM games WHERE id = ?")
         .bind(id)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?
         .as_ref()
         .map(from_row_checked)
@@ -161,9 +160,9 @@ pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageE
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>, StorageError> {
-    sqlx::query("SELECT * FROM games WHERE thread_id = ?")
+    query("SELECT * FROM games WHERE thread_id = ?")
         .bind(thread_id)
-        .fetch_optional(db.pool())
+        .fetch_optional(db)
         .await?
         .as_ref()
         .map(from_row_checked)
@@ -175,20 +174,20 @@ pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>,
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn active_for(db: &Db, user: UserId) -> Result<Vec<GameRow>, StorageError> {
-    let rows = sqlx::query(
+    let rows = query(
         "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state <> 'finished'
          ORDER BY id",
     )
     .bind(user)
     .bind(user)
-    .fetch_all(db.pool())
+    .fetch_all(db)
     .await?;
     Ok(decodable(&rows))
 }
 
 /// A game row read back, any failure to decode it (a damaged or foreign row) as
 /// [`StorageError::Corrupt`] naming the game (issue 16).
-pub(crate) fn from_row_checked(row: &SqliteRow) -> Result<GameRow, StorageError> {
+pub(crate) fn from_row_checked(row: &Row) -> Result<GameRow, StorageError> {
     from_row(row).map_err(|e| {
         let id = row.try_get::<i64, _>("id").unwrap_or_default();
         StorageError::Corrupt(format!("game #{id}: {e}"))
@@ -197,7 +196,7 @@ pub(crate) fn from_row_checked(row: &SqliteRow) -> Result<GameRow, StorageError>
 
 /// The rows of a list that decode; each one that does not is logged and left out, so one
 /// damaged game costs only itself (issue 16).
-pub(crate) fn decodable(rows: &[SqliteRow]) -> Vec<GameRow> {
+pub(crate) fn decodable(rows: &[Row]) -> Vec<GameRow> {
     rows.iter()
         .filter_map(|r| {
             from_row_checked(r)
@@ -212,9 +211,9 @@ pub(crate) fn decodable(rows: &[SqliteRow]) -> Vec<GameRow> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn actions_tx(tx: &mut Tx, id: GameId) -> Result<Vec<String>, StorageError> {
-    let rows = sqlx::query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
+    let rows = query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
         .bind(id)
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut *tx)
         .await?;
     rows.iter()
         .map(|r| r.try_get("action").map_err(StorageError::from))
@@ -226,9 +225,9 @@ pub async fn actions_tx(tx: &mut Tx, id: GameId) -> Result<Vec<String>, StorageE
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn actions(db: &Db, id: GameId) -> Result<Vec<String>, StorageError> {
-    let rows = sqlx::query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
+    let rows = query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
         .bind(id)
-        .fetch_all(db.pool())
+        .fetch_all(db)
         .await?;
     rows.iter()
         .map(|r| r.try_get("action").map_err(StorageError::from))
@@ -254,7 +253,7 @@ pub async fn load_record(
     db: &Db,
     id: GameId,
 ) -> Result<Option<(GameRow, GameRecord)>, StorageError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_read().await?;
     let Some(row) = get_tx(&mut tx, id).await? else {
         return Ok(None);
     };
@@ -325,7 +324,7 @@ pub async fn update_state(
 ) -> Result<bool, StorageError> {
     let new_ply = u.expected_ply + i64::from(u.action.is_some());
     let declared = u.declared.as_ref().map(declared_json);
-    let done = sqlx::query(
+    let done = query(
         "UPDATE games SET ply = ?, state_fen = ?, start_fen = ?, state = ?, declared = ?,
             result = ?, reason = ?, deadline_at = ?, updated_at = ?
          WHERE id = ? AND ply = ?",
@@ -341,13 +340,13 @@ pub async fn update_state(
     .bind(now)
     .bind(id)
     .bind(u.expected_ply)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     if done.rows_affected() != 1 {
         return Ok(false);
     }
     if let Some((text, player)) = &u.action {
-        sqlx::query(
+        query(
             "INSERT INTO game_actions (game_id, ply, action, player_id, played_at)
              VALUES (?, ?, ?, ?, ?)",
         )
@@ -356,7 +355,7 @@ pub async fn update_state(
         .bind(text)
         .bind(*player)
         .bind(now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     }
     Ok(true)
@@ -367,10 +366,10 @@ pub async fn update_state(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn set_thread(db: &Db, id: GameId, thread_id: ChannelId) -> Result<(), StorageError> {
-    sqlx::query("UPDATE games SET thread_id = ? WHERE id = ?")
+    query("UPDATE games SET thread_id = ? WHERE id = ?")
         .bind(thread_id)
         .bind(id)
-        .execute(db.pool())
+        .execute(db)
         .await?;
     Ok(())
 }
@@ -384,10 +383,10 @@ pub async fn set_board_message(
     id: GameId,
     message_id: MessageId,
 ) -> Result<(), StorageError> {
-    sqlx::query("UPDATE games SET board_message_id = ? WHERE id = ?")
+    query("UPDATE games SET board_message_id = ? WHERE id = ?")
         .bind(message_id)
         .bind(id)
-        .execute(db.pool())
+        .execute(db)
         .await?;
     Ok(())
 }
@@ -406,9 +405,9 @@ pub struct DrawOffer {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn draw_offer(tx: &mut Tx, id: GameId) -> Result<Option<DrawOffer>, StorageError> {
-    let row = sqlx::query("SELECT offered_by, ply FROM draw_offers WHERE game_id = ?")
+    let row = query("SELECT offered_by, ply FROM draw_offers WHERE game_id = ?")
         .bind(id)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?;
     row.map(|r| {
         let by: String = r.try_get("offered_by")?;
@@ -432,19 +431,17 @@ pub async fn put_draw_offer(
     offer: DrawOffer,
     now: i64,
 ) -> Result<(), StorageError> {
-    sqlx::query("DELETE FROM draw_offers WHERE game_id = ?")
+    query("DELETE FROM draw_offers WHERE game_id = ?")
         .bind(id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
-    sqlx::query(
-        "INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES (?, ?, ?, ?)",
-    )
-    .bind(id)
-    .bind(offer.by.name())
-    .bind(offer.ply)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
+    query("INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES (?, ?, ?, ?)")
+        .bind(id)
+        .bind(offer.by.name())
+        .bind(offer.ply)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
     Ok(())
 }
 
@@ -453,9 +450,9 @@ pub async fn put_draw_offer(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn clear_draw_offer(tx: &mut Tx, id: GameId) -> Result<bool, StorageError> {
-    let done = sqlx::query("DELETE FROM draw_offers WHERE game_id = ?")
+    let done = query("DELETE FROM draw_offers WHERE game_id = ?")
         .bind(id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(done.rows_affected() > 0)
 }
@@ -480,7 +477,7 @@ pub struct Readable {
 }
 
 /// The condition on `games` of [`Readable`]: `guild_id = ?` or `(white_id = ? OR black_id = ?)`.
-fn push_readable(q: &mut sqlx::QueryBuilder<'_, sqlx::Sqlite>, scope: Readable) {
+fn push_readable(q: &mut super::sql::Query, scope: Readable) {
     match scope.guild {
         Some(g) => {
             q.push(" AND guild_id = ").push_bind(g);
@@ -495,12 +492,8 @@ fn push_readable(q: &mut sqlx::QueryBuilder<'_, sqlx::Sqlite>, scope: Readable) 
     }
 }
 
-fn finished_query<'a>(
-    head: &str,
-    user: UserId,
-    scope: Readable,
-) -> sqlx::QueryBuilder<'a, sqlx::Sqlite> {
-    let mut q = sqlx::QueryBuilder::new(head);
+fn finished_query(head: &str, user: UserId, scope: Readable) -> super::sql::Query {
+    let mut q = query(head);
     q.push(" FROM games WHERE (white_id = ")
         .push_bind(user)
         .push(" OR black_id = ")
@@ -527,7 +520,7 @@ pub async fn finished_for(
         .push_bind(limit)
         .push(" OFFSET ")
         .push_bind(offset);
-    let rows = q.build().fetch_all(db.pool()).await?;
+    let rows = q.build().fetch_all(db).await?;
     Ok(rows
         .iter()
         .filter_map(|r| {
@@ -546,6 +539,6 @@ pub async fn finished_for(
 /// [`StorageError`] on a database failure.
 pub async fn finished_count(db: &Db, user: UserId, scope: Readable) -> Result<i64, StorageError> {
     let mut q = finished_query("SELECT COUNT(*) AS n", user, scope);
-    let row = q.build().fetch_one(db.pool()).await?;
+    let row = q.build().fetch_one(db).await?;
     Ok(row.try_get("n")?)
 }

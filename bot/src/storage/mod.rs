@@ -1,9 +1,12 @@
 //! Storage: the bot's database, behind functions the services call (no SQL anywhere else).
 //!
-//! SQLite by default (embedded, file created if missing), through sqlx so a PostgreSQL port
-//! needs only another pool type: the schema in `migrations/` uses portable SQL. Discord ids
-//! are stored as `BIGINT` (snowflakes fit in 63 bits; the id types of
-//! [`crate::domain::ids`] encode and decode themselves); times are Unix seconds.
+//! SQLite by default (embedded, file created if missing); PostgreSQL when `DATABASE_URL` is
+//! a `postgres://` URL (issue 22: several processes on one database). Each engine has its
+//! own migrations (`migrations/sqlite/`, `migrations/postgres/`), applied at start-up; the
+//! storage modules write each statement once and run it on either through [`sql`]. Discord
+//! ids are stored as `BIGINT` (snowflakes fit in 63 bits; the id types of
+//! [`crate::domain::ids`] encode and decode themselves); times are Unix seconds (`BIGINT`);
+//! JSON is `TEXT` on both engines; no bytes are stored (`migrations/README.md`).
 //!
 //! One module per table group: [`challenges`], [`games`] (games, their actions and draw
 //! offers), [`carriers`] (secret designations, BE-2/BE-9), [`ratings`] (Glicko-2 ratings
@@ -19,16 +22,36 @@ pub mod previews; // explosion previews (issue 19)
 pub mod ratings; // ratings (issue 18)
 pub mod schedule; // scheduler (issue 8)
 pub mod settings; // scheduler (issue 8)
+pub mod sql; // one query, either engine (issue 22)
 
 use std::str::FromStr;
 use std::time::Duration;
 
+use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
-/// The migrations under `migrations/`, embedded at compile time and applied at start-up.
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+/// The SQLite migrations (`migrations/sqlite/`), embedded at compile time and applied at
+/// start-up.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+
+/// The PostgreSQL migrations (`migrations/postgres/`, issue 22): the same versions as
+/// SQLite's, in PostgreSQL's types.
+pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// The key of the PostgreSQL advisory lock every write transaction takes
+/// ([`Db::begin_write`]): `"kaboom:w"` in ASCII.
+pub const WRITE_LOCK_KEY: i64 = 0x6b61_626f_6f6d_3a77;
+
+/// The database engine behind a [`Db`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// SQLite: one file, one process (the default).
+    Sqlite,
+    /// PostgreSQL: one server, any number of bot processes (issue 22).
+    Postgres,
+}
 
 /// Default `DATABASE_URL`: a SQLite file in the working directory, created if missing.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://kaboom.db";
@@ -53,10 +76,51 @@ pub enum StorageError {
 /// The database handle: a connection pool, cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Db {
-    pool: SqlitePool,
+    pool: Pool,
+}
+
+/// The pool of either engine.
+#[derive(Clone, Debug)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
 }
 
 impl Db {
+    /// Opens the database at `url`: PostgreSQL for a `postgres://` or `postgresql://` URL
+    /// ([`Db::connect_postgres`]), SQLite otherwise ([`Db::connect_sqlite`]), and applies
+    /// that engine's migrations.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the URL is invalid, the database cannot be reached or opened,
+    /// or a migration fails.
+    pub async fn connect(url: &str) -> Result<Db, StorageError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Db::connect_postgres(url, 8).await
+        } else {
+            Db::connect_sqlite(url).await
+        }
+    }
+
+    /// Connects to the PostgreSQL database at `url` with a pool of at most
+    /// `max_connections`, and applies the migrations of `migrations/postgres/` (sqlx takes
+    /// an advisory lock for that, so processes starting together migrate once).
+    ///
+    /// # Errors
+    /// [`StorageError`] when the server cannot be reached, refuses the login, or a
+    /// migration fails.
+    pub async fn connect_postgres(url: &str, max_connections: u32) -> Result<Db, StorageError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        PG_MIGRATOR.run(&pool).await?;
+        Ok(Db {
+            pool: Pool::Postgres(pool),
+        })
+    }
+
     /// Opens (creating if missing) the database at `url` (`sqlite://path`), with the WAL
     /// journal, `synchronous = NORMAL`, foreign keys on and a 5-second busy timeout, and
     /// applies the migrations.
@@ -78,7 +142,7 @@ impl Db {
     ///
     /// # Errors
     /// [`StorageError`] when the URL is invalid, the file cannot be opened or a migration fails.
-    pub async fn connect(url: &str) -> Result<Db, StorageError> {
+    pub async fn connect_sqlite(url: &str) -> Result<Db, StorageError> {
         let options = SqliteConnectOptions::from_str(url)?;
         if !options.get_filename().as_os_str().is_empty()
             && options.get_filename() != std::path::Path::new(":memory:")
@@ -96,26 +160,61 @@ impl Db {
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;
-        Ok(Db { pool })
+        Ok(Db {
+            pool: Pool::Sqlite(pool),
+        })
     }
 
-    /// The pool, for the storage modules.
-    pub(crate) fn pool(&self) -> &SqlitePool {
-        &self.pool
-    }
-
-    /// Starts a write transaction that takes the database's write lock at once
-    /// (`BEGIN IMMEDIATE`), so a read-check-write inside it cannot interleave with another.
+    /// Starts a write transaction that takes the database's write lock at once, so a
+    /// read-check-write inside it cannot interleave with another, in this process or (on
+    /// PostgreSQL) any other:
+    /// - SQLite: `BEGIN IMMEDIATE` (the file's one write lock);
+    /// - PostgreSQL: `BEGIN` and `pg_advisory_xact_lock(`[`WRITE_LOCK_KEY`]`)`, held until
+    ///   the commit or rollback. Every write transaction of every process queues on it, so
+    ///   each one reads what the previous ones committed (`READ COMMITTED`: each statement
+    ///   sees the latest commits) and the services' and the scheduler's read-check-write
+    ///   steps keep the meaning they have on SQLite: a due game, an expiring challenge or a
+    ///   rating is decided by exactly one process. Writes are short (no Discord call runs
+    ///   inside one), so one lock costs little next to Discord's own limits.
     ///
     /// # Errors
-    /// [`StorageError::Sql`] when the lock cannot be had within the busy timeout.
+    /// [`StorageError::Sql`] when the lock cannot be had within the busy timeout (SQLite),
+    /// or the server fails.
     pub async fn begin_write(&self) -> Result<Tx, StorageError> {
-        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+        Ok(Tx(match &self.pool {
+            Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
+            Pool::Postgres(p) => {
+                let mut t = p.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(WRITE_LOCK_KEY)
+                    .execute(&mut *t)
+                    .await?;
+                TxInner::Postgres(t)
+            }
+        }))
+    }
+
+    /// Starts a read transaction: one consistent view for several reads (SQLite's deferred
+    /// `BEGIN`; PostgreSQL's `REPEATABLE READ`, one snapshot for the whole transaction).
+    ///
+    /// # Errors
+    /// [`StorageError::Sql`] when the database fails.
+    pub async fn begin_read(&self) -> Result<Tx, StorageError> {
+        Ok(Tx(match &self.pool {
+            Pool::Sqlite(p) => TxInner::Sqlite(p.begin().await?),
+            Pool::Postgres(p) => TxInner::Postgres(
+                p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .await?,
+            ),
+        }))
     }
 
     /// Closes the pool (waits for connections to be returned).
     pub async fn close(&self) {
-        self.pool.close().await;
+        match &self.pool {
+            Pool::Sqlite(p) => p.close().await,
+            Pool::Postgres(p) => p.close().await,
+        }
     }
 }
 
@@ -153,5 +252,38 @@ fn owner_only(_path: &std::path::Path) -> Result<(), StorageError> {
     Ok(())
 }
 
-/// A transaction on the database.
-pub type Tx = sqlx::Transaction<'static, sqlx::Sqlite>;
+/// A transaction on the database ([`Db::begin_write`], [`Db::begin_read`]); rolled back
+/// when dropped without [`Tx::commit`].
+#[derive(Debug)]
+pub struct Tx(TxInner);
+
+/// The transaction of either engine.
+#[derive(Debug)]
+enum TxInner {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+impl Tx {
+    /// Commits.
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] when the commit fails (nothing of the transaction is kept).
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            TxInner::Sqlite(t) => t.commit().await,
+            TxInner::Postgres(t) => t.commit().await,
+        }
+    }
+
+    /// Rolls back.
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] when the server fails (the transaction ends anyway).
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            TxInner::Sqlite(t) => t.rollback().await,
+            TxInner::Postgres(t) => t.rollback().await,
+        }
+    }
+}

@@ -3,10 +3,9 @@
 //! them. See `migrations/0004_discord_outbox.sql` and `0005_one_outbox.sql` (the scheduler's
 //! announcements and nudges joined it, with `challenge_id`).
 
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use super::sql::{Row, query};
 
-use super::{Db, StorageError, Tx};
+use super::{Db, Engine, StorageError, Tx};
 use crate::domain::ids::{ChannelId, GameId, MessageId};
 
 /// An effect to write with a change.
@@ -54,7 +53,7 @@ pub struct Entry {
     pub last_error: Option<String>,
 }
 
-fn from_row(r: &SqliteRow) -> Result<Entry, StorageError> {
+fn from_row(r: &Row) -> Result<Entry, StorageError> {
     Ok(Entry {
         id: r.try_get("id")?,
         game_id: r.try_get("game_id")?,
@@ -98,7 +97,7 @@ pub async fn insert(tx: &mut Tx, effects: &[NewEffect], now: i64) -> Result<(), 
             .iter()
             .map(|_| fresh_nonce())
             .collect::<Result<Vec<_>, _>>()?;
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+        let mut q = query(
             "INSERT INTO discord_outbox (game_id, challenge_id, kind, payload, nonce, attempts,
                 next_attempt_at, created_at) ",
         );
@@ -112,7 +111,7 @@ pub async fn insert(tx: &mut Tx, effects: &[NewEffect], now: i64) -> Result<(), 
                 .push_bind(now)
                 .push_bind(now);
         });
-        q.build().execute(&mut **tx).await?;
+        q.build().execute(&mut *tx).await?;
     }
     Ok(())
 }
@@ -122,10 +121,10 @@ pub async fn insert(tx: &mut Tx, effects: &[NewEffect], now: i64) -> Result<(), 
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn pending(db: &Db) -> Result<Vec<Entry>, StorageError> {
-    sqlx::query(
+    query(
         "SELECT * FROM discord_outbox WHERE delivered_at IS NULL AND failed_at IS NULL ORDER BY id",
     )
-    .fetch_all(db.pool())
+    .fetch_all(db)
     .await?
     .iter()
     .map(from_row)
@@ -137,9 +136,9 @@ pub async fn pending(db: &Db) -> Result<Vec<Entry>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
-    sqlx::query("SELECT * FROM discord_outbox WHERE id = ?")
+    query("SELECT * FROM discord_outbox WHERE id = ?")
         .bind(id)
-        .fetch_optional(db.pool())
+        .fetch_optional(db)
         .await?
         .as_ref()
         .map(from_row)
@@ -151,9 +150,9 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn for_game(db: &Db, game_id: GameId) -> Result<Vec<Entry>, StorageError> {
-    sqlx::query("SELECT * FROM discord_outbox WHERE game_id = ? ORDER BY id")
+    query("SELECT * FROM discord_outbox WHERE game_id = ? ORDER BY id")
         .bind(game_id)
-        .fetch_all(db.pool())
+        .fetch_all(db)
         .await?
         .iter()
         .map(from_row)
@@ -184,12 +183,13 @@ impl Owner {
 /// [`StorageError`] on a database failure.
 pub async fn last_id(db: &Db, owner: Owner) -> Result<Option<i64>, StorageError> {
     let (column, id) = owner.column_and_id();
-    let last: Option<i64> = sqlx::query_scalar(&format!(
+    let last: Option<i64> = query(format!(
         "SELECT MAX(id) FROM discord_outbox WHERE {column} = ?"
     ))
     .bind(id)
-    .fetch_one(db.pool())
-    .await?;
+    .fetch_one(db)
+    .await?
+    .try_get(0)?;
     Ok(last)
 }
 
@@ -205,13 +205,13 @@ pub async fn undelivered_upto(
     upto: i64,
 ) -> Result<Vec<Entry>, StorageError> {
     let (column, id) = owner.column_and_id();
-    sqlx::query(&format!(
+    query(format!(
         "SELECT * FROM discord_outbox WHERE {column} = ? AND id <= ? AND delivered_at IS NULL
          ORDER BY id"
     ))
     .bind(id)
     .bind(upto)
-    .fetch_all(db.pool())
+    .fetch_all(db)
     .await?
     .iter()
     .map(from_row)
@@ -227,15 +227,17 @@ pub async fn last_board_upto(
     game_id: GameId,
     upto: i64,
 ) -> Result<Option<MessageId>, StorageError> {
-    let found: Option<Option<MessageId>> = sqlx::query_scalar(
+    let found: Option<Option<MessageId>> = query(
         "SELECT message_id FROM discord_outbox
          WHERE game_id = ? AND id <= ? AND kind = 'board' AND delivered_at IS NOT NULL
          ORDER BY id DESC LIMIT 1",
     )
     .bind(game_id)
     .bind(upto)
-    .fetch_optional(db.pool())
-    .await?;
+    .fetch_optional(db)
+    .await?
+    .map(|r| r.try_get(0))
+    .transpose()?;
     Ok(found.flatten())
 }
 
@@ -244,9 +246,9 @@ pub async fn last_board_upto(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn for_challenge(db: &Db, challenge_id: i64) -> Result<Vec<Entry>, StorageError> {
-    sqlx::query("SELECT * FROM discord_outbox WHERE challenge_id = ? ORDER BY id")
+    query("SELECT * FROM discord_outbox WHERE challenge_id = ? ORDER BY id")
         .bind(challenge_id)
-        .fetch_all(db.pool())
+        .fetch_all(db)
         .await?
         .iter()
         .map(from_row)
@@ -264,7 +266,7 @@ pub async fn mark_delivered(
     thread_id: Option<ChannelId>,
     now: i64,
 ) -> Result<(), StorageError> {
-    sqlx::query(
+    query(
         "UPDATE discord_outbox SET delivered_at = ?, message_id = ?, thread_id = ?, last_error = NULL
          WHERE id = ?",
     )
@@ -272,7 +274,7 @@ pub async fn mark_delivered(
     .bind(message_id)
     .bind(thread_id)
     .bind(id)
-    .execute(db.pool())
+    .execute(db)
     .await?;
     Ok(())
 }
@@ -290,7 +292,7 @@ pub async fn mark_failed(
     give_up: bool,
     now: i64,
 ) -> Result<(), StorageError> {
-    sqlx::query(
+    query(
         "UPDATE discord_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
             failed_at = ?
          WHERE id = ?",
@@ -299,7 +301,65 @@ pub async fn mark_failed(
     .bind(error)
     .bind(give_up.then_some(now))
     .bind(id)
-    .execute(db.pool())
+    .execute(db)
     .await?;
+    Ok(())
+}
+
+/// How long a claim on an outbox queue lasts without renewal ([`claim_queue`]): a process
+/// that dies mid-delivery hands its queues over this long after its last claim.
+pub const CLAIM_LEASE_SECS: i64 = 30;
+
+/// Claims outbox queue `queue` (`game:7`, `challenge:3`, `entry:12`) for process `owner`
+/// until `now + `[`CLAIM_LEASE_SECS`], or renews `owner`'s claim: `true` when `owner` may
+/// deliver the queue's entries now, `false` when another process holds an unexpired claim
+/// (issue 22: each outbox entry is posted by exactly one process). One statement
+/// (`INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`, the same text on both
+/// engines), atomic on its row: of two processes claiming a free or expired queue at once,
+/// one gets it.
+///
+/// On SQLite (one process) every claim is granted without a write.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn claim_queue(
+    db: &Db,
+    queue: &str,
+    owner: &str,
+    now: i64,
+) -> Result<bool, StorageError> {
+    if db.engine() == Engine::Sqlite {
+        return Ok(true);
+    }
+    let claimed = query(
+        "INSERT INTO outbox_claims (queue, owner, claimed_until) VALUES (?, ?, ?)
+         ON CONFLICT (queue) DO UPDATE SET owner = excluded.owner,
+             claimed_until = excluded.claimed_until
+         WHERE outbox_claims.owner = excluded.owner OR outbox_claims.claimed_until < ?
+         RETURNING queue",
+    )
+    .bind(queue)
+    .bind(owner)
+    .bind(now + CLAIM_LEASE_SECS)
+    .bind(now)
+    .fetch_optional(db)
+    .await?;
+    Ok(claimed.is_some())
+}
+
+/// Gives up `owner`'s claim on `queue` (its delivery ended), so that another process may
+/// take it at once.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn release_queue(db: &Db, queue: &str, owner: &str) -> Result<(), StorageError> {
+    if db.engine() == Engine::Sqlite {
+        return Ok(());
+    }
+    query("DELETE FROM outbox_claims WHERE queue = ? AND owner = ?")
+        .bind(queue)
+        .bind(owner)
+        .execute(db)
+        .await?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! A preview's buttons carry only its row id; the row holds the game, the player, the
 //! action and the ply it was previewed at.
 
-use sqlx::Row;
+use super::sql::query;
 
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::{GameId, UserId};
@@ -68,7 +68,7 @@ pub async fn insert(
     now: i64,
 ) -> Result<i64, StorageError> {
     let mut tx = db.begin_write().await?;
-    let id: i64 = sqlx::query_scalar(
+    let id: i64 = query(
         "INSERT INTO move_previews (game_id, user_id, ply, action, state, created_at)
          VALUES (?, ?, ?, ?, 'pending', ?) RETURNING id",
     )
@@ -77,8 +77,9 @@ pub async fn insert(
     .bind(ply)
     .bind(action)
     .bind(now)
-    .fetch_one(&mut *tx)
-    .await?;
+    .fetch_one(&mut tx)
+    .await?
+    .try_get("id")?;
     tx.commit().await?;
     Ok(id)
 }
@@ -88,11 +89,11 @@ pub async fn insert(
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn get(db: &Db, id: i64) -> Result<Option<StoredPreview>, StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "SELECT id, game_id, user_id, ply, action, state FROM move_previews WHERE id = ?",
     )
     .bind(id)
-    .fetch_optional(db.pool())
+    .fetch_optional(db)
     .await?;
     row.map(|r| {
         Ok(StoredPreview {
@@ -113,10 +114,10 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<StoredPreview>, StorageError
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn settle(tx: &mut Tx, id: i64, to: PreviewState) -> Result<bool, StorageError> {
-    let done = sqlx::query("UPDATE move_previews SET state = ? WHERE id = ? AND state = 'pending'")
+    let done = query("UPDATE move_previews SET state = ? WHERE id = ? AND state = 'pending'")
         .bind(to.name())
         .bind(id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(done.rows_affected() == 1)
 }

@@ -8,9 +8,8 @@
 //! transactions (`BEGIN IMMEDIATE`), one after the other: the second reads the rating the
 //! first wrote, so both count, in commit order.
 
+use super::sql::{Row, query};
 use kaboom_rules::{Color, Variant};
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
 
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::{GameId, UserId};
@@ -91,7 +90,7 @@ fn variant_of(s: &str) -> Result<Variant, StorageError> {
         .map_err(|e| StorageError::Corrupt(format!("rating variant '{s}': {e}")))
 }
 
-fn rating_from_row(row: &SqliteRow) -> Result<PlayerRating, StorageError> {
+fn rating_from_row(row: &Row) -> Result<PlayerRating, StorageError> {
     let variant: String = row.try_get("variant")?;
     Ok(PlayerRating {
         user_id: row.try_get("user_id")?,
@@ -119,10 +118,10 @@ pub async fn get_tx(
     user: UserId,
     variant: Variant,
 ) -> Result<Option<PlayerRating>, StorageError> {
-    sqlx::query("SELECT * FROM ratings WHERE user_id = ? AND variant = ?")
+    query("SELECT * FROM ratings WHERE user_id = ? AND variant = ?")
         .bind(user)
         .bind(variant.name())
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?
         .as_ref()
         .map(rating_from_row)
@@ -137,7 +136,7 @@ pub async fn get_tx(
 /// [`StorageError`] on a database failure.
 pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, StorageError> {
     for side in [&change.white, &change.black] {
-        let done = sqlx::query(
+        let done = query(
             "INSERT INTO rating_changes (game_id, color, user_id, variant, score, rating_before,
                 deviation_before, volatility_before, rating_after, deviation_after,
                 volatility_after, rated_at)
@@ -156,7 +155,7 @@ pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, 
         .bind(side.after.deviation)
         .bind(side.after.volatility)
         .bind(now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
             // Written before (White's row first, in the same transaction as Black's).
@@ -169,7 +168,7 @@ pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, 
             s if s < 0.25 => (0, 0, 1),
             _ => (0, 1, 0),
         };
-        sqlx::query(
+        query(
             "INSERT INTO ratings (user_id, variant, name, rating, deviation, volatility, games,
                 wins, draws, losses, updated_at)
              VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
@@ -189,13 +188,13 @@ pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, 
         .bind(d)
         .bind(l)
         .bind(now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     }
     Ok(true)
 }
 
-fn side_from_row(row: &SqliteRow, name: &str) -> Result<SideChange, StorageError> {
+fn side_from_row(row: &Row, name: &str) -> Result<SideChange, StorageError> {
     let color: String = row.try_get("color")?;
     Ok(SideChange {
         user_id: row.try_get("user_id")?,
@@ -220,10 +219,7 @@ fn side_from_row(row: &SqliteRow, name: &str) -> Result<SideChange, StorageError
 const CHANGE_OF_GAME: &str = "SELECT c.*, g.white_name, g.black_name FROM rating_changes c
      JOIN games g ON g.id = c.game_id WHERE c.game_id = ? ORDER BY c.color DESC";
 
-fn change_from_rows(
-    game_id: GameId,
-    rows: &[SqliteRow],
-) -> Result<Option<GameChange>, StorageError> {
+fn change_from_rows(game_id: GameId, rows: &[Row]) -> Result<Option<GameChange>, StorageError> {
     let mut white = None;
     let mut black = None;
     let mut variant = None;
@@ -262,9 +258,9 @@ pub async fn change_of_game_tx(
     tx: &mut Tx,
     game_id: GameId,
 ) -> Result<Option<GameChange>, StorageError> {
-    let rows = sqlx::query(CHANGE_OF_GAME)
+    let rows = query(CHANGE_OF_GAME)
         .bind(game_id)
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut *tx)
         .await?;
     change_from_rows(game_id, &rows)
 }
@@ -274,10 +270,7 @@ pub async fn change_of_game_tx(
 /// # Errors
 /// [`StorageError`] on a database failure or a row that does not read.
 pub async fn change_of_game(db: &Db, game_id: GameId) -> Result<Option<GameChange>, StorageError> {
-    let rows = sqlx::query(CHANGE_OF_GAME)
-        .bind(game_id)
-        .fetch_all(db.pool())
-        .await?;
+    let rows = query(CHANGE_OF_GAME).bind(game_id).fetch_all(db).await?;
     change_from_rows(game_id, &rows)
 }
 
@@ -293,15 +286,16 @@ pub async fn changes_of_user(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut q =
-        sqlx::QueryBuilder::<sqlx::Sqlite>::new("SELECT * FROM rating_changes WHERE user_id = ");
+    let mut q = query("SELECT * FROM rating_changes WHERE user_id = ");
     q.push_bind(user).push(" AND game_id IN (");
-    let mut list = q.separated(", ");
-    for id in ids {
-        list.push_bind(*id);
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            q.push(", ");
+        }
+        q.push_bind(*id);
     }
     q.push(")");
-    let rows = q.build().fetch_all(db.pool()).await?;
+    let rows = q.build().fetch_all(db).await?;
     rows.iter()
         .map(|r| Ok((r.try_get("game_id")?, side_from_row(r, "")?)))
         .collect()
@@ -312,9 +306,9 @@ pub async fn changes_of_user(
 /// # Errors
 /// [`StorageError`] on a database failure or a row that does not read.
 pub async fn of_user(db: &Db, user: UserId) -> Result<Vec<PlayerRating>, StorageError> {
-    let rows = sqlx::query("SELECT * FROM ratings WHERE user_id = ?")
+    let rows = query("SELECT * FROM ratings WHERE user_id = ?")
         .bind(user)
-        .fetch_all(db.pool())
+        .fetch_all(db)
         .await?;
     let mut all = rows
         .iter()
@@ -335,14 +329,14 @@ pub async fn top(
     max_deviation: f64,
     limit: i64,
 ) -> Result<Vec<PlayerRating>, StorageError> {
-    let rows = sqlx::query(
+    let rows = query(
         "SELECT * FROM ratings WHERE variant = ? AND deviation <= ?
          ORDER BY rating DESC, games DESC, user_id LIMIT ?",
     )
     .bind(variant.name())
     .bind(max_deviation)
     .bind(limit)
-    .fetch_all(db.pool())
+    .fetch_all(db)
     .await?;
     rows.iter().map(rating_from_row).collect()
 }
@@ -360,7 +354,7 @@ pub async fn rank(
     if rating.glicko.deviation > max_deviation {
         return Ok(None);
     }
-    let row = sqlx::query(
+    let row = query(
         "SELECT COUNT(*) AS ahead FROM ratings WHERE variant = ? AND deviation <= ?
            AND (rating > ? OR (rating = ? AND (games > ? OR (games = ? AND user_id < ?))))",
     )
@@ -371,7 +365,7 @@ pub async fn rank(
     .bind(rating.games)
     .bind(rating.games)
     .bind(rating.user_id)
-    .fetch_one(db.pool())
+    .fetch_one(db)
     .await?;
     Ok(Some(row.try_get::<i64, _>("ahead")? + 1))
 }
@@ -386,14 +380,14 @@ pub async fn counts(
     variant: Variant,
     max_deviation: f64,
 ) -> Result<(i64, i64), StorageError> {
-    let row = sqlx::query(
+    let row = query(
         "SELECT COALESCE(SUM(CASE WHEN deviation <= ? THEN 1 ELSE 0 END), 0) AS established,
                 COUNT(*) AS total
          FROM ratings WHERE variant = ?",
     )
     .bind(max_deviation)
     .bind(variant.name())
-    .fetch_one(db.pool())
+    .fetch_one(db)
     .await?;
     let established: i64 = row.try_get("established")?;
     let total: i64 = row.try_get("total")?;

@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use sqlx::Row;
+use super::sql::{ToArg, query};
 
 use super::games::{self, GameRow};
 use super::settings::{self, UserSettings};
@@ -51,10 +51,10 @@ pub async fn due_batch(
     now: i64,
     limit: i64,
 ) -> Result<Vec<(GameId, Result<DueGame, StorageError>)>, StorageError> {
-    let rows = sqlx::query(DUE_BATCH)
+    let rows = query(DUE_BATCH)
         .bind(now)
         .bind(limit)
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut *tx)
         .await?;
     rows.iter()
         .map(|r| {
@@ -116,7 +116,7 @@ pub async fn claim_nudges(
 ) -> Result<HashSet<GameId>, StorageError> {
     let mut claimed = HashSet::new();
     for chunk in claims.chunks(CHUNK) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(CLAIM_HEAD);
+        let mut q = query(CLAIM_HEAD);
         q.push_values(chunk, |mut b, c| {
             b.push_bind(c.game_id)
                 .push_bind(c.ply)
@@ -125,7 +125,7 @@ pub async fn claim_nudges(
                 .push_bind(now);
         });
         q.push(CLAIM_TAIL);
-        for r in q.build().fetch_all(&mut **tx).await? {
+        for r in q.build().fetch_all(&mut *tx).await? {
             claimed.insert(r.try_get::<GameId, _>("game_id")?);
         }
     }
@@ -148,7 +148,7 @@ pub async fn actions_of(
             chunk,
             ") ORDER BY game_id, ply",
         );
-        for r in q.build().fetch_all(&mut **tx).await? {
+        for r in q.build().fetch_all(&mut *tx).await? {
             out.entry(r.try_get("game_id")?)
                 .or_default()
                 .push(r.try_get("action")?);
@@ -165,21 +165,20 @@ pub async fn actions_of(
 pub async fn clear_draw_offers(tx: &mut Tx, ids: &[GameId]) -> Result<(), StorageError> {
     for chunk in ids.chunks(CHUNK) {
         let mut q = in_list("DELETE FROM draw_offers WHERE game_id IN (", chunk, ")");
-        q.build().execute(&mut **tx).await?;
+        q.build().execute(&mut *tx).await?;
     }
     Ok(())
 }
 
 /// `head` (ending in `IN (`), one bound parameter per id of `ids`, comma-separated, then
 /// `tail` (starting with `)`): the statements that act on a chunk of games or outbox rows.
-fn in_list<'a, T>(head: &str, ids: &[T], tail: &str) -> sqlx::QueryBuilder<'a, sqlx::Sqlite>
-where
-    T: Copy + Send + sqlx::Type<sqlx::Sqlite> + sqlx::Encode<'a, sqlx::Sqlite> + 'a,
-{
-    let mut q = sqlx::QueryBuilder::new(head);
-    let mut list = q.separated(", ");
-    for id in ids {
-        list.push_bind(*id);
+fn in_list<T: Copy + ToArg>(head: &str, ids: &[T], tail: &str) -> super::sql::Query {
+    let mut q = query(head);
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            q.push(", ");
+        }
+        q.push_bind(*id);
     }
     q.push(tail);
     q
@@ -209,7 +208,7 @@ pub async fn set_next_due_many(
     next: &[(GameId, Option<i64>)],
 ) -> Result<(), StorageError> {
     for chunk in next.chunks(CHUNK) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(NEXT_HEAD);
+        let mut q = query(NEXT_HEAD);
         q.push("VALUES ");
         for (i, (id, at)) in chunk.iter().enumerate() {
             if i > 0 {
@@ -222,7 +221,7 @@ pub async fn set_next_due_many(
                 .push(")");
         }
         q.push(NEXT_TAIL);
-        q.build().execute(&mut **tx).await?;
+        q.build().execute(&mut *tx).await?;
     }
     Ok(())
 }
@@ -268,24 +267,26 @@ pub async fn finish_many(
 ) -> Result<HashSet<GameId>, StorageError> {
     let mut ended = HashSet::new();
     for chunk in endings.chunks(CHUNK) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(FINISH_HEAD);
+        let mut q = query(FINISH_HEAD);
         q.push_bind(now).push(" FROM (VALUES ");
-        let mut rows = q.separated(", ");
-        for e in chunk {
+        for (i, e) in chunk.iter().enumerate() {
             let declared = games::declared_json(&e.outcome);
-            rows.push("(")
-                .push_bind_unseparated(e.game_id)
-                .push_unseparated(", ")
-                .push_bind_unseparated(e.expected_ply)
-                .push_unseparated(", ")
-                .push_bind_unseparated(e.state_fen.clone())
-                .push_unseparated(", ")
-                .push_bind_unseparated(declared)
-                .push_unseparated(", ")
-                .push_bind_unseparated(e.outcome.result().to_string())
-                .push_unseparated(", ")
-                .push_bind_unseparated(e.outcome.reason.name().to_string())
-                .push_unseparated(")");
+            if i > 0 {
+                q.push(", ");
+            }
+            q.push("(")
+                .push_bind(e.game_id)
+                .push(", ")
+                .push_bind(e.expected_ply)
+                .push(", ")
+                .push_bind(e.state_fen.clone())
+                .push(", ")
+                .push_bind(declared)
+                .push(", ")
+                .push_bind(e.outcome.result().to_string())
+                .push(", ")
+                .push_bind(e.outcome.reason.name().to_string())
+                .push(")");
         }
         q.push(FINISH_TAIL);
         debug_assert_eq!(
@@ -293,7 +294,7 @@ pub async fn finish_many(
             finish_many_sql(chunk.len()),
             "the explained statement"
         );
-        for row in q.build().fetch_all(&mut **tx).await? {
+        for row in q.build().fetch_all(&mut *tx).await? {
             ended.insert(row.try_get::<GameId, _>("id")?);
         }
     }
@@ -305,11 +306,11 @@ pub async fn finish_many(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn nudges(db: &Db, id: GameId) -> Result<Vec<(i64, String)>, StorageError> {
-    let rows = sqlx::query(
+    let rows = query(
         "SELECT ply, threshold FROM nudges WHERE game_id = ? ORDER BY claimed_at, ply, threshold",
     )
     .bind(id)
-    .fetch_all(db.pool())
+    .fetch_all(db)
     .await?;
     rows.iter()
         .map(|r| Ok((r.try_get("ply")?, r.try_get("threshold")?)))
@@ -329,10 +330,10 @@ pub async fn expiring_challenges(
     created_before: i64,
     limit: i64,
 ) -> Result<Vec<i64>, StorageError> {
-    let rows = sqlx::query(EXPIRING_CHALLENGES)
+    let rows = query(EXPIRING_CHALLENGES)
         .bind(created_before)
         .bind(limit)
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut *tx)
         .await?;
     rows.iter()
         .map(|r| r.try_get("id").map_err(StorageError::from))
@@ -344,11 +345,10 @@ pub async fn expiring_challenges(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn expire_challenge(tx: &mut Tx, id: i64) -> Result<bool, StorageError> {
-    let done =
-        sqlx::query("UPDATE challenges SET state = 'expired' WHERE id = ? AND state = 'open'")
-            .bind(id)
-            .execute(&mut **tx)
-            .await?;
+    let done = query("UPDATE challenges SET state = 'expired' WHERE id = ? AND state = 'open'")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -381,7 +381,7 @@ pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
     ]
 }
 
-/// `EXPLAIN QUERY PLAN` of each of [`sweep_statements`] (label, statement, `detail`
+/// SQLite's `EXPLAIN QUERY PLAN` of each of [`sweep_statements`] (SQLite only) (label, statement, `detail`
 /// lines), to check that each uses an index or a primary key (benchmark,
 /// docs/PERFORMANCE.md). Parameters are bound to sample values.
 ///
@@ -391,11 +391,11 @@ pub async fn explain_sweep(db: &Db) -> Result<Vec<(String, String, Vec<String>)>
     let mut out = Vec::new();
     for (label, sql, params) in sweep_statements() {
         let text = format!("EXPLAIN QUERY PLAN {sql}");
-        let mut q = sqlx::query(&text);
+        let mut q = query(&text);
         for i in 0..params {
             q = q.bind(i as i64 + 1);
         }
-        let rows = q.fetch_all(db.pool()).await?;
+        let rows = q.fetch_all(db).await?;
         let lines = rows
             .iter()
             .map(|r| r.try_get("detail").map_err(StorageError::from))

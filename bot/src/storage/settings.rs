@@ -1,7 +1,7 @@
 //! The `user_settings` and `guild_settings` tables (issue 8): how a player wants to be
 //! nudged, and a server's nudge defaults. A missing row means "the defaults".
 
-use sqlx::Row;
+use super::sql::{Row, query};
 
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::{GuildId, UserId};
@@ -24,14 +24,14 @@ fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn user(db: &Db, user: UserId) -> Result<UserSettings, StorageError> {
-    let row = sqlx::query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
+    let row = query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
         .bind(user)
-        .fetch_optional(db.pool())
+        .fetch_optional(db)
         .await?;
     read_user(row)
 }
 
-fn read_user(row: Option<sqlx::sqlite::SqliteRow>) -> Result<UserSettings, StorageError> {
+fn read_user(row: Option<Row>) -> Result<UserSettings, StorageError> {
     match row {
         None => Ok(UserSettings::default()),
         Some(r) => Ok(UserSettings {
@@ -70,7 +70,7 @@ pub async fn put_user(
     s: UserSettings,
     now: i64,
 ) -> Result<(), StorageError> {
-    sqlx::query(
+    query(
         "INSERT INTO user_settings (user_id, nudges, nudge_via, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (user_id) DO UPDATE SET nudges = excluded.nudges,
             nudge_via = excluded.nudge_via, updated_at = excluded.updated_at",
@@ -79,12 +79,12 @@ pub async fn put_user(
     .bind(s.nudges)
     .bind(s.via.name())
     .bind(now)
-    .execute(db.pool())
+    .execute(db)
     .await?;
     Ok(())
 }
 
-fn read_guild(row: Option<sqlx::sqlite::SqliteRow>) -> Result<Option<GuildSettings>, StorageError> {
+fn read_guild(row: Option<Row>) -> Result<Option<GuildSettings>, StorageError> {
     row.map(|r| {
         let shares: String = r.try_get("nudge_shares")?;
         Ok(GuildSettings {
@@ -105,12 +105,7 @@ pub const GUILD: &str =
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn guild(db: &Db, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
-    read_guild(
-        sqlx::query(GUILD)
-            .bind(guild)
-            .fetch_optional(db.pool())
-            .await?,
-    )
+    read_guild(query(GUILD).bind(guild).fetch_optional(db).await?)
 }
 
 /// As [`guild`], inside a transaction.
@@ -118,12 +113,7 @@ pub async fn guild(db: &Db, guild: GuildId) -> Result<Option<GuildSettings>, Sto
 /// # Errors
 /// As [`guild`].
 pub async fn guild_tx(tx: &mut Tx, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
-    read_guild(
-        sqlx::query(GUILD)
-            .bind(guild)
-            .fetch_optional(&mut **tx)
-            .await?,
-    )
+    read_guild(query(GUILD).bind(guild).fetch_optional(&mut *tx).await?)
 }
 
 /// Stores the server's settings, and makes the scheduler reconsider the server's unfinished
@@ -138,7 +128,7 @@ pub async fn put_guild(
     now: i64,
 ) -> Result<(), StorageError> {
     let mut tx = db.begin_write().await?;
-    sqlx::query(
+    query(
         "INSERT INTO guild_settings (guild_id, nudge_shares, idle_first_secs, idle_repeat_secs,
             updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (guild_id) DO UPDATE SET nudge_shares = excluded.nudge_shares,
@@ -150,16 +140,16 @@ pub async fn put_guild(
     .bind(s.idle_first_secs)
     .bind(s.idle_repeat_secs)
     .bind(now)
-    .execute(&mut *tx)
+    .execute(&mut tx)
     .await?;
-    sqlx::query(
+    query(
         "UPDATE games SET next_due_at = ? WHERE guild_id = ? AND state <> 'finished'
             AND (next_due_at IS NULL OR next_due_at > ?)",
     )
     .bind(now)
     .bind(guild)
     .bind(now)
-    .execute(&mut *tx)
+    .execute(&mut tx)
     .await?;
     tx.commit().await?;
     Ok(())
@@ -173,11 +163,12 @@ pub async fn preview_mode(
     db: &Db,
     user: UserId,
 ) -> Result<crate::domain::settings::PreviewMode, StorageError> {
-    let mode: Option<String> =
-        sqlx::query_scalar("SELECT mode FROM preview_settings WHERE user_id = ?")
-            .bind(user)
-            .fetch_optional(db.pool())
-            .await?;
+    let mode: Option<String> = query("SELECT mode FROM preview_settings WHERE user_id = ?")
+        .bind(user)
+        .fetch_optional(db)
+        .await?
+        .map(|row| row.try_get("mode"))
+        .transpose()?;
     match mode {
         None => Ok(crate::domain::settings::PreviewMode::default()),
         Some(m) => crate::domain::settings::PreviewMode::parse(&m)
@@ -195,14 +186,14 @@ pub async fn put_preview_mode(
     mode: crate::domain::settings::PreviewMode,
     now: i64,
 ) -> Result<(), StorageError> {
-    sqlx::query(
+    query(
         "INSERT INTO preview_settings (user_id, mode, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, updated_at = excluded.updated_at",
     )
     .bind(user)
     .bind(mode.name())
     .bind(now)
-    .execute(db.pool())
+    .execute(db)
     .await?;
     Ok(())
 }

@@ -35,8 +35,8 @@ fn advance(d: &Driver, clock: &TestClock, secs: i64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fourteen_day_game_survives_its_thread_being_archived() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("k.db").display());
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let clock = Arc::new(TestClock::new(T0));
     let services_clock = clock.clone();
     let services_for: ServicesFor =

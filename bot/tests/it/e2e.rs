@@ -29,9 +29,9 @@ type Outcome = Result<(), DemoError>;
 
 /// A fresh fake Discord and the bot against it, on a new database in a temporary
 /// directory (kept as long as the returned guard), with the clock frozen at `T0`.
-async fn start() -> Result<(Driver, tempfile::TempDir), DemoError> {
-    let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+async fn start() -> Result<(Driver, kaboom_testkit::TempDb), DemoError> {
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let fake = FakeDiscord::start().await?;
     let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
     Ok((d, dir))

@@ -90,8 +90,8 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn help_and_rules_answer_within_discords_limits() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let fake = FakeDiscord::start().await.expect("fake starts");
     let d = Driver::start(fake, &url).await.expect("bot starts");
     let channel = d.fake.text_channel_id();

@@ -32,4 +32,5 @@ mod scheduler_discord;
 mod serve_cli;
 mod serve_process;
 mod services;
+mod shards;
 mod storage;

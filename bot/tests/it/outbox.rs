@@ -24,9 +24,9 @@ fn services_for() -> ServicesFor {
     Arc::new(move |db| Services::new(db, clock.clone(), Arc::new(RendererPainter)))
 }
 
-async fn start() -> Result<(Driver, tempfile::TempDir, String), DemoError> {
-    let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+async fn start() -> Result<(Driver, kaboom_testkit::TempDb, String), DemoError> {
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let fake = FakeDiscord::start().await?;
     let d = Driver::start_with(fake, &url, services_for()).await?;
     Ok((d, dir, url))

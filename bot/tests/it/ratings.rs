@@ -478,8 +478,8 @@ fn content(r: &fake_discord::InteractionResponse) -> String {
 /// `/leaderboard` and `/games finished:true` (paged) stay within Discord's limits.
 #[tokio::test]
 async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> Outcome {
-    let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let fake = FakeDiscord::start().await?;
     let clock = Arc::new(TestClock::new(T0));
     let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;

@@ -30,12 +30,12 @@ struct World {
     clock: Arc<TestClock>,
     notifier: Arc<RecordingNotifier>,
     scheduler: Scheduler,
-    _dir: tempfile::TempDir,
+    _dir: kaboom_testkit::TempDb,
 }
 
 async fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("s.db").display());
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let db = Db::connect(&url).await.unwrap();
     let clock = Arc::new(TestClock::new(T0));
     let notifier = Arc::new(RecordingNotifier::default());
@@ -845,4 +845,55 @@ async fn nudges_and_expiries_are_outbox_entries() {
         payload["line"].as_str().unwrap().contains("expired"),
         "{payload}"
     );
+}
+
+/// Issue 22: every `kaboom serve` process runs the scheduler, so several sweep one database
+/// at once (PostgreSQL; here four schedulers, each with its own connection pool, as four
+/// processes would). Each due job is decided by exactly one of them: twelve games get one
+/// 50% nudge each and then one time forfeit each, whichever sweep gets there first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_schedulers_on_one_database_decide_each_job_once() {
+    let w = world().await;
+    let mut ids = Vec::new();
+    for _ in 0..12 {
+        ids.push(game(&w, Variant::Atomic, Some(1)).await);
+    }
+    ids.sort();
+    let mut schedulers = vec![w.scheduler];
+    let mut notifiers = vec![w.notifier.clone()];
+    for _ in 0..3 {
+        let db = Db::connect(w._dir.url()).await.unwrap();
+        let notifier = Arc::new(RecordingNotifier::default());
+        schedulers.push(kaboom_testkit::default_scheduler(
+            db,
+            w.clock.clone(),
+            notifier.clone(),
+        ));
+        notifiers.push(notifier);
+    }
+    futures_util::future::join_all(schedulers.iter().map(Scheduler::sweep)).await;
+    w.clock.advance(12 * HOUR);
+    let reports = futures_util::future::join_all(schedulers.iter().map(Scheduler::sweep)).await;
+    let mut nudged: Vec<GameId> = reports
+        .into_iter()
+        .flat_map(|r| r.unwrap().nudged.into_iter().map(|(id, _)| id))
+        .collect();
+    nudged.sort();
+    assert_eq!(nudged, ids, "one 50% nudge per game");
+    let sent: usize = notifiers.iter().map(|n| nudges(&n.sent()).len()).sum();
+    assert_eq!(sent, ids.len(), "one nudge notice per game");
+
+    w.clock.advance(DAY);
+    let mut forfeited: Vec<GameId> = Vec::new();
+    for _ in 0..2 {
+        for r in futures_util::future::join_all(schedulers.iter().map(Scheduler::sweep)).await {
+            forfeited.extend(r.unwrap().forfeited);
+        }
+    }
+    forfeited.sort();
+    assert_eq!(forfeited, ids, "one time forfeit per game");
+    for id in &ids {
+        let row = games::get(&w.services.db, *id).await.unwrap().unwrap();
+        assert_eq!(row.reason.as_deref(), Some("time-forfeit"), "game {id}");
+    }
 }

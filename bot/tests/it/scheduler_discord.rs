@@ -254,12 +254,12 @@ mod with_bot {
     /// on `clock` with the cheap [`PlainPainter`] and the scheduler configuration `config`
     /// (whose times the messages quote): `kaboom_testkit::driver::Driver`, as in e2e.rs.
     async fn start_bot(
-        dir: &tempfile::TempDir,
+        dir: &kaboom_testkit::TempDb,
         clock: &Arc<TestClock>,
         config: SchedulerConfig,
     ) -> Driver {
         let fake = FakeDiscord::start().await.expect("fake starts");
-        let url = format!("sqlite://{}", dir.path().join("k.db").display());
+        let url = dir.url().to_string();
         let clock = clock.clone();
         let services_for: ServicesFor = Arc::new(move |db| {
             Services::new(db, clock.clone(), Arc::new(PlainPainter))
@@ -286,7 +286,7 @@ mod with_bot {
     /// scheduler: the server's 30% threshold, alice's choice of a thread mention.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn settings_commands_change_what_the_scheduler_sends() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = kaboom_testkit::TempDb::new().await;
         let clock = Arc::new(TestClock::new(T0));
         let d = start_bot(&dir, &clock, SchedulerConfig::default()).await;
         let (fake, db) = (&d.fake, d.db.clone());
@@ -387,7 +387,7 @@ mod with_bot {
     /// A member with Manage Server (not Administrator) and an Administrator can use it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn settings_server_needs_manage_server() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = kaboom_testkit::TempDb::new().await;
         let clock = Arc::new(TestClock::new(T0));
         let d = start_bot(&dir, &clock, SchedulerConfig::default()).await;
         let (fake, db) = (&d.fake, d.db.clone());
@@ -456,7 +456,7 @@ mod with_bot {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn challenge_and_carrier_messages_say_when_they_expire_and_the_scheduler_explains() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = kaboom_testkit::TempDb::new().await;
         let clock = Arc::new(TestClock::new(T0));
         // A 36-hour designation timeout, to see that the messages quote the configuration.
         let config = SchedulerConfig {

@@ -243,8 +243,8 @@ async fn stale_ply_is_never_written() {
 
 #[tokio::test]
 async fn games_survive_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("k.db").display());
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let id = {
         let (s, _) = services(Db::connect(&url).await.unwrap());
         let id = atomic_game(&s).await;

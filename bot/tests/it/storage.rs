@@ -72,7 +72,7 @@ async fn a_version_4_database_moves_its_pending_announcements_into_the_one_outbo
     let dir = tempfile::tempdir().unwrap();
     let old = dir.path().join("migrations");
     std::fs::create_dir(&old).unwrap();
-    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations/sqlite");
     for file in std::fs::read_dir(&shipped).unwrap() {
         let file = file.unwrap();
         let name = file.file_name().into_string().unwrap();
@@ -163,4 +163,46 @@ async fn a_version_4_database_moves_its_pending_announcements_into_the_one_outbo
             .await
             .unwrap();
     assert_eq!(left.0, 0, "the old outbox is gone");
+}
+
+/// Issue 22: on PostgreSQL, an outbox queue is claimed by one process at a time: a second
+/// owner is refused while the claim runs, the holder renews it, anyone takes it once it
+/// has lapsed (a dead process), and a released queue is free at once. On SQLite (one
+/// process) every claim is granted.
+#[tokio::test]
+async fn an_outbox_queue_is_claimed_by_one_process_at_a_time() {
+    use kaboom_bot::storage::Engine;
+    use kaboom_bot::storage::outbox::{CLAIM_LEASE_SECS, claim_queue, release_queue};
+
+    let (db, _dir) = temp_db().await;
+    let t = 1_000;
+    assert!(claim_queue(&db, "game:1", "a", t).await.unwrap());
+    if db.engine() == Engine::Sqlite {
+        assert!(claim_queue(&db, "game:1", "b", t).await.unwrap());
+        return;
+    }
+    assert!(!claim_queue(&db, "game:1", "b", t + 1).await.unwrap());
+    assert!(
+        claim_queue(&db, "game:2", "b", t + 1).await.unwrap(),
+        "another queue is free"
+    );
+    assert!(
+        claim_queue(&db, "game:1", "a", t + 10).await.unwrap(),
+        "the holder renews"
+    );
+    let lapsed = t + 10 + CLAIM_LEASE_SECS + 1;
+    assert!(!claim_queue(&db, "game:1", "b", lapsed - 2).await.unwrap());
+    assert!(
+        claim_queue(&db, "game:1", "b", lapsed).await.unwrap(),
+        "a lapsed claim is taken over"
+    );
+    assert!(
+        !claim_queue(&db, "game:1", "a", lapsed).await.unwrap(),
+        "the old holder lost it"
+    );
+    release_queue(&db, "game:1", "b").await.unwrap();
+    assert!(
+        claim_queue(&db, "game:1", "a", lapsed).await.unwrap(),
+        "released: free at once"
+    );
 }

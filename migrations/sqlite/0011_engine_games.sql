@@ -1,4 +1,4 @@
--- Kaboom bot schema, version 10: games against the practice opponent (issue 23).
+-- Kaboom bot schema, version 11: games against the practice opponent (issue 23).
 -- One row per game the engine plays, written in the transaction that starts the game.
 -- The engine plays `color` at `level` (1-5); the other side is the human who asked.
 -- Engine games are never rated (the games row has rated = 0).
