@@ -3,8 +3,8 @@
 //! (`takeback_offers`) and private notes (`game_notes`). Everything here is private to its
 //! owner except the fact that a vacation runs (the opponents are told its end).
 
-use kaboom_rules::Color;
 use super::sql::{Row, query};
+use kaboom_rules::Color;
 
 use super::challenges::NewChallenge;
 use super::games::{GameRow, decodable};
@@ -204,12 +204,11 @@ pub async fn vacations_since(
     user: UserId,
     since: i64,
 ) -> Result<Vec<Vacation>, StorageError> {
-    let rows =
-        query("SELECT * FROM vacations WHERE user_id = ? AND started_at >= ? ORDER BY id")
-            .bind(user)
-            .bind(since)
-            .fetch_all(&mut *tx)
-            .await?;
+    let rows = query("SELECT * FROM vacations WHERE user_id = ? AND started_at >= ? ORDER BY id")
+        .bind(user)
+        .bind(since)
+        .fetch_all(&mut *tx)
+        .await?;
     rows.iter().map(vacation_from).collect()
 }
 
@@ -255,12 +254,11 @@ pub async fn end_vacation(tx: &mut Tx, id: i64, at: i64) -> Result<bool, Storage
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn vacations_due(db: &Db, now: i64) -> Result<Vec<Vacation>, StorageError> {
-    let rows = query(
-        "SELECT * FROM vacations WHERE ended_at IS NULL AND until_at <= ? ORDER BY until_at",
-    )
-    .bind(now)
-    .fetch_all(db)
-    .await?;
+    let rows =
+        query("SELECT * FROM vacations WHERE ended_at IS NULL AND until_at <= ? ORDER BY until_at")
+            .bind(now)
+            .fetch_all(db)
+            .await?;
     rows.iter().map(vacation_from).collect()
 }
 

@@ -1,9 +1,9 @@
 //! The `engine_games` table: which games the practice opponent plays, as which colour and
 //! at which level (issue 23).
 
+use super::sql::{Row, query};
 use kaboom_engine::Level;
 use kaboom_rules::Color;
-use super::sql::{Row, query};
 
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::GameId;

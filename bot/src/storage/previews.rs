@@ -89,12 +89,11 @@ pub async fn insert(
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn get(db: &Db, id: i64) -> Result<Option<StoredPreview>, StorageError> {
-    let row = query(
-        "SELECT id, game_id, user_id, ply, action, state FROM move_previews WHERE id = ?",
-    )
-    .bind(id)
-    .fetch_optional(db)
-    .await?;
+    let row =
+        query("SELECT id, game_id, user_id, ply, action, state FROM move_previews WHERE id = ?")
+            .bind(id)
+            .fetch_optional(db)
+            .await?;
     row.map(|r| {
         Ok(StoredPreview {
             id: r.try_get("id")?,

@@ -50,7 +50,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         comforts::vacation(),
         comforts::takeback(),
         comforts::note(),
-        replay::replay(),     // issue 19
+        replay::replay(), // issue 19
     ]
 }
 
