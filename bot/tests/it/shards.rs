@@ -268,7 +268,15 @@ async fn three_processes_on_one_postgres_database_share_the_work() {
             .as_array()
             .unwrap()
             .iter()
-            .filter(|m| m["ephemeral"] == false && !m["attachments"].as_array().unwrap().is_empty())
+            // Boards are PNGs; a finished game's replay GIF (issue 19) is not a board.
+            .filter(|m| {
+                m["ephemeral"] == false
+                    && m["attachments"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|a| a["filename"].as_str().is_some_and(|f| f.ends_with(".png")))
+            })
             .map(|m| m["id"].as_str().unwrap().to_string())
             .collect();
         let mut recorded = Vec::new();
