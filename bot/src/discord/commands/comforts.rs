@@ -35,18 +35,7 @@ async fn autocomplete_line(
 ) -> serenity::CreateAutocompleteResponse {
     let services = &ctx.data().services;
     let user = ctx.author().id.domain();
-    let id = match game_option(ctx) {
-        Some(g) => g.trim().trim_start_matches('#').parse().ok(),
-        None => match services.game_in_thread(ctx.channel_id().domain()).await {
-            Ok(Some(id)) => Some(id),
-            _ => services
-                .active_games(user)
-                .await
-                .ok()
-                .filter(|g| g.len() == 1)
-                .map(|g| g[0].id),
-        },
-    };
+    let id = super::autocomplete_target(ctx, game_option(ctx).as_deref()).await;
     let choices = match id {
         Some(id) => services
             .suggest_line(id, user, partial)

@@ -76,6 +76,25 @@ fn parse_game_option(text: &str) -> Result<GameId, ServiceError> {
     })
 }
 
+/// The game an autocomplete request is about, best effort: the `game` option typed so far
+/// (`12` or `#12`), else the game of the thread, else the caller's only active game; `None`
+/// when none can be told (autocomplete then offers nothing rather than an error).
+pub(crate) async fn autocomplete_target(ctx: Context<'_>, game: Option<&str>) -> Option<GameId> {
+    let services = &ctx.data().services;
+    match game {
+        Some(g) => g.trim().trim_start_matches('#').parse().ok(),
+        None => match services.game_in_thread(ctx.channel_id().domain()).await {
+            Ok(Some(id)) => Some(id),
+            _ => services
+                .active_games(ctx.author().id.domain())
+                .await
+                .ok()
+                .filter(|g| g.len() == 1)
+                .map(|g| g[0].id),
+        },
+    }
+}
+
 /// The game a command is about: the `game` option if given, else the game of the thread
 /// it is used in, else the caller's only active game.
 ///
