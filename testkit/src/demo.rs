@@ -9,6 +9,9 @@
 //! The Atomic, Beirut and Nuke games show their variant mid-game (issue 21): a five-piece
 //! blast and a parried mate threat; a Boom that is not the last move and a Dead Man's
 //! Switch; transfers, a chain and regenerated bombs grabbed.
+//! With Atomic, two more games: one on a fast-forwarded clock (a reminder, then a time
+//! forfeit; `DIR/clock/`) and a short practice game against the bot's own engine
+//! (`/play-bot`, issue 23; `DIR/practice/`).
 //! Besides the files below, `DIR/index.html` shows every game as a Discord user saw it
 //! ([`crate::page`]).
 //!
@@ -121,7 +124,7 @@ impl Report {
     /// The summary table (Markdown).
     pub fn table(&self) -> String {
         let mut out = String::from(
-            "| Variant | Plies | Result | Ratings | Images | Check | Seconds |\n|---|---|---|---|---|---|---|\n",
+            "| Variant | Plies | Result | Rating change (this variant) | Images | Check | Seconds |\n|---|---|---|---|---|---|---|\n",
         );
         for g in &self.games {
             let _ = writeln!(
@@ -204,70 +207,31 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         let t = Instant::now();
         clear_variant_dir(out, variant)?;
         let outcome = play_variant(&d, variant, out, &mut pages).await;
-        let seconds = t.elapsed().as_secs_f64();
-        let summary = match outcome {
-            Ok(mut s) => {
-                s.seconds = seconds;
-                s
-            }
-            Err(e) => GameSummary {
-                variant,
-                plies: 0,
-                result: "-".into(),
-                ratings: "-".into(),
-                images: 0,
-                ok: false,
-                problem: Some(e.to_string()),
-                seconds,
-            },
-        };
+        let summary = summary_of(variant, outcome, t.elapsed().as_secs_f64());
         println!(
-            "[{}/{}] {}: {} plies, {}, {} images, {:.1} s: {}",
+            "[{}/{}] {}: {}",
             i + 1,
             total,
             variant.title(),
-            summary.plies,
-            summary.result,
-            summary.images,
-            seconds,
-            if summary.ok {
-                "ok".to_string()
-            } else {
-                format!("FAILED ({})", summary.problem.clone().unwrap_or_default())
-            }
+            summary.line()
         );
         games.push(summary);
     }
     if variants.contains(&Variant::Atomic) {
         let t = Instant::now();
         let outcome = play_clock_game(&d, &clock, out, &mut pages).await;
-        let seconds = t.elapsed().as_secs_f64();
-        let summary = match outcome {
-            Ok(mut s) => {
-                s.seconds = seconds;
-                s
-            }
-            Err(e) => GameSummary {
-                variant: Variant::Atomic,
-                plies: 0,
-                result: "-".into(),
-                ratings: "-".into(),
-                images: 0,
-                ok: false,
-                problem: Some(e.to_string()),
-                seconds,
-            },
-        };
+        let summary = summary_of(Variant::Atomic, outcome, t.elapsed().as_secs_f64());
         println!(
-            "[clock] Atomic, a reminder and a time forfeit: {} plies, {}, {:.1} s: {}",
-            summary.plies,
-            summary.result,
-            seconds,
-            if summary.ok {
-                "ok".to_string()
-            } else {
-                format!("FAILED ({})", summary.problem.clone().unwrap_or_default())
-            }
+            "[clock] Atomic, a reminder and a time forfeit: {}",
+            summary.line()
+        );
+        games.push(summary);
+        let t = Instant::now();
+        let outcome = play_practice_game(&d, out, &mut pages).await;
+        let summary = summary_of(Variant::Atomic, outcome, t.elapsed().as_secs_f64());
+        println!(
+            "[practice] Atomic against the bot at level 1: {}",
+            summary.line()
         );
         games.push(summary);
     }
@@ -290,6 +254,46 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         unknown_routes,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The summary of a game that `outcome` reports, which took `seconds`; a game that failed
+/// before it could be summed up gets a row that says why.
+fn summary_of(
+    variant: Variant,
+    outcome: Result<GameSummary, DemoError>,
+    seconds: f64,
+) -> GameSummary {
+    match outcome {
+        Ok(s) => GameSummary { seconds, ..s },
+        Err(e) => GameSummary {
+            variant,
+            plies: 0,
+            result: "-".into(),
+            ratings: "-".into(),
+            images: 0,
+            ok: false,
+            problem: Some(e.to_string()),
+            seconds,
+        },
+    }
+}
+
+impl GameSummary {
+    /// One line for the demo's progress: plies, result, images, seconds and the check.
+    fn line(&self) -> String {
+        format!(
+            "{} plies, {}, {} images, {:.1} s: {}",
+            self.plies,
+            self.result,
+            self.images,
+            self.seconds,
+            if self.ok {
+                "ok".to_string()
+            } else {
+                format!("FAILED ({})", self.problem.clone().unwrap_or_default())
+            }
+        )
+    }
 }
 
 /// Writes `out/ratings.md`: alice's `/profile` and the `/leaderboard` of each variant
@@ -332,9 +336,13 @@ async fn write_ratings(d: &Driver, out: &Path, variants: &[Variant]) -> Result<(
 /// Creates `out/<variant>/` and removes the board images and transcript an earlier run
 /// left there, so that a game that fails now leaves no old files looking current.
 fn clear_variant_dir(out: &Path, variant: Variant) -> Result<(), DemoError> {
-    let dir = out.join(variant.name());
-    std::fs::create_dir_all(&dir)?;
-    for entry in std::fs::read_dir(&dir)? {
+    clear_dir(&out.join(variant.name()))
+}
+
+/// Creates `dir` and removes the board images and transcript an earlier run left there.
+fn clear_dir(dir: &Path) -> Result<(), DemoError> {
+    std::fs::create_dir_all(dir)?;
+    for entry in std::fs::read_dir(dir)? {
         let p = entry?.path();
         if p.extension().is_some_and(|e| e == "png") || p.ends_with("transcript.md") {
             std::fs::remove_file(p)?;
@@ -804,13 +812,7 @@ async fn play_clock_game(
 ) -> Result<GameSummary, DemoError> {
     const HOUR: i64 = 3_600;
     let dir = out.join(CLOCK_DIR);
-    std::fs::create_dir_all(&dir)?;
-    for entry in std::fs::read_dir(&dir)? {
-        let p = entry?.path();
-        if p.extension().is_some_and(|e| e == "png") || p.ends_with("transcript.md") {
-            std::fs::remove_file(p)?;
-        }
-    }
+    clear_dir(&dir)?;
     d.fake.allow_dms_for(d.bob.id);
     let marker = d.last_message_id();
     // `days_per_move` choice 0 is "1 day" (the order of DaysChoice).
@@ -901,6 +903,139 @@ async fn play_clock_game(
         plies,
         result,
         ratings: "-".into(),
+        images,
+        ok: problem.is_none(),
+        problem,
+        seconds: 0.0,
+    })
+}
+
+/// The folder of the practice game (issue 23), beside the variants' folders.
+const PRACTICE_DIR: &str = "practice";
+/// The most plies the practice game may take before the demo calls it a failure.
+const PRACTICE_MAX_PLIES: usize = 120;
+
+/// A short practice game (issue 23): alice asks for `/play-bot` (Atomic, level 1, White)
+/// and the bot's engine answers each of her moves in the game's thread, as it would a
+/// newcomer's. alice plays what the engine's level 3 picks from her side of the board (a
+/// stronger player than the bot's level 1), so the game ends soon, with her win.
+async fn play_practice_game(
+    d: &Driver,
+    out: &Path,
+    pages: &mut Vec<page::GamePage>,
+) -> Result<GameSummary, DemoError> {
+    use fake_discord::CommandOption;
+    use kaboom_bot::storage::games;
+    let dir = out.join(PRACTICE_DIR);
+    clear_dir(&dir)?;
+    let marker = d.last_message_id();
+    let threads_before: Vec<u64> = d.fake.threads().iter().map(|t| t.id).collect();
+    // Choice indexes: Atomic is variant 0, level 1 is choice 0, White is colour 0.
+    let answer = d
+        .cmd(
+            &d.alice,
+            d.fake.text_channel_id(),
+            "play-bot",
+            vec![
+                CommandOption::integer("variant", 0),
+                CommandOption::integer("level", 0),
+                CommandOption::integer("color", 0),
+            ],
+        )
+        .await?;
+    let said = answer.content().unwrap_or_default().to_string();
+    if !said.contains("level 1 of 5") {
+        return fail(format!("/play-bot answered: {said}"));
+    }
+    let deadline = Instant::now() + std::time::Duration::from_secs(30);
+    let thread = loop {
+        let fresh = d
+            .fake
+            .threads()
+            .into_iter()
+            .map(|t| t.id)
+            .filter(|id| !threads_before.contains(id))
+            .max();
+        if let Some(id) = fresh {
+            break id;
+        }
+        if Instant::now() > deadline {
+            return fail("the practice game got no thread");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    let game = games::active_for(&d.db, d.alice.id.into())
+        .await?
+        .into_iter()
+        .find(|g| g.thread_id.map(|t| t.get()) == Some(thread))
+        .ok_or_else(|| DemoError::Step("the practice game is not stored".into()))?
+        .id;
+    let load = || async {
+        let (_, record) = games::load_record(&d.db, game)
+            .await?
+            .ok_or_else(|| DemoError::Step("the practice game is not stored".into()))?;
+        AnyGame::from_record(&record).map_err(|e| DemoError::Step(e.to_string()))
+    };
+    let mut stored = load().await?;
+    let mut seed = 0x5eed_u64;
+    while !stored.status().is_finished() && stored.plies().len() < PRACTICE_MAX_PLIES {
+        if stored.turn() == Color::White {
+            seed = seed.wrapping_add(1);
+            let choice = kaboom_engine::choose_action(&stored, kaboom_engine::Level::Three, seed)
+                .map_err(|e| DemoError::Step(format!("alice's choice: {e}")))?;
+            let r = d.play(&d.alice, thread, &choice.best).await?;
+            if !r.content().unwrap_or_default().starts_with("Played") {
+                return fail(format!(
+                    "{}: {}",
+                    choice.best,
+                    r.content().unwrap_or_default()
+                ));
+            }
+        }
+        // The bot's answer comes from its engine worker, after the move's transaction.
+        let ply = stored.plies().len();
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            stored = load().await?;
+            if stored.plies().len() > ply || stored.status().is_finished() {
+                break;
+            }
+            if Instant::now() > deadline {
+                return fail(format!("the bot did not answer at ply {ply}"));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
+    d.outbox_delivered().await?;
+    let outcome = stored.status().outcome();
+    let result = outcome.map_or_else(|| "unfinished".into(), |o| o.to_string());
+    let problem = (outcome.and_then(|o| o.winner) != Some(Color::White))
+        .then(|| format!("expected alice to win her practice game, got {result}"));
+    let plies = stored.plies().len();
+    let (images, game_page) = write_files_to(
+        d,
+        &dir,
+        PRACTICE_DIR,
+        Thread {
+            id: thread,
+            marker,
+            // A thread started from a message has that message's id (Discord's threads
+            // topic), so this picks up /play-bot's own post in the text channel.
+            challenge: thread,
+            summary: format!(
+                "Atomic against the bot itself (`/play-bot`, level 1, never rated) · {plies} plies · {result}"
+            ),
+            now: None,
+            checkpoints: Vec::new(),
+        },
+        &[],
+    )?;
+    pages.push(game_page);
+    Ok(GameSummary {
+        variant: Variant::Atomic,
+        plies,
+        result,
+        ratings: "not rated (practice)".into(),
         images,
         ok: problem.is_none(),
         problem,
@@ -1259,9 +1394,15 @@ fn write_files_to(
 /// `index.html`: the summary table, then every game's page.
 fn index_page(report: &Report, pages: &[page::GamePage]) -> String {
     let mut rows = vec![
-        ["Variant", "Plies", "Result", "Ratings", "Images"]
-            .map(String::from)
-            .to_vec(),
+        [
+            "Variant",
+            "Plies",
+            "Result",
+            "Rating change (this variant)",
+            "Images",
+        ]
+        .map(String::from)
+        .to_vec(),
     ];
     for g in &report.games {
         rows.push(vec![
@@ -1277,7 +1418,8 @@ fn index_page(report: &Report, pages: &[page::GamePage]) -> String {
          against the real bot and a fake Discord on 127.0.0.1. Each game shows its thread as everyone \
          saw it; the right-hand column shows what only one player saw: carrier menus by DM, \
          the ephemeral answers to their commands, and the autocomplete list a player typed into. \
-         Times are UTC.",
+         Each variant has its own Glicko-2 rating, so every rated game here is both players' first \
+         in its variant: from 1500, the same win moves them by the same amount. Times are UTC.",
         &rows,
         pages,
     )

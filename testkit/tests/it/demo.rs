@@ -63,7 +63,7 @@ fn demo_runs_all_five_games_and_writes_its_files() {
     }
     // Rated games (issue 18): the table has the changes, ratings.md the profile and boards.
     assert!(
-        stdout.contains("| Ratings |") && stdout.contains("(+"),
+        stdout.contains("| Rating change (this variant) |") && stdout.contains("(+"),
         "{stdout}"
     );
     let ratings = std::fs::read_to_string(out.join("ratings.md")).unwrap();
@@ -82,10 +82,18 @@ fn demo_runs_all_five_games_and_writes_its_files() {
     );
     assert_eq!(
         html.matches("<section class=\"game\" id=").count(),
-        6,
-        "five games and the clock game"
+        7,
+        "five games, the clock game and the practice game"
     );
-    for variant in ["atomic", "beirut", "nuke", "bomberman", "bombalot", "clock"] {
+    for variant in [
+        "atomic",
+        "beirut",
+        "nuke",
+        "bomberman",
+        "bombalot",
+        "clock",
+        "practice",
+    ] {
         assert!(
             html.contains(&format!("src=\"{variant}/001.png\"")),
             "{variant}: board images"
@@ -126,6 +134,18 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         stdout.contains("[clock] Atomic, a reminder and a time forfeit")
             && stdout.contains("time forfeit"),
         "{stdout}"
+    );
+    // Issue 23: a practice game against the bot's engine, which answers every move of
+    // alice's in the thread, never rated; alice wins it.
+    assert!(
+        stdout.contains("[practice] Atomic against the bot at level 1")
+            && stdout.contains("not rated (practice)"),
+        "{stdout}"
+    );
+    let practice = std::fs::read_to_string(out.join("practice").join("transcript.md")).unwrap();
+    assert!(
+        practice.contains("Kaboom") && practice.contains("Game over"),
+        "{practice}"
     );
     // Bomberman: the seed game's 83 plies, one board each plus the start.
     assert!(out.join("bomberman").join("084.png").exists());
