@@ -135,6 +135,26 @@ fn demo_runs_all_five_games_and_writes_its_files() {
             && stdout.contains("time forfeit"),
         "{stdout}"
     );
+    // Issue 21: the Bombalot game shows a co-square kill, the imitator, a push off the
+    // board and a goal win (the demo itself checks them on the stored game), and its page
+    // says where to look.
+    let bombalot = std::fs::read_to_string(out.join("bombalot").join("transcript.md")).unwrap();
+    for needle in [
+        "Watch for:",
+        "**8... b8-c6** by bob · removed White's Super-tweke g6",
+        "**43. h5-h6** by alice · removed Black's Tank h8",
+        "black wins by two pieces in the goal",
+    ] {
+        assert!(
+            bombalot.contains(needle),
+            "Bombalot transcript lacks {needle}"
+        );
+    }
+    assert!(
+        stdout.contains("| Atomic, on the clock |")
+            && stdout.contains("| Atomic against the bot |"),
+        "{stdout}"
+    );
     // Issue 23: a practice game against the bot's engine, which answers every move of
     // alice's in the thread, never rated; alice wins it.
     assert!(
