@@ -87,6 +87,14 @@ pub enum ComfortRefusal {
     NoteTooLong,
     /// A rematch of a game that is not over.
     RematchNotOver,
+    /// A challenge between the two players in that variant and channel is still open (a
+    /// Rematch clicked twice, or by both players): it is the one to accept.
+    RematchOpen {
+        /// The open challenge's id.
+        challenge: i64,
+        /// Who made it.
+        challenger: UserId,
+    },
 }
 
 impl From<ComfortRefusal> for ServiceError {

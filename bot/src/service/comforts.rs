@@ -906,7 +906,8 @@ impl Services {
     /// posted in the game's channel for them to accept.
     ///
     /// # Errors
-    /// [`ServiceError::Refused`] when they did not play it or it is not over.
+    /// [`ServiceError::Refused`] when they did not play it, it is not over, or a challenge
+    /// between them in that variant and channel is still open (the rematch offered before).
     pub async fn rematch(
         &self,
         id: GameId,
@@ -934,6 +935,22 @@ impl Services {
             rated: row.rated,
         };
         let mut tx = self.db.begin_write().await?;
+        // One rematch at a time: a second click (or the opponent's own Rematch) finds the
+        // open challenge inside the same serialized write and offers nothing twice.
+        if let Some((challenge, challenger)) = store::open_challenge_between(
+            &mut tx,
+            row.channel_id,
+            row.variant,
+            row.white_id,
+            row.black_id,
+        )
+        .await?
+        {
+            return refuse(ComfortRefusal::RematchOpen {
+                challenge,
+                challenger,
+            });
+        }
         let cid = store::insert_challenge(&mut tx, &spec, self.clock.now()).await?;
         let challenge = challenges::get_tx(&mut tx, cid)
             .await?

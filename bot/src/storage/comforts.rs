@@ -4,12 +4,12 @@
 //! owner except the fact that a vacation runs (the opponents are told its end).
 
 use super::sql::{Row, query};
-use kaboom_rules::Color;
+use kaboom_rules::{Color, Variant};
 
 use super::challenges::NewChallenge;
 use super::games::{GameRow, decodable};
 use super::{Db, StorageError, Tx};
-use crate::domain::ids::{GameId, GuildId, UserId};
+use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
 
 fn color(text: &str) -> Result<Color, StorageError> {
     text.parse()
@@ -520,6 +520,37 @@ pub async fn active_games_tx(tx: &mut Tx, user: UserId) -> Result<Vec<GameRow>, 
     .fetch_all(&mut *tx)
     .await?;
     Ok(decodable(&rows))
+}
+
+/// The open challenge, if any, between `a` and `b` (either of them the challenger) in
+/// `variant` and `channel`, read inside `tx`: (its id, its challenger). A rematch looks
+/// for it first, so that a second click offers nothing twice.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn open_challenge_between(
+    tx: &mut Tx,
+    channel: ChannelId,
+    variant: Variant,
+    a: UserId,
+    b: UserId,
+) -> Result<Option<(i64, UserId)>, StorageError> {
+    let row = query(
+        "SELECT id, challenger_id FROM challenges
+         WHERE state = 'open' AND channel_id = ? AND variant = ?
+           AND ((challenger_id = ? AND opponent_id = ?) OR (challenger_id = ? AND opponent_id = ?))
+         ORDER BY id LIMIT 1",
+    )
+    .bind(channel)
+    .bind(variant.name())
+    .bind(a)
+    .bind(b)
+    .bind(b)
+    .bind(a)
+    .fetch_optional(&mut *tx)
+    .await?;
+    row.map(|r| Ok((r.try_get("id")?, r.try_get("challenger_id")?)))
+        .transpose()
 }
 
 /// Stores a new open challenge inside `tx` (a rematch, written with its outbox entry);

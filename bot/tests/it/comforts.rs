@@ -578,6 +578,8 @@ async fn a_note_is_shown_only_to_its_owner() -> Outcome {
     finish(d).await
 }
 
+/// Issue 20's Rematch button, once per finished game: a second click (or the opponent's)
+/// points to the rematch that stands instead of offering another.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
     let (d, _clock, _dir) = start().await?;
@@ -598,6 +600,26 @@ async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
     );
     let r = d.click(&d.alice, result.id, &rematch).await?;
     assert!(r.content().unwrap().contains("Rematch offered"), "{r:?}");
+    // A second click, by alice again or by bob, offers nothing twice: it points to the
+    // rematch that stands.
+    for user in [&d.alice, &d.bob] {
+        let again = d.click(user, result.id, &rematch).await?;
+        assert!(
+            again
+                .content()
+                .unwrap()
+                .contains("A rematch already stands"),
+            "{again:?}"
+        );
+    }
+    d.outbox_delivered().await?;
+    let offers = d
+        .fake
+        .messages_in(d.fake.text_channel_id())
+        .into_iter()
+        .filter(|m| m.content().starts_with("Rematch of game"))
+        .count();
+    assert_eq!(offers, 1, "one rematch challenge in the channel");
     let offer = d
         .fake
         .messages_in(d.fake.text_channel_id())

@@ -103,6 +103,9 @@ pub fn refusal(r: &ComfortRefusal) -> String {
             "Notes hold at most {MAX_NOTE_CHARS} characters per game: `/note clear:true` starts again."
         ),
         ComfortRefusal::RematchNotOver => "A rematch is for a game that is over.".into(),
+        ComfortRefusal::RematchOpen { challenge, challenger } => format!(
+            "A rematch already stands (challenge #{challenge}, offered by <@{challenger}>): it is waiting in the channel to be accepted."
+        ),
     }
 }
 
