@@ -55,6 +55,12 @@ impl NoticePlanner for DiscordNotifier {
                     Effect::ReplayGif { ply: -1 }.for_game(*game_id),
                 ];
             }
+            Notice::VacationOver { game_id, text } => Effect::Announcement {
+                text: text.clone(),
+                pings: Vec::new(),
+                draw_buttons: false,
+            }
+            .for_game(*game_id),
             Notice::ChallengeExpired {
                 challenge_id,
                 channel_id,

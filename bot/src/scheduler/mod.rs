@@ -117,6 +117,13 @@ pub enum Announcement<'a> {
         /// The game's thread (or channel).
         channel: ChannelId,
     },
+    /// `vacation` ran out by itself; `row` is one of its player's games in play.
+    VacationOver {
+        /// The game.
+        row: &'a GameRow,
+        /// The vacation that ended.
+        vacation: &'a crate::storage::comforts::Vacation,
+    },
     /// A game the sweep ended: on time (`forfeit`) or aborted for an incomplete carrier
     /// designation, with the carriers revealed (Beirut, Nuke).
     GameEnded {
@@ -247,10 +254,26 @@ impl Scheduler {
         let mut report = SweepReport::default();
         // Issue 20: vacations whose days ran out end (the deadlines already count their
         // end: nothing else changes).
+        // Each of the player's games in play says so in its thread, in the same transaction.
         {
             let mut tx = self.db.begin_write().await?;
             let ended = crate::storage::comforts::end_due_vacations(&mut tx, now).await?;
+            let mut notices = Vec::new();
+            for v in &ended {
+                for row in crate::storage::comforts::active_games_tx(&mut tx, v.user_id).await? {
+                    let text = self.wording.announce(&Announcement::VacationOver {
+                        row: &row,
+                        vacation: v,
+                    });
+                    notices.push(Notice::VacationOver {
+                        game_id: row.id,
+                        text,
+                    });
+                }
+            }
+            self.write_notices(&mut tx, &notices).await?;
             tx.commit().await?;
+            self.committed(&notices);
             for v in &ended {
                 tracing::info!(user = %v.user_id, "vacation ended: its days ran out");
             }

@@ -34,6 +34,14 @@ pub enum Notice {
         /// The text (with mentions of both players).
         text: String,
     },
+    /// A player's vacation ran out by itself (issue 20): posted in the thread of each of
+    /// their games in play, as `/vacation end` does when they end it early.
+    VacationOver {
+        /// The game.
+        game_id: GameId,
+        /// The text.
+        text: String,
+    },
     /// An open challenge expired.
     ChallengeExpired {
         /// The challenge.
@@ -51,7 +59,9 @@ impl Notice {
     /// The game or challenge id it is about.
     pub fn subject(&self) -> i64 {
         match self {
-            Notice::Nudge { game_id, .. } | Notice::GameEnded { game_id, .. } => game_id.get(),
+            Notice::Nudge { game_id, .. }
+            | Notice::GameEnded { game_id, .. }
+            | Notice::VacationOver { game_id, .. } => game_id.get(),
             Notice::ChallengeExpired { challenge_id, .. } => *challenge_id,
         }
     }

@@ -353,6 +353,13 @@ async fn a_vacation_stops_the_clock_pauses_nudges_and_ends_by_itself() -> Outcom
     let report = scheduler.sweep().await?;
     assert_eq!(report.vacations_ended, 1, "{report:?}");
     assert_eq!(report.nudged.len(), 1, "{report:?}");
+    // The thread says so, once, as it does for `/vacation end` (noticed at stop 26).
+    d.outbox_delivered().await?;
+    let back = public_texts(&d, thread)
+        .iter()
+        .filter(|t| t.contains("bob (Black) is back from vacation"))
+        .count();
+    assert_eq!(back, 1, "{:?}", public_texts(&d, thread));
     // The old deadline (T0 + 3 days) passed without a forfeit; the new one forfeits.
     clock.advance(DAY + DAY / 2); // T0 + 4.6 days
     assert!(scheduler.sweep().await?.forfeited.is_empty());

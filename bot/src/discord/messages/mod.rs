@@ -490,6 +490,7 @@ impl Wording for SchedulerWords {
                 "This challenge expired: nobody accepted it within {}. {challenger_name} can post a new one with /challenge.",
                 duration_text(ttl_secs)
             ),
+            Announcement::VacationOver { row, vacation } => comforts::vacation_ended(row, vacation),
             Announcement::Nudge {
                 row,
                 to_move,
