@@ -181,14 +181,7 @@ async fn route(
         }
         ids::VIEW => {
             let snap = services.load(GameId(id)).await?;
-            let (mut text, image) = flows::own_view(services, &snap, user).await?;
-            // Issue 20: the clicker's private note, for them only.
-            text.push_str(&private_note(services, GameId(id), user, &snap).await?);
-            if text.chars().count() > messages::MESSAGE_LIMIT {
-                // Discord's 2,000 characters of content: the note's end gives way.
-                text = text.chars().take(messages::MESSAGE_LIMIT - 1).collect();
-                text.push('…');
-            }
+            let (text, image) = flows::own_view_with_note(services, &snap, user).await?;
             respond::edit_component(
                 http,
                 ic,
@@ -251,21 +244,4 @@ async fn route(
         }
         _ => Err(ServiceError::Refused(Refusal::StaleButton).into()),
     }
-}
-
-/// The clicker's private note in game `id` for "My view" (issue 20), or nothing: only a
-/// player has one, and it fits within the 2,000-character message with the caption.
-async fn private_note(
-    services: &crate::service::Services,
-    id: GameId,
-    user: crate::domain::ids::UserId,
-    snap: &crate::service::Snapshot,
-) -> Result<String, Error> {
-    if snap.row.color_of(user).is_none() {
-        return Ok(String::new());
-    }
-    Ok(match services.note(id, user).await? {
-        Some(n) => messages::comforts::note_in_view(&n),
-        None => String::new(),
-    })
 }

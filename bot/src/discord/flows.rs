@@ -133,6 +133,32 @@ pub async fn after_draw(
     }
 }
 
+/// [`own_view`] with the caller's private note in the game (issue 20) under the caption,
+/// for "My view" and `/board private:true`: only a player has one, and the text stays
+/// within Discord's 2,000 characters of message content
+/// (<https://discord.com/developers/docs/resources/message#create-message>): the note's
+/// end gives way.
+///
+/// # Errors
+/// The painter's message, or a database failure reading the note.
+pub async fn own_view_with_note(
+    services: &Services,
+    snap: &Snapshot,
+    user: UserId,
+) -> Result<(String, serenity::CreateAttachment), Error> {
+    let (mut text, image) = own_view(services, snap, user).await?;
+    if snap.row.color_of(user).is_some()
+        && let Some(note) = services.note(snap.row.id, user).await?
+    {
+        text.push_str(&messages::comforts::note_in_view(&note));
+    }
+    if text.chars().count() > messages::MESSAGE_LIMIT {
+        text = text.chars().take(messages::MESSAGE_LIMIT - 1).collect();
+        text.push('…');
+    }
+    Ok((text, image))
+}
+
 /// The caller's own view of a game, for ephemeral answers: their colour's view (their
 /// Beirut carriers marked) from their side, or the spectator view.
 ///

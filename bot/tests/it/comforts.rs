@@ -572,6 +572,26 @@ async fn a_note_is_shown_only_to_its_owner() -> Outcome {
     assert!(text.contains("plan: castle long\nwatch f7"), "{text}");
     let theirs = d.click(&d.bob, board.id, &view).await?;
     assert!(!theirs.content().unwrap().contains("castle"), "{theirs:?}");
+    // `/board private:true` is the same own view, note included (noticed at stop 26);
+    // the public `/board` never shows it.
+    let private = d
+        .cmd(
+            &d.alice,
+            thread,
+            "board",
+            vec![CommandOption::boolean("private", true)],
+        )
+        .await?;
+    assert!(private.is_ephemeral());
+    assert!(
+        private
+            .content()
+            .unwrap()
+            .contains("plan: castle long\nwatch f7"),
+        "{private:?}"
+    );
+    let public = d.cmd(&d.alice, thread, "board", vec![]).await?;
+    assert!(!public.content().unwrap().contains("castle"), "{public:?}");
     assert!(
         public_texts(&d, thread)
             .iter()

@@ -102,7 +102,8 @@ pub async fn move_(
 
 /// Show the current board; private:true shows your own view to you only.
 ///
-/// Your own view is from your side, with your own Beirut carriers marked.
+/// Your own view is from your side, with your own Beirut carriers marked and your private
+/// note under it.
 #[poise::command(slash_command)]
 pub async fn board(
     ctx: Context<'_>,
@@ -124,7 +125,7 @@ pub async fn board(
         .load_readable(id, ctx.author().id.domain(), guild)
         .await?;
     let (text, image) = if private {
-        flows::own_view(services, &snap, ctx.author().id.domain()).await?
+        flows::own_view_with_note(services, &snap, ctx.author().id.domain()).await?
     } else {
         let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
         let mut text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);
