@@ -127,8 +127,10 @@ pub enum Announcement<'a> {
     /// A game the sweep ended: on time (`forfeit`) or aborted for an incomplete carrier
     /// designation, with the carriers revealed (Beirut, Nuke).
     GameEnded {
-        /// The game (before it ended).
+        /// The game's row (before it ended).
         row: &'a GameRow,
+        /// The game as the sweep ended it: its plies tell where each Beirut carrier went.
+        game: &'a AnyGame,
         /// The result.
         outcome: &'a Outcome,
         /// How it ended.
@@ -420,7 +422,7 @@ impl Scheduler {
         let written = schedule::finish_many(tx, &endings, now).await?;
         let mut ended = Vec::new();
         let mut announcements = Vec::new();
-        for (row, forfeit, (ending, end)) in decided {
+        for (row, forfeit, (ending, end, game)) in decided {
             let id = row.id;
             if !written.contains(&id) {
                 // Someone else's action came first (not possible inside this write
@@ -438,7 +440,7 @@ impl Scheduler {
             let rating =
                 crate::service::ratings::rate_finished_game(tx, &row, &ending.outcome, now).await?;
             announcements.push(
-                self.ended_notice(tx, &row, ending.outcome, end, rating.as_ref())
+                self.ended_notice(tx, &row, &game, ending.outcome, end, rating.as_ref())
                     .await?,
             );
         }
@@ -545,7 +547,7 @@ impl Scheduler {
         row: &GameRow,
         actions: Vec<String>,
         forfeit: bool,
-    ) -> Result<Option<(schedule::Ending, End)>, String> {
+    ) -> Result<Option<(schedule::Ending, End, AnyGame)>, String> {
         let mut game = AnyGame::from_record(&games::record(row, actions))
             .map_err(|e| format!("game #{}: {e}", row.id))?;
         if game.status().is_finished() {
@@ -574,7 +576,7 @@ impl Scheduler {
             state_fen: game.fen(Viewer::Full),
             outcome,
         };
-        Ok(Some((ending, end)))
+        Ok(Some((ending, end, game)))
     }
 
     /// The announcement of a game the sweep ended (written in `tx`), for Beirut and Nuke
@@ -583,6 +585,7 @@ impl Scheduler {
         &self,
         tx: &mut Tx,
         row: &GameRow,
+        game: &AnyGame,
         outcome: Outcome,
         end: End,
         rating: Option<&GameChange>,
@@ -594,6 +597,7 @@ impl Scheduler {
         };
         let text = self.wording.announce(&Announcement::GameEnded {
             row,
+            game,
             outcome: &outcome,
             end: &end,
             reveal: &reveal,

@@ -538,6 +538,39 @@ async fn incomplete_designation_is_aborted_after_48_hours() {
     );
 }
 
+/// A Beirut game that ends on time names each carrier by piece, where it started and
+/// where it went, as a game that ends on the board does (noticed at stop 26: the sweep
+/// named start squares only).
+#[tokio::test]
+async fn a_beirut_time_forfeit_tells_where_each_carrier_went() {
+    let w = world().await;
+    let id = game(&w, Variant::Beirut, Some(1)).await;
+    w.services
+        .designate(id, ALICE, &["g1".into()])
+        .await
+        .unwrap();
+    w.services.designate(id, BOB, &["b8".into()]).await.unwrap();
+    w.services.play(id, ALICE, "Nf3").await.unwrap();
+    w.services.play(id, BOB, "e5").await.unwrap();
+    w.services.play(id, ALICE, "e3").await.unwrap();
+    w.clock.advance(2 * DAY);
+    assert_eq!(w.scheduler.sweep().await.unwrap().forfeited, vec![id]);
+    let sent = w.notifier.sent();
+    let text = sent
+        .iter()
+        .find_map(|n| match n {
+            Notice::GameEnded { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .expect("the time forfeit's announcement");
+    assert!(text.contains("wins on time"), "{text}");
+    assert!(
+        text.contains("the knight from g1, now on f3")
+            && text.contains("the knight from b8, never moved"),
+        "{text}"
+    );
+}
+
 #[tokio::test]
 async fn downtime_catch_up_sends_one_message_per_game() {
     let w = world().await;

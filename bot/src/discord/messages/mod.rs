@@ -143,13 +143,6 @@ pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String 
     s
 }
 
-/// The end-of-game reveal of Beirut carriers by their start squares (no salts: those are
-/// behind **Verify fairness**), for texts without the game at hand; see
-/// [`fairness::reveal_lines`].
-pub fn reveal_lines(row: &GameRow, reveal: &[Designation]) -> Vec<String> {
-    fairness::reveal_lines(row, None, reveal)
-}
-
 /// The caption of a board message after an action (or at the start with `ply: None`).
 pub fn board_caption(
     snap: &Snapshot,
@@ -518,6 +511,7 @@ impl Wording for SchedulerWords {
             }
             Announcement::GameEnded {
                 row,
+                game,
                 outcome,
                 end,
                 reveal,
@@ -559,7 +553,7 @@ impl Wording for SchedulerWords {
                         )
                     }
                 };
-                for line in reveal_lines(row, reveal) {
+                for line in fairness::reveal_lines(row, Some(game), reveal) {
                     text.push('\n');
                     text.push_str(&line);
                 }
