@@ -227,38 +227,34 @@ fn story_text(s: &Story, start_kind: Kind) -> String {
 }
 
 /// The end-of-game reveal: Beirut carriers named by piece, where they started and where
-/// they ended (from `game` when given; from the stored squares otherwise), one line per
-/// side; nothing for Nuke, whose carriers were public all along; nothing for the rest.
-/// Salts and the check command are behind **Verify fairness** ([`verify_text`]).
-pub fn reveal_lines(row: &GameRow, game: Option<&AnyGame>, reveal: &[Designation]) -> Vec<String> {
+/// they ended in `game`, one line per side (the stored squares for a side whose carriers
+/// the game cannot follow); nothing for Nuke, whose carriers were public all along; nothing
+/// for the rest. Salts and the check command are behind **Verify fairness**
+/// ([`verify_text`]).
+pub fn reveal_lines(row: &GameRow, game: &AnyGame, reveal: &[Designation]) -> Vec<String> {
     if row.variant != Variant::Beirut || reveal.is_empty() {
         return Vec::new();
     }
-    let told = game.map(|g| {
-        let start = g.board_view_after(0, Viewer::Full);
-        stories(g)
-            .into_iter()
-            .map(|s| {
-                let kind = start
-                    .as_ref()
-                    .and_then(|v| v.piece_at(s.start))
-                    .map_or(s.kind, |p| p.kind);
-                (s.color, story_text(&s, kind))
-            })
-            .collect::<Vec<_>>()
-    });
+    let start = game.board_view_after(0, Viewer::Full);
+    let told: Vec<_> = stories(game)
+        .into_iter()
+        .map(|s| {
+            let kind = start
+                .as_ref()
+                .and_then(|v| v.piece_at(s.start))
+                .map_or(s.kind, |p| p.kind);
+            (s.color, story_text(&s, kind))
+        })
+        .collect();
     let mut lines = Vec::new();
     for d in reveal {
         let n = d.squares.split(',').count();
         let what = if n == 1 { "carrier" } else { "carriers" };
-        let parts: Vec<String> = match &told {
-            Some(t) => t
-                .iter()
-                .filter(|(c, _)| *c == d.color)
-                .map(|(_, text)| text.clone())
-                .collect(),
-            None => Vec::new(),
-        };
+        let parts: Vec<String> = told
+            .iter()
+            .filter(|(c, _)| *c == d.color)
+            .map(|(_, text)| text.clone())
+            .collect();
         if parts.is_empty() {
             lines.push(format!(
                 "{}'s {what}: started on **{}**",

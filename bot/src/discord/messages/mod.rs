@@ -164,7 +164,7 @@ pub fn board_caption(
     match snap.outcome() {
         Some(o) => {
             lines.push(format!("Game over: {}", outcome_line(row, &o)));
-            lines.extend(fairness::reveal_lines(row, Some(&snap.game), reveal));
+            lines.extend(fairness::reveal_lines(row, &snap.game, reveal));
         }
         None if row.state == GameState::Setup => {
             lines.push("Both players now choose their carriers privately.".into());
@@ -553,7 +553,7 @@ impl Wording for SchedulerWords {
                         )
                     }
                 };
-                for line in fairness::reveal_lines(row, Some(game), reveal) {
+                for line in fairness::reveal_lines(row, game, reveal) {
                     text.push('\n');
                     text.push_str(&line);
                 }
