@@ -13,5 +13,5 @@ env -u KABOOM_TEST_POSTGRES_URL cargo test --workspace --locked
 if [ -n "$pg" ]; then
   KABOOM_TEST_POSTGRES_URL="$pg" cargo test -p kaboom-bot --test it --locked -- \
     storage:: services:: scheduler:: scheduler_discord:: outbox:: ratings:: conflicts:: \
-    archived:: help_rules:: e2e:: shards::
+    archived:: help_rules:: e2e:: shards:: copy_db::
 fi

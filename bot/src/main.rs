@@ -41,6 +41,17 @@ enum Command {
         #[arg(long = "variant", value_name = "VARIANT")]
         variants: Vec<Variant>,
     },
+    /// Copy every game, rating, setting and pending post of a SQLite database into a new,
+    /// empty PostgreSQL database, in one transaction (moving a host to PostgreSQL). Stop
+    /// `kaboom serve` first.
+    CopyDb {
+        /// The SQLite database, e.g. sqlite://kaboom.db (must exist).
+        #[arg(long)]
+        from: String,
+        /// The PostgreSQL database, e.g. postgres://kaboom@localhost/kaboom (must be empty).
+        #[arg(long)]
+        to: String,
+    },
     /// Count the leaf nodes of the legal-action tree (perft); last line `nodes N`.
     Perft {
         #[command(flatten)]
@@ -172,6 +183,45 @@ fn serve() -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// `kaboom copy-db`: opens both databases (each brought up to date by its migrations) and
+/// copies `from` (SQLite) into `to` (PostgreSQL); returns one line per table and a total.
+/// A `from` file that does not exist is refused (opening it would create an empty one).
+fn copy_db(from: &str, to: &str) -> Result<Vec<String>, String> {
+    use kaboom_bot::storage::{Db, copy};
+    let path = from
+        .strip_prefix("sqlite://")
+        .or_else(|| from.strip_prefix("sqlite:"))
+        .ok_or_else(|| copy::CopyError::Engines.to_string())?;
+    let path = path.split('?').next().unwrap_or(path);
+    if !std::path::Path::new(path).is_file() {
+        return Err(format!(
+            "{path} does not exist: --from names the SQLite file `kaboom serve` used (DATABASE_URL, default sqlite://kaboom.db)"
+        ));
+    }
+    if !(to.starts_with("postgres://") || to.starts_with("postgresql://")) {
+        return Err(copy::CopyError::Engines.to_string());
+    }
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    runtime.block_on(async {
+        let source = Db::connect(from).await.map_err(|e| format!("--from: {e}"))?;
+        let target = Db::connect(to).await.map_err(|e| format!("--to: {e}"))?;
+        let report = copy::sqlite_to_postgres(&source, &target)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut lines: Vec<String> = report
+            .tables
+            .iter()
+            .map(|(table, rows)| format!("{table}: {rows} rows"))
+            .collect();
+        let total: u64 = report.tables.iter().map(|(_, n)| n).sum();
+        lines.push(format!(
+            "copied {total} rows in {} tables; point DATABASE_URL at the PostgreSQL database and start kaboom serve",
+            report.tables.len()
+        ));
+        Ok(lines)
+    })
+}
+
 /// Writes one line of output. A closed pipe (`kaboom moves ... | head`) is not an error:
 /// the reader has what it wanted, so the rest is dropped instead of panicking.
 fn emit(text: &str) {
@@ -215,6 +265,15 @@ fn main() -> ExitCode {
             }
         }
         Command::Demo { out, variants } => demo(&out, &variants),
+        Command::CopyDb { from, to } => match copy_db(&from, &to) {
+            Ok(lines) => {
+                for line in lines {
+                    emit(&line);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(" copy-db", e),
+        },
         Command::Perft { setup, depth } => done(
             analysis::perft(&setup.setup(), depth).map(|nodes| emit(&format!("nodes {nodes}"))),
         ),

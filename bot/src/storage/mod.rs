@@ -15,6 +15,7 @@
 pub mod carriers;
 pub mod challenges;
 pub mod comforts; // issue 20
+pub mod copy; // SQLite to PostgreSQL (issue 22)
 pub mod engine; // practice opponent (issue 23)
 pub mod games;
 pub mod outbox; // Discord outbox (issue 16)

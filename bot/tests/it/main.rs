@@ -10,6 +10,7 @@ mod cli;
 mod comforts; // issue 20
 mod common;
 mod conflicts;
+mod copy_db; // issue 22
 mod docs;
 mod e2e;
 mod fake_discord_smoke;
