@@ -975,52 +975,17 @@ async fn play_practice_game(
     out: &Path,
     pages: &mut Vec<page::GamePage>,
 ) -> Result<GameSummary, DemoError> {
-    use fake_discord::CommandOption;
     use kaboom_bot::storage::games;
     let dir = out.join(PRACTICE_DIR);
     clear_dir(&dir)?;
     let marker = d.last_message_id();
-    let threads_before: Vec<u64> = d.fake.threads().iter().map(|t| t.id).collect();
     // Choice indexes: Atomic is variant 0, level 1 is choice 0, White is colour 0.
-    let answer = d
-        .cmd(
-            &d.alice,
-            d.fake.text_channel_id(),
-            "play-bot",
-            vec![
-                CommandOption::integer("variant", 0),
-                CommandOption::integer("level", 0),
-                CommandOption::integer("color", 0),
-            ],
-        )
-        .await?;
+    let (game, thread, answer) = d.play_bot(&d.alice, 0, 0, 0).await?;
     let said = answer.content().unwrap_or_default().to_string();
     if !said.contains("level 1 of 5") {
         return fail(format!("/play-bot answered: {said}"));
     }
-    let deadline = Instant::now() + std::time::Duration::from_secs(30);
-    let thread = loop {
-        let fresh = d
-            .fake
-            .threads()
-            .into_iter()
-            .map(|t| t.id)
-            .filter(|id| !threads_before.contains(id))
-            .max();
-        if let Some(id) = fresh {
-            break id;
-        }
-        if Instant::now() > deadline {
-            return fail("the practice game got no thread");
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
-    let game = games::active_for(&d.db, d.alice.id.into())
-        .await?
-        .into_iter()
-        .find(|g| g.thread_id.map(|t| t.get()) == Some(thread))
-        .ok_or_else(|| DemoError::Step("the practice game is not stored".into()))?
-        .id;
+    let thread = thread.get();
     let load = || async {
         let (_, record) = games::load_record(&d.db, game)
             .await?

@@ -413,6 +413,60 @@ impl Driver {
         })
     }
 
+    /// `user`'s `/play-bot` in the text channel (issue 23) with the choice indexes
+    /// `variant` (the order of [`kaboom_rules::Variant::ALL`]), `level` (0 is level 1)
+    /// and `color` (0 White, 1 Black). Returns the game, its thread and the bot's answer
+    /// once the game's thread exists.
+    ///
+    /// # Errors
+    /// [`DemoError::Step`] when no new thread appears within 30 seconds or no game of
+    /// `user`'s in play has it; the fake's errors.
+    pub async fn play_bot(
+        &self,
+        user: &SimUser,
+        variant: i64,
+        level: i64,
+        color: i64,
+    ) -> Result<(GameId, ChannelId, InteractionResponse), DemoError> {
+        let before: Vec<u64> = self.fake.threads().iter().map(|t| t.id).collect();
+        let answer = self
+            .cmd(
+                user,
+                self.fake.text_channel_id(),
+                "play-bot",
+                vec![
+                    CommandOption::integer("variant", variant),
+                    CommandOption::integer("level", level),
+                    CommandOption::integer("color", color),
+                ],
+            )
+            .await?;
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        let thread = loop {
+            let fresh = self
+                .fake
+                .threads()
+                .into_iter()
+                .map(|t| t.id)
+                .filter(|id| !before.contains(id))
+                .max();
+            if let Some(id) = fresh {
+                break ChannelId(id);
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(step(format!("no thread for the practice game: {answer:?}")));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let game = kaboom_bot::storage::games::active_for(&self.db, user.id.into())
+            .await?
+            .into_iter()
+            .find(|g| g.thread_id == Some(thread))
+            .ok_or_else(|| step("the practice game is not stored"))?
+            .id;
+        Ok((game, thread, answer))
+    }
+
     /// Public board messages (with a PNG picture) in the thread.
     pub fn boards(&self, thread: impl Into<ChannelId>) -> Vec<FakeMessage> {
         self.fake

@@ -29,33 +29,16 @@ async fn start() -> Result<(Driver, tempfile::TempDir), DemoError> {
     Ok((d, dir))
 }
 
-/// `/play-bot` in the text channel; returns the game and its thread once the thread exists.
+/// alice's `/play-bot` at level 2; returns the game and its thread once the thread exists.
 async fn play_bot(d: &Driver, variant: i64, color: i64) -> Result<(GameId, u64), DemoError> {
-    let channel = d.fake.text_channel_id();
-    let r = d
-        .cmd(
-            &d.alice,
-            channel,
-            "play-bot",
-            vec![
-                CommandOption::integer("variant", variant),
-                CommandOption::integer("level", LEVEL_2),
-                CommandOption::integer("color", color),
-            ],
-        )
-        .await?;
+    let (game, thread, r) = d.play_bot(&d.alice, variant, LEVEL_2, color).await?;
     let text = r.content().unwrap_or_default().to_string();
     assert!(text.contains("level 2 of 5"), "{text}");
     assert!(text.contains("never rated"), "{text}");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while d.fake.threads().is_empty() {
-        assert!(Instant::now() < deadline, "no thread for the practice game");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let thread = d.fake.threads()[0].id;
     let games = games::active_for(&d.db, d.alice.id.into()).await.unwrap();
     assert_eq!(games.len(), 1, "{games:?}");
-    Ok((games[0].id, thread))
+    assert_eq!(games[0].id, game);
+    Ok((game, thread.get()))
 }
 
 /// Waits until game `id` has `ply` plies.
