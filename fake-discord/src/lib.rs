@@ -40,8 +40,16 @@
 //! [`FakeDiscord::set_bot_overwrite`]; every permission by default) decide what it may do in
 //! each channel and are sent as `app_permissions`. The fake's clock is real time plus
 //! [`FakeDiscord::advance`]: it times interaction deadlines (3 s, 15 min) and thread
-//! auto-archiving. Channels: one text channel, and [`FakeDiscord::add_channel`] adds
-//! announcement (5), forum (15) or more text channels.
+//! auto-archiving. Channels: one text channel per guild, and [`FakeDiscord::add_channel`]
+//! adds announcement (5), forum (15) or more text channels.
+//!
+//! ## Guilds and shards
+//!
+//! One guild by default; [`FakeDiscord::start_with_guilds`] starts several (consecutive
+//! snowflakes, so they spread over any number of shards up to their count). The gateway
+//! routes each guild's events, interactions included, to the sessions of its shard only
+//! (Discord's sharding formula, see [`gateway`]); [`FakeDiscord::remove_bot_from_guild`]
+//! takes the bot out of one (403 / 50001 there afterwards).
 //!
 //! Every REST request is recorded ([`FakeDiscord::requests`]), with multipart file parts and
 //! their bytes. The fake keeps channels (one guild text channel, threads, DM channels per
