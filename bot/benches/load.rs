@@ -19,6 +19,17 @@
 //!
 //! Run: `cargo build --release -p fake-discord && cargo bench -p kaboom-bot --bench load`
 //! (`LOAD_GAMES=2000 LOAD_SECONDS=60 ...` for other sizes; `LOAD_SEED` for the moves).
+//!
+//! On PostgreSQL (issue 22): `LOAD_DATABASE_URL=postgres://USER@HOST:PORT/DB` names a
+//! server whose user may create databases; the run makes a fresh database there (dropped
+//! at the end) and every `kaboom serve` uses it. `LOAD_PROCESSES=N` (default 1; more needs
+//! PostgreSQL) starts N `kaboom serve` processes with `SHARD_COUNT=N` and `SHARD_IDS=i`
+//! against a fake with N servers (`--guilds N`, one per shard), game `i` in server
+//! `i % N`. It then also prints each process's CPU, the PostgreSQL backends' CPU, how
+//! often a backend waited for the write lock (`pg_stat_activity` sampled every 50 ms:
+//! `wait_event = 'advisory'`, the lock of `Db::begin_write`), and the REST requests per
+//! second the bots sent outside interaction endpoints (what Discord's global limit of 50
+//! per second counts).
 
 #[allow(dead_code)]
 #[path = "../tests/it/process.rs"]
@@ -30,9 +41,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kaboom_bot::domain::ids::ChannelId;
-use kaboom_bot::storage::{Db, games};
+use kaboom_bot::storage::{Db, games, sql};
 use kaboom_rules::{AnyGame, Color, Status, Variant, Viewer};
-use process::{Control, Processes, WAIT_MS, start_bot, start_fake_with};
+use process::{Control, Processes, WAIT_MS, serve_command, start_bot, start_fake_with};
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
@@ -121,7 +132,8 @@ fn summary(name: &str, mut ms: Vec<f64>) -> String {
     )
 }
 
-/// Challenges, accepts and (Beirut, Nuke) designates game `i`; returns it.
+/// Challenges, accepts and (Beirut, Nuke) designates game `i` in `channel` (a server's
+/// text channel); returns it.
 async fn seed_game(control: &Control, db: &Db, channel: &str, i: u64) -> Game {
     let (white, black) = (FIRST_USER + 2 * i, FIRST_USER + 2 * i + 1);
     let (choice, variant) = VARIANTS[(i % 5) as usize];
@@ -157,16 +169,39 @@ async fn seed_game(control: &Control, db: &Db, channel: &str, i: u64) -> Game {
         .await;
     let accepted = control.answer(&sent).await;
     let content = accepted["content"].as_str().unwrap_or_default();
-    let thread = content
+    let named = content
         .split("<#")
         .nth(1)
         .and_then(|rest| rest.split('>').next())
-        .unwrap_or_else(|| panic!("no thread in the accept answer: {content}"))
-        .to_string();
-    let row = games::by_thread(db, ChannelId::from(thread.parse::<u64>().unwrap()))
-        .await
-        .unwrap()
-        .expect("the game of the thread");
+        .map(str::to_string);
+    let (thread, row) = match named {
+        Some(thread) => {
+            let row = games::by_thread(db, ChannelId::from(thread.parse::<u64>().unwrap()))
+                .await
+                .unwrap()
+                .expect("the game of the thread");
+            (thread, row)
+        }
+        // "Game #N is saved; its thread will open shortly": the thread's post is still in
+        // the outbox (under load); wait for it.
+        None => {
+            let id: i64 = content
+                .split("Game #")
+                .nth(1)
+                .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no thread nor game in the accept answer: {content}"));
+            let deadline = Instant::now() + Duration::from_millis(WAIT_MS);
+            loop {
+                let row = games::get(db, id.into()).await.unwrap().expect("the game");
+                if let Some(thread) = row.thread_id {
+                    break (thread.to_string(), row);
+                }
+                assert!(Instant::now() < deadline, "game {id}'s thread never opened");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    };
     if variant.has_designation() {
         for user in [white, black] {
             let dm = control
@@ -243,39 +278,85 @@ async fn run() {
     let seconds = env_or("LOAD_SECONDS", 30);
     let players = env_or("LOAD_PLAYERS", 32) as usize;
     let seed = env_or("LOAD_SEED", 17);
+    let n_processes = env_or("LOAD_PROCESSES", 1).max(1);
+    let postgres = std::env::var("LOAD_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty());
+    assert!(
+        n_processes == 1 || postgres.is_some(),
+        "LOAD_PROCESSES > 1 needs LOAD_DATABASE_URL (a PostgreSQL server)"
+    );
     println!(
-        "load: {n_games} games, {seconds} s of moves, {players} players in flight, seed {seed}"
+        "load: {n_games} games, {seconds} s of moves, {players} players in flight, seed {seed}, \
+         {} on {n_processes} process(es)",
+        if postgres.is_some() {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        }
     );
 
     let mut processes = Processes(Vec::new());
-    let base = start_fake_with(&mut processes, &["--lean"]);
+    let guilds = n_processes.to_string();
+    let base = start_fake_with(&mut processes, &["--lean", "--guilds", &guilds]);
     let dir = tempfile::tempdir().unwrap();
-    processes
-        .0
-        .push(("kaboom serve", start_bot(dir.path(), &base)));
+    // The PostgreSQL database, made before the processes start; `None` on SQLite.
+    let temp_db = match &postgres {
+        Some(server) => Some(kaboom_testkit::TempDb::on_postgres(server).await),
+        None => None,
+    };
+    let url = match &temp_db {
+        Some(temp) => {
+            // Migrated once here, before the processes start.
+            Db::connect(temp.url()).await.unwrap().close().await;
+            temp.url().to_string()
+        }
+        None => format!(
+            "sqlite://{}",
+            Path::new(dir.path()).join("kaboom.db").display()
+        ),
+    };
+    for shard in 0..n_processes {
+        let bot = if temp_db.is_none() {
+            start_bot(dir.path(), &base)
+        } else {
+            let log =
+                std::fs::File::create(dir.path().join(format!("kaboom-{shard}.log"))).unwrap();
+            let mut command = serve_command(dir.path(), &base, "fake-token-for-kaboom");
+            command.env("DATABASE_URL", &url).stderr(log);
+            if n_processes > 1 {
+                command
+                    .env("SHARD_COUNT", n_processes.to_string())
+                    .env("SHARD_IDS", shard.to_string());
+            }
+            command.spawn().expect("kaboom serve starts")
+        };
+        processes.0.push(("kaboom serve", bot));
+    }
     let fake_pid = processes.0[0].1.id();
-    let bot_pid = processes.0[1].1.id();
+    let bot_pids: Vec<u32> = processes.0[1..].iter().map(|(_, c)| c.id()).collect();
     let control = Arc::new(Control::new(base));
-    let channel = control.bot_ready().await;
+    control.ready_after(n_processes - 1).await;
+    control.bot_ready().await;
+    let info = control.get("/info").await;
+    let channels: Vec<String> = info["guilds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["text_channel_id"].as_str().unwrap().to_string())
+        .collect();
     control
         .add_players(FIRST_USER..FIRST_USER + 2 * n_games)
         .await;
-    let db = Arc::new(
-        Db::connect(&format!(
-            "sqlite://{}",
-            Path::new(dir.path()).join("kaboom.db").display()
-        ))
-        .await
-        .unwrap(),
-    );
+    let db = Arc::new(Db::connect(&url).await.unwrap());
 
     // Seeding, 8 games at a time.
     let started = Instant::now();
     let gate = Arc::new(Semaphore::new(8));
     let mut seeding = Vec::new();
     for i in 0..n_games {
-        let (control, db, channel, gate) =
-            (control.clone(), db.clone(), channel.clone(), gate.clone());
+        let channel = channels[(i % channels.len() as u64) as usize].clone();
+        let (control, db, gate) = (control.clone(), db.clone(), gate.clone());
         seeding.push(tokio::spawn(async move {
             let _permit = gate.acquire().await.unwrap();
             seed_game(&control, &db, &channel, i).await
@@ -289,7 +370,11 @@ async fn run() {
     println!(
         "seeded {n_games} games in {:.1} s; bot RSS {} MB",
         started.elapsed().as_secs_f64(),
-        status_kb(bot_pid, "VmRSS") / 1024
+        bot_pids
+            .iter()
+            .map(|&p| (status_kb(p, "VmRSS") / 1024).to_string())
+            .collect::<Vec<_>>()
+            .join(" + ")
     );
 
     // The steady stream.
@@ -298,8 +383,40 @@ async fn run() {
     let autocompletes = Arc::new(Mutex::new(Vec::<f64>::new()));
     let saved_answers = Arc::new(Mutex::new(0usize));
     let end = Instant::now() + Duration::from_secs(seconds);
-    let (bot_cpu0, fake_cpu0) = (cpu_seconds(bot_pid), cpu_seconds(fake_pid));
+    let bot_cpu0: Vec<f64> = bot_pids.iter().map(|&p| cpu_seconds(p)).collect();
+    let fake_cpu0 = cpu_seconds(fake_pid);
     let self_cpu0 = cpu_seconds(std::process::id());
+    let database_name = temp_db
+        .as_ref()
+        .and_then(|t| t.url().rsplit('/').next())
+        .map(|n| n.split('?').next().unwrap_or(n).to_string());
+    let pg_cpu0 = database_name.as_deref().map(backend_cpu);
+    let requests0 = control.get("/requests?since=0").await["next"]
+        .as_u64()
+        .unwrap_or(0);
+    // On PostgreSQL: who waits for the write lock, sampled until the stream ends.
+    let lock_samples = database_name.as_ref().map(|_| {
+        let db = db.clone();
+        let end = Instant::now() + Duration::from_secs(seconds);
+        tokio::spawn(async move {
+            let mut samples = Vec::new();
+            while Instant::now() < end {
+                let counts = sql::query(
+                    "SELECT COUNT(*) FILTER (WHERE wait_event_type = 'Lock' AND wait_event = 'advisory') AS waiting, \
+                            COUNT(*) FILTER (WHERE state = 'active') AS active \
+                     FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                )
+                .fetch_one(&*db)
+                .await
+                .unwrap();
+                let waiting: i64 = counts.try_get("waiting").unwrap();
+                let active: i64 = counts.try_get("active").unwrap();
+                samples.push((waiting, active));
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            samples
+        })
+    });
     let load_start = Instant::now();
     let mut workers = Vec::new();
     for w in 0..players {
@@ -406,10 +523,17 @@ async fn run() {
     }
     typing.await.unwrap();
     let elapsed = load_start.elapsed().as_secs_f64();
-    let (bot_cpu, fake_cpu) = (
-        cpu_seconds(bot_pid) - bot_cpu0,
-        cpu_seconds(fake_pid) - fake_cpu0,
-    );
+    let bot_cpus: Vec<f64> = bot_pids
+        .iter()
+        .zip(&bot_cpu0)
+        .map(|(&p, c0)| cpu_seconds(p) - c0)
+        .collect();
+    let bot_cpu: f64 = bot_cpus.iter().sum();
+    let fake_cpu = cpu_seconds(fake_pid) - fake_cpu0;
+    let pg_cpu = database_name
+        .as_deref()
+        .zip(pg_cpu0)
+        .map(|(name, c0)| backend_cpu(name) - c0);
     let self_cpu = cpu_seconds(std::process::id()) - self_cpu0;
     let latencies = latencies.lock().unwrap().clone();
     let moves = latencies.len();
@@ -431,19 +555,112 @@ async fn run() {
     );
     println!(
         "bot peak RSS {} MB (VmHWM), fake RSS {} MB",
-        status_kb(bot_pid, "VmHWM") / 1024,
+        bot_pids
+            .iter()
+            .map(|&p| (status_kb(p, "VmHWM") / 1024).to_string())
+            .collect::<Vec<_>>()
+            .join(" + "),
         status_kb(fake_pid, "VmRSS") / 1024
     );
     println!(
-        "CPU during the stream: bot {bot_cpu:.1} s ({:.0}% of one core), fake {fake_cpu:.1} s ({:.0}%), driver {self_cpu:.1} s ({:.0}%)",
+        "CPU during the stream: bot {bot_cpu:.1} s ({:.0}% of one core; per process {}), fake {fake_cpu:.1} s ({:.0}%), driver {self_cpu:.1} s ({:.0}%){}",
         100.0 * bot_cpu / elapsed,
+        bot_cpus
+            .iter()
+            .map(|c| format!("{:.0}%", 100.0 * c / elapsed))
+            .collect::<Vec<_>>()
+            .join(" / "),
         100.0 * fake_cpu / elapsed,
-        100.0 * self_cpu / elapsed
+        100.0 * self_cpu / elapsed,
+        pg_cpu
+            .map(|c| format!(
+                ", PostgreSQL backends {c:.1} s ({:.0}%)",
+                100.0 * c / elapsed
+            ))
+            .unwrap_or_default()
+    );
+    if let Some(task) = lock_samples {
+        let samples = task.await.unwrap();
+        let n = samples.len().max(1) as f64;
+        let waiting: i64 = samples.iter().map(|s| s.0).sum();
+        let active: i64 = samples.iter().map(|s| s.1).sum();
+        let any = samples.iter().filter(|s| s.0 > 0).count();
+        println!(
+            "write lock (pg_stat_activity, {} samples): {:.2} backends waiting on average, some waiting in {:.0}% of samples; {:.2} active",
+            samples.len(),
+            waiting as f64 / n,
+            100.0 * any as f64 / n,
+            active as f64 / n
+        );
+    }
+    // REST requests to Discord during the stream outside interaction endpoints (those are
+    // not bound by the global 50/s).
+    let requests = control.get(&format!("/requests?since={requests0}")).await;
+    let mut by_route: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut global = 0u64;
+    for r in requests["requests"].as_array().into_iter().flatten() {
+        let path = r["path"].as_str().unwrap_or_default();
+        if path.starts_with("/_control") {
+            continue;
+        }
+        let interaction = path.contains("/interactions/") || path.contains("/webhooks/");
+        if !interaction {
+            global += 1;
+        }
+        let route: Vec<&str> = path
+            .split('/')
+            .map(|seg| {
+                if seg.chars().all(|c| c.is_ascii_digit()) && !seg.is_empty() {
+                    "{id}"
+                } else {
+                    seg
+                }
+            })
+            .collect();
+        *by_route
+            .entry(format!(
+                "{} {}",
+                r["method"].as_str().unwrap_or("?"),
+                route.join("/")
+            ))
+            .or_default() += 1;
+    }
+    println!(
+        "REST requests outside interaction endpoints: {global} = {:.1}/s ({:.2} per move); by route: {}",
+        global as f64 / elapsed,
+        global as f64 / moves.max(1) as f64,
+        by_route
+            .iter()
+            .filter(|(k, _)| !k.contains("/interactions/") && !k.contains("/webhooks/"))
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("load average at the end: {}", load.trim());
     db.close().await;
     drop(processes);
+    drop(temp_db);
+}
+
+/// The CPU seconds of the PostgreSQL backends serving database `name` now (their
+/// command lines name it: `postgres: USER DB HOST(PORT) STATE`); backends that ended are
+/// not counted.
+fn backend_cpu(name: &str) -> f64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| {
+                let c = String::from_utf8_lossy(&c);
+                c.starts_with("postgres:") && c.split_whitespace().any(|w| w == name)
+            })
+        })
+        .map(cpu_seconds)
+        .sum()
 }
 
 /// Waits until the thread holds `count` boards (its messages with an attachment).

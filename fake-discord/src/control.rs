@@ -6,7 +6,8 @@
 //!
 //! | route | does | method of [`FakeDiscord`] |
 //! | --- | --- | --- |
-//! | `GET /_control/info` | ids and URLs of the fake | [`FakeDiscord::url`], [`FakeDiscord::guild_id`], ... |
+//! | `GET /_control/info` | ids and URLs of the fake, and its guilds | [`FakeDiscord::url`], [`FakeDiscord::guild_id`], [`FakeDiscord::guilds`], ... |
+//! | `POST /_control/guilds/{id}/leave` | removes the bot from a guild (GUILD_DELETE to its shard; 50001 afterwards) | [`FakeDiscord::remove_bot_from_guild`] |
 //! | `GET /_control/ready?timeout_ms=&after=` | waits for the bot's IDENTIFY (READY sent); with `after=N`, for one more than the `N` IDENTIFYs counted so far (a restarted bot) | [`FakeDiscord::wait_until_ready`], [`FakeDiscord::wait_until_identified_after`] |
 //! | `GET /_control/commands?timeout_ms=` | waits for command registration, returns the commands | [`FakeDiscord::wait_for_commands`] |
 //! | `POST /_control/users` | adds a simulated user | [`FakeDiscord::add_user`] |
@@ -16,7 +17,7 @@
 //! | `POST /_control/threads` | adds a public thread | [`FakeDiscord::add_thread`] |
 //! | `GET /_control/threads` | every thread | [`FakeDiscord::threads`] |
 //! | `POST /_control/threads/{id}/state` | `{"archived", "locked"}`: archives, locks a thread | [`FakeDiscord::set_thread_state`] |
-//! | `POST /_control/channels` | `{"type": 0, 5 or 15, "name"}`: adds a guild channel | [`FakeDiscord::add_channel`] |
+//! | `POST /_control/channels` | `{"type": 0, 5 or 15, "name", "guild_id"?}`: adds a guild channel (in the first guild by default) | [`FakeDiscord::add_channel`], [`FakeDiscord::add_channel_in`] |
 //! | `POST /_control/bot-permissions` | `{"permissions"}`: the bot's guild-wide permissions | [`FakeDiscord::set_bot_permissions`] |
 //! | `GET /_control/channels/{id}/bot-permissions` | the bot's permissions in a channel | [`FakeDiscord::bot_permissions_in`] |
 //! | `POST /_control/channels/{id}/bot-overwrite` | `{"allow", "deny"}`: the bot's overwrite on a channel | [`FakeDiscord::set_bot_overwrite`] |
@@ -50,8 +51,9 @@
 //! - `bytes=true` adds each file's bytes as standard base64 (`"base64"`); without it a file
 //!   has its size and, for stored attachments, the `url` the fake serves its bytes at.
 //! - Errors are `{"error": "<what went wrong>"}` with a 4xx status: 400 malformed request,
-//!   404 unknown route, user, channel, message or interaction, 405 wrong method,
-//!   408 timeout, 409 no bot connected to the gateway (dispatches need one).
+//!   403 an interaction from a guild the bot is not in, 404 unknown route, guild, user,
+//!   channel, message or interaction, 405 wrong method, 408 timeout, 409 no bot connected
+//!   to the gateway (on the shard of the interaction's guild: dispatches need one).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -97,7 +99,10 @@ impl From<FakeError> for ControlError {
         let status = match error {
             FakeError::Timeout { .. } => StatusCode::REQUEST_TIMEOUT,
             FakeError::NoGatewaySession => StatusCode::CONFLICT,
-            FakeError::UnknownMessage(_) | FakeError::UnknownChannel(_) => StatusCode::NOT_FOUND,
+            FakeError::UnknownMessage(_)
+            | FakeError::UnknownChannel(_)
+            | FakeError::UnknownGuild(_) => StatusCode::NOT_FOUND,
+            FakeError::BotNotInGuild(_) => StatusCode::FORBIDDEN,
             FakeError::WrongChannelType(_)
             | FakeError::UnsupportedChannelType(_)
             | FakeError::ThreadArchived(_) => StatusCode::BAD_REQUEST,
@@ -125,6 +130,7 @@ fn ok(value: Value) -> Answer {
 pub(crate) fn router(fake: Fake) -> Router {
     Router::new()
         .route("/_control/info", only(get(info)))
+        .route("/_control/guilds/{id}/leave", only(post(leave_guild)))
         .route("/_control/ready", only(get(ready)))
         .route("/_control/commands", only(get(commands)))
         .route("/_control/users", only(post(add_user)))
@@ -485,8 +491,20 @@ async fn info(State(fake): State<Fake>) -> Answer {
         "bot_user_id": fake.bot_user_id().to_string(),
         "guild_id": fake.guild_id().to_string(),
         "text_channel_id": fake.text_channel_id().to_string(),
+        "guilds": fake.guilds().iter().map(|g| json!({
+            "id": g.id.to_string(),
+            "name": g.name,
+            "text_channel_id": g.text_channel_id.to_string(),
+            "bot_member": g.bot_member,
+        })).collect::<Vec<_>>(),
         "identified_sessions": fake.identified_sessions(),
     }))
+}
+
+async fn leave_guild(State(fake): State<Fake>, Path(id): Path<String>) -> Answer {
+    let id = path_id("guild", &id)?;
+    fake.remove_bot_from_guild(id)?;
+    ok(json!({ "guild_id": id.to_string(), "bot_member": false }))
 }
 
 async fn ready(State(fake): State<Fake>, Query(params): Params) -> Answer {
@@ -598,7 +616,14 @@ async fn add_channel(State(fake): State<Fake>, body: Bytes) -> Answer {
         .as_u64()
         .and_then(|k| u8::try_from(k).ok())
         .ok_or_else(|| bad("`type` is required: 0 (text), 5 (announcement) or 15 (forum)"))?;
-    let id = fake.add_channel(kind, str_field(&body, "name")?)?;
+    let name = str_field(&body, "name")?;
+    let id = match &body["guild_id"] {
+        Value::Null => fake.add_channel(kind, name)?,
+        other => {
+            let guild = as_id(other).ok_or_else(|| bad("`guild_id` must be a snowflake"))?;
+            fake.add_channel_in(guild, kind, name)?
+        }
+    };
     let channel = fake.channel(id).ok_or_else(|| not_found("no channel"))?;
     ok(channel_json(&channel))
 }

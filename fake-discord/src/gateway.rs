@@ -27,9 +27,15 @@
 //!   events without a guild (direct messages) only to shard 0 ("DMs will only be sent to
 //!   shard 0"). A session without `shard` is shard `[0, 1]`: it gets everything.
 //!
-//! Simplification: a new IDENTIFY ends every session that has no connection (the fake has
-//! one bot; a bot that identifies anew will not resume the old session), so dispatches are
-//! not kept for a bot process that was killed.
+//! - Guilds: READY lists the guilds of the session's shard that the bot is in, each
+//!   followed by its GUILD_CREATE; the fake may have several guilds
+//!   ([`FakeDiscord::start_with_guilds`]), with consecutive snowflakes so that they spread
+//!   over the shards.
+//!
+//! Simplification: a new IDENTIFY ends every session of the same shard (and of another
+//! shard count) that has no connection (a bot that identifies anew will not resume the old
+//! session), so dispatches are not kept for a bot process that was killed and restarted;
+//! disconnected sessions of the other shards of the same count stay resumable.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -198,7 +204,11 @@ impl Sessions {
         shard: (u64, u64),
         events: Vec<(&str, Value)>,
     ) -> Vec<(u64, String, Value)> {
-        self.sessions.retain(|_, s| s.conn.is_some());
+        // A disconnected session of the same shard (or of another shard count) is the old
+        // session of the process now identifying: it will not be resumed. Disconnected
+        // sessions of the other shards stay resumable (their processes may come back).
+        self.sessions
+            .retain(|_, s| s.conn.is_some() || (s.shard.1 == shard.1 && s.shard.0 != shard.0));
         self.identifies += 1;
         let mut session = Session {
             seq: 0,
@@ -348,16 +358,18 @@ pub(crate) async fn connection(shared: Arc<Shared>, mut socket: WebSocket) {
                         };
                         let (id, frames) = shared.update(|state| {
                             let session_id = format!("fake-session-{}", state.ids.next());
-                            let owns_guild = shard_gets(shard, Some(state.guild_id));
-                            let ready = state.ready_json(&session_id, shard, owns_guild);
+                            let ready = state.ready_json(&session_id, shard);
                             // GUILD_PRESENCES is intent bit 8
                             // (https://discord.com/developers/docs/events/gateway#list-of-intents).
                             let presences = payload["d"]["intents"]
                                 .as_u64()
                                 .is_some_and(|bits| bits & (1 << 8) != 0);
                             let mut events = vec![("READY", ready)];
-                            if owns_guild {
-                                events.push(("GUILD_CREATE", state.guild_create_json(presences)));
+                            // "Guild Create ... lazily loads and backfills information for all
+                            // unavailable guilds sent in the Ready event": one per guild of
+                            // the shard.
+                            for guild in state.guilds_of_shard(shard) {
+                                events.push(("GUILD_CREATE", state.guild_create_json(guild, presences)));
                             }
                             state.identified_sessions += 1;
                             let frames = state.gateway.identify(

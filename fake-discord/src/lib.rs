@@ -40,8 +40,16 @@
 //! [`FakeDiscord::set_bot_overwrite`]; every permission by default) decide what it may do in
 //! each channel and are sent as `app_permissions`. The fake's clock is real time plus
 //! [`FakeDiscord::advance`]: it times interaction deadlines (3 s, 15 min) and thread
-//! auto-archiving. Channels: one text channel, and [`FakeDiscord::add_channel`] adds
-//! announcement (5), forum (15) or more text channels.
+//! auto-archiving. Channels: one text channel per guild, and [`FakeDiscord::add_channel`]
+//! adds announcement (5), forum (15) or more text channels.
+//!
+//! ## Guilds and shards
+//!
+//! One guild by default; [`FakeDiscord::start_with_guilds`] starts several (consecutive
+//! snowflakes, so they spread over any number of shards up to their count). The gateway
+//! routes each guild's events, interactions included, to the sessions of its shard only
+//! (Discord's sharding formula, see [`gateway`]); [`FakeDiscord::remove_bot_from_guild`]
+//! takes the bot out of one (403 / 50001 there afterwards).
 //!
 //! Every REST request is recorded ([`FakeDiscord::requests`]), with multipart file parts and
 //! their bytes. The fake keeps channels (one guild text channel, threads, DM channels per
@@ -144,7 +152,7 @@ pub use records::{
     FakeAttachment, FakeChannel, FakeMessage, InteractionResponse, RecordedBody, RecordedFile,
     RecordedRequest, ResponseKind, SentInteraction, is_ephemeral,
 };
-pub use state::MAX_UPLOAD_BYTES;
+pub use state::{FakeGuild, MAX_GUILDS, MAX_UPLOAD_BYTES};
 
 use payloads::{ChannelContext, interaction_base, resolved_json, snowflake_timestamp};
 use state::{InteractionInfo, State};
@@ -191,6 +199,14 @@ pub enum FakeError {
          it is reopened (a message in it, or PATCH /channels/{0} archived:false)"
     )]
     ThreadArchived(u64),
+    /// The guild id is not one of the fake's guilds.
+    #[error("unknown guild {0}: the fake's guilds are listed by FakeDiscord::guilds()")]
+    UnknownGuild(u64),
+    /// An interaction in a guild the bot is not in (it was removed): Discord delivers
+    /// nothing to a bot from a guild it is not in, and removing a bot removes its commands
+    /// there.
+    #[error("the bot is not in guild {0}: no interaction from there reaches it")]
+    BotNotInGuild(u64),
     /// [`FakeDiscord::add_channel`] was given a type the fake does not model.
     #[error(
         "the fake adds guild channels of type 0 (text), 5 (announcement) or 15 (forum), not {0}"
@@ -282,12 +298,29 @@ impl FakeDiscord {
     /// # Errors
     /// [`FakeError::Bind`] if the port cannot be bound (e.g. already in use).
     pub async fn start_on(port: u16) -> Result<FakeDiscord, FakeError> {
+        FakeDiscord::start_with_guilds(port, 1).await
+    }
+
+    /// Like [`FakeDiscord::start_on`], with `guilds` guilds (1 to [`MAX_GUILDS`]; values out
+    /// of range are clamped), each with its own `#kaboom` text channel, the bot in all of
+    /// them. Their ids are consecutive snowflakes (one millisecond apart), so with a gateway
+    /// of `n <= guilds` shards Discord's sharding formula `(guild_id >> 22) % n`
+    /// (<https://discord.com/developers/docs/events/gateway#sharding-sharding-formula>)
+    /// puts at least one guild on every shard: guild `i` (0-based) is on shard
+    /// `(first + i) % n`, see [`FakeDiscord::guilds`] and [`gateway::shard_of`]. The
+    /// first guild is the one of [`FakeDiscord::guild_id`] and
+    /// [`FakeDiscord::text_channel_id`]; with one guild every id is as with
+    /// [`FakeDiscord::start_on`].
+    ///
+    /// # Errors
+    /// [`FakeError::Bind`] if the port cannot be bound.
+    pub async fn start_with_guilds(port: u16, guilds: usize) -> Result<FakeDiscord, FakeError> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
         let addr = listener.local_addr()?;
         let (changed, _) = watch::channel(0);
         let (shutdown, _) = watch::channel(false);
         let shared = Arc::new(Shared {
-            state: Mutex::new(State::new(format!("http://{addr}"))),
+            state: Mutex::new(State::new(format!("http://{addr}"), guilds)),
             changed,
             shutdown,
             ratelimits: Mutex::new(ratelimit::RateLimits::default()),
@@ -376,14 +409,52 @@ impl FakeDiscord {
         self.shared.read(|s| s.bot_user_id)
     }
 
-    /// The id of the one guild the bot is in.
+    /// The id of the fake's first guild (the only one unless the fake was started with
+    /// [`FakeDiscord::start_with_guilds`]).
     pub fn guild_id(&self) -> u64 {
         self.shared.read(|s| s.guild_id)
     }
 
-    /// The id of the guild's text channel (`#kaboom`).
+    /// The id of the first guild's text channel (`#kaboom`).
     pub fn text_channel_id(&self) -> u64 {
         self.shared.read(|s| s.text_channel_id)
+    }
+
+    /// Every guild of the fake, in the order of their ids (the first one first), with
+    /// their text channels and whether the bot is in them.
+    pub fn guilds(&self) -> Vec<FakeGuild> {
+        self.shared.read(|s| s.guilds.clone())
+    }
+
+    /// The guild a channel or thread belongs to; `None` for a DM channel or an unknown id.
+    pub fn guild_of_channel(&self, channel_id: u64) -> Option<u64> {
+        self.shared.read(|s| s.guild_of_channel(channel_id))
+    }
+
+    /// Removes the bot from guild `guild_id`, as a server admin kicking it would: the
+    /// shard of that guild gets GUILD_DELETE without `unavailable` ("If the unavailable
+    /// field is not set, the user was removed from the guild",
+    /// <https://discord.com/developers/docs/events/gateway-events#guild-delete>), the bot's
+    /// commands registered there go, no interaction from there is dispatched any more
+    /// ([`FakeError::BotNotInGuild`]) nor users' messages, and every REST request about the
+    /// guild, its channels and threads answers 403 / 50001 Missing Access.
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownGuild`].
+    pub fn remove_bot_from_guild(&self, guild_id: u64) -> Result<(), FakeError> {
+        self.shared.update(|s| {
+            let guild = s
+                .guilds
+                .iter_mut()
+                .find(|g| g.id == guild_id)
+                .ok_or(FakeError::UnknownGuild(guild_id))?;
+            if guild.bot_member {
+                guild.bot_member = false;
+                s.guild_commands.remove(&guild_id);
+                s.broadcast("GUILD_DELETE", json!({ "id": guild_id.to_string() }));
+            }
+            Ok(())
+        })
     }
 
     // ---- knobs and setup -----------------------------------------------------------------
@@ -457,16 +528,29 @@ impl FakeDiscord {
     /// # Errors
     /// [`FakeError::UnsupportedChannelType`] for another type.
     pub fn add_channel(&self, kind: u8, name: &str) -> Result<u64, FakeError> {
+        let guild = self.guild_id();
+        self.add_channel_in(guild, kind, name)
+    }
+
+    /// Like [`FakeDiscord::add_channel`], in guild `guild_id` (one of
+    /// [`FakeDiscord::guilds`]). CHANNEL_CREATE goes to that guild's shard.
+    ///
+    /// # Errors
+    /// [`FakeError::UnsupportedChannelType`], [`FakeError::UnknownGuild`].
+    pub fn add_channel_in(&self, guild_id: u64, kind: u8, name: &str) -> Result<u64, FakeError> {
         if !matches!(kind, 0 | 5 | 15) {
             return Err(FakeError::UnsupportedChannelType(kind));
         }
-        Ok(self.shared.update(|s| {
+        self.shared.update(|s| {
+            if s.guild(guild_id).is_none() {
+                return Err(FakeError::UnknownGuild(guild_id));
+            }
             let id = s.ids.next();
-            let channel = s.guild_channel_json(id, name, u64::from(kind));
+            let channel = s.guild_channel_json(guild_id, id, name, u64::from(kind));
             s.channels.insert(id, channel.clone());
             s.broadcast("CHANNEL_CREATE", channel);
-            id
-        }))
+            Ok(id)
+        })
     }
 
     /// Accepts only `token` as the bot's from now on (`None`: any token, the default), as
@@ -563,8 +647,9 @@ impl FakeDiscord {
     }
 
     /// Stores a message written by `user` in `channel_id` and dispatches MESSAGE_CREATE
-    /// (<https://discord.com/developers/docs/events/gateway-events#message-create>).
-    /// Returns the message id.
+    /// (<https://discord.com/developers/docs/events/gateway-events#message-create>) to the
+    /// shard of the channel's guild (shard 0 for a DM), unless the bot is not in that
+    /// guild. Returns the message id.
     ///
     /// # Errors
     /// [`FakeError::UnknownChannel`] if the channel is not known.
@@ -590,10 +675,14 @@ impl FakeDiscord {
             );
             let mut event = message.json.clone();
             if in_guild {
-                event["guild_id"] = json!(s.guild_id.to_string());
+                let guild = s.guild_of_channel(channel_id).unwrap_or(s.guild_id);
+                if !s.bot_in_guild(guild) {
+                    return Ok(message.id);
+                }
+                event["guild_id"] = json!(guild.to_string());
                 event["member"] = payloads::member_json_without_user(
                     &snowflake_timestamp(message.id),
-                    user.roles(s.admin_role_id()),
+                    user.roles(State::admin_role_of(guild)),
                 );
             }
             s.broadcast("MESSAGE_CREATE", event);
@@ -609,22 +698,28 @@ impl FakeDiscord {
         channel_id: u64,
         kind: u8,
         component_message_id: Option<u64>,
-        make_data: impl FnOnce(&mut State, bool) -> Result<(Value, Option<Value>), FakeError>,
+        make_data: impl FnOnce(&mut State, Option<u64>) -> Result<(Value, Option<Value>), FakeError>,
     ) -> Result<SentInteraction, FakeError> {
         self.shared.update(|s| {
             s.archive_idle_threads();
             let channel = s
                 .partial_channel_json(channel_id)
                 .ok_or(FakeError::UnknownChannel(channel_id))?;
-            let in_guild = s.channel_is_in_guild(channel_id) == Some(true);
+            let guild = s.guild_of_channel(channel_id);
+            if let Some(guild) = guild
+                && !s.bot_in_guild(guild)
+            {
+                return Err(FakeError::BotNotInGuild(guild));
+            }
+            let in_guild = guild.is_some();
             s.users.insert(user.id, user.clone());
-            let (data, message) = make_data(s, in_guild)?;
+            let (data, message) = make_data(s, guild)?;
             let id = s.ids.next();
             let token = format!("fake-interaction-token-{id}");
             let place = ChannelContext {
                 channel,
                 channel_id,
-                guild_id: in_guild.then_some(s.guild_id),
+                guild_id: guild,
             };
             let mut payload = interaction_base(
                 id,
@@ -633,7 +728,7 @@ impl FakeDiscord {
                 &token,
                 user,
                 &place,
-                s.admin_role_id(),
+                State::admin_role_of(guild.unwrap_or(s.guild_id)),
             );
             payload["data"] = data;
             // "app_permissions: Bitwise set of permissions the app has in the source location
@@ -666,6 +761,7 @@ impl FakeDiscord {
                 },
             );
             s.interaction_by_token.insert(token.clone(), id);
+            // The gateway sends it to the sessions of the guild's shard only (DMs: shard 0).
             if s.broadcast("INTERACTION_CREATE", payload) == 0 {
                 return Err(FakeError::NoGatewaySession);
             }
@@ -686,11 +782,11 @@ impl FakeDiscord {
         s: &State,
         name: &str,
         options: &[CommandOption],
-        in_guild: bool,
+        guild: Option<u64>,
         interaction_id_hint: u64,
     ) -> Value {
         // An unregistered command still gets a stable id derived from its name.
-        let (command_id, guild_id) = s.command_id(name).unwrap_or_else(|| {
+        let (command_id, guild_id) = s.command_id(name, guild).unwrap_or_else(|| {
             let hash = name
                 .bytes()
                 .fold(0u64, |h, b| h.wrapping_mul(31) + u64::from(b));
@@ -707,8 +803,10 @@ impl FakeDiscord {
         }
         let mut users = Vec::new();
         options.iter().for_each(|o| o.resolved_users(&mut users));
-        let joined_at = snowflake_timestamp(s.guild_id);
-        if let Some(resolved) = resolved_json(&users, in_guild, &joined_at, s.admin_role_id()) {
+        let home = guild.unwrap_or(s.guild_id);
+        let joined_at = snowflake_timestamp(home);
+        let admin_role = State::admin_role_of(home);
+        if let Some(resolved) = resolved_json(&users, guild.is_some(), &joined_at, admin_role) {
             data["resolved"] = resolved;
         }
         data
@@ -721,7 +819,8 @@ impl FakeDiscord {
     /// registered `name`.
     ///
     /// # Errors
-    /// [`FakeError::UnknownChannel`], [`FakeError::NoGatewaySession`].
+    /// [`FakeError::UnknownChannel`], [`FakeError::NoGatewaySession`] (also when no session
+    /// of the channel's guild's shard exists), [`FakeError::BotNotInGuild`].
     pub fn slash_command(
         &self,
         user: &SimUser,
@@ -737,7 +836,8 @@ impl FakeDiscord {
     /// The bot answers with callback type 8 (read it with [`InteractionResponse::choices`]).
     ///
     /// # Errors
-    /// [`FakeError::UnknownChannel`], [`FakeError::NoGatewaySession`].
+    /// [`FakeError::UnknownChannel`], [`FakeError::NoGatewaySession`] (also when no session
+    /// of the channel's guild's shard exists), [`FakeError::BotNotInGuild`].
     pub fn autocomplete(
         &self,
         user: &SimUser,
@@ -775,9 +875,9 @@ impl FakeDiscord {
                 Ok(())
             }
         })?;
-        self.dispatch_interaction(user, channel_id, kind, None, |s, in_guild| {
+        self.dispatch_interaction(user, channel_id, kind, None, |s, guild| {
             let hint = s.application_id;
-            Ok((Self::command_data(s, name, &options, in_guild, hint), None))
+            Ok((Self::command_data(s, name, &options, guild, hint), None))
         })
     }
 
@@ -804,7 +904,7 @@ impl FakeDiscord {
     /// (<https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-message-component-data-structure>).
     ///
     /// # Errors
-    /// [`FakeError::UnknownMessage`], [`FakeError::NoGatewaySession`].
+    /// [`FakeError::UnknownMessage`], [`FakeError::NoGatewaySession`], [`FakeError::BotNotInGuild`].
     pub fn click_button(
         &self,
         user: &SimUser,
@@ -822,7 +922,7 @@ impl FakeDiscord {
     /// chosen `values` on `custom_id` of the stored message `message_id`.
     ///
     /// # Errors
-    /// [`FakeError::UnknownMessage`], [`FakeError::NoGatewaySession`].
+    /// [`FakeError::UnknownMessage`], [`FakeError::NoGatewaySession`], [`FakeError::BotNotInGuild`].
     pub fn select_menu(
         &self,
         user: &SimUser,

@@ -2,7 +2,7 @@
 //! running in another process (`kaboom serve` with `DISCORD_API_BASE`).
 //!
 //! ```text
-//! fake-discord [--port P] [--exit-on-stdin-eof]
+//! fake-discord [--port P] [--guilds N] [--exit-on-stdin-eof] [--lean]
 //! ```
 //!
 //! Binds `127.0.0.1:P` (default `0`: an ephemeral port) and prints, as its first line on
@@ -17,12 +17,15 @@ use std::time::Duration;
 
 use fake_discord::FakeDiscord;
 
-const USAGE: &str = "usage: fake-discord [--port P] [--exit-on-stdin-eof] [--lean]
+const USAGE: &str = "usage: fake-discord [--port P] [--guilds N] [--exit-on-stdin-eof] [--lean]
 
 A fake Discord (REST API v10, gateway, and a JSON control API under /_control) on
 127.0.0.1. The first line on stdout is `fake-discord listening on http://127.0.0.1:PORT`.
 
   --port P              the port to bind on 127.0.0.1 (default 0: an ephemeral port)
+  --guilds N            N guilds (1-100, default 1), each with a #kaboom text channel;
+                        consecutive ids, so with up to N gateway shards every shard
+                        has one ((guild_id >> 22) % shards); listed by /_control/info
   --exit-on-stdin-eof   also stop when stdin closes
   --lean                keep no uploaded bytes (load runs: memory stays flat)
   -h, --help            this help
@@ -31,6 +34,7 @@ Stops on SIGTERM or ctrl-c.";
 
 struct Args {
     port: u16,
+    guilds: usize,
     exit_on_stdin_eof: bool,
     lean: bool,
 }
@@ -38,6 +42,7 @@ struct Args {
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut parsed = Args {
         port: 0,
+        guilds: 1,
         exit_on_stdin_eof: false,
         lean: false,
     };
@@ -50,6 +55,20 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, St
             }
             "--lean" => {
                 parsed.lean = true;
+                continue;
+            }
+            "--guilds" => {
+                let n = args.next().ok_or("--guilds needs a value")?;
+                parsed.guilds = n
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=fake_discord::MAX_GUILDS).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "--guilds must be a number from 1 to {}, not '{n}'",
+                            fake_discord::MAX_GUILDS
+                        )
+                    })?;
                 continue;
             }
             "--port" => args.next().ok_or("--port needs a value")?,
@@ -123,7 +142,7 @@ fn main() -> ExitCode {
         }
     };
     let code = runtime.block_on(async {
-        let fake = match FakeDiscord::start_on(args.port).await {
+        let fake = match FakeDiscord::start_with_guilds(args.port, args.guilds).await {
             Ok(fake) => fake,
             Err(error) => {
                 eprintln!("fake-discord: {error}");
@@ -168,5 +187,13 @@ mod tests {
         assert!(parse(&["--port"]).is_err());
         assert!(parse(&["--port", "70000"]).is_err());
         assert!(parse(&["--bind", "0.0.0.0"]).is_err());
+        let guilds = |args: &[&str]| {
+            parse_args(args.iter().map(|a| a.to_string())).map(|p| p.map(|a| a.guilds))
+        };
+        assert_eq!(guilds(&[]), Ok(Some(1)));
+        assert_eq!(guilds(&["--guilds", "3", "--lean"]), Ok(Some(3)));
+        assert!(guilds(&["--guilds", "0"]).is_err());
+        assert!(guilds(&["--guilds", "101"]).is_err());
+        assert!(guilds(&["--guilds"]).is_err());
     }
 }

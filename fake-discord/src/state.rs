@@ -18,10 +18,28 @@ use super::rules::{self, FormErrors};
 
 /// Name of the bot user the fake logs the bot in as.
 pub(crate) const BOT_USERNAME: &str = "kaboom-bot";
-/// Name of the fake guild.
+/// Name of the fake's first guild (the others are "Kaboom Test Guild 2", "... 3", ...).
 pub(crate) const GUILD_NAME: &str = "Kaboom Test Guild";
-/// Name of the fake guild's text channel.
+/// Name of each guild's text channel.
 pub(crate) const TEXT_CHANNEL_NAME: &str = "kaboom";
+
+/// The most guilds a fake may start with ([`crate::FakeDiscord::start_with_guilds`]).
+pub const MAX_GUILDS: usize = 100;
+
+/// One guild (server) of the fake: its id, name and text channel, and whether the bot is
+/// (still) a member.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FakeGuild {
+    /// The guild's snowflake id (its shard is `(id >> 22) % num_shards`).
+    pub id: u64,
+    /// The guild's name (`Kaboom Test Guild`, `Kaboom Test Guild 2`, ...).
+    pub name: String,
+    /// The id of its text channel (`#kaboom`).
+    pub text_channel_id: u64,
+    /// Whether the bot is in the guild: `false` after
+    /// [`crate::FakeDiscord::remove_bot_from_guild`].
+    pub bot_member: bool,
+}
 
 /// Discord's shortest thread `auto_archive_duration`, in minutes ("60, 1440, 4320, 10080",
 /// <https://discord.com/developers/docs/resources/channel#thread-metadata-object>).
@@ -173,8 +191,11 @@ pub(crate) struct State {
     pub base_url: String,
     pub application_id: u64,
     pub bot_user_id: u64,
+    /// The first guild's id and text channel (the one-guild API: `guild_id()`, ...).
     pub guild_id: u64,
     pub text_channel_id: u64,
+    /// Every guild, the first one first.
+    pub guilds: Vec<FakeGuild>,
     pub users: HashMap<u64, SimUser>,
     pub channels: BTreeMap<u64, Value>,
     pub dm_by_user: HashMap<u64, u64>,
@@ -220,12 +241,32 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub(crate) fn new(base_url: String) -> Self {
+    /// The state of a fake with `guild_count` guilds (at least 1). Ids come in this order:
+    /// the application, every guild (consecutive snowflakes: one millisecond apart, so
+    /// `(id >> 22) % n` takes every value for any `n <= guild_count`), then each guild's
+    /// text channel. With one guild, the ids are the ones the fake always had.
+    pub(crate) fn new(base_url: String, guild_count: usize) -> Self {
+        let guild_count = guild_count.clamp(1, MAX_GUILDS);
         let mut ids = Snowflakes::new();
         let application_id = ids.next();
         let bot_user_id = application_id;
-        let guild_id = ids.next();
-        let text_channel_id = ids.next();
+        let guild_ids: Vec<u64> = (0..guild_count).map(|_| ids.next()).collect();
+        let guilds: Vec<FakeGuild> = guild_ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| FakeGuild {
+                id,
+                name: if i == 0 {
+                    GUILD_NAME.to_string()
+                } else {
+                    format!("{GUILD_NAME} {}", i + 1)
+                },
+                text_channel_id: ids.next(),
+                bot_member: true,
+            })
+            .collect();
+        let guild_id = guilds[0].id;
+        let text_channel_id = guilds[0].text_channel_id;
         let mut state = Self {
             ids,
             base_url,
@@ -233,6 +274,7 @@ impl State {
             bot_user_id,
             guild_id,
             text_channel_id,
+            guilds: guilds.clone(),
             users: HashMap::new(),
             channels: BTreeMap::new(),
             dm_by_user: HashMap::new(),
@@ -259,9 +301,39 @@ impl State {
             thread_activity: HashMap::new(),
             archive_check_at: Duration::ZERO,
         };
-        let channel = state.text_channel_json(text_channel_id, TEXT_CHANNEL_NAME);
-        state.channels.insert(text_channel_id, channel);
+        for guild in &guilds {
+            let channel =
+                state.guild_channel_json(guild.id, guild.text_channel_id, TEXT_CHANNEL_NAME, 0);
+            state.channels.insert(guild.text_channel_id, channel);
+        }
         state
+    }
+
+    /// The guild `guild_id`, if the fake has it.
+    pub(crate) fn guild(&self, guild_id: u64) -> Option<&FakeGuild> {
+        self.guilds.iter().find(|g| g.id == guild_id)
+    }
+
+    /// The guild a channel (or thread) belongs to; `None` for DM channels and unknown ids.
+    pub(crate) fn guild_of_channel(&self, channel_id: u64) -> Option<u64> {
+        self.channels
+            .get(&channel_id)?
+            .get("guild_id")?
+            .as_str()?
+            .parse()
+            .ok()
+    }
+
+    /// Whether the bot is in guild `guild_id` (a guild of the fake it was not removed from).
+    pub(crate) fn bot_in_guild(&self, guild_id: u64) -> bool {
+        self.guild(guild_id).is_some_and(|g| g.bot_member)
+    }
+
+    /// Whether `channel_id` is in a guild of the fake that the bot is not in (it was
+    /// removed): Discord answers 403 / 50001 Missing Access to the bot there.
+    pub(crate) fn channel_in_left_guild(&self, channel_id: u64) -> bool {
+        self.guild_of_channel(channel_id)
+            .is_some_and(|g| self.guild(g).is_some_and(|g| !g.bot_member))
     }
 
     pub(crate) fn gateway_url(&self) -> String {
@@ -289,17 +361,19 @@ impl State {
         }
     }
 
-    /// A GUILD_TEXT channel (<https://discord.com/developers/docs/resources/channel#channel-object>).
-    fn text_channel_json(&self, id: u64, name: &str) -> Value {
-        self.guild_channel_json(id, name, kind::GUILD_TEXT)
-    }
-
-    /// A guild channel of type `kind` (0 GUILD_TEXT, 5 GUILD_ANNOUNCEMENT, 15 GUILD_FORUM).
-    pub(crate) fn guild_channel_json(&self, id: u64, name: &str, kind: u64) -> Value {
+    /// A channel of guild `guild_id` of type `kind` (0 GUILD_TEXT, 5 GUILD_ANNOUNCEMENT,
+    /// 15 GUILD_FORUM; <https://discord.com/developers/docs/resources/channel#channel-object>).
+    pub(crate) fn guild_channel_json(
+        &self,
+        guild_id: u64,
+        id: u64,
+        name: &str,
+        kind: u64,
+    ) -> Value {
         json!({
             "id": id.to_string(),
             "type": kind,
-            "guild_id": self.guild_id.to_string(),
+            "guild_id": guild_id.to_string(),
             "name": name,
             "position": 0,
             "permission_overwrites": [],
@@ -314,11 +388,13 @@ impl State {
 
     /// A thread channel (type 11 public, 12 private) with `thread_metadata`
     /// (<https://discord.com/developers/docs/resources/channel#thread-metadata-object>).
+    /// A thread is in its parent's guild.
     pub(crate) fn thread_json(&self, id: u64, parent_id: u64, name: &str, kind: u8) -> Value {
+        let guild_id = self.guild_of_channel(parent_id).unwrap_or(self.guild_id);
         json!({
             "id": id.to_string(),
             "type": kind,
-            "guild_id": self.guild_id.to_string(),
+            "guild_id": guild_id.to_string(),
             "parent_id": parent_id.to_string(),
             "owner_id": self.bot_user_id.to_string(),
             "name": name,
@@ -349,9 +425,12 @@ impl State {
     /// connecting, if you don't have the GUILD_PRESENCES Gateway Intent, ... it will only
     /// send members who are in voice, plus the member for you (the connecting user)"
     /// (<https://discord.com/developers/docs/events/gateway-events#request-guild-members>).
-    pub(crate) fn guild_create_json(&self, presences_intent: bool) -> Value {
-        let joined_at = snowflake_timestamp(self.guild_id);
-        let guild_id = self.guild_id.to_string();
+    ///
+    /// Every user the fake knows is a member of every guild.
+    pub(crate) fn guild_create_json(&self, guild: &FakeGuild, presences_intent: bool) -> Value {
+        let admin_role = Self::admin_role_of(guild.id);
+        let joined_at = snowflake_timestamp(guild.id);
+        let guild_id = guild.id.to_string();
         let everyone = json!({
             "id": guild_id,
             "name": "@everyone",
@@ -368,7 +447,7 @@ impl State {
         });
         // Administrators (the bot, and users with Administrator) have this role.
         let admin = json!({
-            "id": self.admin_role_id().to_string(),
+            "id": admin_role.to_string(),
             "name": "Admin",
             "color": 0,
             "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
@@ -384,7 +463,7 @@ impl State {
         let mut members = vec![payloads::member_json(
             &self.bot_user_json(),
             &joined_at,
-            vec![self.admin_role_id()],
+            vec![admin_role],
         )];
         let mut user_ids: Vec<&u64> = self.users.keys().collect();
         user_ids.sort();
@@ -393,7 +472,7 @@ impl State {
             members.push(payloads::member_json(
                 &user.to_json(),
                 &joined_at,
-                user.roles(self.admin_role_id()),
+                user.roles(admin_role),
             ));
         }
         let (channels, threads): (Vec<Value>, Vec<Value>) = self
@@ -404,7 +483,7 @@ impl State {
             .partition(|c| !matches!(c["type"].as_u64(), Some(10..=12)));
         let mut guild = json!({
             "id": guild_id,
-            "name": GUILD_NAME,
+            "name": guild.name,
             "icon": null,
             "splash": null,
             "discovery_splash": null,
@@ -454,20 +533,24 @@ impl State {
         guild
     }
 
+    /// The guilds the bot is in whose events go to a session of `shard`
+    /// (`[shard_id, num_shards]`): those with `(guild_id >> 22) % num_shards == shard_id`.
+    pub(crate) fn guilds_of_shard(&self, shard: (u64, u64)) -> Vec<&FakeGuild> {
+        self.guilds
+            .iter()
+            .filter(|g| g.bot_member && crate::gateway::shard_gets(shard, Some(g.id)))
+            .collect()
+    }
+
     /// The READY event data (<https://discord.com/developers/docs/events/gateway-events#ready>)
-    /// of a session of `shard` (`[shard_id, num_shards]`, echoed): the fake's guild is listed
-    /// (unavailable, its GUILD_CREATE follows) only for the shard it belongs to (`owns_guild`).
-    pub(crate) fn ready_json(
-        &self,
-        session_id: &str,
-        shard: (u64, u64),
-        owns_guild: bool,
-    ) -> Value {
-        let guilds: Vec<Value> = if owns_guild {
-            vec![json!({ "id": self.guild_id.to_string(), "unavailable": true })]
-        } else {
-            Vec::new()
-        };
+    /// of a session of `shard` (`[shard_id, num_shards]`, echoed): the guilds of that shard
+    /// ([`State::guilds_of_shard`]) are listed as unavailable (their GUILD_CREATEs follow).
+    pub(crate) fn ready_json(&self, session_id: &str, shard: (u64, u64)) -> Value {
+        let guilds: Vec<Value> = self
+            .guilds_of_shard(shard)
+            .into_iter()
+            .map(|g| json!({ "id": g.id.to_string(), "unavailable": true }))
+            .collect();
         json!({
             "v": 10,
             "user": self.bot_user_json(),
@@ -503,14 +586,14 @@ impl State {
             "tags": [],
             "redirect_uris": [],
             "interactions_endpoint_url": null,
-            "approximate_guild_count": 1,
+            "approximate_guild_count": self.guilds.iter().filter(|g| g.bot_member).count(),
         })
     }
 
-    /// The id of the guild's Admin role (every permission): the guild's snowflake with
-    /// increment 1, which the id generator (increment 0) never makes.
-    pub(crate) fn admin_role_id(&self) -> u64 {
-        self.guild_id + 1
+    /// The id of guild `guild_id`'s Admin role (every permission): the guild's snowflake
+    /// with increment 1, which the id generator (increment 0) never makes.
+    pub(crate) fn admin_role_of(guild_id: u64) -> u64 {
+        guild_id + 1
     }
 
     // ---- clock, permissions, thread state ---------------------------------------------
@@ -944,7 +1027,9 @@ impl State {
                     "id": iid.to_string(),
                     "type": info.kind,
                     "user": self.user_json(info.user_id),
-                    "authorizing_integration_owners": { "0": self.guild_id.to_string() },
+                    "authorizing_integration_owners": {
+                        "0": self.guild_of_channel(info.channel_id).unwrap_or(self.guild_id).to_string()
+                    },
                 });
                 // "interacted_message_id: ID of the message that contained the interactive
                 // component" (required for MESSAGE_COMPONENT; serenity 0.12 refuses the
@@ -1414,17 +1499,19 @@ impl State {
         }
     }
 
-    /// The id of a registered command named `name` (guild commands first), if any.
-    pub(crate) fn command_id(&self, name: &str) -> Option<(u64, Option<u64>)> {
+    /// The id of a registered command named `name` as used in guild `guild` (that guild's
+    /// commands first, then the global ones), if any.
+    pub(crate) fn command_id(&self, name: &str, guild: Option<u64>) -> Option<(u64, Option<u64>)> {
         let found = |list: &Vec<Value>| {
             list.iter()
                 .find(|c| c["name"] == name)
                 .and_then(|c| c["id"].as_str()?.parse().ok())
         };
-        if let Some(list) = self.guild_commands.get(&self.guild_id)
+        if let Some(guild) = guild
+            && let Some(list) = self.guild_commands.get(&guild)
             && let Some(id) = found(list)
         {
-            return Some((id, Some(self.guild_id)));
+            return Some((id, Some(guild)));
         }
         found(&self.global_commands).map(|id| (id, None))
     }
@@ -1673,6 +1760,9 @@ impl State {
         request: &RecordedBody,
     ) -> Option<Reply> {
         self.archive_idle_threads();
+        if let Some(refused) = self.refused_outside_guild(segments) {
+            return Some(refused);
+        }
         let empty = json!({});
         let body = request.json().unwrap_or(&empty);
         let files = request.files();
@@ -1864,15 +1954,19 @@ impl State {
             ("POST", ["channels", _, "typing"]) => (204, None),
             // https://discord.com/developers/docs/resources/guild#get-guild-member
             ("GET", ["guilds", gid, "members", uid]) => {
-                match (parse_id(gid).filter(|g| *g == self.guild_id), parse_id(uid)) {
-                    (Some(_), Some(uid)) => {
+                match (
+                    parse_id(gid).filter(|g| self.bot_in_guild(*g)),
+                    parse_id(uid),
+                ) {
+                    (Some(gid), Some(uid)) => {
                         let user = self.user_json(uid);
+                        let admin_role = Self::admin_role_of(gid);
                         let roles = match self.users.get(&uid) {
-                            Some(sim) => sim.roles(self.admin_role_id()),
+                            Some(sim) => sim.roles(admin_role),
                             // The bot, and unknown users (as a default `SimUser`).
-                            None => vec![self.admin_role_id()],
+                            None => vec![admin_role],
                         };
-                        let joined_at = snowflake_timestamp(self.guild_id);
+                        let joined_at = snowflake_timestamp(gid);
                         (200, Some(payloads::member_json(&user, &joined_at, roles)))
                     }
                     _ => error(404, 10007, "Unknown Member"),
@@ -1881,6 +1975,28 @@ impl State {
             _ => return None,
         };
         Some(reply)
+    }
+
+    /// 403 / 50001 Missing Access for a request about a guild the bot was removed from (its
+    /// channels and threads, its members, its application commands): a bot sees only the
+    /// guilds it is in ("50001 Missing access", JSON Error Codes,
+    /// <https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes>;
+    /// removing a bot removes its guild commands with the integration). Ids the fake does
+    /// not know as guilds are left to the routes.
+    fn refused_outside_guild(&self, segments: &[&str]) -> Option<Reply> {
+        let left =
+            |gid: &str| parse_id(gid).is_some_and(|g| self.guild(g).is_some_and(|g| !g.bot_member));
+        match segments {
+            ["channels", id, ..]
+                if parse_id(id).is_some_and(|id| self.channel_in_left_guild(id)) =>
+            {
+                Some(missing_access())
+            }
+            ["guilds", gid, ..] | ["applications", _, "guilds", gid, ..] if left(gid) => {
+                Some(missing_access())
+            }
+            _ => None,
+        }
     }
 
     /// Whether `presented` (an `Authorization` header value or a gateway payload's `token`,

@@ -27,8 +27,8 @@ async fn gateway_objects_deserialize_in_serenity() {
     fake.add_thread(fake.text_channel_id(), "game-1").unwrap();
     let (ready, guild) = fake.shared.read(|s| {
         (
-            s.ready_json("session", (0, 1), true),
-            s.guild_create_json(true),
+            s.ready_json("session", (0, 1)),
+            s.guild_create_json(&s.guilds[0], true),
         )
     });
     let ready: serenity::Ready = parse("READY", &ready);
@@ -41,13 +41,15 @@ async fn gateway_objects_deserialize_in_serenity() {
     assert_eq!(guild.threads.len(), 1);
     assert_eq!(guild.members.len(), 2, "the bot and alice");
     // Without GUILD_PRESENCES, only the bot's own member.
-    let guild = fake.shared.read(|s| s.guild_create_json(false));
+    let guild = fake
+        .shared
+        .read(|s| s.guild_create_json(&s.guilds[0], false));
     let guild: serenity::Guild = parse("GUILD_CREATE", &guild);
     assert_eq!(guild.members.len(), 1, "the bot only");
     assert_eq!(guild.member_count, 2);
 
     // A whole frame as serenity's shard reads it.
-    let frame = json!({"op": 0, "s": 1, "t": "READY", "d": fake.shared.read(|s| s.ready_json("x", (0, 1), true))});
+    let frame = json!({"op": 0, "s": 1, "t": "READY", "d": fake.shared.read(|s| s.ready_json("x", (0, 1)))});
     let event: serenity::GatewayEvent = parse("READY frame", &frame);
     assert!(matches!(event, serenity::GatewayEvent::Dispatch(1, _)));
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
@@ -607,4 +609,202 @@ async fn gateway_routes_guild_events_to_their_shard() {
         Some(Message::Close(Some(frame))) => assert_eq!(u16::from(frame.code), 4010),
         other => panic!("expected close 4010, got {other:?}"),
     }
+}
+
+/// Several guilds (issue 22): consecutive snowflakes put one on each of three shards; each
+/// has its own text channel; READY and GUILD_CREATE of a shard carry only its guilds; an
+/// interaction in a guild reaches only that guild's shard, with that guild's id and Admin
+/// role; and once the bot is removed from a guild, GUILD_DELETE reaches that shard only,
+/// REST about the guild answers 50001 and no interaction comes from there. A new IDENTIFY
+/// of one shard drops only that shard's disconnected session.
+#[tokio::test]
+async fn guilds_spread_over_the_shards_and_a_removed_bot_is_refused() {
+    use futures_util::{SinkExt, StreamExt};
+    use reqwest::Method;
+    use tokio_tungstenite::tungstenite::Message;
+    type Ws = tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >;
+    async fn next(ws: &mut Ws, wait: Duration) -> Option<Value> {
+        match tokio::time::timeout(wait, ws.next()).await {
+            Ok(Some(Ok(Message::Text(text)))) => Some(serde_json::from_str(&text).unwrap()),
+            _ => None,
+        }
+    }
+    async fn identify(url: &str, shard: u64) -> Ws {
+        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        assert_eq!(
+            next(&mut ws, Duration::from_secs(5)).await.unwrap()["op"],
+            10
+        );
+        let identify = json!({"op": 2, "d": {"token": FAKE_TOKEN, "intents": 0,
+            "shard": [shard, 3], "properties": {"os": "linux", "browser": "t", "device": "t"}}});
+        ws.send(Message::Text(identify.to_string())).await.unwrap();
+        ws
+    }
+
+    let fake = FakeDiscord::start_with_guilds(0, 3).await.unwrap();
+    let guilds = fake.guilds();
+    assert_eq!(guilds.len(), 3);
+    assert_eq!(guilds[0].id, fake.guild_id());
+    assert_eq!(guilds[0].text_channel_id, fake.text_channel_id());
+    let mut shards: Vec<u64> = guilds
+        .iter()
+        .map(|g| crate::gateway::shard_of(g.id, 3))
+        .collect();
+    shards.sort_unstable();
+    assert_eq!(shards, [0, 1, 2], "one guild on each shard");
+    for g in &guilds {
+        assert_eq!(fake.guild_of_channel(g.text_channel_id), Some(g.id));
+    }
+    // By shard: the guild of shard i.
+    let on = |shard: u64| {
+        guilds
+            .iter()
+            .find(|g| crate::gateway::shard_of(g.id, 3) == shard)
+            .unwrap()
+            .clone()
+    };
+    let url = format!("{}?v=10", fake.gateway_url());
+    let mut sockets = Vec::new();
+    for shard in 0..3u64 {
+        let mut ws = identify(&url, shard).await;
+        let ready = next(&mut ws, Duration::from_secs(5)).await.unwrap();
+        assert_eq!(ready["t"], "READY");
+        assert_eq!(
+            ready["d"]["guilds"],
+            json!([{ "id": on(shard).id.to_string(), "unavailable": true }]),
+            "shard {shard}"
+        );
+        let create = next(&mut ws, Duration::from_secs(5)).await.unwrap();
+        assert_eq!(create["t"], "GUILD_CREATE");
+        let guild: serenity::Guild = parse("GUILD_CREATE", &create["d"]);
+        assert_eq!(guild.id.get(), on(shard).id);
+        let channels: Vec<u64> = guild.channels.keys().map(|c| c.get()).collect();
+        assert_eq!(
+            channels,
+            [on(shard).text_channel_id],
+            "its own channel only"
+        );
+        sockets.push(ws);
+    }
+
+    // An interaction in each guild's channel reaches its shard and no other.
+    let alice = SimUser::new(1001, "alice");
+    for target in 0..3u64 {
+        let guild = on(target);
+        fake.slash_command(&alice, guild.text_channel_id, "ping", vec![])
+            .unwrap();
+        for (shard, ws) in sockets.iter_mut().enumerate() {
+            let got = next(ws, Duration::from_millis(300)).await;
+            if shard as u64 != target {
+                assert!(got.is_none(), "guild {} reached shard {shard}", guild.id);
+                continue;
+            }
+            let event = got.expect("the guild's shard gets it");
+            assert_eq!(event["t"], "INTERACTION_CREATE");
+            assert_eq!(event["d"]["guild_id"], guild.id.to_string());
+            assert_eq!(
+                event["d"]["member"]["roles"],
+                json!([(guild.id + 1).to_string()])
+            );
+            let interaction: serenity::Interaction = parse("INTERACTION_CREATE", &event["d"]);
+            assert_eq!(interaction.guild_id().map(|g| g.get()), Some(guild.id));
+        }
+    }
+
+    // The bot posts in every guild's channel; then it is removed from one guild.
+    let gone = on(1);
+    let post = |channel: u64| {
+        let path = format!("/channels/{channel}/messages");
+        let fake = &fake;
+        async move {
+            fake.bot_request(Method::POST, &path, Some(json!({ "content": "hi" })))
+                .await
+        }
+    };
+    assert_eq!(post(gone.text_channel_id).await.0, 200);
+    fake.remove_bot_from_guild(gone.id).unwrap();
+    let deleted = next(&mut sockets[1], Duration::from_secs(5)).await.unwrap();
+    assert_eq!(deleted["t"], "GUILD_DELETE");
+    assert_eq!(deleted["d"], json!({ "id": gone.id.to_string() }));
+    assert!(
+        next(&mut sockets[0], Duration::from_millis(200))
+            .await
+            .is_none()
+    );
+    assert!(
+        next(&mut sockets[2], Duration::from_millis(200))
+            .await
+            .is_none()
+    );
+    let (status, body) = post(gone.text_channel_id).await;
+    assert_eq!((status, body["code"].clone()), (403, json!(50001)));
+    let (status, _) = fake
+        .bot_request(
+            Method::GET,
+            &format!("/guilds/{}/members/1001", gone.id),
+            None,
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (status, _) = fake
+        .bot_request(
+            Method::PUT,
+            &format!(
+                "/applications/{}/guilds/{}/commands",
+                fake.application_id(),
+                gone.id
+            ),
+            Some(json!([])),
+        )
+        .await;
+    assert_eq!(status, 403);
+    assert!(matches!(
+        fake.slash_command(&alice, gone.text_channel_id, "ping", vec![]),
+        Err(FakeError::BotNotInGuild(g)) if g == gone.id
+    ));
+    assert_eq!(
+        post(on(2).text_channel_id).await.0,
+        200,
+        "other guilds still work"
+    );
+    assert!(!fake.guilds()[guilds.iter().position(|g| g.id == gone.id).unwrap()].bot_member);
+
+    // Shard 2's connection drops (no close frame: resumable); a new IDENTIFY of shard 0
+    // keeps that session, a new IDENTIFY of shard 2 replaces it.
+    let dropped = sockets.pop().unwrap();
+    drop(dropped);
+    let waited = tokio::time::Instant::now() + Duration::from_secs(5);
+    while fake.gateway_sessions().iter().all(|s| s.connected) {
+        assert!(tokio::time::Instant::now() < waited, "the drop is not seen");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let _again0 = identify(&url, 0).await;
+    let waited = tokio::time::Instant::now() + Duration::from_secs(5);
+    while fake.gateway_sessions().len() < 4 {
+        assert!(
+            tokio::time::Instant::now() < waited,
+            "shard 0's IDENTIFY is not seen"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        fake.gateway_sessions()
+            .iter()
+            .filter(|s| !s.connected)
+            .count(),
+        1,
+        "shard 2's session waits for its resume"
+    );
+    let _again2 = identify(&url, 2).await;
+    let waited = tokio::time::Instant::now() + Duration::from_secs(5);
+    while fake.gateway_sessions().iter().any(|s| !s.connected) {
+        assert!(
+            tokio::time::Instant::now() < waited,
+            "the old shard 2 session stays"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(fake.gateway_sessions().len(), 4);
 }

@@ -67,8 +67,8 @@ impl TempDb {
     /// When the temporary directory or the PostgreSQL database cannot be made: a test
     /// cannot go on.
     pub async fn new() -> TempDb {
-        let dir = tempfile::tempdir().expect("temp dir");
         let Some(server) = postgres_url() else {
+            let dir = tempfile::tempdir().expect("temp dir");
             let url = format!("sqlite://{}", dir.path().join("test.db").display());
             return TempDb {
                 url,
@@ -76,6 +76,18 @@ impl TempDb {
                 postgres: None,
             };
         };
+        TempDb::on_postgres(&server).await
+    }
+
+    /// A new, empty database (`kaboom_test_<pid>_<n>_<random>`) on the PostgreSQL server
+    /// `server` (a `postgres://` URL whose user may create databases), dropped (`WITH
+    /// (FORCE)`) when the guard goes, whatever [`POSTGRES_URL_VAR`] says. For the load
+    /// benchmark's `LOAD_DATABASE_URL`.
+    ///
+    /// # Panics
+    /// When the server cannot be reached or the database cannot be made.
+    pub async fn on_postgres(server: &str) -> TempDb {
+        let dir = tempfile::tempdir().expect("temp dir");
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let salt = std::time::SystemTime::now()
@@ -84,18 +96,18 @@ impl TempDb {
             .unwrap_or_default();
         let name = format!("kaboom_test_{}_{n}_{salt:x}", std::process::id());
         use sqlx::Connection;
-        let mut admin = sqlx::PgConnection::connect(&server)
+        let mut admin = sqlx::PgConnection::connect(server)
             .await
-            .unwrap_or_else(|e| panic!("{POSTGRES_URL_VAR}: cannot connect: {e}"));
+            .unwrap_or_else(|e| panic!("the PostgreSQL server: cannot connect: {e}"));
         sqlx::query(&format!("CREATE DATABASE {name}"))
             .execute(&mut admin)
             .await
-            .unwrap_or_else(|e| panic!("{POSTGRES_URL_VAR}: cannot create {name}: {e}"));
+            .unwrap_or_else(|e| panic!("the PostgreSQL server: cannot create {name}: {e}"));
         let _ = admin.close().await;
         TempDb {
-            url: with_database(&server, &name),
+            url: with_database(server, &name),
             dir,
-            postgres: Some((server, name)),
+            postgres: Some((server.to_string(), name)),
         }
     }
 

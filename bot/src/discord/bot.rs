@@ -168,6 +168,16 @@ pub const GATEWAY_REFUSED_TOKEN: &str = "Discord refused DISCORD_TOKEN on the ga
      the token was reset or revoked; copy the bot's token again from the Developer Portal \
      (Bot -> Reset Token) into .env";
 
+/// The `Range` to give serenity 0.12's `Client::start_shard_range` for shards
+/// `first..=last`: `first..last`. Serenity reads the range's end as the last shard to run,
+/// not one past it ("initialize shards 4 through 7" for `4..7` in its documentation; its
+/// `start_connection` starts `end - start + 1` shards), so `first..last + 1` would also run
+/// shard `last + 1`: a shard of another process, or one Discord refuses (4010 Invalid
+/// shard) past the last.
+fn serenity_shard_range(shards: &crate::discord::config::Shards) -> std::ops::Range<u32> {
+    shards.first..shards.last
+}
+
 /// Runs `client`'s gateway connection until it ends. A gateway that closes with 4004
 /// Authentication failed ("reconnect: false" in Discord's Gateway Close Event Codes,
 /// <https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes>:
@@ -195,7 +205,9 @@ pub async fn run_gateway(
                 last = s.last,
                 "running gateway shards"
             );
-            client.start_shard_range(s.first..s.last + 1, s.count).await
+            client
+                .start_shard_range(serenity_shard_range(&s), s.count)
+                .await
         }
     };
     match started {
@@ -205,5 +217,26 @@ pub async fn run_gateway(
             Err(GATEWAY_REFUSED_TOKEN.into())
         }
         Err(e) => Err(format!("the Discord connection stopped: {e}").into()),
+    }
+}
+
+#[cfg(test)]
+mod shard_range_tests {
+    use super::serenity_shard_range;
+    use crate::discord::config::Shards;
+
+    /// Serenity 0.12 starts `end - start + 1` shards from `start` (`start_connection`):
+    /// the range given must make that exactly `first..=last`.
+    #[test]
+    fn serenity_runs_exactly_the_configured_shards() {
+        for (first, last) in [(0, 0), (2, 2), (0, 2), (3, 5)] {
+            let range = serenity_shard_range(&Shards {
+                count: 6,
+                first,
+                last,
+            });
+            let started: Vec<u32> = (range.start..=range.end).collect();
+            assert_eq!(started, (first..=last).collect::<Vec<_>>());
+        }
     }
 }

@@ -20,9 +20,9 @@ const BEIRUT: i64 = 1;
 
 type Outcome = Result<(), DemoError>;
 
-async fn start() -> Result<(Driver, Arc<TestClock>, tempfile::TempDir), DemoError> {
-    let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+async fn start() -> Result<(Driver, Arc<TestClock>, kaboom_testkit::TempDb), DemoError> {
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let fake = FakeDiscord::start().await?;
     let clock = Arc::new(TestClock::new(T0));
     let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;

@@ -21,9 +21,9 @@ const LEVEL_2: i64 = 1;
 const WHITE: i64 = 0;
 const BLACK: i64 = 1;
 
-async fn start() -> Result<(Driver, tempfile::TempDir), DemoError> {
-    let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+async fn start() -> Result<(Driver, kaboom_testkit::TempDb), DemoError> {
+    let dir = kaboom_testkit::TempDb::new().await;
+    let url = dir.url().to_string();
     let fake = FakeDiscord::start().await?;
     let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
     Ok((d, dir))

@@ -170,6 +170,20 @@ impl Control {
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method} {path}: {e}: {text}"))
     }
 
+    /// `GET /_control{path}`: the status and the JSON answer (`null` if it is not JSON),
+    /// whatever the status (e.g. 408 for a wait that ran out).
+    pub async fn try_get(&self, path: &str) -> (u16, Value) {
+        let response = self
+            .http
+            .get(format!("{}/_control{path}", self.base))
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"));
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
     /// `GET /_control{path}`; panics unless it succeeds.
     pub async fn get(&self, path: &str) -> Value {
         self.call(reqwest::Method::GET, path, None).await

@@ -27,8 +27,14 @@ impl Drop for Fake {
 }
 
 fn start() -> (Fake, String) {
+    start_with(&[])
+}
+
+/// The program with extra arguments (e.g. `--guilds 3`).
+fn start_with(extra: &[&str]) -> (Fake, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fake-discord"))
         .args(["--port", "0", "--exit-on-stdin-eof"])
+        .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -311,4 +317,64 @@ async fn the_program_serves_the_control_api_to_a_bot_in_another_process() {
         assert!(status.success(), "{status}");
     }
     let _ = &mut fake;
+}
+
+/// `--guilds 3`: `/_control/info` lists three servers, one on each of three shards
+/// (`(id >> 22) % 3`), each with its own text channel; after
+/// `POST /_control/guilds/ID/leave` the bot is out of that one and a command there is
+/// refused (403) while the others are only waiting for a bot (409).
+#[tokio::test]
+async fn several_guilds_through_the_program() {
+    let (_fake, url) = start_with(&["--guilds", "3"]);
+    let (status, info) = control(&url, reqwest::Method::GET, "/info", None).await;
+    assert_eq!(status, 200);
+    let guilds = info["guilds"].as_array().unwrap();
+    assert_eq!(guilds.len(), 3);
+    assert_eq!(guilds[0]["id"], info["guild_id"]);
+    assert_eq!(guilds[0]["text_channel_id"], info["text_channel_id"]);
+    let id = |g: &Value| g["id"].as_str().unwrap().parse::<u64>().unwrap();
+    let mut shards: Vec<u64> = guilds.iter().map(|g| (id(g) >> 22) % 3).collect();
+    shards.sort_unstable();
+    assert_eq!(shards, [0, 1, 2]);
+    let channels: std::collections::BTreeSet<&str> = guilds
+        .iter()
+        .map(|g| g["text_channel_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(channels.len(), 3);
+
+    let alice = json!({ "id": "1001", "username": "alice" });
+    let (status, _) = control(&url, reqwest::Method::POST, "/users", Some(alice)).await;
+    assert_eq!(status, 200);
+    let gone = guilds[2].clone();
+    let path = format!("/guilds/{}/leave", gone["id"].as_str().unwrap());
+    let (status, _) = control(&url, reqwest::Method::POST, &path, Some(json!({}))).await;
+    assert_eq!(status, 200);
+    let (_, info) = control(&url, reqwest::Method::GET, "/info", None).await;
+    assert_eq!(info["guilds"][2]["bot_member"], false);
+    assert_eq!(info["guilds"][0]["bot_member"], true);
+    let command = |channel: &Value| json!({ "user_id": "1001", "channel_id": channel, "name": "ping", "options": [] });
+    let (status, body) = control(
+        &url,
+        reqwest::Method::POST,
+        "/interactions/command",
+        Some(command(&gone["text_channel_id"])),
+    )
+    .await;
+    assert_eq!(status, 403, "{body}");
+    let (status, _) = control(
+        &url,
+        reqwest::Method::POST,
+        "/interactions/command",
+        Some(command(&guilds[0]["text_channel_id"])),
+    )
+    .await;
+    assert_eq!(status, 409, "no bot connected yet");
+    let (status, _) = control(
+        &url,
+        reqwest::Method::POST,
+        "/guilds/5/leave",
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(status, 404);
 }
