@@ -419,8 +419,8 @@ impl Driver {
     /// once the game's thread exists.
     ///
     /// # Errors
-    /// [`DemoError::Step`] when no new thread appears within 30 seconds or no game of
-    /// `user`'s in play has it; the fake's errors.
+    /// [`DemoError::Step`] when within 30 seconds no new thread appears or no game of
+    /// `user`'s in play records it; the fake's errors.
     pub async fn play_bot(
         &self,
         user: &SimUser,
@@ -458,13 +458,21 @@ impl Driver {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         };
-        let game = kaboom_bot::storage::games::active_for(&self.db, user.id.into())
-            .await?
-            .into_iter()
-            .find(|g| g.thread_id == Some(thread))
-            .ok_or_else(|| step("the practice game is not stored"))?
-            .id;
-        Ok((game, thread, answer))
+        // The thread's id is stored once Discord's answer to its creation is back, a moment
+        // after the thread exists.
+        loop {
+            let stored = kaboom_bot::storage::games::active_for(&self.db, user.id.into())
+                .await?
+                .into_iter()
+                .find(|g| g.thread_id == Some(thread));
+            if let Some(g) = stored {
+                return Ok((g.id, thread, answer));
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(step("the practice game's thread is not stored"));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Public board messages (with a PNG picture) in the thread.
