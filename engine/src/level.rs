@@ -132,7 +132,9 @@ pub(crate) fn choose<P: Position>(
     if level == Level::One {
         return random_safe(&root, &mut rng);
     }
-    let mut searcher = search::Searcher::new(level.limits(P::VARIANT), history);
+    let mut searcher = search::Searcher::new(level.limits(P::VARIANT), history)
+        .with_hidden(crate::hidden::model(game, viewer))
+        .with_root_margin(level.margin());
     let found = searcher
         .run(&root)
         .expect("a game that is not over has a legal action");
@@ -140,10 +142,14 @@ pub(crate) fn choose<P: Position>(
     describe(&root, &found, chosen, score)
 }
 
-/// A seeded pick among the root actions scored within `margin` of the best. Wins are never
-/// traded for anything else, and losing actions are never picked while others remain.
+/// A seeded pick among the root actions scored within `margin` of the best (the search was
+/// told the margin, so their scores are exact; with margin 0, the best action). Wins are
+/// never traded for anything else, and losing actions are never picked while others remain.
 fn pick(found: &Found, margin: i32, rng: &mut fastrand::Rng) -> (usize, i32) {
     let best = found.score;
+    if margin == 0 {
+        return (found.best, best);
+    }
     let near_mate = MATE - 10_000;
     let candidates: Vec<(usize, i32)> = found
         .root_scores

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use kaboom_rules::{Color, Position, Removal};
 
 use crate::eval::{self, Values};
+use crate::hidden::{self, Hidden, Squares};
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Limits, Score};
 
@@ -39,7 +40,8 @@ pub(crate) struct Found {
     pub pv: Vec<usize>,
     /// Every root action's score from the last completed iteration, by legal index
     /// (`None` when the root was cut off before it), for levels that pick among near-best
-    /// actions.
+    /// actions. Exact for the best action and for those within the searcher's root margin
+    /// of it; for the others an upper bound that is below the best less the margin.
     pub root_scores: Vec<Option<i32>>,
     pub elapsed: Duration,
 }
@@ -55,6 +57,14 @@ pub(crate) struct Searcher<P: Position> {
     stopped: bool,
     /// Repetition keys of the game before the root and along the current line.
     path: Vec<u64>,
+    /// Beirut: the side whose carriers this search cannot see (`crate::hidden`).
+    hidden: Option<Hidden>,
+    /// That side's pieces known not to carry, at the root.
+    cleared: Squares,
+    /// Root actions scoring within this many centipawns of the best get exact scores in
+    /// [`Found::root_scores`] (for levels that pick among near-best actions); the others
+    /// only bounds below that.
+    root_margin: i32,
 }
 
 impl<P: Position> Searcher<P> {
@@ -70,7 +80,27 @@ impl<P: Position> Searcher<P> {
             started: Instant::now(),
             stopped: false,
             path: history,
+            hidden: None,
+            cleared: 0,
+            root_margin: 0,
         }
+    }
+
+    /// Makes the scores of root actions within `margin` centipawns of the best exact (see
+    /// [`Found::root_scores`]): each root action is searched with alpha lowered by it.
+    pub fn with_root_margin(mut self, margin: i32) -> Searcher<P> {
+        self.root_margin = margin.clamp(0, 10_000);
+        self
+    }
+
+    /// Scores the opponent's possible hidden Booms as chance nodes (`crate::hidden`), with
+    /// `cleared` the squares of its pieces known not to carry.
+    pub fn with_hidden(mut self, model: Option<(Hidden, Squares)>) -> Searcher<P> {
+        if let Some((hidden, cleared)) = model {
+            self.hidden = Some(hidden);
+            self.cleared = cleared;
+        }
+        self
     }
 
     /// Searches `root` by iterative deepening until a limit is reached. `None` when the
@@ -148,16 +178,22 @@ impl<P: Position> Searcher<P> {
         }
     }
 
-    /// Follows the transposition table's best actions from `root` after `first`.
+    /// Follows the transposition table's best actions from `root` after `first` (with the
+    /// hidden side's cleared pieces along the line, as the search keyed them).
     fn principal_variation(&self, root: &P, first: usize, max: usize) -> Vec<usize> {
         let mut pv = vec![first];
         let mut actions = Vec::new();
         root.legal_actions_into(&mut actions);
         let mut pos = root.clone();
-        pos.play_unchecked(&actions[first]);
+        let mut cleared = self.cleared;
+        self.step(&mut pos, &actions[first], &mut cleared);
         let mut seen = vec![pos.repetition_key()];
         while pv.len() < max {
-            let Some(entry) = self.tt.probe(pos.repetition_key()) else {
+            if let Some(t) = self.threat(&pos, cleared) {
+                cleared |= t.squares;
+            }
+            let key = Self::tt_key(pos.repetition_key(), cleared);
+            let Some(entry) = self.tt.probe(key) else {
                 break;
             };
             pos.legal_actions_into(&mut actions);
@@ -165,7 +201,8 @@ impl<P: Position> Searcher<P> {
                 break;
             };
             pv.push(usize::from(entry.best.unwrap_or(0)));
-            pos.play_unchecked(action);
+            let action = action.clone();
+            self.step(&mut pos, &action, &mut cleared);
             let key = pos.repetition_key();
             if seen.contains(&key) {
                 break;
@@ -173,6 +210,17 @@ impl<P: Position> Searcher<P> {
             seen.push(key);
         }
         pv
+    }
+
+    /// Plays `action` on `pos`, following the hidden side's cleared pieces.
+    fn step(&self, pos: &mut P, action: &P::Action, cleared: &mut Squares) {
+        if self.hidden.is_some() && *cleared != 0 {
+            let squares = pos.action_squares(action);
+            let removed = pos.play_reported(action);
+            *cleared = hidden::follow(*cleared, squares, &removed);
+        } else {
+            pos.play_unchecked(action);
+        }
     }
 
     /// One iteration at the root: the best action's index and score, or `None` when the
@@ -187,7 +235,22 @@ impl<P: Position> Searcher<P> {
         let mut best: Option<(usize, i32)> = None;
         self.path.push(key);
         for child in &children {
-            let score = -self.negamax(&child.position, depth as i32 - 1, -INFINITY, -alpha, 1);
+            let cleared = self.follow(root, child, self.cleared);
+            // Lowered by the margin, so that actions within it of the best get exact scores
+            // (a fail-low bound may lie anywhere below alpha, even on it).
+            let floor = if alpha > -MATE_BOUND && alpha < MATE_BOUND {
+                alpha - self.root_margin - 1
+            } else {
+                alpha
+            };
+            let score = -self.negamax(
+                &child.position,
+                depth as i32 - 1,
+                -INFINITY,
+                -floor,
+                1,
+                cleared,
+            );
             if self.stopped {
                 break;
             }
@@ -207,7 +270,65 @@ impl<P: Position> Searcher<P> {
         best
     }
 
-    fn negamax(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// [`Searcher::plain`], or the chance node of a possible hidden Boom (`crate::hidden`).
+    fn negamax(
+        &mut self,
+        pos: &P,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        cleared: Squares,
+    ) -> i32 {
+        match self.threat(pos, cleared) {
+            None => self.plain(pos, depth, alpha, beta, ply, cleared),
+            Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
+            Some(t) => {
+                let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
+                let x = self.plain(pos, depth, lo, hi, ply, cleared | t.squares);
+                hidden::combine(t.p, x, MATE_BOUND)
+            }
+        }
+    }
+
+    /// The hidden side's chance to win by a Boom in `pos`, when it is to move there.
+    fn threat(&self, pos: &P, cleared: Squares) -> Option<hidden::Threat> {
+        let model = self.hidden?;
+        if pos.turn() != model.side || self.stopped {
+            return None;
+        }
+        let pieces = pos.pieces();
+        hidden::threat(&pieces, model, hidden::settle(cleared, &pieces, model.side))
+    }
+
+    /// `cleared` after `child`'s action from `pos` (nothing to follow without the model).
+    fn follow(&self, pos: &P, child: &Child<P>, cleared: Squares) -> Squares {
+        if self.hidden.is_none() || cleared == 0 {
+            return cleared;
+        }
+        hidden::follow(cleared, pos.action_squares(&child.action), &child.removed)
+    }
+
+    /// The TT key of `pos` with the hidden side's cleared pieces.
+    fn tt_key(key: u64, cleared: Squares) -> u64 {
+        if cleared == 0 {
+            return key;
+        }
+        let mut h = (cleared as u64) ^ ((cleared >> 64) as u64).rotate_left(29);
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        key ^ h ^ (h >> 31)
+    }
+
+    fn plain(
+        &mut self,
+        pos: &P,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        cleared: Squares,
+    ) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
@@ -217,7 +338,7 @@ impl<P: Position> Searcher<P> {
             return 0;
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply, QUIESCENCE_PLIES);
+            return self.quiescence_plain(pos, alpha, beta, ply, QUIESCENCE_PLIES, cleared);
         }
         let mut actions = Vec::new();
         pos.legal_actions_into(&mut actions);
@@ -230,7 +351,8 @@ impl<P: Position> Searcher<P> {
         }
         let original_alpha = alpha;
         let mut tt_best = None;
-        if let Some(entry) = self.tt.probe(key) {
+        let tt_key = Self::tt_key(key, cleared);
+        if let Some(entry) = self.tt.probe(tt_key) {
             tt_best = entry.best;
             if entry.depth >= depth {
                 let score = from_tt(entry.score, ply);
@@ -247,7 +369,8 @@ impl<P: Position> Searcher<P> {
         let mut best_index = None;
         self.path.push(key);
         for child in &children {
-            let score = -self.negamax(&child.position, depth - 1, -beta, -alpha, ply + 1);
+            let after = self.follow(pos, child, cleared);
+            let score = -self.negamax(&child.position, depth - 1, -beta, -alpha, ply + 1, after);
             if self.stopped {
                 self.path.pop();
                 return 0;
@@ -275,13 +398,43 @@ impl<P: Position> Searcher<P> {
             Bound::Exact
         };
         self.tt
-            .store(key, depth, to_tt(best_score, ply), bound, best_index);
+            .store(tt_key, depth, to_tt(best_score, ply), bound, best_index);
         best_score
     }
 
+    /// [`Searcher::quiescence_plain`], or the chance node of a possible hidden Boom.
+    fn quiescence(
+        &mut self,
+        pos: &P,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        left: u32,
+        cleared: Squares,
+    ) -> i32 {
+        match self.threat(pos, cleared) {
+            None => self.quiescence_plain(pos, alpha, beta, ply, left, cleared),
+            Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
+            Some(t) => {
+                let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
+                let x = self.quiescence_plain(pos, lo, hi, ply, left, cleared | t.squares);
+                hidden::combine(t.p, x, MATE_BOUND)
+            }
+        }
+    }
+
     /// Explosive and capturing actions only, past the horizon, with the side to move free
-    /// to "stand pat" on the static evaluation.
-    fn quiescence(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, left: u32) -> i32 {
+    /// to "stand pat" on the static evaluation (less half the risk of a hidden Boom next
+    /// turn, when the other side's carriers are hidden and it could not be escaped).
+    fn quiescence_plain(
+        &mut self,
+        pos: &P,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        left: u32,
+        cleared: Squares,
+    ) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
@@ -294,7 +447,14 @@ impl<P: Position> Searcher<P> {
         if pos.automatic_draw().is_some() {
             return 0;
         }
-        let stand_pat = eval::evaluate(pos, self.values);
+        let mut stand_pat = eval::evaluate(pos, self.values);
+        if let Some(model) = self.hidden.filter(|m| m.side != pos.turn()) {
+            let pieces = pos.pieces();
+            let settled = hidden::settle(cleared, &pieces, model.side);
+            if let Some(t) = hidden::threat(&pieces, model, settled) {
+                stand_pat -= (t.p * f64::from(hidden::BOOM_WIN) / 2.0) as i32;
+            }
+        }
         if stand_pat >= beta || left == 0 {
             return stand_pat;
         }
@@ -302,7 +462,8 @@ impl<P: Position> Searcher<P> {
         let children = self.children(pos, actions, None, ply, true);
         let mut best = stand_pat;
         for child in &children {
-            let score = -self.quiescence(&child.position, -beta, -alpha, ply + 1, left - 1);
+            let after = self.follow(pos, child, cleared);
+            let score = -self.quiescence(&child.position, -beta, -alpha, ply + 1, left - 1, after);
             if self.stopped {
                 return 0;
             }
