@@ -617,3 +617,51 @@ pub(crate) fn to_score(score: i32) -> Score {
         Score::Centipawns { value: score }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use kaboom_rules::atomic::Atomic;
+
+    use super::*;
+
+    /// Root actions within the margin of the best get their exact two-ply scores (what a
+    /// full-window search of the action alone gives), and the others only bounds that are
+    /// below the best less the margin: a level picking among near-best actions never takes
+    /// a worse action whose fail-low bound happened to land near the best.
+    #[test]
+    fn root_scores_within_the_margin_are_exact() {
+        let fens = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+            "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2",
+            "r2qkbnr/ppp2ppp/2np4/4p3/4P1b1/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 5",
+        ];
+        let margin = 40;
+        let mut near = 0;
+        for fen in fens {
+            let root = Atomic::from_fen(fen).unwrap();
+            let key = root.repetition_key();
+            let mut searcher =
+                Searcher::<Atomic>::new(Limits::depth(2), Vec::new()).with_root_margin(margin);
+            let found = searcher.run(&root).unwrap();
+            let actions = root.legal_actions();
+            for (i, score) in found.root_scores.iter().enumerate() {
+                let score = score.expect("a full iteration scores every action");
+                let mut child = root.clone();
+                child.play_unchecked(&actions[i]);
+                let mut alone = Searcher::<Atomic>::new(Limits::depth(1), vec![key]);
+                let exact = -alone.negamax(&child, 1, -INFINITY, INFINITY, 1, 0);
+                if score >= found.score - margin {
+                    near += 1;
+                    assert_eq!(score, exact, "{fen}: {}", root.san(&actions[i]));
+                } else {
+                    assert!(
+                        exact < found.score - margin,
+                        "{fen}: {}",
+                        root.san(&actions[i])
+                    );
+                }
+            }
+        }
+        assert!(near >= 5, "only {near} near-best actions tested");
+    }
+}
