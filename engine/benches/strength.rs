@@ -30,7 +30,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use kaboom_engine::arena::{GameResult, Player, play};
-use kaboom_engine::{Level, choose_action, choose_carriers};
+use kaboom_engine::{Level, choose_action};
 use kaboom_rules::{AnyGame, Color, GameOptions, Variant, Viewer};
 
 fn main() {
@@ -279,7 +279,11 @@ fn speed(variants: &[Variant], levels: &[Level]) {
                 2,
                 40,
             );
-            let mut game = start(variant, seed);
+            let mut game = AnyGame::new(variant, GameOptions::default()).expect("options");
+            for (color, squares) in &arena.designations {
+                game.designate(*color, squares)
+                    .expect("the arena's carriers");
+            }
             for text in &arena.plies {
                 positions.push(game.clone());
                 game.play(None, text).expect("replays");
@@ -311,16 +315,6 @@ fn speed(variants: &[Variant], levels: &[Level]) {
             );
         }
     }
-}
-
-/// A new game of `variant` with carriers chosen by the engine.
-fn start(variant: Variant, seed: u64) -> AnyGame {
-    let mut game = AnyGame::new(variant, GameOptions::default()).expect("default options");
-    for color in game.awaiting_designation() {
-        let squares = choose_carriers(&game, color, seed).expect("carriers");
-        game.designate(color, &squares).expect("legal carriers");
-    }
-    game
 }
 
 /// A UCI conversation with Fairy-Stockfish.
