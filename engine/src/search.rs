@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use kaboom_rules::{Color, Position, Removal};
+use kaboom_rules::{Color, PieceView, Position, Removal};
 
 use crate::eval::{self, Values};
 use crate::hidden::{self, Hidden, Squares};
@@ -280,12 +280,19 @@ impl<P: Position> Searcher<P> {
         ply: usize,
         cleared: Squares,
     ) -> i32 {
-        match self.threat(pos, cleared) {
-            None => self.plain(pos, depth, alpha, beta, ply, cleared),
+        // The pieces serve the threat (hidden side to move) and the evaluation (horizon).
+        let wanted = depth <= 0 || self.hidden.is_some_and(|m| m.side == pos.turn());
+        let pieces = self.model_pieces(pos).filter(|_| wanted);
+        let threat = pieces
+            .as_deref()
+            .and_then(|p| self.threat_in(pos, p, cleared));
+        let pieces = pieces.as_deref();
+        match threat {
+            None => self.plain(pos, depth, alpha, beta, ply, cleared, pieces),
             Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
             Some(t) => {
                 let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
-                let x = self.plain(pos, depth, lo, hi, ply, cleared | t.squares);
+                let x = self.plain(pos, depth, lo, hi, ply, cleared | t.squares, pieces);
                 hidden::combine(t.p, x, MATE_BOUND)
             }
         }
@@ -293,12 +300,22 @@ impl<P: Position> Searcher<P> {
 
     /// The hidden side's chance to win by a Boom in `pos`, when it is to move there.
     fn threat(&self, pos: &P, cleared: Squares) -> Option<hidden::Threat> {
+        let pieces = self.model_pieces(pos)?;
+        self.threat_in(pos, &pieces, cleared)
+    }
+
+    /// `pos`'s pieces when the hidden model is on (`None` otherwise).
+    fn model_pieces(&self, pos: &P) -> Option<Vec<PieceView>> {
+        self.hidden.filter(|_| !self.stopped).map(|_| pos.pieces())
+    }
+
+    /// [`Searcher::threat`] with `pos`'s pieces at hand.
+    fn threat_in(&self, pos: &P, pieces: &[PieceView], cleared: Squares) -> Option<hidden::Threat> {
         let model = self.hidden?;
         if pos.turn() != model.side || self.stopped {
             return None;
         }
-        let pieces = pos.pieces();
-        hidden::threat(&pieces, model, hidden::settle(cleared, &pieces, model.side))
+        hidden::threat(pieces, model, hidden::settle(cleared, pieces, model.side))
     }
 
     /// `cleared` after `child`'s action from `pos` (nothing to follow without the model).
@@ -320,6 +337,8 @@ impl<P: Position> Searcher<P> {
         key ^ h ^ (h >> 31)
     }
 
+    /// `pieces`: `pos`'s pieces when the caller has them (for the evaluation).
+    #[allow(clippy::too_many_arguments)]
     fn plain(
         &mut self,
         pos: &P,
@@ -328,6 +347,7 @@ impl<P: Position> Searcher<P> {
         beta: i32,
         ply: usize,
         cleared: Squares,
+        pieces: Option<&[PieceView]>,
     ) -> i32 {
         if self.out_of_budget() {
             return 0;
@@ -338,7 +358,7 @@ impl<P: Position> Searcher<P> {
             return 0;
         }
         if depth <= 0 {
-            return self.quiescence_plain(pos, alpha, beta, ply, QUIESCENCE_PLIES, cleared);
+            return self.quiescence_plain(pos, alpha, beta, ply, QUIESCENCE_PLIES, cleared, pieces);
         }
         let mut actions = Vec::new();
         pos.legal_actions_into(&mut actions);
@@ -412,12 +432,17 @@ impl<P: Position> Searcher<P> {
         left: u32,
         cleared: Squares,
     ) -> i32 {
-        match self.threat(pos, cleared) {
-            None => self.quiescence_plain(pos, alpha, beta, ply, left, cleared),
+        let pieces = self.model_pieces(pos);
+        let threat = pieces
+            .as_deref()
+            .and_then(|p| self.threat_in(pos, p, cleared));
+        let pieces = pieces.as_deref();
+        match threat {
+            None => self.quiescence_plain(pos, alpha, beta, ply, left, cleared, pieces),
             Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
             Some(t) => {
                 let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
-                let x = self.quiescence_plain(pos, lo, hi, ply, left, cleared | t.squares);
+                let x = self.quiescence_plain(pos, lo, hi, ply, left, cleared | t.squares, pieces);
                 hidden::combine(t.p, x, MATE_BOUND)
             }
         }
@@ -426,6 +451,7 @@ impl<P: Position> Searcher<P> {
     /// Explosive and capturing actions only, past the horizon, with the side to move free
     /// to "stand pat" on the static evaluation (less half the risk of a hidden Boom next
     /// turn, when the other side's carriers are hidden and it could not be escaped).
+    #[allow(clippy::too_many_arguments)]
     fn quiescence_plain(
         &mut self,
         pos: &P,
@@ -434,6 +460,7 @@ impl<P: Position> Searcher<P> {
         ply: usize,
         left: u32,
         cleared: Squares,
+        pieces: Option<&[PieceView]>,
     ) -> i32 {
         if self.out_of_budget() {
             return 0;
@@ -447,11 +474,18 @@ impl<P: Position> Searcher<P> {
         if pos.automatic_draw().is_some() {
             return 0;
         }
-        let mut stand_pat = eval::evaluate(pos, self.values);
+        let owned;
+        let pieces = match pieces {
+            Some(p) => p,
+            None => {
+                owned = pos.pieces();
+                &owned[..]
+            }
+        };
+        let mut stand_pat = eval::evaluate_pieces(pos, pieces, self.values);
         if let Some(model) = self.hidden.filter(|m| m.side != pos.turn()) {
-            let pieces = pos.pieces();
-            let settled = hidden::settle(cleared, &pieces, model.side);
-            if let Some(t) = hidden::threat(&pieces, model, settled) {
+            let settled = hidden::settle(cleared, pieces, model.side);
+            if let Some(t) = hidden::threat(pieces, model, settled) {
                 stand_pat -= (t.p * f64::from(hidden::BOOM_WIN) / 2.0) as i32;
             }
         }
