@@ -1,7 +1,8 @@
 //! Strength and speed figures of the practice opponent (issue 23), for docs/PERFORMANCE.md.
 //!
 //! ```text
-//! cargo bench -p kaboom-engine --bench strength -- <what> [--games N] [--variants a,b] [--nodes 1000,10000]
+//! cargo bench -p kaboom-engine --bench strength -- <what> [--games N] [--variants a,b] [--levels 3,4]
+//!     [--nodes 1000,10000] [--log FILE [--logged-only]]
 //! ```
 //! `<what>` is one of:
 //! - `random`: every level against a uniformly random mover, `N` games per variant;
@@ -14,14 +15,22 @@
 //!   `FAIRY_STOCKFISH=/path/to/binary`; Debian's package 11.1 has no atomic, so build a
 //!   current one outside the repository). Skipped with a message when none is found.
 //!
-//! Scores are printed with the Elo difference and its 95% error bar.
+//! Scores are printed with the Elo difference and its 95% error bar (see `Tally::summary`).
+//!
+//! `--log FILE` appends each finished game of `random`, `levels` and `fairy` to `FILE` (one
+//! line: the game's key, a tab, the points of the side measured) and, when run again, takes
+//! the games already in `FILE` from there instead of playing them, so a long match can be
+//! stopped and resumed (games are deterministic: node limits and seeds). Use one file per
+//! engine version. `--logged-only` plays nothing and sums up what the file holds, saying
+//! how many games of the `N` asked for it has.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use kaboom_engine::arena::{GameResult, Player, play};
-use kaboom_engine::{Level, choose_action, choose_carriers};
+use kaboom_engine::{Level, choose_action};
 use kaboom_rules::{AnyGame, Color, GameOptions, Variant, Viewer};
 
 fn main() {
@@ -37,10 +46,14 @@ fn main() {
     let levels: Vec<Level> = flag(&args, "--levels").map_or(Level::ALL.to_vec(), |v| {
         v.split(',').map(|s| s.parse().expect("level")).collect()
     });
+    let mut log = Log::open(
+        flag(&args, "--log"),
+        args.iter().any(|a| a == "--logged-only"),
+    );
     println!("# {what}, {games} games, load before: {}", load());
     match what.as_str() {
-        "random" => against_random(&variants, &levels, games),
-        "levels" => level_pairs(&variants, &levels, games),
+        "random" => against_random(&variants, &levels, games, &mut log),
+        "levels" => level_pairs(&variants, &levels, games, &mut log),
         "speed" => speed(&variants, &levels),
         "fairy" => {
             let nodes: Vec<u64> = flag(&args, "--nodes")
@@ -48,7 +61,7 @@ fn main() {
                     v.split(',').map(|s| s.parse().expect("nodes")).collect()
                 });
             let level = levels.last().copied().unwrap_or(Level::Five);
-            fairy(level, &nodes, games);
+            fairy(level, &nodes, games, &mut log);
         }
         other => panic!("unknown benchmark {other:?}: random, levels, speed or fairy"),
     }
@@ -67,6 +80,62 @@ fn load() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
+/// Finished games by key, read from and appended to `--log FILE`.
+struct Log {
+    path: Option<String>,
+    done: HashMap<String, f64>,
+    logged_only: bool,
+}
+
+impl Log {
+    fn open(path: Option<String>, logged_only: bool) -> Log {
+        let mut done = HashMap::new();
+        if let Some(text) = path
+            .as_deref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+        {
+            for line in text.lines() {
+                if let Some((key, points)) = line.split_once('\t')
+                    && let Ok(points) = points.trim().parse::<f64>()
+                {
+                    done.insert(key.to_string(), points);
+                }
+            }
+        }
+        assert!(
+            !logged_only || path.is_some(),
+            "--logged-only needs --log FILE"
+        );
+        Log {
+            path,
+            done,
+            logged_only,
+        }
+    }
+
+    /// The points of the game `key`: from the log, or by playing it (and logging it).
+    /// `None` with `--logged-only` for a game the log does not hold.
+    fn game(&mut self, key: String, play: impl FnOnce() -> f64) -> Option<f64> {
+        if let Some(&points) = self.done.get(&key) {
+            return Some(points);
+        }
+        if self.logged_only {
+            return None;
+        }
+        let points = play();
+        if let Some(path) = &self.path {
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .expect("log file");
+            writeln!(file, "{key}\t{points}").expect("log line");
+        }
+        self.done.insert(key, points);
+        Some(points)
+    }
+}
+
 /// Points, games, and the Elo difference with its 95% error bar, from one side's results.
 struct Tally {
     points: Vec<f64>,
@@ -81,29 +150,47 @@ impl Tally {
         self.points.push(points);
     }
 
+    /// Wins, draws and losses, the score with its 95% interval, and the Elo difference with
+    /// the interval's. The interval is Wilson's score interval with the games' own variance
+    /// (draws make it narrower than a win/loss count's), so that 100% out of `n` games still
+    /// gets a finite lower bound: `1 / (1 + 1.96^2 / n)`, 96.3% for 100 games.
     fn summary(&self) -> String {
+        if self.points.is_empty() {
+            return "no games".into();
+        }
         let n = self.points.len() as f64;
         let score = self.points.iter().sum::<f64>() / n;
         let wins = self.points.iter().filter(|&&p| p == 1.0).count();
         let draws = self.points.iter().filter(|&&p| p == 0.5).count();
         let losses = self.points.len() - wins - draws;
         let variance = self.points.iter().map(|p| (p - score).powi(2)).sum::<f64>() / n;
-        let error = (variance / n).sqrt() * 1.96;
-        let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+        let z2 = 1.96f64 * 1.96;
+        let centre = (score + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = 1.96 * (variance / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        let (low, high) = ((centre - half).max(0.0), (centre + half).min(1.0));
+        let elo = |p: f64| {
+            if p >= 1.0 - 1e-9 {
+                "+inf".to_string()
+            } else if p <= 1e-9 {
+                "-inf".to_string()
+            } else {
+                format!("{:+.0}", -400.0 * (1.0 / p - 1.0).log10())
+            }
+        };
         format!(
-            "+{wins} ={draws} -{losses}: {:.1}% (95%: {:.1}-{:.1}%), Elo {:+.0} [{:+.0}, {:+.0}]",
+            "+{wins} ={draws} -{losses}: {:.1}% (95%: {:.1}-{:.1}%), Elo {} [{}, {}]",
             score * 100.0,
-            (score - error).max(0.0) * 100.0,
-            (score + error).min(1.0) * 100.0,
+            low * 100.0,
+            high * 100.0,
             elo(score),
-            elo(score - error),
-            elo(score + error),
+            elo(low),
+            elo(high),
         )
     }
 }
 
 /// Every level against a random mover.
-fn against_random(variants: &[Variant], levels: &[Level], games: usize) {
+fn against_random(variants: &[Variant], levels: &[Level], games: usize, log: &mut Log) {
     for &variant in variants {
         for &level in levels {
             let mut tally = Tally::new();
@@ -115,17 +202,24 @@ fn against_random(variants: &[Variant], levels: &[Level], games: usize) {
                 } else {
                     (Player::Random, Player::Engine(level))
                 };
-                let result = play(variant, white, black, g as u64, 0, 400).result;
                 let color = if engine_white {
                     Color::White
                 } else {
                     Color::Black
                 };
-                tally.add(result.points(color));
+                let key = format!("random {variant:?} level {level} game {g}");
+                if let Some(points) = log.game(key, || {
+                    play(variant, white, black, g as u64, 0, 400)
+                        .result
+                        .points(color)
+                }) {
+                    tally.add(points);
+                }
             }
             println!(
-                "{variant:?} level {level} vs random: {} ({:.0?})",
+                "{variant:?} level {level} vs random: {} ({} of {games} games; {:.0?})",
                 tally.summary(),
+                tally.points.len(),
                 started.elapsed()
             );
         }
@@ -133,7 +227,7 @@ fn against_random(variants: &[Variant], levels: &[Level], games: usize) {
 }
 
 /// Level N+1 against level N.
-fn level_pairs(variants: &[Variant], levels: &[Level], games: usize) {
+fn level_pairs(variants: &[Variant], levels: &[Level], games: usize, log: &mut Log) {
     for &variant in variants {
         for pair in levels.windows(2) {
             let (low, high) = (pair[0], pair[1]);
@@ -146,18 +240,25 @@ fn level_pairs(variants: &[Variant], levels: &[Level], games: usize) {
                 } else {
                     (Player::Engine(low), Player::Engine(high))
                 };
-                // Each opening is played twice, once with each colour.
-                let result = play(variant, white, black, (g / 2) as u64, 2, 300).result;
                 let color = if high_white {
                     Color::White
                 } else {
                     Color::Black
                 };
-                tally.add(result.points(color));
+                let key = format!("levels {variant:?} level {high} vs {low} game {g}");
+                // Each opening is played twice, once with each colour.
+                if let Some(points) = log.game(key, || {
+                    play(variant, white, black, (g / 2) as u64, 2, 300)
+                        .result
+                        .points(color)
+                }) {
+                    tally.add(points);
+                }
             }
             println!(
-                "{variant:?} level {high} vs level {low}: {} ({:.0?})",
+                "{variant:?} level {high} vs level {low}: {} ({} of {games} games; {:.0?})",
                 tally.summary(),
+                tally.points.len(),
                 started.elapsed()
             );
         }
@@ -178,7 +279,11 @@ fn speed(variants: &[Variant], levels: &[Level]) {
                 2,
                 40,
             );
-            let mut game = start(variant, seed);
+            let mut game = AnyGame::new(variant, GameOptions::default()).expect("options");
+            for (color, squares) in &arena.designations {
+                game.designate(*color, squares)
+                    .expect("the arena's carriers");
+            }
             for text in &arena.plies {
                 positions.push(game.clone());
                 game.play(None, text).expect("replays");
@@ -201,7 +306,7 @@ fn speed(variants: &[Variant], levels: &[Level]) {
             times.sort();
             let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
             println!(
-                "{variant:?} level {level}: {} positions, {:.0} nodes/s, answer p50 {:.0?} p99 {:.0?} max {:.0?}",
+                "{variant:?} level {level}: {} positions, {:.0} nodes/s, answer p50 {:.2?} p99 {:.2?} max {:.2?}",
                 times.len(),
                 nodes as f64 / busy.as_secs_f64(),
                 pct(0.5),
@@ -210,16 +315,6 @@ fn speed(variants: &[Variant], levels: &[Level]) {
             );
         }
     }
-}
-
-/// A new game of `variant` with carriers chosen by the engine.
-fn start(variant: Variant, seed: u64) -> AnyGame {
-    let mut game = AnyGame::new(variant, GameOptions::default()).expect("default options");
-    for color in game.awaiting_designation() {
-        let squares = choose_carriers(&game, color, seed).expect("carriers");
-        game.designate(color, &squares).expect("legal carriers");
-    }
-    game
 }
 
 /// A UCI conversation with Fairy-Stockfish.
@@ -313,58 +408,78 @@ impl Drop for Uci {
 
 /// `level` against Fairy-Stockfish in Atomic, `games` games per node limit, colours
 /// alternating, the first two plies random (seeded) so games differ.
-fn fairy(level: Level, node_limits: &[u64], games: usize) {
-    let env = std::env::var("FAIRY_STOCKFISH").ok();
-    let path = env
-        .as_deref()
-        .into_iter()
-        .chain(["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"])
-        .find(|p| std::path::Path::new(p).exists());
-    let Some(path) = path else {
-        println!("Fairy-Stockfish not found (set FAIRY_STOCKFISH=/path/to/binary): skipped");
-        return;
-    };
-    let Some(mut uci) = Uci::start(path, "atomic") else {
-        println!("{path} did not start or has no atomic variant: skipped");
-        return;
-    };
+fn fairy(level: Level, node_limits: &[u64], games: usize, log: &mut Log) {
+    // With --logged-only nothing is played, so no Fairy-Stockfish is needed.
+    let mut uci = None;
+    if !log.logged_only {
+        let env = std::env::var("FAIRY_STOCKFISH").ok();
+        let path = env
+            .as_deref()
+            .into_iter()
+            .chain(["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"])
+            .find(|p| std::path::Path::new(p).exists());
+        let Some(path) = path else {
+            println!("Fairy-Stockfish not found (set FAIRY_STOCKFISH=/path/to/binary): skipped");
+            return;
+        };
+        let Some(started) = Uci::start(path, "atomic") else {
+            println!("{path} did not start or has no atomic variant: skipped");
+            return;
+        };
+        uci = Some(started);
+    }
     for &nodes in node_limits {
         let mut tally = Tally::new();
         let started = Instant::now();
         for g in 0..games {
-            let ours_white = g % 2 == 0;
-            let ours = if ours_white {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let mut rng = fastrand::Rng::with_seed((g / 2) as u64);
-            let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).expect("atomic");
-            let mut moves: Vec<String> = Vec::new();
-            while !game.status().is_finished() && moves.len() < 300 {
-                let uci_text = if moves.len() < 2 {
-                    let legal = game.legal_actions(Viewer::Full);
-                    legal[rng.usize(..legal.len())].uci.clone()
-                } else if game.turn() == ours {
-                    choose_action(&game, level, g as u64).expect("playable").uci
-                } else {
-                    uci.best_move(&moves, nodes)
-                };
-                game.play(None, &uci_text)
-                    .unwrap_or_else(|e| panic!("{uci_text} after {moves:?}: {e}"));
-                moves.push(uci_text);
+            let key = format!("fairy Atomic level {level} vs {nodes} nodes game {g}");
+            let points = log.game(key, || {
+                let uci = uci.as_mut().expect("started unless --logged-only");
+                fairy_game(uci, level, nodes, g)
+            });
+            if let Some(points) = points {
+                tally.add(points);
             }
-            let result = match game.status().outcome().and_then(|o| o.winner) {
-                Some(Color::White) => GameResult::WhiteWins,
-                Some(Color::Black) => GameResult::BlackWins,
-                None => GameResult::Draw,
-            };
-            tally.add(result.points(ours));
         }
         println!(
-            "Atomic level {level} vs Fairy-Stockfish at {nodes} nodes/move: {} ({:.0?})",
+            "Atomic level {level} vs Fairy-Stockfish at {nodes} nodes/move: {} ({} of {games} games; {:.0?})",
             tally.summary(),
+            tally.points.len(),
             started.elapsed()
         );
     }
+}
+
+/// One game of `level` against Fairy-Stockfish at `nodes` per move: our points. Game `g`
+/// has the engine White when `g` is even; games `2k` and `2k + 1` share their two random
+/// opening plies.
+fn fairy_game(uci: &mut Uci, level: Level, nodes: u64, g: usize) -> f64 {
+    let ours_white = g.is_multiple_of(2);
+    let ours = if ours_white {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let mut rng = fastrand::Rng::with_seed((g / 2) as u64);
+    let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).expect("atomic");
+    let mut moves: Vec<String> = Vec::new();
+    while !game.status().is_finished() && moves.len() < 300 {
+        let uci_text = if moves.len() < 2 {
+            let legal = game.legal_actions(Viewer::Full);
+            legal[rng.usize(..legal.len())].uci.clone()
+        } else if game.turn() == ours {
+            choose_action(&game, level, g as u64).expect("playable").uci
+        } else {
+            uci.best_move(&moves, nodes)
+        };
+        game.play(None, &uci_text)
+            .unwrap_or_else(|e| panic!("{uci_text} after {moves:?}: {e}"));
+        moves.push(uci_text);
+    }
+    let result = match game.status().outcome().and_then(|o| o.winner) {
+        Some(Color::White) => GameResult::WhiteWins,
+        Some(Color::Black) => GameResult::BlackWins,
+        None => GameResult::Draw,
+    };
+    result.points(ours)
 }

@@ -1,7 +1,7 @@
 //! Engine-against-engine games for measuring strength (the match figures in
 //! `docs/PERFORMANCE.md` and the strength tests).
 
-use kaboom_rules::{AnyGame, Color, GameOptions, Status, Variant, Viewer};
+use kaboom_rules::{AnyGame, Color, GameOptions, Square, Status, Variant, Viewer};
 
 use crate::{Level, choose_action, choose_carriers};
 
@@ -36,11 +36,15 @@ impl GameResult {
     }
 }
 
-/// One finished arena game: its result and its actions in canonical text.
+/// One finished arena game: its result, its carriers and its actions in canonical text.
 #[derive(Clone, Debug)]
 pub struct ArenaGame {
     /// The result.
     pub result: GameResult,
+    /// The carriers each side chose before the first ply (BE-2, NU-3), in the order they
+    /// were designated; empty in variants without carriers. With them and `plies` the game
+    /// replays.
+    pub designations: Vec<(Color, Vec<Square>)>,
     /// Every ply's canonical text, in order.
     pub plies: Vec<String>,
 }
@@ -62,6 +66,7 @@ pub fn play(
 ) -> ArenaGame {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut game = AnyGame::new(variant, GameOptions::default()).expect("default options");
+    let mut designations = Vec::new();
     for color in game.awaiting_designation() {
         let player = if color == Color::White { white } else { black };
         let squares = match player {
@@ -75,6 +80,7 @@ pub fn play(
         };
         game.designate(color, &squares)
             .expect("engine carriers are legal");
+        designations.push((color, squares));
     }
     let mut plies = Vec::new();
     while !game.status().is_finished() && plies.len() < max_plies {
@@ -106,5 +112,9 @@ pub fn play(
         },
         _ => GameResult::Draw,
     };
-    ArenaGame { result, plies }
+    ArenaGame {
+        result,
+        designations,
+        plies,
+    }
 }

@@ -121,8 +121,8 @@ fn advance(color: Color, square: Square, ranks: u8) -> i32 {
 }
 
 /// The evaluation of `pos` in centipawns from the side to move's point of view.
-pub(crate) fn evaluate<P: Position>(pos: &P, values: &Values) -> i32 {
-    let pieces = pos.pieces();
+/// `pieces` are `pos`'s ([`Position::pieces`]), which the caller usually has at hand.
+pub(crate) fn evaluate_pieces<P: Position>(pos: &P, pieces: &[PieceView], values: &Values) -> i32 {
     let variant = P::VARIANT;
     let ranks = variant.geometry().ranks;
     let king = |color: Color| {
@@ -133,7 +133,7 @@ pub(crate) fn evaluate<P: Position>(pos: &P, values: &Values) -> i32 {
     };
     let kings = [king(Color::White), king(Color::Black)];
     let mut white = 0;
-    for p in &pieces {
+    for p in pieces {
         let s = sign(p.color);
         if p.locked {
             white += s * GOAL_PIECE;
@@ -152,11 +152,11 @@ pub(crate) fn evaluate<P: Position>(pos: &P, values: &Values) -> i32 {
         white += s * value;
     }
     white += match variant {
-        Variant::Atomic => atomic(&pieces, kings),
-        Variant::Beirut => beirut(&pieces, kings),
-        Variant::Nuke => nuke(&pieces, kings, &pos.loose_bombs()),
-        Variant::Bomberman => bomberman(&pieces, kings),
-        Variant::Bombalot => bombalot(&pieces),
+        Variant::Atomic => atomic(pieces, kings),
+        Variant::Beirut => beirut(pieces, kings),
+        Variant::Nuke => nuke(pieces, kings, &pos.loose_bombs()),
+        Variant::Bomberman => bomberman(pieces, kings),
+        Variant::Bombalot => bombalot(pieces),
     };
     sign(pos.turn()) * white + TEMPO
 }

@@ -14,7 +14,9 @@ use crate::{Analysis, Limits, describe, viewed};
 /// score against the level below) are in `docs/PERFORMANCE.md`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
 pub enum Level {
-    /// Plays a random action, but never one that lets the opponent win at once.
+    /// Searches one ply (plus exchanges, 5,000 positions at most) and picks at random among
+    /// actions within 150 centipawns of the best, never one that lets the opponent win at
+    /// once: it takes a win in one and hangs pawns, rarely pieces.
     One = 1,
     /// Up to 3,000 positions and two plies deep (plus exchanges); picks at random among
     /// actions within 40 centipawns of the best.
@@ -56,11 +58,11 @@ impl Level {
             .ok_or_else(|| ParseLevelError(n.to_string()))
     }
 
-    /// The search limits of this level in `variant` (level 1 does not search). A time cap
+    /// The search limits of this level in `variant`. A time cap
     /// of 10 s guards against positions far slower than usual; the benchmarks never reach it.
     pub fn limits(self, variant: Variant) -> Limits {
         let nodes: u64 = match self {
-            Level::One => 0,
+            Level::One => 5_000,
             Level::Two => 3_000,
             Level::Three => 30_000,
             Level::Four => 300_000,
@@ -74,7 +76,11 @@ impl Level {
         };
         Limits {
             nodes: Some(nodes),
-            depth: (self == Level::Two).then_some(2),
+            depth: match self {
+                Level::One => Some(1),
+                Level::Two => Some(2),
+                _ => None,
+            },
             ..cap()
         }
     }
@@ -82,7 +88,7 @@ impl Level {
     /// How far below the best score (in centipawns) an action may be and still be picked.
     fn margin(self) -> i32 {
         match self {
-            Level::One => i32::MAX,
+            Level::One => 150,
             Level::Two => 40,
             Level::Three => 10,
             Level::Four | Level::Five => 0,
@@ -129,21 +135,49 @@ pub(crate) fn choose<P: Position>(
 ) -> Analysis {
     let (root, history) = viewed(game, viewer);
     let mut rng = fastrand::Rng::with_seed(seed);
-    if level == Level::One {
-        return random_safe(&root, &mut rng);
-    }
-    let mut searcher = search::Searcher::new(level.limits(P::VARIANT), history);
-    let found = searcher
+    let mut searcher = search::Searcher::new(level.limits(P::VARIANT), history)
+        .with_hidden(crate::hidden::model(game, viewer))
+        .with_root_margin(level.margin());
+    let mut found = searcher
         .run(&root)
         .expect("a game that is not over has a legal action");
+    if level == Level::One {
+        // A one-ply search cannot see a quiet winning reply (a mate, a goal entry), so
+        // level 1 also drops the actions after which the opponent wins at once.
+        let (safe, nodes) = safe_actions(&root);
+        found.nodes += nodes;
+        if !safe.is_empty() {
+            for (i, score) in found.root_scores.iter_mut().enumerate() {
+                if !safe.contains(&i) {
+                    *score = None;
+                }
+            }
+            if !safe.contains(&found.best) {
+                let (best, score) = found
+                    .root_scores
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, s)| s.map(|s| (i, s)))
+                    .max_by_key(|&(i, s)| (s, std::cmp::Reverse(i)))
+                    .unwrap_or((safe[0], 0));
+                found.best = best;
+                found.score = score;
+                found.pv = vec![best];
+            }
+        }
+    }
     let (chosen, score) = pick(&found, level.margin(), &mut rng);
     describe(&root, &found, chosen, score)
 }
 
-/// A seeded pick among the root actions scored within `margin` of the best. Wins are never
-/// traded for anything else, and losing actions are never picked while others remain.
+/// A seeded pick among the root actions scored within `margin` of the best (the search was
+/// told the margin, so their scores are exact; with margin 0, the best action). Wins are
+/// never traded for anything else, and losing actions are never picked while others remain.
 fn pick(found: &Found, margin: i32, rng: &mut fastrand::Rng) -> (usize, i32) {
     let best = found.score;
+    if margin == 0 {
+        return (found.best, best);
+    }
     let near_mate = MATE - 10_000;
     let candidates: Vec<(usize, i32)> = found
         .root_scores
@@ -164,14 +198,14 @@ fn pick(found: &Found, margin: i32, rng: &mut fastrand::Rng) -> (usize, i32) {
     candidates[rng.usize(..candidates.len())]
 }
 
-/// Level 1: a uniformly random action among those after which the opponent cannot win at
-/// once (any action if every one loses).
-fn random_safe<P: Position>(root: &P, rng: &mut fastrand::Rng) -> Analysis {
+/// The root actions after which the opponent cannot win at once (indices into the
+/// canonical legal actions), and the positions visited to find them.
+fn safe_actions<P: Position>(root: &P) -> (Vec<usize>, u64) {
     let actions = root.legal_actions();
     let me = root.turn();
     let mut nodes = 0u64;
     let mut replies = Vec::new();
-    let safe: Vec<usize> = (0..actions.len())
+    let safe = (0..actions.len())
         .filter(|&i| {
             let mut after = root.clone();
             after.play_unchecked(&actions[i]);
@@ -186,19 +220,5 @@ fn random_safe<P: Position>(root: &P, rng: &mut fastrand::Rng) -> Analysis {
             })
         })
         .collect();
-    let chosen = if safe.is_empty() {
-        rng.usize(..actions.len())
-    } else {
-        safe[rng.usize(..safe.len())]
-    };
-    let found = Found {
-        best: chosen,
-        score: 0,
-        depth: 0,
-        nodes,
-        pv: vec![chosen],
-        root_scores: Vec::new(),
-        elapsed: Duration::ZERO,
-    };
-    describe(root, &found, chosen, 0)
+    (safe, nodes)
 }

@@ -9,7 +9,11 @@
 //!
 //! **Hidden information.** The engine is only ever given a position as one side sees it
 //! ([`Position::view`]): in Beirut it does not know the opponent's carriers (BE-2), and its
-//! own carriers it chooses at random among sensible candidates ([`choose_carriers`]).
+//! own carriers it chooses at random among sensible candidates ([`choose_carriers`]). It
+//! scores the risk of the unseen ones instead: where the opponent is to move and some of its
+//! pieces stand where a Boom would blow up the engine's king, the search counts a loss with
+//! the probability that one of them carries (from how many of the opponent's pieces may
+//! still be carriers, after those the public record has ruled out), as a chance node.
 //!
 //! **Determinism.** Levels limit the search by nodes, not time, so the same game, level and
 //! seed always give the same action. A time limit ([`Limits::movetime`]) stops a search
@@ -28,6 +32,7 @@
 pub mod arena;
 mod carriers;
 mod eval;
+mod hidden;
 mod level;
 mod search;
 mod tt;
@@ -201,7 +206,8 @@ fn viewed<P: Position>(game: &Game<P>, viewer: Viewer) -> (P, Vec<u64>) {
 
 fn analyse_game<P: Position>(game: &Game<P>, viewer: Viewer, limits: Limits) -> Analysis {
     let (root, history) = viewed(game, viewer);
-    let mut searcher = search::Searcher::new(limits, history);
+    let mut searcher =
+        search::Searcher::new(limits, history).with_hidden(hidden::model(game, viewer));
     let found = searcher
         .run(&root)
         .expect("a game that is not over has a legal action");

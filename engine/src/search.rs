@@ -3,9 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use kaboom_rules::{Color, Position, Removal};
+use kaboom_rules::{Color, PieceView, Position, Removal};
 
 use crate::eval::{self, Values};
+use crate::hidden::{self, Hidden, Squares};
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Limits, Score};
 
@@ -39,7 +40,8 @@ pub(crate) struct Found {
     pub pv: Vec<usize>,
     /// Every root action's score from the last completed iteration, by legal index
     /// (`None` when the root was cut off before it), for levels that pick among near-best
-    /// actions.
+    /// actions. Exact for the best action and for those within the searcher's root margin
+    /// of it; for the others an upper bound that is below the best less the margin.
     pub root_scores: Vec<Option<i32>>,
     pub elapsed: Duration,
 }
@@ -55,6 +57,14 @@ pub(crate) struct Searcher<P: Position> {
     stopped: bool,
     /// Repetition keys of the game before the root and along the current line.
     path: Vec<u64>,
+    /// Beirut: the side whose carriers this search cannot see (`crate::hidden`).
+    hidden: Option<Hidden>,
+    /// That side's pieces known not to carry, at the root.
+    cleared: Squares,
+    /// Root actions scoring within this many centipawns of the best get exact scores in
+    /// [`Found::root_scores`] (for levels that pick among near-best actions); the others
+    /// only bounds below that.
+    root_margin: i32,
 }
 
 impl<P: Position> Searcher<P> {
@@ -70,7 +80,27 @@ impl<P: Position> Searcher<P> {
             started: Instant::now(),
             stopped: false,
             path: history,
+            hidden: None,
+            cleared: 0,
+            root_margin: 0,
         }
+    }
+
+    /// Makes the scores of root actions within `margin` centipawns of the best exact (see
+    /// [`Found::root_scores`]): each root action is searched with alpha lowered by it.
+    pub fn with_root_margin(mut self, margin: i32) -> Searcher<P> {
+        self.root_margin = margin.clamp(0, 10_000);
+        self
+    }
+
+    /// Scores the opponent's possible hidden Booms as chance nodes (`crate::hidden`), with
+    /// `cleared` the squares of its pieces known not to carry.
+    pub fn with_hidden(mut self, model: Option<(Hidden, Squares)>) -> Searcher<P> {
+        if let Some((hidden, cleared)) = model {
+            self.hidden = Some(hidden);
+            self.cleared = cleared;
+        }
+        self
     }
 
     /// Searches `root` by iterative deepening until a limit is reached. `None` when the
@@ -148,16 +178,22 @@ impl<P: Position> Searcher<P> {
         }
     }
 
-    /// Follows the transposition table's best actions from `root` after `first`.
+    /// Follows the transposition table's best actions from `root` after `first` (with the
+    /// hidden side's cleared pieces along the line, as the search keyed them).
     fn principal_variation(&self, root: &P, first: usize, max: usize) -> Vec<usize> {
         let mut pv = vec![first];
         let mut actions = Vec::new();
         root.legal_actions_into(&mut actions);
         let mut pos = root.clone();
-        pos.play_unchecked(&actions[first]);
+        let mut cleared = self.cleared;
+        self.step(&mut pos, &actions[first], &mut cleared);
         let mut seen = vec![pos.repetition_key()];
         while pv.len() < max {
-            let Some(entry) = self.tt.probe(pos.repetition_key()) else {
+            if let Some(t) = self.threat(&pos, cleared) {
+                cleared |= t.squares;
+            }
+            let key = Self::tt_key(pos.repetition_key(), cleared);
+            let Some(entry) = self.tt.probe(key) else {
                 break;
             };
             pos.legal_actions_into(&mut actions);
@@ -165,7 +201,8 @@ impl<P: Position> Searcher<P> {
                 break;
             };
             pv.push(usize::from(entry.best.unwrap_or(0)));
-            pos.play_unchecked(action);
+            let action = action.clone();
+            self.step(&mut pos, &action, &mut cleared);
             let key = pos.repetition_key();
             if seen.contains(&key) {
                 break;
@@ -173,6 +210,17 @@ impl<P: Position> Searcher<P> {
             seen.push(key);
         }
         pv
+    }
+
+    /// Plays `action` on `pos`, following the hidden side's cleared pieces.
+    fn step(&self, pos: &mut P, action: &P::Action, cleared: &mut Squares) {
+        if self.hidden.is_some() && *cleared != 0 {
+            let squares = pos.action_squares(action);
+            let removed = pos.play_reported(action);
+            *cleared = hidden::follow(*cleared, squares, &removed);
+        } else {
+            pos.play_unchecked(action);
+        }
     }
 
     /// One iteration at the root: the best action's index and score, or `None` when the
@@ -187,7 +235,22 @@ impl<P: Position> Searcher<P> {
         let mut best: Option<(usize, i32)> = None;
         self.path.push(key);
         for child in &children {
-            let score = -self.negamax(&child.position, depth as i32 - 1, -INFINITY, -alpha, 1);
+            let cleared = self.follow(root, child, self.cleared);
+            // Lowered by the margin, so that actions within it of the best get exact scores
+            // (a fail-low bound may lie anywhere below alpha, even on it).
+            let floor = if alpha > -MATE_BOUND && alpha < MATE_BOUND {
+                alpha - self.root_margin - 1
+            } else {
+                alpha
+            };
+            let score = -self.negamax(
+                &child.position,
+                depth as i32 - 1,
+                -INFINITY,
+                -floor,
+                1,
+                cleared,
+            );
             if self.stopped {
                 break;
             }
@@ -207,7 +270,85 @@ impl<P: Position> Searcher<P> {
         best
     }
 
-    fn negamax(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// [`Searcher::plain`], or the chance node of a possible hidden Boom (`crate::hidden`).
+    fn negamax(
+        &mut self,
+        pos: &P,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        cleared: Squares,
+    ) -> i32 {
+        // The pieces serve the threat (hidden side to move) and the evaluation (horizon).
+        let wanted = depth <= 0 || self.hidden.is_some_and(|m| m.side == pos.turn());
+        let pieces = self.model_pieces(pos).filter(|_| wanted);
+        let threat = pieces
+            .as_deref()
+            .and_then(|p| self.threat_in(pos, p, cleared));
+        let pieces = pieces.as_deref();
+        match threat {
+            None => self.plain(pos, depth, alpha, beta, ply, cleared, pieces),
+            Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
+            Some(t) => {
+                let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
+                let x = self.plain(pos, depth, lo, hi, ply, cleared | t.squares, pieces);
+                hidden::combine(t.p, x, MATE_BOUND)
+            }
+        }
+    }
+
+    /// The hidden side's chance to win by a Boom in `pos`, when it is to move there.
+    fn threat(&self, pos: &P, cleared: Squares) -> Option<hidden::Threat> {
+        let pieces = self.model_pieces(pos)?;
+        self.threat_in(pos, &pieces, cleared)
+    }
+
+    /// `pos`'s pieces when the hidden model is on (`None` otherwise).
+    fn model_pieces(&self, pos: &P) -> Option<Vec<PieceView>> {
+        self.hidden.filter(|_| !self.stopped).map(|_| pos.pieces())
+    }
+
+    /// [`Searcher::threat`] with `pos`'s pieces at hand.
+    fn threat_in(&self, pos: &P, pieces: &[PieceView], cleared: Squares) -> Option<hidden::Threat> {
+        let model = self.hidden?;
+        if pos.turn() != model.side || self.stopped {
+            return None;
+        }
+        hidden::threat(pieces, model, hidden::settle(cleared, pieces, model.side))
+    }
+
+    /// `cleared` after `child`'s action from `pos` (nothing to follow without the model).
+    fn follow(&self, pos: &P, child: &Child<P>, cleared: Squares) -> Squares {
+        if self.hidden.is_none() || cleared == 0 {
+            return cleared;
+        }
+        hidden::follow(cleared, pos.action_squares(&child.action), &child.removed)
+    }
+
+    /// The TT key of `pos` with the hidden side's cleared pieces.
+    fn tt_key(key: u64, cleared: Squares) -> u64 {
+        if cleared == 0 {
+            return key;
+        }
+        let mut h = (cleared as u64) ^ ((cleared >> 64) as u64).rotate_left(29);
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        key ^ h ^ (h >> 31)
+    }
+
+    /// `pieces`: `pos`'s pieces when the caller has them (for the evaluation).
+    #[allow(clippy::too_many_arguments)]
+    fn plain(
+        &mut self,
+        pos: &P,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        cleared: Squares,
+        pieces: Option<&[PieceView]>,
+    ) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
@@ -217,7 +358,7 @@ impl<P: Position> Searcher<P> {
             return 0;
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply, QUIESCENCE_PLIES);
+            return self.quiescence_plain(pos, alpha, beta, ply, QUIESCENCE_PLIES, cleared, pieces);
         }
         let mut actions = Vec::new();
         pos.legal_actions_into(&mut actions);
@@ -230,7 +371,8 @@ impl<P: Position> Searcher<P> {
         }
         let original_alpha = alpha;
         let mut tt_best = None;
-        if let Some(entry) = self.tt.probe(key) {
+        let tt_key = Self::tt_key(key, cleared);
+        if let Some(entry) = self.tt.probe(tt_key) {
             tt_best = entry.best;
             if entry.depth >= depth {
                 let score = from_tt(entry.score, ply);
@@ -247,7 +389,8 @@ impl<P: Position> Searcher<P> {
         let mut best_index = None;
         self.path.push(key);
         for child in &children {
-            let score = -self.negamax(&child.position, depth - 1, -beta, -alpha, ply + 1);
+            let after = self.follow(pos, child, cleared);
+            let score = -self.negamax(&child.position, depth - 1, -beta, -alpha, ply + 1, after);
             if self.stopped {
                 self.path.pop();
                 return 0;
@@ -275,13 +418,50 @@ impl<P: Position> Searcher<P> {
             Bound::Exact
         };
         self.tt
-            .store(key, depth, to_tt(best_score, ply), bound, best_index);
+            .store(tt_key, depth, to_tt(best_score, ply), bound, best_index);
         best_score
     }
 
+    /// [`Searcher::quiescence_plain`], or the chance node of a possible hidden Boom.
+    fn quiescence(
+        &mut self,
+        pos: &P,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        left: u32,
+        cleared: Squares,
+    ) -> i32 {
+        let pieces = self.model_pieces(pos);
+        let threat = pieces
+            .as_deref()
+            .and_then(|p| self.threat_in(pos, p, cleared));
+        let pieces = pieces.as_deref();
+        match threat {
+            None => self.quiescence_plain(pos, alpha, beta, ply, left, cleared, pieces),
+            Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
+            Some(t) => {
+                let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
+                let x = self.quiescence_plain(pos, lo, hi, ply, left, cleared | t.squares, pieces);
+                hidden::combine(t.p, x, MATE_BOUND)
+            }
+        }
+    }
+
     /// Explosive and capturing actions only, past the horizon, with the side to move free
-    /// to "stand pat" on the static evaluation.
-    fn quiescence(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, left: u32) -> i32 {
+    /// to "stand pat" on the static evaluation (less half the risk of a hidden Boom next
+    /// turn, when the other side's carriers are hidden and it could not be escaped).
+    #[allow(clippy::too_many_arguments)]
+    fn quiescence_plain(
+        &mut self,
+        pos: &P,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        left: u32,
+        cleared: Squares,
+        pieces: Option<&[PieceView]>,
+    ) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
@@ -294,7 +474,21 @@ impl<P: Position> Searcher<P> {
         if pos.automatic_draw().is_some() {
             return 0;
         }
-        let stand_pat = eval::evaluate(pos, self.values);
+        let owned;
+        let pieces = match pieces {
+            Some(p) => p,
+            None => {
+                owned = pos.pieces();
+                &owned[..]
+            }
+        };
+        let mut stand_pat = eval::evaluate_pieces(pos, pieces, self.values);
+        if let Some(model) = self.hidden.filter(|m| m.side != pos.turn()) {
+            let settled = hidden::settle(cleared, pieces, model.side);
+            if let Some(t) = hidden::threat(pieces, model, settled) {
+                stand_pat -= (t.p * f64::from(hidden::BOOM_WIN) / 2.0) as i32;
+            }
+        }
         if stand_pat >= beta || left == 0 {
             return stand_pat;
         }
@@ -302,7 +496,8 @@ impl<P: Position> Searcher<P> {
         let children = self.children(pos, actions, None, ply, true);
         let mut best = stand_pat;
         for child in &children {
-            let score = -self.quiescence(&child.position, -beta, -alpha, ply + 1, left - 1);
+            let after = self.follow(pos, child, cleared);
+            let score = -self.quiescence(&child.position, -beta, -alpha, ply + 1, left - 1, after);
             if self.stopped {
                 return 0;
             }
@@ -454,5 +649,53 @@ pub(crate) fn to_score(score: i32) -> Score {
         }
     } else {
         Score::Centipawns { value: score }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kaboom_rules::atomic::Atomic;
+
+    use super::*;
+
+    /// Root actions within the margin of the best get their exact two-ply scores (what a
+    /// full-window search of the action alone gives), and the others only bounds that are
+    /// below the best less the margin: a level picking among near-best actions never takes
+    /// a worse action whose fail-low bound happened to land near the best.
+    #[test]
+    fn root_scores_within_the_margin_are_exact() {
+        let fens = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+            "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2",
+            "r2qkbnr/ppp2ppp/2np4/4p3/4P1b1/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 5",
+        ];
+        let margin = 40;
+        let mut near = 0;
+        for fen in fens {
+            let root = Atomic::from_fen(fen).unwrap();
+            let key = root.repetition_key();
+            let mut searcher =
+                Searcher::<Atomic>::new(Limits::depth(2), Vec::new()).with_root_margin(margin);
+            let found = searcher.run(&root).unwrap();
+            let actions = root.legal_actions();
+            for (i, score) in found.root_scores.iter().enumerate() {
+                let score = score.expect("a full iteration scores every action");
+                let mut child = root.clone();
+                child.play_unchecked(&actions[i]);
+                let mut alone = Searcher::<Atomic>::new(Limits::depth(1), vec![key]);
+                let exact = -alone.negamax(&child, 1, -INFINITY, INFINITY, 1, 0);
+                if score >= found.score - margin {
+                    near += 1;
+                    assert_eq!(score, exact, "{fen}: {}", root.san(&actions[i]));
+                } else {
+                    assert!(
+                        exact < found.score - margin,
+                        "{fen}: {}",
+                        root.san(&actions[i])
+                    );
+                }
+            }
+        }
+        assert!(near >= 5, "only {near} near-best actions tested");
     }
 }

@@ -5,7 +5,8 @@ use kaboom_engine::Level;
 use kaboom_engine::arena::{GameResult, Player, play};
 use kaboom_rules::{Color, Variant};
 
-/// Level 1 never hands the opponent an immediate win, and the game it plays is legal.
+/// Level 1 (one ply, a wide random margin, no action that lets the opponent win at once)
+/// plays legal games in every variant.
 #[test]
 fn level_one_games_are_legal_in_every_variant() {
     for variant in Variant::ALL {
@@ -55,5 +56,32 @@ fn level_two_beats_a_random_mover_in_every_variant() {
             "{variant:?} {:?}",
             as_black.plies
         );
+    }
+}
+
+/// An arena game replays from its designations and plies to the same end (the speed
+/// benchmark's positions come from such replays), in the variants with carriers too.
+#[test]
+fn arena_games_replay_from_their_record() {
+    use kaboom_rules::{AnyGame, GameOptions};
+    for variant in [Variant::Beirut, Variant::Nuke] {
+        let arena = play(
+            variant,
+            Player::Engine(Level::Two),
+            Player::Random,
+            4,
+            2,
+            60,
+        );
+        assert_eq!(arena.designations.len(), 2, "{variant:?}");
+        let mut game = AnyGame::new(variant, GameOptions::default()).unwrap();
+        for (color, squares) in &arena.designations {
+            game.designate(*color, squares).unwrap();
+        }
+        for text in &arena.plies {
+            game.play(None, text)
+                .unwrap_or_else(|e| panic!("{variant:?} {text}: {e}"));
+        }
+        assert_eq!(game.ply_count(), arena.plies.len());
     }
 }

@@ -1,7 +1,7 @@
 //! Hidden information (issue 23, BE-2): the engine sees only its own view.
 
 use kaboom_engine::{Level, Limits, Viewer, analyse, choose_action, choose_carriers};
-use kaboom_rules::{AnyGame, Color, GameOptions, Square, Variant};
+use kaboom_rules::{AnyGame, Color, GameOptions, Kind, Square, Variant};
 
 fn squares(names: &[&str]) -> Vec<Square> {
     names.iter().map(|n| n.parse().unwrap()).collect()
@@ -62,4 +62,73 @@ fn engine_carriers_are_legal_and_varied() {
     assert!(seen.len() > 1, "{seen:?}");
     let atomic = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
     assert!(choose_carriers(&atomic, Color::White, 1).is_err());
+}
+
+/// BE-2, BE-3: White's king on e1 may take the pawn on d2, but then stands next to the
+/// knight on c3, one of Black's four pieces, any of which may carry Black's hidden bomb.
+/// The engine, which cannot see Black's carrier, steps away instead (Kf1 or Kf2). A search
+/// given the full state (Black's carrier on b6) takes the pawn, so the test notices an
+/// engine that ignores the risk.
+#[test]
+fn beirut_king_keeps_away_from_possible_carriers() {
+    let g = AnyGame::from_fen(
+        Variant::Beirut,
+        "4k3/8/1p4p1/8/8/2n5/3p4/R3K3 w - - 0 1 1 a1 b6",
+    )
+    .unwrap();
+    for level in [Level::Two, Level::Three, Level::Four] {
+        for seed in 0..3 {
+            let a = choose_action(&g, level, seed).unwrap();
+            assert_ne!(a.best, "Kxd2", "level {level} seed {seed}: {a:?}");
+        }
+    }
+    let white = analyse(&g, Viewer::White, Limits::nodes(50_000)).unwrap();
+    assert_ne!(white.best, "Kxd2", "{white:?}");
+    let full = analyse(&g, Viewer::Full, Limits::nodes(50_000)).unwrap();
+    assert_eq!(full.best, "Kxd2", "{full:?}");
+}
+
+/// A piece that stood where its Boom would have blown up White's king, while Black chose
+/// another action, is no carrier (the engine assumes Black never misses a winning Boom):
+/// after 1... h6 the knight on d2 is harmless and White's king stays next to it (taking
+/// the a5 pawn or attacking the knight). The same position without that history (Black's
+/// move not seen) keeps the knight a suspect: White's king steps away from it.
+#[test]
+fn beirut_a_piece_that_missed_a_winning_boom_is_cleared() {
+    let mut seen = AnyGame::from_fen(
+        Variant::Beirut,
+        "4k3/7p/8/p7/8/2p5/3n4/R3K3 b - - 0 1 1 a1 h7",
+    )
+    .unwrap();
+    seen.play(None, "h6").unwrap();
+    let unseen = AnyGame::from_fen(
+        Variant::Beirut,
+        "4k3/8/7p/p7/8/2p5/3n4/R3K3 w - - 0 2 1 a1 h6",
+    )
+    .unwrap();
+    assert_eq!(seen.fen(Viewer::White), unseen.fen(Viewer::White));
+    let knight: Square = "d2".parse().unwrap();
+    let king_next_to_knight = |game: &AnyGame, action: &str| {
+        let mut after = game.clone();
+        after.play(None, action).unwrap();
+        let view = after.board_view(Viewer::White);
+        let king = view
+            .pieces
+            .iter()
+            .find(|p| p.kind == Kind::King && p.color == Color::White)
+            .unwrap();
+        king.square.distance(knight) <= 1
+    };
+    for level in [Level::Two, Level::Three, Level::Four] {
+        let after_miss = choose_action(&seen, level, 1).unwrap();
+        assert!(
+            king_next_to_knight(&seen, &after_miss.best),
+            "level {level}: {after_miss:?}"
+        );
+        let suspect = choose_action(&unseen, level, 1).unwrap();
+        assert!(
+            !king_next_to_knight(&unseen, &suspect.best),
+            "level {level}: {suspect:?}"
+        );
+    }
 }

@@ -13,7 +13,7 @@ use crate::storage::challenges::{ColorChoice, NewChallenge};
 /// How strongly the bot plays.
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
 pub enum LevelChoice {
-    /// Level 1: random moves, but it never hands you its king.
+    /// Level 1: looks one move ahead and often picks a weaker move; never hands you its king.
     #[name = "1 (beginner)"]
     L1,
     /// Level 2.
@@ -46,7 +46,7 @@ impl From<LevelChoice> for kaboom_engine::Level {
 /// Practise against the bot: it answers your moves within seconds.
 ///
 /// The game gets its own thread like any other. Practice games are never rated. Level 1
-/// plays almost at random; level 5 is the strongest.
+/// looks one move ahead and often picks a weaker move; level 5 is the strongest.
 #[poise::command(slash_command, rename = "play-bot")]
 pub async fn play_bot(
     ctx: Context<'_>,
