@@ -462,7 +462,8 @@ fn script(variant: Variant) -> (Option<(&'static str, &'static str)>, Vec<Entry>
 /// The Bombalot game (issue 21): the engine's level 3 against itself after two random
 /// opening plies, the shortest of 150 seeded games that showed each of Bombalot's own
 /// sights on an opponent's piece and ended in a goal (`cargo run --release -p kaboom-engine
-/// --example bombalot_demo_line -- 3 150`: seed 25, 92 plies); replayed here as a fixed
+/// --example bombalot_demo_line -- 3 150` with the engine of commit 9e15cc6: seed 25, 92
+/// plies; the engine has changed since, so the example now finds other games); replayed here as a fixed
 /// script. 8... b8-c6 lands Black's detonator so that, with its partner on g8, a co-square
 /// removes White's super-tweke on g6 (BA-7, BA-15); 12. a1-a2 is White's imitator moving as
 /// the tweke Black had just moved (BA-10); 16... d6:b4:d2:d0 jumps two pieces into White's
