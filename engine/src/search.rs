@@ -287,15 +287,9 @@ impl<P: Position> Searcher<P> {
             .as_deref()
             .and_then(|p| self.threat_in(pos, p, cleared));
         let pieces = pieces.as_deref();
-        match threat {
-            None => self.plain(pos, depth, alpha, beta, ply, cleared, pieces),
-            Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
-            Some(t) => {
-                let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
-                let x = self.plain(pos, depth, lo, hi, ply, cleared | t.squares, pieces);
-                hidden::combine(t.p, x, MATE_BOUND)
-            }
-        }
+        chance(threat, alpha, beta, cleared, |alpha, beta, cleared| {
+            self.plain(pos, depth, alpha, beta, ply, cleared, pieces)
+        })
     }
 
     /// The hidden side's chance to win by a Boom in `pos`, when it is to move there.
@@ -437,15 +431,9 @@ impl<P: Position> Searcher<P> {
             .as_deref()
             .and_then(|p| self.threat_in(pos, p, cleared));
         let pieces = pieces.as_deref();
-        match threat {
-            None => self.quiescence_plain(pos, alpha, beta, ply, left, cleared, pieces),
-            Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
-            Some(t) => {
-                let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
-                let x = self.quiescence_plain(pos, lo, hi, ply, left, cleared | t.squares, pieces);
-                hidden::combine(t.p, x, MATE_BOUND)
-            }
-        }
+        chance(threat, alpha, beta, cleared, |alpha, beta, cleared| {
+            self.quiescence_plain(pos, alpha, beta, ply, left, cleared, pieces)
+        })
     }
 
     /// Explosive and capturing actions only, past the horizon, with the side to move free
@@ -649,6 +637,27 @@ pub(crate) fn to_score(score: i32) -> Score {
         }
     } else {
         Score::Centipawns { value: score }
+    }
+}
+
+/// The chance node of a possible hidden Boom (`crate::hidden`) around `search`, which takes
+/// (alpha, beta, cleared squares) and returns a score in centipawns: without a threat the
+/// plain search; with a near-certain one a lost position; otherwise the search with the
+/// window transformed for `threat.p`, its score blended with the loss.
+fn chance(
+    threat: Option<hidden::Threat>,
+    alpha: i32,
+    beta: i32,
+    cleared: Squares,
+    search: impl FnOnce(i32, i32, Squares) -> i32,
+) -> i32 {
+    match threat {
+        None => search(alpha, beta, cleared),
+        Some(t) if t.p > 0.99 => hidden::combine(t.p, 0, MATE_BOUND),
+        Some(t) => {
+            let (lo, hi) = hidden::window(t.p, alpha, beta, MATE_BOUND, INFINITY);
+            hidden::combine(t.p, search(lo, hi, cleared | t.squares), MATE_BOUND)
+        }
     }
 }
 
