@@ -241,6 +241,48 @@ impl Control {
         self.answer(&sent).await
     }
 
+    /// `challenger`'s `/challenge` to `opponent` in `channel` (Atomic, challenger White),
+    /// then `opponent`'s Accept button; returns the bot's answer to the click.
+    ///
+    /// # Panics
+    /// When the challenge has no message or no Accept button.
+    pub async fn challenge_and_accept(
+        &self,
+        challenger: u64,
+        opponent: u64,
+        channel: &str,
+    ) -> Value {
+        let answer = self
+            .command(
+                challenger,
+                channel,
+                "challenge",
+                serde_json::json!([
+                    { "name": "variant", "type": 4, "value": 0 },
+                    { "name": "opponent", "type": 6, "value": opponent.to_string() },
+                    { "name": "color", "type": 4, "value": 0 },
+                ]),
+            )
+            .await;
+        let message = answer["message_id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no challenge message in {channel}: {answer}"));
+        let accept = answer["custom_ids"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .find(|id| id.starts_with("kb:accept:"))
+            .unwrap_or_else(|| panic!("no Accept button: {answer}"));
+        let sent = self
+            .post(
+                "/interactions/button",
+                serde_json::json!({ "user_id": opponent, "message_id": message, "custom_id": accept }),
+            )
+            .await;
+        self.answer(&sent).await
+    }
+
     /// Waits until the bot has identified and registered its commands; returns the fake's
     /// text channel (where challenges are made).
     pub async fn bot_ready(&self) -> String {

@@ -43,39 +43,11 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
             .await;
     }
 
-    // Alice challenges bob to Atomic (variant choice 0), alice White (color choice 0).
-    let challenge = control
-        .command(
-            ALICE,
-            &text_channel,
-            "challenge",
-            json!([
-                { "name": "variant", "type": 4, "value": 0 },
-                { "name": "opponent", "type": 6, "value": BOB.to_string() },
-                { "name": "color", "type": 4, "value": 0 },
-            ]),
-        )
+    // Alice challenges bob to Atomic, alice White; bob accepts with the button: a
+    // thread opens.
+    let accepted = control
+        .challenge_and_accept(ALICE, BOB, &text_channel)
         .await;
-    let challenge_message = challenge["message_id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no challenge message: {challenge}"));
-    let accept = challenge["custom_ids"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .find(|id| id.starts_with("kb:accept:"))
-        .unwrap_or_else(|| panic!("no Accept button: {challenge}"))
-        .to_string();
-
-    // Bob accepts with the button: a thread opens.
-    let sent = control
-        .post(
-            "/interactions/button",
-            json!({ "user_id": BOB, "message_id": challenge_message, "custom_id": accept }),
-        )
-        .await;
-    let accepted = control.answer(&sent).await;
     let content = accepted["content"].as_str().unwrap_or_default();
     assert!(content.contains("Game on"), "{accepted}");
     let threads = control.get("/threads").await;

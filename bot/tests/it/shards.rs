@@ -171,36 +171,7 @@ async fn age_turn(db: &Db, id: GameId, secs: i64) {
 /// Challenges `b` from `a` to Atomic in `server`'s channel and has `b` accept; returns the
 /// new game once its thread is recorded.
 async fn new_game(control: &Control, db: &Db, server: &Server, (a, b): (u64, u64)) -> GameId {
-    let answer = control
-        .command(
-            a,
-            &server.channel,
-            "challenge",
-            json!([
-                { "name": "variant", "type": 4, "value": 0 },
-                { "name": "opponent", "type": 6, "value": b.to_string() },
-                { "name": "color", "type": 4, "value": 0 },
-            ]),
-        )
-        .await;
-    let message = answer["message_id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("a challenge message in server {}: {answer}", server.id));
-    let accept = answer["custom_ids"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .find(|id| id.starts_with("kb:accept:"))
-        .expect("an accept button")
-        .to_string();
-    let sent = control
-        .post(
-            "/interactions/button",
-            json!({ "user_id": b, "message_id": message, "custom_id": accept }),
-        )
-        .await;
-    control.answer(&sent).await;
+    control.challenge_and_accept(a, b, &server.channel).await;
     let deadline = Instant::now() + Duration::from_secs(30);
     let game = loop {
         let mut all = games::active_for(db, UserId::from(a)).await.unwrap();
