@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use kaboom_rules::{Game, Position, Variant, Viewer};
+use kaboom_rules::{Color, Game, Position, Variant, Viewer};
 
 use crate::search::{self, Found, MATE};
 use crate::{Analysis, Limits, describe, viewed};
@@ -16,7 +16,8 @@ use crate::{Analysis, Limits, describe, viewed};
 pub enum Level {
     /// Searches one ply (plus exchanges, 5,000 positions at most) and picks at random among
     /// actions within 150 centipawns of the best, never one that lets the opponent win at
-    /// once: it takes a win in one and hangs pawns, rarely pieces.
+    /// once or make a threat that nothing parries: it takes a win in one and hangs pawns,
+    /// rarely pieces.
     One = 1,
     /// Up to 3,000 positions and two plies deep (plus exchanges); picks at random among
     /// actions within 40 centipawns of the best.
@@ -143,27 +144,24 @@ pub(crate) fn choose<P: Position>(
         .expect("a game that is not over has a legal action");
     if level == Level::One {
         // A one-ply search cannot see a quiet winning reply (a mate, a goal entry), so
-        // level 1 also drops the actions after which the opponent wins at once.
+        // level 1 also drops the actions after which the opponent wins at once...
         let (safe, nodes) = safe_actions(&root);
         found.nodes += nodes;
         if !safe.is_empty() {
-            for (i, score) in found.root_scores.iter_mut().enumerate() {
-                if !safe.contains(&i) {
-                    *score = None;
-                }
+            keep_only(&mut found, |i| safe.contains(&i));
+        }
+        // ...and, of those it picks, any after which the opponent has a threat that no
+        // action parries (checked for the picked action only: that costs one action's
+        // replies instead of every action's, and a pick among those left is as random).
+        loop {
+            let (chosen, score) = pick(&found, level.margin(), &mut rng);
+            let (forced, nodes) = allows_forced_win(&root, chosen);
+            found.nodes += nodes;
+            let left = found.root_scores.iter().filter(|s| s.is_some()).count();
+            if !forced || left <= 1 {
+                return describe(&root, &found, chosen, score);
             }
-            if !safe.contains(&found.best) {
-                let (best, score) = found
-                    .root_scores
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, s)| s.map(|s| (i, s)))
-                    .max_by_key(|&(i, s)| (s, std::cmp::Reverse(i)))
-                    .unwrap_or((safe[0], 0));
-                found.best = best;
-                found.score = score;
-                found.pv = vec![best];
-            }
+            keep_only(&mut found, |i| i != chosen);
         }
     }
     let (chosen, score) = pick(&found, level.margin(), &mut rng);
@@ -198,6 +196,30 @@ fn pick(found: &Found, margin: i32, rng: &mut fastrand::Rng) -> (usize, i32) {
     candidates[rng.usize(..candidates.len())]
 }
 
+/// Drops the root actions `keep` refuses from `found` (their scores become `None`), and
+/// moves its best action to the best of those left when it was dropped.
+fn keep_only(found: &mut Found, keep: impl Fn(usize) -> bool) {
+    for (i, score) in found.root_scores.iter_mut().enumerate() {
+        if !keep(i) {
+            *score = None;
+        }
+    }
+    if keep(found.best) {
+        return;
+    }
+    if let Some((best, score)) = found
+        .root_scores
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.map(|s| (i, s)))
+        .max_by_key(|&(i, s)| (s, std::cmp::Reverse(i)))
+    {
+        found.best = best;
+        found.score = score;
+        found.pv = vec![best];
+    }
+}
+
 /// The root actions after which the opponent cannot win at once (indices into the
 /// canonical legal actions), and the positions visited to find them.
 fn safe_actions<P: Position>(root: &P) -> (Vec<usize>, u64) {
@@ -221,4 +243,54 @@ fn safe_actions<P: Position>(root: &P) -> (Vec<usize>, u64) {
         })
         .collect();
     (safe, nodes)
+}
+
+/// Whether the root action `index` lets the opponent reply with a threat that no action
+/// parries: a reply after which every action of the side to move at the root lets the
+/// opponent win at once (an Atomic knight landing next to the king where nothing can take
+/// it, block or step away). Also the positions visited to find out.
+fn allows_forced_win<P: Position>(root: &P, index: usize) -> (bool, u64) {
+    let me = root.turn();
+    let mut nodes = 1u64;
+    let mut after = root.clone();
+    after.play_unchecked(&root.legal_actions()[index]);
+    let (mut replies, mut scratch) = (Vec::new(), Vec::new());
+    after.legal_actions_into(&mut replies);
+    let forced = replies.iter().any(|reply| {
+        nodes += 1;
+        let mut next = after.clone();
+        next.play_unchecked(reply);
+        next.variant_outcome().is_none()
+            && every_action_loses_at_once(&next, me, &mut nodes, &mut scratch)
+    });
+    (forced, nodes)
+}
+
+/// Whether `me`, to move in `pos`, has actions and every one of them lets the opponent win
+/// at once. Stops at the first action that does not, which is usually the first one tried.
+fn every_action_loses_at_once<P: Position>(
+    pos: &P,
+    me: Color,
+    nodes: &mut u64,
+    scratch: &mut Vec<P::Action>,
+) -> bool {
+    let mut ours = Vec::new();
+    pos.legal_actions_into(&mut ours);
+    !ours.is_empty()
+        && ours.iter().all(|action| {
+            *nodes += 1;
+            let mut after = pos.clone();
+            after.play_unchecked(action);
+            if after.variant_outcome().is_some() {
+                return false;
+            }
+            after.legal_actions_into(scratch);
+            scratch.iter().any(|reply| {
+                *nodes += 1;
+                let mut next = after.clone();
+                next.play_unchecked(reply);
+                next.variant_outcome()
+                    .is_some_and(|o| o.winner.is_some_and(|w| w != me))
+            })
+        })
 }

@@ -92,3 +92,34 @@ fn levels_parse_one_to_five() {
     assert!(err.contains("1 (easiest) to 5 (strongest)"), "{err}");
     assert!("zero".parse::<Level>().is_err());
 }
+
+/// Level 1 never walks into a threat that nothing parries (regression from the level-1
+/// match against a random mover, issue 23: `random Atomic level 1 game 11`). Here ...Rg6
+/// lets Ng5 come: then Nxh7 blows up the king on h6 and no Black action prevents it (the
+/// knight cannot be taken without blowing up h6 too, and every king step is covered).
+/// The one-ply search scores ...Rg6 like its neighbours, so before the 3-ply check level 1
+/// played it for some seeds.
+#[test]
+fn level_one_does_not_allow_a_threat_that_cannot_be_parried() {
+    let g = game(
+        Variant::Atomic,
+        "1n4r1/r1qpn2p/2p2p1k/p1P5/Pp4PP/4PN2/R7/2B3K1 b - - 0 23",
+    );
+    let mut after = g.clone();
+    after.play(None, "Rg6").unwrap();
+    after.play(None, "Ng5").unwrap();
+    for reply in after.legal_actions(Viewer::Full) {
+        let mut next = after.clone();
+        next.play(None, &reply.san).unwrap();
+        let wins = next.legal_actions(Viewer::Full).iter().any(|r| {
+            let mut last = next.clone();
+            last.play(None, &r.san).unwrap();
+            last.status().is_finished()
+        });
+        assert!(wins, "{} parries Ng5", reply.san);
+    }
+    for seed in 0..200 {
+        let a = choose_action(&g, Level::One, seed).unwrap();
+        assert_ne!(a.best, "Rg6", "seed {seed}");
+    }
+}
