@@ -181,6 +181,10 @@ pub enum Effect {
         /// The buttons: (custom id, label, style `primary|secondary|success|danger`).
         buttons: Vec<(String, String, String)>,
     },
+    /// The game's standing prompts lose their buttons (a takeback proposal declined). A
+    /// board or a game's end does the same on its own: a prompt's buttons never outlive the
+    /// answer or the move that settles it.
+    ClosePrompts,
     /// A challenge posted in `channel_id` with its Accept/Decline/Cancel buttons (issue 20:
     /// a rematch); its message is recorded on the challenge (the entry's `challenge_id`),
     /// so that the game's thread can start from it.
@@ -217,6 +221,7 @@ impl Effect {
             Effect::Nudge { .. } => "nudge",
             Effect::Private { .. } => "private",
             Effect::Prompt { .. } => "prompt",
+            Effect::ClosePrompts => "close-prompts",
             Effect::ChallengePost { .. } => "challenge-post",
             Effect::ReplayGif { .. } => "replay-gif",
         }
@@ -485,6 +490,7 @@ fn comfort_effects(change: &crate::service::comforts::ComfortChange) -> Vec<NewE
         ComfortChange::TakebackDeclined { snap, by } => vec![
             announcement(words::takeback_declined(&snap.row, *by), Vec::new(), false)
                 .for_game(snap.row.id),
+            Effect::ClosePrompts.for_game(snap.row.id),
         ],
         ComfortChange::TakenBack { snap, by, plies } => {
             let note = words::taken_back(&snap.row, *by, plies);
@@ -1027,6 +1033,7 @@ impl Deliverer {
                         tracing::debug!(game_id = %game_id, error = %e, "could not clear old buttons");
                     }
                 }
+                self.close_prompts(entry, &snap, false).await?;
                 Ok(Posted {
                     message_id: Some(msg.id.domain()),
                     ..Posted::default()
@@ -1152,6 +1159,7 @@ impl Deliverer {
                         Err(e) => return Err(e.into()),
                     }
                 }
+                self.close_prompts(entry, &snap, false).await?;
                 Ok(Posted {
                     message_id: Some(msg),
                     ..Posted::default()
@@ -1202,8 +1210,50 @@ impl Deliverer {
                     ..Posted::default()
                 })
             }
+            Effect::ClosePrompts => {
+                let snap = services.load(game_id).await?;
+                self.close_prompts(entry, &snap, true).await?;
+                Ok(Posted::default())
+            }
             Effect::ChallengePost { .. } => Ok(Posted::default()),
         }
+    }
+
+    /// Takes the buttons off the game's prompts that are still up before `entry` (see
+    /// [`outbox::open_prompts`]), keeping their text. A prompt deleted or no longer editable
+    /// (a client error) is skipped: its buttons, if clicked, are refused by the service.
+    /// Other failures are returned when `retry` (the entry is tried again; editing twice
+    /// is harmless) and logged otherwise (the board or ending posted with it stands).
+    async fn close_prompts(
+        &self,
+        entry: &Entry,
+        snap: &crate::service::Snapshot,
+        retry: bool,
+    ) -> Result<(), Error> {
+        let Some(game_id) = entry.game_id else {
+            return Ok(());
+        };
+        let prompts = outbox::open_prompts(&self.services.db, game_id, entry.id).await?;
+        for prompt in prompts {
+            let edited = board::game_channel(snap)
+                .edit_message(
+                    &*self.http,
+                    serenity::MessageId::from(prompt),
+                    serenity::EditMessage::new().components(vec![]),
+                )
+                .await;
+            match edited {
+                Ok(_) => {}
+                Err(e) if client_error(&e) => {
+                    tracing::debug!(game_id = %game_id, error = %e, "could not close a prompt");
+                }
+                Err(e) if retry => return Err(e.into()),
+                Err(e) => {
+                    tracing::warn!(game_id = %game_id, error = %e, "could not close a prompt");
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A private DM (issue 20). Discord refusing it (closed DMs, a 4xx) gives it up: the

@@ -241,6 +241,38 @@ pub async fn last_board_upto(
     Ok(found.flatten())
 }
 
+/// The messages of game `game_id`'s prompts (takeback proposals, kind `prompt`) delivered
+/// before entry `before` whose buttons are still up: those after the game's last delivered
+/// entry that takes them down (a board, a game's end or a `close-prompts`) before `before`.
+/// Oldest first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn open_prompts(
+    db: &Db,
+    game_id: GameId,
+    before: i64,
+) -> Result<Vec<MessageId>, StorageError> {
+    query(
+        "SELECT message_id FROM discord_outbox
+         WHERE game_id = ? AND id < ? AND kind = 'prompt'
+           AND delivered_at IS NOT NULL AND message_id IS NOT NULL
+           AND id > COALESCE((SELECT MAX(id) FROM discord_outbox
+                              WHERE game_id = ? AND id < ? AND delivered_at IS NOT NULL
+                                AND kind IN ('board', 'game-ended', 'close-prompts')), 0)
+         ORDER BY id",
+    )
+    .bind(game_id)
+    .bind(before)
+    .bind(game_id)
+    .bind(before)
+    .fetch_all(db)
+    .await?
+    .iter()
+    .map(|r| r.try_get(0).map_err(StorageError::from))
+    .collect()
+}
+
 /// Challenge `challenge_id`'s entries, in order.
 ///
 /// # Errors

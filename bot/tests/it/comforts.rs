@@ -1,7 +1,8 @@
 //! Issue 20, end to end through the fake Discord: conditional moves (a line played out
 //! over several plies, a line dropped by a different reply, an illegal reply dropped, lines
 //! invisible to the opponent and in the PGN), a vacation that stops the clock and ends by
-//! itself, takebacks (accepted, declined, refused in a rated game, voided by a move), a
+//! itself, takebacks (accepted, declined, refused in a rated game, voided by a move; an
+//! answered proposal loses its buttons), a
 //! private note, and a rematch accepted.
 
 use std::sync::Arc;
@@ -454,6 +455,16 @@ async fn takeback(d: &Driver, user: &SimUser, thread: u64) -> Result<String, Dem
     Ok(r.content().unwrap_or_default().to_string())
 }
 
+/// The buttons (custom ids) message `id` in `thread` shows now.
+fn buttons_on(d: &Driver, thread: u64, id: u64) -> Vec<String> {
+    d.fake
+        .messages_in(thread)
+        .into_iter()
+        .find(|m| m.id == id)
+        .map(|m| m.custom_ids())
+        .expect("the message")
+}
+
 /// The latest takeback proposal's message in the thread and its button `action`.
 fn proposal(d: &Driver, thread: u64, action: &str) -> (u64, String) {
     let m = d
@@ -502,6 +513,8 @@ async fn takebacks_accepted_declined_voided_and_refused_when_rated() -> Outcome 
             .any(|t| t.contains("declined the takeback"))
     );
     assert_eq!(moves(&d, g.game).await, ["e4"]);
+    // An answered proposal keeps its text and loses its buttons.
+    assert!(buttons_on(&d, thread, m).is_empty(), "declined");
     // Accepted: back to the start, a new board, alice moves again.
     takeback(&d, &d.alice, thread).await?;
     let boards_before = d.boards(thread).len();
@@ -516,12 +529,15 @@ async fn takebacks_accepted_declined_voided_and_refused_when_rated() -> Outcome 
         "{}",
         boards.last().unwrap().content()
     );
+    assert!(buttons_on(&d, thread, m).is_empty(), "accepted");
     let r = d.play(&d.alice, thread, "d4").await?;
     assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
     // A move voids a standing proposal: exactly one of the two wins.
     takeback(&d, &d.alice, thread).await?;
     let (m, yes) = proposal(&d, thread, "tbyes");
     d.play(&d.bob, thread, "d5").await?;
+    // The move's board takes the proposal's buttons down; a click that raced it is refused.
+    assert!(buttons_on(&d, thread, m).is_empty(), "voided by a move");
     let late = d.click(&d.bob, m, &yes).await?;
     assert!(
         late.content()
