@@ -1076,9 +1076,10 @@ impl FakeDiscord {
     }
 
     /// Lean mode, for load runs: uploads are answered as usual (sizes and PNG dimensions in
-    /// Attachment objects) but their bytes are not kept, neither on messages nor in the
-    /// request log, so the fake's memory does not grow with every board image. Attachment
-    /// URLs then serve empty bodies.
+    /// Attachment objects) but their bytes are not kept on messages, and the request log
+    /// keeps each request's method, path, query and status without its body or response,
+    /// so the fake's memory grows by about a hundred bytes a request instead of the
+    /// payloads and board images. Attachment URLs then serve empty bodies.
     pub fn set_lean(&self, lean: bool) {
         self.shared.update(|s| s.lean = lean);
     }

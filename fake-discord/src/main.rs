@@ -27,7 +27,8 @@ A fake Discord (REST API v10, gateway, and a JSON control API under /_control) o
                         consecutive ids, so with up to N gateway shards every shard
                         has one ((guild_id >> 22) % shards); listed by /_control/info
   --exit-on-stdin-eof   also stop when stdin closes
-  --lean                keep no uploaded bytes (load runs: memory stays flat)
+  --lean                keep no uploaded bytes, and log requests without bodies
+                        (load runs: memory stays nearly flat)
   -h, --help            this help
 
 Stops on SIGTERM or ctrl-c.";

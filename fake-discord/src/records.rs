@@ -44,23 +44,6 @@ pub enum RecordedBody {
 }
 
 impl RecordedBody {
-    /// The body with every file part's bytes dropped (names and content types kept): what
-    /// lean mode records ([`crate::FakeDiscord::set_lean`]).
-    pub fn without_file_bytes(self) -> RecordedBody {
-        match self {
-            RecordedBody::Multipart {
-                payload_json,
-                files,
-                fields,
-            } => RecordedBody::Multipart {
-                payload_json,
-                files: files.iter().map(RecordedFile::without_bytes).collect(),
-                fields,
-            },
-            other => other,
-        }
-    }
-
     /// The JSON payload: the body itself for JSON, `payload_json` for multipart.
     pub fn json(&self) -> Option<&Value> {
         match self {

@@ -262,14 +262,20 @@ async fn rest_routed(shared: Arc<Shared>, request: Request, injected: Intercept)
                 false,
             ),
         };
-        let body = if state.lean { body.without_file_bytes() } else { body };
+        // Lean mode logs what a request was (method, path, status), not what it carried:
+        // a load run makes hundreds of thousands of them.
+        let (body, logged_response) = if state.lean {
+            (RecordedBody::Empty, Value::Null)
+        } else {
+            (body, response.clone().unwrap_or(Value::Null))
+        };
         state.requests.push(RecordedRequest {
             method: method.clone(),
             path: path.clone(),
             query,
             body,
             status,
-            response: response.clone().unwrap_or(Value::Null),
+            response: logged_response,
             matched,
         });
         (status, response, matched)
