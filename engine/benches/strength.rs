@@ -129,7 +129,10 @@ impl Log {
                 .append(true)
                 .open(path)
                 .expect("log file");
-            writeln!(file, "{key}\t{points}").expect("log line");
+            // One write per line: with O_APPEND, matches run side by side on one file
+            // cannot interleave their lines (`writeln!` on a File writes piece by piece).
+            file.write_all(format!("{key}\t{points}\n").as_bytes())
+                .expect("log line");
         }
         self.done.insert(key, points);
         Some(points)
