@@ -232,14 +232,7 @@ fn safe_actions<P: Position>(root: &P) -> (Vec<usize>, u64) {
             let mut after = root.clone();
             after.play_unchecked(&actions[i]);
             nodes += 1;
-            after.legal_actions_into(&mut replies);
-            !replies.iter().any(|reply| {
-                nodes += 1;
-                let mut next = after.clone();
-                next.play_unchecked(reply);
-                next.variant_outcome()
-                    .is_some_and(|o| o.winner.is_some_and(|w| w != me))
-            })
+            !opponent_wins_at_once(&after, me, &mut nodes, &mut replies)
         })
         .collect();
     (safe, nodes)
@@ -284,13 +277,24 @@ fn every_action_loses_at_once<P: Position>(
             if after.variant_outcome().is_some() {
                 return false;
             }
-            after.legal_actions_into(scratch);
-            scratch.iter().any(|reply| {
-                *nodes += 1;
-                let mut next = after.clone();
-                next.play_unchecked(reply);
-                next.variant_outcome()
-                    .is_some_and(|o| o.winner.is_some_and(|w| w != me))
-            })
+            opponent_wins_at_once(&after, me, nodes, scratch)
         })
+}
+
+/// Whether the side to move in `pos`, `me`'s opponent, has an action that wins at once;
+/// `replies` is a buffer for its actions.
+fn opponent_wins_at_once<P: Position>(
+    pos: &P,
+    me: Color,
+    nodes: &mut u64,
+    replies: &mut Vec<P::Action>,
+) -> bool {
+    pos.legal_actions_into(replies);
+    replies.iter().any(|reply| {
+        *nodes += 1;
+        let mut next = pos.clone();
+        next.play_unchecked(reply);
+        next.variant_outcome()
+            .is_some_and(|o| o.winner.is_some_and(|w| w != me))
+    })
 }
