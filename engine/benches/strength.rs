@@ -309,7 +309,7 @@ fn speed(variants: &[Variant], levels: &[Level]) {
             times.sort();
             let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
             println!(
-                "{variant:?} level {level}: {} positions, {:.0} nodes/s, answer p50 {:.2?} p99 {:.2?} max {:.2?}",
+                "{variant:?} level {level}: {} positions, {nodes} nodes, {:.0} nodes/s, answer p50 {:.2?} p99 {:.2?} max {:.2?}",
                 times.len(),
                 nodes as f64 / busy.as_secs_f64(),
                 pct(0.5),

@@ -39,6 +39,42 @@ pub(crate) fn step(sq: u8, df: i8, dr: i8) -> Option<u8> {
     }
 }
 
+/// Marks "off the board" in [`NEIGHBOURS`] and [`KNIGHT_JUMPS`].
+const OFF: u8 = u8::MAX;
+
+/// `table[sq][i]`: [`step`] from `sq` by `steps[i]`, or [`OFF`], for every grid index.
+const fn step_table(steps: [(i8, i8); 8]) -> [[u8; 8]; 100] {
+    let mut table = [[OFF; 8]; 100];
+    let mut sq = 0;
+    while sq < 100 {
+        let mut i = 0;
+        while i < 8 {
+            let f = (sq % 10) as i8 + steps[i].0;
+            let r = (sq / 10) as i8 + steps[i].1;
+            if f >= 0 && f < 10 && r >= 1 && r <= 8 {
+                table[sq][i] = (r * 10 + f) as u8;
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// The neighbour of each square in each [`ALL8`] direction (the first four are [`WAVES`]):
+/// a table lookup instead of [`step`]'s division in the check test's inner loops.
+static NEIGHBOURS: [[u8; 8]; 100] = step_table(ALL8);
+
+/// The square a knight jump `KNIGHT[i]` from each square lands on.
+static KNIGHT_JUMPS: [[u8; 8]; 100] = step_table(KNIGHT);
+
+/// The neighbour of `sq` in direction `ALL8[dir]`, if it is on the board (as [`step`]).
+#[inline]
+fn neighbour(sq: u8, dir: usize) -> Option<u8> {
+    let next = NEIGHBOURS[sq as usize][dir];
+    (next != OFF).then_some(next)
+}
+
 /// The bit of `sq` in a 128-bit square set.
 #[inline]
 pub(crate) const fn bit(sq: u8) -> u128 {
@@ -57,17 +93,97 @@ pub(crate) fn king_square(board: &Board, color: Color) -> Option<u8> {
     (10u8..90).find(|&sq| board[sq as usize] == king)
 }
 
+/// The squares of file a, ranks 1 to 8, as a square set.
+const FILE_A: u128 = {
+    let mut mask = 0u128;
+    let mut rank = 1;
+    while rank <= 8 {
+        mask |= bit(rank * 10);
+        rank += 1;
+    }
+    mask
+};
+
 /// The squares of the board on the rank and the file of `sq` (`sq` itself included).
 fn lines_through(sq: u8) -> u128 {
     let (file, rank) = (sq % 10, sq / 10);
-    let mut mask = 0u128;
-    for i in 0..10u8 {
-        mask |= bit(rank * 10 + i);
+    (0x3FF << (rank * 10)) | (FILE_A << file)
+}
+
+/// Where the kings and the bombs stand: what [`in_check_at`] needs besides the board, so
+/// that a legality test after each of a position's actions need not scan the board for
+/// them (see [`Placement::after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Placement {
+    /// The king squares, White's then Black's (`None`: destroyed).
+    kings: [Option<u8>; 2],
+    /// The squares holding a bomb, either colour's.
+    bombs: u128,
+}
+
+impl Placement {
+    /// Scans `board` (80 squares).
+    pub(crate) fn of(board: &Board) -> Placement {
+        let mut placement = Placement {
+            kings: [None, None],
+            bombs: 0,
+        };
+        for sq in 10u8..90 {
+            if let Some(p) = board[sq as usize] {
+                match p.kind {
+                    Kind::King => placement.kings[p.color as usize] = Some(sq),
+                    Kind::Bomb => placement.bombs |= bit(sq),
+                    _ => {}
+                }
+            }
+        }
+        placement
     }
-    for r in 1..=8u8 {
-        mask |= bit(r * 10 + file);
+
+    /// The square of `color`'s king, if it is on the board.
+    pub(crate) fn king(&self, color: Color) -> Option<u8> {
+        self.kings[color as usize]
     }
-    mask
+
+    /// The placement on `after`, the board this placement's board became by one action
+    /// whose pieces arrived only on `arrivals` (a move's target; a castling's king and
+    /// rook squares). Pieces only leave squares or arrive on those (a blast or capture only
+    /// empties squares), so this checks the old king and bomb squares and `arrivals`
+    /// instead of the whole board; equal to [`Placement::of`]`(after)`.
+    pub(crate) fn after(self, after: &Board, arrivals: &[u8]) -> Placement {
+        let holds = |sq: u8, kind: Kind, color: Option<Color>| {
+            after[sq as usize].is_some_and(|p| p.kind == kind && color.is_none_or(|c| p.color == c))
+        };
+        let mut next = Placement {
+            kings: [None, None],
+            bombs: 0,
+        };
+        for color in Color::ALL {
+            next.kings[color as usize] = self
+                .king(color)
+                .filter(|&sq| holds(sq, Kind::King, Some(color)))
+                .or_else(|| {
+                    arrivals
+                        .iter()
+                        .copied()
+                        .find(|&sq| holds(sq, Kind::King, Some(color)))
+                });
+        }
+        let mut old = self.bombs;
+        while old != 0 {
+            let sq = old.trailing_zeros() as u8;
+            old &= old - 1;
+            if holds(sq, Kind::Bomb, None) {
+                next.bombs |= bit(sq);
+            }
+        }
+        for &sq in arrivals {
+            if holds(sq, Kind::Bomb, None) {
+                next.bombs |= bit(sq);
+            }
+        }
+        next
+    }
 }
 
 /// Sets off the bomb chain that starts with the bomb on `origin` (BM-6).
@@ -85,12 +201,12 @@ pub(crate) fn blast(board: &Board, gone: &mut u128, origin: u8, mut hit: impl Fn
     while head < len {
         let (from, back) = queue[head];
         head += 1;
-        for (d, &(df, dr)) in WAVES.iter().enumerate() {
+        for d in 0..WAVES.len() {
             if d as u8 == back {
                 continue;
             }
             let mut cur = from;
-            while let Some(next) = step(cur, df, dr) {
+            while let Some(next) = neighbour(cur, d) {
                 cur = next;
                 if *gone & bit(cur) != 0 {
                     continue;
@@ -118,28 +234,28 @@ pub(crate) fn attackers(
     by: Color,
     mut f: impl FnMut(u8, Kind) -> bool,
 ) -> bool {
-    let back = -by.forward();
-    for df in [-1, 1] {
-        if let Some(s) = step(target, df, back)
+    // A pawn of `by` captures towards `by.forward()`, so it stands one rank back from
+    // the target: the diagonals (-1, back) and (1, back) of ALL8.
+    let pawn_dirs = if by.forward() > 0 { [6, 5] } else { [7, 4] };
+    for dir in pawn_dirs {
+        if let Some(s) = neighbour(target, dir)
             && board[s as usize] == Some(Piece::new(by, Kind::Pawn))
             && f(s, Kind::Pawn)
         {
             return true;
         }
     }
-    for (df, dr) in KNIGHT {
-        if let Some(s) = step(target, df, dr)
-            && board[s as usize] == Some(Piece::new(by, Kind::Knight))
-            && f(s, Kind::Knight)
+    for &s in &KNIGHT_JUMPS[target as usize] {
+        if s != OFF && board[s as usize] == Some(Piece::new(by, Kind::Knight)) && f(s, Kind::Knight)
         {
             return true;
         }
     }
-    for (i, &(df, dr)) in ALL8.iter().enumerate() {
+    for i in 0..ALL8.len() {
         let diagonal = i >= 4;
         let mut cur = target;
         let mut dist = 0;
-        while let Some(next) = step(cur, df, dr) {
+        while let Some(next) = neighbour(cur, i) {
             cur = next;
             dist += 1;
             let Some(p) = board[cur as usize] else {
@@ -170,18 +286,14 @@ pub(crate) fn attackers(
 /// other than a Defuser so that the blast reaches the king. A side without a king
 /// counts as in check (its king is already destroyed).
 pub(crate) fn in_check(board: &Board, side: Color) -> bool {
-    // One pass for both kings and every bomb.
-    let (mut king, mut opp_king, mut bombs) = (None, None, 0u128);
-    for sq in 10u8..90 {
-        if let Some(p) = board[sq as usize] {
-            match p.kind {
-                Kind::King if p.color == side => king = Some(sq),
-                Kind::King => opp_king = Some(sq),
-                Kind::Bomb => bombs |= bit(sq),
-                _ => {}
-            }
-        }
-    }
+    in_check_at(board, side, &Placement::of(board))
+}
+
+/// [`in_check`] with the kings and bombs of `board` already known (`placement` must be
+/// [`Placement::of`]`(board)`).
+pub(crate) fn in_check_at(board: &Board, side: Color, placement: &Placement) -> bool {
+    let (king, opp_king, mut bombs) =
+        (placement.king(side), placement.king(!side), placement.bombs);
     let Some(king) = king else {
         return true;
     };
@@ -236,6 +348,16 @@ mod tests {
         assert_eq!(step(j1, 0, -1), None);
         assert_eq!(step(j1, -1, 1), Some(28));
         assert_eq!(step(80, 0, 1), None);
+        for sq in 0..100u8 {
+            for (dir, &(df, dr)) in ALL8.iter().enumerate() {
+                assert_eq!(neighbour(sq, dir), step(sq, df, dr), "{sq} {dir}");
+            }
+            for (i, &(df, dr)) in KNIGHT.iter().enumerate() {
+                let jump = KNIGHT_JUMPS[sq as usize][i];
+                assert_eq!((jump != OFF).then_some(jump), step(sq, df, dr), "{sq} {i}");
+            }
+        }
+        assert_eq!(lines_through(15).count_ones(), 17, "rank 1 and file f");
         assert!(on_board(19) && on_board(89) && !on_board(9) && !on_board(90));
     }
 }

@@ -11,7 +11,7 @@ mod san;
 
 use std::hash::{Hash, Hasher};
 
-use board::{ALL8, Board, KNIGHT, bit, blast, in_check, king_square, step};
+use board::{ALL8, Board, KNIGHT, Placement, bit, blast, in_check, in_check_at, king_square, step};
 
 use crate::{
     ActionError, ActionSquares, BoardView, Cause, Color, EndReason, FenError, GameOptions, Kind,
@@ -499,11 +499,22 @@ impl Bomberman {
     }
 
     /// Whether `action` (pseudo-legal) keeps the mover's king on the board and out of
-    /// check (BM-8).
-    fn is_legal_after(&self, action: &BombermanAction) -> bool {
+    /// check (BM-8). `placement` is [`Placement::of`] this position's board.
+    fn is_legal_after(&self, action: &BombermanAction, placement: Placement) -> bool {
         let mut after = self.clone();
         after.apply(action, |_, _, _| {});
-        !in_check(&after.board, self.turn)
+        let rank = home_rank(self.turn);
+        let arrivals: &[u8] = match *action {
+            BombermanAction::Move { to, .. } => &[to.index()],
+            BombermanAction::Castle(side) => {
+                let (king_to, _, rook_to, _, _) = side.files();
+                &[rank * 10 + king_to, rank * 10 + rook_to]
+            }
+            BombermanAction::Detonate(_) => &[],
+        };
+        let placement = placement.after(&after.board, arrivals);
+        debug_assert_eq!(placement, Placement::of(&after.board), "{action:?}");
+        !in_check_at(&after.board, self.turn, &placement)
     }
 }
 
@@ -531,13 +542,12 @@ impl Position for Bomberman {
 
     fn legal_actions_into(&self, out: &mut Vec<Self::Action>) {
         out.clear();
-        if king_square(&self.board, Color::White).is_none()
-            || king_square(&self.board, Color::Black).is_none()
-        {
+        let placement = Placement::of(&self.board);
+        if Color::ALL.iter().any(|&c| placement.king(c).is_none()) {
             return;
         }
         self.pseudo_legal(out);
-        out.retain(|a| self.is_legal_after(a));
+        out.retain(|a| self.is_legal_after(a, placement));
     }
 
     fn play_unchecked(&mut self, action: &Self::Action) {
