@@ -8,6 +8,9 @@
 //! - `random`: every level against a uniformly random mover, `N` games per variant;
 //! - `levels`: level N+1 against level N, `N` games per pair and variant, colours
 //!   alternating, the first two plies random for varied openings;
+//! - `hidden`: Beirut's model of the opponent's hidden carriers (`HiddenCarriers`) against
+//!   the same engine without it, at the last of `--levels`, `N` games per variant (default:
+//!   Beirut only, the one variant with hidden carriers), colours and openings as `levels`;
 //! - `speed`: positions per second and the time to answer per level (p50, p99) over the
 //!   positions of a few games;
 //! - `fairy`: the top level against Fairy-Stockfish in Atomic at each `--nodes` limit per
@@ -55,6 +58,11 @@ fn main() {
         "random" => against_random(&variants, &levels, games, &mut log),
         "levels" => level_pairs(&variants, &levels, games, &mut log),
         "speed" => speed(&variants, &levels),
+        "hidden" => {
+            let variants = flag(&args, "--variants").map_or(vec![Variant::Beirut], |_| variants);
+            let level = levels.last().copied().unwrap_or(Level::Three);
+            hidden_model(&variants, level, games, &mut log);
+        }
         "fairy" => {
             let nodes: Vec<u64> = flag(&args, "--nodes")
                 .map_or(vec![1_000, 10_000, 100_000], |v| {
@@ -63,7 +71,7 @@ fn main() {
             let level = levels.last().copied().unwrap_or(Level::Five);
             fairy(level, &nodes, games, &mut log);
         }
-        other => panic!("unknown benchmark {other:?}: random, levels, speed or fairy"),
+        other => panic!("unknown benchmark {other:?}: random, levels, hidden, speed or fairy"),
     }
     println!("# load after: {}", load());
 }
@@ -265,6 +273,37 @@ fn level_pairs(variants: &[Variant], levels: &[Level], games: usize, log: &mut L
                 started.elapsed()
             );
         }
+    }
+}
+
+/// The engine with its model of hidden carriers against the engine without it, at `level`.
+fn hidden_model(variants: &[Variant], level: Level, games: usize, log: &mut Log) {
+    for &variant in variants {
+        let mut tally = Tally::new();
+        let started = Instant::now();
+        for g in 0..games {
+            let modelled_white = g % 2 == 0;
+            let (with, without) = (Player::Engine(level), Player::EngineIgnoringHidden(level));
+            let (white, black, color) = if modelled_white {
+                (with, without, Color::White)
+            } else {
+                (without, with, Color::Black)
+            };
+            let key = format!("hidden {variant:?} level {level} modelled vs ignored game {g}");
+            if let Some(points) = log.game(key, || {
+                play(variant, white, black, (g / 2) as u64, 2, 300)
+                    .result
+                    .points(color)
+            }) {
+                tally.add(points);
+            }
+        }
+        println!(
+            "{variant:?} level {level}, hidden carriers modelled vs ignored: {} ({} of {games} games; {:.0?})",
+            tally.summary(),
+            tally.points.len(),
+            started.elapsed()
+        );
     }
 }
 

@@ -3,7 +3,7 @@
 
 use kaboom_rules::{AnyGame, Color, GameOptions, Square, Status, Variant, Viewer};
 
-use crate::{Level, choose_action, choose_carriers};
+use crate::{HiddenCarriers, Level, choose_action_with, choose_carriers};
 
 /// Who plays one side of an arena game.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -12,6 +12,9 @@ pub enum Player {
     Random,
     /// The engine at a level.
     Engine(Level),
+    /// The engine at a level with the opponent's hidden carriers ignored
+    /// ([`HiddenCarriers::Ignored`]): Beirut only, to measure what the model is worth.
+    EngineIgnoringHidden(Level),
 }
 
 /// How an arena game ended, for the side that played White.
@@ -70,7 +73,9 @@ pub fn play(
     for color in game.awaiting_designation() {
         let player = if color == Color::White { white } else { black };
         let squares = match player {
-            Player::Engine(_) => choose_carriers(&game, color, rng.u64(..)).expect("carriers"),
+            Player::Engine(_) | Player::EngineIgnoringHidden(_) => {
+                choose_carriers(&game, color, rng.u64(..)).expect("carriers")
+            }
             Player::Random => {
                 let mut all = game.carrier_candidates(color);
                 rng.shuffle(&mut all);
@@ -89,9 +94,14 @@ pub fn play(
         } else {
             black
         };
-        let text = match player {
-            Player::Engine(level) if plies.len() >= random_plies => {
-                choose_action(&game, level, rng.u64(..))
+        let engine = match player {
+            Player::Engine(level) => Some((level, HiddenCarriers::Modelled)),
+            Player::EngineIgnoringHidden(level) => Some((level, HiddenCarriers::Ignored)),
+            Player::Random => None,
+        };
+        let text = match engine {
+            Some((level, hidden)) if plies.len() >= random_plies => {
+                choose_action_with(&game, level, rng.u64(..), hidden)
                     .expect("playable")
                     .best
             }

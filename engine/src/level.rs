@@ -7,7 +7,7 @@ use std::time::Duration;
 use kaboom_rules::{Color, Game, Position, Variant, Viewer};
 
 use crate::search::{self, Found, MATE};
-use crate::{Analysis, Limits, describe, viewed};
+use crate::{Analysis, HiddenCarriers, Limits, describe, viewed};
 
 /// How strongly the engine plays. Levels limit the search by positions visited (not by
 /// time), so a level plays the same on any machine; the figures per level (time to answer,
@@ -133,11 +133,16 @@ pub(crate) fn choose<P: Position>(
     viewer: Viewer,
     level: Level,
     seed: u64,
+    hidden: HiddenCarriers,
 ) -> Analysis {
     let (root, history) = viewed(game, viewer);
     let mut rng = fastrand::Rng::with_seed(seed);
+    let model = match hidden {
+        HiddenCarriers::Modelled => crate::hidden::model(game, viewer),
+        HiddenCarriers::Ignored => None,
+    };
     let mut searcher = search::Searcher::new(level.limits(P::VARIANT), history)
-        .with_hidden(crate::hidden::model(game, viewer))
+        .with_hidden(model)
         .with_root_margin(level.margin());
     let mut found = searcher
         .run(&root)

@@ -164,9 +164,36 @@ pub fn analyse(game: &AnyGame, viewer: Viewer, limits: Limits) -> Result<Analysi
 /// # Errors
 /// As [`analyse`].
 pub fn choose_action(game: &AnyGame, level: Level, seed: u64) -> Result<Analysis, EngineError> {
+    choose_action_with(game, level, seed, HiddenCarriers::Modelled)
+}
+
+/// Whether a search weighs the opponent's possible hidden Booms as chance nodes (Beirut,
+/// BE-2, BE-3; `docs/PERFORMANCE.md`, "Beirut's hidden carriers as chance nodes"). Either
+/// way the engine sees only its own view of the game.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub enum HiddenCarriers {
+    /// The opponent may Boom with any piece that could still carry: what players get.
+    #[default]
+    Modelled,
+    /// The search treats the unseen carriers as if there were none; only for measuring what
+    /// the model is worth (the strength bench's `hidden` match). Outside Beirut it changes
+    /// nothing.
+    Ignored,
+}
+
+/// [`choose_action`] with the treatment of hidden carriers given.
+///
+/// # Errors
+/// As [`analyse`].
+pub fn choose_action_with(
+    game: &AnyGame,
+    level: Level,
+    seed: u64,
+    hidden: HiddenCarriers,
+) -> Result<Analysis, EngineError> {
     check_playable(game)?;
     let viewer = Viewer::player(game.turn());
-    Ok(dispatch!(game, g => level::choose(g, viewer, level, seed)))
+    Ok(dispatch!(game, g => level::choose(g, viewer, level, seed, hidden)))
 }
 
 fn check_playable(game: &AnyGame) -> Result<(), EngineError> {

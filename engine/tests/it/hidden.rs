@@ -1,6 +1,9 @@
 //! Hidden information (issue 23, BE-2): the engine sees only its own view.
 
-use kaboom_engine::{Level, Limits, Viewer, analyse, choose_action, choose_carriers};
+use kaboom_engine::{
+    HiddenCarriers, Level, Limits, Viewer, analyse, choose_action, choose_action_with,
+    choose_carriers,
+};
 use kaboom_rules::{AnyGame, Color, GameOptions, Kind, Square, Variant};
 
 fn squares(names: &[&str]) -> Vec<Square> {
@@ -86,6 +89,37 @@ fn beirut_king_keeps_away_from_possible_carriers() {
     assert_ne!(white.best, "Kxd2", "{white:?}");
     let full = analyse(&g, Viewer::Full, Limits::nodes(50_000)).unwrap();
     assert_eq!(full.best, "Kxd2", "{full:?}");
+}
+
+/// `HiddenCarriers::Ignored`, the strength bench's measuring switch, really switches the
+/// model off: in the position above the engine without it takes the pawn next to the
+/// knight, as a search that knows the knight carries nothing does; `Modelled` (what
+/// `choose_action` plays) does not. Outside Beirut the switch changes nothing.
+#[test]
+fn ignoring_hidden_carriers_walks_the_king_next_to_a_possible_carrier() {
+    let g = AnyGame::from_fen(
+        Variant::Beirut,
+        "4k3/8/1p4p1/8/8/2n5/3p4/R3K3 w - - 0 1 1 a1 b6",
+    )
+    .unwrap();
+    for level in [Level::Three, Level::Four] {
+        let ignored = choose_action_with(&g, level, 0, HiddenCarriers::Ignored).unwrap();
+        assert_eq!(ignored.best, "Kxd2", "level {level}: {ignored:?}");
+        let modelled = choose_action_with(&g, level, 0, HiddenCarriers::Modelled).unwrap();
+        let played = choose_action(&g, level, 0).unwrap();
+        assert_ne!(modelled.best, "Kxd2", "level {level}: {modelled:?}");
+        assert_eq!(
+            (modelled.best, modelled.nodes, modelled.pv),
+            (played.best, played.nodes, played.pv)
+        );
+    }
+    let atomic = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
+    let with = choose_action_with(&atomic, Level::Three, 4, HiddenCarriers::Modelled).unwrap();
+    let without = choose_action_with(&atomic, Level::Three, 4, HiddenCarriers::Ignored).unwrap();
+    assert_eq!(
+        (with.best, with.score, with.nodes),
+        (without.best, without.score, without.nodes)
+    );
 }
 
 /// A piece that stood where its Boom would have blown up White's king, while Black chose
