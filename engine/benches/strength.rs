@@ -242,30 +242,14 @@ fn level_pairs(variants: &[Variant], levels: &[Level], games: usize, log: &mut L
     for &variant in variants {
         for pair in levels.windows(2) {
             let (low, high) = (pair[0], pair[1]);
-            let mut tally = Tally::new();
             let started = Instant::now();
-            for g in 0..games {
-                let high_white = g % 2 == 0;
-                let (white, black) = if high_white {
-                    (Player::Engine(high), Player::Engine(low))
-                } else {
-                    (Player::Engine(low), Player::Engine(high))
-                };
-                let color = if high_white {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let key = format!("levels {variant:?} level {high} vs {low} game {g}");
-                // Each opening is played twice, once with each colour.
-                if let Some(points) = log.game(key, || {
-                    play(variant, white, black, (g / 2) as u64, 2, 300)
-                        .result
-                        .points(color)
-                }) {
-                    tally.add(points);
-                }
-            }
+            let tally = match_up(
+                variant,
+                (Player::Engine(high), Player::Engine(low)),
+                games,
+                log,
+                |g| format!("levels {variant:?} level {high} vs {low} game {g}"),
+            );
             println!(
                 "{variant:?} level {high} vs level {low}: {} ({} of {games} games; {:.0?})",
                 tally.summary(),
@@ -279,25 +263,14 @@ fn level_pairs(variants: &[Variant], levels: &[Level], games: usize, log: &mut L
 /// The engine with its model of hidden carriers against the engine without it, at `level`.
 fn hidden_model(variants: &[Variant], level: Level, games: usize, log: &mut Log) {
     for &variant in variants {
-        let mut tally = Tally::new();
         let started = Instant::now();
-        for g in 0..games {
-            let modelled_white = g % 2 == 0;
-            let (with, without) = (Player::Engine(level), Player::EngineIgnoringHidden(level));
-            let (white, black, color) = if modelled_white {
-                (with, without, Color::White)
-            } else {
-                (without, with, Color::Black)
-            };
-            let key = format!("hidden {variant:?} level {level} modelled vs ignored game {g}");
-            if let Some(points) = log.game(key, || {
-                play(variant, white, black, (g / 2) as u64, 2, 300)
-                    .result
-                    .points(color)
-            }) {
-                tally.add(points);
-            }
-        }
+        let tally = match_up(
+            variant,
+            (Player::Engine(level), Player::EngineIgnoringHidden(level)),
+            games,
+            log,
+            |g| format!("hidden {variant:?} level {level} modelled vs ignored game {g}"),
+        );
         println!(
             "{variant:?} level {level}, hidden carriers modelled vs ignored: {} ({} of {games} games; {:.0?})",
             tally.summary(),
@@ -305,6 +278,35 @@ fn hidden_model(variants: &[Variant], level: Level, games: usize, log: &mut Log)
             started.elapsed()
         );
     }
+}
+
+/// `games` games of `measured` against `other` in `variant`: `measured` plays White in
+/// the even games, each opening (two random plies, seeded by `g / 2`) is played once with
+/// each colour, and a game is drawn after 300 plies. `key(g)` names game `g` in the log.
+/// Returns `measured`'s points.
+fn match_up(
+    variant: Variant,
+    (measured, other): (Player, Player),
+    games: usize,
+    log: &mut Log,
+    key: impl Fn(usize) -> String,
+) -> Tally {
+    let mut tally = Tally::new();
+    for g in 0..games {
+        let (white, black, color) = if g % 2 == 0 {
+            (measured, other, Color::White)
+        } else {
+            (other, measured, Color::Black)
+        };
+        if let Some(points) = log.game(key(g), || {
+            play(variant, white, black, (g / 2) as u64, 2, 300)
+                .result
+                .points(color)
+        }) {
+            tally.add(points);
+        }
+    }
+    tally
 }
 
 /// Positions per second and time to answer, per level, over the positions of two
