@@ -59,8 +59,9 @@ impl Level {
             .ok_or_else(|| ParseLevelError(n.to_string()))
     }
 
-    /// The search limits of this level in `variant`. A time cap
-    /// of 10 s guards against positions far slower than usual; the benchmarks never reach it.
+    /// The search limits of this level in `variant`: a node budget, and a time cap of 10 s
+    /// against positions far slower than usual or a host far busier (on a lightly loaded
+    /// core the slowest benchmarked answer takes 7 s, docs/PERFORMANCE.md).
     pub fn limits(self, variant: Variant) -> Limits {
         let nodes: u64 = match self {
             Level::One => 5_000,
@@ -69,8 +70,8 @@ impl Level {
             Level::Four => 300_000,
             Level::Five => 2_000_000,
         };
-        // Measured speeds (docs/PERFORMANCE.md): about 700,000 positions per second in the
-        // 8x8 chess variants, 120,000-170,000 in Bomberman Chess and Bombalot.
+        // Measured speeds (docs/PERFORMANCE.md): 0.9 to 1.4 million positions per second in
+        // the 8x8 chess variants, 170,000 to 280,000 in Bomberman Chess and Bombalot.
         let nodes = match variant {
             Variant::Atomic | Variant::Beirut | Variant::Nuke => nodes,
             Variant::Bomberman | Variant::Bombalot => nodes / 5,
