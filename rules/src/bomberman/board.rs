@@ -29,10 +29,11 @@ pub(crate) use crate::chess::attacks::KNIGHT_STEPS as KNIGHT;
 
 /// The square `df` files and `dr` ranks from `sq`, if it is on the 10x8 board.
 #[inline]
-pub(crate) fn step(sq: u8, df: i8, dr: i8) -> Option<u8> {
+pub(crate) const fn step(sq: u8, df: i8, dr: i8) -> Option<u8> {
     let f = (sq % 10) as i8 + df;
     let r = (sq / 10) as i8 + dr;
-    if (0..10).contains(&f) && (1..=8).contains(&r) {
+    // Written out: `contains` is not a const fn.
+    if f >= 0 && f < 10 && r >= 1 && r <= 8 {
         Some((r * 10 + f) as u8)
     } else {
         None
@@ -49,10 +50,8 @@ const fn step_table(steps: [(i8, i8); 8]) -> [[u8; 8]; 100] {
     while sq < 100 {
         let mut i = 0;
         while i < 8 {
-            let f = (sq % 10) as i8 + steps[i].0;
-            let r = (sq / 10) as i8 + steps[i].1;
-            if f >= 0 && f < 10 && r >= 1 && r <= 8 {
-                table[sq][i] = (r * 10 + f) as u8;
+            if let Some(next) = step(sq as u8, steps[i].0, steps[i].1) {
+                table[sq][i] = next;
             }
             i += 1;
         }
