@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo bench -p kaboom-engine --bench strength -- <what> [--games N] [--variants a,b] [--levels 3,4]
-//!     [--nodes 1000,10000] [--log FILE [--logged-only]]
+//!     [--nodes 1000,10000] [--log FILE [--logged-only | --from K]]
 //! ```
 //! `<what>` is one of:
 //! - `random`: every level against a uniformly random mover, `N` games per variant;
@@ -25,7 +25,10 @@
 //! the games already in `FILE` from there instead of playing them, so a long match can be
 //! stopped and resumed (games are deterministic: node limits and seeds). Use one file per
 //! engine version. `--logged-only` plays nothing and sums up what the file holds, saying
-//! how many games of the `N` asked for it has.
+//! how many games of the `N` asked for it has. `--from K` plays only games `K` to `N - 1`
+//! (the earlier ones are summed up from the file, as with `--logged-only`), so one match can
+//! be split across processes side by side on one file: before playing a game, a run reads
+//! the file again and skips the game if another process has logged it meanwhile.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -52,6 +55,7 @@ fn main() {
     let mut log = Log::open(
         flag(&args, "--log"),
         args.iter().any(|a| a == "--logged-only"),
+        flag(&args, "--from").map_or(0, |v| v.parse().expect("--from K")),
     );
     println!("# {what}, {games} games, load before: {}", load());
     match what.as_str() {
@@ -93,42 +97,58 @@ struct Log {
     path: Option<String>,
     done: HashMap<String, f64>,
     logged_only: bool,
+    /// `--from K`: games numbered below `K` are not played.
+    from: usize,
 }
 
 impl Log {
-    fn open(path: Option<String>, logged_only: bool) -> Log {
-        let mut done = HashMap::new();
-        if let Some(text) = path
-            .as_deref()
-            .and_then(|p| std::fs::read_to_string(p).ok())
-        {
-            for line in text.lines() {
-                if let Some((key, points)) = line.split_once('\t')
-                    && let Ok(points) = points.trim().parse::<f64>()
-                {
-                    done.insert(key.to_string(), points);
-                }
-            }
-        }
+    fn open(path: Option<String>, logged_only: bool, from: usize) -> Log {
         assert!(
             !logged_only || path.is_some(),
             "--logged-only needs --log FILE"
         );
-        Log {
+        assert!(from == 0 || path.is_some(), "--from K needs --log FILE");
+        let mut log = Log {
             path,
-            done,
+            done: HashMap::new(),
             logged_only,
+            from,
+        };
+        log.reload();
+        log
+    }
+
+    /// Reads the file again (another process may have logged games since).
+    fn reload(&mut self) {
+        let Some(text) = self
+            .path
+            .as_deref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+        else {
+            return;
+        };
+        for line in text.lines() {
+            if let Some((key, points)) = line.split_once('\t')
+                && let Ok(points) = points.trim().parse::<f64>()
+            {
+                self.done.insert(key.to_string(), points);
+            }
         }
     }
 
-    /// The points of the game `key`: from the log, or by playing it (and logging it).
-    /// `None` with `--logged-only` for a game the log does not hold.
-    fn game(&mut self, key: String, play: impl FnOnce() -> f64) -> Option<f64> {
+    /// The points of game number `g`, named `key`: from the log, or by playing it (and
+    /// logging it). `None` for a game the log does not hold with `--logged-only`, or
+    /// below `--from K`.
+    fn game(&mut self, g: usize, key: String, play: impl FnOnce() -> f64) -> Option<f64> {
         if let Some(&points) = self.done.get(&key) {
             return Some(points);
         }
-        if self.logged_only {
+        if self.logged_only || g < self.from {
             return None;
+        }
+        self.reload();
+        if let Some(&points) = self.done.get(&key) {
+            return Some(points);
         }
         let points = play();
         if let Some(path) = &self.path {
@@ -219,7 +239,7 @@ fn against_random(variants: &[Variant], levels: &[Level], games: usize, log: &mu
                     Color::Black
                 };
                 let key = format!("random {variant:?} level {level} game {g}");
-                if let Some(points) = log.game(key, || {
+                if let Some(points) = log.game(g, key, || {
                     play(variant, white, black, g as u64, 0, 400)
                         .result
                         .points(color)
@@ -298,7 +318,7 @@ fn match_up(
         } else {
             (other, measured, Color::Black)
         };
-        if let Some(points) = log.game(key(g), || {
+        if let Some(points) = log.game(g, key(g), || {
             play(variant, white, black, (g / 2) as u64, 2, 300)
                 .result
                 .points(color)
@@ -477,7 +497,7 @@ fn fairy(level: Level, node_limits: &[u64], games: usize, log: &mut Log) {
         let started = Instant::now();
         for g in 0..games {
             let key = format!("fairy Atomic level {level} vs {nodes} nodes game {g}");
-            let points = log.game(key, || {
+            let points = log.game(g, key, || {
                 let uci = uci.as_mut().expect("started unless --logged-only");
                 fairy_game(uci, level, nodes, g)
             });
