@@ -224,18 +224,30 @@ impl fmt::Debug for Bombalot {
 
 /// Whether `sq` is on the 8x8 main board (ranks 1-8, files a-h).
 fn on_board(sq: Square) -> bool {
-    sq.file() < 8 && (1..=8).contains(&sq.rank())
+    MAIN_BOARD.contains(sq)
 }
+
+/// The main board's 64 squares (ranks 1-8, files a-h): a bit test instead of dividing the
+/// grid index into file and rank in the move generator's inner loops.
+const MAIN_BOARD: SquareSet = {
+    let mut bits = 0u128;
+    let mut rank = 1;
+    while rank <= 8 {
+        bits |= 0xff << (rank * Square::GRID);
+        rank += 1;
+    }
+    SquareSet(bits)
+};
 
 /// Whether `sq` is a goal square where `color` scores (BA-2): d9/e9 for White, d0/e0
 /// for Black.
 fn scoring_goal(color: Color, sq: Square) -> bool {
-    let rank = match color {
-        Color::White => 9,
-        Color::Black => 0,
-    };
-    sq.rank() == rank && (sq.file() == 3 || sq.file() == 4)
+    SCORING_GOALS[color.index()].contains(sq)
 }
+
+/// The goal squares where each colour scores (BA-2), by [`Color::index`]: d9 and e9 (grid
+/// indices 93 and 94) for White, d0 and e0 (3 and 4) for Black.
+const SCORING_GOALS: [SquareSet; 2] = [SquareSet(0b11 << 93), SquareSet(0b11 << 3)];
 
 /// Whether `sq` is any goal square.
 fn is_goal(sq: Square) -> bool {
@@ -267,6 +279,35 @@ const KNIGHT_DIRS: [(i8, i8); 8] = [
     (1, 2),
 ];
 
+/// `KING_STEPS[sq][i]`: the square one step in direction `KING_DIRS[i]` from grid index `sq`,
+/// if it is on the 10x10 grid ([`Square::offset`], looked up instead of computed).
+static KING_STEPS: [[Option<Square>; 8]; 100] = king_steps(1);
+
+/// `KING_LEAPS[sq][i]`: two steps in direction `KING_DIRS[i]` (where a jump lands).
+static KING_LEAPS: [[Option<Square>; 8]; 100] = king_steps(2);
+
+/// The table of [`Square::offset`] by `scale` times each of [`KING_DIRS`], for every grid index.
+const fn king_steps(scale: i8) -> [[Option<Square>; 8]; 100] {
+    let mut table = [[None; 8]; 100];
+    let mut index = 0;
+    while index < 100 {
+        if let Some(sq) = Square::from_index(index as u8) {
+            let mut i = 0;
+            while i < 8 {
+                table[index][i] = sq.offset(scale * KING_DIRS[i].0, scale * KING_DIRS[i].1);
+                i += 1;
+            }
+        }
+        index += 1;
+    }
+    table
+}
+
+/// The squares one king step from `sq` on the 10x10 grid, in [`KING_DIRS`] order.
+fn king_steps_from(sq: Square) -> impl Iterator<Item = Square> {
+    KING_STEPS[sq.index() as usize].into_iter().flatten()
+}
+
 /// The squares of the main board, in canonical order.
 fn board_squares() -> impl Iterator<Item = Square> {
     (1..=8u8).flat_map(|r| (0..8u8).filter_map(move |f| Square::new(f, r)))
@@ -275,10 +316,7 @@ fn board_squares() -> impl Iterator<Item = Square> {
 /// The main-board neighbours of `sq` (goal squares excluded: their pieces are locked and
 /// never blasted, frozen or freezing, BA-2/BA-16).
 fn board_neighbours(sq: Square) -> impl Iterator<Item = Square> {
-    KING_DIRS
-        .iter()
-        .filter_map(move |&(df, dr)| sq.offset(df, dr))
-        .filter(|&n| on_board(n))
+    king_steps_from(sq).filter(|&n| on_board(n))
 }
 
 impl Bombalot {
@@ -377,35 +415,24 @@ impl Bombalot {
     /// the board next to an enemy immobilizer (or imitator with immobilizer powers) and
     /// next to no friendly one.
     pub fn frozen(&self) -> SquareSet {
-        let mut immobilizers = [(Square::new(0, 0).expect("a0 is on the grid"), Color::White); 64];
-        let mut n = 0;
+        // The main-board squares next to an immobilizer, by the immobilizer's colour.
+        let mut near = [SquareSet::EMPTY; 2];
         for sq in board_squares() {
             if let Some(c) = self.cell(sq)
                 && c.power() == Some(Kind::Immobilizer)
             {
-                immobilizers[n] = (sq, c.color);
-                n += 1;
-            }
-        }
-        if n == 0 {
-            return SquareSet::EMPTY;
-        }
-        let immobilizers = &immobilizers[..n];
-        let mut frozen = SquareSet::EMPTY;
-        for sq in board_squares() {
-            let Some(c) = self.cell(sq) else { continue };
-            let mut enemy = false;
-            let mut friend = false;
-            for &(i, color) in immobilizers {
-                if i != sq && i.distance(sq) == 1 {
-                    if color == c.color {
-                        friend = true;
-                    } else {
-                        enemy = true;
-                    }
+                let side = &mut near[c.color.index()];
+                for n in board_neighbours(sq) {
+                    *side = side.with(n);
                 }
             }
-            if enemy && !friend {
+        }
+        let mut frozen = SquareSet::EMPTY;
+        for sq in SquareSet(near[0].0 | near[1].0).iter() {
+            if let Some(c) = self.cell(sq)
+                && near[c.color.other().index()].contains(sq)
+                && !near[c.color.index()].contains(sq)
+            {
                 frozen = frozen.with(sq);
             }
         }

@@ -3,8 +3,8 @@
 use std::collections::HashSet;
 
 use super::{
-    ActionKind, Bombalot, BombalotAction, KING_DIRS, KNIGHT_DIRS, ORTHO_DIRS, SquareSet, on_board,
-    scoring_goal,
+    ActionKind, Bombalot, BombalotAction, KING_DIRS, KING_LEAPS, KING_STEPS, KNIGHT_DIRS,
+    ORTHO_DIRS, SquareSet, king_steps_from, on_board, scoring_goal,
 };
 use crate::{Color, Kind, Square};
 
@@ -72,37 +72,38 @@ impl<'a> JumpBoard<'a> {
 
     /// The jumps from `sq` allowed in this mode, in [`KING_DIRS`] order.
     pub(super) fn jumps(&self, sq: Square) -> impl Iterator<Item = Jump> + '_ {
-        KING_DIRS
-            .iter()
-            .enumerate()
-            .filter_map(move |(i, &(df, dr))| {
-                let over = sq.offset(df, dr)?;
-                let to = sq.offset(2 * df, 2 * dr)?;
-                if !on_board(over) || over == self.from {
-                    return None;
-                }
-                let cell = self.pos.cell(over)?;
-                let own = cell.color == self.color;
-                let allowed = match self.mode {
-                    JumpMode::Own => own,
-                    JumpMode::Enemy => !own,
-                    JumpMode::Mixed => true,
-                };
-                if !allowed {
-                    return None;
-                }
-                let goal = scoring_goal(self.color, to);
-                if !(on_board(to) || goal) || !self.free(to) {
-                    return None;
-                }
-                Some(Jump {
-                    dir: i as u8,
-                    over,
-                    to,
-                    removes: !own && !cell.is_bomb(),
-                    goal,
-                })
+        let (steps, leaps) = (
+            &KING_STEPS[sq.index() as usize],
+            &KING_LEAPS[sq.index() as usize],
+        );
+        (0..KING_DIRS.len()).filter_map(move |i| {
+            let over = steps[i]?;
+            let to = leaps[i]?;
+            if !on_board(over) || over == self.from {
+                return None;
+            }
+            let cell = self.pos.cell(over)?;
+            let own = cell.color == self.color;
+            let allowed = match self.mode {
+                JumpMode::Own => own,
+                JumpMode::Enemy => !own,
+                JumpMode::Mixed => true,
+            };
+            if !allowed {
+                return None;
+            }
+            let goal = scoring_goal(self.color, to);
+            if !(on_board(to) || goal) || !self.free(to) {
+                return None;
+            }
+            Some(Jump {
+                dir: i as u8,
+                over,
+                to,
+                removes: !own && !cell.is_bomb(),
+                goal,
             })
+        })
     }
 
     /// Every (landing square, removed set) a sequence from `from` can end with (BA-4,
@@ -171,10 +172,14 @@ pub(super) fn generate(pos: &Bombalot, out: &mut Vec<BombalotAction>) {
     let mut outcomes = Vec::new();
     for from in super::board_squares() {
         if !frozen.contains(from) {
+            // Actions order by `from` first and the squares come in that order, so sorting
+            // each piece's actions sorts the list (cheaper than sorting it whole).
+            let start = out.len();
             piece_actions(pos, from, true, &mut outcomes, out);
+            out[start..].sort_unstable();
         }
     }
-    out.sort_unstable();
+    debug_assert!(out.is_sorted(), "actions in canonical order");
     out.dedup();
 }
 
@@ -206,10 +211,8 @@ pub(super) fn piece_actions(
         };
         match kind {
             Kind::Tweke | Kind::SuperTweke | Kind::Immobilizer | Kind::Bomb => {
-                for &(df, dr) in &KING_DIRS {
-                    if let Some(to) = from.offset(df, dr)
-                        && enterable_empty(to)
-                    {
+                for to in king_steps_from(from) {
+                    if enterable_empty(to) {
                         out.push(mv(to));
                         if kind == Kind::Bomb && on_board(to) {
                             out.push(BombalotAction {

@@ -219,6 +219,29 @@ fn check_position(p: &Bombalot) -> Result<(), TestCaseError> {
         })
         .count() as u32;
     let bound = own * (25 + 66 * (1u128 << enemies.min(60)));
+    // BA-3: frozen means next to an enemy immobilizer (or imitator with its powers) and
+    // next to no friendly one; `frozen()` computes it from the immobilizers' surroundings.
+    let immobilizer = |s: Square| {
+        p.piece_at(s)
+            .filter(|x| x.kind == Kind::Immobilizer || p.imitating(s) == Some(Kind::Immobilizer))
+    };
+    for &s in &board {
+        let Some(piece) = p.piece_at(s) else { continue };
+        let near = |same: bool| {
+            board.iter().any(|&i| {
+                i != s
+                    && i.distance(s) == 1
+                    && immobilizer(i).is_some_and(|x| (x.color == piece.color) == same)
+            })
+        };
+        prop_assert_eq!(
+            p.frozen().contains(s),
+            near(false) && !near(true),
+            "BA-3: is {} frozen in {}",
+            s,
+            fen
+        );
+    }
     prop_assert!(
         (legal.len() as u128) <= bound,
         "{} actions > bound {} in {}",
