@@ -245,9 +245,15 @@ fn scoring_goal(color: Color, sq: Square) -> bool {
     SCORING_GOALS[color.index()].contains(sq)
 }
 
-/// The goal squares where each colour scores (BA-2), by [`Color::index`]: d9 and e9 (grid
-/// indices 93 and 94) for White, d0 and e0 (3 and 4) for Black.
-const SCORING_GOALS: [SquareSet; 2] = [SquareSet(0b11 << 93), SquareSet(0b11 << 3)];
+/// The goal squares where each colour scores (BA-2), by [`Color::index`]: d9 and e9 for
+/// White, d0 and e0 for Black (from [`crate::Geometry::GOAL_SQUARES`], in canonical order).
+const SCORING_GOALS: [SquareSet; 2] = {
+    let [d0, e0, d9, e9] = crate::Geometry::GOAL_SQUARES;
+    [
+        SquareSet::EMPTY.with(d9).with(e9),
+        SquareSet::EMPTY.with(d0).with(e0),
+    ]
+};
 
 /// Whether `sq` is any goal square.
 fn is_goal(sq: Square) -> bool {
