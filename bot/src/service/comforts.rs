@@ -951,7 +951,7 @@ impl Services {
                 challenger,
             });
         }
-        let cid = store::insert_challenge(&mut tx, &spec, self.clock.now()).await?;
+        let cid = challenges::insert(&mut tx, &spec, self.clock.now()).await?;
         let challenge = challenges::get_tx(&mut tx, cid)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{cid} vanished")))?;

@@ -2,7 +2,7 @@
 
 use std::str::FromStr;
 
-use super::sql::{Row, query};
+use super::sql::{On, Row, query};
 use kaboom_rules::{GameOptions, Variant};
 
 use super::{Db, StorageError, Tx};
@@ -152,11 +152,16 @@ fn from_row(row: &Row) -> Result<Challenge, StorageError> {
     })
 }
 
-/// Stores a new open challenge and returns its id.
+/// Stores a new open challenge, on the pool or inside a transaction (a rematch, written with
+/// its outbox entry), and returns its id.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn insert(db: &Db, c: &NewChallenge, now: i64) -> Result<i64, StorageError> {
+pub async fn insert<'a>(
+    on: impl Into<On<'a>>,
+    c: &NewChallenge,
+    now: i64,
+) -> Result<i64, StorageError> {
     let row = query(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
             variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
@@ -174,7 +179,7 @@ pub async fn insert(db: &Db, c: &NewChallenge, now: i64) -> Result<i64, StorageE
     .bind(c.color.name())
     .bind(c.rated)
     .bind(now)
-    .fetch_one(db)
+    .fetch_one(on)
     .await?;
     Ok(row.try_get("id")?)
 }

@@ -6,7 +6,6 @@
 use super::sql::{Row, query};
 use kaboom_rules::{Color, Variant};
 
-use super::challenges::NewChallenge;
 use super::games::{GameRow, decodable};
 use super::{Db, StorageError, Tx};
 use crate::domain::ids::{ChannelId, GameId, GuildId, UserId};
@@ -551,38 +550,6 @@ pub async fn open_challenge_between(
     .await?;
     row.map(|r| Ok((r.try_get("id")?, r.try_get("challenger_id")?)))
         .transpose()
-}
-
-/// Stores a new open challenge inside `tx` (a rematch, written with its outbox entry);
-/// returns its id.
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn insert_challenge(
-    tx: &mut Tx,
-    c: &NewChallenge,
-    now: i64,
-) -> Result<i64, StorageError> {
-    let row = query(
-        "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
-            variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
-    )
-    .bind(c.guild_id)
-    .bind(c.channel_id)
-    .bind(c.challenger_id)
-    .bind(&c.challenger_name)
-    .bind(c.opponent_id)
-    .bind(c.variant.name())
-    .bind(i64::from(c.options.carriers))
-    .bind(c.options.dead_mans_switch)
-    .bind(c.days_per_move.map(i64::from))
-    .bind(c.color.name())
-    .bind(c.rated)
-    .bind(now)
-    .fetch_one(&mut *tx)
-    .await?;
-    Ok(row.try_get("id")?)
 }
 
 /// Closes the vacations whose days ran out by `now` (the scheduler, each sweep); returns

@@ -113,6 +113,68 @@ async fn finish(d: Driver) -> Outcome {
     Ok(())
 }
 
+/// The values autocomplete offers `user` for `command` typed in the text channel.
+async fn ask(
+    d: &Driver,
+    user: &SimUser,
+    command: &str,
+    options: Vec<CommandOption>,
+) -> Result<Vec<String>, DemoError> {
+    let sent = d
+        .fake
+        .autocomplete(user, d.fake.text_channel_id(), command, options)?;
+    let choices = d
+        .fake
+        .next_interaction_response(sent.id, kaboom_testkit::driver::WAIT)
+        .await?
+        .choices();
+    Ok(choices
+        .into_iter()
+        .map(|(_, v)| v.as_str().unwrap_or_default().to_string())
+        .collect())
+}
+
+/// Autocomplete outside a game's thread, with two games running: the `game` option typed
+/// so far picks the game whose legal actions are offered, at the top level (`/move`) and
+/// inside a subcommand (`/premove line`). Guards the shared reading of that option.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_in_the_channel_follows_the_typed_game_option() -> Outcome {
+    let (d, _clock, _dir) = start().await?;
+    let first = game(&d, false).await?;
+    let second = game(&d, false).await?;
+    // In the first game it is bob's (Black's) turn, in the second alice's (White's).
+    d.play(&d.alice, first.thread, "e4").await?;
+    let moves_in = |g: &StartedGame| {
+        vec![
+            CommandOption::string("action", "e").focused(),
+            CommandOption::string("game", format!("#{}", g.game)),
+        ]
+    };
+    let alice_first = ask(&d, &d.alice, "move", moves_in(&first)).await?;
+    assert!(alice_first.is_empty(), "not her turn: {alice_first:?}");
+    let alice_second = ask(&d, &d.alice, "move", moves_in(&second)).await?;
+    assert!(alice_second.iter().any(|v| v == "e4"), "{alice_second:?}");
+
+    let line_in = |g: &StartedGame| {
+        vec![CommandOption::subcommand(
+            "line",
+            vec![
+                CommandOption::string("line", "e").focused(),
+                CommandOption::string("game", g.game.to_string()),
+            ],
+        )]
+    };
+    // Bob to move in the first game: his line starts with his own move.
+    let bob_first = ask(&d, &d.bob, "premove", line_in(&first)).await?;
+    assert!(bob_first.iter().any(|v| v == "e5"), "{bob_first:?}");
+    assert!(!bob_first.iter().any(|v| v == "e4"), "{bob_first:?}");
+    // Alice to move in the second: his line starts with her expected move.
+    let bob_second = ask(&d, &d.bob, "premove", line_in(&second)).await?;
+    assert!(bob_second.iter().any(|v| v == "e4"), "{bob_second:?}");
+    assert!(!bob_second.iter().any(|v| v == "e5"), "{bob_second:?}");
+    finish(d).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_conditional_line_plays_out_over_several_plies_and_stays_private() -> Outcome {
     let (d, _clock, _dir) = start().await?;

@@ -14,39 +14,15 @@ fn display_name(ctx: Context<'_>) -> String {
     a.global_name.clone().unwrap_or_else(|| a.name.clone())
 }
 
-/// The `game` option typed so far in an autocomplete request, if any.
-fn game_option(ctx: Context<'_>) -> Option<String> {
-    let poise::Context::Application(app) = ctx else {
-        return None;
-    };
-    fn find(options: &[serenity::CommandDataOption]) -> Option<String> {
-        options.iter().find_map(|o| match &o.value {
-            serenity::CommandDataOptionValue::String(s) if o.name == "game" => Some(s.clone()),
-            serenity::CommandDataOptionValue::SubCommand(sub) => find(sub),
-            _ => None,
-        })
-    }
-    find(&app.interaction.data.options)
-}
-
 async fn autocomplete_line(
     ctx: Context<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let services = &ctx.data().services;
-    let user = ctx.author().id.domain();
-    let id = super::autocomplete_target(ctx, game_option(ctx).as_deref()).await;
-    let choices = match id {
-        Some(id) => services
-            .suggest_line(id, user, partial)
-            .await
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| serenity::AutocompleteChoice::new(s.label, s.value))
-            .collect(),
-        None => Vec::new(),
+    let Some(id) = super::autocomplete_target(ctx).await else {
+        return serenity::CreateAutocompleteResponse::new();
     };
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+    let user = ctx.author().id.domain();
+    super::suggestion_choices(ctx.data().services.suggest_line(id, user, partial).await)
 }
 
 /// Conditional moves: replies the bot plays for you when your opponent plays what you expect.

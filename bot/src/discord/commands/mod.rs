@@ -76,12 +76,28 @@ fn parse_game_option(text: &str) -> Result<GameId, ServiceError> {
     })
 }
 
+/// The `game` option typed so far in an autocomplete request, if any, at the top level or
+/// inside a subcommand (`/premove line game:12`).
+fn typed_game_option(ctx: Context<'_>) -> Option<String> {
+    fn find(options: &[serenity::CommandDataOption]) -> Option<String> {
+        options.iter().find_map(|o| match &o.value {
+            serenity::CommandDataOptionValue::String(s) if o.name == "game" => Some(s.clone()),
+            serenity::CommandDataOptionValue::SubCommand(sub) => find(sub),
+            _ => None,
+        })
+    }
+    let poise::Context::Application(app) = ctx else {
+        return None;
+    };
+    find(&app.interaction.data.options)
+}
+
 /// The game an autocomplete request is about, best effort: the `game` option typed so far
 /// (`12` or `#12`), else the game of the thread, else the caller's only active game; `None`
 /// when none can be told (autocomplete then offers nothing rather than an error).
-pub(crate) async fn autocomplete_target(ctx: Context<'_>, game: Option<&str>) -> Option<GameId> {
+pub(crate) async fn autocomplete_target(ctx: Context<'_>) -> Option<GameId> {
     let services = &ctx.data().services;
-    match game {
+    match typed_game_option(ctx) {
         Some(g) => g.trim().trim_start_matches('#').parse().ok(),
         None => match services.game_in_thread(ctx.channel_id().domain()).await {
             Ok(Some(id)) => Some(id),
@@ -93,6 +109,19 @@ pub(crate) async fn autocomplete_target(ctx: Context<'_>, game: Option<&str>) ->
                 .map(|g| g[0].id),
         },
     }
+}
+
+/// An autocomplete answer listing `suggestions` (at most 25, as the service returns them);
+/// empty when they could not be computed, since autocomplete has no way to show an error.
+pub(crate) fn suggestion_choices(
+    suggestions: Result<Vec<crate::service::Suggestion>, ServiceError>,
+) -> serenity::CreateAutocompleteResponse {
+    let choices = suggestions
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| serenity::AutocompleteChoice::new(s.label, s.value))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
 /// The game a command is about: the `game` option if given, else the game of the thread

@@ -10,40 +10,15 @@ use crate::discord::types::{Context, Error};
 use crate::discord::{board, flows};
 use crate::service::ServiceError;
 
-/// The `game` option typed so far in an autocomplete request, if any.
-fn game_option(ctx: Context<'_>) -> Option<String> {
-    let poise::Context::Application(app) = ctx else {
-        return None;
-    };
-    app.interaction.data.options.iter().find_map(|o| {
-        if o.name != "game" {
-            return None;
-        }
-        match &o.value {
-            serenity::CommandDataOptionValue::String(s) => Some(s.clone()),
-            _ => None,
-        }
-    })
-}
-
 async fn autocomplete_action(
     ctx: Context<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let services = &ctx.data().services;
-    let user = ctx.author().id.domain();
-    let id = super::autocomplete_target(ctx, game_option(ctx).as_deref()).await;
-    let choices = match id {
-        Some(id) => services
-            .suggest(id, user, partial)
-            .await
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| serenity::AutocompleteChoice::new(s.label, s.value))
-            .collect(),
-        None => Vec::new(),
+    let Some(id) = super::autocomplete_target(ctx).await else {
+        return serenity::CreateAutocompleteResponse::new();
     };
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+    let user = ctx.author().id.domain();
+    super::suggestion_choices(ctx.data().services.suggest(id, user, partial).await)
 }
 
 /// Make your move. Start typing: the list shows your legal actions and what each removes.
