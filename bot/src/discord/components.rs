@@ -12,12 +12,6 @@ use crate::discord::{flows, respond};
 use crate::domain::ids::GameId;
 use crate::service::{Refusal, ServiceError};
 
-fn display_name(user: &serenity::User) -> String {
-    user.global_name
-        .clone()
-        .unwrap_or_else(|| user.name.clone())
-}
-
 async fn answer(
     http: &serenity::Http,
     ic: &serenity::ComponentInteraction,
@@ -135,7 +129,7 @@ async fn route(
     match action {
         ids::ACCEPT => {
             let snap = services
-                .accept_challenge(id, user, &display_name(&ic.user))
+                .accept_challenge(id, user, ic.user.display_name())
                 .await?;
             // The thread, the challenge message's edit, the board and the menus go out
             // through the outbox (issue 16); when they are slow or Discord fails, the game
@@ -236,7 +230,7 @@ async fn route(
         }
         comfort_ids::REMATCH => {
             let challenge = services
-                .rematch(GameId(id), user, &display_name(&ic.user))
+                .rematch(GameId(id), user, ic.user.display_name())
                 .await?;
             data.outbox.settle_challenge(challenge.id).await?;
             let opponent = challenge.spec.opponent_id.unwrap_or(user);

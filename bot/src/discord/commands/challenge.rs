@@ -128,10 +128,7 @@ pub async fn challenge(
         guild_id: ctx.guild_id().map(|g| g.domain()),
         channel_id: ctx.channel_id().domain(),
         challenger_id: author.id.domain(),
-        challenger_name: author
-            .global_name
-            .clone()
-            .unwrap_or_else(|| author.name.clone()),
+        challenger_name: author.display_name().to_string(),
         opponent_id: opponent.as_ref().map(|u| u.id.domain()),
         variant: variant.into(),
         options: GameOptions {

@@ -9,11 +9,6 @@ use crate::discord::ids::Domain;
 use crate::discord::messages::comforts as words;
 use crate::discord::types::{Context, Error};
 
-fn display_name(ctx: Context<'_>) -> String {
-    let a = ctx.author();
-    a.global_name.clone().unwrap_or_else(|| a.name.clone())
-}
-
 async fn autocomplete_line(
     ctx: Context<'_>,
     partial: &str,
@@ -121,7 +116,7 @@ pub async fn vacation_start(
     let started = services
         .start_vacation(
             ctx.author().id.domain(),
-            &display_name(ctx),
+            ctx.author().display_name(),
             ctx.guild_id().map(Domain::domain),
             days,
         )

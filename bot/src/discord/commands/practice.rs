@@ -64,10 +64,7 @@ pub async fn play_bot(
         guild_id: ctx.guild_id().map(|g| g.domain()),
         channel_id: ctx.channel_id().domain(),
         challenger_id: author.id.domain(),
-        challenger_name: author
-            .global_name
-            .clone()
-            .unwrap_or_else(|| author.name.clone()),
+        challenger_name: author.display_name().to_string(),
         opponent_id: Some(engine.user),
         variant: variant.into(),
         options: GameOptions::default(),
