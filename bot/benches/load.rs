@@ -137,37 +137,9 @@ fn summary(name: &str, mut ms: Vec<f64>) -> String {
 async fn seed_game(control: &Control, db: &Db, channel: &str, i: u64) -> Game {
     let (white, black) = (FIRST_USER + 2 * i, FIRST_USER + 2 * i + 1);
     let (choice, variant) = VARIANTS[(i % 5) as usize];
-    let challenge = control
-        .command(
-            white,
-            channel,
-            "challenge",
-            json!([
-                { "name": "variant", "type": 4, "value": choice },
-                { "name": "opponent", "type": 6, "value": black.to_string() },
-                { "name": "color", "type": 4, "value": 0 },
-            ]),
-        )
+    let accepted = control
+        .challenge_and_accept_variant(white, black, channel, choice)
         .await;
-    let message = challenge["message_id"]
-        .as_str()
-        .expect("a challenge message");
-    let accept = challenge["custom_ids"]
-        .as_array()
-        .and_then(|ids| {
-            ids.iter()
-                .filter_map(Value::as_str)
-                .find(|id| id.starts_with("kb:accept:"))
-        })
-        .expect("an Accept button")
-        .to_string();
-    let sent = control
-        .post(
-            "/interactions/button",
-            json!({ "user_id": black, "message_id": message, "custom_id": accept }),
-        )
-        .await;
-    let accepted = control.answer(&sent).await;
     let content = accepted["content"].as_str().unwrap_or_default();
     let named = content
         .split("<#")

@@ -252,13 +252,29 @@ impl Control {
         opponent: u64,
         channel: &str,
     ) -> Value {
+        self.challenge_and_accept_variant(challenger, opponent, channel, 0)
+            .await
+    }
+
+    /// As [`Control::challenge_and_accept`], in the variant with `/challenge`'s choice
+    /// index `variant` (the order of `kaboom_rules::Variant::ALL`: 0 Atomic to 4 Bombalot).
+    ///
+    /// # Panics
+    /// As [`Control::challenge_and_accept`].
+    pub async fn challenge_and_accept_variant(
+        &self,
+        challenger: u64,
+        opponent: u64,
+        channel: &str,
+        variant: u64,
+    ) -> Value {
         let answer = self
             .command(
                 challenger,
                 channel,
                 "challenge",
                 serde_json::json!([
-                    { "name": "variant", "type": 4, "value": 0 },
+                    { "name": "variant", "type": 4, "value": variant },
                     { "name": "opponent", "type": 6, "value": opponent.to_string() },
                     { "name": "color", "type": 4, "value": 0 },
                 ]),
