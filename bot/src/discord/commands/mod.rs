@@ -98,7 +98,7 @@ fn typed_game_option(ctx: Context<'_>) -> Option<String> {
 pub(crate) async fn autocomplete_target(ctx: Context<'_>) -> Option<GameId> {
     let services = &ctx.data().services;
     match typed_game_option(ctx) {
-        Some(g) => g.trim().trim_start_matches('#').parse().ok(),
+        Some(g) => parse_game_option(&g).ok(),
         None => match services.game_in_thread(ctx.channel_id().domain()).await {
             Ok(Some(id)) => Some(id),
             _ => services
