@@ -323,12 +323,27 @@ impl Driver {
         thread: impl Into<ChannelId>,
         typed: &str,
     ) -> Result<Vec<(String, serde_json::Value)>, DemoError> {
-        let sent = self.fake.autocomplete(
+        self.autocomplete_command(
             user,
-            thread.into().get(),
+            thread,
             "move",
             vec![CommandOption::string("action", typed).focused()],
-        )?;
+        )
+        .await
+    }
+
+    /// The autocomplete choices, (label, value), for `command` typed in `channel` with
+    /// `options` (one of them, possibly inside a subcommand, marked focused).
+    pub async fn autocomplete_command(
+        &self,
+        user: &SimUser,
+        channel: impl Into<ChannelId>,
+        command: &str,
+        options: Vec<CommandOption>,
+    ) -> Result<Vec<(String, serde_json::Value)>, DemoError> {
+        let sent = self
+            .fake
+            .autocomplete(user, channel.into().get(), command, options)?;
         Ok(self
             .fake
             .next_interaction_response(sent.id, WAIT)

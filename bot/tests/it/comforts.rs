@@ -120,14 +120,9 @@ async fn ask(
     command: &str,
     options: Vec<CommandOption>,
 ) -> Result<Vec<String>, DemoError> {
-    let sent = d
-        .fake
-        .autocomplete(user, d.fake.text_channel_id(), command, options)?;
     let choices = d
-        .fake
-        .next_interaction_response(sent.id, kaboom_testkit::driver::WAIT)
-        .await?
-        .choices();
+        .autocomplete_command(user, d.fake.text_channel_id(), command, options)
+        .await?;
     Ok(choices
         .into_iter()
         .map(|(_, v)| v.as_str().unwrap_or_default().to_string())
@@ -182,20 +177,17 @@ async fn a_conditional_line_plays_out_over_several_plies_and_stays_private() -> 
     let thread = g.thread.get();
 
     // Autocomplete on the opponent's turn: alice's (White's) first moves, then bob's.
-    let sent = d.fake.autocomplete(
-        &d.bob,
-        thread,
-        "premove",
-        vec![CommandOption::subcommand(
-            "line",
-            vec![CommandOption::string("line", "Nf3 N").focused()],
-        )],
-    )?;
     let choices = d
-        .fake
-        .next_interaction_response(sent.id, kaboom_testkit::driver::WAIT)
-        .await?
-        .choices();
+        .autocomplete_command(
+            &d.bob,
+            thread,
+            "premove",
+            vec![CommandOption::subcommand(
+                "line",
+                vec![CommandOption::string("line", "Nf3 N").focused()],
+            )],
+        )
+        .await?;
     assert!(choices.iter().any(|(_, v)| v == "Nf3 Nc6"), "{choices:?}");
     assert!(choices.len() <= 25);
 
