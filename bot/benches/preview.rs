@@ -37,7 +37,7 @@ async fn main() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
     let fake = FakeDiscord::start().await.expect("the fake starts");
-    let d = Driver::start_with_clock(fake, &url, Arc::new(kaboom_bot::domain::clock::SystemClock))
+    let d = Driver::start_with_clock(fake, &url, Arc::new(kaboom_domain::clock::SystemClock))
         .await
         .expect("the bot starts");
     println!("| Variant | action | samples | p50 ms | p95 ms | p99 ms | max ms |");

@@ -8,10 +8,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use kaboom_bot::domain::clock::Clock;
-use kaboom_bot::domain::ids::{ChannelId, GuildId, UserId};
-use kaboom_bot::storage::games::{self, GameState, NewGame};
-use kaboom_bot::storage::{Db, schedule};
+use kaboom_domain::clock::Clock;
+use kaboom_domain::ids::{ChannelId, GuildId, UserId};
+use kaboom_store::games::{self, GameState, NewGame};
+use kaboom_store::{Db, schedule};
 use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::notifier::RecordingNotifier;

@@ -170,7 +170,7 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 }
 
 fn serve() -> Result<(), String> {
-    let config = kaboom_bot::discord::config::Config::from_env().map_err(|e| e.to_string())?;
+    let config = kaboom_discord::config::Config::from_env().map_err(|e| e.to_string())?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -179,7 +179,7 @@ fn serve() -> Result<(), String> {
         .init();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     runtime
-        .block_on(kaboom_bot::discord::bot::serve(config))
+        .block_on(kaboom_discord::bot::serve(config))
         .map_err(|e| e.to_string())
 }
 
@@ -187,7 +187,7 @@ fn serve() -> Result<(), String> {
 /// copies `from` (SQLite) into `to` (PostgreSQL); returns one line per table and a total.
 /// A `from` file that does not exist is refused (opening it would create an empty one).
 fn copy_db(from: &str, to: &str) -> Result<Vec<String>, String> {
-    use kaboom_bot::storage::{Db, copy};
+    use kaboom_store::{Db, copy};
     let path = from
         .strip_prefix("sqlite://")
         .or_else(|| from.strip_prefix("sqlite:"))
@@ -251,7 +251,7 @@ fn main() -> ExitCode {
             Err(e) => fail("", e),
         },
         Command::InviteUrl { application_id } => {
-            if let Err(e) = kaboom_bot::discord::config::load_dotenv() {
+            if let Err(e) = kaboom_discord::config::load_dotenv() {
                 return fail(" invite-url", e);
             }
             let id =

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use kaboom_bot::domain::clock::Clock;
+use kaboom_domain::clock::Clock;
 
 /// A clock that stands still until told otherwise (tests).
 #[derive(Debug)]

@@ -53,7 +53,7 @@ pub enum DemoError {
     Io(#[from] std::io::Error),
     /// The database failed.
     #[error("database: {0}")]
-    Storage(#[from] kaboom_bot::storage::StorageError),
+    Storage(#[from] kaboom_store::StorageError),
     /// A step did not go as scripted.
     #[error("{0}")]
     Step(String),
@@ -733,7 +733,7 @@ async fn play_variant(
         }
     }
     // The result, from the bot's database.
-    let (_, record) = kaboom_bot::storage::games::load_record(&d.db, game)
+    let (_, record) = kaboom_store::games::load_record(&d.db, game)
         .await?
         .ok_or_else(|| DemoError::Step("game not stored".into()))?;
     let stored = AnyGame::from_record(&record).map_err(|e| DemoError::Step(e.to_string()))?;
@@ -798,13 +798,13 @@ async fn play_variant(
         problem = problem.or(Some("the last board does not say Game over".into()));
     }
     // Rated by default (issue 18): the last board shows the change.
-    let ratings = match kaboom_bot::storage::ratings::change_of_game(&d.db, game).await? {
+    let ratings = match kaboom_store::ratings::change_of_game(&d.db, game).await? {
         Some(change) => {
-            let line = kaboom_bot::discord::messages::ratings::rating_line(&change);
+            let line = kaboom_discord::messages::ratings::rating_line(&change);
             if !last.is_some_and(|m| m.content().contains(&line)) {
                 problem = problem.or(Some(format!("the last board does not show `{line}`")));
             }
-            use kaboom_bot::discord::messages::ratings::side_change;
+            use kaboom_discord::messages::ratings::side_change;
             format!(
                 "{} · {}",
                 side_change(&change.white),
@@ -884,12 +884,12 @@ async fn play_clock_game(
             return fail(format!("{text}: {}", r.content().unwrap_or_default()));
         }
     }
-    let time: std::sync::Arc<dyn kaboom_bot::domain::clock::Clock> = clock.clone();
-    let scheduler = d.scheduler(time, kaboom_bot::scheduler::SchedulerConfig::default());
+    let time: std::sync::Arc<dyn kaboom_domain::clock::Clock> = clock.clone();
+    let scheduler = d.scheduler(time, kaboom_service::scheduler::SchedulerConfig::default());
     let mut problem = None;
     let bob_dm = d.fake.dm_channel_for(d.bob.id);
     let dms_before = d.fake.messages_in(bob_dm).len();
-    let now = || kaboom_bot::domain::clock::Clock::now(clock.as_ref());
+    let now = || kaboom_domain::clock::Clock::now(clock.as_ref());
     let mut checkpoints = vec![(d.last_message_id(), now())];
     // Half of bob's day: a reminder.
     clock.advance(13 * HOUR);
@@ -920,7 +920,7 @@ async fn play_clock_game(
     if !announced {
         problem = problem.or(Some("the thread does not announce the time forfeit".into()));
     }
-    let (_, record) = kaboom_bot::storage::games::load_record(&d.db, game)
+    let (_, record) = kaboom_store::games::load_record(&d.db, game)
         .await?
         .ok_or_else(|| DemoError::Step("game not stored".into()))?;
     let stored = AnyGame::from_record(&record).map_err(|e| DemoError::Step(e.to_string()))?;
@@ -943,7 +943,7 @@ async fn play_clock_game(
             summary: format!(
                 "Atomic, 1 day per move, on the demo's clock · {plies} plies · bob is reminded after 13 hours and loses on time after 25 · {result}"
             ),
-            now: Some(kaboom_bot::domain::clock::Clock::now(clock.as_ref())),
+            now: Some(kaboom_domain::clock::Clock::now(clock.as_ref())),
             checkpoints,
         },
         &[],
@@ -976,7 +976,7 @@ async fn play_practice_game(
     out: &Path,
     pages: &mut Vec<page::GamePage>,
 ) -> Result<GameSummary, DemoError> {
-    use kaboom_bot::storage::games;
+    use kaboom_store::games;
     let dir = out.join(PRACTICE_DIR);
     clear_dir(&dir)?;
     let marker = d.last_message_id();

@@ -13,13 +13,13 @@ use fake_discord::{
     CommandOption, FakeDiscord, FakeMessage, InteractionResponse, ResponseKind, SentInteraction,
     SimUser,
 };
-use kaboom_bot::domain::clock::{Clock, SystemClock};
-use kaboom_bot::domain::ids::{ChannelId, GameId, MessageId};
-use kaboom_bot::scheduler::{Scheduler, SchedulerConfig};
-use kaboom_bot::service::Services;
-use kaboom_bot::service::outbox::OutboxWaker;
-use kaboom_bot::service::painter::RendererPainter;
-use kaboom_bot::storage::Db;
+use kaboom_domain::clock::{Clock, SystemClock};
+use kaboom_domain::ids::{ChannelId, GameId, MessageId};
+use kaboom_service::scheduler::{Scheduler, SchedulerConfig};
+use kaboom_service::Services;
+use kaboom_service::outbox::OutboxWaker;
+use kaboom_service::painter::RendererPainter;
+use kaboom_store::Db;
 
 /// How long one answer may take.
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -74,7 +74,7 @@ impl Driver {
     }
 
     /// As [`Driver::start`], with the bot's services reading the time from `clock`
-    /// (tests use a [`crate::domain::clock::TestClock`] so that no deadline passes mid-test).
+    /// (tests use a [`kaboom_domain::clock::TestClock`] so that no deadline passes mid-test).
     ///
     /// # Errors
     /// As [`Driver::start`].
@@ -103,9 +103,9 @@ impl Driver {
         // Shared with the schedulers tests start beside the bot ([`Driver::scheduler`]).
         let outbox_waker = OutboxWaker::default();
         let services = services_for(db.clone()).with_outbox_waker(outbox_waker.clone());
-        let framework = kaboom_bot::discord::bot::framework(services, None);
+        let framework = kaboom_discord::bot::framework(services, None);
         let mut client = fake
-            .client_builder(kaboom_bot::discord::bot::intents())
+            .client_builder(kaboom_discord::bot::intents())
             .framework(framework)
             .await
             .map_err(|e| step(format!("the bot client does not build: {e}")))?;
@@ -154,11 +154,11 @@ impl Driver {
         Scheduler::new(
             self.db.clone(),
             clock,
-            Arc::new(kaboom_bot::discord::notifier::DiscordNotifier::new(
+            Arc::new(kaboom_discord::notifier::DiscordNotifier::new(
                 self.outbox_waker.clone(),
             )),
             config,
-            kaboom_bot::discord::messages::scheduler_wording(),
+            kaboom_discord::messages::scheduler_wording(),
         )
     }
 
@@ -476,7 +476,7 @@ impl Driver {
         // The thread's id is stored once Discord's answer to its creation is back, a moment
         // after the thread exists.
         loop {
-            let stored = kaboom_bot::storage::games::active_for(&self.db, user.id.into())
+            let stored = kaboom_store::games::active_for(&self.db, user.id.into())
                 .await?
                 .into_iter()
                 .find(|g| g.thread_id == Some(thread));
@@ -536,7 +536,7 @@ impl Driver {
             .into_iter()
             .find(|c| c.starts_with("kb:drawno:"))
             .unwrap_or_default();
-        let game = kaboom_bot::discord::messages::ids::parse(&no)
+        let game = kaboom_discord::messages::ids::parse(&no)
             .map(|(_, game)| GameId(game))
             .ok_or_else(|| step(format!("no game id in the decline button '{no}'")))?;
         if self.standing_draw_offer(game).await? != Some(Color::White) {
@@ -567,10 +567,10 @@ impl Driver {
     /// Who has a draw offer standing in game `game`, read from the bot's database.
     async fn standing_draw_offer(&self, game: GameId) -> Result<Option<Color>, DemoError> {
         let mut tx = self.db.begin_write().await?;
-        let offer = kaboom_bot::storage::games::draw_offer(&mut tx, game).await?;
+        let offer = kaboom_store::games::draw_offer(&mut tx, game).await?;
         tx.commit()
             .await
-            .map_err(kaboom_bot::storage::StorageError::from)?;
+            .map_err(kaboom_store::StorageError::from)?;
         Ok(offer.map(|o| o.by))
     }
 

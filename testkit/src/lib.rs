@@ -8,8 +8,8 @@
 //! - [`demo`]: `kaboom demo`, one scripted game per variant (the `kaboom-demo` program,
 //!   which `kaboom demo` runs);
 //! - [`clock::TestClock`], [`painter::PlainPainter`], [`notifier::RecordingNotifier`]: the
-//!   bot's [`Clock`](kaboom_bot::domain::clock::Clock), [`BoardPainter`](kaboom_bot::service::painter::BoardPainter)
-//!   and scheduler [`NoticePlanner`](kaboom_bot::scheduler::NoticePlanner) for tests;
+//!   bot's [`Clock`](kaboom_domain::clock::Clock), [`BoardPainter`](kaboom_service::painter::BoardPainter)
+//!   and scheduler [`NoticePlanner`](kaboom_service::scheduler::NoticePlanner) for tests;
 //! - [`temp_db`], [`TempDb`]: a fresh database: SQLite in a temporary directory, or a new
 //!   database on the PostgreSQL server of `KABOOM_TEST_POSTGRES_URL` when that is set
 //!   (issue 22: the same tests on both engines);
@@ -28,12 +28,12 @@ use std::sync::Arc;
 
 use std::time::Duration;
 
-use kaboom_bot::discord::notifier::DiscordNotifier;
-use kaboom_bot::discord::outbox::{Deliverer, OutboxHandle};
-use kaboom_bot::domain::clock::Clock;
-use kaboom_bot::scheduler::{NoticePlanner, Scheduler, SchedulerConfig};
-use kaboom_bot::service::Services;
-use kaboom_bot::storage::{Db, outbox};
+use kaboom_discord::notifier::DiscordNotifier;
+use kaboom_discord::outbox::{Deliverer, OutboxHandle};
+use kaboom_domain::clock::Clock;
+use kaboom_service::scheduler::{NoticePlanner, Scheduler, SchedulerConfig};
+use kaboom_service::Services;
+use kaboom_store::{Db, outbox};
 use poise::serenity_prelude as serenity;
 
 /// The variable naming a PostgreSQL server for the tests (issue 22): a URL such as
@@ -196,7 +196,7 @@ pub fn default_scheduler(
         clock,
         notifier,
         SchedulerConfig::default(),
-        kaboom_bot::discord::messages::scheduler_wording(),
+        kaboom_discord::messages::scheduler_wording(),
     )
 }
 
@@ -216,7 +216,7 @@ pub fn discord_scheduler(
         clock,
         Arc::new(DiscordNotifier::new(services.outbox_waker.clone())),
         config,
-        kaboom_bot::discord::messages::scheduler_wording(),
+        kaboom_discord::messages::scheduler_wording(),
     );
     (scheduler, handle)
 }

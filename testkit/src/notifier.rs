@@ -3,8 +3,8 @@
 
 use std::sync::Mutex;
 
-use kaboom_bot::scheduler::{Notice, NoticePlanner};
-use kaboom_bot::storage::outbox::NewEffect;
+use kaboom_service::scheduler::{Notice, NoticePlanner};
+use kaboom_store::outbox::NewEffect;
 
 /// Records the notices of each committed sweep batch (those of a batch whose transaction
 /// did not commit are forgotten at the next batch's commit only if it never commits: tests

@@ -1,6 +1,6 @@
 //! A cheap board painter for tests that only need a valid PNG.
 
-use kaboom_bot::service::painter::BoardPainter;
+use kaboom_service::painter::BoardPainter;
 use kaboom_rules::{BoardView, Color, PlyRecord};
 
 /// A plain painter: squares, and each piece as a disc in its side's colour with a mark for

@@ -12,7 +12,7 @@ use poise::serenity_prelude as serenity;
 /// View Channel, Send Messages, Send Messages in Threads, Create Public Threads, Attach
 /// Files, Embed Links, Read Message History. Its integer (`bits()`) is the `permissions`
 /// value of the invite URL and the number given in docs/hosting.md.
-pub const PERMISSIONS: serenity::Permissions = kaboom_bot::discord::place::NEEDED;
+pub const PERMISSIONS: serenity::Permissions = kaboom_discord::place::NEEDED;
 
 /// The OAuth2 scopes of the invite, as they appear in the URL (`+` joins them).
 pub const SCOPES: &str = "bot+applications.commands";

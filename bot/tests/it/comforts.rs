@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use fake_discord::{CommandOption, FakeDiscord, InteractionResponse, SimUser};
-use kaboom_bot::domain::ids::{GameId, UserId};
-use kaboom_bot::scheduler::SchedulerConfig;
+use kaboom_domain::ids::{GameId, UserId};
+use kaboom_service::scheduler::SchedulerConfig;
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, StartedGame};
@@ -83,7 +83,7 @@ async fn line(d: &Driver, user: &SimUser, thread: u64, text: &str) -> Result<Str
 }
 
 async fn moves(d: &Driver, game: GameId) -> Vec<String> {
-    kaboom_bot::storage::games::actions(&d.db, game)
+    kaboom_store::games::actions(&d.db, game)
         .await
         .expect("actions")
 }
@@ -329,7 +329,7 @@ async fn an_illegal_conditional_reply_is_dropped_not_played() -> Outcome {
     let g = game(&d, true).await?;
     let thread = g.thread.get();
     let mut tx = d.db.begin_write().await?;
-    kaboom_bot::storage::comforts::add_line(
+    kaboom_store::comforts::add_line(
         &mut tx,
         g.game,
         UserId(d.bob.id),
@@ -341,7 +341,7 @@ async fn an_illegal_conditional_reply_is_dropped_not_played() -> Outcome {
     .await?;
     tx.commit()
         .await
-        .map_err(kaboom_bot::storage::StorageError::from)?;
+        .map_err(kaboom_store::StorageError::from)?;
     d.play(&d.alice, thread, "e4").await?;
     assert_eq!(
         moves(&d, g.game).await,
@@ -390,7 +390,7 @@ async fn a_vacation_stops_the_clock_pauses_nudges_and_ends_by_itself() -> Outcom
             .any(|t| t.contains("bob (Black) is on vacation until")),
         "{told:?}"
     );
-    let row = kaboom_bot::storage::games::get(&d.db, g.game)
+    let row = kaboom_store::games::get(&d.db, g.game)
         .await?
         .unwrap();
     assert_eq!(
@@ -472,7 +472,7 @@ async fn a_vacation_ended_early_gives_the_days_back_to_the_clock() -> Outcome {
         "{too_many:?}"
     );
     let deadline = || async {
-        kaboom_bot::storage::games::get(&d.db, g.game)
+        kaboom_store::games::get(&d.db, g.game)
             .await
             .unwrap()
             .unwrap()
@@ -755,9 +755,9 @@ async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
             .any(|m| m.content().contains("bob") && m.content().contains("(White) to move")),
         "{new_game:?}"
     );
-    let row = kaboom_bot::storage::games::by_thread(
+    let row = kaboom_store::games::by_thread(
         &d.db,
-        kaboom_bot::domain::ids::ChannelId(new_thread),
+        kaboom_domain::ids::ChannelId(new_thread),
     )
     .await?
     .unwrap();
@@ -824,8 +824,8 @@ async fn beirut_takebacks_never_cross_a_boom() -> Outcome {
 /// out is forfeited and one whose time had not is saved, never both nor neither.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
-    use kaboom_bot::service::Services;
-    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_service::Services;
+    use kaboom_store::challenges::{ColorChoice, NewChallenge};
     use kaboom_testkit::notifier::RecordingNotifier;
     use kaboom_testkit::painter::PlainPainter;
 
@@ -845,7 +845,7 @@ async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
             let c = services
                 .create_challenge(NewChallenge {
                     guild_id: None,
-                    channel_id: kaboom_bot::domain::ids::ChannelId(10),
+                    channel_id: kaboom_domain::ids::ChannelId(10),
                     challenger_id: alice,
                     challenger_name: "alice".into(),
                     opponent_id: Some(bob),
@@ -882,7 +882,7 @@ async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
     let row = |id| {
         let db = db.clone();
         async move {
-            kaboom_bot::storage::games::get(&db, id)
+            kaboom_store::games::get(&db, id)
                 .await
                 .unwrap()
                 .unwrap()
@@ -899,9 +899,9 @@ async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
 /// told why.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_takeback_racing_a_move_exactly_one_wins() {
-    use kaboom_bot::service::comforts::ComfortRefusal;
-    use kaboom_bot::service::{Refusal, ServiceError, Services};
-    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_service::comforts::ComfortRefusal;
+    use kaboom_service::{Refusal, ServiceError, Services};
+    use kaboom_store::challenges::{ColorChoice, NewChallenge};
     use kaboom_testkit::painter::PlainPainter;
 
     let alice = UserId(1001);
@@ -913,7 +913,7 @@ async fn a_takeback_racing_a_move_exactly_one_wins() {
         let c = services
             .create_challenge(NewChallenge {
                 guild_id: None,
-                channel_id: kaboom_bot::domain::ids::ChannelId(10),
+                channel_id: kaboom_domain::ids::ChannelId(10),
                 challenger_id: alice,
                 challenger_name: "alice".into(),
                 opponent_id: Some(bob),
@@ -937,7 +937,7 @@ async fn a_takeback_racing_a_move_exactly_one_wins() {
             services.answer_takeback(id, bob, true),
             services.play(id, bob, "e5")
         );
-        let actions = kaboom_bot::storage::games::actions(&db, id).await.unwrap();
+        let actions = kaboom_store::games::actions(&db, id).await.unwrap();
         match (taken, moved) {
             // The move lost: it was checked before the takeback and saved after it
             // (the expected-ply check), or read the game after it (not bob's turn).

@@ -8,8 +8,8 @@
 
 use std::process::Command;
 
-use kaboom_bot::domain::ids::GameId;
-use kaboom_bot::storage::{Db, games};
+use kaboom_domain::ids::GameId;
+use kaboom_store::{Db, games};
 use kaboom_rules::{AnyGame, Viewer};
 use kaboom_testkit::TempDb;
 
@@ -22,7 +22,7 @@ fn copy_db(from: &str, to: &str) -> std::process::Output {
 
 /// How many rows `table` has.
 async fn rows_of(db: &Db, table: &str) -> i64 {
-    kaboom_bot::storage::sql::query(format!("SELECT COUNT(*) AS n FROM {table}"))
+    kaboom_store::sql::query(format!("SELECT COUNT(*) AS n FROM {table}"))
         .fetch_one(db)
         .await
         .unwrap()
@@ -76,17 +76,17 @@ async fn a_sqlite_database_moves_to_postgres_whole() {
     }
     assert!(tables >= 15, "every table is listed: {stdout}");
     for user in [1001_u64, 1002] {
-        let user = kaboom_bot::domain::ids::UserId(user);
+        let user = kaboom_domain::ids::UserId(user);
         assert_eq!(
             format!(
                 "{:?}",
-                kaboom_bot::storage::ratings::of_user(&sqlite, user)
+                kaboom_store::ratings::of_user(&sqlite, user)
                     .await
                     .unwrap()
             ),
             format!(
                 "{:?}",
-                kaboom_bot::storage::ratings::of_user(&pg, user)
+                kaboom_store::ratings::of_user(&pg, user)
                     .await
                     .unwrap()
             ),
@@ -108,7 +108,7 @@ async fn a_sqlite_database_moves_to_postgres_whole() {
         assert_eq!(a.status(), b.status(), "game {id}");
     }
     // New rows continue after the copied ids.
-    let next: i64 = kaboom_bot::storage::sql::query(
+    let next: i64 = kaboom_store::sql::query(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
             variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
          VALUES (1, 1, 1, 'x', 2, 'atomic', 0, FALSE, 3, 'white', FALSE, 'open', 0) RETURNING id",

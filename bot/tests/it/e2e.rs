@@ -13,7 +13,7 @@ use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, WAIT};
 use sha2::{Digest, Sha256};
 
-use kaboom_bot::domain::ids::GameId;
+use kaboom_domain::ids::GameId;
 
 const T0: i64 = 1_763_700_000;
 

@@ -25,8 +25,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use kaboom_bot::domain::ids::{GameId, UserId};
-use kaboom_bot::storage::{Db, games, outbox};
+use kaboom_domain::ids::{GameId, UserId};
+use kaboom_store::{Db, games, outbox};
 use kaboom_rules::{AnyGame, Color, Viewer};
 use serde_json::{Value, json};
 
@@ -526,8 +526,8 @@ mod single {
     use std::sync::Arc;
 
     use fake_discord::FakeDiscord;
-    use kaboom_bot::service::Services;
-    use kaboom_bot::service::painter::RendererPainter;
+    use kaboom_service::Services;
+    use kaboom_service::painter::RendererPainter;
     use kaboom_testkit::clock::TestClock;
     use kaboom_testkit::driver::{Driver, StartedGame};
 

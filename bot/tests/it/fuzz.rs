@@ -10,9 +10,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use fake_discord::FakeDiscord;
-use kaboom_bot::discord::messages::ids;
-use kaboom_bot::discord::outbox::Effect;
-use kaboom_bot::domain::ids::{ChannelId, GameId, MessageId, UserId};
+use kaboom_discord::messages::ids;
+use kaboom_discord::outbox::Effect;
+use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, WAIT};
@@ -273,11 +273,11 @@ async fn forged_components_are_refused_and_the_game_plays_on() -> Result<(), Dem
         .await?;
     let moved = d.play(&d.alice, started.thread, "e4").await?;
     assert!(moved.content().is_some(), "{moved:?}");
-    let row = kaboom_bot::storage::games::get(&d.db, started.game)
+    let row = kaboom_store::games::get(&d.db, started.game)
         .await?
         .expect("the game");
     assert_eq!(row.ply, 1, "only the real move was applied");
-    let actions = kaboom_bot::storage::games::actions(&d.db, started.game).await?;
+    let actions = kaboom_store::games::actions(&d.db, started.game).await?;
     assert_eq!(actions, vec!["e4".to_string()]);
     d.stop().await;
     Ok(())

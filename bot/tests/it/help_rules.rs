@@ -101,7 +101,7 @@ async fn help_and_rules_answer_within_discords_limits() {
     assert!(help.is_ephemeral(), "/help answers the caller only");
     let text = within_limits("/help", &help);
     let mut names = Vec::new();
-    for c in kaboom_bot::discord::commands::all() {
+    for c in kaboom_discord::commands::all() {
         if c.subcommands.is_empty() {
             names.push(c.name.to_string());
         }

@@ -23,8 +23,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Duration;
 
-use kaboom_bot::domain::ids::{GameId, UserId};
-use kaboom_bot::storage::{Db, games, outbox};
+use kaboom_domain::ids::{GameId, UserId};
+use kaboom_store::{Db, games, outbox};
 use kaboom_rules::{AnyGame, Color, Viewer};
 use serde_json::{Value, json};
 

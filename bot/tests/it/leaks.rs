@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
-use kaboom_bot::discord::messages::failure::UNREADABLE_GAME;
-use kaboom_bot::domain::ids::{ChannelId, GameId, GuildId, UserId};
+use kaboom_discord::messages::failure::UNREADABLE_GAME;
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, StartedGame};
@@ -301,8 +301,8 @@ fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
 /// nobody through the scheduler's nudge and forfeit notices: each names who it may ping.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduler_notices_ping_only_the_players() {
-    use kaboom_bot::service::Services;
-    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_service::Services;
+    use kaboom_store::challenges::{ColorChoice, NewChallenge};
     use kaboom_rules::{GameOptions, Variant};
     let fake = FakeDiscord::start().await.expect("fake starts");
     let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
@@ -317,7 +317,7 @@ async fn scheduler_notices_ping_only_the_players() {
         &services,
         clock.clone(),
         http,
-        kaboom_bot::scheduler::SchedulerConfig::default(),
+        kaboom_service::scheduler::SchedulerConfig::default(),
     );
     let channel = fake.text_channel_id();
     let c = services
@@ -437,7 +437,7 @@ async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
         assert!(r.custom_ids().is_empty(), "{r:?}");
     }
     d.fake.set_bot_permissions(
-        kaboom_bot::discord::place::NEEDED
+        kaboom_discord::place::NEEDED
             - Permissions::CREATE_PUBLIC_THREADS
             - Permissions::ATTACH_FILES,
     );
@@ -469,15 +469,15 @@ fn challenge_checks_the_invite_permissions() {
         .find_map(|p| p.strip_prefix("permissions="))
         .and_then(|p| p.trim().parse().ok())
         .unwrap_or_else(|| panic!("no permissions in {link}"));
-    assert_eq!(kaboom_bot::discord::place::NEEDED.bits(), bits);
+    assert_eq!(kaboom_discord::place::NEEDED.bits(), bits);
 }
 
 /// Issue 16 (6): `/games` with 60 active games stays within Discord's 2000 characters,
 /// listing what fits and saying how many more there are.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_with_sixty_games_fits_one_message() -> Outcome {
-    use kaboom_bot::service::Services;
-    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+    use kaboom_service::Services;
+    use kaboom_store::challenges::{ColorChoice, NewChallenge};
     use kaboom_rules::{GameOptions, Variant};
     let (d, _url, _dir) = start().await?;
     let services = Services::new(
@@ -559,15 +559,15 @@ async fn a_damaged_challenge_row_costs_only_itself() {
 struct Offline {
     url: String,
     clock: Arc<TestClock>,
-    scheduler: kaboom_bot::scheduler::Scheduler,
-    services: kaboom_bot::service::Services,
+    scheduler: kaboom_service::scheduler::Scheduler,
+    services: kaboom_service::Services,
     notifier: Arc<kaboom_testkit::notifier::RecordingNotifier>,
     _dir: tempfile::TempDir,
 }
 
 async fn offline() -> Offline {
-    use kaboom_bot::service::Services;
-    use kaboom_bot::storage::Db;
+    use kaboom_service::Services;
+    use kaboom_store::Db;
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("offline.db").display());
     let db = Db::connect(&url).await.unwrap();
@@ -590,8 +590,8 @@ async fn offline() -> Offline {
 }
 
 /// alice's one-day Atomic challenge in channel 10 of server 1, to `opponent` (or open).
-fn challenge(opponent: Option<UserId>) -> kaboom_bot::storage::challenges::NewChallenge {
-    use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+fn challenge(opponent: Option<UserId>) -> kaboom_store::challenges::NewChallenge {
+    use kaboom_store::challenges::{ColorChoice, NewChallenge};
     use kaboom_rules::{GameOptions, Variant};
     NewChallenge {
         guild_id: Some(GuildId(1)),

@@ -19,7 +19,6 @@ mod fuzz;
 mod help_rules;
 mod invite_cli;
 mod kill_loop;
-mod layers;
 mod leaks;
 mod outbox;
 mod player_texts;

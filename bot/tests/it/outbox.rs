@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fake_discord::FakeDiscord;
-use kaboom_bot::discord::outbox::DiscordEffects;
-use kaboom_bot::domain::ids::{ChannelId, GameId, MessageId};
-use kaboom_bot::service::Services;
-use kaboom_bot::service::painter::RendererPainter;
-use kaboom_bot::storage::{Db, outbox};
+use kaboom_discord::outbox::DiscordEffects;
+use kaboom_domain::ids::{ChannelId, GameId, MessageId};
+use kaboom_service::Services;
+use kaboom_service::painter::RendererPainter;
+use kaboom_store::{Db, outbox};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, ServicesFor, StartedGame};
@@ -328,7 +328,7 @@ async fn a_crash_between_thread_creation_and_recording_ends_with_one_thread() {
 /// Issue 16: declining and cancelling a challenge are committed with the challenge
 /// message's edit in the outbox; the message says who closed it and loses its buttons once
 /// the outbox has delivered it (normally before the player is answered; on a loaded
-/// machine the answer may come first, after waiting [`kaboom_bot::discord::outbox::SETTLE`]).
+/// machine the answer may come first, after waiting [`kaboom_discord::outbox::SETTLE`]).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn declining_and_cancelling_edit_the_challenge_message_through_the_outbox() {
     let (d, _dir, _url) = start().await.unwrap();

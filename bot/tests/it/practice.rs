@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fake_discord::{CommandOption, FakeDiscord, SimUser};
-use kaboom_bot::domain::game::GameState;
-use kaboom_bot::domain::ids::GameId;
-use kaboom_bot::storage::{carriers, engine, games};
+use kaboom_domain::game::GameState;
+use kaboom_domain::ids::GameId;
+use kaboom_store::{carriers, engine, games};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::Driver;
@@ -42,7 +42,7 @@ async fn play_bot(d: &Driver, variant: i64, color: i64) -> Result<(GameId, u64),
 }
 
 /// Waits until game `id` has `ply` plies.
-async fn wait_for_ply(d: &Driver, id: GameId, ply: i64) -> kaboom_bot::domain::game::GameRow {
+async fn wait_for_ply(d: &Driver, id: GameId, ply: i64) -> kaboom_domain::game::GameRow {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let row = games::get(&d.db, id).await.unwrap().unwrap();

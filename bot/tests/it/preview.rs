@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
-use kaboom_bot::domain::ids::GameId;
+use kaboom_domain::ids::GameId;
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::Driver;
@@ -53,7 +53,7 @@ fn buttons(r: &InteractionResponse) -> (String, String) {
 }
 
 async fn ply(d: &Driver, game: GameId) -> i64 {
-    kaboom_bot::storage::games::get(&d.db, game)
+    kaboom_store::games::get(&d.db, game)
         .await
         .unwrap()
         .unwrap()

@@ -6,13 +6,13 @@
 use std::sync::Arc;
 
 use fake_discord::{CommandOption, FakeDiscord};
-use kaboom_bot::domain::ids::{ChannelId, GameId, GuildId, UserId};
-use kaboom_bot::domain::rating::{self, Glicko};
-use kaboom_bot::scheduler::Scheduler;
-use kaboom_bot::service::{DrawResult, Services};
-use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
-use kaboom_bot::storage::ratings::{self, GameChange};
-use kaboom_bot::storage::{Db, games::Readable};
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
+use kaboom_domain::rating::{self, Glicko};
+use kaboom_service::scheduler::Scheduler;
+use kaboom_service::{DrawResult, Services};
+use kaboom_store::challenges::{ColorChoice, NewChallenge};
+use kaboom_store::ratings::{self, GameChange};
+use kaboom_store::{Db, games::Readable};
 use kaboom_rules::{Color, EndReason, GameOptions, Variant};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
@@ -338,7 +338,7 @@ async fn a_time_forfeit_is_rated_and_announced_with_the_change() {
         .sent()
         .iter()
         .find_map(|n| match n {
-            kaboom_bot::scheduler::Notice::GameEnded { text, .. } => Some(text.clone()),
+            kaboom_service::scheduler::Notice::GameEnded { text, .. } => Some(text.clone()),
             _ => None,
         })
         .unwrap();
@@ -369,7 +369,7 @@ async fn aborted_casual_and_moveless_games_are_not_rated() {
     let ended = s.resign(id, BOB.0).await.unwrap();
     assert!(ended.rating.is_none());
     let note =
-        kaboom_bot::discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome)
+        kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome)
             .unwrap();
     assert!(note.contains("Not rated"), "{note}");
     // Resigned before any move.
@@ -380,7 +380,7 @@ async fn aborted_casual_and_moveless_games_are_not_rated() {
     let ended = s.resign(id, BOB.0).await.unwrap();
     assert!(ended.rating.is_none());
     assert!(
-        kaboom_bot::discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome)
+        kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome)
             .is_none()
     );
     // Forfeited on time by the scheduler before White's first move, and before Black's.
@@ -429,7 +429,7 @@ async fn aborted_casual_and_moveless_games_are_not_rated() {
     let lines: Vec<String> = archive
         .games
         .iter()
-        .map(kaboom_bot::discord::messages::ratings::finished_line)
+        .map(kaboom_discord::messages::ratings::finished_line)
         .collect();
     assert_eq!(
         lines.iter().filter(|l| l.contains(" · aborted · ")).count(),

@@ -12,7 +12,7 @@ use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::Driver;
 
-use kaboom_bot::domain::ids::GameId;
+use kaboom_domain::ids::GameId;
 
 const T0: i64 = 1_763_700_000;
 const ATOMIC: i64 = 0;

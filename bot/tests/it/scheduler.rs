@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use kaboom_bot::domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
-use kaboom_bot::scheduler::{Notice, Scheduler, SchedulerConfig};
-use kaboom_bot::service::{Refusal, ServiceError, Services};
-use kaboom_bot::storage::challenges::{ChallengeState, ColorChoice, NewChallenge};
-use kaboom_bot::storage::games::{self, GameState, NewGame, StateUpdate};
-use kaboom_bot::storage::settings::{self, GuildSettings, NudgeVia, UserSettings};
-use kaboom_bot::storage::{Db, schedule};
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
+use kaboom_service::scheduler::{Notice, Scheduler, SchedulerConfig};
+use kaboom_service::{Refusal, ServiceError, Services};
+use kaboom_store::challenges::{ChallengeState, ColorChoice, NewChallenge};
+use kaboom_store::games::{self, GameState, NewGame, StateUpdate};
+use kaboom_store::settings::{self, GuildSettings, NudgeVia, UserSettings};
+use kaboom_store::{Db, schedule};
 use kaboom_rules::{Color, GameOptions, Variant};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::notifier::RecordingNotifier;
@@ -210,7 +210,7 @@ async fn a_move_after_the_deadline_is_refused_before_the_sweep() {
             "{late:?}"
         );
         // What the player reads.
-        let text = kaboom_bot::discord::messages::service_error(&late.unwrap_err());
+        let text = kaboom_discord::messages::service_error(&late.unwrap_err());
         assert!(
             text.contains("Time is up")
                 && text.contains("alice (White)")
@@ -286,7 +286,7 @@ async fn running_scheduler_is_woken_by_a_late_move_and_stops() {
         w.clock.clone(),
         w.notifier.clone(),
         config.clone(),
-        kaboom_bot::discord::messages::scheduler_wording(),
+        kaboom_discord::messages::scheduler_wording(),
     )
     .with_waker(w.services.scheduler_waker.clone());
     // Half of Alice's time is used: the first sweep nudges her, which shows it has run.
@@ -330,7 +330,7 @@ async fn running_scheduler_is_woken_by_a_late_move_and_stops() {
         w.clock.clone(),
         w.notifier.clone(),
         config,
-        kaboom_bot::discord::messages::scheduler_wording(),
+        kaboom_discord::messages::scheduler_wording(),
     );
     let (stop, handle) = orphan.spawn();
     drop(stop);
@@ -730,7 +730,7 @@ fn configuration_from_the_environment() {
 
 #[tokio::test]
 async fn settings_command_logic_changes_and_describes() {
-    use kaboom_bot::discord::commands::settings::{apply_guild, apply_user};
+    use kaboom_discord::commands::settings::{apply_guild, apply_user};
     let w = world().await;
     let db = &w.services.db;
     let text = apply_user(db, ALICE, None, None, T0).await.unwrap();
@@ -783,11 +783,11 @@ async fn settings_command_logic_changes_and_describes() {
 /// notices, or that writes the bot's own outbox entries.
 struct Planner {
     fail: bool,
-    inner: kaboom_bot::discord::notifier::DiscordNotifier,
+    inner: kaboom_discord::notifier::DiscordNotifier,
 }
 
-impl kaboom_bot::scheduler::NoticePlanner for Planner {
-    fn plan(&self, notice: &Notice) -> Vec<kaboom_bot::storage::outbox::NewEffect> {
+impl kaboom_service::scheduler::NoticePlanner for Planner {
+    fn plan(&self, notice: &Notice) -> Vec<kaboom_store::outbox::NewEffect> {
         assert!(!self.fail, "simulated crash while writing the notices");
         self.inner.plan(notice)
     }
@@ -800,7 +800,7 @@ impl kaboom_bot::scheduler::NoticePlanner for Planner {
 fn planner(fail: bool) -> Arc<Planner> {
     Arc::new(Planner {
         fail,
-        inner: kaboom_bot::discord::notifier::DiscordNotifier::new(Default::default()),
+        inner: kaboom_discord::notifier::DiscordNotifier::new(Default::default()),
     })
 }
 
@@ -810,7 +810,7 @@ fn planner(fail: bool) -> Arc<Planner> {
 /// write nothing more.
 #[tokio::test]
 async fn a_forfeit_and_its_announcement_are_written_together_or_not_at_all() {
-    use kaboom_bot::storage::outbox;
+    use kaboom_store::outbox;
     let w = world().await;
     let id = game(&w, Variant::Atomic, Some(1)).await;
     let db = w.services.db.clone();
@@ -838,7 +838,7 @@ async fn a_forfeit_and_its_announcement_are_written_together_or_not_at_all() {
 /// nudge with the ply it is about, an expiry with the challenge's message.
 #[tokio::test]
 async fn nudges_and_expiries_are_outbox_entries() {
-    use kaboom_bot::storage::outbox;
+    use kaboom_store::outbox;
     let w = world().await;
     let db = w.services.db.clone();
     let scheduler = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), planner(false));

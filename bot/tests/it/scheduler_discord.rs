@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fake_discord::{self, FakeDiscord};
-use kaboom_bot::domain::ids::{ChannelId, GuildId, MessageId, UserId};
-use kaboom_bot::scheduler::SchedulerConfig;
-use kaboom_bot::service::Services;
-use kaboom_bot::storage::challenges::{ColorChoice, NewChallenge};
+use kaboom_domain::ids::{ChannelId, GuildId, MessageId, UserId};
+use kaboom_service::scheduler::SchedulerConfig;
+use kaboom_service::Services;
+use kaboom_store::challenges::{ColorChoice, NewChallenge};
 use kaboom_rules::{GameOptions, Variant};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::painter::PlainPainter;
@@ -117,7 +117,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
             &http,
             serenity::CreateMessage::new()
                 .content("board after 1. e4")
-                .components(kaboom_bot::discord::messages::board_buttons(id, false)),
+                .components(kaboom_discord::messages::board_buttons(id, false)),
         )
         .await
         .unwrap();
@@ -169,8 +169,8 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
 /// message back: the forfeit is announced exactly once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forfeit_is_announced_once_across_a_crash_and_a_lost_answer() {
-    use kaboom_bot::discord::notifier::DiscordNotifier;
-    use kaboom_bot::discord::outbox::Deliverer;
+    use kaboom_discord::notifier::DiscordNotifier;
+    use kaboom_discord::outbox::Deliverer;
     let fake = FakeDiscord::start().await.expect("fake starts");
     let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
     let (db, _dir) = kaboom_testkit::temp_db().await;
@@ -236,9 +236,9 @@ mod with_bot {
     use fake_discord::{
         CommandOption, FakeDiscord, InteractionResponse, MEMBER_PERMISSIONS, SimUser,
     };
-    use kaboom_bot::scheduler::SchedulerConfig;
-    use kaboom_bot::service::Services;
-    use kaboom_bot::storage::settings as stored;
+    use kaboom_service::scheduler::SchedulerConfig;
+    use kaboom_service::Services;
+    use kaboom_store::settings as stored;
     use kaboom_testkit::clock::TestClock;
     use kaboom_testkit::driver::{Driver, ServicesFor};
     use kaboom_testkit::painter::PlainPainter;
@@ -338,7 +338,7 @@ mod with_bot {
         // A one-day game in this server: at 30% of alice's day she is mentioned in the
         // thread (her choice), not sent a DM.
         let c = services
-            .create_challenge(kaboom_bot::storage::challenges::NewChallenge {
+            .create_challenge(kaboom_store::challenges::NewChallenge {
                 guild_id: Some(GuildId(fake.guild_id())),
                 channel_id: ChannelId(fake.text_channel_id()),
                 challenger_id: UserId(alice.id),
@@ -347,7 +347,7 @@ mod with_bot {
                 variant: kaboom_rules::Variant::Atomic,
                 options: kaboom_rules::GameOptions::default(),
                 days_per_move: Some(1),
-                color: kaboom_bot::storage::challenges::ColorChoice::White,
+                color: kaboom_store::challenges::ColorChoice::White,
                 rated: false,
             })
             .await
@@ -441,7 +441,7 @@ mod with_bot {
     /// The refusal names each missing permission as Discord's settings do.
     #[test]
     fn missing_permission_refusals_name_the_permissions() {
-        use kaboom_bot::discord::commands::missing_permissions_text;
+        use kaboom_discord::commands::missing_permissions_text;
         let two = missing_permissions_text(
             "x",
             Some(Permissions::MANAGE_GUILD | Permissions::MANAGE_ROLES),

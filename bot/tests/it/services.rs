@@ -2,15 +2,15 @@
 
 use std::sync::Arc;
 
-use kaboom_bot::domain::ids::{ChannelId, GameId, GuildId, UserId};
-use kaboom_bot::service::painter::BoardPainter;
-use kaboom_bot::storage::games::{self, GameState, StateUpdate};
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
+use kaboom_service::painter::BoardPainter;
+use kaboom_store::games::{self, GameState, StateUpdate};
 use kaboom_rules::{AnyGame, Color, EndReason, GameOptions, Variant, Viewer};
 
-use kaboom_bot::discord::messages;
-use kaboom_bot::service::*;
-use kaboom_bot::storage::Db;
-use kaboom_bot::storage::challenges::{ChallengeState, ColorChoice, NewChallenge};
+use kaboom_discord::messages;
+use kaboom_service::*;
+use kaboom_store::Db;
+use kaboom_store::challenges::{ChallengeState, ColorChoice, NewChallenge};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::painter::PlainPainter;
 use kaboom_testkit::temp_db;

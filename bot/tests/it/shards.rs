@@ -33,9 +33,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::Child;
 use std::time::{Duration, Instant};
 
-use kaboom_bot::domain::game::GameState;
-use kaboom_bot::domain::ids::{GameId, UserId};
-use kaboom_bot::storage::{Db, games, outbox, sql};
+use kaboom_domain::game::GameState;
+use kaboom_domain::ids::{GameId, UserId};
+use kaboom_store::{Db, games, outbox, sql};
 use kaboom_rules::{AnyGame, Color, Viewer};
 use serde_json::{Value, json};
 

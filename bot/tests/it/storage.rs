@@ -1,7 +1,7 @@
 //! Storage round trips on a temporary database.
 
-use kaboom_bot::domain::ids::{GuildId, UserId};
-use kaboom_bot::storage::settings::{
+use kaboom_domain::ids::{GuildId, UserId};
+use kaboom_store::settings::{
     GuildSettings, NudgeVia, UserSettings, guild, put_guild, put_user, user,
 };
 use kaboom_testkit::temp_db;
@@ -36,7 +36,7 @@ async fn database_files_are_readable_by_their_owner_only() {
     let path = dir.path().join("kaboom.db");
     let url = format!("sqlite://{}", path.display());
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    let db = kaboom_bot::storage::Db::connect(&url).await.unwrap();
+    let db = kaboom_store::Db::connect(&url).await.unwrap();
     put_user(&db, UserId(7), UserSettings::default(), 1)
         .await
         .unwrap();
@@ -47,7 +47,7 @@ async fn database_files_are_readable_by_their_owner_only() {
     db.close().await;
 
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let db = kaboom_bot::storage::Db::connect(&url).await.unwrap();
+    let db = kaboom_store::Db::connect(&url).await.unwrap();
     assert_eq!(
         mode(&path),
         0o600,
@@ -64,9 +64,9 @@ async fn database_files_are_readable_by_their_owner_only() {
 async fn a_version_4_database_moves_its_pending_announcements_into_the_one_outbox() {
     use std::str::FromStr;
 
-    use kaboom_bot::discord::outbox::Effect;
-    use kaboom_bot::domain::ids::{ChannelId, GameId, MessageId};
-    use kaboom_bot::storage::{Db, outbox};
+    use kaboom_discord::outbox::Effect;
+    use kaboom_domain::ids::{ChannelId, GameId, MessageId};
+    use kaboom_store::{Db, outbox};
     use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
 
     let dir = tempfile::tempdir().unwrap();
@@ -171,8 +171,8 @@ async fn a_version_4_database_moves_its_pending_announcements_into_the_one_outbo
 /// process) every claim is granted.
 #[tokio::test]
 async fn an_outbox_queue_is_claimed_by_one_process_at_a_time() {
-    use kaboom_bot::storage::Engine;
-    use kaboom_bot::storage::outbox::{CLAIM_LEASE_SECS, claim_queue, release_queue};
+    use kaboom_store::Engine;
+    use kaboom_store::outbox::{CLAIM_LEASE_SECS, claim_queue, release_queue};
 
     let (db, _dir) = temp_db().await;
     let t = 1_000;

@@ -1,0 +1,74 @@
+//! A game's board picture and where its posts go, for the outbox and the commands.
+//!
+//! Images are painted off the async runtime (`spawn_blocking`, a bounded number at once:
+//! `service::replay::CpuPool`).
+
+use kaboom_rules::{Color, Viewer};
+use poise::serenity_prelude as serenity;
+
+use crate::Error;
+use kaboom_service::{Services, Snapshot};
+
+/// Whose side is at the bottom of every public board picture of a game: White, as
+/// lichess and most chess bots do. One orientation for the whole game keeps a thread
+/// readable when scrolling (issue 19: flipping to the side to move swapped it on every
+/// post). A player's own view ("My view", `/board private`) shows their side at the bottom.
+pub const PUBLIC_BOTTOM: Color = Color::White;
+
+/// Paints `viewer`'s view from `bottom`'s side on a blocking thread, through the services'
+/// bounded CPU pool (issue 16).
+///
+/// # Errors
+/// The painter's message.
+pub async fn paint(
+    services: &Services,
+    snap: &Snapshot,
+    viewer: Viewer,
+    bottom: Color,
+) -> Result<serenity::CreateAttachment, Error> {
+    let (s, snap2) = (services.clone(), snap.clone());
+    let png = services
+        .cpu
+        .run(move || s.paint(&snap2, viewer, bottom))
+        .await??;
+    Ok(serenity::CreateAttachment::bytes(
+        png,
+        format!("game-{}.png", snap.row.id),
+    ))
+}
+
+/// The channel where a game's messages go: its thread, or the challenge channel before
+/// the thread exists.
+pub fn game_channel(snap: &Snapshot) -> serenity::ChannelId {
+    serenity::ChannelId::from(snap.row.thread_id.unwrap_or(snap.row.channel_id))
+}
+
+/// The largest file a bot may upload to a message: 10 MiB. Discord's "Uploading Files"
+/// (<https://discord.com/developers/docs/reference#uploading-files>): "the maximum
+/// request size when sending a message is **25 MiB**" and the default file size limit
+/// for a guild without boosts is 10 MiB (the limit Discord applies to bots' uploads since
+/// 2024). Replays stay far below it (about 0.5 MB for 150 plies at 480 px).
+pub const UPLOAD_LIMIT: usize = 10 * 1024 * 1024;
+
+/// The replay GIF of the game in `snap` (issue 19) as `viewer` sees it from `bottom`'s
+/// side, encoded on a blocking thread through the services' bounded CPU pool, never over
+/// [`UPLOAD_LIMIT`].
+///
+/// # Errors
+/// The painter's message (also when the replay would be over the upload limit).
+pub async fn replay(
+    services: &Services,
+    snap: &Snapshot,
+    viewer: Viewer,
+    bottom: Color,
+) -> Result<serenity::CreateAttachment, Error> {
+    let (s, snap2) = (services.clone(), snap.clone());
+    let gif = services
+        .cpu
+        .run(move || s.replay_gif(&snap2, viewer, bottom, UPLOAD_LIMIT))
+        .await??;
+    Ok(serenity::CreateAttachment::bytes(
+        gif,
+        format!("game-{}-replay.gif", snap.row.id),
+    ))
+}

@@ -1,0 +1,242 @@
+//! Wiring: the poise framework (commands, the one error handler, component routing) and
+//! `kaboom serve`.
+
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+
+use crate::config::Config;
+use crate::types::{Data, Error};
+use kaboom_domain::clock::SystemClock;
+use kaboom_service::Services;
+use kaboom_service::painter::RendererPainter;
+use kaboom_store::Db;
+
+async fn event_handler(
+    framework: poise::FrameworkContext<'_, Data, Error>,
+    event: &serenity::FullEvent,
+) -> Result<(), Error> {
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(ic),
+        } => {
+            crate::components::handle(framework.serenity_context, framework.user_data, ic)
+                .await
+        }
+        serenity::FullEvent::Ready { data_about_bot } => {
+            tracing::info!(user = %data_about_bot.user.name, "connected to Discord");
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The gateway intents the bot needs: only `GUILDS` (no privileged ones).
+///
+/// Slash commands, autocomplete, buttons and menus arrive as interactions whatever the
+/// intents; `GUILDS` keeps the cache of servers, channels, threads and roles that the
+/// framework's permission checks (`/settings server`: Manage Server) read. Every other
+/// event would be traffic the bot ignores. Source: Discord API docs, "Gateway Intents".
+pub fn intents() -> serenity::GatewayIntents {
+    serenity::GatewayIntents::GUILDS
+}
+
+/// The poise framework over `services`. Commands are registered at start-up: in
+/// `dev_guild` only (instant) if given, else globally.
+pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework<Data, Error> {
+    poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: crate::commands::all(),
+            // Replies ping nobody unless they say whom (issue 16).
+            allowed_mentions: Some(crate::messages::mentions::none()),
+            on_error: |error| Box::pin(crate::commands::on_error(error)),
+            event_handler: |framework, event| Box::pin(event_handler(framework, event)),
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match dev_guild {
+                    Some(g) => {
+                        poise::builtins::register_in_guild(
+                            ctx,
+                            commands,
+                            serenity::GuildId::new(g),
+                        )
+                        .await?;
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                // Every side effect of a change goes through the outbox (issue 16); its
+                // deliverer first posts what a crash or a failure left.
+                let planner = crate::outbox::DiscordEffects::for_services(&services);
+                let services = services.with_effects(planner);
+                let outbox =
+                    crate::outbox::Deliverer::spawn(services.clone(), ctx.http.clone());
+                // The practice opponent plays as the bot's own user (issue 23); its worker
+                // first plays whatever turns a restart left.
+                let engine = kaboom_service::engine::EnginePlayer {
+                    user: crate::ids::Domain::domain(ready.user.id),
+                    name: ready.user.name.clone(),
+                };
+                kaboom_service::engine::spawn_worker(services.clone(), engine.clone());
+                Ok(Data {
+                    services,
+                    outbox,
+                    engine,
+                })
+            })
+        })
+        .build()
+}
+
+/// Asks Discord who the bot is (`GET /users/@me`, Get Current User) before anything else
+/// starts, so that a wrong token stops `kaboom serve` with one line instead of a shard
+/// that retries every few seconds forever (Discord answers 401 Unauthorized to a REST
+/// request with an invalid token, and closes the gateway with 4004 Authentication failed:
+/// <https://discord.com/developers/docs/topics/opcodes-and-status-codes>).
+///
+/// # Errors
+/// One line naming `DISCORD_TOKEN` on 401; the HTTP error otherwise (Discord unreachable).
+async fn check_token(http: &serenity::Http) -> Result<(), Error> {
+    match http.get_current_user().await {
+        Ok(user) => {
+            tracing::info!(user = %user.name, "token accepted");
+            Ok(())
+        }
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)))
+            if response.status_code == serenity::StatusCode::UNAUTHORIZED =>
+        {
+            Err(
+                "Discord refused DISCORD_TOKEN (401 Unauthorized): copy the bot's token again \
+                 from the Developer Portal (Bot -> Reset Token) into .env"
+                    .into(),
+            )
+        }
+        Err(e) => Err(format!("cannot reach Discord to check the token: {e}").into()),
+    }
+}
+
+/// Runs the bot until it is stopped: checks the token, opens the database (applying
+/// migrations), connects to Discord and serves. A token Discord refuses stops it with one
+/// line: 401 on the first REST request (`check_token`), or close code 4004 on the gateway
+/// ([`run_gateway`]).
+///
+/// # Errors
+/// Database or Discord failures, as one line each.
+pub async fn serve(config: Config) -> Result<(), Error> {
+    // A bad scheduler setting is reported before anything is opened.
+    let scheduler_config = kaboom_service::scheduler::SchedulerConfig::from_env()?;
+    // With DISCORD_API_BASE every REST route goes to that base. serenity 0.12.5 applies
+    // `proxy` only to requests sent without its rate limiter: `Ratelimiter::perform` builds
+    // each request with no proxy (http/ratelimiting.rs), so with the limiter on every
+    // request still went to https://discord.com. The limiter is therefore off with a base:
+    // the server behind it (a REST proxy such as nirn-proxy, or the fake) owns the limits.
+    let mut http = serenity::HttpBuilder::new(&config.token);
+    if let Some(base) = &config.api_base {
+        tracing::info!(api_base = %base, "Discord REST API base overridden");
+        http = http.proxy(base.as_str()).ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    check_token(&http).await?;
+    let db = Db::connect(&config.database_url).await?;
+    tracing::info!(database = %config.database_url, "database ready");
+    let waker = kaboom_service::scheduler::SchedulerWaker::default();
+    let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
+        .with_scheduler_config(scheduler_config.clone())
+        .with_scheduler_waker(waker.clone());
+    // The scheduler writes its notices into the same outbox and wakes the same deliverer.
+    let outbox_waker = services.outbox_waker.clone();
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents())
+        .framework(framework(services, config.dev_guild_id))
+        .await?;
+    // Scheduler hook (issue 8): one task sweeping due nudges, forfeits and expiries.
+    let _scheduler = kaboom_service::scheduler::Scheduler::new(
+        db,
+        Arc::new(SystemClock),
+        Arc::new(crate::notifier::DiscordNotifier::new(outbox_waker)),
+        scheduler_config,
+        crate::messages::scheduler_wording(),
+    )
+    .with_waker(waker)
+    .spawn();
+    run_gateway(&mut client, config.shards).await
+}
+
+/// The line `kaboom serve` stops with when the gateway refuses the token (close code 4004).
+pub const GATEWAY_REFUSED_TOKEN: &str = "Discord refused DISCORD_TOKEN on the gateway (close code 4004 Authentication failed): \
+     the token was reset or revoked; copy the bot's token again from the Developer Portal \
+     (Bot -> Reset Token) into .env";
+
+/// The `Range` to give serenity 0.12's `Client::start_shard_range` for shards
+/// `first..=last`: `first..last`. Serenity reads the range's end as the last shard to run,
+/// not one past it ("initialize shards 4 through 7" for `4..7` in its documentation; its
+/// `start_connection` starts `end - start + 1` shards), so `first..last + 1` would also run
+/// shard `last + 1`: a shard of another process, or one Discord refuses (4010 Invalid
+/// shard) past the last.
+fn serenity_shard_range(shards: &crate::config::Shards) -> std::ops::Range<u32> {
+    shards.first..shards.last
+}
+
+/// Runs `client`'s gateway connection until it ends. A gateway that closes with 4004
+/// Authentication failed ("reconnect: false" in Discord's Gateway Close Event Codes,
+/// <https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes>:
+/// the token was reset while the bot ran, or REST and the gateway disagree) ends it with
+/// the one line [`GATEWAY_REFUSED_TOKEN`] instead of a shard that retries forever;
+/// serenity 0.12 returns [`serenity::GatewayError::InvalidAuthentication`] from
+/// `Client::start` for it.
+///
+/// With `shards`, the client runs shards `first..=last` of `count` (serenity's
+/// `start_shard_range`, issue 22; Discord's Gateway "Sharding",
+/// <https://discord.com/developers/docs/events/gateway#sharding>); without, one shard.
+///
+/// # Errors
+/// [`GATEWAY_REFUSED_TOKEN`] on 4004; serenity's error otherwise.
+pub async fn run_gateway(
+    client: &mut serenity::Client,
+    shards: Option<crate::config::Shards>,
+) -> Result<(), Error> {
+    let started = match shards {
+        None => client.start().await,
+        Some(s) => {
+            tracing::info!(
+                count = s.count,
+                first = s.first,
+                last = s.last,
+                "running gateway shards"
+            );
+            client
+                .start_shard_range(serenity_shard_range(&s), s.count)
+                .await
+        }
+    };
+    match started {
+        Ok(()) => Ok(()),
+        Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication)) => {
+            client.shard_manager.shutdown_all().await;
+            Err(GATEWAY_REFUSED_TOKEN.into())
+        }
+        Err(e) => Err(format!("the Discord connection stopped: {e}").into()),
+    }
+}
+
+#[cfg(test)]
+mod shard_range_tests {
+    use super::serenity_shard_range;
+    use crate::config::Shards;
+
+    /// Serenity 0.12 starts `end - start + 1` shards from `start` (`start_connection`):
+    /// the range given must make that exactly `first..=last`.
+    #[test]
+    fn serenity_runs_exactly_the_configured_shards() {
+        for (first, last) in [(0, 0), (2, 2), (0, 2), (3, 5)] {
+            let range = serenity_shard_range(&Shards {
+                count: 6,
+                first,
+                last,
+            });
+            let started: Vec<u32> = (range.start..=range.end).collect();
+            assert_eq!(started, (first..=last).collect::<Vec<_>>());
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Slash commands, one module per feature. Their doc comments are the help players see.
+
+// poise's macro turns each command's doc comment into its Discord description and help,
+// leaving the generated function undocumented for rustdoc: hence the allow.
+#[allow(missing_docs)]
+pub mod challenge;
+#[allow(missing_docs)]
+pub mod comforts; // issue 20
+#[allow(missing_docs)]
+pub mod game;
+#[allow(missing_docs)]
+pub mod info;
+#[allow(missing_docs)]
+pub mod play;
+#[allow(missing_docs)]
+pub mod practice; // issue 23
+#[allow(missing_docs)]
+pub mod ratings; // issue 18
+#[allow(missing_docs)]
+pub mod replay; // issue 19
+#[allow(missing_docs)]
+pub mod settings; // scheduler (issue 8)
+
+use poise::serenity_prelude as serenity;
+
+use crate::ids::Domain;
+use crate::messages;
+use crate::types::{Context, Data, Error};
+use kaboom_domain::ids::GameId;
+use kaboom_service::{Refusal, ServiceError};
+
+/// Every command of the bot.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![
+        challenge::challenge(),
+        practice::play_bot(),
+        play::move_(),
+        play::board(),
+        game::resign(),
+        game::draw(),
+        game::abort(),
+        info::games(),
+        ratings::profile(),
+        ratings::leaderboard(),
+        info::pgn(),
+        info::rules(),
+        info::help(),
+        settings::settings(), // scheduler (issue 8)
+        comforts::premove(),  // issue 20
+        comforts::vacation(),
+        comforts::takeback(),
+        comforts::note(),
+        replay::replay(), // issue 19
+    ]
+}
+
+/// Answers only the caller.
+///
+/// # Errors
+/// A Discord error.
+pub async fn say_private(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
+    crate::respond::send(
+        ctx,
+        poise::CreateReply::default().content(text).ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Parses a `game` option: `12` or `#12`.
+fn parse_game_option(text: &str) -> Result<GameId, ServiceError> {
+    text.trim().trim_start_matches('#').parse().map_err(|_| {
+        ServiceError::Refused(Refusal::NotAGame {
+            typed: text.to_string(),
+        })
+    })
+}
+
+/// The `game` option typed so far in an autocomplete request, if any, at the top level or
+/// inside a subcommand (`/premove line game:12`).
+fn typed_game_option(ctx: Context<'_>) -> Option<String> {
+    fn find(options: &[serenity::CommandDataOption]) -> Option<String> {
+        options.iter().find_map(|o| match &o.value {
+            serenity::CommandDataOptionValue::String(s) if o.name == "game" => Some(s.clone()),
+            serenity::CommandDataOptionValue::SubCommand(sub) => find(sub),
+            _ => None,
+        })
+    }
+    let poise::Context::Application(app) = ctx else {
+        return None;
+    };
+    find(&app.interaction.data.options)
+}
+
+/// The game an autocomplete request is about, best effort: the `game` option typed so far
+/// (`12` or `#12`), else the game of the thread, else the caller's only active game; `None`
+/// when none can be told (autocomplete then offers nothing rather than an error).
+pub(crate) async fn autocomplete_target(ctx: Context<'_>) -> Option<GameId> {
+    let services = &ctx.data().services;
+    match typed_game_option(ctx) {
+        Some(g) => parse_game_option(&g).ok(),
+        None => match services.game_in_thread(ctx.channel_id().domain()).await {
+            Ok(Some(id)) => Some(id),
+            _ => services
+                .active_games(ctx.author().id.domain())
+                .await
+                .ok()
+                .filter(|g| g.len() == 1)
+                .map(|g| g[0].id),
+        },
+    }
+}
+
+/// An autocomplete answer listing `suggestions` (at most 25, as the service returns them);
+/// empty when they could not be computed, since autocomplete has no way to show an error.
+pub(crate) fn suggestion_choices(
+    suggestions: Result<Vec<kaboom_service::Suggestion>, ServiceError>,
+) -> serenity::CreateAutocompleteResponse {
+    let choices = suggestions
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| serenity::AutocompleteChoice::new(s.label, s.value))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// The game a command is about: the `game` option if given, else the game of the thread
+/// it is used in, else the caller's only active game.
+///
+/// # Errors
+/// [`ServiceError::Refused`] when none can be told.
+pub async fn resolve_game(ctx: Context<'_>, game: Option<&str>) -> Result<GameId, Error> {
+    let services = &ctx.data().services;
+    if let Some(text) = game {
+        return Ok(parse_game_option(text)?);
+    }
+    if let Some(id) = services.game_in_thread(ctx.channel_id().domain()).await? {
+        return Ok(id);
+    }
+    let mine = services.active_games(ctx.author().id.domain()).await?;
+    if mine.len() == 1 {
+        return Ok(mine[0].id);
+    }
+    Err(ServiceError::Refused(Refusal::WhichGame).into())
+}
+
+/// Autocomplete for `game` options: the caller's active games.
+pub async fn autocomplete_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let user = ctx.author().id.domain();
+    let games = ctx
+        .data()
+        .services
+        .active_games(user)
+        .await
+        .unwrap_or_default();
+    let mut choices = Vec::new();
+    for g in games {
+        let opponent = if g.white_id == user {
+            &g.black_name
+        } else {
+            &g.white_name
+        };
+        let label = format!("#{} {} vs {}", g.id, g.variant.title(), opponent);
+        if partial.is_empty() || label.to_lowercase().contains(&partial.to_lowercase()) {
+            choices.push(serenity::AutocompleteChoice::new(label, g.id.to_string()));
+        }
+        if choices.len() == 25 {
+            break;
+        }
+    }
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// The refusal a member gets who lacks `missing` for `/{command}` (its qualified name, e.g.
+/// `settings server`). Permissions are named as Discord's server settings name them
+/// (serenity's "Manage Guild" is "Manage Server" there). `None`: poise could not tell which.
+pub fn missing_permissions_text(command: &str, missing: Option<serenity::Permissions>) -> String {
+    match missing {
+        Some(missing) if !missing.is_empty() => {
+            let names: Vec<&str> = missing
+                .get_permission_names()
+                .into_iter()
+                .map(|n| match n {
+                    "Manage Guild" => "Manage Server",
+                    other => other,
+                })
+                .collect();
+            let (noun, list) = match names.as_slice() {
+                [one] => ("permission", (*one).to_string()),
+                [rest @ .., last] => ("permissions", format!("{} and {last}", rest.join(", "))),
+                [] => ("permissions", String::new()),
+            };
+            format!(
+                "`/{command}` needs the {list} {noun}, which you do not have in this server. Ask a server admin to do it."
+            )
+        }
+        _ => format!(
+            "You may lack a permission that `/{command}` needs, so it was not run. Ask a server admin."
+        ),
+    }
+}
+
+/// The one error handler: tells the user ephemerally what went wrong, and logs.
+pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    match error {
+        poise::FrameworkError::MissingUserPermissions {
+            missing_permissions,
+            ctx,
+            ..
+        } => {
+            let text = missing_permissions_text(&ctx.command().qualified_name, missing_permissions);
+            if let Err(e) = say_private(ctx, text).await {
+                tracing::warn!(error = %e, "could not report missing permissions to the user");
+            }
+        }
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            let text = match error.downcast_ref::<ServiceError>() {
+                Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
+                Some(other) => {
+                    tracing::error!(command = %ctx.command().name, error = %other, "command failed");
+                    messages::failure::failure_text(other)
+                }
+                None => {
+                    tracing::error!(command = %ctx.command().name, error = %error, "command failed");
+                    messages::failure::failure_text(&*error)
+                }
+            };
+            if let Err(e) = say_private(ctx, text).await {
+                tracing::warn!(error = %e, "could not report an error to the user");
+            }
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::error!(error = %e, "error while handling an error");
+            }
+        }
+    }
+}

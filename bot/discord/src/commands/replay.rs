@@ -1,0 +1,54 @@
+//! `/replay [game]` (issue 19): the game as an animated GIF, on demand.
+
+use kaboom_rules::Viewer;
+use poise::serenity_prelude as serenity;
+
+use super::{autocomplete_game, resolve_game};
+use crate::board;
+use crate::ids::Domain;
+use crate::messages;
+use crate::types::{Context, Error};
+
+/// Watch a game as an animated GIF: every move, the blasts, the final position held.
+///
+/// Finished games show everything; while a game runs, its players see their own view
+/// (their own Beirut carriers marked) and everyone else the public one.
+#[poise::command(slash_command)]
+pub async fn replay(
+    ctx: Context<'_>,
+    #[description = "Which game (default: this thread's)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let services = &ctx.data().services;
+    let id = resolve_game(ctx, game.as_deref()).await?;
+    let guild = ctx.guild_id().map(Domain::domain);
+    let caller = ctx.author().id.domain();
+    // Who may read the game at all (service/access.rs): its server's members, or its
+    // players in a direct message.
+    let snap = services.load_readable(id, caller, guild).await?;
+    // Hidden information (BE-2): a finished game is public in full; while it runs, a
+    // player sees their own view from their side, anyone else the spectator view.
+    let (viewer, bottom) = if snap.outcome().is_some() {
+        (Viewer::Full, board::PUBLIC_BOTTOM)
+    } else {
+        match snap.row.color_of(caller) {
+            Some(c) => (Viewer::player(c), c),
+            None => (Viewer::Spectator, board::PUBLIC_BOTTOM),
+        }
+    };
+    // A player's own view of a running game goes to them only. Encoding takes up to a
+    // second or two: acknowledge first, as privately as the answer will be (Discord wants
+    // an answer within 3 seconds, and a deferred answer keeps the deferral's visibility:
+    // https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
+    let private = snap.outcome().is_none() && snap.row.color_of(caller).is_some();
+    crate::respond::defer(ctx, private).await?;
+    let gif = board::replay(services, &snap, viewer, bottom).await?;
+    let reply = poise::CreateReply::default()
+        .content(messages::replay_caption(&snap))
+        .attachment(gif)
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+        .ephemeral(private);
+    crate::respond::send(ctx, reply).await?;
+    Ok(())
+}

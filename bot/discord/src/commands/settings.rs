@@ -1,0 +1,253 @@
+//! `/settings me` (a player's reminders) and `/settings server` (a server's reminder
+//! defaults, Manage Server only): issue 8. The logic is in [`apply_user`] and
+//! [`apply_guild`], with no Discord types, so it is tested without Discord.
+
+use super::say_private;
+use crate::ids::Domain;
+use crate::types::{Context, Error};
+use kaboom_domain::ids::{GuildId, UserId};
+use kaboom_service::{Refusal, ServiceError};
+use kaboom_store::settings::{self, GuildSettings, NudgeVia, UserSettings};
+use kaboom_store::{Db, StorageError};
+
+/// Where reminders go (the option's choices).
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum ViaChoice {
+    /// A direct message (a mention in the game's thread if your DMs are closed).
+    #[name = "DM"]
+    Dm,
+    /// A mention in the game's thread.
+    #[name = "thread mention"]
+    Thread,
+}
+
+fn via_text(v: NudgeVia) -> &'static str {
+    match v {
+        NudgeVia::Dm => "by DM (a mention in the game's thread if the DM fails)",
+        NudgeVia::Thread => "by a mention in the game's thread",
+    }
+}
+
+/// When to show explosion previews (the option's choices, issue 19).
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum PreviewChoice {
+    /// Before every action that removes pieces.
+    #[name = "always"]
+    Always,
+    /// Only with `/move ... preview:True`.
+    #[name = "only when asked"]
+    WhenAsked,
+}
+
+/// Changes `user`'s explosion preview choice when `previews` is given, and describes it
+/// (issue 19).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn apply_previews(
+    db: &Db,
+    user: UserId,
+    previews: Option<PreviewChoice>,
+    now: i64,
+) -> Result<String, StorageError> {
+    use kaboom_domain::settings::PreviewMode;
+    let mode = match previews {
+        Some(choice) => {
+            let mode = match choice {
+                PreviewChoice::Always => PreviewMode::Always,
+                PreviewChoice::WhenAsked => PreviewMode::WhenAsked,
+            };
+            settings::put_preview_mode(db, user, mode, now).await?;
+            mode
+        }
+        None => settings::preview_mode(db, user).await?,
+    };
+    Ok(crate::messages::preview::setting_text(mode).to_string())
+}
+
+/// Changes what is given of `user`'s settings and describes the result.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn apply_user(
+    db: &Db,
+    user: UserId,
+    nudges: Option<bool>,
+    via: Option<NudgeVia>,
+    now: i64,
+) -> Result<String, StorageError> {
+    let mut s = settings::user(db, user).await?;
+    if nudges.is_some() || via.is_some() {
+        s = UserSettings {
+            nudges: nudges.unwrap_or(s.nudges),
+            via: via.unwrap_or(s.via),
+        };
+        settings::put_user(db, user, s, now).await?;
+    }
+    Ok(if s.nudges {
+        format!(
+            "Reminders to move are on, {}. Turn them off with `/settings me nudges:False`.",
+            via_text(s.via)
+        )
+    } else {
+        "Reminders to move are off: the bot will not remind you before a deadline. Turn them on with `/settings me nudges:True`.".into()
+    })
+}
+
+/// Changes what is given of server `guild`'s reminder settings (starting from `defaults`
+/// when it has none) and describes the result.
+///
+/// # Errors
+/// [`ServiceError::Refused`] for bad values (saying what would be right);
+/// [`ServiceError::Storage`] on a database failure.
+pub async fn apply_guild(
+    db: &Db,
+    guild: GuildId,
+    shares: Option<&str>,
+    idle_hours: Option<i64>,
+    repeat_hours: Option<i64>,
+    defaults: &GuildSettings,
+    now: i64,
+) -> Result<String, ServiceError> {
+    let mut s = settings::guild(db, guild)
+        .await?
+        .unwrap_or_else(|| defaults.clone());
+    let changed = shares.is_some() || idle_hours.is_some() || repeat_hours.is_some();
+    if let Some(text) = shares {
+        s.nudge_shares = settings::parse_shares(text)
+            .map_err(|reason| ServiceError::Refused(Refusal::BadSetting { reason }))?;
+    }
+    for (value, field, name) in [
+        (idle_hours, &mut s.idle_first_secs, "idle_hours"),
+        (repeat_hours, &mut s.idle_repeat_secs, "repeat_hours"),
+    ] {
+        if let Some(h) = value {
+            if !(1..=24 * 90).contains(&h) {
+                return Err(ServiceError::Refused(Refusal::BadSetting {
+                    reason: format!("{name} must be from 1 to 2160 hours (90 days), not {h}."),
+                }));
+            }
+            *field = h * 3600;
+        }
+    }
+    if changed {
+        settings::put_guild(db, guild, &s, now).await?;
+    }
+    Ok(format!(
+        "Reminders in this server: timed games at {} of the time per move; untimed games after {} hours without a move, then every {} hours.",
+        s.nudge_shares
+            .iter()
+            .map(|p| format!("{p}%"))
+            .collect::<Vec<_>>()
+            .join(" and "),
+        s.idle_first_secs / 3600,
+        s.idle_repeat_secs / 3600
+    ))
+}
+
+/// Reminder settings: your own (`me`) or the server's defaults (`server`, Manage Server).
+#[poise::command(slash_command, subcommands("me", "server"), subcommand_required)]
+pub async fn settings(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Your reminders to move (on or off, by DM or in the thread) and explosion previews.
+///
+/// Without options, shows your settings.
+#[poise::command(slash_command)]
+pub async fn me(
+    ctx: Context<'_>,
+    #[description = "Remind me before my deadline (default: on)"] nudges: Option<bool>,
+    #[description = "How to remind me (default: DM)"] via: Option<ViaChoice>,
+    #[description = "Preview actions that remove pieces before playing them (default: always)"]
+    previews: Option<PreviewChoice>,
+) -> Result<(), Error> {
+    let services = &ctx.data().services;
+    let via = via.map(|v| match v {
+        ViaChoice::Dm => NudgeVia::Dm,
+        ViaChoice::Thread => NudgeVia::Thread,
+    });
+    let text = apply_user(
+        &services.db,
+        ctx.author().id.domain(),
+        nudges,
+        via,
+        services.clock.now(),
+    )
+    .await?;
+    let previews = apply_previews(
+        &services.db,
+        ctx.author().id.domain(),
+        previews,
+        services.clock.now(),
+    )
+    .await?;
+    say_private(ctx, format!("{text}\n{previews}")).await
+}
+
+/// The server's reminder defaults (needs the Manage Server permission).
+///
+/// Without options, shows them.
+#[poise::command(
+    slash_command,
+    guild_only,
+    required_permissions = "MANAGE_GUILD",
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub async fn server(
+    ctx: Context<'_>,
+    #[description = "Timed games: remind at these shares of the time, e.g. 50,80"] shares: Option<
+        String,
+    >,
+    #[description = "Untimed games: first reminder after this many hours (default 48)"]
+    idle_hours: Option<i64>,
+    #[description = "Untimed games: then every this many hours (default 168)"] repeat_hours: Option<
+        i64,
+    >,
+) -> Result<(), Error> {
+    let Some(guild) = ctx.guild_id() else {
+        return say_private(ctx, "Server settings can only be changed in a server.").await;
+    };
+    let services = &ctx.data().services;
+    // The defaults the running scheduler uses for servers that set none.
+    let defaults = services.scheduler.defaults.clone();
+    let text = apply_guild(
+        &services.db,
+        guild.domain(),
+        shares.as_deref(),
+        idle_hours,
+        repeat_hours,
+        &defaults,
+        services.clock.now(),
+    )
+    .await?;
+    say_private(ctx, text).await
+}
+
+#[cfg(test)]
+mod tests {
+    use poise::serenity_prelude::Permissions;
+
+    /// Issue 8: `/settings me` is for everyone; `/settings server` only for members with
+    /// Manage Server (checked by poise on every use, from the interaction's member
+    /// permissions), and only in a server.
+    #[test]
+    fn server_defaults_need_manage_server() {
+        let command = super::settings();
+        let names: Vec<&str> = command
+            .subcommands
+            .iter()
+            .map(|c| c.name.as_ref())
+            .collect();
+        assert_eq!(names, ["me", "server"]);
+        let me = &command.subcommands[0];
+        assert!(me.required_permissions.is_empty() && !me.guild_only);
+        let server = &command.subcommands[1];
+        assert_eq!(server.required_permissions, Permissions::MANAGE_GUILD);
+        assert!(server.guild_only);
+        assert!(
+            command.required_permissions.is_empty(),
+            "the parent must not hide /settings me"
+        );
+    }
+}

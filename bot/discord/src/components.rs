@@ -1,0 +1,241 @@
+//! Buttons and select menus, routed by custom id (`kb:<action>:<id>`, see
+//! [`crate::messages::ids`]) in the event handler — never by in-memory collectors, so every
+//! component keeps working after the bot restarts.
+
+use poise::serenity_prelude as serenity;
+
+use crate::ids::Domain;
+use crate::messages::comforts::ids as comfort_ids;
+use crate::messages::{self, ids};
+use crate::types::{Data, Error};
+use crate::{flows, respond};
+use kaboom_domain::ids::GameId;
+use kaboom_service::{Refusal, ServiceError};
+
+async fn answer(
+    http: &serenity::Http,
+    ic: &serenity::ComponentInteraction,
+    text: impl Into<String>,
+) -> Result<(), Error> {
+    respond::edit_component(
+        http,
+        ic,
+        serenity::EditInteractionResponse::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::none()),
+    )
+    .await
+}
+
+/// Handles one component interaction. Every answer to the clicker is ephemeral; refusals
+/// say why.
+///
+/// # Errors
+/// A Discord error while answering.
+pub async fn handle(
+    ctx: &serenity::Context,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+) -> Result<(), Error> {
+    let http = ctx.http.as_ref();
+    let Some((action, id)) = ids::parse(&ic.data.custom_id) else {
+        // Not one of ours (or from an older format): say so rather than leave the click
+        // unanswered ("This interaction failed").
+        let msg = serenity::CreateInteractionResponseMessage::new()
+            .content(messages::service_error(&ServiceError::Refused(
+                Refusal::StaleButton,
+            )))
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none());
+        respond::answer_component(http, ic, serenity::CreateInteractionResponse::Message(msg))
+            .await?;
+        return Ok(());
+    };
+    if action == messages::preview::CONFIRM || action == messages::preview::CANCEL {
+        // Explosion previews (issue 19) edit their own message.
+        return crate::preview::click(http, data, ic, action, id).await;
+    }
+    if action == ids::RESIGN {
+        // A confirmation, answered at once.
+        let (text, ask) = match data.services.load(GameId(id)).await {
+            Ok(snap) if snap.row.color_of(ic.user.id.domain()).is_none() => {
+                (messages::RESIGN_NOT_A_PLAYER.to_string(), false)
+            }
+            Ok(snap) if snap.outcome().is_some() => (messages::ALREADY_OVER.to_string(), false),
+            Ok(_) => (messages::resign_question(GameId(id)), true),
+            Err(e) => {
+                if messages::failure::is_unreadable(&e) {
+                    tracing::error!(game_id = id, error = %e, "resign button failed");
+                }
+                (messages::service_error(&e), false)
+            }
+        };
+        let mut msg = serenity::CreateInteractionResponseMessage::new()
+            .content(text)
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none());
+        if ask {
+            msg = msg.components(vec![serenity::CreateActionRow::Buttons(vec![
+                serenity::CreateButton::new(ids::make(ids::RESIGN_YES, id))
+                    .label("Yes, resign")
+                    .style(serenity::ButtonStyle::Danger),
+            ])]);
+        }
+        respond::answer_component(http, ic, serenity::CreateInteractionResponse::Message(msg))
+            .await?;
+        return Ok(());
+    }
+    respond::defer_component(http, ic).await?;
+    let result = route(http, data, ic, action, id).await;
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let text = match e.downcast_ref::<ServiceError>() {
+                Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
+                Some(other) => {
+                    tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
+                    format!("Sorry, that failed: {}", messages::service_error(other))
+                }
+                None => {
+                    tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
+                    messages::failure::failure_text(&*e)
+                }
+            };
+            answer(http, ic, text).await
+        }
+    }
+}
+
+async fn route(
+    http: &serenity::Http,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+    action: &str,
+    id: i64,
+) -> Result<(), Error> {
+    let services = &data.services;
+    let user = ic.user.id.domain();
+    if matches!(action, ids::ACCEPT | ids::DECLINE | ids::CANCEL)
+        && services.challenge(id).await?.message_id.is_none()
+    {
+        // The game's thread is started from the challenge's message (crash-safe, see
+        // `discord::outbox`), and declining or cancelling edits it: if the message was not
+        // recorded yet (a click right after `/challenge` answered, before it read its
+        // message back, or a crash in between), it is the one whose button was pressed.
+        services
+            .set_challenge_message(id, ic.message.id.domain())
+            .await?;
+    }
+    match action {
+        ids::ACCEPT => {
+            let snap = services
+                .accept_challenge(id, user, ic.user.display_name())
+                .await?;
+            // The thread, the challenge message's edit, the board and the menus go out
+            // through the outbox (issue 16); when they are slow or Discord fails, the game
+            // is saved and its thread follows.
+            let text = match flows::open_game(&data.outbox, &snap).await? {
+                Some(thread) => messages::game_on(thread.domain()),
+                None => messages::accepted_saved(snap.row.id),
+            };
+            answer(http, ic, text).await
+        }
+        ids::DECLINE | ids::CANCEL => {
+            let cancel = action == ids::CANCEL;
+            services.close_challenge(id, user, cancel).await?;
+            // The challenge message's edit goes out through the outbox.
+            data.outbox.settle_challenge(id).await?;
+            answer(http, ic, messages::challenge_closed_reply(cancel)).await
+        }
+        ids::RESIGN_YES => {
+            let ended = services.resign(GameId(id), user).await?;
+            let text = flows::after_end(&data.outbox, &ended).await?;
+            answer(http, ic, text).await
+        }
+        ids::DRAW => {
+            let r = services.offer_draw(GameId(id), user).await?;
+            let text = flows::after_draw(&data.outbox, &r).await?;
+            answer(http, ic, text).await
+        }
+        ids::DRAW_YES | ids::DRAW_NO => {
+            let r = services
+                .answer_draw(GameId(id), user, action == ids::DRAW_YES)
+                .await?;
+            let text = flows::after_draw(&data.outbox, &r).await?;
+            answer(http, ic, text).await
+        }
+        messages::fairness::VERIFY => {
+            // Issue 19: commitments (and after the end, salts and the check command)
+            // privately, on request.
+            let snap = services.load(GameId(id)).await?;
+            let designations = services.designations(GameId(id)).await?;
+            let text =
+                messages::fairness::verify_text(&snap.row, snap.outcome().is_some(), &designations);
+            answer(http, ic, text).await
+        }
+        ids::VIEW => {
+            let snap = services.load(GameId(id)).await?;
+            let (text, image) = flows::own_view_with_note(services, &snap, user).await?;
+            respond::edit_component(
+                http,
+                ic,
+                serenity::EditInteractionResponse::new()
+                    .content(text)
+                    .new_attachment(image)
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await?;
+            Ok(())
+        }
+        ids::CHOOSE => {
+            let snap = services.load(GameId(id)).await?;
+            let menu = services.carrier_menu(GameId(id), user).await?;
+            respond::edit_component(
+                http,
+                ic,
+                serenity::EditInteractionResponse::new()
+                    .content(messages::carrier_prompt(&snap.row, &menu))
+                    .components(messages::carrier_menu(&menu))
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await?;
+            Ok(())
+        }
+        ids::CARRIERS => {
+            let serenity::ComponentInteractionDataKind::StringSelect { values } = &ic.data.kind
+            else {
+                return Err(ServiceError::Refused(Refusal::PickCarriers).into());
+            };
+            let d = services.designate(GameId(id), user, values).await?;
+            flows::announce_designation(&data.outbox, &d).await?;
+            // The private confirmation shows the chooser's own view (their carriers marked).
+            let (_, image) = flows::own_view(services, &d.snap, user).await?;
+            respond::edit_component(
+                http,
+                ic,
+                serenity::EditInteractionResponse::new()
+                    .content(flows::designation_confirmation(&d))
+                    .new_attachment(image)
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await?;
+            Ok(())
+        }
+        comfort_ids::TAKEBACK_YES | comfort_ids::TAKEBACK_NO => {
+            let r = services
+                .answer_takeback(GameId(id), user, action == comfort_ids::TAKEBACK_YES)
+                .await?;
+            data.outbox.settle(GameId(id)).await?;
+            answer(http, ic, messages::comforts::takeback_reply(&r)).await
+        }
+        comfort_ids::REMATCH => {
+            let challenge = services
+                .rematch(GameId(id), user, ic.user.display_name())
+                .await?;
+            data.outbox.settle_challenge(challenge.id).await?;
+            let opponent = challenge.spec.opponent_id.unwrap_or(user);
+            answer(http, ic, messages::comforts::rematch_reply(opponent)).await
+        }
+        _ => Err(ServiceError::Refused(Refusal::StaleButton).into()),
+    }
+}

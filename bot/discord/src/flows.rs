@@ -1,0 +1,191 @@
+//! What commands and components share after a change: waiting briefly for its Discord
+//! posts (the outbox, `discord::outbox`, posts them) and the private acknowledgements.
+//!
+//! Images are painted off the async runtime (`spawn_blocking`).
+
+use kaboom_rules::{Variant, Viewer};
+use poise::serenity_prelude as serenity;
+
+use crate::board;
+use crate::messages;
+use crate::outbox::{OutboxHandle, Settled};
+use crate::types::Error;
+use kaboom_domain::ids::UserId;
+use kaboom_service::{Designated, Services, Snapshot};
+
+/// Waits for an accepted game's thread, first board and carrier menus (written to the
+/// outbox with the game); returns the thread once it is open.
+///
+/// # Errors
+/// A storage error.
+pub async fn open_game(
+    outbox: &OutboxHandle,
+    snap: &Snapshot,
+) -> Result<Option<serenity::ChannelId>, Error> {
+    Ok(match outbox.settle(snap.row.id).await? {
+        Settled::Delivered {
+            thread: Some(t), ..
+        } => Some(serenity::ChannelId::from(t)),
+        _ => None,
+    })
+}
+
+/// The private confirmation of a designation (the chooser's own view).
+pub fn designation_confirmation(d: &Designated) -> String {
+    let mut s = format!(
+        "Your carriers in game #{}: **{}**.",
+        d.snap.row.id,
+        d.designation.squares.replace(',', ", ")
+    );
+    if d.snap.row.variant == Variant::Beirut {
+        s.push_str(" Your choice is sealed: **Verify fairness** under the board shows the proof.");
+    }
+    if !d.started {
+        s.push_str(" Waiting for your opponent to choose.");
+    }
+    s
+}
+
+/// Waits for the announcement of a designation (written to the outbox with it).
+///
+/// # Errors
+/// A storage error.
+pub async fn announce_designation(outbox: &OutboxHandle, d: &Designated) -> Result<(), Error> {
+    outbox.settle(d.snap.row.id).await?;
+    Ok(())
+}
+
+/// Waits for the board of an action (written to the outbox with it) and returns the
+/// private acknowledgement for the mover: with the board's link, or that it is saved and
+/// the board follows.
+///
+/// # Errors
+/// A storage error.
+pub async fn after_play(
+    outbox: &OutboxHandle,
+    played: &kaboom_service::Played,
+) -> Result<String, Error> {
+    let id = played.snap.row.id;
+    Ok(match outbox.settle(id).await? {
+        Settled::Delivered {
+            board: Some((channel, message)),
+            ..
+        } => format!(
+            "Played **{}** in game #{}: {}",
+            played.ply.display,
+            id,
+            messages::message_link(played.snap.row.guild_id, channel, message)
+        ),
+        _ => messages::played_saved(&played.ply.display, id),
+    })
+}
+
+/// Adds the "saved, follows" note to `text` unless the posts are out.
+fn with_saved_note(text: String, settled: &Settled) -> String {
+    match settled {
+        Settled::Delivered { .. } => text,
+        Settled::Pending => format!("{text}\n{}", messages::SAVED_POSTS_FOLLOW),
+    }
+}
+
+/// Waits for the final board of a game that ended off the board (resignation,
+/// agreement, abort) and returns the private acknowledgement.
+///
+/// # Errors
+/// A storage error.
+pub async fn after_end(
+    outbox: &OutboxHandle,
+    ended: &kaboom_service::Ended,
+) -> Result<String, Error> {
+    let settled = outbox.settle(ended.snap.row.id).await?;
+    Ok(with_saved_note(
+        format!(
+            "Game #{} is over: {}",
+            ended.snap.row.id,
+            messages::outcome_line(&ended.snap.row, &ended.outcome)
+        ),
+        &settled,
+    ))
+}
+
+/// Waits for what a draw offer or answer posts and returns the private acknowledgement.
+///
+/// # Errors
+/// A storage error.
+pub async fn after_draw(
+    outbox: &OutboxHandle,
+    result: &kaboom_service::DrawResult,
+) -> Result<String, Error> {
+    use kaboom_service::DrawResult;
+    match result {
+        DrawResult::Offered { snap, .. } => {
+            let settled = outbox.settle(snap.row.id).await?;
+            Ok(with_saved_note(
+                "Draw offered. You may still make your move.".into(),
+                &settled,
+            ))
+        }
+        DrawResult::Agreed(ended) => after_end(outbox, ended).await,
+        DrawResult::Declined { snap, .. } => {
+            let settled = outbox.settle(snap.row.id).await?;
+            Ok(with_saved_note("Draw declined.".into(), &settled))
+        }
+    }
+}
+
+/// [`own_view`] with the caller's private note in the game (issue 20) under the caption,
+/// for "My view" and `/board private:true`: only a player has one, and the text stays
+/// within Discord's 2,000 characters of message content
+/// (<https://discord.com/developers/docs/resources/message#create-message>): the note's
+/// end gives way.
+///
+/// # Errors
+/// The painter's message, or a database failure reading the note.
+pub async fn own_view_with_note(
+    services: &Services,
+    snap: &Snapshot,
+    user: UserId,
+) -> Result<(String, serenity::CreateAttachment), Error> {
+    let (mut text, image) = own_view(services, snap, user).await?;
+    if snap.row.color_of(user).is_some()
+        && let Some(note) = services.note(snap.row.id, user).await?
+    {
+        text.push_str(&messages::comforts::note_in_view(&note));
+    }
+    if text.chars().count() > messages::MESSAGE_LIMIT {
+        text = text.chars().take(messages::MESSAGE_LIMIT - 1).collect();
+        text.push('…');
+    }
+    Ok((text, image))
+}
+
+/// The caller's own view of a game, for ephemeral answers: their colour's view (their
+/// Beirut carriers marked) from their side, or the spectator view.
+///
+/// # Errors
+/// The painter's message.
+pub async fn own_view(
+    services: &Services,
+    snap: &Snapshot,
+    user: UserId,
+) -> Result<(String, serenity::CreateAttachment), Error> {
+    let (viewer, bottom) = match snap.row.color_of(user) {
+        Some(c) => (Viewer::player(c), c),
+        None => (Viewer::Spectator, board::PUBLIC_BOTTOM),
+    };
+    let image = board::paint(services, snap, viewer, bottom).await?;
+    let mut text = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);
+    if snap.outcome().is_some() {
+        // The public message has the reveal; keep this one short.
+        text = format!(
+            "**{}** · {} · game #{}",
+            snap.row.variant.title(),
+            messages::players_line(&snap.row),
+            snap.row.id
+        );
+    }
+    if viewer != Viewer::Spectator && snap.row.variant == Variant::Beirut {
+        text.push_str("\n(Your own view: your carriers are marked. Only you see this.)");
+    }
+    Ok((text, image))
+}

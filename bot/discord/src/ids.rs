@@ -1,0 +1,33 @@
+//! Discord's ids to the domain's ([`kaboom_domain::ids`]) and back, at the edge of the
+//! Discord layer.
+
+use poise::serenity_prelude as serenity;
+
+use kaboom_domain::ids::{ChannelId, GuildId, MessageId, UserId};
+
+/// A serenity id as the domain's.
+pub(crate) trait Domain {
+    /// The domain's id type.
+    type Id;
+    /// The same id.
+    fn domain(self) -> Self::Id;
+}
+
+macro_rules! both_ways {
+    ($($id:ident),*) => {$(
+        impl Domain for serenity::$id {
+            type Id = $id;
+            fn domain(self) -> $id {
+                $id(self.get())
+            }
+        }
+
+        impl From<$id> for serenity::$id {
+            fn from(id: $id) -> serenity::$id {
+                serenity::$id::new(id.get())
+            }
+        }
+    )*};
+}
+
+both_ways!(UserId, ChannelId, GuildId, MessageId);

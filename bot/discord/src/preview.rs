@@ -1,0 +1,152 @@
+//! Explosion previews in Discord (issue 19): `/move` answers with the preview instead of
+//! playing ([`show`]), and its Confirm / Cancel buttons ([`click`]).
+//!
+//! The preview is an ephemeral answer (only the player sees it: it may show their own
+//! Beirut carriers). A click on its buttons is acknowledged with
+//! `DEFERRED_UPDATE_MESSAGE` and answered by editing the preview message itself, buttons
+//! removed, so it can be pressed once
+//! (<https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type>:
+//! type 6 "for components, ACK an interaction and edit the original message later; the
+//! user does not see a loading state").
+
+use poise::serenity_prelude as serenity;
+
+use crate::ids::Domain;
+use crate::messages::{self, preview as words};
+use crate::types::{Context, Data, Error};
+use crate::{flows, respond};
+use kaboom_domain::ids::GameId;
+use kaboom_domain::settings::PreviewMode;
+use kaboom_service::preview::Preview;
+use kaboom_service::{Refusal, ServiceError};
+
+/// Whether `/move` with `asked` (its `preview` option) shows a preview instead of playing,
+/// given the player's setting, before anything is computed: `Some(true)` always, `Some(false)`
+/// never, `None` when the player's setting says "always" (then only for actions that
+/// remove pieces).
+pub fn may_preview(asked: Option<bool>, mode: PreviewMode) -> bool {
+    match asked {
+        Some(asked) => asked,
+        None => mode == PreviewMode::Always,
+    }
+}
+
+/// Whether the computed `preview` is shown: when asked, or when the action removes pieces.
+pub fn shows(asked: Option<bool>, preview: &Preview) -> bool {
+    asked == Some(true) || preview.explosive()
+}
+
+/// Stores `preview` and answers the command with it (ephemeral): the caption, the picture
+/// of the position after the action from the player's side with the removed pieces as
+/// ghosts, and the Confirm / Cancel buttons.
+///
+/// # Errors
+/// A storage, painting or Discord error.
+pub async fn show(ctx: Context<'_>, preview: Preview) -> Result<(), Error> {
+    let services = &ctx.data().services;
+    let id = services
+        .store_preview(&preview, ctx.author().id.domain())
+        .await?;
+    let caption = words::caption(&preview);
+    let game = preview.row.id;
+    let bottom = preview.color;
+    let (s, p) = (services.clone(), preview);
+    let png = services
+        .cpu
+        .run(move || s.paint_preview(&p, bottom))
+        .await??;
+    respond::send(
+        ctx,
+        poise::CreateReply::default()
+            .content(caption)
+            .attachment(serenity::CreateAttachment::bytes(
+                png,
+                format!("preview-{game}.png"),
+            ))
+            .components(words::buttons(id))
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none()),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Handles a click on a preview's Confirm or Cancel (`action`, preview `id`): confirms
+/// (plays the action if the game is still where it was previewed, once) or cancels, and
+/// edits the preview message into the result with its buttons removed. Refusals (someone
+/// else's preview, already done) are told to the clicker privately and leave the message
+/// as it is.
+///
+/// # Errors
+/// A Discord error while answering.
+pub async fn click(
+    http: &serenity::Http,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+    action: &str,
+    id: i64,
+) -> Result<(), Error> {
+    let services = &data.services;
+    let user = ic.user.id.domain();
+    // Someone else's preview (it is ephemeral, so this takes a forged click): a private
+    // refusal, the message untouched.
+    let stored = kaboom_store::previews::get(&services.db, id).await?;
+    if stored.as_ref().is_none_or(|p| p.user_id != user) {
+        let refusal = if stored.is_none() {
+            Refusal::StaleButton
+        } else {
+            Refusal::NotYourPreview
+        };
+        let msg = serenity::CreateInteractionResponseMessage::new()
+            .content(messages::service_error(&ServiceError::Refused(refusal)))
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none());
+        return respond::answer_component(
+            http,
+            ic,
+            serenity::CreateInteractionResponse::Message(msg),
+        )
+        .await;
+    }
+    respond::answer_component(http, ic, serenity::CreateInteractionResponse::Acknowledge).await?;
+    let edit = serenity::EditInteractionResponse::new()
+        .components(Vec::new())
+        .allowed_mentions(messages::mentions::none());
+    let edit = if action == words::CANCEL {
+        match services.cancel_preview(id, user).await {
+            Ok(_) => edit.content(words::CANCELLED),
+            Err(e) => edit.content(refusal_text(&e)),
+        }
+    } else {
+        match services.confirm_preview(id, user).await {
+            Ok(played) => edit.content(flows::after_play(&data.outbox, &played).await?),
+            Err(ServiceError::MovedOn { game_id, .. }) => {
+                moved_on(services, game_id, user, edit).await?
+            }
+            Err(e) => edit.content(refusal_text(&e)),
+        }
+    };
+    respond::edit_component(http, ic, edit).await
+}
+
+/// The text of a failed confirm or cancel.
+fn refusal_text(e: &ServiceError) -> String {
+    if messages::failure::is_unreadable(e) {
+        tracing::error!(error = %e, "preview button failed");
+    }
+    messages::service_error(e)
+}
+
+/// The preview message when the game moved on: say so, and show the player's view now.
+async fn moved_on(
+    services: &kaboom_service::Services,
+    game: GameId,
+    user: kaboom_domain::ids::UserId,
+    edit: serenity::EditInteractionResponse,
+) -> Result<serenity::EditInteractionResponse, Error> {
+    let snap = services.load(game).await?;
+    let (caption, image) = flows::own_view(services, &snap, user).await?;
+    Ok(edit
+        .content(format!("{}\n{caption}", words::MOVED_ON))
+        .new_attachment(image))
+}

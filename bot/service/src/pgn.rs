@@ -1,0 +1,98 @@
+//! PGN export with the variant in a `Variant` tag. Beirut carriers only after the game
+//! (BE-9): the caller passes designations only when they may be shown.
+
+use kaboom_rules::{Color, Variant, Viewer};
+
+use super::Snapshot;
+use kaboom_store::carriers::Designation;
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// `YYYY.MM.DD` of a Unix time (UTC), by the civil-from-days algorithm.
+pub fn pgn_date(unix: i64) -> String {
+    let z = unix.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Whether the carriers of `snap` may be shown to everyone: after the game (BE-9), and for
+/// Nuke once both sides have chosen (NU-3). Before that a side's choice is secret from the
+/// other side too (issue 16).
+pub fn carriers_public(snap: &Snapshot) -> bool {
+    snap.outcome().is_some()
+        || (snap.row.variant == Variant::Nuke && snap.game.awaiting_designation().is_empty())
+}
+
+/// The PGN of `snap`. `designations` are written as `WhiteCarriers`/`BlackCarriers` tags
+/// (pass them only when they may be public: after a Beirut game, or for Nuke).
+pub fn pgn(snap: &Snapshot, designations: &[Designation]) -> String {
+    let row = &snap.row;
+    let game = &snap.game;
+    let finished = snap.outcome();
+    let result = finished.map_or("*", |o| o.result());
+    let mut out = String::new();
+    let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+    tag("Event", &format!("Kaboom game #{}", row.id));
+    tag("Site", "Discord");
+    tag("Date", &pgn_date(row.created_at));
+    tag("Round", "-");
+    tag("White", &row.white_name);
+    tag("Black", &row.black_name);
+    tag("Result", result);
+    tag("Variant", row.variant.title());
+    if row.variant == Variant::Beirut {
+        tag("Carriers", &row.options.carriers.to_string());
+        if row.options.dead_mans_switch {
+            tag("DeadMansSwitch", "true");
+        }
+    }
+    if let Some(o) = finished {
+        tag("Termination", o.reason.describe());
+    }
+    if row.variant.has_designation() && !designations.is_empty() {
+        // The start serialization carries the carriers: only with the designations.
+        tag("SetUp", "1");
+        tag("FEN", &game.start_fen(Viewer::Full));
+    }
+    for d in designations {
+        let key = match d.color {
+            Color::White => "WhiteCarriers",
+            Color::Black => "BlackCarriers",
+        };
+        tag(key, &d.squares);
+    }
+    out.push('\n');
+    let mut moves = String::new();
+    for (i, ply) in game.plies().iter().enumerate() {
+        if i % 2 == 0 {
+            moves.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        moves.push_str(&ply.display);
+        moves.push(' ');
+    }
+    moves.push_str(result);
+    out.push_str(&moves);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pgn_date;
+
+    #[test]
+    fn dates_follow_the_civil_calendar() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400), "2000.02.29");
+        assert_eq!(pgn_date(1_700_000_000), "2023.11.14");
+    }
+}

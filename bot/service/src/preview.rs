@@ -1,0 +1,212 @@
+//! Explosion previews (issue 19): before an action that removes pieces is played (or
+//! whenever the player asks), the player sees the position after it with the removed
+//! pieces as ghosts, and confirms or cancels.
+//!
+//! A preview is computed on the player's own view ([`AnyGame::preview`]: a Beirut player
+//! never learns the opponent's carriers from it, BE-2, BE-6), stored as a pending row
+//! ([`kaboom_store::previews`]), and confirmed through the same path as any move
+//! ([`Services::play_guarded`]): only while the game is still at the ply it was previewed
+//! at, and once (the row is settled in the action's own transaction).
+
+use kaboom_rules::{ActionPreview, Color, PlyRecord, Viewer};
+
+use super::{Act, Played, Refusal, ServiceError, Services, refuse};
+use kaboom_domain::ids::{GameId, UserId};
+use kaboom_domain::settings::PreviewMode;
+use kaboom_store::games::{GameRow, GameState};
+use kaboom_store::previews::{self, PreviewState, StoredPreview};
+use kaboom_store::settings;
+
+/// A computed (not yet stored) explosion preview.
+#[derive(Clone, Debug)]
+pub struct Preview {
+    /// The game's row when previewed.
+    pub row: GameRow,
+    /// The ply the game was at: Confirm plays only at this ply.
+    pub ply: i64,
+    /// The player's side.
+    pub color: Color,
+    /// What the action would do, as the player sees the game.
+    pub action: ActionPreview,
+}
+
+impl Preview {
+    /// Whether the action would remove any piece, as far as the player can foresee.
+    pub fn explosive(&self) -> bool {
+        !self.action.removed.is_empty()
+    }
+
+    /// The action as a ply record (for painting and captions).
+    pub fn record(&self) -> PlyRecord {
+        PlyRecord {
+            mover: self.color,
+            san: self.action.san.clone(),
+            display: self.action.display.clone(),
+            uci: self.action.san.clone(),
+            removed: self.action.removed.clone(),
+            squares: self.action.squares,
+        }
+    }
+}
+
+impl Services {
+    /// `user`'s explosion preview choice (issue 19).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn preview_mode(&self, user: UserId) -> Result<PreviewMode, ServiceError> {
+        Ok(settings::preview_mode(&self.db, user).await?)
+    }
+
+    /// Stores `user`'s explosion preview choice (issue 19).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn set_preview_mode(
+        &self,
+        user: UserId,
+        mode: PreviewMode,
+    ) -> Result<(), ServiceError> {
+        Ok(settings::put_preview_mode(&self.db, user, mode, self.clock.now()).await?)
+    }
+
+    /// What `text` would do if `user` played it now in game `id`, as they see the game.
+    /// Nothing is stored or played.
+    ///
+    /// # Errors
+    /// The refusals of [`Services::play`] (not a player, not their turn, not started, over,
+    /// time up, unreadable or illegal text).
+    pub async fn preview(
+        &self,
+        id: GameId,
+        user: UserId,
+        text: &str,
+    ) -> Result<Preview, ServiceError> {
+        let snap = self.load(id).await?;
+        let row = snap.row;
+        let color = Self::player_color(&row, user, Act::Move)?;
+        if let Some(outcome) = snap.game.status().outcome() {
+            return refuse(Refusal::GameOver(outcome));
+        }
+        self.refuse_if_overdue(&row, snap.game.turn())?;
+        if row.state == GameState::Setup {
+            return refuse(Refusal::NotStarted);
+        }
+        let turn = snap.game.turn();
+        if turn != color {
+            return refuse(Refusal::NotYourTurn {
+                to_move: turn,
+                name: row.name(turn).to_string(),
+            });
+        }
+        let (game, text) = (snap.game, text.trim().to_string());
+        let action = self
+            .cpu
+            .run(move || {
+                game.preview(color, &text)
+                    .map_err(|e| super::illegal_action(&e, &game, Viewer::player(color)))
+            })
+            .await??;
+        Ok(Preview {
+            ply: row.ply,
+            row,
+            color,
+            action,
+        })
+    }
+
+    /// Stores `preview` as pending for `user`; returns its id (for the buttons).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn store_preview(
+        &self,
+        preview: &Preview,
+        user: UserId,
+    ) -> Result<i64, ServiceError> {
+        Ok(previews::insert(
+            &self.db,
+            preview.row.id,
+            user,
+            preview.ply,
+            &preview.action.san,
+            self.clock.now(),
+        )
+        .await?)
+    }
+
+    /// A stored preview that `user` may answer.
+    async fn own_preview(&self, id: i64, user: UserId) -> Result<StoredPreview, ServiceError> {
+        let Some(p) = previews::get(&self.db, id).await? else {
+            return refuse(Refusal::StaleButton);
+        };
+        if p.user_id != user {
+            return refuse(Refusal::NotYourPreview);
+        }
+        Ok(p)
+    }
+
+    /// `user` confirms preview `id`: its action is played as [`Services::play`] plays it,
+    /// only if the game is still at the previewed ply, and once.
+    ///
+    /// # Errors
+    /// [`ServiceError::MovedOn`] when the game moved on since the preview (a stale preview
+    /// never applies); [`Refusal::PreviewDone`] when it was already confirmed (a second
+    /// click), [`Refusal::PreviewCancelled`], [`Refusal::NotYourPreview`], and the
+    /// refusals of [`Services::play`].
+    pub async fn confirm_preview(&self, id: i64, user: UserId) -> Result<Played, ServiceError> {
+        let p = self.own_preview(id, user).await?;
+        match p.state {
+            PreviewState::Confirmed => {
+                return refuse(Refusal::PreviewDone { action: p.action });
+            }
+            PreviewState::Cancelled => return refuse(Refusal::PreviewCancelled),
+            PreviewState::Pending => {}
+        }
+        match self
+            .play_guarded(p.game_id, user, &p.action, Some(p.ply), Some(p.id))
+            .await
+        {
+            // A second click that lost the race to the first: the game moved on because
+            // this very preview was played.
+            Err(ServiceError::MovedOn { .. })
+                if previews::get(&self.db, id)
+                    .await?
+                    .is_some_and(|now| now.state == PreviewState::Confirmed) =>
+            {
+                refuse(Refusal::PreviewDone { action: p.action })
+            }
+            other => other,
+        }
+    }
+
+    /// `user` cancels preview `id`: it can no longer be confirmed. Returns the preview.
+    ///
+    /// # Errors
+    /// [`Refusal::PreviewDone`] when it was already confirmed, [`Refusal::NotYourPreview`],
+    /// [`ServiceError::Storage`].
+    pub async fn cancel_preview(
+        &self,
+        id: i64,
+        user: UserId,
+    ) -> Result<StoredPreview, ServiceError> {
+        let p = self.own_preview(id, user).await?;
+        let mut tx = self.db.begin_write().await?;
+        let settled = previews::settle(&mut tx, id, PreviewState::Cancelled).await?;
+        tx.commit().await?;
+        if !settled && p.state == PreviewState::Confirmed {
+            return refuse(Refusal::PreviewDone { action: p.action });
+        }
+        Ok(p)
+    }
+
+    /// Paints `preview` (the board after the action, from `bottom`'s side, the removed
+    /// pieces as ghosts). CPU work: call it through the CPU pool.
+    ///
+    /// # Errors
+    /// The painter's message.
+    pub fn paint_preview(&self, preview: &Preview, bottom: Color) -> Result<Vec<u8>, String> {
+        self.painter
+            .paint_preview(&preview.action.after, &preview.record(), bottom)
+    }
+}

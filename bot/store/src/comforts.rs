@@ -1,0 +1,591 @@
+//! The tables of the correspondence comforts (issue 20, migration 0008): conditional lines
+//! (`premoves`), vacations (`vacations`, `guild_vacation`), takeback proposals
+//! (`takeback_offers`) and private notes (`game_notes`). Everything here is private to its
+//! owner except the fact that a vacation runs (the opponents are told its end).
+
+use super::sql::{Row, query};
+use kaboom_rules::{Color, Variant};
+
+use super::games::{GameRow, decodable};
+use super::{Db, StorageError, Tx};
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
+
+fn color(text: &str) -> Result<Color, StorageError> {
+    text.parse()
+        .map_err(|_| StorageError::Corrupt(format!("colour '{text}'")))
+}
+
+// ---------------------------------------------------------------------------------------
+// Conditional lines
+
+/// A stored conditional line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Its id (for ordering: the oldest line wins when two give different replies).
+    pub id: i64,
+    /// The owner.
+    pub user_id: UserId,
+    /// The owner's side.
+    pub color: Color,
+    /// The game's ply when the line's first action (the opponent's) is due.
+    pub from_ply: i64,
+    /// Canonical texts, alternating the opponent's action and the owner's reply.
+    pub actions: Vec<String>,
+}
+
+fn line_from(r: &Row) -> Result<Line, StorageError> {
+    let actions: String = r.try_get("actions")?;
+    Ok(Line {
+        id: r.try_get("id")?,
+        user_id: r.try_get("user_id")?,
+        color: color(&r.try_get::<String, _>("color")?)?,
+        from_ply: r.try_get("from_ply")?,
+        actions: serde_json::from_str(&actions)
+            .map_err(|e| StorageError::Corrupt(format!("conditional line: {e}")))?,
+    })
+}
+
+/// `color`'s conditional lines in game `game`, oldest first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure or an unreadable row.
+pub async fn lines_tx(tx: &mut Tx, game: GameId, color: Color) -> Result<Vec<Line>, StorageError> {
+    let rows = query(
+        "SELECT id, user_id, color, from_ply, actions FROM premoves
+         WHERE game_id = ? AND color = ? ORDER BY id",
+    )
+    .bind(game)
+    .bind(color.name())
+    .fetch_all(&mut *tx)
+    .await?;
+    rows.iter().map(line_from).collect()
+}
+
+/// Adds a conditional line; returns its id.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn add_line(
+    tx: &mut Tx,
+    game: GameId,
+    user: UserId,
+    color: Color,
+    from_ply: i64,
+    actions: &[String],
+    now: i64,
+) -> Result<i64, StorageError> {
+    let json = serde_json::to_string(actions).unwrap_or_else(|_| "[]".into());
+    let row = query(
+        "INSERT INTO premoves (game_id, user_id, color, from_ply, actions, created_at)
+         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(game)
+    .bind(user)
+    .bind(color.name())
+    .bind(from_ply)
+    .bind(json)
+    .bind(now)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(row.try_get("id")?)
+}
+
+/// Replaces line `id`'s remaining actions and the ply they start at.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn advance_line(
+    tx: &mut Tx,
+    id: i64,
+    from_ply: i64,
+    actions: &[String],
+) -> Result<(), StorageError> {
+    let json = serde_json::to_string(actions).unwrap_or_else(|_| "[]".into());
+    query("UPDATE premoves SET from_ply = ?, actions = ? WHERE id = ?")
+        .bind(from_ply)
+        .bind(json)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// Deletes line `id`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn drop_line(tx: &mut Tx, id: i64) -> Result<(), StorageError> {
+    query("DELETE FROM premoves WHERE id = ?")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// Deletes `color`'s lines in game `game` (`None`: both sides'); returns how many.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn clear_lines(
+    tx: &mut Tx,
+    game: GameId,
+    color: Option<Color>,
+) -> Result<u64, StorageError> {
+    let done = match color {
+        Some(c) => {
+            query("DELETE FROM premoves WHERE game_id = ? AND color = ?")
+                .bind(game)
+                .bind(c.name())
+                .execute(&mut *tx)
+                .await?
+        }
+        None => {
+            query("DELETE FROM premoves WHERE game_id = ?")
+                .bind(game)
+                .execute(&mut *tx)
+                .await?
+        }
+    };
+    Ok(done.rows_affected())
+}
+
+// ---------------------------------------------------------------------------------------
+// Vacations
+
+/// A vacation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vacation {
+    /// Its id.
+    pub id: i64,
+    /// The player.
+    pub user_id: UserId,
+    /// Their name when they started it.
+    pub name: String,
+    /// Started, Unix seconds.
+    pub started_at: i64,
+    /// Planned end, Unix seconds.
+    pub until_at: i64,
+    /// Actual end, once over.
+    pub ended_at: Option<i64>,
+}
+
+fn vacation_from(r: &Row) -> Result<Vacation, StorageError> {
+    Ok(Vacation {
+        id: r.try_get("id")?,
+        user_id: r.try_get("user_id")?,
+        name: r.try_get("name")?,
+        started_at: r.try_get("started_at")?,
+        until_at: r.try_get("until_at")?,
+        ended_at: r.try_get("ended_at")?,
+    })
+}
+
+/// `user`'s running vacation (not ended), if any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn running_vacation(tx: &mut Tx, user: UserId) -> Result<Option<Vacation>, StorageError> {
+    let row = query(
+        "SELECT * FROM vacations WHERE user_id = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
+    )
+    .bind(user)
+    .fetch_optional(&mut *tx)
+    .await?;
+    row.as_ref().map(vacation_from).transpose()
+}
+
+/// `user`'s vacations started at or after `since` (Unix seconds), oldest first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn vacations_since(
+    tx: &mut Tx,
+    user: UserId,
+    since: i64,
+) -> Result<Vec<Vacation>, StorageError> {
+    let rows = query("SELECT * FROM vacations WHERE user_id = ? AND started_at >= ? ORDER BY id")
+        .bind(user)
+        .bind(since)
+        .fetch_all(&mut *tx)
+        .await?;
+    rows.iter().map(vacation_from).collect()
+}
+
+/// Starts a vacation; returns its id.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn start_vacation(
+    tx: &mut Tx,
+    user: UserId,
+    name: &str,
+    started_at: i64,
+    until_at: i64,
+) -> Result<i64, StorageError> {
+    let row = query(
+        "INSERT INTO vacations (user_id, name, started_at, until_at) VALUES (?, ?, ?, ?)
+         RETURNING id",
+    )
+    .bind(user)
+    .bind(name)
+    .bind(started_at)
+    .bind(until_at)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(row.try_get("id")?)
+}
+
+/// Ends vacation `id` at `at`; `false` when it had ended already (someone else was first).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn end_vacation(tx: &mut Tx, id: i64, at: i64) -> Result<bool, StorageError> {
+    let done = query("UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
+        .bind(at)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Running vacations whose planned end is at or before `now` (for the scheduler).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn vacations_due(db: &Db, now: i64) -> Result<Vec<Vacation>, StorageError> {
+    let rows =
+        query("SELECT * FROM vacations WHERE ended_at IS NULL AND until_at <= ? ORDER BY until_at")
+            .bind(now)
+            .fetch_all(db)
+            .await?;
+    rows.iter().map(vacation_from).collect()
+}
+
+/// Whether `user` is on a vacation running at `now`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn on_vacation(db: &Db, user: UserId, now: i64) -> Result<bool, StorageError> {
+    let row = query(
+        "SELECT 1 FROM vacations WHERE user_id = ? AND ended_at IS NULL AND until_at > ?
+         AND started_at <= ? LIMIT 1",
+    )
+    .bind(user)
+    .bind(now)
+    .bind(now)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// Pushes back (or, negative, pulls forward) the deadline of game `game` by `secs`, if the
+/// game is still at `ply`, active, and its deadline is after `now` (a deadline that has
+/// passed belongs to the scheduler's forfeit). Returns whether it changed.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn shift_deadline(
+    tx: &mut Tx,
+    game: GameId,
+    ply: i64,
+    secs: i64,
+    now: i64,
+) -> Result<bool, StorageError> {
+    let done = query(
+        "UPDATE games SET deadline_at = deadline_at + ?, updated_at = ?
+         WHERE id = ? AND ply = ? AND state = 'active' AND deadline_at IS NOT NULL
+           AND deadline_at > ?",
+    )
+    .bind(secs)
+    .bind(now)
+    .bind(game)
+    .bind(ply)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// A server's yearly vacation allowance in days, if it set one.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn guild_allowance(tx: &mut Tx, guild: GuildId) -> Result<Option<u32>, StorageError> {
+    let row = query("SELECT days FROM guild_vacation WHERE guild_id = ?")
+        .bind(guild)
+        .fetch_optional(&mut *tx)
+        .await?;
+    row.map(|r| {
+        let days: i64 = r.try_get("days")?;
+        u32::try_from(days).map_err(|_| StorageError::Corrupt(format!("allowance {days}")))
+    })
+    .transpose()
+}
+
+/// Sets a server's yearly vacation allowance.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_guild_allowance(
+    db: &Db,
+    guild: GuildId,
+    days: u32,
+    now: i64,
+) -> Result<(), StorageError> {
+    query(
+        "INSERT INTO guild_vacation (guild_id, days, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (guild_id) DO UPDATE SET days = excluded.days, updated_at = excluded.updated_at",
+    )
+    .bind(guild)
+    .bind(i64::from(days))
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Takebacks
+
+/// A standing takeback proposal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TakebackOffer {
+    /// Who proposed it.
+    pub by: Color,
+    /// The game's ply when it was proposed.
+    pub ply: i64,
+    /// How many plies it takes back (1 or 2).
+    pub undo: i64,
+}
+
+/// The game's standing takeback proposal, if any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn takeback(tx: &mut Tx, game: GameId) -> Result<Option<TakebackOffer>, StorageError> {
+    let row = query("SELECT offered_by, ply, undo FROM takeback_offers WHERE game_id = ?")
+        .bind(game)
+        .fetch_optional(&mut *tx)
+        .await?;
+    row.map(|r| {
+        Ok(TakebackOffer {
+            by: color(&r.try_get::<String, _>("offered_by")?)?,
+            ply: r.try_get("ply")?,
+            undo: r.try_get("undo")?,
+        })
+    })
+    .transpose()
+}
+
+/// Records a takeback proposal (replacing any other).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_takeback(
+    tx: &mut Tx,
+    game: GameId,
+    offer: TakebackOffer,
+    now: i64,
+) -> Result<(), StorageError> {
+    clear_takeback(tx, game).await?;
+    query(
+        "INSERT INTO takeback_offers (game_id, offered_by, ply, undo, offered_at)
+         VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(game)
+    .bind(offer.by.name())
+    .bind(offer.ply)
+    .bind(offer.undo)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// Removes the game's takeback proposal; `true` if there was one.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn clear_takeback(tx: &mut Tx, game: GameId) -> Result<bool, StorageError> {
+    let done = query("DELETE FROM takeback_offers WHERE game_id = ?")
+        .bind(game)
+        .execute(&mut *tx)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Takes game `game` back from `ply` to `to_ply` (deleting the later actions), if it is
+/// still at `ply` and active; writes the state and deadline. Returns whether it did.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn take_back(
+    tx: &mut Tx,
+    game: GameId,
+    ply: i64,
+    to_ply: i64,
+    state_fen: &str,
+    deadline_at: Option<i64>,
+    now: i64,
+) -> Result<bool, StorageError> {
+    let done = query(
+        "UPDATE games SET ply = ?, state_fen = ?, deadline_at = ?, updated_at = ?
+         WHERE id = ? AND ply = ? AND state = 'active'",
+    )
+    .bind(to_ply)
+    .bind(state_fen)
+    .bind(deadline_at)
+    .bind(now)
+    .bind(game)
+    .bind(ply)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Ok(false);
+    }
+    query("DELETE FROM game_actions WHERE game_id = ? AND ply > ?")
+        .bind(game)
+        .bind(to_ply)
+        .execute(&mut *tx)
+        .await?;
+    Ok(true)
+}
+
+// ---------------------------------------------------------------------------------------
+// Notes
+
+/// `user`'s note in game `game`, if any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn note(db: &Db, game: GameId, user: UserId) -> Result<Option<String>, StorageError> {
+    let row = query("SELECT text FROM game_notes WHERE game_id = ? AND user_id = ?")
+        .bind(game)
+        .bind(user)
+        .fetch_optional(db)
+        .await?;
+    Ok(row.map(|r| r.try_get("text")).transpose()?)
+}
+
+/// Sets (or, with `None`, deletes) `user`'s note in game `game`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_note(
+    db: &Db,
+    game: GameId,
+    user: UserId,
+    text: Option<&str>,
+    now: i64,
+) -> Result<(), StorageError> {
+    match text {
+        Some(t) => {
+            query(
+                "INSERT INTO game_notes (game_id, user_id, text, updated_at) VALUES (?, ?, ?, ?)
+                 ON CONFLICT (game_id, user_id) DO UPDATE SET text = excluded.text,
+                     updated_at = excluded.updated_at",
+            )
+            .bind(game)
+            .bind(user)
+            .bind(t)
+            .bind(now)
+            .execute(db)
+            .await?;
+        }
+        None => {
+            query("DELETE FROM game_notes WHERE game_id = ? AND user_id = ?")
+                .bind(game)
+                .bind(user)
+                .execute(db)
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Games and challenges, inside a transaction
+
+/// Games `user` plays that are active (not in setup, not finished), oldest first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn active_games_tx(tx: &mut Tx, user: UserId) -> Result<Vec<GameRow>, StorageError> {
+    let rows = query(
+        "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state = 'active' ORDER BY id",
+    )
+    .bind(user)
+    .bind(user)
+    .fetch_all(&mut *tx)
+    .await?;
+    Ok(decodable(&rows))
+}
+
+/// The open challenge, if any, between `a` and `b` (either of them the challenger) in
+/// `variant` and `channel`, read inside `tx`: (its id, its challenger). A rematch looks
+/// for it first, so that a second click offers nothing twice.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn open_challenge_between(
+    tx: &mut Tx,
+    channel: ChannelId,
+    variant: Variant,
+    a: UserId,
+    b: UserId,
+) -> Result<Option<(i64, UserId)>, StorageError> {
+    let row = query(
+        "SELECT id, challenger_id FROM challenges
+         WHERE state = 'open' AND channel_id = ? AND variant = ?
+           AND ((challenger_id = ? AND opponent_id = ?) OR (challenger_id = ? AND opponent_id = ?))
+         ORDER BY id LIMIT 1",
+    )
+    .bind(channel)
+    .bind(variant.name())
+    .bind(a)
+    .bind(b)
+    .bind(b)
+    .bind(a)
+    .fetch_optional(&mut *tx)
+    .await?;
+    row.map(|r| Ok((r.try_get("id")?, r.try_get("challenger_id")?)))
+        .transpose()
+}
+
+/// Closes the vacations whose days ran out by `now` (the scheduler, each sweep); returns
+/// them.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn end_due_vacations(tx: &mut Tx, now: i64) -> Result<Vec<Vacation>, StorageError> {
+    let rows = query(
+        "UPDATE vacations SET ended_at = until_at WHERE ended_at IS NULL AND until_at <= ?
+         RETURNING *",
+    )
+    .bind(now)
+    .fetch_all(&mut *tx)
+    .await?;
+    rows.iter().map(vacation_from).collect()
+}
+
+/// The end of `user`'s vacation running at `now`, if any, inside `tx` (the scheduler's
+/// nudges pause until then).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn vacation_until_tx(
+    tx: &mut Tx,
+    user: UserId,
+    now: i64,
+) -> Result<Option<i64>, StorageError> {
+    let row = query(
+        "SELECT until_at FROM vacations WHERE user_id = ? AND ended_at IS NULL AND until_at > ?
+         AND started_at <= ? ORDER BY id DESC LIMIT 1",
+    )
+    .bind(user)
+    .bind(now)
+    .bind(now)
+    .fetch_optional(&mut *tx)
+    .await?;
+    Ok(row.map(|r| r.try_get("until_at")).transpose()?)
+}

@@ -1,0 +1,84 @@
+//! The `engine_games` table: which games the practice opponent plays, as which colour and
+//! at which level (issue 23).
+
+use super::sql::{Row, query};
+use kaboom_engine::Level;
+use kaboom_rules::Color;
+
+use super::{Db, StorageError, Tx};
+use kaboom_domain::ids::GameId;
+
+/// The engine's seat in one game.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct EngineSeat {
+    /// The game.
+    pub game_id: GameId,
+    /// The colour the engine plays.
+    pub color: Color,
+    /// Its level, 1 to 5.
+    pub level: Level,
+}
+
+/// Records that the engine plays `color` at `level` in game `id`, inside the transaction
+/// that creates the game.
+///
+/// # Errors
+/// [`StorageError`] on a database failure (a second row for one game included).
+pub async fn insert(
+    tx: &mut Tx,
+    id: GameId,
+    color: Color,
+    level: Level,
+    now: i64,
+) -> Result<(), StorageError> {
+    query("INSERT INTO engine_games (game_id, color, level, created_at) VALUES (?, ?, ?, ?)")
+        .bind(id)
+        .bind(color.name())
+        .bind(i64::from(level.number()))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+fn seat(row: &Row) -> Result<EngineSeat, StorageError> {
+    let color: String = row.try_get("color")?;
+    let level: i64 = row.try_get("level")?;
+    Ok(EngineSeat {
+        game_id: row.try_get("game_id")?,
+        color: color
+            .parse()
+            .map_err(|_| StorageError::Corrupt(format!("engine colour '{color}'")))?,
+        level: u8::try_from(level)
+            .ok()
+            .and_then(|n| Level::from_number(n).ok())
+            .ok_or_else(|| StorageError::Corrupt(format!("engine level {level}")))?,
+    })
+}
+
+/// The engine's seat in game `id`, if it plays there.
+///
+/// # Errors
+/// [`StorageError`] on a database failure or a corrupt row.
+pub async fn get(db: &Db, id: GameId) -> Result<Option<EngineSeat>, StorageError> {
+    let row = query("SELECT game_id, color, level FROM engine_games WHERE game_id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
+    row.as_ref().map(seat).transpose()
+}
+
+/// The engine's seats in every game still in setup or in play, oldest first: the games
+/// where the engine may have to choose carriers or move.
+///
+/// # Errors
+/// [`StorageError`] on a database failure or a corrupt row.
+pub async fn unfinished(db: &Db) -> Result<Vec<EngineSeat>, StorageError> {
+    let rows = query(
+        "SELECT e.game_id, e.color, e.level FROM engine_games e JOIN games g ON g.id = e.game_id
+         WHERE g.state IN ('setup', 'active') ORDER BY e.game_id",
+    )
+    .fetch_all(db)
+    .await?;
+    rows.iter().map(seat).collect()
+}

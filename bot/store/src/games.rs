@@ -1,0 +1,544 @@
+//! The `games`, `game_actions` and `draw_offers` tables.
+//!
+//! A game is stored as its full state (`state_fen`, a cache) plus the ordered list of its
+//! actions (`game_actions`, the source of truth): [`load_record`] rebuilds the
+//! [`GameRecord`] the rules library replays.
+
+use std::str::FromStr;
+
+use super::sql::{Row, query};
+use kaboom_rules::{Color, GameOptions, GameRecord, Outcome, Variant};
+
+use super::{Db, StorageError, Tx};
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
+
+pub use kaboom_domain::game::{GameRow, GameState};
+
+/// A stored game state (`setup`, `active`, `finished`).
+fn parse_state(s: &str) -> Result<GameState, StorageError> {
+    Ok(match s {
+        "setup" => GameState::Setup,
+        "active" => GameState::Active,
+        "finished" => GameState::Finished,
+        other => return Err(StorageError::Corrupt(format!("game state '{other}'"))),
+    })
+}
+
+/// A game to be stored.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The challenge it came from.
+    pub challenge_id: Option<i64>,
+    /// The server.
+    pub guild_id: Option<GuildId>,
+    /// The channel the challenge was in.
+    pub channel_id: ChannelId,
+    /// White's user id and name.
+    pub white: (UserId, String),
+    /// Black's user id and name.
+    pub black: (UserId, String),
+    /// The variant.
+    pub variant: Variant,
+    /// Its options.
+    pub options: GameOptions,
+    /// Full start serialization.
+    pub start_fen: String,
+    /// Setup or active.
+    pub state: GameState,
+    /// Days per move, if limited.
+    pub days_per_move: Option<u32>,
+    /// First deadline.
+    pub deadline_at: Option<i64>,
+    /// Rated.
+    pub rated: bool,
+}
+
+/// Reads a game row (`SELECT *`, extra columns ignored); the scheduler reads due games in a
+/// joined query through it.
+pub(crate) fn from_row(row: &Row) -> Result<GameRow, StorageError> {
+    let variant: String = row.try_get("variant")?;
+    let state: String = row.try_get("state")?;
+    let declared: Option<String> = row.try_get("declared")?;
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        guild_id: row.try_get("guild_id")?,
+        channel_id: row.try_get("channel_id")?,
+        thread_id: row.try_get("thread_id")?,
+        white_id: row.try_get("white_id")?,
+        white_name: row.try_get("white_name")?,
+        black_id: row.try_get("black_id")?,
+        black_name: row.try_get("black_name")?,
+        variant: Variant::from_str(&variant).map_err(|e| StorageError::Corrupt(e.to_string()))?,
+        options: GameOptions {
+            carriers: row.try_get::<i64, _>("carriers")? as u8,
+            dead_mans_switch: row.try_get("dead_mans_switch")?,
+        },
+        start_fen: row.try_get("start_fen")?,
+        state_fen: row.try_get("state_fen")?,
+        ply: row.try_get("ply")?,
+        state: parse_state(&state)?,
+        declared: declared
+            .map(|d| serde_json::from_str(&d))
+            .transpose()
+            .map_err(|e| StorageError::Corrupt(format!("declared result: {e}")))?,
+        result: row.try_get("result")?,
+        reason: row.try_get("reason")?,
+        days_per_move: row
+            .try_get::<Option<i64>, _>("days_per_move")?
+            .map(|d| d as u32),
+        deadline_at: row.try_get("deadline_at")?,
+        rated: row.try_get("rated")?,
+        board_message_id: row.try_get("board_message_id")?,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+/// Stores a new game; returns its id.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, StorageError> {
+    let row = query(
+        "INSERT INTO games (challenge_id, guild_id, channel_id, white_id, white_name, black_id,
+            black_name, variant, carriers, dead_mans_switch, start_fen, state_fen, ply, state,
+            days_per_move, deadline_at, rated, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(g.challenge_id)
+    .bind(g.guild_id)
+    .bind(g.channel_id)
+    .bind(g.white.0)
+    .bind(&g.white.1)
+    .bind(g.black.0)
+    .bind(&g.black.1)
+    .bind(g.variant.name())
+    .bind(i64::from(g.options.carriers))
+    .bind(g.options.dead_mans_switch)
+    .bind(&g.start_fen)
+    .bind(&g.start_fen)
+    .bind(g.state.name())
+    .bind(g.days_per_move.map(i64::from))
+    .bind(g.deadline_at)
+    .bind(g.rated)
+    .bind(now)
+    .bind(now)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(row.try_get("id")?)
+}
+
+/// Loads a game's row.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn get(db: &Db, id: GameId) -> Result<Option<GameRow>, StorageError> {
+    query("SELECT * FROM games WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await?
+        .as_ref()
+        .map(from_row_checked)
+        .transpose()
+}
+
+/// Loads a game's row inside a transaction.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageError> {
+    query("SELECT * FROM games WHERE id = ?")
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .as_ref()
+        .map(from_row_checked)
+        .transpose()
+}
+
+/// The game played in `thread_id`, if any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>, StorageError> {
+    query("SELECT * FROM games WHERE thread_id = ?")
+        .bind(thread_id)
+        .fetch_optional(db)
+        .await?
+        .as_ref()
+        .map(from_row_checked)
+        .transpose()
+}
+
+/// Games `user` plays that are not finished, oldest first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn active_for(db: &Db, user: UserId) -> Result<Vec<GameRow>, StorageError> {
+    let rows = query(
+        "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state <> 'finished'
+         ORDER BY id",
+    )
+    .bind(user)
+    .bind(user)
+    .fetch_all(db)
+    .await?;
+    Ok(decodable(&rows))
+}
+
+/// A game row read back, any failure to decode it (a damaged or foreign row) as
+/// [`StorageError::Corrupt`] naming the game (issue 16).
+pub(crate) fn from_row_checked(row: &Row) -> Result<GameRow, StorageError> {
+    from_row(row).map_err(|e| {
+        let id = row.try_get::<i64, _>("id").unwrap_or_default();
+        StorageError::Corrupt(format!("game #{id}: {e}"))
+    })
+}
+
+/// The rows of a list that decode; each one that does not is logged and left out, so one
+/// damaged game costs only itself (issue 16).
+pub(crate) fn decodable(rows: &[Row]) -> Vec<GameRow> {
+    rows.iter()
+        .filter_map(|r| {
+            from_row_checked(r)
+                .inspect_err(|e| tracing::error!(error = %e, "a game row does not read; left out"))
+                .ok()
+        })
+        .collect()
+}
+
+/// The game's actions in order (canonical texts).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn actions_tx(tx: &mut Tx, id: GameId) -> Result<Vec<String>, StorageError> {
+    let rows = query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+    rows.iter()
+        .map(|r| r.try_get("action").map_err(StorageError::from))
+        .collect()
+}
+
+/// The game's actions in order (canonical texts).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn actions(db: &Db, id: GameId) -> Result<Vec<String>, StorageError> {
+    let rows = query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
+        .bind(id)
+        .fetch_all(db)
+        .await?;
+    rows.iter()
+        .map(|r| r.try_get("action").map_err(StorageError::from))
+        .collect()
+}
+
+/// The replayable record of a stored game.
+pub fn record(row: &GameRow, actions: Vec<String>) -> GameRecord {
+    GameRecord {
+        variant: row.variant,
+        options: row.options,
+        start_fen: row.start_fen.clone(),
+        actions,
+        declared: row.declared,
+    }
+}
+
+/// Loads a game's row and its replayable record.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn load_record(
+    db: &Db,
+    id: GameId,
+) -> Result<Option<(GameRow, GameRecord)>, StorageError> {
+    let mut tx = db.begin_read().await?;
+    let Some(row) = get_tx(&mut tx, id).await? else {
+        return Ok(None);
+    };
+    let actions = actions_tx(&mut tx, id).await?;
+    tx.commit().await?;
+    let rec = record(&row, actions);
+    Ok(Some((row, rec)))
+}
+
+/// The new state of a game after an action or a declared result.
+#[derive(Clone, Debug)]
+pub struct StateUpdate {
+    /// The ply the caller loaded; the update applies only if the game is still there.
+    pub expected_ply: i64,
+    /// The action to append (its ply is `expected_ply + 1`), with the acting user.
+    pub action: Option<(String, UserId)>,
+    /// Full current serialization.
+    pub state_fen: String,
+    /// Full start serialization (changes only during the designation).
+    pub start_fen: String,
+    /// New state.
+    pub state: GameState,
+    /// A result declared off the board.
+    pub declared: Option<Outcome>,
+    /// Result and reason when finished.
+    pub result: Option<(String, String)>,
+    /// Deadline of the side to move.
+    pub deadline_at: Option<i64>,
+}
+
+impl StateUpdate {
+    /// The update that ends `row`'s game off the board (resignation, agreement, time
+    /// forfeit, abort) with `outcome`: no action appended, `state_fen` the full
+    /// serialization with the declared result, no deadline any more.
+    pub fn finished(row: &GameRow, state_fen: String, outcome: Outcome) -> StateUpdate {
+        StateUpdate {
+            expected_ply: row.ply,
+            action: None,
+            state_fen,
+            start_fen: row.start_fen.clone(),
+            state: GameState::Finished,
+            declared: Some(outcome),
+            result: Some((
+                outcome.result().to_string(),
+                outcome.reason.name().to_string(),
+            )),
+            deadline_at: None,
+        }
+    }
+}
+
+/// The `games.declared` column's text of an outcome declared off the board (JSON).
+pub(crate) fn declared_json(outcome: &Outcome) -> String {
+    serde_json::to_string(outcome).expect("an outcome always serializes")
+}
+
+/// Writes a game's new state inside `tx`, appending the action if any. Returns `false`
+/// (and writes nothing) when the game is no longer at `expected_ply`: someone else's action
+/// came first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn update_state(
+    tx: &mut Tx,
+    id: GameId,
+    u: &StateUpdate,
+    now: i64,
+) -> Result<bool, StorageError> {
+    let new_ply = u.expected_ply + i64::from(u.action.is_some());
+    let declared = u.declared.as_ref().map(declared_json);
+    let done = query(
+        "UPDATE games SET ply = ?, state_fen = ?, start_fen = ?, state = ?, declared = ?,
+            result = ?, reason = ?, deadline_at = ?, updated_at = ?
+         WHERE id = ? AND ply = ?",
+    )
+    .bind(new_ply)
+    .bind(&u.state_fen)
+    .bind(&u.start_fen)
+    .bind(u.state.name())
+    .bind(declared)
+    .bind(u.result.as_ref().map(|r| r.0.clone()))
+    .bind(u.result.as_ref().map(|r| r.1.clone()))
+    .bind(u.deadline_at)
+    .bind(now)
+    .bind(id)
+    .bind(u.expected_ply)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Ok(false);
+    }
+    if let Some((text, player)) = &u.action {
+        query(
+            "INSERT INTO game_actions (game_id, ply, action, player_id, played_at)
+             VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(new_ply)
+        .bind(text)
+        .bind(*player)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(true)
+}
+
+/// Records the game's thread.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn set_thread(db: &Db, id: GameId, thread_id: ChannelId) -> Result<(), StorageError> {
+    query("UPDATE games SET thread_id = ? WHERE id = ?")
+        .bind(thread_id)
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Records the latest board message.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn set_board_message(
+    db: &Db,
+    id: GameId,
+    message_id: MessageId,
+) -> Result<(), StorageError> {
+    query("UPDATE games SET board_message_id = ? WHERE id = ?")
+        .bind(message_id)
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// A standing draw offer.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct DrawOffer {
+    /// Who offered.
+    pub by: Color,
+    /// At which ply.
+    pub ply: i64,
+}
+
+/// The game's standing draw offer, if any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn draw_offer(tx: &mut Tx, id: GameId) -> Result<Option<DrawOffer>, StorageError> {
+    let row = query("SELECT offered_by, ply FROM draw_offers WHERE game_id = ?")
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    row.map(|r| {
+        let by: String = r.try_get("offered_by")?;
+        Ok(DrawOffer {
+            by: by
+                .parse()
+                .map_err(|_| StorageError::Corrupt(format!("draw offer colour '{by}'")))?,
+            ply: r.try_get("ply")?,
+        })
+    })
+    .transpose()
+}
+
+/// Records a draw offer (replacing any other).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_draw_offer(
+    tx: &mut Tx,
+    id: GameId,
+    offer: DrawOffer,
+    now: i64,
+) -> Result<(), StorageError> {
+    query("DELETE FROM draw_offers WHERE game_id = ?")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    query("INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES (?, ?, ?, ?)")
+        .bind(id)
+        .bind(offer.by.name())
+        .bind(offer.ply)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// Removes the game's draw offer; `true` if there was one.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn clear_draw_offer(tx: &mut Tx, id: GameId) -> Result<bool, StorageError> {
+    let done = query("DELETE FROM draw_offers WHERE game_id = ?")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// A finished game of a player's archive.
+#[derive(Clone, Debug)]
+pub struct FinishedRow {
+    /// The game's row.
+    pub row: GameRow,
+    /// When it ended (its last update, Unix seconds).
+    pub ended_at: i64,
+}
+
+/// Which games a list may show to a caller (issue 16's rule, `service::access::may_read`):
+/// in a server, that server's games; in a direct message, the caller's own games.
+#[derive(Copy, Clone, Debug)]
+pub struct Readable {
+    /// The server asked in (`None`: a direct message).
+    pub guild: Option<GuildId>,
+    /// Who asks.
+    pub caller: UserId,
+}
+
+/// The condition on `games` of [`Readable`]: `guild_id = ?` or `(white_id = ? OR black_id = ?)`.
+fn push_readable(q: &mut super::sql::Query, scope: Readable) {
+    match scope.guild {
+        Some(g) => {
+            q.push(" AND guild_id = ").push_bind(g);
+        }
+        None => {
+            q.push(" AND (white_id = ")
+                .push_bind(scope.caller)
+                .push(" OR black_id = ")
+                .push_bind(scope.caller)
+                .push(")");
+        }
+    }
+}
+
+fn finished_query(head: &str, user: UserId, scope: Readable) -> super::sql::Query {
+    let mut q = query(head);
+    q.push(" FROM games WHERE (white_id = ")
+        .push_bind(user)
+        .push(" OR black_id = ")
+        .push_bind(user)
+        .push(") AND state = 'finished'");
+    push_readable(&mut q, scope);
+    q
+}
+
+/// `user`'s finished games that `scope` may show, newest first, `limit` of them after
+/// skipping `offset` (indexes `games_white_finished` and `games_black_finished`).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn finished_for(
+    db: &Db,
+    user: UserId,
+    scope: Readable,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<FinishedRow>, StorageError> {
+    let mut q = finished_query("SELECT *", user, scope);
+    q.push(" ORDER BY updated_at DESC, id DESC LIMIT ")
+        .push_bind(limit)
+        .push(" OFFSET ")
+        .push_bind(offset);
+    let rows = q.build().fetch_all(db).await?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            let ended_at = r.try_get("updated_at").ok()?;
+            from_row_checked(r)
+                .inspect_err(|e| tracing::error!(error = %e, "a game row does not read; left out"))
+                .ok()
+                .map(|row| FinishedRow { row, ended_at })
+        })
+        .collect())
+}
+
+/// How many finished games of `user` `scope` may show.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn finished_count(db: &Db, user: UserId, scope: Readable) -> Result<i64, StorageError> {
+    let mut q = finished_query("SELECT COUNT(*) AS n", user, scope);
+    let row = q.build().fetch_one(db).await?;
+    Ok(row.try_get("n")?)
+}

@@ -1,0 +1,293 @@
+//! # kaboom-store
+//!
+//! Storage: the bot's database, behind functions the services call (no SQL anywhere else).
+//!
+//! SQLite by default (embedded, file created if missing); PostgreSQL when `DATABASE_URL` is
+//! a `postgres://` URL (issue 22: several processes on one database). Each engine has its
+//! own migrations (`migrations/sqlite/`, `migrations/postgres/`), applied at start-up; the
+//! storage modules write each statement once and run it on either through [`sql`]. Discord
+//! ids are stored as `BIGINT` (snowflakes fit in 63 bits; the id types of
+//! [`kaboom_domain::ids`] encode and decode themselves); times are Unix seconds (`BIGINT`);
+//! JSON is `TEXT` on both engines; no bytes are stored (`migrations/README.md`).
+//!
+//! One module per table group: [`challenges`], [`games`] (games, their actions and draw
+//! offers), [`carriers`] (secret designations, BE-2/BE-9), [`ratings`] (Glicko-2 ratings
+//! and the change of every rated game, issue 18).
+#![deny(missing_docs)]
+
+pub mod carriers;
+pub mod challenges;
+pub mod comforts; // issue 20
+pub mod copy; // SQLite to PostgreSQL (issue 22)
+pub mod engine; // practice opponent (issue 23)
+pub mod games;
+pub mod outbox; // Discord outbox (issue 16)
+pub mod previews; // explosion previews (issue 19)
+pub mod ratings; // ratings (issue 18)
+pub mod schedule; // scheduler (issue 8)
+pub mod settings; // scheduler (issue 8)
+pub mod sql; // one query, either engine (issue 22)
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+/// The SQLite migrations (`migrations/sqlite/`), embedded at compile time and applied at
+/// start-up.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+
+/// The PostgreSQL migrations (`migrations/postgres/`, issue 22): the same versions as
+/// SQLite's, in PostgreSQL's types.
+pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// The key of the PostgreSQL advisory lock every write transaction takes
+/// ([`Db::begin_write`]): `"kaboom:w"` in ASCII.
+pub const WRITE_LOCK_KEY: i64 = 0x6b61_626f_6f6d_3a77;
+
+/// The database engine behind a [`Db`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// SQLite: one file, one process (the default).
+    Sqlite,
+    /// PostgreSQL: one server, any number of bot processes (issue 22).
+    Postgres,
+}
+
+/// Default `DATABASE_URL`: a SQLite file in the working directory, created if missing.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://kaboom.db";
+
+/// A database error (connection, query or migration).
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// A query or connection failed.
+    #[error("database error: {0}")]
+    Sql(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored value does not read back (a corrupt or foreign row).
+    #[error("stored data is invalid: {0}")]
+    Corrupt(String),
+    /// The database file could not be created or given owner-only permissions.
+    #[error("database file: {0}")]
+    Io(String),
+}
+
+/// The database handle: a connection pool, cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: Pool,
+}
+
+/// The pool of either engine.
+#[derive(Clone, Debug)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+impl Db {
+    /// Opens the database at `url`: PostgreSQL for a `postgres://` or `postgresql://` URL
+    /// ([`Db::connect_postgres`]), SQLite otherwise ([`Db::connect_sqlite`]), and applies
+    /// that engine's migrations.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the URL is invalid, the database cannot be reached or opened,
+    /// or a migration fails.
+    pub async fn connect(url: &str) -> Result<Db, StorageError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Db::connect_postgres(url, 8).await
+        } else {
+            Db::connect_sqlite(url).await
+        }
+    }
+
+    /// Connects to the PostgreSQL database at `url` with a pool of at most
+    /// `max_connections`, and applies the migrations of `migrations/postgres/` (sqlx takes
+    /// an advisory lock for that, so processes starting together migrate once).
+    ///
+    /// # Errors
+    /// [`StorageError`] when the server cannot be reached, refuses the login, or a
+    /// migration fails.
+    pub async fn connect_postgres(url: &str, max_connections: u32) -> Result<Db, StorageError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        PG_MIGRATOR.run(&pool).await?;
+        Ok(Db {
+            pool: Pool::Postgres(pool),
+        })
+    }
+
+    /// Opens (creating if missing) the database at `url` (`sqlite://path`), with the WAL
+    /// journal, `synchronous = NORMAL`, foreign keys on and a 5-second busy timeout, and
+    /// applies the migrations.
+    ///
+    /// `synchronous = NORMAL` with WAL (SQLite's recommended pairing): a commit appends to
+    /// the write-ahead log without waiting for an fsync; the log is synced at checkpoints.
+    /// The database stays consistent after a crash or a power loss (each transaction is
+    /// applied whole or not at all). A process crash loses nothing (the OS keeps the
+    /// written log); only a power loss or OS crash can undo the last commits before the
+    /// next sync, whole transactions at a time: a move or a scheduler decision (with its
+    /// nudge claim) is then undone as a unit, and a notice sent just before could be sent
+    /// once more after the restart. `FULL` would cost one fsync per write transaction, on
+    /// every move and every sweep batch.
+    ///
+    /// The database holds hidden carriers and commitment salts, so its file is made
+    /// readable by its owner only (mode 0600 on Unix) before SQLite opens it, and an
+    /// existing file that others could read is narrowed to 0600 (issue 16). SQLite creates
+    /// the `-wal` and `-shm` files with the database file's permissions.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the URL is invalid, the file cannot be opened or a migration fails.
+    pub async fn connect_sqlite(url: &str) -> Result<Db, StorageError> {
+        let options = SqliteConnectOptions::from_str(url)?;
+        if !options.get_filename().as_os_str().is_empty()
+            && options.get_filename() != std::path::Path::new(":memory:")
+        {
+            owner_only(options.get_filename())?;
+        }
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        MIGRATOR.run(&pool).await?;
+        Ok(Db {
+            pool: Pool::Sqlite(pool),
+        })
+    }
+
+    /// Starts a write transaction that takes the database's write lock at once, so a
+    /// read-check-write inside it cannot interleave with another, in this process or (on
+    /// PostgreSQL) any other:
+    /// - SQLite: `BEGIN IMMEDIATE` (the file's one write lock);
+    /// - PostgreSQL: `BEGIN` and `pg_advisory_xact_lock(`[`WRITE_LOCK_KEY`]`)`, held until
+    ///   the commit or rollback. Every write transaction of every process queues on it, so
+    ///   each one reads what the previous ones committed (`READ COMMITTED`: each statement
+    ///   sees the latest commits) and the services' and the scheduler's read-check-write
+    ///   steps keep the meaning they have on SQLite: a due game, an expiring challenge or a
+    ///   rating is decided by exactly one process. Writes are short (no Discord call runs
+    ///   inside one), so one lock costs little next to Discord's own limits.
+    ///
+    /// # Errors
+    /// [`StorageError::Sql`] when the lock cannot be had within the busy timeout (SQLite),
+    /// or the server fails.
+    pub async fn begin_write(&self) -> Result<Tx, StorageError> {
+        Ok(Tx(match &self.pool {
+            Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
+            Pool::Postgres(p) => {
+                let mut t = p.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(WRITE_LOCK_KEY)
+                    .execute(&mut *t)
+                    .await?;
+                TxInner::Postgres(t)
+            }
+        }))
+    }
+
+    /// Starts a read transaction: one consistent view for several reads (SQLite's deferred
+    /// `BEGIN`; PostgreSQL's `REPEATABLE READ`, one snapshot for the whole transaction).
+    ///
+    /// # Errors
+    /// [`StorageError::Sql`] when the database fails.
+    pub async fn begin_read(&self) -> Result<Tx, StorageError> {
+        Ok(Tx(match &self.pool {
+            Pool::Sqlite(p) => TxInner::Sqlite(p.begin().await?),
+            Pool::Postgres(p) => TxInner::Postgres(
+                p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .await?,
+            ),
+        }))
+    }
+
+    /// Closes the pool (waits for connections to be returned).
+    pub async fn close(&self) {
+        match &self.pool {
+            Pool::Sqlite(p) => p.close().await,
+            Pool::Postgres(p) => p.close().await,
+        }
+    }
+}
+
+/// Creates the database file at `path` readable and writable by its owner only (0600),
+/// or narrows an existing one (and its `-wal` and `-shm` files) to that.
+///
+/// # Errors
+/// [`StorageError::Io`] when the file cannot be created or its mode changed.
+#[cfg(unix)]
+fn owner_only(path: &std::path::Path) -> Result<(), StorageError> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let io = |e: std::io::Error| StorageError::Io(format!("{}: {e}", path.display()));
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io)?;
+    for suffix in ["", "-wal", "-shm"] {
+        let file = std::path::PathBuf::from(format!("{}{suffix}", path.display()));
+        let Ok(meta) = std::fs::metadata(&file) else {
+            continue;
+        };
+        if meta.permissions().mode() & 0o077 != 0 {
+            tracing::warn!(file = %file.display(), "database file was readable by others; narrowed to 0600");
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+/// On systems without Unix modes the file is left to SQLite.
+#[cfg(not(unix))]
+fn owner_only(_path: &std::path::Path) -> Result<(), StorageError> {
+    Ok(())
+}
+
+/// A transaction on the database ([`Db::begin_write`], [`Db::begin_read`]); rolled back
+/// when dropped without [`Tx::commit`].
+#[derive(Debug)]
+pub struct Tx(TxInner);
+
+/// The transaction of either engine.
+#[derive(Debug)]
+enum TxInner {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+impl Tx {
+    /// Commits.
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] when the commit fails (nothing of the transaction is kept).
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            TxInner::Sqlite(t) => t.commit().await,
+            TxInner::Postgres(t) => t.commit().await,
+        }
+    }
+
+    /// Rolls back.
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] when the server fails (the transaction ends anyway).
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            TxInner::Sqlite(t) => t.rollback().await,
+            TxInner::Postgres(t) => t.rollback().await,
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! The `discord_outbox` table (issue 16): the Discord side effects of committed changes,
+//! written in the change's own transaction ([`insert`]) and marked as the deliverer posts
+//! them. See `migrations/0004_discord_outbox.sql` and `0005_one_outbox.sql` (the scheduler's
+//! announcements and nudges joined it, with `challenge_id`).
+
+use super::sql::{Row, query};
+
+use super::{Db, Engine, StorageError, Tx};
+use kaboom_domain::ids::{ChannelId, GameId, MessageId};
+
+/// An effect to write with a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewEffect {
+    /// The game it belongs to (`None`: a challenge only).
+    pub game_id: Option<GameId>,
+    /// The challenge it belongs to (the challenge message's edits), if any.
+    pub challenge_id: Option<i64>,
+    /// The effect's kind (`thread`, `board`, `announcement`, `nudge`, ...: the tag of
+    /// `discord::outbox::Effect`).
+    pub kind: String,
+    /// What to post, as JSON text.
+    pub payload: String,
+}
+
+/// A stored effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its id (the delivery order within a game).
+    pub id: i64,
+    /// The game.
+    pub game_id: Option<GameId>,
+    /// The challenge.
+    pub challenge_id: Option<i64>,
+    /// The kind.
+    pub kind: String,
+    /// The payload (JSON text).
+    pub payload: String,
+    /// The Create Message nonce (unique, at most 25 characters).
+    pub nonce: String,
+    /// Failed deliveries so far.
+    pub attempts: i64,
+    /// Not to be tried before (Unix s).
+    pub next_attempt_at: i64,
+    /// The message Discord created, once delivered.
+    pub message_id: Option<MessageId>,
+    /// The thread Discord created, once delivered.
+    pub thread_id: Option<ChannelId>,
+    /// When it was delivered.
+    pub delivered_at: Option<i64>,
+    /// When it was given up.
+    pub failed_at: Option<i64>,
+    /// The last delivery error.
+    pub last_error: Option<String>,
+}
+
+fn from_row(r: &Row) -> Result<Entry, StorageError> {
+    Ok(Entry {
+        id: r.try_get("id")?,
+        game_id: r.try_get("game_id")?,
+        challenge_id: r.try_get("challenge_id")?,
+        kind: r.try_get("kind")?,
+        payload: r.try_get("payload")?,
+        nonce: r.try_get("nonce")?,
+        attempts: r.try_get("attempts")?,
+        next_attempt_at: r.try_get("next_attempt_at")?,
+        message_id: r.try_get("message_id")?,
+        thread_id: r.try_get("thread_id")?,
+        delivered_at: r.try_get("delivered_at")?,
+        failed_at: r.try_get("failed_at")?,
+        last_error: r.try_get("last_error")?,
+    })
+}
+
+/// A fresh nonce: `kb` and 20 hex digits of OS randomness (22 characters; Discord allows 25).
+fn fresh_nonce() -> Result<String, StorageError> {
+    let mut b = [0u8; 10];
+    getrandom::fill(&mut b).map_err(|e| StorageError::Corrupt(format!("no randomness: {e}")))?;
+    Ok(format!(
+        "kb{}",
+        b.iter().map(|x| format!("{x:02x}")).collect::<String>()
+    ))
+}
+
+/// Rows per multi-row insert (8 parameters each, far below SQLite's limit).
+const CHUNK: usize = 200;
+
+/// Writes `effects` inside the change's transaction `tx`, due at once (`now`, Unix s), in
+/// one multi-row insert per [`CHUNK`] effects. Their ids follow the order of `effects` (an
+/// `INTEGER PRIMARY KEY` grows with each row of the statement), which is their delivery
+/// order.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn insert(tx: &mut Tx, effects: &[NewEffect], now: i64) -> Result<(), StorageError> {
+    for chunk in effects.chunks(CHUNK) {
+        let nonces = chunk
+            .iter()
+            .map(|_| fresh_nonce())
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut q = query(
+            "INSERT INTO discord_outbox (game_id, challenge_id, kind, payload, nonce, attempts,
+                next_attempt_at, created_at) ",
+        );
+        q.push_values(chunk.iter().zip(nonces), |mut b, (e, nonce)| {
+            b.push_bind(e.game_id)
+                .push_bind(e.challenge_id)
+                .push_bind(e.kind.clone())
+                .push_bind(e.payload.clone())
+                .push_bind(nonce)
+                .push_bind(0_i64)
+                .push_bind(now)
+                .push_bind(now);
+        });
+        q.build().execute(&mut *tx).await?;
+    }
+    Ok(())
+}
+
+/// Every entry neither delivered nor given up, in delivery order.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn pending(db: &Db) -> Result<Vec<Entry>, StorageError> {
+    query(
+        "SELECT * FROM discord_outbox WHERE delivered_at IS NULL AND failed_at IS NULL ORDER BY id",
+    )
+    .fetch_all(db)
+    .await?
+    .iter()
+    .map(from_row)
+    .collect()
+}
+
+/// One entry.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
+    query("SELECT * FROM discord_outbox WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
+/// Game `game_id`'s entries, in order.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn for_game(db: &Db, game_id: GameId) -> Result<Vec<Entry>, StorageError> {
+    query("SELECT * FROM discord_outbox WHERE game_id = ? ORDER BY id")
+        .bind(game_id)
+        .fetch_all(db)
+        .await?
+        .iter()
+        .map(from_row)
+        .collect()
+}
+
+/// Which entries [`last_id`] and [`undelivered_upto`] look at: a game's or a challenge's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// Game `0`'s entries.
+    Game(GameId),
+    /// Challenge `0`'s entries.
+    Challenge(i64),
+}
+
+impl Owner {
+    fn column_and_id(self) -> (&'static str, i64) {
+        match self {
+            Owner::Game(id) => ("game_id", i64::from(id)),
+            Owner::Challenge(id) => ("challenge_id", id),
+        }
+    }
+}
+
+/// The id of `owner`'s newest entry, if it has any (an index lookup).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn last_id(db: &Db, owner: Owner) -> Result<Option<i64>, StorageError> {
+    let (column, id) = owner.column_and_id();
+    let last: Option<i64> = query(format!(
+        "SELECT MAX(id) FROM discord_outbox WHERE {column} = ?"
+    ))
+    .bind(id)
+    .fetch_one(db)
+    .await?
+    .try_get(0)?;
+    Ok(last)
+}
+
+/// `owner`'s entries up to id `upto` that are not delivered yet (failed or given up ones
+/// included), in order: what a command waiting for its posts still waits for. Usually
+/// none or one row, read through the pending index.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn undelivered_upto(
+    db: &Db,
+    owner: Owner,
+    upto: i64,
+) -> Result<Vec<Entry>, StorageError> {
+    let (column, id) = owner.column_and_id();
+    query(format!(
+        "SELECT * FROM discord_outbox WHERE {column} = ? AND id <= ? AND delivered_at IS NULL
+         ORDER BY id"
+    ))
+    .bind(id)
+    .bind(upto)
+    .fetch_all(db)
+    .await?
+    .iter()
+    .map(from_row)
+    .collect()
+}
+
+/// The message of game `game_id`'s newest delivered board entry up to id `upto`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn last_board_upto(
+    db: &Db,
+    game_id: GameId,
+    upto: i64,
+) -> Result<Option<MessageId>, StorageError> {
+    let found: Option<Option<MessageId>> = query(
+        "SELECT message_id FROM discord_outbox
+         WHERE game_id = ? AND id <= ? AND kind = 'board' AND delivered_at IS NOT NULL
+         ORDER BY id DESC LIMIT 1",
+    )
+    .bind(game_id)
+    .bind(upto)
+    .fetch_optional(db)
+    .await?
+    .map(|r| r.try_get(0))
+    .transpose()?;
+    Ok(found.flatten())
+}
+
+/// The messages of game `game_id`'s prompts (takeback proposals, kind `prompt`) delivered
+/// before entry `before` whose buttons are still up: those after the game's last delivered
+/// entry that takes them down (a board, a game's end or a `close-prompts`) before `before`.
+/// Oldest first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn open_prompts(
+    db: &Db,
+    game_id: GameId,
+    before: i64,
+) -> Result<Vec<MessageId>, StorageError> {
+    query(
+        "SELECT message_id FROM discord_outbox
+         WHERE game_id = ? AND id < ? AND kind = 'prompt'
+           AND delivered_at IS NOT NULL AND message_id IS NOT NULL
+           AND id > COALESCE((SELECT MAX(id) FROM discord_outbox
+                              WHERE game_id = ? AND id < ? AND delivered_at IS NOT NULL
+                                AND kind IN ('board', 'game-ended', 'close-prompts')), 0)
+         ORDER BY id",
+    )
+    .bind(game_id)
+    .bind(before)
+    .bind(game_id)
+    .bind(before)
+    .fetch_all(db)
+    .await?
+    .iter()
+    .map(|r| r.try_get(0).map_err(StorageError::from))
+    .collect()
+}
+
+/// Challenge `challenge_id`'s entries, in order.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn for_challenge(db: &Db, challenge_id: i64) -> Result<Vec<Entry>, StorageError> {
+    query("SELECT * FROM discord_outbox WHERE challenge_id = ? ORDER BY id")
+        .bind(challenge_id)
+        .fetch_all(db)
+        .await?
+        .iter()
+        .map(from_row)
+        .collect()
+}
+
+/// Records that entry `id` was posted (with the ids Discord gave) at `now`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn mark_delivered(
+    db: &Db,
+    id: i64,
+    message_id: Option<MessageId>,
+    thread_id: Option<ChannelId>,
+    now: i64,
+) -> Result<(), StorageError> {
+    query(
+        "UPDATE discord_outbox SET delivered_at = ?, message_id = ?, thread_id = ?, last_error = NULL
+         WHERE id = ?",
+    )
+    .bind(now)
+    .bind(message_id)
+    .bind(thread_id)
+    .bind(id)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Records a failed attempt at entry `id`: tried again at `next_attempt_at`, or given up
+/// (`give_up`) at `now`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn mark_failed(
+    db: &Db,
+    id: i64,
+    error: &str,
+    next_attempt_at: i64,
+    give_up: bool,
+    now: i64,
+) -> Result<(), StorageError> {
+    query(
+        "UPDATE discord_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
+            failed_at = ?
+         WHERE id = ?",
+    )
+    .bind(next_attempt_at)
+    .bind(error)
+    .bind(give_up.then_some(now))
+    .bind(id)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// How long a claim on an outbox queue lasts without renewal ([`claim_queue`]): a process
+/// that dies mid-delivery hands its queues over this long after its last claim.
+pub const CLAIM_LEASE_SECS: i64 = 30;
+
+/// Claims outbox queue `queue` (`game:7`, `challenge:3`, `entry:12`) for process `owner`
+/// until `now + `[`CLAIM_LEASE_SECS`], or renews `owner`'s claim: `true` when `owner` may
+/// deliver the queue's entries now, `false` when another process holds an unexpired claim
+/// (issue 22: each outbox entry is posted by exactly one process). One statement
+/// (`INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`, the same text on both
+/// engines), atomic on its row: of two processes claiming a free or expired queue at once,
+/// one gets it.
+///
+/// On SQLite (one process) every claim is granted without a write.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn claim_queue(
+    db: &Db,
+    queue: &str,
+    owner: &str,
+    now: i64,
+) -> Result<bool, StorageError> {
+    if db.engine() == Engine::Sqlite {
+        return Ok(true);
+    }
+    let claimed = query(
+        "INSERT INTO outbox_claims (queue, owner, claimed_until) VALUES (?, ?, ?)
+         ON CONFLICT (queue) DO UPDATE SET owner = excluded.owner,
+             claimed_until = excluded.claimed_until
+         WHERE outbox_claims.owner = excluded.owner OR outbox_claims.claimed_until < ?
+         RETURNING queue",
+    )
+    .bind(queue)
+    .bind(owner)
+    .bind(now + CLAIM_LEASE_SECS)
+    .bind(now)
+    .fetch_optional(db)
+    .await?;
+    Ok(claimed.is_some())
+}
+
+/// Gives up `owner`'s claim on `queue` (its delivery ended), so that another process may
+/// take it at once.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn release_queue(db: &Db, queue: &str, owner: &str) -> Result<(), StorageError> {
+    if db.engine() == Engine::Sqlite {
+        return Ok(());
+    }
+    query("DELETE FROM outbox_claims WHERE queue = ? AND owner = ?")
+        .bind(queue)
+        .bind(owner)
+        .execute(db)
+        .await?;
+    Ok(())
+}

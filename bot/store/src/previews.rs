@@ -1,0 +1,122 @@
+//! The `move_previews` table (issue 19): explosion previews waiting for Confirm or Cancel.
+//! A preview's buttons carry only its row id; the row holds the game, the player, the
+//! action and the ply it was previewed at.
+
+use super::sql::query;
+
+use super::{Db, StorageError, Tx};
+use kaboom_domain::ids::{GameId, UserId};
+
+/// Where a preview stands.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum PreviewState {
+    /// Waiting for Confirm or Cancel.
+    Pending,
+    /// Confirmed: its action was played (once).
+    Confirmed,
+    /// Cancelled by its player.
+    Cancelled,
+}
+
+impl PreviewState {
+    /// Stored form.
+    pub fn name(self) -> &'static str {
+        match self {
+            PreviewState::Pending => "pending",
+            PreviewState::Confirmed => "confirmed",
+            PreviewState::Cancelled => "cancelled",
+        }
+    }
+
+    fn parse(s: &str) -> Result<PreviewState, StorageError> {
+        Ok(match s {
+            "pending" => PreviewState::Pending,
+            "confirmed" => PreviewState::Confirmed,
+            "cancelled" => PreviewState::Cancelled,
+            other => return Err(StorageError::Corrupt(format!("preview state '{other}'"))),
+        })
+    }
+}
+
+/// One stored preview.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct StoredPreview {
+    /// Its id (in the buttons' custom ids).
+    pub id: i64,
+    /// The game.
+    pub game_id: GameId,
+    /// The player who asked for it (only they may confirm it).
+    pub user_id: UserId,
+    /// The game's ply when it was previewed: Confirm plays only at this ply.
+    pub ply: i64,
+    /// The action's canonical text (C-5).
+    pub action: String,
+    /// Where it stands.
+    pub state: PreviewState,
+}
+
+/// Stores a pending preview; returns its id.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn insert(
+    db: &Db,
+    game: GameId,
+    user: UserId,
+    ply: i64,
+    action: &str,
+    now: i64,
+) -> Result<i64, StorageError> {
+    let mut tx = db.begin_write().await?;
+    let id: i64 = query(
+        "INSERT INTO move_previews (game_id, user_id, ply, action, state, created_at)
+         VALUES (?, ?, ?, ?, 'pending', ?) RETURNING id",
+    )
+    .bind(game)
+    .bind(user)
+    .bind(ply)
+    .bind(action)
+    .bind(now)
+    .fetch_one(&mut tx)
+    .await?
+    .try_get("id")?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// Preview `id`, if stored.
+///
+/// # Errors
+/// [`StorageError`] on a database failure or an unreadable row.
+pub async fn get(db: &Db, id: i64) -> Result<Option<StoredPreview>, StorageError> {
+    let row =
+        query("SELECT id, game_id, user_id, ply, action, state FROM move_previews WHERE id = ?")
+            .bind(id)
+            .fetch_optional(db)
+            .await?;
+    row.map(|r| {
+        Ok(StoredPreview {
+            id: r.try_get("id")?,
+            game_id: r.try_get("game_id")?,
+            user_id: r.try_get("user_id")?,
+            ply: r.try_get("ply")?,
+            action: r.try_get("action")?,
+            state: PreviewState::parse(&r.try_get::<String, _>("state")?)?,
+        })
+    })
+    .transpose()
+}
+
+/// Moves preview `id` from pending to `to` inside `tx`; `false` when it was no longer
+/// pending (a second click: it happens once).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn settle(tx: &mut Tx, id: i64, to: PreviewState) -> Result<bool, StorageError> {
+    let done = query("UPDATE move_previews SET state = ? WHERE id = ? AND state = 'pending'")
+        .bind(to.name())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -1,0 +1,213 @@
+//! The `user_settings` and `guild_settings` tables (issue 8): how a player wants to be
+//! nudged, and a server's nudge defaults. A missing row means "the defaults".
+
+use super::sql::{Row, query};
+
+use super::{Db, StorageError, Tx};
+use kaboom_domain::ids::{GuildId, UserId};
+
+pub use kaboom_domain::settings::{
+    GuildSettings, NudgeVia, UserSettings, format_shares, parse_shares,
+};
+
+/// A stored nudge channel (`dm` or `thread`).
+fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
+    match s {
+        "dm" => Ok(NudgeVia::Dm),
+        "thread" => Ok(NudgeVia::Thread),
+        other => Err(StorageError::Corrupt(format!("nudge channel '{other}'"))),
+    }
+}
+
+/// `user`'s settings (the defaults if they never chose).
+///
+/// # Errors
+/// [`StorageError`] on a database failure or an unreadable row.
+pub async fn user(db: &Db, user: UserId) -> Result<UserSettings, StorageError> {
+    let row = query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
+        .bind(user)
+        .fetch_optional(db)
+        .await?;
+    read_user(row)
+}
+
+fn read_user(row: Option<Row>) -> Result<UserSettings, StorageError> {
+    match row {
+        None => Ok(UserSettings::default()),
+        Some(r) => Ok(UserSettings {
+            nudges: r.try_get("nudges")?,
+            via: parse_via(&r.try_get::<String, _>("nudge_via")?)?,
+        }),
+    }
+}
+
+/// A player's settings from the columns of a joined query (`None`, `None`: no row, the
+/// defaults).
+///
+/// # Errors
+/// [`StorageError::Corrupt`] for an unknown nudge channel or half a row.
+pub fn user_from_columns(
+    nudges: Option<bool>,
+    via: Option<String>,
+) -> Result<UserSettings, StorageError> {
+    match (nudges, via) {
+        (None, None) => Ok(UserSettings::default()),
+        (Some(nudges), Some(via)) => Ok(UserSettings {
+            nudges,
+            via: parse_via(&via)?,
+        }),
+        _ => Err(StorageError::Corrupt("half a user_settings row".into())),
+    }
+}
+
+/// Stores `user`'s settings.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_user(
+    db: &Db,
+    user: UserId,
+    s: UserSettings,
+    now: i64,
+) -> Result<(), StorageError> {
+    query(
+        "INSERT INTO user_settings (user_id, nudges, nudge_via, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET nudges = excluded.nudges,
+            nudge_via = excluded.nudge_via, updated_at = excluded.updated_at",
+    )
+    .bind(user)
+    .bind(s.nudges)
+    .bind(s.via.name())
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+fn read_guild(row: Option<Row>) -> Result<Option<GuildSettings>, StorageError> {
+    row.map(|r| {
+        let shares: String = r.try_get("nudge_shares")?;
+        Ok(GuildSettings {
+            nudge_shares: parse_shares(&shares).map_err(StorageError::Corrupt)?,
+            idle_first_secs: r.try_get("idle_first_secs")?,
+            idle_repeat_secs: r.try_get("idle_repeat_secs")?,
+        })
+    })
+    .transpose()
+}
+
+/// The query of [`guild`] (for `EXPLAIN QUERY PLAN` in the benchmark).
+pub const GUILD: &str =
+    "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = ?";
+
+/// The server's stored settings, if an admin set any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure or an unreadable row.
+pub async fn guild(db: &Db, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
+    read_guild(query(GUILD).bind(guild).fetch_optional(db).await?)
+}
+
+/// As [`guild`], inside a transaction.
+///
+/// # Errors
+/// As [`guild`].
+pub async fn guild_tx(tx: &mut Tx, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
+    read_guild(query(GUILD).bind(guild).fetch_optional(&mut *tx).await?)
+}
+
+/// Stores the server's settings, and makes the scheduler reconsider the server's unfinished
+/// games (their next due time depends on the thresholds).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_guild(
+    db: &Db,
+    guild: GuildId,
+    s: &GuildSettings,
+    now: i64,
+) -> Result<(), StorageError> {
+    let mut tx = db.begin_write().await?;
+    query(
+        "INSERT INTO guild_settings (guild_id, nudge_shares, idle_first_secs, idle_repeat_secs,
+            updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (guild_id) DO UPDATE SET nudge_shares = excluded.nudge_shares,
+            idle_first_secs = excluded.idle_first_secs,
+            idle_repeat_secs = excluded.idle_repeat_secs, updated_at = excluded.updated_at",
+    )
+    .bind(guild)
+    .bind(format_shares(&s.nudge_shares))
+    .bind(s.idle_first_secs)
+    .bind(s.idle_repeat_secs)
+    .bind(now)
+    .execute(&mut tx)
+    .await?;
+    query(
+        "UPDATE games SET next_due_at = ? WHERE guild_id = ? AND state <> 'finished'
+            AND (next_due_at IS NULL OR next_due_at > ?)",
+    )
+    .bind(now)
+    .bind(guild)
+    .bind(now)
+    .execute(&mut tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// `user`'s explosion preview choice (issue 19; `always` if they never chose).
+///
+/// # Errors
+/// [`StorageError`] on a database failure or an unknown stored value.
+pub async fn preview_mode(
+    db: &Db,
+    user: UserId,
+) -> Result<kaboom_domain::settings::PreviewMode, StorageError> {
+    let mode: Option<String> = query("SELECT mode FROM preview_settings WHERE user_id = ?")
+        .bind(user)
+        .fetch_optional(db)
+        .await?
+        .map(|row| row.try_get("mode"))
+        .transpose()?;
+    match mode {
+        None => Ok(kaboom_domain::settings::PreviewMode::default()),
+        Some(m) => kaboom_domain::settings::PreviewMode::parse(&m)
+            .ok_or_else(|| StorageError::Corrupt(format!("preview mode '{m}'"))),
+    }
+}
+
+/// Stores `user`'s explosion preview choice (issue 19).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn put_preview_mode(
+    db: &Db,
+    user: UserId,
+    mode: kaboom_domain::settings::PreviewMode,
+    now: i64,
+) -> Result<(), StorageError> {
+    query(
+        "INSERT INTO preview_settings (user_id, mode, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, updated_at = excluded.updated_at",
+    )
+    .bind(user)
+    .bind(mode.name())
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_parse_sorted_and_checked() {
+        assert_eq!(parse_shares("80, 50%,50").unwrap(), vec![50, 80]);
+        assert!(parse_shares("0").unwrap_err().contains("1 to 99"));
+        assert!(parse_shares("100").is_err());
+        assert!(parse_shares("").is_err());
+        assert_eq!(format_shares(&[50, 80]), "50,80");
+    }
+}

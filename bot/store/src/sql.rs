@@ -1,0 +1,460 @@
+//! One query, either engine (issue 22): the storage modules write each statement once, with
+//! SQLite's `?` placeholders, bind plain values, and run it on the [`Db`]'s pool or inside a
+//! [`Tx`]; this module sends it to SQLite as written or to PostgreSQL with the placeholders
+//! numbered (`$1`, `$2`, ...), and reads the rows of either back through one [`Row`].
+//!
+//! Why not sqlx's `Any` driver: on SQLite it refuses every column declared `BOOLEAN` ("Any
+//! driver does not support the SQLite type Bool", sqlx 0.8 `sqlx-sqlite/src/any.rs`), and
+//! the schema has several. Why not generic functions over `sqlx::Database`: every query
+//! would carry a dozen `Encode`/`Decode` bounds. The values a query binds here are the few
+//! kinds the schema stores ([`Arg`]): integers (ids, snowflakes, Unix seconds, counts),
+//! text (names, FENs, JSON), booleans and floats (ratings).
+//!
+//! Where a statement must differ between the engines, the storage module keeps both texts
+//! side by side and picks one with [`Db::engine`] or [`Tx::engine`].
+
+use std::borrow::Cow;
+
+use sqlx::postgres::{PgArguments, PgRow};
+use sqlx::sqlite::{SqliteArguments, SqliteRow};
+use sqlx::{ColumnIndex, Decode, Postgres, Sqlite, Type};
+
+use super::{Db, Engine, Pool, Tx, TxInner};
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
+
+/// A bound value: the kinds of values the schema stores, each possibly `NULL` (the `None`
+/// keeps the SQL type, which PostgreSQL checks).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// `INTEGER` on SQLite, `BIGINT` on PostgreSQL.
+    Int(Option<i64>),
+    /// `TEXT` on both.
+    Text(Option<String>),
+    /// `BOOLEAN` (SQLite stores 0 or 1).
+    Bool(Option<bool>),
+    /// `DOUBLE PRECISION` (SQLite's `REAL`).
+    Float(Option<f64>),
+}
+
+/// A value that binds as an [`Arg`].
+pub trait ToArg {
+    /// The value as an argument.
+    fn to_arg(self) -> Arg;
+    /// `NULL` of this value's SQL type.
+    fn null() -> Arg;
+}
+
+macro_rules! to_arg {
+    ($variant:ident: $($t:ty => $conv:expr),* $(,)?) => {
+        $(
+            impl ToArg for $t {
+                fn to_arg(self) -> Arg {
+                    let f: fn($t) -> _ = $conv;
+                    Arg::$variant(Some(f(self)))
+                }
+                fn null() -> Arg {
+                    Arg::$variant(None)
+                }
+            }
+        )*
+    };
+}
+
+to_arg!(Int:
+    i64 => |v| v,
+    i32 => i64::from,
+    u32 => i64::from,
+    GameId => i64::from,
+    // Snowflakes fit in 63 bits: stored as the same bits.
+    UserId => |v| v.get() as i64,
+    ChannelId => |v| v.get() as i64,
+    GuildId => |v| v.get() as i64,
+    MessageId => |v| v.get() as i64,
+);
+to_arg!(Text:
+    String => |v| v,
+    &str => str::to_owned,
+    &String => String::clone,
+);
+to_arg!(Bool: bool => |v| v);
+to_arg!(Float: f64 => |v| v);
+
+impl<T: ToArg> ToArg for Option<T> {
+    fn to_arg(self) -> Arg {
+        match self {
+            Some(v) => v.to_arg(),
+            None => T::null(),
+        }
+    }
+    fn null() -> Arg {
+        T::null()
+    }
+}
+
+/// A statement and its arguments, built as `sqlx::query` or `sqlx::QueryBuilder` are.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    sql: String,
+    args: Vec<Arg>,
+}
+
+/// A statement with `?` placeholders (or `?NNN`, numbered).
+pub fn query(sql: impl Into<String>) -> Query {
+    Query {
+        sql: sql.into(),
+        args: Vec::new(),
+    }
+}
+
+/// What a statement ran on: the pool, or a transaction.
+pub enum On<'a> {
+    /// A connection of the pool (autocommit).
+    Db(&'a Db),
+    /// The transaction.
+    Tx(&'a mut Tx),
+}
+
+impl<'a> From<&'a Db> for On<'a> {
+    fn from(db: &'a Db) -> On<'a> {
+        On::Db(db)
+    }
+}
+
+impl<'a> From<&'a mut Tx> for On<'a> {
+    fn from(tx: &'a mut Tx) -> On<'a> {
+        On::Tx(tx)
+    }
+}
+
+/// What an `INSERT`, `UPDATE` or `DELETE` did.
+#[derive(Clone, Copy, Debug)]
+pub struct Done {
+    rows: u64,
+}
+
+impl Done {
+    /// How many rows it changed.
+    pub fn rows_affected(&self) -> u64 {
+        self.rows
+    }
+}
+
+/// `sql` with SQLite's placeholders numbered as PostgreSQL wants them: each bare `?` becomes
+/// the next `$n`, `?NNN` becomes `$NNN`; question marks inside quoted strings stay.
+pub fn numbered(sql: &str) -> Cow<'_, str> {
+    if !sql.contains('?') {
+        return Cow::Borrowed(sql);
+    }
+    let mut out = String::with_capacity(sql.len() + 16);
+    let mut n = 0;
+    let mut quoted = false;
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                out.push(c);
+            }
+            '?' if !quoted => {
+                out.push('$');
+                if chars.peek().is_some_and(char::is_ascii_digit) {
+                    while let Some(d) = chars.next_if(char::is_ascii_digit) {
+                        out.push(d);
+                    }
+                } else {
+                    n += 1;
+                    out.push_str(&n.to_string());
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn sqlite_args(args: Vec<Arg>) -> SqliteArguments<'static> {
+    use sqlx::Arguments;
+    let mut out = SqliteArguments::default();
+    for a in args {
+        // Adding a value of these types cannot fail (the encoders are infallible).
+        let _ = match a {
+            Arg::Int(v) => out.add(v),
+            Arg::Text(v) => out.add(v),
+            Arg::Bool(v) => out.add(v),
+            Arg::Float(v) => out.add(v),
+        };
+    }
+    out
+}
+
+fn pg_args(args: Vec<Arg>) -> PgArguments {
+    use sqlx::Arguments;
+    let mut out = PgArguments::default();
+    for a in args {
+        let _ = match a {
+            Arg::Int(v) => out.add(v),
+            Arg::Text(v) => out.add(v),
+            Arg::Bool(v) => out.add(v),
+            Arg::Float(v) => out.add(v),
+        };
+    }
+    out
+}
+
+/// Runs `$body` with `$q` the prepared sqlx query for the engine of `$on` and `$e` its
+/// executor (a pool or the transaction's connection).
+macro_rules! run {
+    ($self:ident, $on:ident, |$q:ident, $e:ident| $body:expr) => {{
+        let Query { sql, args } = $self;
+        match $on.into() {
+            On::Db(db) => match &db.pool {
+                Pool::Sqlite(p) => {
+                    let $q = sqlx::query_with::<Sqlite, _>(&sql, sqlite_args(args));
+                    let $e = p;
+                    $body
+                }
+                Pool::Postgres(p) => {
+                    let pg = numbered(&sql);
+                    let $q = sqlx::query_with::<Postgres, _>(&pg, pg_args(args));
+                    let $e = p;
+                    $body
+                }
+            },
+            On::Tx(tx) => match &mut tx.0 {
+                TxInner::Sqlite(t) => {
+                    let $q = sqlx::query_with::<Sqlite, _>(&sql, sqlite_args(args));
+                    let $e = &mut **t;
+                    $body
+                }
+                TxInner::Postgres(t) => {
+                    let pg = numbered(&sql);
+                    let $q = sqlx::query_with::<Postgres, _>(&pg, pg_args(args));
+                    let $e = &mut **t;
+                    $body
+                }
+            },
+        }
+    }};
+}
+
+impl Query {
+    /// Binds the next `?`.
+    #[must_use]
+    pub fn bind(mut self, v: impl ToArg) -> Query {
+        self.args.push(v.to_arg());
+        self
+    }
+
+    /// Appends SQL text (a query built piece by piece, as with `sqlx::QueryBuilder`).
+    pub fn push(&mut self, sql: impl std::fmt::Display) -> &mut Query {
+        use std::fmt::Write;
+        let _ = write!(self.sql, "{sql}");
+        self
+    }
+
+    /// Appends a placeholder bound to `v`.
+    pub fn push_bind(&mut self, v: impl ToArg) -> &mut Query {
+        self.sql.push('?');
+        self.args.push(v.to_arg());
+        self
+    }
+
+    /// Appends `VALUES (...), (...)`: one parenthesised row per item of `items`, its
+    /// values bound by `row` (as `sqlx::QueryBuilder::push_values` does).
+    pub fn push_values<I, F>(&mut self, items: I, mut row: F) -> &mut Query
+    where
+        I: IntoIterator,
+        F: FnMut(ValuesRow<'_>, I::Item),
+    {
+        self.sql.push_str("VALUES ");
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.sql.push_str(", ");
+            }
+            self.sql.push('(');
+            row(
+                ValuesRow {
+                    query: self,
+                    first: true,
+                },
+                item,
+            );
+            self.sql.push(')');
+        }
+        self
+    }
+
+    /// The statement built so far (leaving an empty one behind).
+    pub fn build(&mut self) -> Query {
+        std::mem::take(self)
+    }
+
+    /// The statement's text as written (SQLite's placeholders).
+    pub fn sql(&self) -> &str {
+        &self.sql
+    }
+
+    /// Runs a statement that returns no rows.
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] from the database.
+    pub async fn execute<'a>(self, on: impl Into<On<'a>>) -> Result<Done, sqlx::Error> {
+        let rows = run!(self, on, |q, e| q.execute(e).await?.rows_affected());
+        Ok(Done { rows })
+    }
+
+    /// Every row.
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] from the database.
+    pub async fn fetch_all<'a>(self, on: impl Into<On<'a>>) -> Result<Vec<Row>, sqlx::Error> {
+        Ok(run!(self, on, |q, e| q
+            .fetch_all(e)
+            .await?
+            .into_iter()
+            .map(Row::from)
+            .collect()))
+    }
+
+    /// The one row (an error when there is none).
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] from the database, [`sqlx::Error::RowNotFound`] without a row.
+    pub async fn fetch_one<'a>(self, on: impl Into<On<'a>>) -> Result<Row, sqlx::Error> {
+        Ok(run!(self, on, |q, e| Row::from(q.fetch_one(e).await?)))
+    }
+
+    /// The first row, if any.
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] from the database.
+    pub async fn fetch_optional<'a>(
+        self,
+        on: impl Into<On<'a>>,
+    ) -> Result<Option<Row>, sqlx::Error> {
+        Ok(run!(self, on, |q, e| q
+            .fetch_optional(e)
+            .await?
+            .map(Row::from)))
+    }
+}
+
+/// One row of [`Query::push_values`]: its values, comma-separated.
+pub struct ValuesRow<'a> {
+    query: &'a mut Query,
+    first: bool,
+}
+
+impl ValuesRow<'_> {
+    /// Appends a placeholder bound to `v`.
+    pub fn push_bind(&mut self, v: impl ToArg) -> &mut Self {
+        if !self.first {
+            self.query.sql.push_str(", ");
+        }
+        self.first = false;
+        self.query.push_bind(v);
+        self
+    }
+}
+
+/// A row of either engine.
+pub enum Row {
+    /// From SQLite.
+    Sqlite(SqliteRow),
+    /// From PostgreSQL.
+    Postgres(PgRow),
+}
+
+impl From<SqliteRow> for Row {
+    fn from(r: SqliteRow) -> Row {
+        Row::Sqlite(r)
+    }
+}
+
+impl From<PgRow> for Row {
+    fn from(r: PgRow) -> Row {
+        Row::Postgres(r)
+    }
+}
+
+/// A value a [`Row`] can read: anything both engines decode (integers, ids, text,
+/// booleans, floats, and `Option`s of them).
+pub trait Column: Sized {
+    /// Reads column `i` of a SQLite row.
+    ///
+    /// # Errors
+    /// [`sqlx::Error::ColumnDecode`] or [`sqlx::Error::ColumnNotFound`].
+    fn from_sqlite<I: ColumnIndex<SqliteRow>>(r: &SqliteRow, i: I) -> Result<Self, sqlx::Error>;
+    /// Reads column `i` of a PostgreSQL row.
+    ///
+    /// # Errors
+    /// [`sqlx::Error::ColumnDecode`] or [`sqlx::Error::ColumnNotFound`].
+    fn from_pg<I: ColumnIndex<PgRow>>(r: &PgRow, i: I) -> Result<Self, sqlx::Error>;
+}
+
+impl<T> Column for T
+where
+    T: for<'r> Decode<'r, Sqlite> + Type<Sqlite> + for<'r> Decode<'r, Postgres> + Type<Postgres>,
+{
+    fn from_sqlite<I: ColumnIndex<SqliteRow>>(r: &SqliteRow, i: I) -> Result<T, sqlx::Error> {
+        sqlx::Row::try_get(r, i)
+    }
+    fn from_pg<I: ColumnIndex<PgRow>>(r: &PgRow, i: I) -> Result<T, sqlx::Error> {
+        sqlx::Row::try_get(r, i)
+    }
+}
+
+impl Row {
+    /// Column `i` (a name or a 0-based position) as a `T`.
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] when there is no such column or its value is not a `T`.
+    pub fn try_get<T: Column, I>(&self, i: I) -> Result<T, sqlx::Error>
+    where
+        I: ColumnIndex<SqliteRow> + ColumnIndex<PgRow>,
+    {
+        match self {
+            Row::Sqlite(r) => T::from_sqlite(r, i),
+            Row::Postgres(r) => T::from_pg(r, i),
+        }
+    }
+}
+
+impl Db {
+    /// Which engine this database is.
+    pub fn engine(&self) -> Engine {
+        match self.pool {
+            Pool::Sqlite(_) => Engine::Sqlite,
+            Pool::Postgres(_) => Engine::Postgres,
+        }
+    }
+}
+
+impl Tx {
+    /// Which engine this transaction runs on.
+    pub fn engine(&self) -> Engine {
+        match self.0 {
+            TxInner::Sqlite(_) => Engine::Sqlite,
+            TxInner::Postgres(_) => Engine::Postgres,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbered;
+
+    #[test]
+    fn placeholders_are_numbered_for_postgres() {
+        assert_eq!(
+            numbered("SELECT a FROM t WHERE b = ? AND c IN (?, ?)"),
+            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)"
+        );
+        assert_eq!(numbered("WHERE x <= ?1 LIMIT ?2"), "WHERE x <= $1 LIMIT $2");
+        assert_eq!(
+            numbered("WHERE note = 'why?' AND y = ?"),
+            "WHERE note = 'why?' AND y = $1"
+        );
+        assert_eq!(numbered("SELECT 1"), "SELECT 1");
+    }
+}
