@@ -3,6 +3,7 @@
 //! Images are painted off the async runtime (`spawn_blocking`, a bounded number at once:
 //! `service::replay::CpuPool`).
 
+use crate::ids::Serenity;
 use kaboom_rules::{Color, Viewer};
 use poise::serenity_prelude as serenity;
 
@@ -40,7 +41,7 @@ pub async fn paint(
 /// The channel where a game's messages go: its thread, or the challenge channel before
 /// the thread exists.
 pub fn game_channel(snap: &Snapshot) -> serenity::ChannelId {
-    serenity::ChannelId::from(snap.row.thread_id.unwrap_or(snap.row.channel_id))
+    (snap.row.thread_id.unwrap_or(snap.row.channel_id)).serenity()
 }
 
 /// The largest file a bot may upload to a message: 10 MiB. Discord's "Uploading Files"

@@ -3,6 +3,7 @@
 //!
 //! Images are painted off the async runtime (`spawn_blocking`).
 
+use crate::ids::Serenity;
 use kaboom_rules::{Variant, Viewer};
 use poise::serenity_prelude as serenity;
 
@@ -25,7 +26,7 @@ pub async fn open_game(
     Ok(match outbox.settle(snap.row.id).await? {
         Settled::Delivered {
             thread: Some(t), ..
-        } => Some(serenity::ChannelId::from(t)),
+        } => Some(t.serenity()),
         _ => None,
     })
 }

@@ -13,6 +13,15 @@ pub(crate) trait Domain {
     fn domain(self) -> Self::Id;
 }
 
+/// A domain id as serenity's (the domain crate knows nothing of serenity, and Rust's orphan
+/// rule keeps a `From` between two foreign types out of this crate).
+pub(crate) trait Serenity {
+    /// serenity's id type.
+    type Id;
+    /// The same id.
+    fn serenity(self) -> Self::Id;
+}
+
 macro_rules! both_ways {
     ($($id:ident),*) => {$(
         impl Domain for serenity::$id {
@@ -22,9 +31,10 @@ macro_rules! both_ways {
             }
         }
 
-        impl From<$id> for serenity::$id {
-            fn from(id: $id) -> serenity::$id {
-                serenity::$id::new(id.get())
+        impl Serenity for $id {
+            type Id = serenity::$id;
+            fn serenity(self) -> serenity::$id {
+                serenity::$id::new(self.get())
             }
         }
     )*};

@@ -62,7 +62,7 @@ use tokio::sync::watch;
 
 use crate::Error;
 use crate::board;
-use crate::ids::Domain;
+use crate::ids::{Domain, Serenity};
 use crate::messages;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
 use kaboom_service::outbox::{Committed, EffectPlanner, OutboxWaker, unix_now};
@@ -884,11 +884,11 @@ impl Deliverer {
         message_id: Option<MessageId>,
     ) -> Result<serenity::ChannelId, Error> {
         let http = &*self.http;
-        let channel = serenity::ChannelId::from(channel_id);
+        let channel = channel_id.serenity();
         let builder = serenity::CreateThread::new(name)
             .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
         if let Some(message) = message_id {
-            let message = serenity::MessageId::from(message);
+            let message = message.serenity();
             match channel
                 .create_thread_from_message(http, message, builder.clone())
                 .await
@@ -970,10 +970,13 @@ impl Deliverer {
                     return Ok(Posted::default());
                 };
                 let row = services.load(game_id).await?.row;
-                let edited = serenity::ChannelId::from(challenge.spec.channel_id)
+                let edited = challenge
+                    .spec
+                    .channel_id
+                    .serenity()
                     .edit_message(
                         http,
-                        serenity::MessageId::from(message),
+                        message.serenity(),
                         serenity::EditMessage::new()
                             .content(messages::challenge_accepted(&challenge, by, row.thread_id))
                             .components(vec![])
@@ -1025,7 +1028,7 @@ impl Deliverer {
                     let cleared = channel
                         .edit_message(
                             http,
-                            serenity::MessageId::from(previous),
+                            previous.serenity(),
                             serenity::EditMessage::new().components(vec![]),
                         )
                         .await;
@@ -1048,7 +1051,7 @@ impl Deliverer {
                     Err(e) => return Err(e.into()),
                 };
                 let dm = async {
-                    let channel = serenity::UserId::from(user).create_dm_channel(http).await?;
+                    let channel = user.serenity().create_dm_channel(http).await?;
                     channel
                         .send_message(
                             http,
@@ -1143,7 +1146,7 @@ impl Deliverer {
                     let edited = board::game_channel(&snap)
                         .edit_message(
                             http,
-                            serenity::MessageId::from(board),
+                            board.serenity(),
                             serenity::EditMessage::new().components(
                                 messages::fairness::game_buttons(snap.row.variant, game_id, true),
                             ),
@@ -1238,7 +1241,7 @@ impl Deliverer {
             let edited = board::game_channel(snap)
                 .edit_message(
                     &*self.http,
-                    serenity::MessageId::from(prompt),
+                    prompt.serenity(),
                     serenity::EditMessage::new().components(vec![]),
                 )
                 .await;
@@ -1267,7 +1270,7 @@ impl Deliverer {
     ) -> Result<Posted, Error> {
         let http = &*self.http;
         let sent = async {
-            let channel = serenity::UserId::from(user).create_dm_channel(http).await?;
+            let channel = user.serenity().create_dm_channel(http).await?;
             channel
                 .send_message(
                     http,
@@ -1304,7 +1307,8 @@ impl Deliverer {
         let challenge_id = entry
             .challenge_id
             .ok_or("a challenge post names no challenge")?;
-        let msg = serenity::ChannelId::from(channel_id)
+        let msg = channel_id
+            .serenity()
             .send_message(
                 &*self.http,
                 serenity::CreateMessage::new()
@@ -1367,7 +1371,7 @@ impl Deliverer {
         self.ensure_open(thread).await?;
         if dm {
             let sent = async {
-                let channel = serenity::UserId::from(user).create_dm_channel(http).await?;
+                let channel = user.serenity().create_dm_channel(http).await?;
                 channel
                     .send_message(
                         http,
@@ -1425,9 +1429,9 @@ impl Deliverer {
         line: String,
     ) -> Result<Posted, Error> {
         let http = &*self.http;
-        let channel = serenity::ChannelId::from(channel_id);
+        let channel = channel_id.serenity();
         if let Some(message) = message_id {
-            let message = serenity::MessageId::from(message);
+            let message = message.serenity();
             let edited = async {
                 let content = match content {
                     Some(c) => c,

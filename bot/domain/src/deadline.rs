@@ -246,7 +246,7 @@ impl SchedulerConfig {
     }
 }
 
-/// Wakes a running [`kaboom_service::scheduler::Scheduler`] for a sweep now instead of at the end of its interval.
+/// Wakes a running `kaboom_service::scheduler::Scheduler` for a sweep now instead of at the end of its interval.
 ///
 /// The services hold one: a move, a carrier choice or an acceptance that arrives after its
 /// deadline or timeout is refused, and the scheduler is woken so that the time forfeit, abort
@@ -262,7 +262,7 @@ impl SchedulerWaker {
     }
 
     /// Waits for a wake (the running scheduler's pause).
-    pub(crate) async fn notified(&self) {
+    pub async fn notified(&self) {
         self.0.notified().await;
     }
 }

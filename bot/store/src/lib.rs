@@ -38,11 +38,11 @@ use sqlx::sqlite::{
 
 /// The SQLite migrations (`migrations/sqlite/`), embedded at compile time and applied at
 /// start-up.
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
 
 /// The PostgreSQL migrations (`migrations/postgres/`, issue 22): the same versions as
 /// SQLite's, in PostgreSQL's types.
-pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
 
 /// The key of the PostgreSQL advisory lock every write transaction takes
 /// ([`Db::begin_write`]): `"kaboom:w"` in ASCII.

@@ -7,7 +7,7 @@
 //!   were drawn by `scripts/docs-images.sh` (the renderer is deterministic).
 //! - `.env.example` and docs/hosting.md document every variable the bot reads.
 //! - Every ruling id (`BE-3`, `NU-7`, `C-5`, ...) cited by the rules pages
-//!   (`docs/rules/*.md`) and by `/rules` (`bot/src/discord/messages/rules.rs`) is defined in
+//!   (`docs/rules/*.md`) and by `/rules` (`bot/discord/src/messages/rules.rs`) is defined in
 //!   `docs/rules/RULINGS.md`, the repository's copy of the shared RULES.md; the pages link
 //!   it; and when the shared file is beside the repository (`../shared/RULES.md`, as in
 //!   CI) the copy's rulings equal it, so drift is caught.
@@ -97,8 +97,8 @@ fn env_example_and_hosting_guide_document_every_variable() {
     let guide = std::fs::read_to_string(repo().join("docs/hosting.md")).unwrap();
     let mut names = Vec::new();
     for file in [
-        "bot/src/discord/config.rs",
-        "bot/src/domain/deadline.rs",
+        "bot/discord/src/config.rs",
+        "bot/domain/src/deadline.rs",
         "bot/src/cli/invite.rs",
     ] {
         let text = std::fs::read_to_string(repo().join(file)).unwrap();
@@ -237,7 +237,7 @@ fn every_cited_ruling_is_in_the_rulings_copy() {
     // and BA-1 to BA-19.
     assert_eq!(defined.len(), 70, "{:?}", defined.keys());
     let mut sources = citing_pages();
-    sources.push(repo().join("bot/src/discord/messages/rules.rs"));
+    sources.push(repo().join("bot/discord/src/messages/rules.rs"));
     let mut cited = std::collections::BTreeSet::new();
     let mut missing = Vec::new();
     for path in &sources {

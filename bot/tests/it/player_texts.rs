@@ -1,7 +1,7 @@
 //! Issue 19: no text a player reads cites a ruling id (`BE-3`, `NU-7`: the project's
 //! bookkeeping, which players cannot look up) or points to a project file (`docs/...`).
 //! Every string literal of the Discord layer's code (the message builders in
-//! `bot/src/discord/messages/`, the commands, components, flows, previews and the outbox's
+//! `bot/discord/src/messages/`, the commands, components, flows, previews and the outbox's
 //! wording), outside comments and tests, is scanned; the full rules attached to `/rules` are
 //! checked in `discord::messages::full_rules`, and the demo's transcripts in the testkit's
 //! demo test.
@@ -35,7 +35,7 @@ fn literals(code: &str) -> Vec<String> {
 
 #[test]
 fn player_texts_cite_no_ruling_ids_and_no_project_files() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/discord");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("discord/src");
     let mut all = Vec::new();
     files(&root, &mut all);
     assert!(all.len() > 15, "the Discord layer's files: {all:?}");

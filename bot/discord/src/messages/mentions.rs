@@ -2,6 +2,7 @@
 //! exactly the ones the bot itself mentions, so that a display name such as `@everyone` or
 //! `<@&role>` inside a text pings nobody.
 
+use crate::ids::Serenity;
 use poise::serenity_prelude as serenity;
 
 use kaboom_domain::ids::UserId;
@@ -11,7 +12,7 @@ use kaboom_store::games::GameState;
 /// May ping exactly `users`: no `@everyone`/`@here`, no role, no other user.
 pub fn only(users: &[UserId]) -> serenity::CreateAllowedMentions {
     serenity::CreateAllowedMentions::new()
-        .users(users.iter().copied().map(serenity::UserId::from))
+        .users(users.iter().copied().map(Serenity::serenity))
         .replied_user(false)
 }
 

@@ -581,7 +581,7 @@ mod tests {
     /// cannot look them up), and every example's action appears on that page.
     #[test]
     fn cards_agree_with_the_rules_pages() {
-        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules");
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules");
         let id = regex::Regex::new(r"[A-Z]{1,2}-\d+").unwrap();
         for variant in Variant::ALL {
             let page = std::fs::read_to_string(docs.join(format!("{}.md", variant.name())))
