@@ -17,7 +17,7 @@
 //! or detonation square), kings in check, carriers and loose bombs with their count,
 //! frozen and locked pieces, the imitator's current kind, and an optional explosion
 //! preview ([`RenderOptions::preview`]). [`render_replay_gif`] draws a whole game as an
-//! animated GIF (issue 19).
+//! animated GIF.
 //!
 //! ```
 //! use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};

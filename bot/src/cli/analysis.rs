@@ -336,7 +336,7 @@ pub fn play_movetext(
 /// The deepest `kaboom perft` counts: 10 plies. Chess's perft 10 from the start already has
 /// about 7 * 10^13 leaves (days of counting), and every ply costs a move buffer and a stack
 /// frame, so deeper requests (e.g. `perft 4294967295`, which tried to allocate 103 GB) are
-/// refused instead of exhausting memory or the stack (issue 17).
+/// refused instead of exhausting memory or the stack.
 pub const MAX_PERFT_DEPTH: u32 = 10;
 
 /// `kaboom perft`: the node count at `depth` (C-7), `depth` from 0 to [`MAX_PERFT_DEPTH`].

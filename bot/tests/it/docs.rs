@@ -1,4 +1,4 @@
-//! Checks of the documentation (issue 10).
+//! Checks of the documentation.
 //!
 //! - The setup diagrams of the players' rules pages, `docs/rules/img/<variant>-start.png`, are
 //!   committed, shown by every rules page, and equal to what `kaboom render` draws now, so a

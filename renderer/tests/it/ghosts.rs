@@ -1,4 +1,4 @@
-//! Explosion previews (issue 19): the board after an action with the removed pieces as
+//! Explosion previews: the board after an action with the removed pieces as
 //! translucent ghosts ([`render_png_with_ghosts`]), compared byte for byte with golden
 //! images (regression data our own code produced, looked at before committing; see
 //! `tests/golden/README.md`). Regenerate on purpose with

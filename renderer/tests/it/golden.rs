@@ -345,7 +345,7 @@ fn cases() -> Vec<Case> {
         last: l,
         options: opts(Orientation::Black),
     });
-    // Issue 19 marks. A jump capture with two landing squares (d7:d5:f5, from the
+    // The marks of each cause. A jump capture with two landing squares (d7:d5:f5, from the
     // demo's Bombalot line): the jumped pieces faded under violet crosses, the path
     // drawn through the landing squares (BA-4, BA-17).
     let line = &BOMBALOT_LINE[..BOMBALOT_LINE.iter().position(|s| *s == "d7:d5:f5").unwrap() + 1];

@@ -1,4 +1,4 @@
-//! Replay GIFs (issue 19): frame count, size, validity, and the first and last frames
+//! Replay GIFs: frame count, size, validity, and the first and last frames
 //! against the board images, decoded with the `gif` crate.
 
 use kaboom_renderer::{

@@ -1,4 +1,4 @@
-//! Hidden carriers, told quietly (issue 19): the Beirut commitments and, at the end, the
+//! Hidden carriers, told quietly: the Beirut commitments and, at the end, the
 //! salts and the check command go behind a **Verify fairness** button (an ephemeral
 //! answer) instead of into public posts; revealed carriers are named by piece, where they
 //! started and where they ended ("White's carrier: the knight from g1, exploded on f7").

@@ -28,7 +28,7 @@ fn perft_with_carriers_matches_the_regression_data() {
         Some("white=e1,black=d8"),
     );
     assert_eq!(analysis::perft(&plain, 2).unwrap(), 14400);
-    // Without a designation nothing can move yet (NU-3): refused, not `nodes 0` (issue 21).
+    // Without a designation nothing can move yet (NU-3): refused, not `nodes 0`.
     let e = analysis::perft(&setup(None, None), 1).unwrap_err();
     assert!(e.0.contains("--carriers"), "{e}");
 }
