@@ -102,7 +102,7 @@ pub enum TakebackResult {
 
 /// Splits a typed line into action texts: whitespace or commas separate actions, move
 /// numbers (`1.`, `12...`) are skipped, and a Nuke transfer (`c1>d2`) joins the action
-/// after it (`c1>d2 Nxe5*`, NU-4 and RULES.md section 6).
+/// after it (`c1>d2 Nxe5*`, NU-4 and docs/rules/RULINGS.md section 6).
 pub fn split_line(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut pending: Option<String> = None;

@@ -3,7 +3,7 @@
 //! The games service: every player action as a function of (game, player, text), with no
 //! Discord types. The Discord layer parses arguments, calls these, and presents the result.
 //!
-//! The path of a move (INTERFACES.md "The bot"): [`Services::play`] loads the game's state
+//! The path of a move (docs/ARCHITECTURE.md): [`Services::play`] loads the game's state
 //! and ply from storage, lets the rules library parse the text as that player sees the
 //! game and apply it, then writes the action and the new state in one transaction that
 //! checks the expected ply, so two concurrent submissions can never both apply
@@ -44,7 +44,7 @@ use kaboom_store::{Db, StorageError};
 pub use refusal::{Act, Refusal};
 pub use suggest::Suggestion;
 
-/// The `days_per_move` choices (INTERFACES.md: default 3; or none).
+/// The `days_per_move` choices (default 3; or none: docs/ARCHITECTURE.md, "Defaults").
 pub const DAYS_PER_MOVE_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
 /// The default `days_per_move`.
 pub const DEFAULT_DAYS_PER_MOVE: u32 = 3;

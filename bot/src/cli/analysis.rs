@@ -1,5 +1,5 @@
 //! `kaboom perft | moves | replay`: the rules library from a shell, with stable JSON
-//! output in the vocabulary of INTERFACES.md.
+//! output in the vocabulary of docs/ARCHITECTURE.md, "The CLI".
 
 use std::fmt;
 
@@ -12,7 +12,8 @@ use kaboom_rules::{
 use serde::Serialize;
 
 /// The carrier designation given with `--carriers white=SQ[,SQ...],black=SQ[,SQ...]`
-/// (INTERFACES.md); the number of squares per side is the Multiple Beirut count.
+/// (docs/ARCHITECTURE.md, "The CLI"); the number of squares per side is the Multiple Beirut
+/// count.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Carriers {
     /// White's carrier squares.

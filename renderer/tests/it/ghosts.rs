@@ -76,7 +76,7 @@ fn paint(game: &AnyGame, player: Color, text: &str) -> Vec<u8> {
     png
 }
 
-/// Regression data (INTERFACES.md "Test data you generate").
+/// Regression data (docs/ARCHITECTURE.md, "Test data").
 #[test]
 fn ghost_previews_match_their_golden_images() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");

@@ -493,7 +493,7 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// Regression data (INTERFACES.md "Test data you generate"): images our own code produced.
+/// Regression data (docs/ARCHITECTURE.md, "Test data"): images our own code produced.
 #[test]
 fn golden_images_match() {
     let bless = std::env::var_os("KABOOM_BLESS").is_some();

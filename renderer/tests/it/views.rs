@@ -41,7 +41,7 @@ fn beirut_spectator_png_is_identical_for_different_hidden_carriers() {
 /// The renderer draws exactly what the view holds: with the carrier flags removed (as
 /// a spectator view has them) the picture equals the one of a view that never had
 /// them, and with a flag set it differs (the private view shows it).
-/// BE-2, RULES.md section 6: a carrier shows only where the view says so.
+/// BE-2, docs/rules/RULINGS.md section 6: a carrier shows only where the view says so.
 #[test]
 fn carrier_marks_follow_the_view_flags_only() {
     let spec = "wK@g1 wN@f3 wP@e4 bK@g8 bN@c6 bP@e5";
@@ -69,7 +69,8 @@ fn carrier_marks_follow_the_view_flags_only() {
 }
 
 /// Every flag, loose bombs, check, the last action and the preview change the picture.
-/// RULES.md section 6: Nuke bombs, frozen pieces, imitator kinds and goals are visible.
+/// docs/rules/RULINGS.md section 6: Nuke bombs, frozen pieces, imitator kinds and goals are
+/// visible.
 #[test]
 fn every_mark_is_drawn() {
     let base = board(Variant::Bombalot, "wM@a1 wT@c3 bI@e6 bT@d5 wK@e1");

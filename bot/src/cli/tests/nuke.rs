@@ -1,5 +1,6 @@
 //! `kaboom perft | moves | replay --variant nuke --carriers white=..,black=..` through
-//! [`crate::cli::analysis`] (INTERFACES.md: `--carriers`, JSON `carrier`, `frozen`, `loose_bombs`).
+//! [`crate::cli::analysis`] (docs/ARCHITECTURE.md, "The CLI": `--carriers`, JSON `carrier`,
+//! `frozen`, `loose_bombs`).
 
 use kaboom_rules::{Variant, Viewer};
 use serde_json::{Value, json};
