@@ -17,7 +17,7 @@
 //!    posted: p50, p95, p99, max), autocomplete latency, the bot's peak RSS (`VmHWM` from
 //!    /proc) and the CPU seconds of the bot, the fake and this driver.
 //!
-//! Run: `cargo build --release -p fake-discord && cargo bench -p kaboom-bot --bench load`
+//! Run: `cargo build --release -p fake-discord && cargo bench -p kaboom --bench load`
 //! (`LOAD_GAMES=2000 LOAD_SECONDS=60 ...` for other sizes; `LOAD_SEED` for the moves).
 //!
 //! On PostgreSQL: `LOAD_DATABASE_URL=postgres://USER@HOST:PORT/DB` names a

@@ -7,7 +7,7 @@
 //! p95, p99 and max per variant. The figures go to docs/PERFORMANCE.md ("Explosion
 //! preview"); this is not a test.
 //!
-//! Run: `cargo bench -p kaboom-bot --bench preview`.
+//! Run: `cargo bench -p kaboom --bench preview`.
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -8,7 +8,7 @@
 //! async runtime), with the replay cache and without it (every keystroke replays), and
 //! the replay alone.
 //!
-//! Run: `cargo bench -p kaboom-bot --bench suggest`. `SUGGEST_ROUNDS` overrides the
+//! Run: `cargo bench -p kaboom --bench suggest`. `SUGGEST_ROUNDS` overrides the
 //! number of rounds (median printed); `LONG_GAME_PLIES` the long game's length (200).
 
 use std::hint::black_box;
