@@ -189,7 +189,7 @@ pub struct Designated {
 }
 
 /// The widths a replay GIF is tried at, widest first, until it fits the upload limit
-/// ([`Services::replay_gif`]; issue 19's target: a 150-ply game at 480 px under 4 MB).
+/// ([`Services::replay_gif`]; the size target: a 150-ply game at 480 px under 4 MB).
 pub const REPLAY_WIDTHS: [u32; 3] = [480, 360, 240];
 
 /// The bot's services: storage, clock and board painter.
