@@ -41,8 +41,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kaboom_domain::ids::ChannelId;
-use kaboom_store::{Db, games, sql};
 use kaboom_rules::{AnyGame, Color, Status, Variant, Viewer};
+use kaboom_store::{Db, games, sql};
 use process::{Control, Processes, WAIT_MS, serve_command, start_bot, start_fake_with};
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;

@@ -17,11 +17,11 @@ use std::time::{Duration, Instant};
 use std::sync::Arc;
 
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
+use kaboom_rules::{AnyGame, Color, GameOptions, Variant, Viewer};
 use kaboom_service::Services;
 use kaboom_service::replay::ReplayCache;
 use kaboom_service::suggest::suggestions;
 use kaboom_store::challenges::{ColorChoice, NewChallenge};
-use kaboom_rules::{AnyGame, Color, GameOptions, Variant, Viewer};
 
 const BUSY: &str = "i(m)do1m1dt/2ww1ws1/1Sw1w1w1/1D1sw3/5w2/2WW2W1/1W6/3OM1DT w ---- Ww 0 13";
 

@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use kaboom_domain::clock::Clock;
 use kaboom_domain::ids::{ChannelId, GuildId, UserId};
+use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
 use kaboom_store::games::{self, GameState, NewGame};
 use kaboom_store::{Db, schedule};
-use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::notifier::RecordingNotifier;
 

@@ -15,10 +15,10 @@ use fake_discord::{
 };
 use kaboom_domain::clock::{Clock, SystemClock};
 use kaboom_domain::ids::{ChannelId, GameId, MessageId};
-use kaboom_service::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_service::Services;
 use kaboom_service::outbox::OutboxWaker;
 use kaboom_service::painter::RendererPainter;
+use kaboom_service::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_store::Db;
 
 /// How long one answer may take.

@@ -31,8 +31,8 @@ use std::time::Duration;
 use kaboom_discord::notifier::DiscordNotifier;
 use kaboom_discord::outbox::{Deliverer, OutboxHandle};
 use kaboom_domain::clock::Clock;
-use kaboom_service::scheduler::{NoticePlanner, Scheduler, SchedulerConfig};
 use kaboom_service::Services;
+use kaboom_service::scheduler::{NoticePlanner, Scheduler, SchedulerConfig};
 use kaboom_store::{Db, outbox};
 use poise::serenity_prelude as serenity;
 

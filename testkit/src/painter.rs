@@ -1,7 +1,7 @@
 //! A cheap board painter for tests that only need a valid PNG.
 
-use kaboom_service::painter::BoardPainter;
 use kaboom_rules::{BoardView, Color, PlyRecord};
+use kaboom_service::painter::BoardPainter;
 
 /// A plain painter: squares, and each piece as a disc in its side's colour with a mark for
 /// its kind's first letter row. Tests that only need a valid

@@ -19,10 +19,7 @@ async fn event_handler(
     match event {
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(ic),
-        } => {
-            crate::components::handle(framework.serenity_context, framework.user_data, ic)
-                .await
-        }
+        } => crate::components::handle(framework.serenity_context, framework.user_data, ic).await,
         serenity::FullEvent::Ready { data_about_bot } => {
             tracing::info!(user = %data_about_bot.user.name, "connected to Discord");
             Ok(())
@@ -71,8 +68,7 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                 // deliverer first posts what a crash or a failure left.
                 let planner = crate::outbox::DiscordEffects::for_services(&services);
                 let services = services.with_effects(planner);
-                let outbox =
-                    crate::outbox::Deliverer::spawn(services.clone(), ctx.http.clone());
+                let outbox = crate::outbox::Deliverer::spawn(services.clone(), ctx.http.clone());
                 // The practice opponent plays as the bot's own user; its worker
                 // first plays whatever turns a restart left.
                 let engine = kaboom_service::engine::EnginePlayer {

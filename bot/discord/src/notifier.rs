@@ -12,8 +12,8 @@
 //!   and loses its buttons; without a stored message the line is posted in the channel.
 
 use crate::outbox::Effect;
-use kaboom_service::scheduler::notice::{Notice, NoticePlanner};
 use kaboom_service::outbox::OutboxWaker;
+use kaboom_service::scheduler::notice::{Notice, NoticePlanner};
 use kaboom_store::outbox::NewEffect;
 use kaboom_store::settings::NudgeVia;
 

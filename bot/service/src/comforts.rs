@@ -29,8 +29,8 @@ use std::collections::BTreeMap;
 use kaboom_rules::{AnyGame, Color, Variant, Viewer};
 
 use super::{Played, ServiceError, Services, Snapshot};
-use kaboom_domain::ids::{GameId, GuildId, UserId};
 use crate::outbox::Committed;
+use kaboom_domain::ids::{GameId, GuildId, UserId};
 use kaboom_store::Tx;
 use kaboom_store::challenges::{self, Challenge, ColorChoice, NewChallenge};
 use kaboom_store::comforts::{self as store, Line, TakebackOffer, Vacation};

@@ -33,9 +33,9 @@ use kaboom_rules::{
     Variant, Viewer,
 };
 
+use crate::painter::BoardPainter;
 use kaboom_domain::clock::Clock;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
-use crate::painter::BoardPainter;
 use kaboom_store::carriers::{self, Designation};
 use kaboom_store::challenges::{self, Challenge, ChallengeState, ColorChoice, NewChallenge};
 use kaboom_store::games::{self, DrawOffer, GameRow, GameState, NewGame, StateUpdate};

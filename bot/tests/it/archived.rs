@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fake_discord::{CommandOption, FakeDiscord, FakeError};
-use kaboom_service::scheduler::SchedulerConfig;
 use kaboom_service::Services;
+use kaboom_service::scheduler::SchedulerConfig;
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::driver::{Driver, ServicesFor};
 use kaboom_testkit::painter::PlainPainter;

@@ -389,9 +389,7 @@ async fn a_vacation_stops_the_clock_pauses_nudges_and_ends_by_itself() -> Outcom
             .any(|t| t.contains("bob (Black) is on vacation until")),
         "{told:?}"
     );
-    let row = kaboom_store::games::get(&d.db, g.game)
-        .await?
-        .unwrap();
+    let row = kaboom_store::games::get(&d.db, g.game).await?.unwrap();
     assert_eq!(
         row.deadline_at,
         Some(T0 + 5 * DAY),
@@ -754,12 +752,9 @@ async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
             .any(|m| m.content().contains("bob") && m.content().contains("(White) to move")),
         "{new_game:?}"
     );
-    let row = kaboom_store::games::by_thread(
-        &d.db,
-        kaboom_domain::ids::ChannelId(new_thread),
-    )
-    .await?
-    .unwrap();
+    let row = kaboom_store::games::by_thread(&d.db, kaboom_domain::ids::ChannelId(new_thread))
+        .await?
+        .unwrap();
     assert_eq!(row.white_id, UserId(d.bob.id));
     assert_eq!(row.black_id, UserId(d.alice.id));
     assert!(!row.rated);
@@ -880,12 +875,7 @@ async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
     assert!(vacation.stopped.contains(&safe), "{vacation:?}");
     let row = |id| {
         let db = db.clone();
-        async move {
-            kaboom_store::games::get(&db, id)
-                .await
-                .unwrap()
-                .unwrap()
-        }
+        async move { kaboom_store::games::get(&db, id).await.unwrap().unwrap() }
     };
     assert_eq!(row(late).await.reason.as_deref(), Some("time-forfeit"));
     let saved = row(safe).await;

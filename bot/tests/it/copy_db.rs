@@ -9,8 +9,8 @@
 use std::process::Command;
 
 use kaboom_domain::ids::GameId;
-use kaboom_store::{Db, games};
 use kaboom_rules::{AnyGame, Viewer};
+use kaboom_store::{Db, games};
 use kaboom_testkit::TempDb;
 
 fn copy_db(from: &str, to: &str) -> std::process::Output {
@@ -80,15 +80,11 @@ async fn a_sqlite_database_moves_to_postgres_whole() {
         assert_eq!(
             format!(
                 "{:?}",
-                kaboom_store::ratings::of_user(&sqlite, user)
-                    .await
-                    .unwrap()
+                kaboom_store::ratings::of_user(&sqlite, user).await.unwrap()
             ),
             format!(
                 "{:?}",
-                kaboom_store::ratings::of_user(&pg, user)
-                    .await
-                    .unwrap()
+                kaboom_store::ratings::of_user(&pg, user).await.unwrap()
             ),
         );
     }

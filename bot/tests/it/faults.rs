@@ -26,8 +26,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use kaboom_domain::ids::{GameId, UserId};
-use kaboom_store::{Db, games, outbox};
 use kaboom_rules::{AnyGame, Color, Viewer};
+use kaboom_store::{Db, games, outbox};
 use serde_json::{Value, json};
 
 use super::process::{Control, Processes, WAIT_MS, start_bot, start_fake};

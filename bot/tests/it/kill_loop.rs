@@ -24,8 +24,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use kaboom_domain::ids::{GameId, UserId};
-use kaboom_store::{Db, games, outbox};
 use kaboom_rules::{AnyGame, Color, Viewer};
+use kaboom_store::{Db, games, outbox};
 use serde_json::{Value, json};
 
 use super::process::{Control, Processes, WAIT_MS, start_bot, start_fake};

@@ -301,9 +301,9 @@ fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
 /// nobody through the scheduler's nudge and forfeit notices: each names who it may ping.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduler_notices_ping_only_the_players() {
+    use kaboom_rules::{GameOptions, Variant};
     use kaboom_service::Services;
     use kaboom_store::challenges::{ColorChoice, NewChallenge};
-    use kaboom_rules::{GameOptions, Variant};
     let fake = FakeDiscord::start().await.expect("fake starts");
     let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
     let (db, _dir) = kaboom_testkit::temp_db().await;
@@ -476,9 +476,9 @@ fn challenge_checks_the_invite_permissions() {
 /// listing what fits and saying how many more there are.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_with_sixty_games_fits_one_message() -> Outcome {
+    use kaboom_rules::{GameOptions, Variant};
     use kaboom_service::Services;
     use kaboom_store::challenges::{ColorChoice, NewChallenge};
-    use kaboom_rules::{GameOptions, Variant};
     let (d, _url, _dir) = start().await?;
     let services = Services::new(
         d.db.clone(),
@@ -591,8 +591,8 @@ async fn offline() -> Offline {
 
 /// alice's one-day Atomic challenge in channel 10 of server 1, to `opponent` (or open).
 fn challenge(opponent: Option<UserId>) -> kaboom_store::challenges::NewChallenge {
-    use kaboom_store::challenges::{ColorChoice, NewChallenge};
     use kaboom_rules::{GameOptions, Variant};
+    use kaboom_store::challenges::{ColorChoice, NewChallenge};
     NewChallenge {
         guild_id: Some(GuildId(1)),
         channel_id: ChannelId(10),

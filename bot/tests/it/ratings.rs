@@ -8,12 +8,12 @@ use std::sync::Arc;
 use fake_discord::{CommandOption, FakeDiscord};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
 use kaboom_domain::rating::{self, Glicko};
+use kaboom_rules::{Color, EndReason, GameOptions, Variant};
 use kaboom_service::scheduler::Scheduler;
 use kaboom_service::{DrawResult, Services};
 use kaboom_store::challenges::{ColorChoice, NewChallenge};
 use kaboom_store::ratings::{self, GameChange};
 use kaboom_store::{Db, games::Readable};
-use kaboom_rules::{Color, EndReason, GameOptions, Variant};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::Driver;
@@ -369,8 +369,7 @@ async fn aborted_casual_and_moveless_games_are_not_rated() {
     let ended = s.resign(id, BOB.0).await.unwrap();
     assert!(ended.rating.is_none());
     let note =
-        kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome)
-            .unwrap();
+        kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome).unwrap();
     assert!(note.contains("Not rated"), "{note}");
     // Resigned before any move.
     let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
@@ -380,8 +379,7 @@ async fn aborted_casual_and_moveless_games_are_not_rated() {
     let ended = s.resign(id, BOB.0).await.unwrap();
     assert!(ended.rating.is_none());
     assert!(
-        kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome)
-            .is_none()
+        kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome).is_none()
     );
     // Forfeited on time by the scheduler before White's first move, and before Black's.
     let sched = scheduler(db.clone(), clock.clone());

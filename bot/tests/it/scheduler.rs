@@ -7,13 +7,13 @@
 use std::sync::Arc;
 
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
+use kaboom_rules::{Color, GameOptions, Variant};
 use kaboom_service::scheduler::{Notice, Scheduler, SchedulerConfig};
 use kaboom_service::{Refusal, ServiceError, Services};
 use kaboom_store::challenges::{ChallengeState, ColorChoice, NewChallenge};
 use kaboom_store::games::{self, GameState, NewGame, StateUpdate};
 use kaboom_store::settings::{self, GuildSettings, NudgeVia, UserSettings};
 use kaboom_store::{Db, schedule};
-use kaboom_rules::{Color, GameOptions, Variant};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::notifier::RecordingNotifier;
 use kaboom_testkit::painter::PlainPainter;

@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use fake_discord::{self, FakeDiscord};
 use kaboom_domain::ids::{ChannelId, GuildId, MessageId, UserId};
-use kaboom_service::scheduler::SchedulerConfig;
-use kaboom_service::Services;
-use kaboom_store::challenges::{ColorChoice, NewChallenge};
 use kaboom_rules::{GameOptions, Variant};
+use kaboom_service::Services;
+use kaboom_service::scheduler::SchedulerConfig;
+use kaboom_store::challenges::{ColorChoice, NewChallenge};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::painter::PlainPainter;
 use poise::serenity_prelude as serenity;
@@ -236,8 +236,8 @@ mod with_bot {
     use fake_discord::{
         CommandOption, FakeDiscord, InteractionResponse, MEMBER_PERMISSIONS, SimUser,
     };
-    use kaboom_service::scheduler::SchedulerConfig;
     use kaboom_service::Services;
+    use kaboom_service::scheduler::SchedulerConfig;
     use kaboom_store::settings as stored;
     use kaboom_testkit::clock::TestClock;
     use kaboom_testkit::driver::{Driver, ServicesFor};

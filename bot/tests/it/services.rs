@@ -3,9 +3,9 @@
 use std::sync::Arc;
 
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
+use kaboom_rules::{AnyGame, Color, EndReason, GameOptions, Variant, Viewer};
 use kaboom_service::painter::BoardPainter;
 use kaboom_store::games::{self, GameState, StateUpdate};
-use kaboom_rules::{AnyGame, Color, EndReason, GameOptions, Variant, Viewer};
 
 use kaboom_discord::messages;
 use kaboom_service::*;

@@ -35,8 +35,8 @@ use std::time::{Duration, Instant};
 
 use kaboom_domain::game::GameState;
 use kaboom_domain::ids::{GameId, UserId};
-use kaboom_store::{Db, games, outbox, sql};
 use kaboom_rules::{AnyGame, Color, Viewer};
+use kaboom_store::{Db, games, outbox, sql};
 use serde_json::{Value, json};
 
 use super::process::{Control, Processes, serve_command, start_fake_with};

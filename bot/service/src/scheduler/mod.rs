@@ -437,8 +437,7 @@ impl Scheduler {
                 report.aborted.push(id);
             }
             ended.push(id);
-            let rating =
-                crate::ratings::rate_finished_game(tx, &row, &ending.outcome, now).await?;
+            let rating = crate::ratings::rate_finished_game(tx, &row, &ending.outcome, now).await?;
             announcements.push(
                 self.ended_notice(tx, &row, &game, ending.outcome, end, rating.as_ref())
                     .await?,
