@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side replay GIF figures (issue 19): lichess's lila-gif rendering its
+# Side-by-side replay GIF figures: lichess's lila-gif rendering its
 # 93-frame example game at 720x840 (GET /example.gif), then our replay benchmark
 # (criterion, renderer/benches/replay.rs), in one run, with the machine's load.
 #

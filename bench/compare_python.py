@@ -4,7 +4,7 @@
 Both draw the same position (the Atomic middle game of renderer/benches/render.rs,
 whose piece placement python-chess can show) as a 640 px PNG with the last move
 highlighted. Rounds alternate between the two so that both see the same machine
-load; the medians over all rounds are compared. Target (issue 6): kaboom at least
+load; the medians over all rounds are compared. Target: kaboom at least
 20 times faster.
 
 Requirements (measurement only; nothing here is a dependency of the workspace, and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Screenshots kaboom-demo/index.html (what `kaboom demo` writes) in headless Chromium, to look
-# at the page as a browser draws it (issue 21). Needs the distribution's Chromium
+# at the page as a browser draws it. Needs the distribution's Chromium
 # (Debian: `apt-get install -y chromium`); .ci/run installs it and runs this script.
 #
 #   bash scripts/demo-screenshot.sh [DEMO_DIR] [OUT.png] [WIDTHxHEIGHT]

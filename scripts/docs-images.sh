@@ -14,7 +14,7 @@ for variant in atomic beirut nuke bomberman bombalot; do
     if [[ -n "${KABOOM:-}" ]]; then
         "$KABOOM" render --variant "$variant" -o "$out/$variant-start.png"
     else
-        cargo run --quiet --locked -p kaboom-bot --bin kaboom -- \
+        cargo run --quiet --locked -p kaboom --bin kaboom -- \
             render --variant "$variant" -o "$out/$variant-start.png"
     fi
     echo "wrote $out/$variant-start.png"

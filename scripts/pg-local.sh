@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts a throwaway PostgreSQL server for the tests (issue 22) and prints its URL.
+# Starts a throwaway PostgreSQL server for the tests and prints its URL.
 #
 #   eval "$(bash scripts/pg-local.sh start /tmp/kaboom-pg 5433)"   # sets KABOOM_TEST_POSTGRES_URL
 #   bash scripts/pg-local.sh stop /tmp/kaboom-pg

@@ -1,7 +1,7 @@
-//! Load benchmark (issue 17): `kaboom serve` as a separate process against the
+//! Load benchmark: `kaboom serve` as a separate process against the
 //! `fake-discord` program (`--lean`: it keeps no image bytes) as another, both on this
 //! machine, driven through the fake's control API over loopback the way Discord drives the
-//! bot. The figures go to docs/PERFORMANCE.md ("Load (issue 17)"); this is not a test.
+//! bot. The figures go to docs/PERFORMANCE.md ("Load"); this is not a test.
 //!
 //! What it does:
 //! 1. starts both processes (release builds) on a fresh SQLite database;
@@ -17,10 +17,10 @@
 //!    posted: p50, p95, p99, max), autocomplete latency, the bot's peak RSS (`VmHWM` from
 //!    /proc) and the CPU seconds of the bot, the fake and this driver.
 //!
-//! Run: `cargo build --release -p fake-discord && cargo bench -p kaboom-bot --bench load`
+//! Run: `cargo build --release -p fake-discord && cargo bench -p kaboom --bench load`
 //! (`LOAD_GAMES=2000 LOAD_SECONDS=60 ...` for other sizes; `LOAD_SEED` for the moves).
 //!
-//! On PostgreSQL (issue 22): `LOAD_DATABASE_URL=postgres://USER@HOST:PORT/DB` names a
+//! On PostgreSQL: `LOAD_DATABASE_URL=postgres://USER@HOST:PORT/DB` names a
 //! server whose user may create databases; the run makes a fresh database there (dropped
 //! at the end) and every `kaboom serve` uses it. `LOAD_PROCESSES=N` (default 1; more needs
 //! PostgreSQL) starts N `kaboom serve` processes with `SHARD_COUNT=N` and `SHARD_IDS=i`
@@ -424,7 +424,7 @@ async fn run() {
                         user,
                         &thread,
                         "move",
-                        // Played at once (no explosion preview, issue 19).
+                        // Played at once (no explosion preview).
                         json!([{ "name": "action", "type": 3, "value": san },
                                { "name": "preview", "type": 5, "value": false }]),
                     )

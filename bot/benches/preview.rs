@@ -1,13 +1,13 @@
-//! Explosion preview latency (issue 19): the bot (in process, the real renderer) against
+//! Explosion preview latency: the bot (in process, the real renderer) against
 //! the fake Discord (in process), as in the end-to-end tests. For Atomic, Bomberman Chess
 //! and Bombalot, White sends `/move` of an action that removes pieces `PREVIEW_SAMPLES`
 //! times (default 200); each answer is a new private preview (stored row, the position
 //! after the action painted with ghosts, Confirm / Cancel). Latency is from the
 //! interaction's creation to its answer (the edit of the deferred response). Prints p50,
-//! p95, p99 and max per variant. The figures go to docs/PERFORMANCE.md ("Explosion preview
-//! (issue 19)"); this is not a test.
+//! p95, p99 and max per variant. The figures go to docs/PERFORMANCE.md ("Explosion
+//! preview"); this is not a test.
 //!
-//! Run: `cargo bench -p kaboom-bot --bench preview`.
+//! Run: `cargo bench -p kaboom --bench preview`.
 
 use std::sync::Arc;
 use std::time::Instant;

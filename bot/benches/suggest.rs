@@ -1,14 +1,14 @@
-//! Benchmark (issue 7): `/move` autocomplete in the busiest Bombalot position known
+//! Benchmark: `/move` autocomplete in the busiest Bombalot position known
 //! (6,161 legal actions, `busy-super-tweke` in rules/tests/bombalot.perft), against the
 //! old way of building every action's full description (`AnyGame::legal_actions`, which
 //! prints every jump path and plays every action). Discord gives an autocomplete 3 s.
 //!
-//! Then (issue 16) the whole `/move` autocomplete path through the games service on a long
+//! Then the whole `/move` autocomplete path through the games service on a long
 //! stored game (`Services::suggest`: load the row and actions, replay, suggest, all off the
 //! async runtime), with the replay cache and without it (every keystroke replays), and
 //! the replay alone.
 //!
-//! Run: `cargo bench -p kaboom-bot --bench suggest`. `SUGGEST_ROUNDS` overrides the
+//! Run: `cargo bench -p kaboom --bench suggest`. `SUGGEST_ROUNDS` overrides the
 //! number of rounds (median printed); `LONG_GAME_PLIES` the long game's length (200).
 
 use std::hint::black_box;

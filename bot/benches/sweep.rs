@@ -1,8 +1,8 @@
-//! Benchmark (issue 8): one scheduler sweep over 100,000 stored active games of which 1% are
+//! Benchmark: one scheduler sweep over 100,000 stored active games of which 1% are
 //! due, on SQLite (a file in a temporary directory, WAL, as the bot runs). Target: under
 //! 200 ms per sweep. Also prints the query plans of the statements a sweep runs.
 //!
-//! Run: `cargo bench -p kaboom-bot --bench sweep` (results in docs/PERFORMANCE.md).
+//! Run: `cargo bench -p kaboom --bench sweep` (results in docs/PERFORMANCE.md).
 //! `SWEEP_GAMES` and `SWEEP_ROUNDS` override the sizes.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! Strength and speed figures of the practice opponent (issue 23), for docs/PERFORMANCE.md.
+//! Strength and speed figures of the practice opponent, for docs/PERFORMANCE.md.
 //!
 //! ```text
 //! cargo bench -p kaboom-engine --bench strength -- <what> [--games N] [--variants a,b] [--levels 3,4]

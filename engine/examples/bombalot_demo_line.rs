@@ -1,4 +1,4 @@
-//! Finds the Bombalot game that `kaboom demo` replays (issue 21): engine-against-engine
+//! Finds the Bombalot game that `kaboom demo` replays: engine-against-engine
 //! games, both sides at one level, until one shows what makes Bombalot special (a piece
 //! pushed off the board, a co-square kill, an imitator move) and ends with a goal win
 //! (BA-11). A push or co-square counts only when it removes an opponent's piece. Prints

@@ -116,8 +116,8 @@ pub enum Score {
 pub struct Analysis {
     /// The best action's canonical text (`Nf3`, `Boom@e5`, `Oxb5`, `e4:e6:g4`...).
     pub best: String,
-    /// The best action's coordinate form (INTERFACES.md: equal to the canonical text for
-    /// actions that are not from-to moves).
+    /// The best action's coordinate form (equal to the canonical text for actions that are
+    /// not from-to moves: docs/ARCHITECTURE.md, "The CLI").
     pub uci: String,
     /// The score of the best action.
     pub score: Score,

@@ -1,4 +1,4 @@
-//! Injected failures, for tests of the bot's retries and recovery (issue 17), and Discord's
+//! Injected failures, for tests of the bot's retries and recovery, and Discord's
 //! message nonce check.
 //!
 //! ## One-shot failures

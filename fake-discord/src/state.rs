@@ -134,7 +134,7 @@ fn wrong_channel_type() -> Reply {
 }
 
 /// The largest file a bot may upload: 10 MiB, the default file size limit of a server
-/// without boosts that Discord applies to bots' uploads (issue 19 checked it for 2024-2025;
+/// without boosts that Discord applies to bots' uploads (checked for 2024-2025;
 /// "Uploading Files", <https://discord.com/developers/docs/reference#uploading-files>).
 pub const MAX_UPLOAD_BYTES: usize = 10 * 1024 * 1024;
 

@@ -473,7 +473,7 @@ async fn gateway_speaks_the_discord_protocol() {
     ));
 }
 
-/// Issue 21: a message created by an interaction response names the interaction and its
+/// A message created by an interaction response names the interaction and its
 /// user (`interaction_metadata`, https://discord.com/developers/docs/resources/message#message-interaction-metadata-object),
 /// with the command's name for a slash command and `interacted_message_id` for a button,
 /// which serenity 0.12 requires (it refuses the whole Message without it).
@@ -611,7 +611,7 @@ async fn gateway_routes_guild_events_to_their_shard() {
     }
 }
 
-/// Several guilds (issue 22): consecutive snowflakes put one on each of three shards; each
+/// Several guilds: consecutive snowflakes put one on each of three shards; each
 /// has its own text channel; READY and GUILD_CREATE of a shard carry only its guilds; an
 /// interaction in a guild reaches only that guild's shard, with that guild's id and Admin
 /// role; and once the bot is removed from a guild, GUILD_DELETE reaches that shard only,

@@ -1,5 +1,5 @@
 //! Render benchmark (criterion): a 640 px board, SVG build + rasterize + PNG encode.
-//! Targets (issue 6): median at most 5 ms per PNG, at most 40 KB per PNG. Results are
+//! Targets: median at most 5 ms per PNG, at most 40 KB per PNG. Results are
 //! recorded in docs/PERFORMANCE.md. Run: `cargo bench -p kaboom-renderer --bench render`.
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -1,6 +1,6 @@
-//! Replay GIF benchmark (criterion, issue 19): a Bomberman Chess game of 93 frames (the
-//! size of lila-gif's example game) rendered to a GIF at 720 px wide, and the issue's
-//! size target, a 150-ply game at 480 px. Reports time per GIF and, with the element
+//! Replay GIF benchmark (criterion): a Bomberman Chess game of 93 frames (the
+//! size of lila-gif's example game) rendered to a GIF at 720 px wide, and the size
+//! target's case, a 150-ply game at 480 px (under 4 MB). Reports time per GIF and, with the element
 //! throughput, per frame; prints bytes and bytes per frame. Results and the side-by-side
 //! lila-gif figures (`bench/compare_lila_gif.sh`) are in docs/PERFORMANCE.md.
 //! Run: `cargo bench -p kaboom-renderer --bench replay`.

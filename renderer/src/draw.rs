@@ -194,7 +194,7 @@ fn n(v: f32) -> String {
 /// The header line: who moves, or the result (left); then the texts for the right
 /// side, longest first: the first that fits is drawn (variant and move number, or the
 /// variant alone; the variant alone once the game is over). When none fits, the last
-/// is drawn anyway and the left text shrinks: every image names its variant (issue 19).
+/// is drawn anyway and the left text shrinks: every image names its variant.
 fn header_texts(board: &BoardView) -> (String, Vec<String>) {
     let left = match board.status {
         Status::Finished(outcome) => {

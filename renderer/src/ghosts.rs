@@ -1,4 +1,4 @@
-//! Explosion previews (issue 19): the board *after* an action with the pieces it would
+//! Explosion previews: the board *after* an action with the pieces it would
 //! remove drawn as translucent "ghosts" on the squares where they stood, so a player sees
 //! what a move blows up before confirming it.
 //!

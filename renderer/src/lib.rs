@@ -5,7 +5,7 @@
 //! ([`render_png`], rasterized with resvg / tiny-skia).
 //!
 //! The caller passes an already viewed board: a Beirut spectator view simply has no
-//! carrier flags, so nothing hidden can leak into a public image (RULES.md section 6).
+//! carrier flags, so nothing hidden can leak into a public image (docs/rules/RULINGS.md section 6).
 //!
 //! The picture: the board of the variant (8x8, 10x8, Bombalot's goal squares outside
 //! the board next to d1/e1 and d8/e8 with their contents), our own piece set (see
@@ -17,7 +17,7 @@
 //! or detonation square), kings in check, carriers and loose bombs with their count,
 //! frozen and locked pieces, the imitator's current kind, and an optional explosion
 //! preview ([`RenderOptions::preview`]). [`render_replay_gif`] draws a whole game as an
-//! animated GIF (issue 19).
+//! animated GIF.
 //!
 //! ```
 //! use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};

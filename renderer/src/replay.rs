@@ -1,4 +1,4 @@
-//! Replay GIFs (issue 19): a whole game as an animated GIF, one frame per ply, short
+//! Replay GIFs: a whole game as an animated GIF, one frame per ply, short
 //! blast frames before each explosion's ply frame (the destroyed pieces fading under the
 //! blast), the final position held.
 //!

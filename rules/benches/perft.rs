@@ -1,4 +1,4 @@
-//! Perft benchmarks (issue 2): nodes per second of the legal-action generators, bulk
+//! Perft benchmarks: nodes per second of the legal-action generators, bulk
 //! counted at the last ply. Results and the comparison with shakmaty are recorded in
 //! docs/PERFORMANCE.md. Run: `cargo bench -p kaboom-rules --bench perft`.
 

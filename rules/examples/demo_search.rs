@@ -1,4 +1,4 @@
-//! Finds candidate lines for `kaboom demo` (issue 21): plays a small material-greedy
+//! Finds candidate lines for `kaboom demo`: plays a small material-greedy
 //! alpha-beta search (depth `DEPTH` plies, seeded noise for variety) against itself from a
 //! variant's start, prints each game's movetext and marks the plies that show the variant's
 //! specialities (a blast removing 3+ pieces, a check, a Boom, a transfer). The lines the

@@ -1,4 +1,4 @@
-//! Atomic Chess (RULES.md section 1, AT-1 to AT-9), as played on lichess (FICS rules).
+//! Atomic Chess (docs/rules/RULINGS.md section 1, AT-1 to AT-9), as played on lichess (FICS rules).
 //!
 //! Serialization is standard FEN with clocks; castling rights use `KQkq`, or rook files
 //! (`HAha`, Shredder/X-FEN) for Chess960 positions. The en passant square is written only

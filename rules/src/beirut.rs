@@ -1,4 +1,4 @@
-//! Beirut Chess (RULES.md section 2, BE-1 to BE-12): standard chess plus hidden bomb
+//! Beirut Chess (docs/rules/RULINGS.md section 2, BE-1 to BE-12): standard chess plus hidden bomb
 //! carriers that their owner may explode ("Boom") instead of moving.
 //!
 //! # Phases
@@ -39,7 +39,8 @@
 //! (`+`, `#`, `!`, `?`, a `->` removal list) are ignored. Its coordinate form is the same text.
 //!
 //! # Commitment (BE-9)
-//! [`commitment`] and [`verify_commitment`] implement INTERFACES.md's SHA-256 commitment.
+//! [`commitment`] and [`verify_commitment`] implement the SHA-256 commitment of
+//! docs/ARCHITECTURE.md, "Beirut commitment".
 
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -543,7 +544,7 @@ impl Position for Beirut {
         self.state.checked_king(ChessState::in_check)
     }
 
-    /// SAN for chess moves, `Boom@e5` for a Boom (C-5, RULES.md section 6).
+    /// SAN for chess moves, `Boom@e5` for a Boom (C-5, docs/rules/RULINGS.md section 6).
     fn san(&self, action: &BeirutAction) -> String {
         match action {
             BeirutAction::Move(mv) => san::san(mv, &self.chess_move_list()),
@@ -715,7 +716,7 @@ impl Position for Beirut {
     }
 }
 
-/// `squares` in the canonical order of INTERFACES.md (by rank from White's side, then by
+/// `squares` in the canonical order (by rank from White's side, then by
 /// file from `a`; [`Square`]'s `Ord`), without duplicates, comma-joined: `b1,g1`. This is
 /// the squares field of the BE-9 commitment and of the serialization's carrier fields.
 pub fn canonical_squares(squares: &[Square]) -> String {
@@ -726,7 +727,7 @@ pub fn canonical_squares(squares: &[Square]) -> String {
     names.join(",")
 }
 
-/// The text a Beirut commitment hashes (INTERFACES.md, BE-9), from its parts as text:
+/// The text a Beirut commitment hashes (BE-9), from its parts as text:
 /// `kaboom-beirut-v1:<game_id>:<white|black>:<squares>:<salt_hex>`. `squares` is
 /// [`canonical_squares`]'s output and `salt_hex` the salt as lowercase hex; both are used
 /// as given (for designations stored as text). Players check it with
@@ -757,7 +758,7 @@ fn sha256_hex(text: &str) -> String {
     out
 }
 
-/// The text a Beirut commitment hashes (INTERFACES.md, BE-9):
+/// The text a Beirut commitment hashes (BE-9; docs/ARCHITECTURE.md, "Beirut commitment"):
 /// `kaboom-beirut-v1:<game id>:<white|black>:<squares in canonical order, comma-joined>:<salt hex>`.
 /// Players can check it with `printf %s '<text>' | sha256sum`.
 pub fn commitment_preimage(

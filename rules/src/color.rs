@@ -33,7 +33,7 @@ impl Color {
         self as usize
     }
 
-    /// `"white"` or `"black"`, the JSON vocabulary of INTERFACES.md.
+    /// `"white"` or `"black"`, the CLI's JSON vocabulary (docs/ARCHITECTURE.md).
     pub const fn name(self) -> &'static str {
         match self {
             Color::White => "white",

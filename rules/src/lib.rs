@@ -4,8 +4,8 @@
 //! actions, playing them with a report of what exploded, outcomes, FEN-style
 //! serialization, notation (parse and print) and perft.
 //!
-//! Binding rulings are cited by id (`AT-6`, `BM-7`, ...) from the project's
-//! `RULES.md`. Each variant has its own module and type implementing [`Position`];
+//! Binding rulings are cited by id (`AT-6`, `BM-7`, ...) from
+//! `docs/rules/RULINGS.md`. Each variant has its own module and type implementing [`Position`];
 //! [`Variant`] chooses one at run time and [`AnyGame`] holds a game of any of them.
 //!
 //! ```

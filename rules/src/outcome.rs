@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Color, Piece, Square};
 
-/// Why a game ended (ruling C-3). Serialized with the `status.reason` vocabulary of
-/// INTERFACES.md (`"king-exploded"`, `"hundred-ply"`, ...).
+/// Why a game ended (ruling C-3). Serialized with the `status.reason` vocabulary of the
+/// CLI (`"king-exploded"`, `"hundred-ply"`, ...; docs/ARCHITECTURE.md).
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EndReason {
@@ -222,7 +222,8 @@ impl<'de> Deserialize<'de> for Status {
     }
 }
 
-/// Why an action removed a piece (ruling C-6; the `removed[].cause` vocabulary of INTERFACES.md).
+/// Why an action removed a piece (ruling C-6; the CLI's `removed[].cause` vocabulary,
+/// docs/ARCHITECTURE.md).
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Cause {

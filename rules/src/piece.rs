@@ -9,8 +9,9 @@ use crate::Color;
 
 /// Every kind of piece that appears in any variant.
 ///
-/// The serialized names are the full lower-case names of RULES.md (`king-battler`,
-/// `super-tweke`, ...), the `kind` vocabulary of the CLI's JSON (INTERFACES.md).
+/// The serialized names are the full lower-case names of docs/rules/RULINGS.md
+/// (`king-battler`, `super-tweke`, ...), the `kind` vocabulary of the CLI's JSON
+/// (docs/ARCHITECTURE.md).
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {

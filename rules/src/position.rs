@@ -114,8 +114,8 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// The canonical text of `action` (C-5), without check marks or removal suffixes.
     fn san(&self, action: &Self::Action) -> String;
 
-    /// The coordinate form of `action` (`e2e4`, `e7e8q`; INTERFACES.md: equal to the
-    /// canonical form for actions that are not from-to moves).
+    /// The coordinate form of `action` (`e2e4`, `e7e8q`; equal to the canonical form for
+    /// actions that are not from-to moves: docs/ARCHITECTURE.md, "The CLI").
     fn uci(&self, action: &Self::Action) -> String;
 
     /// Parses canonical, SAN-like or coordinate text into a legal action (C-5).
@@ -186,7 +186,7 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     }
 
     /// The squares of `color`'s pieces that [`Position::designate`] accepts as carriers on
-    /// this board, in canonical square order (INTERFACES.md): every own piece but the king
+    /// this board, in canonical square order (docs/ARCHITECTURE.md): every own piece but the king
     /// in Beirut (BE-2), every own piece in Nuke (NU-3), none elsewhere. Whether `color`
     /// still has to choose is [`Position::awaiting_designation`]'s answer.
     fn carrier_candidates(&self, color: Color) -> Vec<Square> {

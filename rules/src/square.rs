@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 /// One square of the 10x10 grid that holds every variant's board.
 ///
 /// Its index is `rank * 10 + file` (file 0 = `a`, rank as printed, so `a1` is 10 and
-/// `e9` is 94). Ordering squares by index gives the canonical order of
-/// INTERFACES.md: by rank from White's side, then by file from `a`.
+/// `e9` is 94). Ordering squares by index gives the canonical order (docs/ARCHITECTURE.md,
+/// "Serialization"): by rank from White's side, then by file from `a`.
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
 pub struct Square(u8);
 

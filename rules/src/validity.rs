@@ -4,7 +4,7 @@
 //! (the CLI's `--force` and `--ignore`) drops the kinds it accepts with
 //! [`PositionError::ignore`].
 //!
-//! The checks are counts against the variant's own setup (RULES.md AT-1, BE-1, NU-1, BM-1,
+//! The checks are counts against the variant's own setup (AT-1, BE-1, NU-1, BM-1,
 //! BA-1), so they apply to a serialization given from outside (`--fen`), never to a game
 //! played from the start, which cannot break them:
 //!

@@ -11,7 +11,7 @@ use crate::Geometry;
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
-    /// Atomic Chess: every capture explodes (RULES.md section 1).
+    /// Atomic Chess: every capture explodes (docs/rules/RULINGS.md section 1).
     Atomic,
     /// Beirut Chess: hidden bomb carriers (section 2).
     Beirut,
@@ -24,7 +24,7 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// All variants in the order of RULES.md.
+    /// All variants in the order of docs/rules/RULINGS.md.
     pub const ALL: [Variant; 5] = [
         Variant::Atomic,
         Variant::Beirut,

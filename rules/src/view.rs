@@ -1,4 +1,4 @@
-//! What one player, or a spectator, may see of a position (RULES.md section 6).
+//! What one player, or a spectator, may see of a position (docs/rules/RULINGS.md section 6).
 
 use std::fmt;
 use std::str::FromStr;
@@ -81,7 +81,7 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// One piece as a viewer sees it: the CLI's `board[]` entries (INTERFACES.md).
+/// One piece as a viewer sees it: the CLI's `board[]` entries (docs/ARCHITECTURE.md).
 #[derive(Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
 pub struct PieceView {
     /// Where it stands (goal squares included).

@@ -1,4 +1,4 @@
-//! # `kaboom demo`: the product, with no token and no server (issue 9)
+//! # `kaboom demo`: the product, with no token and no server
 //!
 //! Starts the in-process fake Discord ([`fake_discord`], loopback only) and the real
 //! bot against it, on a fresh SQLite database in the output directory, and plays one
@@ -6,16 +6,16 @@
 //! challenge and accept with buttons, private carrier choices by DM (bob's DMs are closed
 //! in Beirut, so the "Choose privately" fallback is used), moves typed as SAN, as
 //! coordinates or picked from autocomplete, a draw offer declined, each game to its result.
-//! The Atomic, Beirut and Nuke games show their variant mid-game (issue 21): a five-piece
+//! The Atomic, Beirut and Nuke games show their variant mid-game: a five-piece
 //! blast and a parried mate threat; a Boom that is not the last move and a Dead Man's
 //! Switch; transfers, a chain and regenerated bombs grabbed.
 //! With Atomic, two more games: one on a fast-forwarded clock (a reminder, then a time
 //! forfeit; `DIR/clock/`) and a short practice game against the bot's own engine
-//! (`/play-bot`, issue 23; `DIR/practice/`).
+//! (`/play-bot`; `DIR/practice/`).
 //! Besides the files below, `DIR/index.html` shows every game as a Discord user saw it
 //! ([`crate::page`]).
 //!
-//! The games are rated (the default of `/challenge`, issue 18): each one's last board shows
+//! The games are rated (the default of `/challenge`): each one's last board shows
 //! both players' new ratings and changes, the summary table repeats them, and after the
 //! games `DIR/ratings.md` holds alice's `/profile` and each variant's `/leaderboard` as
 //! the bot answered them.
@@ -75,7 +75,7 @@ pub struct GameSummary {
     pub plies: usize,
     /// The result, e.g. `1-0 (white wins by king exploded)`.
     pub result: String,
-    /// The rating changes, e.g. `alice 1741? (+241) · bob 1258? (-242)` (issue 18).
+    /// The rating changes, e.g. `alice 1741? (+241) · bob 1258? (-242)`.
     pub ratings: String,
     /// Board images written.
     pub images: usize,
@@ -312,7 +312,7 @@ impl GameSummary {
 }
 
 /// Writes `out/ratings.md`: alice's `/profile` and the `/leaderboard` of each variant
-/// played, as the bot answered them in the text channel after the games (issue 18).
+/// played, as the bot answered them in the text channel after the games.
 async fn write_ratings(d: &Driver, out: &Path, variants: &[Variant]) -> Result<(), DemoError> {
     let channel = d.fake.text_channel_id();
     let mut md = String::from(
@@ -459,7 +459,7 @@ fn script(variant: Variant) -> (Option<(&'static str, &'static str)>, Vec<Entry>
     }
 }
 
-/// The Bombalot game (issue 21): the engine's level 3 against itself after two random
+/// The Bombalot game: the engine's level 3 against itself after two random
 /// opening plies, the shortest of 150 seeded games that showed each of Bombalot's own
 /// sights on an opponent's piece and ended in a goal (`cargo run --release -p kaboom-engine
 /// --example bombalot_demo_line -- 3 150` with the engine of commit 9e15cc6: seed 25, 92
@@ -797,7 +797,7 @@ async fn play_variant(
     {
         problem = problem.or(Some("the last board does not say Game over".into()));
     }
-    // Rated by default (issue 18): the last board shows the change.
+    // Rated by default: the last board shows the change.
     let ratings = match kaboom_store::ratings::change_of_game(&d.db, game).await? {
         Some(change) => {
             let line = kaboom_discord::messages::ratings::rating_line(&change);
@@ -962,12 +962,12 @@ async fn play_clock_game(
     })
 }
 
-/// The folder of the practice game (issue 23), beside the variants' folders.
+/// The folder of the practice game, beside the variants' folders.
 const PRACTICE_DIR: &str = "practice";
 /// The most plies the practice game may take before the demo calls it a failure.
 const PRACTICE_MAX_PLIES: usize = 120;
 
-/// A short practice game (issue 23): alice asks for `/play-bot` (Atomic, level 1, White)
+/// A short practice game: alice asks for `/play-bot` (Atomic, level 1, White)
 /// and the bot's engine answers each of her moves in the game's thread, as it would a
 /// newcomer's. alice plays what the engine's level 3 picks from her side of the board (a
 /// stronger player than the bot's level 1), so the game ends soon, with her win.
@@ -1091,7 +1091,7 @@ fn highlights(variant: Variant) -> &'static str {
     }
 }
 
-/// Issue 21: the Bombalot game shows what only Bombalot has, each on an opponent's piece:
+/// The Bombalot game shows what only Bombalot has, each on an opponent's piece:
 /// a piece pushed off the board by a tank (BA-6), a piece removed on a detonator's
 /// co-square (BA-7), and a move of the imitator (BA-10).
 ///

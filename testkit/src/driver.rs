@@ -1,6 +1,6 @@
 //! Driving the real bot against the fake Discord as simulated users: start-up, restart,
 //! slash commands, autocomplete, buttons. Used by `kaboom demo` and by the end-to-end
-//! tests (`bot/tests/e2e.rs`, issue 9), which add their own assertions around these steps.
+//! tests (`bot/tests/it/e2e.rs`), which add their own assertions around these steps.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -250,7 +250,7 @@ impl Driver {
     }
 
     /// `/move action:<text>` in `thread`. When the bot answers with an explosion preview
-    /// (issue 19: by default before every action that removes pieces), `user` presses its
+    /// (by default before every action that removes pieces), `user` presses its
     /// Confirm, as a player who has looked at it, and the answer to that is returned.
     pub async fn play(
         &self,
@@ -428,7 +428,7 @@ impl Driver {
         })
     }
 
-    /// `user`'s `/play-bot` in the text channel (issue 23) with the choice indexes
+    /// `user`'s `/play-bot` in the text channel with the choice indexes
     /// `variant` (the order of [`kaboom_rules::Variant::ALL`]), `level` (0 is level 1)
     /// and `color` (0 White, 1 Black). Returns the game, its thread and the bot's answer
     /// once the game's thread exists.

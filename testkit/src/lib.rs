@@ -1,7 +1,7 @@
 //! # kaboom-testkit
 //!
 //! What Kaboom's tests and its offline demo share, and nothing the bot's production code
-//! uses (issue 15):
+//! uses:
 //! - [`driver::Driver`]: the real bot, started in-process against a
 //!   [`fake_discord::FakeDiscord`] on loopback, driven as simulated users (slash commands,
 //!   autocomplete, buttons), restartable on the same database;
@@ -12,7 +12,7 @@
 //!   and scheduler [`NoticePlanner`](kaboom_service::scheduler::NoticePlanner) for tests;
 //! - [`temp_db`], [`TempDb`]: a fresh database: SQLite in a temporary directory, or a new
 //!   database on the PostgreSQL server of `KABOOM_TEST_POSTGRES_URL` when that is set
-//!   (issue 22: the same tests on both engines);
+//!   (the same tests on both engines);
 //! - [`discord_scheduler`], [`wait_for_outbox`]: the scheduler writing into the Discord
 //!   outbox and its deliverer posting to a fake Discord, as the running bot has them.
 #![deny(missing_docs)]
@@ -36,7 +36,7 @@ use kaboom_service::scheduler::{NoticePlanner, Scheduler, SchedulerConfig};
 use kaboom_store::{Db, outbox};
 use poise::serenity_prelude as serenity;
 
-/// The variable naming a PostgreSQL server for the tests (issue 22): a URL such as
+/// The variable naming a PostgreSQL server for the tests: a URL such as
 /// `postgres://kaboom@127.0.0.1:5433/postgres` whose user may create databases
 /// (`scripts/pg-local.sh` starts one). Unset: the tests use SQLite.
 pub const POSTGRES_URL_VAR: &str = "KABOOM_TEST_POSTGRES_URL";

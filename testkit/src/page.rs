@@ -1,4 +1,4 @@
-//! The demo's pages for people (issue 21): Discord's markup rendered as a Discord client
+//! The demo's pages for people: Discord's markup rendered as a Discord client
 //! shows it ([`render_markup`]: `<@1001>` as `@alice`, `<t:1795740092:f>` as a date), and
 //! `kaboom-demo/index.html` ([`index_html`]), one self-contained page (no script, no
 //! network; the board images beside it) with each game's thread as its players saw it:

@@ -12,12 +12,12 @@ use kaboom_service::{Services, Snapshot};
 
 /// Whose side is at the bottom of every public board picture of a game: White, as
 /// lichess and most chess bots do. One orientation for the whole game keeps a thread
-/// readable when scrolling (issue 19: flipping to the side to move swapped it on every
+/// readable when scrolling (flipping to the side to move swapped it on every
 /// post). A player's own view ("My view", `/board private`) shows their side at the bottom.
 pub const PUBLIC_BOTTOM: Color = Color::White;
 
 /// Paints `viewer`'s view from `bottom`'s side on a blocking thread, through the services'
-/// bounded CPU pool (issue 16).
+/// bounded CPU pool.
 ///
 /// # Errors
 /// The painter's message.
@@ -51,7 +51,7 @@ pub fn game_channel(snap: &Snapshot) -> serenity::ChannelId {
 /// 2024). Replays stay far below it (about 0.5 MB for 150 plies at 480 px).
 pub const UPLOAD_LIMIT: usize = 10 * 1024 * 1024;
 
-/// The replay GIF of the game in `snap` (issue 19) as `viewer` sees it from `bottom`'s
+/// The replay GIF of the game in `snap` as `viewer` sees it from `bottom`'s
 /// side, encoded on a blocking thread through the services' bounded CPU pool, never over
 /// [`UPLOAD_LIMIT`].
 ///

@@ -44,7 +44,7 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: crate::commands::all(),
-            // Replies ping nobody unless they say whom (issue 16).
+            // Replies ping nobody unless they say whom.
             allowed_mentions: Some(crate::messages::mentions::none()),
             on_error: |error| Box::pin(crate::commands::on_error(error)),
             event_handler: |framework, event| Box::pin(event_handler(framework, event)),
@@ -64,12 +64,12 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                     }
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
-                // Every side effect of a change goes through the outbox (issue 16); its
+                // Every side effect of a change goes through the outbox; its
                 // deliverer first posts what a crash or a failure left.
                 let planner = crate::outbox::DiscordEffects::for_services(&services);
                 let services = services.with_effects(planner);
                 let outbox = crate::outbox::Deliverer::spawn(services.clone(), ctx.http.clone());
-                // The practice opponent plays as the bot's own user (issue 23); its worker
+                // The practice opponent plays as the bot's own user; its worker
                 // first plays whatever turns a restart left.
                 let engine = kaboom_service::engine::EnginePlayer {
                     user: crate::ids::Domain::domain(ready.user.id),
@@ -146,7 +146,7 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let mut client = serenity::ClientBuilder::new_with_http(http, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;
-    // Scheduler hook (issue 8): one task sweeping due nudges, forfeits and expiries.
+    // Scheduler hook: one task sweeping due nudges, forfeits and expiries.
     let _scheduler = kaboom_service::scheduler::Scheduler::new(
         db,
         Arc::new(SystemClock),
@@ -183,7 +183,7 @@ fn serenity_shard_range(shards: &crate::config::Shards) -> std::ops::Range<u32> 
 /// `Client::start` for it.
 ///
 /// With `shards`, the client runs shards `first..=last` of `count` (serenity's
-/// `start_shard_range`, issue 22; Discord's Gateway "Sharding",
+/// `start_shard_range`; Discord's Gateway "Sharding",
 /// <https://discord.com/developers/docs/events/gateway#sharding>); without, one shard.
 ///
 /// # Errors

@@ -52,7 +52,7 @@ pub async fn handle(
         return Ok(());
     };
     if action == messages::preview::CONFIRM || action == messages::preview::CANCEL {
-        // Explosion previews (issue 19) edit their own message.
+        // Explosion previews edit their own message.
         return crate::preview::click(http, data, ic, action, id).await;
     }
     if action == ids::RESIGN {
@@ -132,7 +132,7 @@ async fn route(
                 .accept_challenge(id, user, ic.user.display_name())
                 .await?;
             // The thread, the challenge message's edit, the board and the menus go out
-            // through the outbox (issue 16); when they are slow or Discord fails, the game
+            // through the outbox; when they are slow or Discord fails, the game
             // is saved and its thread follows.
             let text = match flows::open_game(&data.outbox, &snap).await? {
                 Some(thread) => messages::game_on(thread.domain()),
@@ -165,7 +165,7 @@ async fn route(
             answer(http, ic, text).await
         }
         messages::fairness::VERIFY => {
-            // Issue 19: commitments (and after the end, salts and the check command)
+            // Commitments (and after the end, salts and the check command)
             // privately, on request.
             let snap = services.load(GameId(id)).await?;
             let designations = services.designations(GameId(id)).await?;

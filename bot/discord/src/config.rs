@@ -18,7 +18,7 @@ pub struct Config {
     /// comes from that server's `GET /gateway/bot`, and serenity's own rate limiter is off
     /// (the server behind the base owns the limits). `None`: Discord itself.
     pub api_base: Option<String>,
-    /// The gateway shards this process runs (`SHARD_COUNT`, `SHARD_IDS`; issue 22); `None`:
+    /// The gateway shards this process runs (`SHARD_COUNT`, `SHARD_IDS`); `None`:
     /// one shard, as before.
     pub shards: Option<Shards>,
 }
@@ -107,7 +107,7 @@ pub enum ConfigError {
         "DISCORD_API_BASE must be an http:// or https:// URL such as http://127.0.0.1:8080, not '{0}'"
     )]
     BadApiBase(String),
-    /// `SHARD_COUNT` or `SHARD_IDS` do not name shards (issue 22).
+    /// `SHARD_COUNT` or `SHARD_IDS` do not name shards.
     #[error("{0}")]
     BadShards(String),
     /// A line of `.env` that is not `NAME=value` (dotenvy could not parse it). The line's
@@ -136,7 +136,7 @@ pub enum ConfigError {
 
 /// Loads `.env` from the working directory or the nearest parent that has one, as
 /// `dotenvy::dotenv` does (variables already in the environment win), but reports a
-/// malformed file instead of ignoring it (issue 16).
+/// malformed file instead of ignoring it.
 ///
 /// # Errors
 /// [`ConfigError::EnvFileLine`] with the 1-based line number of the first line dotenvy

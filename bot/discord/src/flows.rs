@@ -134,7 +134,7 @@ pub async fn after_draw(
     }
 }
 
-/// [`own_view`] with the caller's private note in the game (issue 20) under the caption,
+/// [`own_view`] with the caller's private note in the game under the caption,
 /// for "My view" and `/board private:true`: only a player has one, and the text stays
 /// within Discord's 2,000 characters of message content
 /// (<https://discord.com/developers/docs/resources/message#create-message>): the note's

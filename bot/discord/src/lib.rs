@@ -18,7 +18,7 @@ pub mod messages;
 pub mod notifier;
 pub mod outbox;
 pub mod place;
-pub mod preview; // issue 19
+pub mod preview;
 pub mod respond;
 pub mod types;
 

@@ -1,5 +1,5 @@
 //! The scheduler's [`NoticePlanner`] in the running bot: each notice becomes an entry of
-//! the one Discord outbox (`discord::outbox`, issue 16), written by the transaction that
+//! the one Discord outbox (`discord::outbox`), written by the transaction that
 //! decided it and posted by the outbox's deliverer, exactly once:
 //!
 //! - a nudge ([`Effect::Nudge`]): by DM when the player wants it, falling back to a mention
@@ -49,7 +49,7 @@ impl NoticePlanner for DiscordNotifier {
             }
             .for_game(*game_id),
             Notice::GameEnded { game_id, text } => {
-                // The announcement, then the finished game's replay (issue 19).
+                // The announcement, then the finished game's replay.
                 return vec![
                     Effect::GameEnded { text: text.clone() }.for_game(*game_id),
                     Effect::ReplayGif { ply: -1 }.for_game(*game_id),

@@ -1,4 +1,4 @@
-//! The Discord outbox (issue 16): every Discord side effect of a committed change is
+//! The Discord outbox: every Discord side effect of a committed change is
 //! worded here ([`DiscordEffects`], the services' [`EffectPlanner`]; the scheduler's
 //! notices through `discord::notifier`, its [`kaboom_service::scheduler::NoticePlanner`]) inside the
 //! change's transaction, stored in `discord_outbox`, and posted by the deliverer
@@ -81,7 +81,7 @@ pub const PERIOD: Duration = Duration::from_secs(30);
 pub const SETTLE: Duration = Duration::from_millis(2500);
 /// On PostgreSQL, how often a waiting command looks at its entries again without being
 /// woken: another process may hold the queue's claim and post them, and its deliveries do
-/// not wake this process (issue 22; without it, a move whose board another process posted
+/// not wake this process (without it, a move whose board another process posted
 /// waited for the whole [`SETTLE`] in the load benchmark with three processes).
 pub const SETTLE_POLL: Duration = Duration::from_millis(40);
 
@@ -140,7 +140,7 @@ pub enum Effect {
     Announcement {
         /// The text, already worded.
         text: String,
-        /// The users it may ping (issue 16: no one else, whatever the text holds).
+        /// The users it may ping (no one else, whatever the text holds).
         pings: Vec<UserId>,
         /// Whether it carries the draw offer's buttons.
         draw_buttons: bool,
@@ -163,7 +163,7 @@ pub enum Effect {
         /// The text, already worded (without a mention).
         text: String,
     },
-    /// A private message to `user` by DM (issue 20: their dropped conditional lines). A DM
+    /// A private message to `user` by DM (their dropped conditional lines). A DM
     /// that Discord refuses is given up, never posted in the thread instead: its text is
     /// private.
     Private {
@@ -172,7 +172,7 @@ pub enum Effect {
         /// The text, already worded.
         text: String,
     },
-    /// A text in the game's thread with buttons (issue 20: a takeback proposal).
+    /// A text in the game's thread with buttons (a takeback proposal).
     Prompt {
         /// The text, already worded.
         text: String,
@@ -185,8 +185,8 @@ pub enum Effect {
     /// board or a game's end does the same on its own: a prompt's buttons never outlive the
     /// answer or the move that settles it.
     ClosePrompts,
-    /// A challenge posted in `channel_id` with its Accept/Decline/Cancel buttons (issue 20:
-    /// a rematch); its message is recorded on the challenge (the entry's `challenge_id`),
+    /// A challenge posted in `channel_id` with its Accept/Decline/Cancel buttons (a
+    /// rematch); its message is recorded on the challenge (the entry's `challenge_id`),
     /// so that the game's thread can start from it.
     ChallengePost {
         /// The channel.
@@ -196,7 +196,7 @@ pub enum Effect {
         /// The users it may ping (the challenged player).
         pings: Vec<UserId>,
     },
-    /// The replay GIF of a finished game in its thread (issue 19), after the result's
+    /// The replay GIF of a finished game in its thread, after the result's
     /// board: the whole game up to `ply` with every secret shown (the game is over), White
     /// at the bottom. Encoded at delivery time, off the async runtime; a game without plies
     /// gets none.
@@ -377,7 +377,7 @@ impl DiscordEffects {
                     return Some((row.id, vec![announcement(text, Vec::new(), false)]));
                 }
                 let mut lines = vec!["Both players have chosen: play starts.".to_string()];
-                // Beirut commitments are behind "Verify fairness" (issue 19).
+                // Beirut commitments are behind "Verify fairness".
                 lines.extend(messages::fairness::start_lines(&d.snap.game, &d.all));
                 let caption = messages::board_caption(&d.snap, None, &[], &lines);
                 (
@@ -436,7 +436,7 @@ impl DiscordEffects {
     }
 }
 
-/// Adds the rating lines of a finished game under its result (issue 18).
+/// Adds the rating lines of a finished game under its result.
 fn with_result_lines(
     caption: &mut String,
     row: &kaboom_store::games::GameRow,
@@ -449,7 +449,7 @@ fn with_result_lines(
     }
 }
 
-/// The effects of a change of the comforts (issue 20).
+/// The effects of a change of the comforts.
 fn comfort_effects(change: &kaboom_service::comforts::ComfortChange) -> Vec<NewEffect> {
     use kaboom_service::comforts::ComfortChange;
     use messages::comforts as words;
@@ -602,7 +602,7 @@ enum Queue {
 }
 
 impl Queue {
-    /// The queue's name in `outbox_claims` (issue 22).
+    /// The queue's name in `outbox_claims`.
     fn claim_key(self) -> String {
         match self {
             Queue::Game(id) => format!("game:{id}"),
@@ -640,7 +640,7 @@ pub struct Deliverer {
     in_flight: std::sync::Mutex<HashSet<Queue>>,
     /// The delivery tasks' slots.
     slots: Arc<tokio::sync::Semaphore>,
-    /// This process's name in `outbox_claims` (issue 22): host, process id and 8 random
+    /// This process's name in `outbox_claims`: host, process id and 8 random
     /// hex digits, so that a restarted process with a reused pid is another owner.
     owner: String,
 }
@@ -755,7 +755,7 @@ impl Deliverer {
             let Ok(slot) = self.slots.clone().acquire_owned().await else {
                 break;
             };
-            // Several processes on one database (issue 22): only the one that holds the
+            // Several processes on one database: only the one that holds the
             // queue's claim posts its entries.
             let claim = key.claim_key();
             let db = &self.services.db;
@@ -1066,7 +1066,7 @@ impl Deliverer {
                 };
                 // Once the DM was refused and the in-thread offer tried, later attempts go
                 // on with the offer (same nonce): a DM that works on a retry would give the
-                // player both (issue 17, the faults test).
+                // player both (the faults test).
                 let offered_before = entry
                     .last_error
                     .as_deref()
@@ -1259,7 +1259,7 @@ impl Deliverer {
         Ok(())
     }
 
-    /// A private DM (issue 20). Discord refusing it (closed DMs, a 4xx) gives it up: the
+    /// A private DM. Discord refusing it (closed DMs, a 4xx) gives it up: the
     /// text is private, so it is never posted in the thread instead.
     async fn private(
         &self,
@@ -1295,7 +1295,7 @@ impl Deliverer {
         }
     }
 
-    /// A rematch challenge (issue 20): posted in its channel with the challenge's buttons
+    /// A rematch challenge: posted in its channel with the challenge's buttons
     /// and the entry's nonce, and recorded as the challenge's message.
     async fn post_challenge(
         &self,

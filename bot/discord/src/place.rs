@@ -1,4 +1,4 @@
-//! Where `/challenge` may be used (issue 16): only where the bot can open the game's public
+//! Where `/challenge` may be used: only where the bot can open the game's public
 //! thread and play in it. Checked from the interaction (its channel type, server and the
 //! bot's permissions there) before anything is stored.
 

@@ -1,4 +1,4 @@
-//! Explosion previews in Discord (issue 19): `/move` answers with the preview instead of
+//! Explosion previews in Discord: `/move` answers with the preview instead of
 //! playing ([`show`]), and its Confirm / Cancel buttons ([`click`]).
 //!
 //! The preview is an ephemeral answer (only the player sees it: it may show their own

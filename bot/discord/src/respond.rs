@@ -1,4 +1,4 @@
-//! Answering interactions through Discord's faults (issue 17): every reply path of the
+//! Answering interactions through Discord's faults: every reply path of the
 //! commands and components goes through here, so that a rate limit, a server error or a
 //! connection reset on the way does not leave a player without an answer.
 //!

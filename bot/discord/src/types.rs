@@ -6,9 +6,9 @@ use kaboom_service::Services;
 pub struct Data {
     /// The games service.
     pub services: Services,
-    /// The Discord outbox's deliverer (issue 16).
+    /// The Discord outbox's deliverer.
     pub outbox: crate::outbox::OutboxHandle,
-    /// The bot's own user, which takes the practice opponent's seat (issue 23).
+    /// The bot's own user, which takes the practice opponent's seat.
     pub engine: kaboom_service::engine::EnginePlayer,
 }
 

@@ -23,7 +23,7 @@ pub struct Facts {
     pub deadline_at: Option<i64>,
 }
 
-/// The most advanced overdue state of a game (issue 8: one message per game per sweep, for
+/// The most advanced overdue state of a game (one message per game per sweep, for
 /// the most advanced state only).
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub enum Due {
@@ -349,7 +349,7 @@ mod tests {
     }
 }
 
-/// Issue 20: the seconds a player's clock stands still from `now` because of their vacation
+/// The seconds a player's clock stands still from `now` because of their vacation
 /// from `started_at` to `until_at` (Unix seconds): the part of the vacation still ahead
 /// (0 once it is over). A turn that begins during a vacation gets its time per move after
 /// the player is back; a vacation that starts during a turn pushes the deadline back by its

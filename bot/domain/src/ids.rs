@@ -131,7 +131,7 @@ macro_rules! snowflake {
             }
         }
 
-        // PostgreSQL (issue 22): a `BIGINT` (int8), as on SQLite.
+        // PostgreSQL: a `BIGINT` (int8), as on SQLite.
         impl Type<Postgres> for $name {
             fn type_info() -> PgTypeInfo {
                 <i64 as Type<Postgres>>::type_info()

@@ -9,5 +9,5 @@ pub mod clock;
 pub mod deadline;
 pub mod game;
 pub mod ids;
-pub mod rating; // issue 18
+pub mod rating;
 pub mod settings;

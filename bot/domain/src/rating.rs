@@ -1,4 +1,4 @@
-//! Ratings (issue 18): Glicko-2 per player and variant, with lichess's parameters. The
+//! Ratings: Glicko-2 per player and variant, with lichess's parameters. The
 //! maths is the `skillratings` crate's ([`skillratings::glicko2::glicko2`]); this module
 //! holds the choices around it, in one place.
 //!

@@ -1,5 +1,5 @@
-//! Nudge settings: how a player wants to be reminded, and a server's reminder defaults
-//! (issue 8). Stored by [`crate::storage`]; read by the deadline policy.
+//! Nudge settings: how a player wants to be reminded, and a server's reminder defaults.
+//! Stored by the store crate (`kaboom_store::settings`); read by the deadline policy.
 
 /// Where a player's nudges go.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -86,7 +86,7 @@ pub fn format_shares(shares: &[u8]) -> String {
         .join(",")
 }
 
-/// When a player sees an explosion preview before an action is played (issue 19).
+/// When a player sees an explosion preview before an action is played.
 #[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
 pub enum PreviewMode {
     /// Before every action that would remove pieces (the default), and when asked.

@@ -1,4 +1,4 @@
-//! Who may read a game (issue 16): `/pgn game:N` and `/board game:N` take any id, and ids
+//! Who may read a game: `/pgn game:N` and `/board game:N` take any id, and ids
 //! are sequential, so a game is readable only in its own server, or by its players in a
 //! direct message with the bot. `/games user:X` lists only the games of X the caller may
 //! read where they ask.

@@ -1,4 +1,4 @@
-//! The types the correspondence comforts (issue 20, [`super::comforts`]) share with the
+//! The types the correspondence comforts ([`super::comforts`]) share with the
 //! refusals and the outbox: why a comfort was refused, and what a comfort change must show
 //! on Discord. A module of their own, so that `comforts`, `refusal` and `outbox` do not
 //! import each other in a circle.

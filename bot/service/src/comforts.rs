@@ -1,4 +1,4 @@
-//! The correspondence comforts (issue 20): conditional moves, vacations, takebacks, private
+//! The correspondence comforts: conditional moves, vacations, takebacks, private
 //! notes and rematches. Every change is one write transaction with the expected-ply check
 //! (or, for vacations, a deadline check that the scheduler's forfeit shares) and its outbox
 //! entries, like every other change of a game.
@@ -102,7 +102,7 @@ pub enum TakebackResult {
 
 /// Splits a typed line into action texts: whitespace or commas separate actions, move
 /// numbers (`1.`, `12...`) are skipped, and a Nuke transfer (`c1>d2`) joins the action
-/// after it (`c1>d2 Nxe5*`, NU-4 and RULES.md section 6).
+/// after it (`c1>d2 Nxe5*`, NU-4 and docs/rules/RULINGS.md section 6).
 pub fn split_line(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut pending: Option<String> = None;
@@ -217,7 +217,7 @@ pub fn vacation_days(v: &Vacation) -> u32 {
 
 impl Services {
     /// The deadline of `to_move` in a game with `days` per move, starting now: the time per
-    /// move, plus the rest of `to_move`'s running vacation (issue 20: their clock stands
+    /// move, plus the rest of `to_move`'s running vacation (their clock stands
     /// still until they are back).
     ///
     /// # Errors

@@ -1,4 +1,4 @@
-//! The Beirut commitment (BE-9, INTERFACES.md "Beirut commitment").
+//! The Beirut commitment (BE-9; docs/ARCHITECTURE.md, "Beirut commitment").
 //!
 //! One per side: SHA-256, lowercase hex, of
 //! `kaboom-beirut-v1:<game id>:<white|black>:<carrier squares in canonical order,

@@ -1,4 +1,4 @@
-//! Games against the practice opponent (issue 23): the engine takes a seat like a player,
+//! Games against the practice opponent: the engine takes a seat like a player,
 //! and its carriers and actions go through the same services, transactions (with the
 //! expected-ply check) and outbox as a person's.
 //!

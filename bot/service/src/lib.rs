@@ -3,7 +3,7 @@
 //! The games service: every player action as a function of (game, player, text), with no
 //! Discord types. The Discord layer parses arguments, calls these, and presents the result.
 //!
-//! The path of a move (INTERFACES.md "The bot"): [`Services::play`] loads the game's state
+//! The path of a move (docs/ARCHITECTURE.md): [`Services::play`] loads the game's state
 //! and ply from storage, lets the rules library parse the text as that player sees the
 //! game and apply it, then writes the action and the new state in one transaction that
 //! checks the expected ply, so two concurrent submissions can never both apply
@@ -12,17 +12,17 @@
 #![deny(missing_docs)]
 
 pub mod access;
-pub mod comfort_types; // issue 20
-pub mod comforts; // issue 20
+pub mod comfort_types;
+pub mod comforts;
 pub mod commitment;
-pub mod engine; // issue 23
-pub mod outbox; // issue 16
+pub mod engine;
+pub mod outbox;
 pub mod painter;
 pub mod pgn;
-pub mod preview; // issue 19
-pub mod ratings; // issue 18
+pub mod preview;
+pub mod ratings;
 pub mod refusal;
-pub mod replay; // issue 16
+pub mod replay;
 pub mod scheduler;
 pub mod suggest;
 
@@ -44,7 +44,7 @@ use kaboom_store::{Db, StorageError};
 pub use refusal::{Act, Refusal};
 pub use suggest::Suggestion;
 
-/// The `days_per_move` choices (INTERFACES.md: default 3; or none).
+/// The `days_per_move` choices (default 3; or none: docs/ARCHITECTURE.md, "Defaults").
 pub const DAYS_PER_MOVE_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
 /// The default `days_per_move`.
 pub const DEFAULT_DAYS_PER_MOVE: u32 = 3;
@@ -115,9 +115,9 @@ pub struct Played {
     pub declined_draw: bool,
     /// When the game ended with this action: both sides' designations to reveal.
     pub reveal: Vec<Designation>,
-    /// When the game ended with this action and was rated: the rating change (issue 18).
+    /// When the game ended with this action and was rated: the rating change.
     pub rating: Option<kaboom_store::ratings::GameChange>,
-    /// Whether a conditional line played it (issue 20; the board's caption says so).
+    /// Whether a conditional line played it (the board's caption says so).
     pub by_conditional: bool,
 }
 
@@ -130,7 +130,7 @@ pub struct Ended {
     pub outcome: Outcome,
     /// Both sides' designations to reveal (Beirut, Nuke).
     pub reveal: Vec<Designation>,
-    /// The rating change, when the game was rated (issue 18; boxed: a [`DrawResult`]
+    /// The rating change, when the game was rated (boxed: a [`DrawResult`]
     /// holds an `Ended`).
     pub rating: Option<Box<kaboom_store::ratings::GameChange>>,
 }
@@ -169,7 +169,7 @@ pub struct CarrierMenu {
     /// them, `Knight b1`).
     pub options: Vec<(Square, kaboom_rules::Kind)>,
     /// The game is aborted if the designation is still incomplete at this time (Unix
-    /// seconds; the scheduler's designation timeout after the game's creation, issue 8).
+    /// seconds; the scheduler's designation timeout after the game's creation).
     pub abort_at: i64,
 }
 
@@ -189,7 +189,7 @@ pub struct Designated {
 }
 
 /// The widths a replay GIF is tried at, widest first, until it fits the upload limit
-/// ([`Services::replay_gif`]; issue 19's target: a 150-ply game at 480 px under 4 MB).
+/// ([`Services::replay_gif`]; the size target: a 150-ply game at 480 px under 4 MB).
 pub const REPLAY_WIDTHS: [u32; 3] = [480, 360, 240];
 
 /// The bot's services: storage, clock and board painter.
@@ -201,20 +201,20 @@ pub struct Services {
     pub clock: Arc<dyn Clock>,
     /// The board painter.
     pub painter: Arc<dyn BoardPainter>,
-    /// The scheduler's configuration (issue 8): messages quote its expiry and abort times.
+    /// The scheduler's configuration: messages quote its expiry and abort times.
     pub scheduler: kaboom_domain::deadline::SchedulerConfig,
-    /// Wakes the scheduler when an action comes after its time ran out (issue 8).
+    /// Wakes the scheduler when an action comes after its time ran out.
     pub scheduler_waker: kaboom_domain::deadline::SchedulerWaker,
-    /// Words the Discord side effects written to the outbox with each change (issue 16).
+    /// Words the Discord side effects written to the outbox with each change.
     pub effects: Option<Arc<dyn outbox::EffectPlanner>>,
     /// Wakes the outbox's deliverer (the Discord layer's) after such a change.
     pub outbox_waker: outbox::OutboxWaker,
     /// Runs replays, suggestions and painting off the async runtime, a bounded number at
-    /// once (issue 16).
+    /// once.
     pub cpu: replay::CpuPool,
-    /// Replayed games by (game id, ply), checked against the stored record (issue 16).
+    /// Replayed games by (game id, ply), checked against the stored record.
     pub replays: Arc<replay::ReplayCache>,
-    /// The practice opponent's searches and the waker of its worker (issue 23).
+    /// The practice opponent's searches and the waker of its worker.
     pub engine: engine::EngineRunner,
 }
 
@@ -232,7 +232,7 @@ pub const ILLEGAL_ACTION_EXAMPLES: usize = 8;
 fn illegal_action(error: &PlayError, game: &AnyGame, viewer: Viewer) -> Refusal {
     // The error (the rules library names at most 12 legal actions, then "and N more"),
     // then the first eight legal actions `viewer` may see, found as autocomplete finds
-    // them (issue 16): describing every action (`legal_actions`, 6,161 of them in a busy
+    // them: describing every action (`legal_actions`, 6,161 of them in a busy
     // Bombalot position) to show eight cost about 0.3 s of CPU.
     let with_examples = |e: &dyn std::fmt::Display| Refusal::IllegalAction {
         reason: e.to_string(),
@@ -300,7 +300,7 @@ impl Services {
         self
     }
 
-    /// Refuses any action on game `row` once its time ran out (issue 8): the deadline of
+    /// Refuses any action on game `row` once its time ran out: the deadline of
     /// `to_move` passed (a time forfeit) or the carrier designation outlived its timeout (an
     /// abort), even if the scheduler has not swept it yet. The scheduler is woken to decide
     /// and announce it now, so a late move can never reset the clock.
@@ -409,7 +409,7 @@ impl Services {
     }
 
     /// [`Services::accept_challenge`], and with `engine_level` the engine's seat recorded in
-    /// the same transaction (issue 23: `user` is then the bot itself).
+    /// the same transaction (`user` is then the bot itself).
     async fn accept(
         &self,
         id: i64,
@@ -477,7 +477,7 @@ impl Services {
             start_fen: game.start_fen(Viewer::Full),
             state,
             days_per_move: spec.days_per_move,
-            // White moves first; their vacation, if any, holds their clock (issue 20).
+            // White moves first; their vacation, if any, holds their clock.
             deadline_at: self
                 .deadline_for(&mut tx, spec.days_per_move, white_id)
                 .await?,
@@ -645,7 +645,7 @@ impl Services {
 
     /// [`Services::play`], refused with [`ServiceError::MovedOn`] unless the game is still
     /// at `expected_ply` plies when loaded (the engine's action was chosen for that
-    /// position, issue 23; the commit checks the ply again).
+    /// position; the commit checks the ply again).
     ///
     /// # Errors
     /// As [`Services::play`].
@@ -660,8 +660,8 @@ impl Services {
     }
 
     /// [`Services::play`] refused with [`ServiceError::MovedOn`] unless the game is still
-    /// at `expected_ply` (the engine's choice, issue 23; a confirmed explosion preview,
-    /// issue 19); with `preview`, that preview is settled as confirmed in the action's own
+    /// at `expected_ply` (the engine's choice; a confirmed explosion preview);
+    /// with `preview`, that preview is settled as confirmed in the action's own
     /// transaction, so it plays once.
     pub(crate) async fn play_guarded(
         &self,
@@ -737,7 +737,7 @@ impl Services {
                 action: played.ply.display.clone(),
             });
         }
-        // Issue 20: the opponent's conditional lines answer in the same transaction.
+        // The opponent's conditional lines answer in the same transaction.
         self.after_ply_in_tx(&mut tx, &played, None).await?;
         tx.commit().await?;
         tracing::info!(game_id = %id, ply = row.ply + 1, action = %played.ply.san, "action played");
@@ -748,8 +748,8 @@ impl Services {
     /// Writes `game` (the game after `ply`, played by `user` as `color` from `row`'s ply)
     /// inside `tx` with the expected-ply check, the draw offer it declines, the reveal and
     /// rating of a game it ends, and its outbox entries. `None` when the game was no longer
-    /// at `row.ply` (nothing written). `by_conditional`: played by a conditional line
-    /// (issue 20), which the board's caption says.
+    /// at `row.ply` (nothing written). `by_conditional`: played by a conditional line,
+    /// which the board's caption says.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn commit_ply(
         &self,
@@ -795,7 +795,7 @@ impl Services {
             games::clear_draw_offer(tx, id).await?;
             declined_draw = offer.by != color;
         }
-        // A move voids a standing takeback proposal (issue 20).
+        // A move voids a standing takeback proposal.
         kaboom_store::comforts::clear_takeback(tx, id).await?;
         let reveal = if finished.is_some() {
             carriers::all_tx(tx, id).await?
@@ -1135,7 +1135,7 @@ impl Services {
     }
 
     /// The game's PGN. Beirut carriers appear only once the game is over (BE-9), Nuke
-    /// carriers once both sides have chosen (NU-3, issue 16).
+    /// carriers once both sides have chosen (NU-3).
     ///
     /// # Errors
     /// [`ServiceError`] when the game cannot be loaded.
@@ -1157,7 +1157,7 @@ impl Services {
         self.painter.paint_game(&snap.game, viewer, bottom)
     }
 
-    /// The replay GIF of the game in `snap` (issue 19) as `viewer` sees it from `bottom`'s
+    /// The replay GIF of the game in `snap` as `viewer` sees it from `bottom`'s
     /// side: 480 pixels wide, or narrower (360, then 240) while it is over `max_bytes`.
     /// CPU work: call it off the async runtime.
     ///
@@ -1199,7 +1199,7 @@ impl Services {
 mod tests {
     use super::*;
 
-    /// Issue 16: a typo in the busiest Bombalot position known (6,161 legal actions,
+    /// A typo in the busiest Bombalot position known (6,161 legal actions,
     /// `busy-super-tweke` in the perft file) is refused with a bounded text: at most
     /// [`ILLEGAL_ACTION_EXAMPLES`] examples and the rules library's "and N more".
     #[test]

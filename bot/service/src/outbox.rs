@@ -1,4 +1,4 @@
-//! The outbox side of the services (issue 16): what a committed change must show on
+//! The outbox side of the services: what a committed change must show on
 //! Discord is planned inside the change's transaction and written to the `discord_outbox`
 //! table with it (`storage::outbox`), so a crash or a Discord failure after the commit
 //! cannot lose it. The wording is the Discord layer's: it plugs in an [`EffectPlanner`]
@@ -44,7 +44,7 @@ pub enum Committed<'a> {
     Ended(&'a Ended),
     /// A draw offer was made or declined (an agreed draw is [`Committed::Ended`]).
     Draw(&'a DrawResult),
-    /// A change of the correspondence comforts (issue 20).
+    /// A change of the correspondence comforts.
     Comfort(&'a super::comfort_types::ComfortChange),
 }
 
@@ -131,7 +131,7 @@ impl Services {
             .actions
             .truncate(usize::try_from(ply.max(0)).unwrap_or(0));
         record.declared = None;
-        // Replayed off the runtime and cached like any load (issue 16): a board the outbox
+        // Replayed off the runtime and cached like any load: a board the outbox
         // posts late is painted from the same entry each retry.
         let game = self.replay(id, record).await.map_err(|e| match e {
             ServiceError::Corrupt(e) => ServiceError::Corrupt(format!("{e} (at ply {ply})")),

@@ -29,7 +29,7 @@ pub trait BoardPainter: Send + Sync + 'static {
     }
 
     /// An animated GIF of the whole `game` as `viewer` sees it from `bottom`'s side,
-    /// `width` pixels wide (issue 19): `kaboom_renderer::render_replay_gif`, one frame per
+    /// `width` pixels wide: `kaboom_renderer::render_replay_gif`, one frame per
     /// ply plus short blast frames, the final position held.
     ///
     /// # Errors
@@ -50,7 +50,7 @@ pub trait BoardPainter: Send + Sync + 'static {
         kaboom_renderer::render_replay_gif(game, &options).map_err(|e| e.to_string())
     }
 
-    /// An explosion preview (issue 19): `view` is the board *after* the action `last`,
+    /// An explosion preview: `view` is the board *after* the action `last`,
     /// and the pieces it removes are drawn as translucent ghosts on the squares where they
     /// stood. Painters without ghosts draw [`BoardPainter::paint`]'s picture.
     ///

@@ -26,7 +26,7 @@ pub fn pgn_date(unix: i64) -> String {
 
 /// Whether the carriers of `snap` may be shown to everyone: after the game (BE-9), and for
 /// Nuke once both sides have chosen (NU-3). Before that a side's choice is secret from the
-/// other side too (issue 16).
+/// other side too.
 pub fn carriers_public(snap: &Snapshot) -> bool {
     snap.outcome().is_some()
         || (snap.row.variant == Variant::Nuke && snap.game.awaiting_designation().is_empty())

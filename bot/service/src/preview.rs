@@ -1,4 +1,4 @@
-//! Explosion previews (issue 19): before an action that removes pieces is played (or
+//! Explosion previews: before an action that removes pieces is played (or
 //! whenever the player asks), the player sees the position after it with the removed
 //! pieces as ghosts, and confirms or cancels.
 //!
@@ -50,7 +50,7 @@ impl Preview {
 }
 
 impl Services {
-    /// `user`'s explosion preview choice (issue 19).
+    /// `user`'s explosion preview choice.
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
@@ -58,7 +58,7 @@ impl Services {
         Ok(settings::preview_mode(&self.db, user).await?)
     }
 
-    /// Stores `user`'s explosion preview choice (issue 19).
+    /// Stores `user`'s explosion preview choice.
     ///
     /// # Errors
     /// [`ServiceError::Storage`].

@@ -1,4 +1,4 @@
-//! Ratings, profiles, leaderboards and the game archive (issue 18). The rules of what is
+//! Ratings, profiles, leaderboards and the game archive. The rules of what is
 //! rated and how are in [`kaboom_domain::rating`]; the tables in
 //! [`kaboom_store::ratings`].
 //!
@@ -169,7 +169,7 @@ impl Services {
     /// `user`'s profile as `scope` may see it: ratings and records per variant (global),
     /// the games in progress with whose turn it is, and the last [`PROFILE_RECENT`] finished
     /// games (only those `scope` may read: the server's games, or in a direct message the
-    /// caller's own, issue 16).
+    /// caller's own).
     ///
     /// # Errors
     /// [`ServiceError::Storage`].

@@ -171,12 +171,12 @@ pub enum Refusal {
         /// What is wrong and what would be right.
         reason: String,
     },
-    /// A game read from outside its server by someone who does not play it (issue 16).
+    /// A game read from outside its server by someone who does not play it.
     NotReadableHere {
         /// The game asked for.
         id: GameId,
     },
-    /// `/challenge` where no game thread can be opened (issue 16, Discord layer).
+    /// `/challenge` where no game thread can be opened (Discord layer).
     ChallengeNotHere {
         /// Where it was used: `a thread`, `a direct message`, ...
         place: String,
@@ -186,16 +186,16 @@ pub enum Refusal {
         /// Their names, as Discord's settings show them.
         missing: Vec<String>,
     },
-    /// A refusal of the correspondence comforts (issue 20: conditional moves, vacations,
+    /// A refusal of the correspondence comforts (conditional moves, vacations,
     /// takebacks, notes, rematches).
     Comfort(super::comfort_types::ComfortRefusal),
-    /// An explosion preview's button pressed by someone other than its player (issue 19).
+    /// An explosion preview's button pressed by someone other than its player.
     NotYourPreview,
-    /// An explosion preview already confirmed: its action was played (issue 19).
+    /// An explosion preview already confirmed: its action was played.
     PreviewDone {
         /// The action, as played.
         action: String,
     },
-    /// An explosion preview already cancelled (issue 19).
+    /// An explosion preview already cancelled.
     PreviewCancelled,
 }

@@ -1,4 +1,4 @@
-//! CPU work off the async runtime, and a bounded cache of replayed games (issue 16).
+//! CPU work off the async runtime, and a bounded cache of replayed games.
 //!
 //! Replaying a stored game (`AnyGame::from_record`), listing a busy position's actions
 //! (6,161 in a Bombalot middlegame: about 0.14 s to describe them all), autocomplete

@@ -1,5 +1,5 @@
 //! `/move` autocomplete: the caller's legal actions matching what they typed, each with a
-//! label saying in the variant's own terms what it does (issue 7):
+//! label saying in the variant's own terms what it does:
 //!
 //! - Atomic: `Nxd5 · blast removes Qd4, Bc6` (AT-2: what the blast takes besides the
 //!   capturer and the captured piece).

@@ -1,4 +1,4 @@
-//! `kaboom analyse`: the practice opponent's search on a position, as JSON (issue 23).
+//! `kaboom analyse`: the practice opponent's search on a position, as JSON.
 
 use std::time::Duration;
 

@@ -1,5 +1,5 @@
 //! `kaboom perft | moves | replay`: the rules library from a shell, with stable JSON
-//! output in the vocabulary of INTERFACES.md.
+//! output in the vocabulary of docs/ARCHITECTURE.md, "The CLI".
 
 use std::fmt;
 
@@ -12,7 +12,8 @@ use kaboom_rules::{
 use serde::Serialize;
 
 /// The carrier designation given with `--carriers white=SQ[,SQ...],black=SQ[,SQ...]`
-/// (INTERFACES.md); the number of squares per side is the Multiple Beirut count.
+/// (docs/ARCHITECTURE.md, "The CLI"); the number of squares per side is the Multiple Beirut
+/// count.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Carriers {
     /// White's carrier squares.
@@ -336,7 +337,7 @@ pub fn play_movetext(
 /// The deepest `kaboom perft` counts: 10 plies. Chess's perft 10 from the start already has
 /// about 7 * 10^13 leaves (days of counting), and every ply costs a move buffer and a stack
 /// frame, so deeper requests (e.g. `perft 4294967295`, which tried to allocate 103 GB) are
-/// refused instead of exhausting memory or the stack (issue 17).
+/// refused instead of exhausting memory or the stack.
 pub const MAX_PERFT_DEPTH: u32 = 10;
 
 /// `kaboom perft`: the node count at `depth` (C-7), `depth` from 0 to [`MAX_PERFT_DEPTH`].

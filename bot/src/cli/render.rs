@@ -4,8 +4,8 @@
 //! [--as white|black|spectator|full] [--size PX] -o FILE.png|FILE.svg`
 //!
 //! The set-up flags and `--as` are those of `kaboom replay` ([`crate::cli::analysis`]); the
-//! default view is the spectator's (INTERFACES.md). Orientation: a player sees their
-//! own side at the bottom, a spectator (or `full`) the side to move.
+//! default view is the spectator's (docs/ARCHITECTURE.md, "The CLI"). Orientation: a player
+//! sees their own side at the bottom, a spectator (or `full`) the side to move.
 
 use std::path::{Path, PathBuf};
 

@@ -53,7 +53,7 @@ pub enum ChallengeState {
     Declined,
     /// The challenger withdrew it.
     Cancelled,
-    /// Nobody accepted it in time (scheduler hook, issue 8).
+    /// Nobody accepted it in time (scheduler hook).
     Expired,
 }
 

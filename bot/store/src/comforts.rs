@@ -1,4 +1,4 @@
-//! The tables of the correspondence comforts (issue 20, migration 0008): conditional lines
+//! The tables of the correspondence comforts (migration 0008): conditional lines
 //! (`premoves`), vacations (`vacations`, `guild_vacation`), takeback proposals
 //! (`takeback_offers`) and private notes (`game_notes`). Everything here is private to its
 //! owner except the fact that a vacation runs (the opponents are told its end).

@@ -1,4 +1,4 @@
-//! Moving a host from SQLite to PostgreSQL (issue 22): every row of a SQLite database
+//! Moving a host from SQLite to PostgreSQL: every row of a SQLite database
 //! copied into an empty PostgreSQL database, in one PostgreSQL transaction, so that
 //! `kaboom serve` goes on with the same games, ratings, settings and undelivered outbox
 //! entries (`kaboom copy-db`, docs/hosting.md "More than one machine").

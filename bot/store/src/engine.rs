@@ -1,5 +1,5 @@
 //! The `engine_games` table: which games the practice opponent plays, as which colour and
-//! at which level (issue 23).
+//! at which level.
 
 use super::sql::{Row, query};
 use kaboom_engine::Level;

@@ -186,7 +186,7 @@ pub async fn active_for(db: &Db, user: UserId) -> Result<Vec<GameRow>, StorageEr
 }
 
 /// A game row read back, any failure to decode it (a damaged or foreign row) as
-/// [`StorageError::Corrupt`] naming the game (issue 16).
+/// [`StorageError::Corrupt`] naming the game.
 pub(crate) fn from_row_checked(row: &Row) -> Result<GameRow, StorageError> {
     from_row(row).map_err(|e| {
         let id = row.try_get::<i64, _>("id").unwrap_or_default();
@@ -195,7 +195,7 @@ pub(crate) fn from_row_checked(row: &Row) -> Result<GameRow, StorageError> {
 }
 
 /// The rows of a list that decode; each one that does not is logged and left out, so one
-/// damaged game costs only itself (issue 16).
+/// damaged game costs only itself.
 pub(crate) fn decodable(rows: &[Row]) -> Vec<GameRow> {
     rows.iter()
         .filter_map(|r| {
@@ -466,7 +466,7 @@ pub struct FinishedRow {
     pub ended_at: i64,
 }
 
-/// Which games a list may show to a caller (issue 16's rule, `service::access::may_read`):
+/// Which games a list may show to a caller (the rule of `kaboom_service::access::may_read`):
 /// in a server, that server's games; in a direct message, the caller's own games.
 #[derive(Copy, Clone, Debug)]
 pub struct Readable {

@@ -3,7 +3,7 @@
 //! Storage: the bot's database, behind functions the services call (no SQL anywhere else).
 //!
 //! SQLite by default (embedded, file created if missing); PostgreSQL when `DATABASE_URL` is
-//! a `postgres://` URL (issue 22: several processes on one database). Each engine has its
+//! a `postgres://` URL (several processes on one database). Each engine has its
 //! own migrations (`migrations/sqlite/`, `migrations/postgres/`), applied at start-up; the
 //! storage modules write each statement once and run it on either through [`sql`]. Discord
 //! ids are stored as `BIGINT` (snowflakes fit in 63 bits; the id types of
@@ -12,21 +12,21 @@
 //!
 //! One module per table group: [`challenges`], [`games`] (games, their actions and draw
 //! offers), [`carriers`] (secret designations, BE-2/BE-9), [`ratings`] (Glicko-2 ratings
-//! and the change of every rated game, issue 18).
+//! and the change of every rated game).
 #![deny(missing_docs)]
 
 pub mod carriers;
 pub mod challenges;
-pub mod comforts; // issue 20
-pub mod copy; // SQLite to PostgreSQL (issue 22)
-pub mod engine; // practice opponent (issue 23)
+pub mod comforts;
+pub mod copy; // SQLite to PostgreSQL
+pub mod engine; // practice opponent
 pub mod games;
-pub mod outbox; // Discord outbox (issue 16)
-pub mod previews; // explosion previews (issue 19)
-pub mod ratings; // ratings (issue 18)
-pub mod schedule; // scheduler (issue 8)
-pub mod settings; // scheduler (issue 8)
-pub mod sql; // one query, either engine (issue 22)
+pub mod outbox; // Discord outbox
+pub mod previews; // explosion previews
+pub mod ratings; // ratings
+pub mod schedule; // scheduler
+pub mod settings; // players' and servers' settings
+pub mod sql; // one query, either engine
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -40,7 +40,7 @@ use sqlx::sqlite::{
 /// start-up.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
 
-/// The PostgreSQL migrations (`migrations/postgres/`, issue 22): the same versions as
+/// The PostgreSQL migrations (`migrations/postgres/`): the same versions as
 /// SQLite's, in PostgreSQL's types.
 pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
 
@@ -53,7 +53,7 @@ pub const WRITE_LOCK_KEY: i64 = 0x6b61_626f_6f6d_3a77;
 pub enum Engine {
     /// SQLite: one file, one process (the default).
     Sqlite,
-    /// PostgreSQL: one server, any number of bot processes (issue 22).
+    /// PostgreSQL: one server, any number of bot processes.
     Postgres,
 }
 
@@ -141,7 +141,7 @@ impl Db {
     ///
     /// The database holds hidden carriers and commitment salts, so its file is made
     /// readable by its owner only (mode 0600 on Unix) before SQLite opens it, and an
-    /// existing file that others could read is narrowed to 0600 (issue 16). SQLite creates
+    /// existing file that others could read is narrowed to 0600. SQLite creates
     /// the `-wal` and `-shm` files with the database file's permissions.
     ///
     /// # Errors

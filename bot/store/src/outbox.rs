@@ -1,4 +1,4 @@
-//! The `discord_outbox` table (issue 16): the Discord side effects of committed changes,
+//! The `discord_outbox` table: the Discord side effects of committed changes,
 //! written in the change's own transaction ([`insert`]) and marked as the deliverer posts
 //! them. See `migrations/0004_discord_outbox.sql` and `0005_one_outbox.sql` (the scheduler's
 //! announcements and nudges joined it, with `challenge_id`).
@@ -345,7 +345,7 @@ pub const CLAIM_LEASE_SECS: i64 = 30;
 /// Claims outbox queue `queue` (`game:7`, `challenge:3`, `entry:12`) for process `owner`
 /// until `now + `[`CLAIM_LEASE_SECS`], or renews `owner`'s claim: `true` when `owner` may
 /// deliver the queue's entries now, `false` when another process holds an unexpired claim
-/// (issue 22: each outbox entry is posted by exactly one process). One statement
+/// (each outbox entry is posted by exactly one process). One statement
 /// (`INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`, the same text on both
 /// engines), atomic on its row: of two processes claiming a free or expired queue at once,
 /// one gets it.

@@ -1,4 +1,4 @@
-//! The `move_previews` table (issue 19): explosion previews waiting for Confirm or Cancel.
+//! The `move_previews` table: explosion previews waiting for Confirm or Cancel.
 //! A preview's buttons carry only its row id; the row holds the game, the player, the
 //! action and the ply it was previewed at.
 

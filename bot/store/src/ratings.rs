@@ -1,4 +1,4 @@
-//! The `ratings` and `rating_changes` tables (issue 18, migration 0006): each player's
+//! The `ratings` and `rating_changes` tables (migration 0006): each player's
 //! Glicko-2 rating and record per variant, and the change every rated game made.
 //!
 //! A game's change is written by [`record`] inside the transaction that ends the game. Its

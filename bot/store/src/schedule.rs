@@ -1,9 +1,9 @@
-//! The scheduler's queries (issue 8): due games by `games.next_due_at` (read a batch at a
+//! The scheduler's queries: due games by `games.next_due_at` (read a batch at a
 //! time with what the sweep needs), claimed nudges (`nudges`), next due times, expiring
 //! challenges. Set-based: one statement per batch, not per game, wherever the decision
 //! allows. Plain SQL that PostgreSQL runs as is. Schema and triggers:
 //! `migrations/0002_scheduler.sql`. What the sweep announces goes into the one Discord
-//! outbox (`storage::outbox`, issue 16) in the same transaction.
+//! outbox (`storage::outbox`) in the same transaction.
 
 use std::collections::{HashMap, HashSet};
 

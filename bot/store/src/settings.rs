@@ -1,4 +1,4 @@
-//! The `user_settings` and `guild_settings` tables (issue 8): how a player wants to be
+//! The `user_settings` and `guild_settings` tables: how a player wants to be
 //! nudged, and a server's nudge defaults. A missing row means "the defaults".
 
 use super::sql::{Row, query};
@@ -155,7 +155,7 @@ pub async fn put_guild(
     Ok(())
 }
 
-/// `user`'s explosion preview choice (issue 19; `always` if they never chose).
+/// `user`'s explosion preview choice (`always` if they never chose).
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or an unknown stored value.
@@ -176,7 +176,7 @@ pub async fn preview_mode(
     }
 }
 
-/// Stores `user`'s explosion preview choice (issue 19).
+/// Stores `user`'s explosion preview choice.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.

@@ -1,4 +1,4 @@
-//! One query, either engine (issue 22): the storage modules write each statement once, with
+//! One query, either engine: the storage modules write each statement once, with
 //! SQLite's `?` placeholders, bind plain values, and run it on the [`Db`]'s pool or inside a
 //! [`Tx`]; this module sends it to SQLite as written or to PostgreSQL with the placeholders
 //! numbered (`$1`, `$2`, ...), and reads the rows of either back through one [`Row`].

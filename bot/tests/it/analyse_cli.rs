@@ -1,4 +1,4 @@
-//! `kaboom analyse`, the practice opponent's search on the command line (issue 23).
+//! `kaboom analyse`, the practice opponent's search on the command line.
 
 use crate::common::{json, kaboom};
 

@@ -1,4 +1,4 @@
-//! Issue 16: a game thread stays usable for the game's whole life. Discord archives a
+//! A game thread stays usable for the game's whole life. Discord archives a
 //! thread after its auto-archive duration (at most 7 days) without activity, and players
 //! cannot use application commands in an archived thread
 //! (<https://discord.com/developers/docs/topics/threads#active-archived-threads>), while a

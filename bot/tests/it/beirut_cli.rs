@@ -1,5 +1,6 @@
-//! The `kaboom` binary with Beirut Chess (INTERFACES.md: `--carriers`, `--as`; RULES.md
-//! BE-2, BE-3, BE-4, BE-8). The analysis functions are unit-tested in `bot/src/cli/tests`.
+//! The `kaboom` binary with Beirut Chess (`--carriers`, `--as` of docs/ARCHITECTURE.md,
+//! "The CLI"; BE-2, BE-3, BE-4, BE-8). The analysis functions are unit-tested in
+//! `bot/src/cli/tests`.
 
 use crate::common;
 

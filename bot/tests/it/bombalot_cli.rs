@@ -1,4 +1,5 @@
-//! The `kaboom` CLI with Bombalot (RULES.md section 5; INTERFACES.md JSON vocabulary):
+//! The `kaboom` CLI with Bombalot (docs/rules/RULINGS.md section 5; the JSON vocabulary of
+//! docs/ARCHITECTURE.md, "The CLI"):
 //! `perft`, `moves` and `replay --variant bombalot`, through the binary itself (the
 //! analysis functions are unit-tested in `bot/src/cli/tests`).
 

@@ -1,4 +1,4 @@
-//! `kaboom perft | moves | replay --variant bomberman`, run as a user would (issue 4).
+//! `kaboom perft | moves | replay --variant bomberman`, run as a user would.
 
 use crate::common;
 

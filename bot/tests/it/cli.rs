@@ -1,4 +1,4 @@
-//! The `kaboom perft | moves | replay` commands, run as a user would (issue 2).
+//! The `kaboom perft | moves | replay` commands, run as a user would.
 
 use crate::common;
 
@@ -21,7 +21,7 @@ fn perft_prints_nodes_last() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "nodes 1238");
 }
 
-/// Issue 17: `perft 4294967295` tried to allocate 103 GB and `perft --variant bomberman
+/// `perft 4294967295` tried to allocate 103 GB and `perft --variant bomberman
 /// 24925` overflowed the stack; both are refused at once with the cap in the message.
 #[test]
 fn perft_refuses_depths_past_the_cap() {
@@ -174,7 +174,7 @@ fn bad_arguments_are_explained() {
     );
 }
 
-/// Issue 21: `perft --variant beirut 3` without carriers printed `nodes 0` and exited 0, and a
+/// `perft --variant beirut 3` without carriers printed `nodes 0` and exited 0, and a
 /// kingless Atomic FEN was accepted; both are refused with how to fix them, and `--force`
 /// analyses the impossible position anyway.
 #[test]

@@ -1,9 +1,8 @@
-//! Issue 20, end to end through the fake Discord: conditional moves (a line played out
-//! over several plies, a line dropped by a different reply, an illegal reply dropped, lines
-//! invisible to the opponent and in the PGN), a vacation that stops the clock and ends by
-//! itself, takebacks (accepted, declined, refused in a rated game, voided by a move; an
-//! answered proposal loses its buttons), a
-//! private note, and a rematch accepted.
+//! The correspondence comforts, end to end through the fake Discord: conditional moves (a
+//! line played out over several plies, a line dropped by a different reply, an illegal reply
+//! dropped, lines invisible to the opponent and in the PGN), a vacation that stops the clock
+//! and ends by itself, takebacks (accepted, declined, refused in a rated game, voided by a
+//! move; an answered proposal loses its buttons), a private note, and a rematch accepted.
 
 use std::sync::Arc;
 
@@ -673,7 +672,7 @@ async fn a_note_is_shown_only_to_its_owner() -> Outcome {
     finish(d).await
 }
 
-/// Issue 20's Rematch button, once per finished game: a second click (or the opponent's)
+/// The Rematch button, once per finished game: a second click (or the opponent's)
 /// points to the rematch that stands instead of offering another.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {

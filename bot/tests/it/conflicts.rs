@@ -1,4 +1,4 @@
-//! Simultaneous conflicting actions (issue 17): 100 pairs, 20 of each kind (two moves,
+//! Simultaneous conflicting actions: 100 pairs, 20 of each kind (two moves,
 //! a winning move vs resign, accept vs cancel, accept vs accept, designate vs abort), each
 //! pair launched at once on a multi-thread runtime. Each pair ends with exactly one action
 //! applied and the other told why (a refusal, or "the game moved on", both worded for the

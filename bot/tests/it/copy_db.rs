@@ -1,4 +1,4 @@
-//! `kaboom copy-db` (issue 22): a host moving from SQLite to PostgreSQL copies the demo's
+//! `kaboom copy-db`: a host moving from SQLite to PostgreSQL copies the demo's
 //! database (seven games: rated and practice games, carriers, ratings, outbox entries,
 //! engine seats) into a new PostgreSQL database and finds the same rows there; a second
 //! copy into it, a SQLite file that does not exist and the engines swapped are refused.

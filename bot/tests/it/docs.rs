@@ -1,4 +1,4 @@
-//! Checks of the documentation (issue 10).
+//! Checks of the documentation.
 //!
 //! - The setup diagrams of the players' rules pages, `docs/rules/img/<variant>-start.png`, are
 //!   committed, shown by every rules page, and equal to what `kaboom render` draws now, so a
@@ -8,9 +8,9 @@
 //! - `.env.example` and docs/hosting.md document every variable the bot reads.
 //! - Every ruling id (`BE-3`, `NU-7`, `C-5`, ...) cited by the rules pages
 //!   (`docs/rules/*.md`) and by `/rules` (`bot/discord/src/messages/rules.rs`) is defined in
-//!   `docs/rules/RULINGS.md`, the repository's copy of the shared RULES.md; the pages link
-//!   it; and when the shared file is beside the repository (`../shared/RULES.md`, as in
-//!   CI) the copy's rulings equal it, so drift is caught.
+//!   `docs/rules/RULINGS.md`, the repository's copy of the project's shared rulings file;
+//!   the pages link it; and when the shared file is beside the repository (as in CI) the
+//!   copy's rulings equal it, so drift is caught.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -233,7 +233,7 @@ fn ruling_ids_are_found_as_words_only() {
 #[test]
 fn every_cited_ruling_is_in_the_rulings_copy() {
     let defined = defined_rulings(&rulings_copy());
-    // RULES.md has C-1 to C-7, AT-1 to AT-9, BE-1 to BE-12, NU-1 to NU-13, BM-1 to BM-10
+    // The rulings are C-1 to C-7, AT-1 to AT-9, BE-1 to BE-12, NU-1 to NU-13, BM-1 to BM-10
     // and BA-1 to BA-19.
     assert_eq!(defined.len(), 70, "{:?}", defined.keys());
     let mut sources = citing_pages();
@@ -261,7 +261,7 @@ fn every_cited_ruling_is_in_the_rulings_copy() {
 }
 
 /// The README and every variant's page link the rulings copy, and none points to the
-/// RULES.md that is not in the repository.
+/// shared rulings file, which is not in the repository.
 #[test]
 fn rules_pages_link_the_rulings_copy() {
     for path in citing_pages() {
@@ -288,8 +288,8 @@ fn rules_pages_link_the_rulings_copy() {
     );
 }
 
-/// When the shared rulings file is beside the repository (CI has it at
-/// `../shared/RULES.md`), the copy is that file below its header, ruling by ruling and
+/// When the shared rulings file is beside the repository (as in CI), the copy is that
+/// file below its header, ruling by ruling and
 /// word for word. Without the shared file there is nothing to compare with.
 #[test]
 fn rulings_copy_equals_the_shared_rules() {

@@ -3,7 +3,7 @@
 //! challenge to result, refusals, draw/resign/abort, concurrent moves, restart.
 //!
 //! The bot is started and driven with `kaboom_testkit::driver::Driver` (the same
-//! driver as `kaboom demo`, issue 9); the tests add their assertions around its steps.
+//! driver as `kaboom demo`); the tests add their assertions around its steps.
 
 use std::sync::Arc;
 
@@ -413,7 +413,7 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() -> Outcome {
         "the private confirmation shows bob's own view"
     );
     let started = d.boards(thread).pop().unwrap();
-    // Issue 19: no wall of hex in the public post; the commitments are behind a button.
+    // No wall of hex in the public post; the commitments are behind a button.
     assert!(
         started.content().contains("Verify fairness") && !started.content().contains("`"),
         "{}",
@@ -450,7 +450,7 @@ async fn beirut_with_closed_dms_to_a_boom_on_the_king() -> Outcome {
         text.contains("1-0") && text.contains("king exploded"),
         "{text}"
     );
-    // Issue 19: carriers named by piece, where they started and where they went.
+    // Carriers named by piece, where they started and where they went.
     assert!(
         text.contains("White's carrier: the knight from g1, exploded on f7")
             && text.contains("Black's carrier: the knight from b8, never moved"),

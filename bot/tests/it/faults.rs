@@ -1,4 +1,4 @@
-//! The faults test (issue 17): the real `kaboom serve` process against the `fake-discord`
+//! The faults test: the real `kaboom serve` process against the `fake-discord`
 //! program, with about 10% of REST requests failing (429 with `retry_after`, per route and
 //! global; 5xx before and after the work; connection resets before and after the work),
 //! the gateway dropped every [`GATEWAY_EVERY`] interactions (the bot resumes and gets what
@@ -310,7 +310,7 @@ impl Table<'_> {
                 legal[rng.usize(..legal.len())].san.clone()
             };
             options.push(json!({ "name": "action", "type": 3, "value": san }));
-            // Played at once (no explosion preview, issue 19).
+            // Played at once (no explosion preview).
             options.push(json!({ "name": "preview", "type": 5, "value": false }));
             let sent = self
                 .control

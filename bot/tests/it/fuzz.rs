@@ -1,4 +1,4 @@
-//! Bad input never panics the bot (issue 17): arbitrary text into the custom-id parser and
+//! Bad input never panics the bot: arbitrary text into the custom-id parser and
 //! the outbox's stored payloads (`serde_json::from_str::<Effect>`, what the deliverer reads
 //! back from the database), near-misses of real payloads, the domain ids' parsers; and
 //! forged custom ids and select values clicked on the running bot through the fake
@@ -207,7 +207,7 @@ async fn forged_components_are_refused_and_the_game_plays_on() -> Result<(), Dem
         "other:app:1",
         "kb:view:1:2",
         "kb:resign:99999999999999999999",
-        "kb:tbyes:999999", // issue 20
+        "kb:tbyes:999999",
         "kb:tbno:0",
         "kb:rematch:999999",
     ]
@@ -216,7 +216,7 @@ async fn forged_components_are_refused_and_the_game_plays_on() -> Result<(), Dem
     .collect();
     forged.push(format!("kb:carriers:{game}")); // a button where a select menu belongs
     forged.push(format!("kb:zzz:{game}"));
-    forged.push(format!("kb:tbyes:{game}")); // no takeback proposed (issue 20)
+    forged.push(format!("kb:tbyes:{game}")); // no takeback proposed
     forged.push(format!("kb:rematch:{game}")); // the game is not over
     forged.extend(
         samples(custom_id_like(), 12)

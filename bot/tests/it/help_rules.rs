@@ -1,4 +1,4 @@
-//! `/help` and `/rules` end to end (issue 10): the real bot against the fake Discord
+//! `/help` and `/rules` end to end: the real bot against the fake Discord
 //! (`kaboom_testkit::driver::Driver`), answering within Discord's message limits
 //! (<https://discord.com/developers/docs/resources/message#embed-object-embed-limits>):
 //! content up to 2,000 characters; per embed a title up to 256, a description up to 4,096,
@@ -169,7 +169,7 @@ async fn help_and_rules_answer_within_discords_limits() {
             );
         }
 
-        // Issue 19: the full rules come along as a Markdown file, without ruling ids.
+        // The full rules come along as a Markdown file, without ruling ids.
         assert_eq!(r.files.len(), 2, "{what}: {} files", r.files.len());
         let full = r
             .files

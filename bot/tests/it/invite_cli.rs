@@ -1,4 +1,4 @@
-//! `kaboom invite-url` (issue 10): the printed link carries the application id, the scopes
+//! `kaboom invite-url`: the printed link carries the application id, the scopes
 //! `bot` and `applications.commands`, and the permission integer that docs/hosting.md
 //! documents (read from the guide, so the two cannot drift apart). The guide's permission
 //! table is read row by row and must list exactly the permissions the code asks for, each

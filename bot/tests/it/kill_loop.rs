@@ -1,4 +1,4 @@
-//! The kill loop (issue 17): the real `kaboom serve` process against the `fake-discord`
+//! The kill loop: the real `kaboom serve` process against the `fake-discord`
 //! program, SIGKILLed at random points of a stream of challenges, accepts and moves in
 //! several games at once, and restarted on the same database each time, as a crashing host
 //! would. The fake is Discord: it lives through every kill.
@@ -30,10 +30,10 @@ use serde_json::{Value, json};
 
 use super::process::{Control, Processes, WAIT_MS, start_bot, start_fake};
 
-/// Kills in the suite's run (the issue asks for at least 20; with 40, a board posted twice
+/// Kills in the suite's run (at least 20 are wanted; with 40, a board posted twice
 /// after a kill between Discord's answer and its record was caught on every seed tried).
 const KILLS: usize = 40;
-/// Kills in the long run (`cargo test -p kaboom-bot --test it kill_loop -- --ignored`).
+/// Kills in the long run (`cargo test -p kaboom --test it kill_loop -- --ignored`).
 const LONG_KILLS: usize = 300;
 /// The pairs of players; each pair plays one game at a time.
 const PAIRS: [(u64, u64); 3] = [(2001, 2002), (2003, 2004), (2005, 2006)];
@@ -210,7 +210,7 @@ async fn kill_loop(kills_wanted: usize) {
                     (Step::Other { name }, sent)
                 } else {
                     options.push(json!({ "name": "action", "type": 3, "value": san }));
-                    // Played at once (no explosion preview, issue 19).
+                    // Played at once (no explosion preview).
                     options.push(json!({ "name": "preview", "type": 5, "value": false }));
                     let sent = control
                         .send_command(u64::from(mover), &where_, "move", Value::Array(options))

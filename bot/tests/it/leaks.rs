@@ -1,4 +1,4 @@
-//! Issue 16: what the bot must not show, and to whom. Secrets (carriers, full states)
+//! What the bot must not show, and to whom. Secrets (carriers, full states)
 //! appear in no reply before the rules make them public, damaged games answer without
 //! their state, and games are read only where they belong.
 
@@ -45,7 +45,7 @@ fn shown(r: &InteractionResponse) -> String {
     s
 }
 
-/// Issue 16 (1a, NU-3): while the carriers are chosen, White's choice reaches neither Black
+/// NU-3: while the carriers are chosen, White's choice reaches neither Black
 /// nor a spectator: not in `/pgn` (no `WhiteCarriers` tag, no full-state FEN), not in
 /// `/board`. Once both have chosen, the PGN names both carriers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -84,7 +84,7 @@ async fn nuke_carrier_stays_secret_until_both_chose() -> Outcome {
     Ok(())
 }
 
-/// Issue 16 (1b): a Beirut game whose stored actions no longer replay answers every
+/// A Beirut game whose stored actions no longer replay answers every
 /// command with one sentence, never its full state (carriers) nor the mover's legal
 /// actions (Booms).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -127,7 +127,7 @@ async fn a_game_that_does_not_replay_shows_no_state() -> Outcome {
     Ok(())
 }
 
-/// Issue 16 (1c): `/pgn game:N` and `/board game:N` read a game only in its own server, or
+/// `/pgn game:N` and `/board game:N` read a game only in its own server, or
 /// by its players in a direct message.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
@@ -168,7 +168,7 @@ async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
     Ok(())
 }
 
-/// Issue 16 (2): one game row that does not decode (its `ply` is text) costs only that
+/// One game row that does not decode (its `ply` is text) costs only that
 /// game: the scheduler's sweep still forfeits another overdue game, and the list of a
 /// player's games still lists the others.
 #[tokio::test]
@@ -219,7 +219,7 @@ async fn a_damaged_row_costs_only_its_game() {
     assert_eq!(forfeited, ids[1..].to_vec());
 }
 
-/// Issue 16 (2): `/games` lists a player's other games when one of their rows is damaged.
+/// `/games` lists a player's other games when one of their rows is damaged.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_lists_the_others_around_a_damaged_row() -> Outcome {
     let (d, url, _dir) = start().await?;
@@ -297,7 +297,7 @@ fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
     checked
 }
 
-/// Issue 16 (3): a player whose display name holds `@everyone` and a role mention pings
+/// A player whose display name holds `@everyone` and a role mention pings
 /// nobody through the scheduler's nudge and forfeit notices: each names who it may ping.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduler_notices_ping_only_the_players() {
@@ -358,7 +358,7 @@ async fn scheduler_notices_ping_only_the_players() {
     assert!(assert_pings_only(&fake, &[1001, 1002]) >= 2);
 }
 
-/// Issue 16 (3): through a whole game with the real bot (challenge, boards, draw offer,
+/// Through a whole game with the real bot (challenge, boards, draw offer,
 /// resignation), a display name holding `@everyone` and a role mention pings nobody.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bot_messages_ping_only_the_players() -> Outcome {
@@ -378,7 +378,7 @@ async fn bot_messages_ping_only_the_players() -> Outcome {
     Ok(())
 }
 
-/// Issue 16 (4): the private "Played ..." confirmation links to the board message in its
+/// The private "Played ..." confirmation links to the board message in its
 /// server (a message created over REST carries no guild id: the link comes from the game).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn played_links_to_the_board_in_its_server() -> Outcome {
@@ -411,7 +411,7 @@ async fn challenges(url: &str) -> i64 {
     n.0
 }
 
-/// Issue 16 (5): `/challenge` is refused, before anything is stored, where no game thread
+/// `/challenge` is refused, before anything is stored, where no game thread
 /// can be opened (a thread, a direct message) and where the bot lacks a permission it
 /// needs (named in the refusal).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -455,7 +455,7 @@ async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
     Ok(())
 }
 
-/// Issue 16 (5): the permissions `/challenge` checks are the invite link's (as
+/// The permissions `/challenge` checks are the invite link's (as
 /// `kaboom invite-url` prints it).
 #[test]
 fn challenge_checks_the_invite_permissions() {
@@ -472,7 +472,7 @@ fn challenge_checks_the_invite_permissions() {
     assert_eq!(kaboom_discord::place::NEEDED.bits(), bits);
 }
 
-/// Issue 16 (6): `/games` with 60 active games stays within Discord's 2000 characters,
+/// `/games` with 60 active games stays within Discord's 2000 characters,
 /// listing what fits and saying how many more there are.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_with_sixty_games_fits_one_message() -> Outcome {
@@ -522,7 +522,7 @@ async fn games_with_sixty_games_fits_one_message() -> Outcome {
     Ok(())
 }
 
-/// Issue 16 (2): an open challenge whose row does not decode does not stop the sweep: it
+/// An open challenge whose row does not decode does not stop the sweep: it
 /// is expired (logged), and the other open challenge expires with its notice.
 #[tokio::test]
 async fn a_damaged_challenge_row_costs_only_itself() {
@@ -607,7 +607,7 @@ fn challenge(opponent: Option<UserId>) -> kaboom_store::challenges::NewChallenge
     }
 }
 
-/// Issue 16: `/games user:X` lists only the games of X that the caller may read where they
+/// `/games user:X` lists only the games of X that the caller may read where they
 /// ask (as `/pgn` and `/board`): in a server, that server's games; in a direct message,
 /// the games the caller plays. X's game in another server shows nowhere but in X's own DM.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -670,7 +670,7 @@ async fn games_of_another_user_lists_only_what_the_caller_may_read() -> Outcome 
     Ok(())
 }
 
-/// Issue 16 (5): in a direct message Discord sends the bot's `app_permissions` as the fixed
+/// In a direct message Discord sends the bot's `app_permissions` as the fixed
 /// DM set (files, embeds, mentions, external emojis: no View Channel, no Send Messages, no
 /// threads). `/challenge` there is refused for the place, saying where to go, not for
 /// permissions the bot would "lack"; the commands that work from anywhere keep working in

@@ -7,10 +7,10 @@ mod beirut_cli;
 mod bombalot_cli;
 mod bomberman_cli;
 mod cli;
-mod comforts; // issue 20
+mod comforts;
 mod common;
 mod conflicts;
-mod copy_db; // issue 22
+mod copy_db;
 mod docs;
 mod e2e;
 mod fake_discord_smoke;

@@ -1,4 +1,4 @@
-//! The Discord outbox (issue 16): a change's posts survive a crash between the commit and
+//! The Discord outbox: a change's posts survive a crash between the commit and
 //! the post, a Discord 5xx tells the player the change is saved (never "failed") and the
 //! board follows, and retries post nothing twice (Create Message `nonce` +
 //! `enforce_nonce`).
@@ -200,7 +200,7 @@ async fn wait_for_thread(db: &Db, services: &Services, game: GameId) -> ChannelI
     }
 }
 
-/// Issue 16: the game's thread is started from the challenge's message. Discord makes the
+/// The game's thread is started from the challenge's message. Discord makes the
 /// thread but its answer is lost (a 500 after the work): the retry meets 160004 "A thread
 /// has already been created for this message" and takes that thread (same id as the
 /// message); there is one thread, with one opening board, and the challenge message links
@@ -259,7 +259,7 @@ async fn a_lost_answer_on_thread_creation_ends_with_one_thread() {
     d.stop().await;
 }
 
-/// Issue 16: the bot crashes after Discord made the thread and before the thread was
+/// The bot crashes after Discord made the thread and before the thread was
 /// recorded (and before anything else was posted). At the restart the deliverer starts the
 /// thread again from the same message, meets 160004, takes the existing thread, and posts
 /// the challenge message's edit and the opening board once.
@@ -325,7 +325,7 @@ async fn a_crash_between_thread_creation_and_recording_ends_with_one_thread() {
     d.stop().await;
 }
 
-/// Issue 16: declining and cancelling a challenge are committed with the challenge
+/// Declining and cancelling a challenge are committed with the challenge
 /// message's edit in the outbox; the message says who closed it and loses its buttons once
 /// the outbox has delivered it (normally before the player is answered; on a loaded
 /// machine the answer may come first, after waiting [`kaboom_discord::outbox::SETTLE`]).

@@ -1,4 +1,4 @@
-//! Issue 19: no text a player reads cites a ruling id (`BE-3`, `NU-7`: the project's
+//! No text a player reads cites a ruling id (`BE-3`, `NU-7`: the project's
 //! bookkeeping, which players cannot look up) or points to a project file (`docs/...`).
 //! Every string literal of the Discord layer's code (the message builders in
 //! `bot/discord/src/messages/`, the commands, components, flows, previews and the outbox's

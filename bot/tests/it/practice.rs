@@ -1,4 +1,4 @@
-//! Practice games against the bot itself (issue 23), end to end through the fake Discord:
+//! Practice games against the bot itself, end to end through the fake Discord:
 //! `/play-bot`, the engine's replies as ordinary board posts, its Beirut carriers, and
 //! `/challenge` to the bot pointed to `/play-bot`.
 

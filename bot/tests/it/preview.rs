@@ -1,4 +1,4 @@
-//! Explosion previews (issue 19) through the fake Discord: `/move` of an action that
+//! Explosion previews through the fake Discord: `/move` of an action that
 //! removes pieces answers privately with the position after it and Confirm / Cancel;
 //! Confirm plays it once and only while the game is still where it was previewed; Cancel
 //! retires it; `/settings me previews:` turns the automatic preview off; a Beirut player's

@@ -3,14 +3,14 @@
 //! starting and stopping them, and the fake's JSON control API over loopback HTTP.
 //!
 //! Where the binaries come from. A package's integration tests get `CARGO_BIN_EXE_<name>`
-//! only for that package's own binaries, so these tests (in kaboom-bot) have `kaboom` that
-//! way. `fake-discord` is the binary of the fake-discord package, which kaboom-bot only
+//! only for that package's own binaries, so these tests (in the `kaboom` package) have `kaboom`
+//! that way. `fake-discord` is the binary of the fake-discord package, which `kaboom` only
 //! dev-depends on as a library: cargo does not build a dependency's binaries. It is found
 //! next to `kaboom` (same target directory and profile), and it is built there by
 //! `cargo test --workspace`, because cargo builds a selected package's binaries whenever
 //! that package has integration tests (fake-discord has `tests/it/`), and builds
 //! everything before running any test. `FAKE_DISCORD_BIN` may name it instead. When it is
-//! missing (e.g. `cargo test -p kaboom-bot` on a clean checkout) the tests fail with the
+//! missing (e.g. `cargo test -p kaboom` on a clean checkout) the tests fail with the
 //! command to run, rather than passing without having run. Neither the tests nor these
 //! helpers run cargo themselves.
 //!

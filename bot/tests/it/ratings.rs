@@ -1,4 +1,4 @@
-//! Ratings, profiles, leaderboards and the game archive (issue 18): the numbers are
+//! Ratings, profiles, leaderboards and the game archive: the numbers are
 //! skillratings' own; every ending rates exactly once, also when endings race; aborted,
 //! casual and moveless games are not rated; `/profile`, `/leaderboard` and `/games
 //! finished:true` end to end through the strict fake with 60 finished games.

@@ -1,4 +1,4 @@
-//! Issue 19 through the fake Discord: a finished game's thread gets exactly one replay
+//! Replay GIFs through the fake Discord: a finished game's thread gets exactly one replay
 //! GIF (after the result), `/replay` posts one on demand with the right view, and every
 //! public board of a game has White at the bottom.
 

@@ -1,7 +1,7 @@
-//! The scheduler (issue 8) against a real SQLite database, with a controlled clock
+//! The scheduler against a real SQLite database, with a controlled clock
 //! (`TestClock`) and a recording notice planner: nudges, time forfeits, expiries, downtime
 //! catch-up, settings, and the notices written into the Discord outbox by the deciding
-//! transaction (issue 16). Their delivery (DM refused -> thread mention, exactly once
+//! transaction. Their delivery (DM refused -> thread mention, exactly once
 //! across a crash) is in `scheduler_discord.rs`.
 
 use std::sync::Arc;
@@ -196,7 +196,7 @@ async fn forfeit_at_the_deadline_opponent_wins() {
 }
 
 /// A move that arrives after the deadline, before any sweep has seen it, must not reset
-/// the clock: it is refused, and the sweep still forfeits the game (issue 8).
+/// the clock: it is refused, and the sweep still forfeits the game.
 #[tokio::test]
 async fn a_move_after_the_deadline_is_refused_before_the_sweep() {
     let w = world().await;
@@ -239,7 +239,7 @@ async fn a_move_after_the_deadline_is_refused_before_the_sweep() {
 }
 
 /// Accepting a challenge whose time ran out, and choosing carriers after the designation
-/// timeout, are refused even before a sweep expired or aborted them (issue 8).
+/// timeout, are refused even before a sweep expired or aborted them.
 #[tokio::test]
 async fn late_acceptance_and_late_carrier_choice_are_refused() {
     let w = world().await;
@@ -626,7 +626,7 @@ async fn downtime_catch_up_sends_one_message_per_game() {
 }
 
 /// A nudge names the game's thread and says how to move from anywhere (the thread may be
-/// archived by the time the player reads it, issue 16).
+/// archived by the time the player reads it).
 #[tokio::test]
 async fn a_nudge_links_the_thread_and_names_move_game_as_the_fallback() {
     let w = world().await;
@@ -804,7 +804,7 @@ fn planner(fail: bool) -> Arc<Planner> {
     })
 }
 
-/// Issue 16: a decision and its notice are one transaction. A crash while the notice is
+/// A decision and its notice are one transaction. A crash while the notice is
 /// written leaves the game as it was (nothing decided, nothing to announce); the next sweep
 /// decides it and writes its announcement into the Discord outbox once, and later sweeps
 /// write nothing more.
@@ -826,7 +826,7 @@ async fn a_forfeit_and_its_announcement_are_written_together_or_not_at_all() {
     assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
     scheduler.sweep().await.unwrap();
     let entries = outbox::for_game(&db, id).await.unwrap();
-    // The announcement and the finished game's replay (issue 19), written together.
+    // The announcement and the finished game's replay, written together.
     assert_eq!(entries.len(), 2, "{entries:?}");
     assert_eq!(entries[0].kind, "game-ended");
     assert_eq!(entries[1].kind, "replay-gif");
@@ -880,7 +880,7 @@ async fn nudges_and_expiries_are_outbox_entries() {
     );
 }
 
-/// Issue 22: every `kaboom serve` process runs the scheduler, so several sweep one database
+/// Every `kaboom serve` process runs the scheduler, so several sweep one database
 /// at once (PostgreSQL; here four schedulers, each with its own connection pool, as four
 /// processes would). Each due job is decided by exactly one of them: twelve games get one
 /// 50% nudge each and then one time forfeit each, whichever sweep gets there first.

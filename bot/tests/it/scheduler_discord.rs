@@ -1,4 +1,4 @@
-//! The scheduler's notices through the Discord outbox (issue 16) against the fake Discord
+//! The scheduler's notices through the Discord outbox against the fake Discord
 //! server: a nudge by DM, a DM refused (error 50007) falling back to a mention in the
 //! game's thread, the forfeit announced in the thread, an expired challenge's message
 //! marked and stripped of its buttons, and each posted once across a crash between the
@@ -128,12 +128,12 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     assert_eq!(fake.message(board.id.get()).unwrap().custom_ids().len(), 3);
 
     // Bob lets the deadline pass: the forfeit is announced once, in the thread, and the
-    // last board keeps only its My view button and gets Rematch (issue 20).
+    // last board keeps only its My view button and gets Rematch.
     clock.advance(12 * HOUR);
     sweep().await;
     sweep().await;
     let in_thread = fake.messages_in(thread);
-    // The announcement, then the finished game's replay GIF (issue 19).
+    // The announcement, then the finished game's replay GIF.
     assert_eq!(in_thread.len(), 4);
     assert!(
         in_thread[2].content().contains("wins on time"),
@@ -163,7 +163,7 @@ async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
     assert!(message.custom_ids().is_empty());
 }
 
-/// Issue 16: the bot dies right after the sweep committed a time forfeit (no deliverer
+/// The bot dies right after the sweep committed a time forfeit (no deliverer
 /// ran); at the restart the deliverer posts the announcement, Discord's first answer is
 /// lost (a 502 after the message was made), and the retry with the same nonce gets that
 /// message back: the forfeit is announced exactly once.
@@ -381,7 +381,7 @@ mod with_bot {
         d.stop().await;
     }
 
-    /// Issue 8: `/settings server` needs Manage Server. poise checks the `permissions` of
+    /// `/settings server` needs Manage Server. poise checks the `permissions` of
     /// the interaction's `member`; a member without it gets a private refusal naming the
     /// permission and the server's defaults stay unset, while `/settings me` still works.
     /// A member with Manage Server (not Administrator) and an Administrator can use it.

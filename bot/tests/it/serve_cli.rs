@@ -33,7 +33,7 @@ fn serve_without_token_fails_with_one_line() {
     }
 }
 
-/// Issue 16: a malformed `.env` is reported with its line number (and the variable it
+/// A malformed `.env` is reported with its line number (and the variable it
 /// seems to set), not hidden behind "DISCORD_TOKEN is not set"; the line's text, which may
 /// hold the token, is not repeated.
 #[test]
@@ -54,7 +54,7 @@ fn malformed_env_file_names_its_line() {
     assert!(!dir.path().join("x.db").exists());
 }
 
-/// Issue 16: a token Discord refuses (401 on `GET /users/@me`) stops `kaboom serve` at
+/// A token Discord refuses (401 on `GET /users/@me`) stops `kaboom serve` at
 /// once with one line, before the database is opened, instead of retrying forever. The
 /// "Discord" here is a loopback listener that answers 401 to every request.
 #[test]

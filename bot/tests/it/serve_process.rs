@@ -1,5 +1,5 @@
 //! `kaboom serve` as a process against the `fake-discord` program, another process, driven
-//! only through the fake's JSON control API over loopback HTTP (issue 15): one Atomic game
+//! only through the fake's JSON control API over loopback HTTP: one Atomic game
 //! from `/challenge` to the king's explosion, then the thread read back. The processes and
 //! the control client are in [`super::process`].
 
@@ -168,7 +168,7 @@ async fn serve_stops(processes: &mut Processes) -> (bool, String) {
     (!status.success(), err)
 }
 
-/// Issue 16: a token the fake Discord refuses over REST (401 `{"message": "401:
+/// A token the fake Discord refuses over REST (401 `{"message": "401:
 /// Unauthorized", "code": 0}`) stops `kaboom serve` with one line naming DISCORD_TOKEN and
 /// 401, before any database exists.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -192,7 +192,7 @@ async fn serve_stops_with_one_line_when_rest_refuses_the_token() {
     assert!(!dir.path().join("kaboom.db").exists());
 }
 
-/// Issue 16: a token reset while the bot runs: the fake Discord asks the gateway session to
+/// A token reset while the bot runs: the fake Discord asks the gateway session to
 /// reconnect (op 7) and closes its RESUME with 4004 Authentication failed. `kaboom serve`
 /// stops with one line naming DISCORD_TOKEN and 4004, not a shard retrying forever.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -424,7 +424,7 @@ async fn multiple_beirut_designation_commitments_and_secrecy_be2_be9() {
     );
 }
 
-/// Issue 16: autocomplete keystrokes and the `/move` that follows replay the game once for
+/// Autocomplete keystrokes and the `/move` that follows replay the game once for
 /// the position, not once per request; the cached game is the game a fresh replay gives
 /// (services with no cache on the same database agree), and a move still needs the stored
 /// ply (a stale writer is refused whatever the cache holds).
@@ -465,7 +465,7 @@ async fn keystrokes_and_the_move_replay_once() {
     assert_eq!(s.load(id).await.unwrap().row.ply, 6);
 }
 
-/// Issue 16: the replay cache holds the full state and nothing per viewer: after White's
+/// The replay cache holds the full state and nothing per viewer: after White's
 /// keystrokes fill it, Black and a spectator still see no White carrier in a Beirut game,
 /// and White still sees exactly hers.
 #[tokio::test]

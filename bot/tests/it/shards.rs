@@ -1,4 +1,4 @@
-//! Several `kaboom serve` processes on one PostgreSQL database (issue 22): three processes,
+//! Several `kaboom serve` processes on one PostgreSQL database: three processes,
 //! each running one of three gateway shards (`SHARD_COUNT=3`, `SHARD_IDS=i`), against the
 //! `fake-discord` program with three servers (`--guilds 3`), one on each shard: Discord's
 //! sharding formula `shard_id = (guild_id >> 22) % num_shards`

@@ -26,7 +26,7 @@ async fn settings_round_trip_with_defaults() {
     assert_eq!(guild(&db, GuildId(9)).await.unwrap(), Some(g));
 }
 
-/// Issue 16: the database holds hidden carriers and salts, so its files are the owner's
+/// The database holds hidden carriers and salts, so its files are the owner's
 /// only (0600), also when an older version left them readable by others.
 #[cfg(unix)]
 #[tokio::test]
@@ -56,7 +56,7 @@ async fn database_files_are_readable_by_their_owner_only() {
     db.close().await;
 }
 
-/// Issue 16: a database made before version 5 still opens. The announcements its
+/// A database made before version 5 still opens. The announcements its
 /// `scheduler_outbox` still held (a crash, failed deliveries) move into the one outbox, in
 /// order, as the effects the deliverer posts; those given up (5 attempts) do not; the old
 /// table is gone.
@@ -165,7 +165,7 @@ async fn a_version_4_database_moves_its_pending_announcements_into_the_one_outbo
     assert_eq!(left.0, 0, "the old outbox is gone");
 }
 
-/// Issue 22: on PostgreSQL, an outbox queue is claimed by one process at a time: a second
+/// On PostgreSQL, an outbox queue is claimed by one process at a time: a second
 /// owner is refused while the claim runs, the holder renews it, anyone takes it once it
 /// has lapsed (a dead process), and a released queue is free at once. On SQLite (one
 /// process) every claim is granted.

@@ -1,4 +1,4 @@
-//! Hidden information (issue 23, BE-2): the engine sees only its own view.
+//! Hidden information (BE-2): the engine sees only its own view.
 
 use kaboom_engine::{
     HiddenCarriers, Level, Limits, Viewer, analyse, choose_action, choose_action_with,

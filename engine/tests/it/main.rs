@@ -1,5 +1,5 @@
 //! The engine's integration tests, one binary (`cargo test -p kaboom-engine --test it`):
-//! tactics it must find, levels, hidden information (issue 23), and legality over whole
+//! tactics it must find, levels, hidden information, and legality over whole
 //! games.
 
 mod games;

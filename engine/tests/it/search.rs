@@ -94,7 +94,7 @@ fn levels_parse_one_to_five() {
 }
 
 /// Level 1 never walks into a threat that nothing parries (regression from the level-1
-/// match against a random mover, issue 23: `random Atomic level 1 game 11`). Here ...Rg6
+/// match against a random mover: `random Atomic level 1 game 11`). Here ...Rg6
 /// lets Ng5 come: then Nxh7 blows up the king on h6 and no Black action prevents it (the
 /// knight cannot be taken without blowing up h6 too, and every king step is covered).
 /// The one-ply search scores ...Rg6 like its neighbours, so before the 3-ply check level 1

@@ -1,4 +1,4 @@
-//! Injected faults (issue 17): the seeded fault plan on REST (429 as Discord sends it,
+//! Injected faults: the seeded fault plan on REST (429 as Discord sends it,
 //! enforced per-bucket limits, 5xx before and after the work, slow answers, connection
 //! resets, DM refusals), its control API, and the gateway faults with RESUME (a raw
 //! WebSocket client, and serenity's own client resuming).

@@ -3,7 +3,7 @@
 //! stop on SIGTERM.
 //!
 //! Also, this file makes cargo build the `fake-discord` binary whenever this package's tests
-//! are selected (`cargo test --workspace` included): kaboom-bot's `serve_process` test finds
+//! are selected (`cargo test --workspace` included): the `kaboom` package's `serve_process` test finds
 //! it next to `kaboom`.
 
 use std::io::{BufRead, BufReader};

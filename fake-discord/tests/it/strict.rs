@@ -1,4 +1,4 @@
-//! The fake refuses what real Discord refuses (issue 16): each rule is checked at its
+//! The fake refuses what real Discord refuses: each rule is checked at its
 //! boundary (the limit accepted, one past it refused) with Discord's status, JSON error code
 //! and, for 50035 Invalid Form Body, the field path in `errors`. The rules and their doc
 //! links are in `src/rules.rs` and `src/state.rs`.

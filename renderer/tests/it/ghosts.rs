@@ -1,4 +1,4 @@
-//! Explosion previews (issue 19): the board after an action with the removed pieces as
+//! Explosion previews: the board after an action with the removed pieces as
 //! translucent ghosts ([`render_png_with_ghosts`]), compared byte for byte with golden
 //! images (regression data our own code produced, looked at before committing; see
 //! `tests/golden/README.md`). Regenerate on purpose with
@@ -76,7 +76,7 @@ fn paint(game: &AnyGame, player: Color, text: &str) -> Vec<u8> {
     png
 }
 
-/// Regression data (INTERFACES.md "Test data you generate").
+/// Regression data (docs/ARCHITECTURE.md, "Test data").
 #[test]
 fn ghost_previews_match_their_golden_images() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");

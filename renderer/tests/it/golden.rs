@@ -345,7 +345,7 @@ fn cases() -> Vec<Case> {
         last: l,
         options: opts(Orientation::Black),
     });
-    // Issue 19 marks. A jump capture with two landing squares (d7:d5:f5, from the
+    // The marks of each cause. A jump capture with two landing squares (d7:d5:f5, from the
     // demo's Bombalot line): the jumped pieces faded under violet crosses, the path
     // drawn through the landing squares (BA-4, BA-17).
     let line = &BOMBALOT_LINE[..BOMBALOT_LINE.iter().position(|s| *s == "d7:d5:f5").unwrap() + 1];
@@ -493,7 +493,7 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// Regression data (INTERFACES.md "Test data you generate"): images our own code produced.
+/// Regression data (docs/ARCHITECTURE.md, "Test data"): images our own code produced.
 #[test]
 fn golden_images_match() {
     let bless = std::env::var_os("KABOOM_BLESS").is_some();

@@ -1,4 +1,4 @@
-//! Replay GIFs (issue 19): frame count, size, validity, and the first and last frames
+//! Replay GIFs: frame count, size, validity, and the first and last frames
 //! against the board images, decoded with the `gif` crate.
 
 use kaboom_renderer::{
@@ -134,8 +134,8 @@ fn bomberman_replay_frames_match_the_board_images() {
     assert_ne!(frames[frames.len() / 2].0, frames.last().unwrap().0);
 }
 
-/// Issue 19's size target: a 150-ply Bomberman Chess game at 480 px is under 4 MB,
-/// far within Discord's 10 MiB upload limit.
+/// The replay GIF's size target (docs/PERFORMANCE.md, "Replay GIF"): a 150-ply Bomberman
+/// Chess game at 480 px is under 4 MB, far within Discord's 10 MiB upload limit.
 #[test]
 fn a_150_ply_bomberman_replay_is_under_4_mb() {
     let mut seed = 1;

@@ -41,7 +41,7 @@ fn beirut_spectator_png_is_identical_for_different_hidden_carriers() {
 /// The renderer draws exactly what the view holds: with the carrier flags removed (as
 /// a spectator view has them) the picture equals the one of a view that never had
 /// them, and with a flag set it differs (the private view shows it).
-/// BE-2, RULES.md section 6: a carrier shows only where the view says so.
+/// BE-2, docs/rules/RULINGS.md section 6: a carrier shows only where the view says so.
 #[test]
 fn carrier_marks_follow_the_view_flags_only() {
     let spec = "wK@g1 wN@f3 wP@e4 bK@g8 bN@c6 bP@e5";
@@ -69,7 +69,8 @@ fn carrier_marks_follow_the_view_flags_only() {
 }
 
 /// Every flag, loose bombs, check, the last action and the preview change the picture.
-/// RULES.md section 6: Nuke bombs, frozen pieces, imitator kinds and goals are visible.
+/// docs/rules/RULINGS.md section 6: Nuke bombs, frozen pieces, imitator kinds and goals are
+/// visible.
 #[test]
 fn every_mark_is_drawn() {
     let base = board(Variant::Bombalot, "wM@a1 wT@c3 bI@e6 bT@d5 wK@e1");
@@ -326,7 +327,7 @@ fn mark_at_260(with: &[u8], without: &[u8]) -> (usize, f32) {
     (changed.len(), range.max(0.0))
 }
 
-/// Issue 19: the small marks stay legible on a phone (the 640 px image shown 260 px
+/// The small marks stay legible on a phone (the 640 px image shown 260 px
 /// wide). Each mark, downscaled, still changes a blob of pixels with strong contrast
 /// inside it (a light badge with a dark bomb, white digits outlined in black, a blue
 /// badge with the taken piece).
@@ -355,7 +356,8 @@ fn small_marks_are_legible_at_260_px() {
         &png(&loose(nuke.clone(), &[("d4", 2)]), None),
         &png(&loose(nuke, &[("d4", 1)]), None),
     );
-    // The count before issue 19 (24 units high) changed 33 pixels; now 103.
+    // The count before the marks were made legible on phones (24 units high) changed 33
+    // pixels; now 103.
     assert!(
         area >= 70 && contrast >= 120.0,
         "loose count: {area} px, contrast {contrast}"
@@ -398,7 +400,7 @@ fn small_marks_are_legible_at_260_px() {
     let max = corner.iter().cloned().fold(f32::MIN, f32::max);
     let min = corner.iter().cloned().fold(f32::MAX, f32::min);
     let label_pixels = corner.iter().filter(|&&v| v > 180.0).count();
-    // The label before issue 19 (22 units, no outline): contrast 171, 22 light pixels;
+    // The label before that (22 units, no outline): contrast 171, 22 light pixels;
     // now 197 and 30.
     assert!(max - min >= 185.0, "goal label contrast {}", max - min);
     assert!(

@@ -1,4 +1,4 @@
-//! Bombalot, Sir Bombalot rules (RULES.md section 5, rulings BA-1 to BA-19).
+//! Bombalot, Sir Bombalot rules (docs/rules/RULINGS.md section 5, rulings BA-1 to BA-19).
 //!
 //! The board is the 8x8 board plus the goal squares d0, e0 (Black scores there) and
 //! d9, e9 (White scores there), BA-2. Pieces: tweke (BA-4), super-tweke (BA-5), tank
@@ -204,7 +204,7 @@ impl Cell {
     }
 }
 
-/// A position of Bombalot (RULES.md section 5). See the [module docs](self) for the
+/// A position of Bombalot (docs/rules/RULINGS.md section 5). See the [module docs](self) for the
 /// serialization and the notation.
 #[derive(Clone, Eq, PartialEq, Hash)]
 pub struct Bombalot {

@@ -1,4 +1,4 @@
-//! Canonical notation (C-5, RULES.md section 6): printing, the shortest jump path of
+//! Canonical notation (C-5, docs/rules/RULINGS.md section 6): printing, the shortest jump path of
 //! BA-17, and parsing.
 
 use std::collections::VecDeque;

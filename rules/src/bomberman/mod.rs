@@ -1,4 +1,4 @@
-//! Bomberman Chess (RULES.md section 4, BM-1 to BM-10): a 10x8 board, Bombs that move
+//! Bomberman Chess (docs/rules/RULINGS.md section 4, BM-1 to BM-10): a 10x8 board, Bombs that move
 //! like small queens and explode in rook-like waves, Defusers that remove them safely,
 //! and check from every way a bomb can be set off.
 //!
@@ -22,7 +22,7 @@ use crate::{
 /// King f, ten pawns; Black mirrored on ranks 8 and 7.
 pub const START_FEN: &str = "ornbdkbnro/pppppppppp/10/10/10/10/PPPPPPPPPP/ORNBDKBNRO w KQkq - 0 1";
 
-/// A position of Bomberman Chess (RULES.md section 4).
+/// A position of Bomberman Chess (docs/rules/RULINGS.md section 4).
 ///
 /// # Rules in short
 /// - BM-1: 10 files a-j, 8 ranks; set up as [`START_FEN`].
@@ -51,7 +51,7 @@ pub const START_FEN: &str = "ornbdkbnro/pppppppppp/10/10/10/10/PPPPPPPPPP/ORNBDK
 /// passant, halfmove clock (C-4), fullmove number. Placement lists ranks 8 to 1
 /// separated by `/`, each rank files `a` to `j`: White pieces upper case, Black lower
 /// case, `K` king, `D` Defuser, `O` Bomb, `R` rook, `B` bishop, `N` knight, `P` pawn,
-/// `Q` King Battler (INTERFACES.md); a number `1`-`10` counts empty squares (`10` is a
+/// `Q` King Battler (docs/notation/bomberman.md); a number `1`-`10` counts empty squares (`10` is a
 /// whole empty rank). Castling is `-` or any of `K` (White's `O-O`, rook on i1), `Q`
 /// (White's `O-O-O`, rook on b1), `k`, `q` for Black; each right needs its king on
 /// f1/f8 and its rook at home. En passant is `-` or the square a pawn passed over with a
@@ -71,13 +71,13 @@ pub const START_FEN: &str = "ornbdkbnro/pppppppppp/10/10/10/10/PPPPPPPPPP/ORNBDK
 ///   so `Ox<square>` is always a detonation.
 ///
 /// Input also accepts: `0-0` and `0-0-0`; `Q` for the King Battler (`Qe4`, `h8=Q`,
-/// `h8Q`; INTERFACES.md: there is no chess queen, so `Q` is the King Battler); the
+/// `h8Q`: there is no chess queen, so `Q` is the King Battler); the
 /// coordinate form `e2e4`, `h7h8q` (also `h7h8kb`), `f1h1` for castling and the
 /// detonation text itself; trailing `+`, `#`, `!`, `?`, `.`; and a removal suffix
 /// `->a5,b7` (with or without spaces), which is ignored (BM-10: the real removals are
 /// computed). `=D`, `=O` and `=K` are refused (BM-3). The coordinate form printed by
 /// [`Position::uci`] uses `q` for the King Battler and the canonical text for
-/// detonations (INTERFACES.md).
+/// detonations (docs/ARCHITECTURE.md, "The CLI").
 ///
 /// Display form ([`Position::san_with_marks`]): the canonical text, then, when anything
 /// exploded, `->` and the squares of the removed pieces in removal order (C-6), without

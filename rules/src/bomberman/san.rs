@@ -96,7 +96,7 @@ fn disambiguation(
 }
 
 /// The coordinate form: `e2e4`, `h7h8q` (q is the King Battler), `f1h1` for castling,
-/// the canonical text for detonations (INTERFACES.md).
+/// the canonical text for detonations (docs/ARCHITECTURE.md, "The CLI").
 pub(crate) fn uci(pos: &Bomberman, action: &BombermanAction) -> String {
     match *action {
         BombermanAction::Castle(side) => {

@@ -1,4 +1,4 @@
-//! Nuke Chess (RULES.md section 3, NU-1 to NU-13): public bombs that pass from hand to
+//! Nuke Chess (docs/rules/RULINGS.md section 3, NU-1 to NU-13): public bombs that pass from hand to
 //! hand, explode when their carrier is captured, and lie loose after exploding.
 //!
 //! # The game in short
@@ -734,7 +734,7 @@ impl Position for Nuke {
     }
 
     /// Coordinates (`g1f3`, `e7e8q`) for a plain move; the canonical text for an action
-    /// with a transfer or a grab (INTERFACES.md).
+    /// with a transfer or a grab (docs/notation/nuke.md).
     fn uci(&self, action: &NukeAction) -> String {
         if action.transfer.is_none() && !action.grab {
             crate::chess::san::uci(&action.mv)

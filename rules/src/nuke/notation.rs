@@ -1,5 +1,5 @@
-//! Nuke notation (C-5, RULES.md section 6): one action is an optional transfer, a move and
-//! an optional grab.
+//! Nuke notation (C-5, docs/rules/RULINGS.md section 6): one action is an optional transfer,
+//! a move and an optional grab.
 //!
 //! # Canonical form (printed, and what history, PGN and autocomplete show)
 //!

@@ -1,4 +1,4 @@
-//! The public API added for the bot by issue 15 ("the workspace as a model Rust project"):
+//! The public API added for the bot when the workspace was restructured:
 //! `Position::effects`, carrier candidates, the BE-9 commitment defined once, and error
 //! kinds a caller can match.
 
@@ -238,11 +238,11 @@ fn fen_errors_have_kinds() {
     );
 }
 
-/// `Position::pieces` and `Position::loose_bombs` (the engine's cheap piece list, issue 23)
+/// `Position::pieces` and `Position::loose_bombs` (the engine's cheap piece list)
 /// list exactly what `board_view` lists, along random games of every variant, in full and
 /// in each player's view.
 #[test]
-fn pieces_match_board_view_in_every_variant_issue23() {
+fn pieces_match_board_view_in_every_variant() {
     fn walk<P: Position>(seed: u64) {
         let mut pos = P::start(&GameOptions::default()).unwrap();
         for color in pos.awaiting_designation() {

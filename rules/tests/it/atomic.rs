@@ -449,7 +449,7 @@ fn check_and_win_marks_c5() {
     assert_eq!(q.san_with_marks(&q.parse_action("e4").unwrap()), "e4");
 }
 
-/// C-5, INTERFACES.md "Serialization": a stored record replays to the same game.
+/// C-5, docs/ARCHITECTURE.md "Serialization": a stored record replays to the same game.
 #[test]
 fn game_records_round_trip_through_storage() {
     let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();

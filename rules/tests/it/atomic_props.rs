@@ -1,4 +1,4 @@
-//! Property tests over random legal Atomic games (issue 2): FEN round trip, SAN and
+//! Property tests over random legal Atomic games: FEN round trip, SAN and
 //! coordinate round trip for every legal move, no panic, kings never capture, and the
 //! removal report (C-6) consistent with the board difference.
 

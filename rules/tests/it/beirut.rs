@@ -1,4 +1,4 @@
-//! Beirut Chess: one named test per ruling BE-1 to BE-12 (RULES.md section 2), plus
+//! Beirut Chess: one named test per ruling BE-1 to BE-12 (docs/rules/RULINGS.md section 2), plus
 //! notation (C-5), serialization, views (section 6) and the perft data.
 
 use kaboom_rules::beirut::{
@@ -573,8 +573,9 @@ fn be9_end_of_game_reveals_every_carrier() {
     }
 }
 
-/// BE-9 / INTERFACES.md: the commitment is SHA-256 of the documented text, squares in
-/// canonical order, salt in lowercase hex; it verifies and detects any change.
+/// BE-9 (docs/ARCHITECTURE.md, "Beirut commitment"): the commitment is SHA-256 of the
+/// documented text, squares in canonical order, salt in lowercase hex; it verifies and
+/// detects any change.
 #[test]
 fn be9_commitment_format_and_verification() {
     let salt: [u8; 16] = std::array::from_fn(|i| (i * 17) as u8);
@@ -634,7 +635,7 @@ fn be9_commitment_format_and_verification() {
         &squares,
         &other_salt
     ));
-    // The line a player runs (INTERFACES.md): `printf %s TEXT | sha256sum`.
+    // The line a player runs: `printf %s TEXT | sha256sum`.
     if let Ok(mut child) = std::process::Command::new("sha256sum")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -786,9 +787,9 @@ fn notation_errors() {
 
 // ---------------------------------------------------------------- serialization
 
-/// INTERFACES.md: the serialization of full states and of every view reads back to an
-/// equal position, and to_fen(from_fen(x)) == x.
-/// BE-2, INTERFACES.md "Serialization": full states and views round-trip.
+/// The serialization of full states and of every view reads back to an equal position,
+/// and to_fen(from_fen(x)) == x.
+/// BE-2, docs/notation/beirut.md: full states and views round-trip.
 #[test]
 fn fen_round_trip_full_and_views() {
     let mut g = game(2, true, &["b1", "e2"], &["d7", "g8"]);
@@ -817,7 +818,7 @@ fn fen_round_trip_full_and_views() {
 }
 
 /// Serialization errors name the field.
-/// INTERFACES.md "Serialization": errors name the wrong field.
+/// docs/notation/beirut.md: errors name the wrong field.
 #[test]
 fn fen_errors_name_the_field() {
     let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

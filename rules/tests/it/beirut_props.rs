@@ -1,6 +1,7 @@
 //! Property tests for Beirut Chess over random games with random designations
-//! (BE-2, BE-8, BE-9, RULES.md section 6, C-5): no panic, nothing about hidden carriers
-//! leaks into the opponent's or a spectator's view, notation and serialization round-trip.
+//! (BE-2, BE-8, BE-9, docs/rules/RULINGS.md section 6, C-5): no panic, nothing about hidden
+//! carriers leaks into the opponent's or a spectator's view, notation and serialization
+//! round-trip.
 
 use kaboom_rules::beirut::{Beirut, BeirutAction};
 use kaboom_rules::{Cause, Color, Game, GameOptions, Position, Square, Viewer};
@@ -150,7 +151,7 @@ proptest! {
         prop_assert_eq!(a.plies().len(), b.plies().len());
     }
 
-    /// C-5 and INTERFACES.md: along random games (Booms of both sides included), every
+    /// C-5 and docs/ARCHITECTURE.md: along random games (Booms of both sides included), every
     /// legal action's canonical and coordinate texts parse back to it in the full state and
     /// in the mover's view, the view offers exactly the full state's actions, and every
     /// view's serialization reads back to an equal position. No panic anywhere.

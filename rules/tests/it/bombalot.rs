@@ -1,4 +1,4 @@
-//! Bombalot rulings BA-1 to BA-19 (RULES.md section 5): one named test per ruling or
+//! Bombalot rulings BA-1 to BA-19 (docs/rules/RULINGS.md section 5): one named test per ruling or
 //! behaviour, each citing its ruling id.
 
 use kaboom_rules::bombalot::{ActionKind, Bombalot, BombalotAction, SquareSet};
@@ -880,7 +880,7 @@ fn ba15_co_square_hits_are_removed_at_once_then_bombs_cascade() {
     );
 }
 
-/// BA-3, BA-10, BA-2, RULES.md section 6: what the board view marks.
+/// BA-3, BA-10, BA-2, docs/rules/RULINGS.md section 6: what the board view marks.
 #[test]
 fn board_view_marks_frozen_imitating_and_locked() {
     let p = pos(

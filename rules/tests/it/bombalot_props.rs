@@ -377,8 +377,8 @@ proptest! {
     }
 }
 
-/// Found by `random_games_from_random_positions` on a clean CI run (the issue 15/16
-/// session): a White move from index 57 to 47 whose push sends a White Tank off the board
+/// Found by `random_games_from_random_positions` on a clean CI run: a White
+/// move from index 57 to 47 whose push sends a White Tank off the board
 /// from square index 17 while a Black Tank is removed there by the co-square rule, so the
 /// report names square 17 twice, for two different pieces. Whether that is right (two
 /// pieces really do leave that square) or the report double-counts is an open question

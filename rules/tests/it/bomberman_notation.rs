@@ -1,5 +1,5 @@
 //! Bomberman serialization (FEN with 10 files) and notation (SAN with `O`, `Ox`, `KB`;
-//! C-5, BM-5, BM-10; INTERFACES.md "Serialization").
+//! C-5, BM-5, BM-10; docs/notation/bomberman.md).
 
 use kaboom_rules::bomberman::{Bomberman, BombermanAction, CastlingSide, START_FEN};
 use kaboom_rules::{ActionError, GameOptions, Kind, Position, Square};
@@ -44,7 +44,7 @@ fn fen_round_trip_with_ten_files_and_all_fields() {
     );
 }
 
-/// INTERFACES.md "Serialization": errors say what is wrong.
+/// Serialization errors say what is wrong.
 #[test]
 fn fen_errors_say_what_is_wrong() {
     let cases = [
@@ -143,7 +143,8 @@ fn detonation_text_with_removal_suffix_and_marks() {
     assert_eq!(pos.uci(&action), "Oxa1");
 }
 
-/// INTERFACES.md "Serialization": Q is the King Battler (BM-3).
+/// Q is the King Battler, in the serialization and in SAN input (BM-3;
+/// docs/notation/bomberman.md).
 #[test]
 fn q_is_read_as_the_king_battler() {
     let pos = fen("4k5/10/10/10/10/10/10/Q4K4 w - - 0 1");

@@ -1,4 +1,4 @@
-//! Bomberman Chess rulings BM-1 to BM-9 (RULES.md section 4), plus C-4 and C-6 as they
+//! Bomberman Chess rulings BM-1 to BM-9 (docs/rules/RULINGS.md section 4), plus C-4 and C-6 as they
 //! apply to it. Each test names the ruling it checks.
 
 use std::collections::BTreeSet;
@@ -210,7 +210,7 @@ fn bm3_promotion_refuses_defuser_bomb_and_king_and_reads_q_as_king_battler() {
         let reason = illegal_reason(&pos, text);
         assert!(reason.contains("BM-3"), "{text}: {reason}");
     }
-    // INTERFACES.md: there is no chess queen; Q is the King Battler.
+    // There is no chess queen; Q is the King Battler (docs/notation/bomberman.md).
     let kb = pos.parse_action("b8=KB").unwrap();
     for text in ["b8=Q", "b8Q", "b8KB", "b7b8q", "b7b8kb"] {
         assert_eq!(pos.parse_action(text).unwrap(), kb, "{text}");

@@ -1,5 +1,5 @@
 //! Every notation example in the players' rules pages (`docs/rules/*.md`) is checked in
-//! the rules library (issue 10).
+//! the rules library.
 //!
 //! - An example game is a fenced block tagged `movetext <variant>`; its optional first lines
 //!   `fen: ...`, `carriers: white=SQ[,SQ...],black=SQ[,SQ...]` and

@@ -1,4 +1,4 @@
-//! Bad input never panics (issue 17): arbitrary strings and bytes, and near-misses of valid
+//! Bad input never panics: arbitrary strings and bytes, and near-misses of valid
 //! text, into the action parsers of all five variants (start and mid-game positions, and
 //! positions awaiting a carrier designation), the FEN-style deserializers, stored game
 //! records (JSON and replay), movetext, and the small `FromStr` parsers. Each input must

@@ -1,6 +1,6 @@
 //! The rules library's integration tests, one binary (`cargo test -p kaboom-rules --test
 //! it`), one module per subject. Tests name the ruling they check (`be10_...`, `AT-2` in a
-//! doc comment) or the issue a regression came from. Reference and regression data live in
+//! doc comment) or the regression they guard. Reference and regression data live in
 //! `rules/tests/data/`; [`perft`] is the one driver for every `*.perft` file, reading them
 //! with [`perft_file`] (test code, not the library's API).
 

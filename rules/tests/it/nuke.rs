@@ -1,4 +1,4 @@
-//! Nuke Chess: one named test per ruling NU-1 to NU-13 (RULES.md section 3), plus
+//! Nuke Chess: one named test per ruling NU-1 to NU-13 (docs/rules/RULINGS.md section 3), plus
 //! serialization, notation, views and the perft regression data.
 
 use crate::perft_file::parse_perft_file;
@@ -691,7 +691,7 @@ fn nu12_bomb_handed_to_the_enemy_king_freezes_it() {
 
 // ---------------------------------------------------------------- serialization and notation
 
-/// NU-3, NU-9, INTERFACES.md "Serialization": carriers and loose bombs round-trip.
+/// NU-3, NU-9, docs/notation/nuke.md: carriers and loose bombs round-trip.
 #[test]
 fn fen_round_trip_and_errors() {
     for fen in [

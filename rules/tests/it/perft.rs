@@ -4,7 +4,7 @@
 //! Chess960 positions included, AT-8); `beirut.perft` holds the published chess counts with
 //! no carrier left (BE-1) plus our regression counts; `nuke.perft`, `bomberman.perft` and
 //! `bombalot.perft` are regression data produced by our own code (see each file's header;
-//! INTERFACES.md "Test data you generate").
+//! docs/ARCHITECTURE.md, "Test data").
 
 use kaboom_rules::Position;
 use kaboom_rules::atomic::Atomic;

@@ -1,4 +1,4 @@
-//! `kaboom demo` (issue 9) in the suite: the `kaboom-demo` program (what `kaboom demo` runs)
+//! `kaboom demo` in the suite: the `kaboom-demo` program (what `kaboom demo` runs)
 //! runs into a temporary directory, exits
 //! 0, writes board images and transcripts per variant, and prints one progress line per
 //! game and the summary table.
@@ -57,11 +57,11 @@ fn demo_runs_all_five_games_and_writes_its_files() {
             transcript.contains("Ratings (") && transcript.contains("alice 1"),
             "{variant}: the rating change is shown"
         );
-        // Issue 19: what players read cites no ruling id and points to no project file.
+        // What players read cites no ruling id and points to no project file.
         assert_eq!(ruling_id(&transcript), None, "{variant}: a ruling id");
         assert!(!transcript.contains("docs/"), "{variant}: a docs/ path");
     }
-    // Rated games (issue 18): the table has the changes, ratings.md the profile and boards.
+    // Rated games: the table has the changes, ratings.md the profile and boards.
     assert!(
         stdout.contains("| Rating change (this variant) |") && stdout.contains("(+"),
         "{stdout}"
@@ -72,7 +72,7 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         "{ratings}"
     );
     assert_eq!(ratings.matches("## /leaderboard").count(), 5, "{ratings}");
-    // Issue 21: the page people look at, its structure checked here (the screenshot in a
+    // The page people look at, its structure checked here (the screenshot in a
     // real browser is scripts/demo-screenshot.sh, run by .ci/run).
     let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
     assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
@@ -135,7 +135,7 @@ fn demo_runs_all_five_games_and_writes_its_files() {
             && stdout.contains("time forfeit"),
         "{stdout}"
     );
-    // Issue 21: the Bombalot game shows a co-square kill, the imitator, a push off the
+    // The Bombalot game shows a co-square kill, the imitator, a push off the
     // board and a goal win (the demo itself checks them on the stored game), and its page
     // says where to look.
     let bombalot = std::fs::read_to_string(out.join("bombalot").join("transcript.md")).unwrap();
@@ -155,7 +155,7 @@ fn demo_runs_all_five_games_and_writes_its_files() {
             && stdout.contains("| Atomic against the bot |"),
         "{stdout}"
     );
-    // Issue 23: a practice game against the bot's engine, which answers every move of
+    // A practice game against the bot's engine, which answers every move of
     // alice's in the thread, never rated; alice wins it.
     assert!(
         stdout.contains("[practice] Atomic against the bot at level 1")

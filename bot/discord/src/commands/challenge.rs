@@ -37,7 +37,8 @@ impl From<VariantChoice> for Variant {
     }
 }
 
-/// Time per move (INTERFACES.md: 1, 2, 3, 5, 7, 10, 14 days or none; default 3).
+/// Time per move: 1, 2, 3, 5, 7, 10, 14 days or none; default 3 (docs/ARCHITECTURE.md,
+/// "Defaults").
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
 pub enum DaysChoice {
     /// 1 day.

@@ -1,4 +1,4 @@
-//! `/premove`, `/vacation`, `/takeback` and `/note` (issue 20). Every answer is private
+//! `/premove`, `/vacation`, `/takeback` and `/note`. Every answer is private
 //! (ephemeral); what the opponent must know goes to the thread through the outbox.
 
 use poise::serenity_prelude as serenity;

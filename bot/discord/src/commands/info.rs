@@ -37,7 +37,7 @@ pub async fn games(
             .await?;
         return say_private(ctx, messages::ratings::archive_text(&who.name, &archive)).await;
     }
-    // Only games readable here (issue 16): this server's, or in a DM the caller's own.
+    // Only games readable here: this server's, or in a DM the caller's own.
     let guild = ctx.guild_id().map(Domain::domain);
     let games = services
         .active_games_readable(who.id.domain(), ctx.author().id.domain(), guild)
@@ -142,7 +142,7 @@ pub async fn rules(
     let services = ctx.data().services.clone();
     let pool = services.cpu.clone();
     let png = pool.run(move || services.paint_start(variant)).await?;
-    // The full rules as a Markdown file (issue 19).
+    // The full rules as a Markdown file.
     let mut reply = poise::CreateReply::default().attachment(serenity::CreateAttachment::bytes(
         messages::full_rules::text(variant).into_bytes(),
         messages::full_rules::file_name(variant),

@@ -5,7 +5,7 @@
 #[allow(missing_docs)]
 pub mod challenge;
 #[allow(missing_docs)]
-pub mod comforts; // issue 20
+pub mod comforts;
 #[allow(missing_docs)]
 pub mod game;
 #[allow(missing_docs)]
@@ -13,13 +13,13 @@ pub mod info;
 #[allow(missing_docs)]
 pub mod play;
 #[allow(missing_docs)]
-pub mod practice; // issue 23
+pub mod practice;
 #[allow(missing_docs)]
-pub mod ratings; // issue 18
+pub mod ratings;
 #[allow(missing_docs)]
-pub mod replay; // issue 19
+pub mod replay;
 #[allow(missing_docs)]
-pub mod settings; // scheduler (issue 8)
+pub mod settings;
 
 use poise::serenity_prelude as serenity;
 
@@ -45,12 +45,12 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         info::pgn(),
         info::rules(),
         info::help(),
-        settings::settings(), // scheduler (issue 8)
-        comforts::premove(),  // issue 20
+        settings::settings(),
+        comforts::premove(),
         comforts::vacation(),
         comforts::takeback(),
         comforts::note(),
-        replay::replay(), // issue 19
+        replay::replay(),
     ]
 }
 

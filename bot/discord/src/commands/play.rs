@@ -41,7 +41,7 @@ pub async fn move_(
     let services = &ctx.data().services;
     let id = resolve_game(ctx, game.as_deref()).await?;
     let user = ctx.author().id.domain();
-    // Explosion preview (issue 19): when asked, or by the player's setting for actions
+    // Explosion preview: when asked, or by the player's setting for actions
     // that remove pieces; Confirm then plays it.
     let mode = match preview {
         Some(_) => kaboom_domain::settings::PreviewMode::default(),

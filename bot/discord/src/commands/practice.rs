@@ -1,4 +1,4 @@
-//! `/play-bot`: a practice game against the bot itself (issue 23).
+//! `/play-bot`: a practice game against the bot itself.
 
 use kaboom_rules::GameOptions;
 use poise::serenity_prelude as serenity;

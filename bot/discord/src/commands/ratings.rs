@@ -1,4 +1,4 @@
-//! `/profile` and `/leaderboard` (issue 18); the finished-games list is `/games
+//! `/profile` and `/leaderboard`; the finished-games list is `/games
 //! finished:true` ([`super::info::games`]). Their texts live in
 //! [`crate::messages::ratings`].
 

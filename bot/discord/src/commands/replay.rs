@@ -1,4 +1,4 @@
-//! `/replay [game]` (issue 19): the game as an animated GIF, on demand.
+//! `/replay [game]`: the game as an animated GIF, on demand.
 
 use kaboom_rules::Viewer;
 use poise::serenity_prelude as serenity;

@@ -1,5 +1,5 @@
 //! `/settings me` (a player's reminders) and `/settings server` (a server's reminder
-//! defaults, Manage Server only): issue 8. The logic is in [`apply_user`] and
+//! defaults, Manage Server only). The logic is in [`apply_user`] and
 //! [`apply_guild`], with no Discord types, so it is tested without Discord.
 
 use super::say_private;
@@ -28,7 +28,7 @@ fn via_text(v: NudgeVia) -> &'static str {
     }
 }
 
-/// When to show explosion previews (the option's choices, issue 19).
+/// When to show explosion previews (the option's choices).
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
 pub enum PreviewChoice {
     /// Before every action that removes pieces.
@@ -39,8 +39,7 @@ pub enum PreviewChoice {
     WhenAsked,
 }
 
-/// Changes `user`'s explosion preview choice when `previews` is given, and describes it
-/// (issue 19).
+/// Changes `user`'s explosion preview choice when `previews` is given, and describes it.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
@@ -228,7 +227,7 @@ pub async fn server(
 mod tests {
     use poise::serenity_prelude::Permissions;
 
-    /// Issue 8: `/settings me` is for everyone; `/settings server` only for members with
+    /// `/settings me` is for everyone; `/settings server` only for members with
     /// Manage Server (checked by poise on every use, from the interaction's member
     /// permissions), and only in a server.
     #[test]

@@ -1,4 +1,4 @@
-//! What players read of the correspondence comforts (issue 20): conditional moves,
+//! What players read of the correspondence comforts: conditional moves,
 //! vacations, takebacks, notes and rematches. Every text fits Discord's 2,000-character
 //! message content (<https://discord.com/developers/docs/resources/message#create-message-jsonform-params>);
 //! custom ids stay under 100 characters

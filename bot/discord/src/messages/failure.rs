@@ -1,5 +1,5 @@
-//! What a player reads when a command or button failed for a reason that is not a refusal
-//! (issue 16): never the game's state or its actions, which a damaged or no longer
+//! What a player reads when a command or button failed for a reason that is not a refusal:
+//! never the game's state or its actions, which a damaged or no longer
 //! replaying game's error carries (its FEN with the carriers, the mover's legal actions
 //! with Booms). The details go to the host's log only.
 

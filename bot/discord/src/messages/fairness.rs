@@ -1,4 +1,4 @@
-//! Hidden carriers, told quietly (issue 19): the Beirut commitments and, at the end, the
+//! Hidden carriers, told quietly: the Beirut commitments and, at the end, the
 //! salts and the check command go behind a **Verify fairness** button (an ephemeral
 //! answer) instead of into public posts; revealed carriers are named by piece, where they
 //! started and where they ended ("White's carrier: the knight from g1, exploded on f7").
@@ -81,8 +81,8 @@ pub fn start_lines(game: &AnyGame, all: &[Designation]) -> Vec<String> {
 
 /// What **Verify fairness** answers (ephemeral). While the game goes on: the two
 /// commitments and what they are; after the end: per side the exact string, its salt,
-/// the commitment and the `sha256sum` line that prints it (INTERFACES.md "Beirut
-/// commitment"). Squares and salts never before the end.
+/// the commitment and the `sha256sum` line that prints it (docs/ARCHITECTURE.md,
+/// "Beirut commitment"). Squares and salts never before the end.
 pub fn verify_text(row: &GameRow, finished: bool, designations: &[Designation]) -> String {
     if row.variant != Variant::Beirut {
         return "This variant has no secret carriers: there is nothing to verify.".into();

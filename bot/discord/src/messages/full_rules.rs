@@ -1,4 +1,4 @@
-//! The full rules of each variant for players inside Discord (issue 19): `/rules` attaches
+//! The full rules of each variant for players inside Discord: `/rules` attaches
 //! them as a Markdown file (`<variant>-rules.md`; Discord shows text attachments inline with
 //! an expandable preview), generated from the rules pages `docs/rules/<variant>.md` (built
 //! into the binary) with what players cannot use taken out: the project's ruling ids, links

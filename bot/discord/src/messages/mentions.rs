@@ -1,4 +1,4 @@
-//! Who a message may ping (issue 16): every message the bot sends says it, users only and
+//! Who a message may ping: every message the bot sends says it, users only and
 //! exactly the ones the bot itself mentions, so that a display name such as `@everyone` or
 //! `<@&role>` inside a text pings nobody.
 

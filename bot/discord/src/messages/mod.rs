@@ -1,15 +1,15 @@
 //! Message texts and components: what the players read. Public texts use only public
 //! information (spectator views, commitments); Beirut carriers appear only after the end.
 
-pub mod comforts; // issue 20
+pub mod comforts;
 pub mod failure;
-pub mod fairness; // issue 19
-pub mod full_rules; // issue 19
+pub mod fairness;
+pub mod full_rules;
 pub mod mentions;
-pub mod preview; // issue 19
-pub mod ratings; // issue 18
+pub mod preview;
+pub mod ratings;
 pub mod replay;
-pub mod rules; // issue 19
+pub mod rules;
 pub use replay::replay_caption;
 
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
@@ -273,7 +273,7 @@ pub fn carrier_prompt(row: &GameRow, menu: &kaboom_service::CarrierMenu) -> Stri
 }
 
 /// The message of an open challenge: [`challenge_text`] and when it expires if nobody
-/// accepts (issue 8; `created_at` Unix seconds, the TTL from `config`).
+/// accepts (`created_at` Unix seconds, the TTL from `config`).
 pub fn open_challenge_text(
     c: &kaboom_store::challenges::Challenge,
     created_at: i64,
@@ -286,7 +286,7 @@ pub fn open_challenge_text(
     )
 }
 
-/// The first message of a `/play-bot` game (issue 23): who plays the bot, at which level,
+/// The first message of a `/play-bot` game: who plays the bot, at which level,
 /// and that the game starts in its thread at once.
 pub fn practice_game_text(
     c: &kaboom_store::challenges::Challenge,
@@ -300,7 +300,7 @@ pub fn practice_game_text(
     )
 }
 
-/// The answer to `/challenge` with the bot as the opponent (issue 23).
+/// The answer to `/challenge` with the bot as the opponent.
 pub fn challenge_the_bot() -> &'static str {
     "To play me, use `/play-bot` (choose a variant and a level from 1 to 5). `/challenge` is for playing other people."
 }
@@ -359,7 +359,7 @@ pub fn channel_link(guild: Option<GuildId>, channel: ChannelId) -> String {
     }
 }
 
-/// The link to message `message` in `channel` of server `guild` (issue 16: built from the
+/// The link to message `message` in `channel` of server `guild` (built from the
 /// game's row, since a message created over REST carries no guild id and its own link
 /// would point at `@me`).
 pub fn message_link(guild: Option<GuildId>, channel: ChannelId, message: MessageId) -> String {
@@ -388,7 +388,7 @@ pub fn active_games_header(name: &str, here: &str) -> String {
 /// Discord's limit on a message's content, in characters.
 pub const MESSAGE_LIMIT: usize = 2000;
 
-/// `lines` joined by newlines within `limit` characters (issue 16): the first line and as
+/// `lines` joined by newlines within `limit` characters: the first line and as
 /// many of the others as fit, then `… and N more.` for the rest.
 pub fn fit_lines(lines: &[String], limit: usize) -> String {
     let whole = lines.join("\n");
@@ -500,7 +500,7 @@ impl Wording for SchedulerWords {
                         format!("no move for {}.", duration_text(*idle_secs))
                     }
                 };
-                // Issue 16: the thread may have been archived (and a moderator may have
+                // The thread may have been archived (and a moderator may have
                 // locked it); `/move game:` works from any channel.
                 format!(
                     "Your move in game #{id} ({} against {opponent}): {what} {}\nFrom any channel: `/move game:{id} action:...`",
@@ -821,7 +821,7 @@ pub fn dm_refused_choose_privately(user: UserId) -> String {
 }
 
 /// Added to an acknowledgement when the change is committed but its posts have not gone
-/// out yet (a Discord failure or a slow answer): they follow from the outbox (issue 16).
+/// out yet (a Discord failure or a slow answer): they follow from the outbox.
 pub const SAVED_POSTS_FOLLOW: &str =
     "It is saved; the board will be posted in the game's thread shortly.";
 

@@ -1,4 +1,4 @@
-//! Explosion previews (issue 19): the private caption and the Confirm / Cancel buttons, and
+//! Explosion previews: the private caption and the Confirm / Cancel buttons, and
 //! the one form in which every text says whose pieces an action removed.
 
 use kaboom_rules::{Color, Kind, Removal};
@@ -15,7 +15,7 @@ pub const CANCEL: &str = "pvno";
 /// `White's Nf7; Black's Ke8, Bf8, Ng8, pawns e7, g7`: the removed pieces side by side,
 /// White's first; each side's chess pieces by letter in the order they went, then the
 /// other kinds by name, several of a kind together (`Twekes c2, d2`), pawns last (`pawn
-/// e7` for one). One form for captions, previews and replies (issue 19).
+/// e7` for one). One form for captions, previews and replies.
 pub fn removed_by_side(removed: &[Removal]) -> String {
     let lettered = |k: Kind| {
         matches!(
@@ -126,7 +126,7 @@ mod tests {
         }
     }
 
-    /// The issue's example, in its exact form.
+    /// The wording for a blast that removes six pieces of both sides, in its exact form.
     #[test]
     fn removed_pieces_are_named_by_side() {
         let removed = [

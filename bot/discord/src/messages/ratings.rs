@@ -1,4 +1,4 @@
-//! The texts of ratings (issue 18): the rating line of a finished game's result, `/profile`,
+//! The texts of ratings: the rating line of a finished game's result, `/profile`,
 //! `/leaderboard` and the finished-games list of `/games finished:true`. Each fits in one
 //! message ([`super::MESSAGE_LIMIT`], Discord's 2000 characters of content:
 //! <https://discord.com/developers/docs/resources/message#create-message>), cut with

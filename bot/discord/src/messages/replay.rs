@@ -1,4 +1,4 @@
-//! Texts of replay GIFs (issue 19).
+//! Texts of replay GIFs.
 
 use kaboom_service::Snapshot;
 

@@ -1,7 +1,7 @@
 //! The players' texts the bot shows: the condensed rules of each variant (`/rules`) and the
 //! help (`/help`). One place for them, so they are easy to keep in step with the rules pages
 //! (`docs/rules/<variant>.md`). They cite no ruling ids and point to no file: players cannot
-//! open either (issue 19); the full rules come as an attached file ([`super::full_rules`]).
+//! open either; the full rules come as an attached file ([`super::full_rules`]).
 //!
 //! The texts are link-free and sized for a Discord embed (title 256, description 4,096,
 //! 25 fields of name 256 and value 1,024, footer 2,048, 6,000 in all); the unit tests
@@ -73,7 +73,7 @@ impl RulesCard {
     }
 
     /// The embed footer: the full rules come with the card as an attached file
-    /// ([`super::full_rules`]), so nothing points to a page players cannot open (issue 19).
+    /// ([`super::full_rules`]), so nothing points to a page players cannot open.
     pub fn footer(&self) -> String {
         format!(
             "The full rules, with worked examples, are in the attached file {}.",
@@ -577,7 +577,7 @@ mod tests {
         }
     }
 
-    /// The cards condense the rules pages: they cite no ruling id (issue 19: players
+    /// The cards condense the rules pages: they cite no ruling id (players
     /// cannot look them up), and every example's action appears on that page.
     #[test]
     fn cards_agree_with_the_rules_pages() {

@@ -1,4 +1,4 @@
-//! # The correspondence clock and scheduler (issue 8)
+//! # The correspondence clock and scheduler
 //!
 //! One tokio task ([`Scheduler::run`]) sweeps due work from the database every
 //! [`SchedulerConfig::interval`]. The database is the source of truth: a game's next due
@@ -26,12 +26,12 @@
 //! `games_finished_is_final`), so a move that lands concurrently with a forfeit cannot both
 //! apply: whichever commits first wins, the other sees "moved on". What the decision tells
 //! people (a nudge, the time forfeit or abort, a challenge's expiry) is written by the same
-//! transaction into the one Discord outbox (`discord_outbox`, issue 16) through a
+//! transaction into the one Discord outbox (`discord_outbox`) through a
 //! [`NoticePlanner`], and posted after the commit by the outbox's deliverer
 //! (`discord::outbox`) with a Create Message nonce: exactly once, across crashes and
 //! retries. A nudge that could not be posted before the player moved is dropped.
 //!
-//! Ratings (issue 18): a rated game the sweep forfeits on time is rated in the batch's
+//! Ratings: a rated game the sweep forfeits on time is rated in the batch's
 //! transaction, with its result ([`crate::ratings::rate_finished_game`]; aborts
 //! are never rated), and the announcement shows the change. Games of one batch are rated
 //! one after the other, each reading the ratings the previous ones wrote.
@@ -70,7 +70,7 @@ pub struct SweepReport {
     pub forfeited: Vec<GameId>,
     /// Nudges claimed: (game, threshold).
     pub nudged: Vec<(GameId, String)>,
-    /// Vacations ended because their days ran out (issue 20).
+    /// Vacations ended because their days ran out.
     pub vacations_ended: usize,
 }
 
@@ -137,7 +137,7 @@ pub enum Announcement<'a> {
         end: &'a End,
         /// Both sides' designations, revealed with the result (BE-9).
         reveal: &'a [Designation],
-        /// The rating change, when the game was rated (issue 18).
+        /// The rating change, when the game was rated.
         rating: Option<&'a GameChange>,
     },
 }
@@ -254,7 +254,7 @@ impl Scheduler {
     pub async fn sweep(&self) -> Result<SweepReport, StorageError> {
         let now = self.clock.now();
         let mut report = SweepReport::default();
-        // Issue 20: vacations whose days ran out end (the deadlines already count their
+        // Vacations whose days ran out end (the deadlines already count their
         // end: nothing else changes).
         // Each of the player's games in play says so in its thread, in the same transaction.
         {
@@ -390,7 +390,7 @@ impl Scheduler {
                 Due::Forfeit => ending.push((g, true)),
                 Due::Abort => ending.push((g, false)),
                 Due::Nudge(nudge) => {
-                    // Issue 20: no reminders while the player to move is on vacation;
+                    // No reminders while the player to move is on vacation;
                     // looked at again when it ends.
                     let mover = g.row.player(to_move(g.row.ply));
                     match kaboom_store::comforts::vacation_until_tx(tx, mover, now).await? {
@@ -487,7 +487,7 @@ impl Scheduler {
         let ch = match challenges::get_tx(tx, id).await {
             Ok(Some(ch)) => ch,
             Ok(None) => return Ok(None),
-            // A row that does not read costs only itself (issue 16): expired, not shown.
+            // A row that does not read costs only itself: expired, not shown.
             Err(
                 e
                 @ (StorageError::Corrupt(_) | StorageError::Sql(sqlx::Error::ColumnDecode { .. })),

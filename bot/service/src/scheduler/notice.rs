@@ -1,6 +1,6 @@
 //! What the scheduler tells people ([`Notice`], already worded), and the
 //! [`NoticePlanner`] that turns each notice into Discord outbox entries inside the
-//! transaction that decided it (issue 16: the one outbox; the Discord layer implements it,
+//! transaction that decided it (the one outbox; the Discord layer implements it,
 //! a recorder stands in for it in tests).
 
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
@@ -34,7 +34,7 @@ pub enum Notice {
         /// The text (with mentions of both players).
         text: String,
     },
-    /// A player's vacation ran out by itself (issue 20): posted in the thread of each of
+    /// A player's vacation ran out by itself: posted in the thread of each of
     /// their games in play, as `/vacation end` does when they end it early.
     VacationOver {
         /// The game.
@@ -69,7 +69,7 @@ impl Notice {
 
 /// Turns the scheduler's notices into outbox entries (`storage::outbox`), written by the
 /// write transaction that decides them, so that they are posted exactly once by the
-/// outbox's deliverer even across crashes (issue 16). Implemented by the Discord layer
+/// outbox's deliverer even across crashes. Implemented by the Discord layer
 /// (`discord::notifier::DiscordNotifier`); tests record the notices instead.
 pub trait NoticePlanner: Send + Sync {
     /// The entries that post `notice`, in delivery order.

@@ -1,6 +1,6 @@
 //! `kaboom perft | moves | replay --variant beirut` through [`crate::cli::analysis`]
-//! (INTERFACES.md: `--carriers`, `--dead-mans-switch`, `--as`; RULES.md BE-2, BE-6, BE-8,
-//! BE-9). The binary itself is run by `bot/tests/it/beirut_cli.rs`.
+//! (`--carriers`, `--dead-mans-switch`, `--as` of docs/ARCHITECTURE.md, "The CLI"; BE-2,
+//! BE-6, BE-8, BE-9). The binary itself is run by `bot/tests/it/beirut_cli.rs`.
 
 use kaboom_rules::{Variant, Viewer};
 

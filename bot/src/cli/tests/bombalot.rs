@@ -1,5 +1,5 @@
-//! `kaboom perft | moves --variant bombalot` through [`crate::cli::analysis`] (RULES.md
-//! section 5). The binary itself is run by `bot/tests/it/bombalot_cli.rs`.
+//! `kaboom perft | moves --variant bombalot` through [`crate::cli::analysis`]
+//! (docs/rules/RULINGS.md section 5). The binary itself is run by `bot/tests/it/bombalot_cli.rs`.
 
 use kaboom_rules::{Variant, Viewer};
 

@@ -1,5 +1,6 @@
 //! `kaboom perft | moves | replay --variant nuke --carriers white=..,black=..` through
-//! [`crate::cli::analysis`] (INTERFACES.md: `--carriers`, JSON `carrier`, `frozen`, `loose_bombs`).
+//! [`crate::cli::analysis`] (docs/ARCHITECTURE.md, "The CLI": `--carriers`, JSON `carrier`,
+//! `frozen`, `loose_bombs`).
 
 use kaboom_rules::{Variant, Viewer};
 use serde_json::{Value, json};
@@ -28,7 +29,7 @@ fn perft_with_carriers_matches_the_regression_data() {
         Some("white=e1,black=d8"),
     );
     assert_eq!(analysis::perft(&plain, 2).unwrap(), 14400);
-    // Without a designation nothing can move yet (NU-3): refused, not `nodes 0` (issue 21).
+    // Without a designation nothing can move yet (NU-3): refused, not `nodes 0`.
     let e = analysis::perft(&setup(None, None), 1).unwrap_err();
     assert!(e.0.contains("--carriers"), "{e}");
 }

@@ -1,4 +1,4 @@
-//! Issue 21: the analysis commands refuse what cannot be right, say why and how to fix it,
+//! The analysis commands refuse what cannot be right, say why and how to fix it,
 //! and analyse an impossible position anyway only when asked (`--force`, `--ignore`).
 
 use crate::cli::analysis::{self, Setup};
