@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # The project's whole test command (README.md): formatting, lints, then every test.
-# With KABOOM_TEST_POSTGRES_URL set (a PostgreSQL server whose user may create databases;
-# scripts/pg-local.sh starts one), the suite runs on SQLite as always, then the tests that
-# touch the database (storage, services, scheduler, outbox, ratings, end to end, comforts,
-# previews, the practice opponent, and the multi-process test) run again on PostgreSQL,
-# each on a fresh database.
+# Every database test is a `dbtest!` (testkit/src/dbtest.rs): a `::sqlite` case that
+# always runs and a `::postgres` case, ignored by default. With KABOOM_TEST_POSTGRES_URL
+# set (a PostgreSQL server whose user may create databases; scripts/pg-local.sh starts
+# one), the ignored `::postgres` cases run too, each on a fresh database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
@@ -19,12 +18,8 @@ rm -f target/test-summary.txt
 pg="${KABOOM_TEST_POSTGRES_URL:-}"
 env -u KABOOM_TEST_POSTGRES_URL cargo test --workspace --locked 2>&1 | tee -a "$log"
 if [ -n "$pg" ]; then
-  # `--workspace --test it` (not `-p kaboom`): the same features as the run above, so
-  # nothing is rebuilt (`-p` resolves features for one package and rebuilt the bot, the
-  # fake and the testkit: about 4 minutes on 2 cores); the filters match only the kaboom package's.
-  KABOOM_TEST_POSTGRES_URL="$pg" cargo test --workspace --test it --locked -- \
-    storage:: services:: scheduler:: scheduler_discord:: outbox:: ratings:: conflicts:: \
-    archived:: help_rules:: e2e:: comforts:: preview:: practice:: shards:: copy_db:: \
+  # `--workspace` as above, so nothing is rebuilt; only the ignored cases named `::postgres`.
+  KABOOM_TEST_POSTGRES_URL="$pg" cargo test --workspace --locked -- --ignored ::postgres \
     2>&1 | tee -a "$log"
 fi
 grep '^test result:' "$log" | awk '{ for (i = 1; i < NF; i++) { if ($(i + 1) ~ /^passed;?$/) p += $i; if ($(i + 1) ~ /^failed;?$/) f += $i } }

@@ -11,13 +11,14 @@
 //!   bot's [`Clock`](kaboom_domain::clock::Clock), [`BoardPainter`](kaboom_service::painter::BoardPainter)
 //!   and scheduler [`NoticePlanner`](kaboom_service::scheduler::NoticePlanner) for tests;
 //! - [`temp_db`], [`TempDb`]: a fresh database: SQLite in a temporary directory, or a new
-//!   database on the PostgreSQL server of `KABOOM_TEST_POSTGRES_URL` when that is set
-//!   (the same tests on both engines);
+//!   database on the PostgreSQL server of `KABOOM_TEST_POSTGRES_URL` in the PostgreSQL
+//!   case of a [`dbtest!`] (the same test on both engines);
 //! - [`discord_scheduler`], [`wait_for_outbox`]: the scheduler writing into the Discord
 //!   outbox and its deliverer posting to a fake Discord, as the running bot has them.
 #![deny(missing_docs)]
 
 pub mod clock;
+pub mod dbtest;
 pub mod demo;
 pub mod driver;
 pub mod notifier;
@@ -49,9 +50,9 @@ pub fn postgres_url() -> Option<String> {
 }
 
 /// A fresh, empty database for one test, removed when dropped: a SQLite file in a
-/// temporary directory, or, when [`POSTGRES_URL_VAR`] is set, a new database
-/// (`kaboom_test_<pid>_<n>_<random>`) on that PostgreSQL server, dropped (`WITH (FORCE)`)
-/// when the guard goes.
+/// temporary directory, or, in the PostgreSQL case of a [`dbtest!`], a new database
+/// (`kaboom_test_<pid>_<n>_<random>`) on the server of [`POSTGRES_URL_VAR`], dropped
+/// (`WITH (FORCE)`) when the guard goes.
 #[derive(Debug)]
 pub struct TempDb {
     url: String,
@@ -64,19 +65,28 @@ impl TempDb {
     /// Makes the database (no migration yet: [`Db::connect`] applies them).
     ///
     /// # Panics
-    /// When the temporary directory or the PostgreSQL database cannot be made: a test
-    /// cannot go on.
+    /// When the temporary directory or the PostgreSQL database cannot be made, or a
+    /// PostgreSQL case runs without [`POSTGRES_URL_VAR`]: a test cannot go on.
     pub async fn new() -> TempDb {
-        let Some(server) = postgres_url() else {
-            let dir = tempfile::tempdir().expect("temp dir");
-            let url = format!("sqlite://{}", dir.path().join("test.db").display());
-            return TempDb {
-                url,
-                dir,
-                postgres: None,
-            };
-        };
-        TempDb::on_postgres(&server).await
+        match dbtest::current() {
+            dbtest::Engine::Sqlite => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let url = format!("sqlite://{}", dir.path().join("test.db").display());
+                TempDb {
+                    url,
+                    dir,
+                    postgres: None,
+                }
+            }
+            dbtest::Engine::Postgres => match postgres_url() {
+                Some(server) => TempDb::on_postgres(&server).await,
+                None => panic!(
+                    "this is a PostgreSQL case and {POSTGRES_URL_VAR} is not set: start a server \
+                     (eval \"$(bash scripts/pg-local.sh start /tmp/kaboom-pg 5433)\") or run the \
+                     `::sqlite` case"
+                ),
+            },
+        }
     }
 
     /// A new, empty database (`kaboom_test_<pid>_<n>_<random>`) on the PostgreSQL server
@@ -173,8 +183,8 @@ fn with_database(server: &str, name: &str) -> String {
     }
 }
 
-/// A fresh database with every migration applied ([`TempDb`]: SQLite, or PostgreSQL when
-/// [`POSTGRES_URL_VAR`] is set), removed when the returned guard goes.
+/// A fresh database with every migration applied ([`TempDb`]: SQLite, or PostgreSQL in the
+/// PostgreSQL case of a [`dbtest!`]), removed when the returned guard goes.
 ///
 /// # Panics
 /// When the database cannot be made or opened: a test cannot go on.

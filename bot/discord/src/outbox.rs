@@ -53,6 +53,7 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use kaboom_rules::Viewer;
@@ -79,11 +80,15 @@ pub const MAX_BACKOFF_SECS: i64 = 600;
 pub const PERIOD: Duration = Duration::from_secs(30);
 /// How long a command waits for its own entries before answering "saved, will follow".
 pub const SETTLE: Duration = Duration::from_millis(2500);
-/// On PostgreSQL, how often a waiting command looks at its entries again without being
-/// woken: another process may hold the queue's claim and post them, and its deliveries do
-/// not wake this process (without it, a move whose board another process posted
-/// waited for the whole [`SETTLE`] in the load benchmark with three processes).
+/// On PostgreSQL, how often a waiting command looks at its entries again when this process
+/// could not listen for other processes' deliveries (`kaboom_store::outbox::OutboxListener`;
+/// another process may hold the queue's claim and post them). While it listens, a waiting
+/// command wakes on every delivery instead, and never polls.
 pub const SETTLE_POLL: Duration = Duration::from_millis(40);
+/// On PostgreSQL, how often the deliverer looks for entries without being woken: entries
+/// another process wrote and could not post (it died) are taken over within this and
+/// [`outbox::CLAIM_LEASE_SECS`].
+pub const SHARED_PERIOD: Duration = Duration::from_secs(outbox::CLAIM_LEASE_SECS as u64);
 
 /// What an outbox entry posts (its `payload`; `kind` is the tag).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -643,6 +648,8 @@ pub struct Deliverer {
     /// This process's name in `outbox_claims`: host, process id and 8 random
     /// hex digits, so that a restarted process with a reused pid is another owner.
     owner: String,
+    /// Whether this process hears other processes' deliveries (PostgreSQL's `LISTEN`).
+    listening: Arc<AtomicBool>,
 }
 
 /// A name for this process among those sharing the database ([`Deliverer`]'s `owner`).
@@ -663,6 +670,8 @@ pub struct OutboxHandle {
     services: Services,
     kick: OutboxWaker,
     done: watch::Receiver<u64>,
+    /// Whether the deliverer hears other processes' deliveries ([`SETTLE_POLL`]).
+    listening: Arc<AtomicBool>,
 }
 
 /// How a command's entries stand after [`OutboxHandle::settle`].
@@ -694,16 +703,78 @@ impl Deliverer {
             in_flight: std::sync::Mutex::new(HashSet::new()),
             slots: Arc::new(tokio::sync::Semaphore::new(DELIVERY_CONCURRENCY)),
             owner: process_name(),
+            listening: Arc::new(AtomicBool::new(false)),
         };
-        tokio::spawn(Arc::new(deliverer).run());
+        let listening = deliverer.listening.clone();
+        let deliverer = Arc::new(deliverer);
+        if services.db.engine() == kaboom_store::Engine::Postgres {
+            tokio::spawn(deliverer.clone().listen());
+            tokio::spawn(deliverer.clone().renew_claims());
+        }
+        tokio::spawn(deliverer.run());
         OutboxHandle {
             services,
             kick,
             done: rx,
+            listening,
+        }
+    }
+
+    /// Wakes this process's waiting commands whenever any process delivers an entry or
+    /// records a failed attempt (PostgreSQL's `LISTEN`), and the dispatcher after a lost
+    /// connection. Ends with the deliverer.
+    async fn listen(self: Arc<Self>) {
+        let mut listener = match outbox::OutboxListener::start(&self.services.db).await {
+            Ok(Some(listener)) => listener,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(error = %e, "outbox listener not started: waiting commands poll");
+                return;
+            }
+        };
+        loop {
+            self.listening.store(true, Ordering::Relaxed);
+            tokio::select! {
+                heard = listener.recv() => match heard {
+                    Ok(outbox::Heard::Attempted) => self.done.send_modify(|v| *v += 1),
+                    Ok(outbox::Heard::Reconnected) => {
+                        self.done.send_modify(|v| *v += 1);
+                        self.kick.wake();
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "outbox listener lost its connection");
+                        self.listening.store(false, Ordering::Relaxed);
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                },
+                () = self.done.closed() => return,
+            }
+        }
+    }
+
+    /// Renews every outbox claim this process holds every [`outbox::CLAIM_RENEW_SECS`]
+    /// (PostgreSQL), so they lapse only when it dies: then another process, or this one
+    /// restarted under a new name, takes its queues over within [`outbox::CLAIM_LEASE_SECS`].
+    /// Ends with the deliverer.
+    async fn renew_claims(self: Arc<Self>) {
+        let mut tick = tokio::time::interval(Duration::from_secs(outbox::CLAIM_RENEW_SECS));
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {
+                    if let Err(e) = outbox::renew_claims(&self.services.db, &self.owner, unix_now()).await {
+                        tracing::warn!(error = %e, "outbox claims not renewed");
+                    }
+                }
+                () = self.done.closed() => return,
+            }
         }
     }
 
     async fn run(self: Arc<Self>) {
+        let period = match self.services.db.engine() {
+            kaboom_store::Engine::Sqlite => PERIOD,
+            kaboom_store::Engine::Postgres => SHARED_PERIOD,
+        };
         // Ends when the bot that holds the handle is gone (every receiver dropped).
         while !self.done.is_closed() {
             let next = match self.clone().dispatch().await {
@@ -713,8 +784,8 @@ impl Deliverer {
                     None
                 }
             };
-            let wait = next.map_or(PERIOD, |at| {
-                Duration::from_secs(u64::try_from(at - unix_now()).unwrap_or(0)).min(PERIOD)
+            let wait = next.map_or(period, |at| {
+                Duration::from_secs(u64::try_from(at - unix_now()).unwrap_or(0)).min(period)
             });
             tokio::select! {
                 () = self.kick.notified() => {}
@@ -1498,7 +1569,9 @@ impl OutboxHandle {
         done.mark_unchanged();
         self.kick();
         let deadline = tokio::time::Instant::now() + SETTLE;
-        let shared = db.engine() == kaboom_store::Engine::Postgres;
+        // Another process may post these entries: without its deliveries heard, poll.
+        let poll = db.engine() == kaboom_store::Engine::Postgres
+            && !self.listening.load(Ordering::Relaxed);
         loop {
             let waiting = outbox::undelivered_upto(db, owner, upto).await?;
             if waiting.is_empty() {
@@ -1514,7 +1587,7 @@ impl OutboxHandle {
             if now >= deadline {
                 return Ok(None);
             }
-            let wake = if shared {
+            let wake = if poll {
                 deadline.min(now + SETTLE_POLL)
             } else {
                 deadline
@@ -1522,7 +1595,7 @@ impl OutboxHandle {
             match tokio::time::timeout_at(wake, done.changed()).await {
                 Ok(Ok(())) => {}
                 Ok(Err(_)) => return Ok(None),
-                // The deadline is checked above; on PostgreSQL, a poll.
+                // The deadline is checked above; or a poll.
                 Err(_) => {}
             }
         }

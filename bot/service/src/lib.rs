@@ -708,7 +708,7 @@ impl Services {
                 }
             })
             .await??;
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.db.begin_game_write(id).await?;
         let Some(played) = self
             .commit_ply(&mut tx, &row, color, user, game, ply, false)
             .await?
@@ -895,7 +895,7 @@ impl Services {
                 reason: e.to_string(),
             })?;
         let salt = commitment::fresh_salt().map_err(ServiceError::Corrupt)?;
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.db.begin_game_write(id).await?;
         let Some(row) = games::get_tx(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
@@ -1007,7 +1007,7 @@ impl Services {
         user: UserId,
         act: Act,
     ) -> Result<(kaboom_store::Tx, GameRow, AnyGame, Color), ServiceError> {
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.db.begin_game_write(id).await?;
         let Some(row) = games::get_tx(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
@@ -1128,7 +1128,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn draw_offer(&self, id: GameId) -> Result<Option<Color>, ServiceError> {
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.db.begin_game_write(id).await?;
         let o = games::draw_offer(&mut tx, id).await?;
         tx.commit().await?;
         Ok(o.map(|o| o.by))

@@ -34,6 +34,8 @@ pub async fn rate_finished_game(
     if !rating::counts(row.rated, row.ply, outcome) {
         return Ok(None);
     }
+    // Another game of either player may end beside this one (per-game transactions).
+    tx.lock_ratings().await?;
     let before = |r: Option<PlayerRating>| r.map_or(Glicko::START, |r| r.glicko);
     let white = before(ratings::get_tx(tx, row.white_id, row.variant).await?);
     let black = before(ratings::get_tx(tx, row.black_id, row.variant).await?);

@@ -44,9 +44,18 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/
 /// SQLite's, in PostgreSQL's types.
 pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
 
-/// The key of the PostgreSQL advisory lock every write transaction takes
-/// ([`Db::begin_write`]): `"kaboom:w"` in ASCII.
+/// The key of the PostgreSQL advisory lock of the whole database: taken exclusively by
+/// [`Db::begin_write`] and shared by [`Db::begin_game_write`]; `"kaboom:w"` in ASCII.
 pub const WRITE_LOCK_KEY: i64 = 0x6b61_626f_6f6d_3a77;
+
+/// The key of the PostgreSQL advisory lock over every player's rating ([`Tx::lock_ratings`]):
+/// `"kaboom:r"` in ASCII.
+pub const RATINGS_LOCK_KEY: i64 = 0x6b61_626f_6f6d_3a72;
+
+/// The first key of the PostgreSQL advisory locks of single games ([`Db::begin_game_write`]):
+/// game `id` locks `GAME_LOCK_BASE + id` (`"kg"` in the top two bytes, so no game's key
+/// meets [`WRITE_LOCK_KEY`] or [`RATINGS_LOCK_KEY`] below 2^48 games).
+pub const GAME_LOCK_BASE: i64 = 0x6b67 << 48;
 
 /// The database engine behind a [`Db`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +207,38 @@ impl Db {
         }))
     }
 
+    /// Starts a write transaction for one game's change (a move, a designation, a draw
+    /// offer, a resignation): it may run beside another game's, and never beside a write
+    /// of the whole database ([`Db::begin_write`]).
+    /// - SQLite: `BEGIN IMMEDIATE`, as [`Db::begin_write`] (one writer at a time anyway);
+    /// - PostgreSQL: `BEGIN`, `pg_advisory_xact_lock_shared(`[`WRITE_LOCK_KEY`]`)`, then
+    ///   `pg_advisory_xact_lock(`[`GAME_LOCK_BASE`]` + game)`, both held until the commit or
+    ///   rollback. Two changes of one game queue on the game's lock, so the expected-ply check
+    ///   reads what the other committed; changes of other games go on at once. What such a
+    ///   transaction writes beyond its game is either its own new rows (actions, outbox
+    ///   entries) or guarded by a lock of its own ([`Tx::lock_ratings`]); locks are always
+    ///   taken in the order database, game, ratings, so no two transactions wait on each other.
+    ///
+    /// # Errors
+    /// As [`Db::begin_write`].
+    pub async fn begin_game_write(
+        &self,
+        game: kaboom_domain::ids::GameId,
+    ) -> Result<Tx, StorageError> {
+        Ok(Tx(match &self.pool {
+            Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
+            Pool::Postgres(p) => {
+                let mut t = p.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)")
+                    .bind(WRITE_LOCK_KEY)
+                    .bind(GAME_LOCK_BASE + game.get())
+                    .execute(&mut *t)
+                    .await?;
+                TxInner::Postgres(t)
+            }
+        }))
+    }
+
     /// Starts a read transaction: one consistent view for several reads (SQLite's deferred
     /// `BEGIN`; PostgreSQL's `REPEATABLE READ`, one snapshot for the whole transaction).
     ///
@@ -211,6 +252,14 @@ impl Db {
                     .await?,
             ),
         }))
+    }
+
+    /// The PostgreSQL pool, for what only PostgreSQL has (`LISTEN`): `None` on SQLite.
+    pub(crate) fn postgres_pool(&self) -> Option<&PgPool> {
+        match &self.pool {
+            Pool::Sqlite(_) => None,
+            Pool::Postgres(p) => Some(p),
+        }
     }
 
     /// Closes the pool (waits for connections to be returned).
@@ -278,6 +327,24 @@ impl Tx {
             TxInner::Sqlite(t) => t.commit().await,
             TxInner::Postgres(t) => t.commit().await,
         }
+    }
+
+    /// Takes the lock over every player's rating until the transaction ends, before a
+    /// read-modify-write of ratings in a transaction that other games' transactions may run
+    /// beside ([`Db::begin_game_write`]): two games ending at once for one player rate one
+    /// after the other. PostgreSQL: `pg_advisory_xact_lock(`[`RATINGS_LOCK_KEY`]`)`;
+    /// SQLite: nothing (its write transactions never run side by side).
+    ///
+    /// # Errors
+    /// [`sqlx::Error`] when the server fails.
+    pub async fn lock_ratings(&mut self) -> Result<(), sqlx::Error> {
+        if let TxInner::Postgres(t) = &mut self.0 {
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(RATINGS_LOCK_KEY)
+                .execute(&mut **t)
+                .await?;
+        }
+        Ok(())
     }
 
     /// Rolls back.

@@ -308,7 +308,65 @@ pub async fn mark_delivered(
     .bind(id)
     .execute(db)
     .await?;
+    notify_attempted(db).await
+}
+
+/// The PostgreSQL channel on which every process says it delivered an outbox entry or
+/// recorded a failed attempt at one ([`mark_delivered`], [`mark_failed`]), so that a command waiting in another process for its game's posts
+/// wakes at once ([`OutboxListener`]).
+pub const DELIVERED_CHANNEL: &str = "kaboom_outbox_attempted";
+
+/// `NOTIFY` on [`DELIVERED_CHANNEL`] (PostgreSQL; nothing on SQLite, where one process
+/// delivers and wakes its own waiters).
+async fn notify_attempted(db: &Db) -> Result<(), StorageError> {
+    if db.engine() == Engine::Postgres {
+        query("SELECT pg_notify(?, '')")
+            .bind(DELIVERED_CHANNEL)
+            .execute(db)
+            .await?;
+    }
     Ok(())
+}
+
+/// What an [`OutboxListener`] heard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// A process delivered an outbox entry or recorded a failed attempt at one.
+    Attempted,
+    /// The listening connection was lost and made again: notifications sent meanwhile are
+    /// lost, so look at the outbox again.
+    Reconnected,
+}
+
+/// Hears, on PostgreSQL, every process's deliveries ([`DELIVERED_CHANNEL`], sqlx's
+/// `PgListener` over PostgreSQL's `LISTEN`): what replaces polling the outbox while a
+/// command waits for posts another process may make.
+pub struct OutboxListener(sqlx::postgres::PgListener);
+
+impl OutboxListener {
+    /// Listens on `db`'s server: `None` on SQLite (nothing to hear).
+    ///
+    /// # Errors
+    /// [`StorageError`] when the listening connection cannot be made.
+    pub async fn start(db: &Db) -> Result<Option<OutboxListener>, StorageError> {
+        let Some(pool) = db.postgres_pool() else {
+            return Ok(None);
+        };
+        let mut listener = sqlx::postgres::PgListener::connect_with(pool).await?;
+        listener.listen(DELIVERED_CHANNEL).await?;
+        Ok(Some(OutboxListener(listener)))
+    }
+
+    /// The next thing heard (waits for it).
+    ///
+    /// # Errors
+    /// [`StorageError`] when the connection is lost and cannot be made again.
+    pub async fn recv(&mut self) -> Result<Heard, StorageError> {
+        Ok(match self.0.try_recv().await? {
+            Some(_) => Heard::Attempted,
+            None => Heard::Reconnected,
+        })
+    }
 }
 
 /// Records a failed attempt at entry `id`: tried again at `next_attempt_at`, or given up
@@ -335,12 +393,18 @@ pub async fn mark_failed(
     .bind(id)
     .execute(db)
     .await?;
-    Ok(())
+    notify_attempted(db).await
 }
 
-/// How long a claim on an outbox queue lasts without renewal ([`claim_queue`]): a process
-/// that dies mid-delivery hands its queues over this long after its last claim.
-pub const CLAIM_LEASE_SECS: i64 = 30;
+/// How long a claim on an outbox queue lasts without renewal ([`claim_queue`],
+/// [`renew_claims`]): a process that dies mid-delivery hands its queues over at most this
+/// long after its last renewal. A living process renews every claim it holds every
+/// [`CLAIM_RENEW_SECS`], however long one post takes (Discord's rate limits, retries).
+pub const CLAIM_LEASE_SECS: i64 = 6;
+
+/// How often a delivering process renews its claims ([`renew_claims`]): a third of the
+/// lease, so two renewals may fail before a claim lapses.
+pub const CLAIM_RENEW_SECS: u64 = 2;
 
 /// Claims outbox queue `queue` (`game:7`, `challenge:3`, `entry:12`) for process `owner`
 /// until `now + `[`CLAIM_LEASE_SECS`], or renews `owner`'s claim: `true` when `owner` may
@@ -377,6 +441,26 @@ pub async fn claim_queue(
     .fetch_optional(db)
     .await?;
     Ok(claimed.is_some())
+}
+
+/// Renews every claim `owner` holds until `now + `[`CLAIM_LEASE_SECS`] (one statement):
+/// what a living process does every [`CLAIM_RENEW_SECS`], so its claims lapse only when it
+/// dies. Returns how many it holds. Nothing on SQLite.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn renew_claims(db: &Db, owner: &str, now: i64) -> Result<u64, StorageError> {
+    if db.engine() == Engine::Sqlite {
+        return Ok(0);
+    }
+    Ok(
+        query("UPDATE outbox_claims SET claimed_until = ? WHERE owner = ?")
+            .bind(now + CLAIM_LEASE_SECS)
+            .bind(owner)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }
 
 /// Gives up `owner`'s claim on `queue` (its delivery ended), so that another process may

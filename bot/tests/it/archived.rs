@@ -33,104 +33,106 @@ fn advance(d: &Driver, clock: &TestClock, secs: i64) {
         .advance(Duration::from_secs(u64::try_from(secs).unwrap()));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_fourteen_day_game_survives_its_thread_being_archived() {
-    let dir = kaboom_testkit::TempDb::new().await;
-    let url = dir.url().to_string();
-    let clock = Arc::new(TestClock::new(T0));
-    let services_clock = clock.clone();
-    let services_for: ServicesFor =
-        Arc::new(move |db| Services::new(db, services_clock.clone(), Arc::new(PlainPainter)));
-    let fake = FakeDiscord::start().await.unwrap();
-    let d = Driver::start_with(fake, &url, services_for).await.unwrap();
-    let text = d.fake.text_channel_id();
-    let posted = d
-        .cmd(
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_fourteen_day_game_survives_its_thread_being_archived() {
+        let dir = kaboom_testkit::TempDb::new().await;
+        let url = dir.url().to_string();
+        let clock = Arc::new(TestClock::new(T0));
+        let services_clock = clock.clone();
+        let services_for: ServicesFor =
+            Arc::new(move |db| Services::new(db, services_clock.clone(), Arc::new(PlainPainter)));
+        let fake = FakeDiscord::start().await.unwrap();
+        let d = Driver::start_with(fake, &url, services_for).await.unwrap();
+        let text = d.fake.text_channel_id();
+        let posted = d
+            .cmd(
+                &d.alice,
+                text,
+                "challenge",
+                vec![
+                    CommandOption::integer("variant", ATOMIC),
+                    CommandOption::user("opponent", &d.bob),
+                    CommandOption::integer("color", WHITE),
+                    CommandOption::integer("days_per_move", FOURTEEN_DAYS),
+                ],
+            )
+            .await
+            .unwrap();
+        let started = d.accept(&posted).await.unwrap();
+        let (game, thread) = (started.game, started.thread.get());
+        assert_eq!(d.boards(thread).len(), 1);
+        let scheduler = d.scheduler(clock.clone(), SchedulerConfig::default());
+        scheduler.sweep().await.unwrap();
+
+        // Seven idle days: Discord archives the thread, and no command can be used in it.
+        advance(&d, &clock, 7 * DAY - 60);
+        assert!(!archived(&d, thread));
+        advance(&d, &clock, 60);
+        assert!(archived(&d, thread), "archived after 7 idle days");
+        let refused = d.fake.slash_command(
             &d.alice,
-            text,
-            "challenge",
-            vec![
-                CommandOption::integer("variant", ATOMIC),
-                CommandOption::user("opponent", &d.bob),
-                CommandOption::integer("color", WHITE),
-                CommandOption::integer("days_per_move", FOURTEEN_DAYS),
-            ],
-        )
-        .await
-        .unwrap();
-    let started = d.accept(&posted).await.unwrap();
-    let (game, thread) = (started.game, started.thread.get());
-    assert_eq!(d.boards(thread).len(), 1);
-    let scheduler = d.scheduler(clock.clone(), SchedulerConfig::default());
-    scheduler.sweep().await.unwrap();
-
-    // Seven idle days: Discord archives the thread, and no command can be used in it.
-    advance(&d, &clock, 7 * DAY - 60);
-    assert!(!archived(&d, thread));
-    advance(&d, &clock, 60);
-    assert!(archived(&d, thread), "archived after 7 idle days");
-    let refused = d.fake.slash_command(
-        &d.alice,
-        thread,
-        "move",
-        vec![CommandOption::string("action", "e4")],
-    );
-    assert!(
-        matches!(refused, Err(FakeError::ThreadArchived(t)) if t == thread),
-        "{refused:?}"
-    );
-
-    // Half of alice's 14 days: the nudge reopens the thread and names the fallback.
-    let r = scheduler.sweep().await.unwrap();
-    assert_eq!(r.nudged, vec![(game, "share:50".to_string())]);
-    d.outbox_delivered().await.unwrap();
-    assert!(!archived(&d, thread), "the nudge reopened the thread");
-    let dms = d.fake.messages_in(d.fake.dm_channel_for(d.alice.id));
-    assert_eq!(dms.len(), 1, "{dms:?}");
-    let nudge = dms[0].content();
-    assert!(
-        nudge.contains("50%")
-            && nudge.contains(&format!("/{thread}"))
-            && nudge.contains(&format!("`/move game:{game} action:...`")),
-        "{nudge}"
-    );
-
-    // Day 8: alice moves in the thread.
-    advance(&d, &clock, DAY);
-    let r = d.play(&d.alice, thread, "e4").await.unwrap();
-    assert!(
-        r.content().unwrap_or_default().starts_with("Played **e4**"),
-        "{r:?}"
-    );
-    assert_eq!(d.boards(thread).len(), 2);
-
-    // Another 7 idle days archive it again; on day 15 (his day 7) bob moves with
-    // `/move game:` from the server's text channel, and his board is posted in the thread,
-    // which the post reopens.
-    advance(&d, &clock, 7 * DAY);
-    assert!(archived(&d, thread));
-    let r = d
-        .cmd(
-            &d.bob,
-            text,
+            thread,
             "move",
-            vec![
-                CommandOption::string("action", "e5"),
-                CommandOption::string("game", game.to_string()),
-            ],
-        )
-        .await
-        .unwrap();
-    assert!(
-        r.content().unwrap_or_default().starts_with("Played **e5**"),
-        "{r:?}"
-    );
-    assert!(!archived(&d, thread));
-    // Each board exactly once: the opening one, e4, e5.
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-    let boards = d.boards(thread);
-    assert_eq!(boards.len(), 3, "{boards:?}");
-    assert!(boards[2].content().contains("e5"), "{:?}", boards[2]);
-    assert!(d.fake.unknown_routes().is_empty());
-    d.stop().await;
+            vec![CommandOption::string("action", "e4")],
+        );
+        assert!(
+            matches!(refused, Err(FakeError::ThreadArchived(t)) if t == thread),
+            "{refused:?}"
+        );
+
+        // Half of alice's 14 days: the nudge reopens the thread and names the fallback.
+        let r = scheduler.sweep().await.unwrap();
+        assert_eq!(r.nudged, vec![(game, "share:50".to_string())]);
+        d.outbox_delivered().await.unwrap();
+        assert!(!archived(&d, thread), "the nudge reopened the thread");
+        let dms = d.fake.messages_in(d.fake.dm_channel_for(d.alice.id));
+        assert_eq!(dms.len(), 1, "{dms:?}");
+        let nudge = dms[0].content();
+        assert!(
+            nudge.contains("50%")
+                && nudge.contains(&format!("/{thread}"))
+                && nudge.contains(&format!("`/move game:{game} action:...`")),
+            "{nudge}"
+        );
+
+        // Day 8: alice moves in the thread.
+        advance(&d, &clock, DAY);
+        let r = d.play(&d.alice, thread, "e4").await.unwrap();
+        assert!(
+            r.content().unwrap_or_default().starts_with("Played **e4**"),
+            "{r:?}"
+        );
+        assert_eq!(d.boards(thread).len(), 2);
+
+        // Another 7 idle days archive it again; on day 15 (his day 7) bob moves with
+        // `/move game:` from the server's text channel, and his board is posted in the thread,
+        // which the post reopens.
+        advance(&d, &clock, 7 * DAY);
+        assert!(archived(&d, thread));
+        let r = d
+            .cmd(
+                &d.bob,
+                text,
+                "move",
+                vec![
+                    CommandOption::string("action", "e5"),
+                    CommandOption::string("game", game.to_string()),
+                ],
+            )
+            .await
+            .unwrap();
+        assert!(
+            r.content().unwrap_or_default().starts_with("Played **e5**"),
+            "{r:?}"
+        );
+        assert!(!archived(&d, thread));
+        // Each board exactly once: the opening one, e4, e5.
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        let boards = d.boards(thread);
+        assert_eq!(boards.len(), 3, "{boards:?}");
+        assert!(boards[2].content().contains("e5"), "{:?}", boards[2]);
+        assert!(d.fake.unknown_routes().is_empty());
+        d.stop().await;
+    }
 }

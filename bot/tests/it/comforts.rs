@@ -128,367 +128,379 @@ async fn ask(
         .collect())
 }
 
-/// Autocomplete outside a game's thread, with two games running: the `game` option typed
-/// so far picks the game whose legal actions are offered, at the top level (`/move`) and
-/// inside a subcommand (`/premove line`). Guards the shared reading of that option.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn autocomplete_in_the_channel_follows_the_typed_game_option() -> Outcome {
-    let (d, _clock, _dir) = start().await?;
-    let first = game(&d, false).await?;
-    let second = game(&d, false).await?;
-    // In the first game it is bob's (Black's) turn, in the second alice's (White's).
-    d.play(&d.alice, first.thread, "e4").await?;
-    let moves_in = |g: &StartedGame| {
-        vec![
-            CommandOption::string("action", "e").focused(),
-            CommandOption::string("game", format!("#{}", g.game)),
-        ]
-    };
-    let alice_first = ask(&d, &d.alice, "move", moves_in(&first)).await?;
-    assert!(alice_first.is_empty(), "not her turn: {alice_first:?}");
-    let alice_second = ask(&d, &d.alice, "move", moves_in(&second)).await?;
-    assert!(alice_second.iter().any(|v| v == "e4"), "{alice_second:?}");
-
-    let line_in = |g: &StartedGame| {
-        vec![CommandOption::subcommand(
-            "line",
+kaboom_testkit::dbtest! {
+    /// Autocomplete outside a game's thread, with two games running: the `game` option typed
+    /// so far picks the game whose legal actions are offered, at the top level (`/move`) and
+    /// inside a subcommand (`/premove line`). Guards the shared reading of that option.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn autocomplete_in_the_channel_follows_the_typed_game_option() -> Outcome {
+        let (d, _clock, _dir) = start().await?;
+        let first = game(&d, false).await?;
+        let second = game(&d, false).await?;
+        // In the first game it is bob's (Black's) turn, in the second alice's (White's).
+        d.play(&d.alice, first.thread, "e4").await?;
+        let moves_in = |g: &StartedGame| {
             vec![
-                CommandOption::string("line", "e").focused(),
-                CommandOption::string("game", g.game.to_string()),
-            ],
-        )]
-    };
-    // Bob to move in the first game: his line starts with his own move.
-    let bob_first = ask(&d, &d.bob, "premove", line_in(&first)).await?;
-    assert!(bob_first.iter().any(|v| v == "e5"), "{bob_first:?}");
-    assert!(!bob_first.iter().any(|v| v == "e4"), "{bob_first:?}");
-    // Alice to move in the second: his line starts with her expected move.
-    let bob_second = ask(&d, &d.bob, "premove", line_in(&second)).await?;
-    assert!(bob_second.iter().any(|v| v == "e4"), "{bob_second:?}");
-    assert!(!bob_second.iter().any(|v| v == "e5"), "{bob_second:?}");
-    finish(d).await
-}
+                CommandOption::string("action", "e").focused(),
+                CommandOption::string("game", format!("#{}", g.game)),
+            ]
+        };
+        let alice_first = ask(&d, &d.alice, "move", moves_in(&first)).await?;
+        assert!(alice_first.is_empty(), "not her turn: {alice_first:?}");
+        let alice_second = ask(&d, &d.alice, "move", moves_in(&second)).await?;
+        assert!(alice_second.iter().any(|v| v == "e4"), "{alice_second:?}");
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_conditional_line_plays_out_over_several_plies_and_stays_private() -> Outcome {
-    let (d, _clock, _dir) = start().await?;
-    let g = game(&d, true).await?;
-    let thread = g.thread.get();
-
-    // Autocomplete on the opponent's turn: alice's (White's) first moves, then bob's.
-    let choices = d
-        .autocomplete_command(
-            &d.bob,
-            thread,
-            "premove",
+        let line_in = |g: &StartedGame| {
             vec![CommandOption::subcommand(
                 "line",
-                vec![CommandOption::string("line", "Nf3 N").focused()],
-            )],
-        )
-        .await?;
-    assert!(choices.iter().any(|(_, v)| v == "Nf3 Nc6"), "{choices:?}");
-    assert!(choices.len() <= 25);
-
-    // Bob, on alice's turn: if Nf3 then Nc6, then if e4 then e6.
-    let ack = line(&d, &d.bob, thread, "Nf3 Nc6 e4 e6").await?;
-    assert!(ack.contains("`Nf3 Nc6 e4 e6`"), "{ack}");
-    let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
-    assert!(listed.is_ephemeral());
-    assert!(
-        listed.content().unwrap().contains("Nf3 Nc6 e4 e6"),
-        "{listed:?}"
-    );
-    // The opponent sees none of it; a spectator may not ask.
-    let theirs = premove(&d, &d.alice, thread, "list", vec![]).await?;
-    assert!(
-        theirs.content().unwrap().contains("no conditional lines"),
-        "{theirs:?}"
-    );
-    let carol = premove(&d, &d.carol, thread, "list", vec![]).await?;
-    assert!(
-        carol.content().unwrap().contains("Only the two players"),
-        "{carol:?}"
-    );
-    assert!(!pgn(&d, thread).await?.contains("Nc6"));
-    assert!(public_texts(&d, thread).iter().all(|t| !t.contains("Nc6")));
-
-    // Alice plays Nf3: bob's Nc6 is played at once, in the same transaction.
-    let r = d.play(&d.alice, thread, "Nf3").await?;
-    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
-    assert_eq!(moves(&d, g.game).await, ["Nf3", "Nc6"]);
-    let boards = d.boards(thread);
-    let last = boards.last().unwrap();
-    assert!(last.content().contains("Nc6"), "{}", last.content());
-    assert!(
-        last.content().contains("Played by conditional move"),
-        "{}",
-        last.content()
-    );
-    // Then e4 -> e6; the line is used up.
-    d.play(&d.alice, thread, "e4").await?;
-    assert_eq!(moves(&d, g.game).await, ["Nf3", "Nc6", "e4", "e6"]);
-    let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
-    assert!(
-        listed.content().unwrap().contains("no conditional lines"),
-        "{listed:?}"
-    );
-
-    // On her own turn alice's line starts with her move, played now: d4, then if d5, c4.
-    let ack = line(&d, &d.alice, thread, "d4 d5 c4").await?;
-    assert!(ack.contains("Played"), "{ack}");
-    assert!(ack.contains("`d5 c4`"), "{ack}");
-    assert_eq!(moves(&d, g.game).await.len(), 5);
-    d.play(&d.bob, thread, "d5").await?;
-    assert_eq!(
-        moves(&d, g.game).await,
-        ["Nf3", "Nc6", "e4", "e6", "d4", "d5", "c4"]
-    );
-    // Nothing private was ever public, and no DM told anyone anything.
-    assert!(
-        public_texts(&d, thread)
-            .iter()
-            .all(|t| !t.contains("conditional line"))
-    );
-    assert!(
-        d.fake
-            .messages_in(d.fake.dm_channel_for(d.alice.id))
-            .is_empty()
-    );
-    assert!(
-        d.fake
-            .messages_in(d.fake.dm_channel_for(d.bob.id))
-            .is_empty()
-    );
-    finish(d).await
+                vec![
+                    CommandOption::string("line", "e").focused(),
+                    CommandOption::string("game", g.game.to_string()),
+                ],
+            )]
+        };
+        // Bob to move in the first game: his line starts with his own move.
+        let bob_first = ask(&d, &d.bob, "premove", line_in(&first)).await?;
+        assert!(bob_first.iter().any(|v| v == "e5"), "{bob_first:?}");
+        assert!(!bob_first.iter().any(|v| v == "e4"), "{bob_first:?}");
+        // Alice to move in the second: his line starts with her expected move.
+        let bob_second = ask(&d, &d.bob, "premove", line_in(&second)).await?;
+        assert!(bob_second.iter().any(|v| v == "e4"), "{bob_second:?}");
+        assert!(!bob_second.iter().any(|v| v == "e5"), "{bob_second:?}");
+        finish(d).await
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_different_reply_drops_the_line_and_its_owner_is_told_privately() -> Outcome {
-    let (d, _clock, _dir) = start().await?;
-    let g = game(&d, true).await?;
-    let thread = g.thread.get();
-    line(&d, &d.bob, thread, "e4 e5 Nf3 Nc6").await?;
-    line(&d, &d.bob, thread, "d4 d5").await?;
-    // A refused line says why, privately, and names nothing of the opponent's view.
-    let bad = line(&d, &d.bob, thread, "e4 Ke7").await?;
-    assert!(bad.contains("not legal for you"), "{bad}");
-    let bad = line(&d, &d.bob, thread, "Qh5 e5").await?;
-    assert!(
-        bad.contains("not a legal action for your opponent"),
-        "{bad}"
-    );
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_conditional_line_plays_out_over_several_plies_and_stays_private() -> Outcome {
+        let (d, _clock, _dir) = start().await?;
+        let g = game(&d, true).await?;
+        let thread = g.thread.get();
 
-    d.play(&d.alice, thread, "d4").await?;
-    // The d4 line answered; the e4 line was dropped and bob told by DM only.
-    assert_eq!(moves(&d, g.game).await, ["d4", "d5"]);
-    d.outbox_delivered().await?;
-    let dms = d.fake.messages_in(d.fake.dm_channel_for(d.bob.id));
-    assert_eq!(dms.len(), 1, "{dms:?}");
-    assert!(
-        dms[0].content().contains("e4 e5 Nf3 Nc6"),
-        "{}",
-        dms[0].content()
-    );
-    assert!(
-        dms[0].content().contains("your opponent played d4"),
-        "{}",
-        dms[0].content()
-    );
-    assert!(
-        public_texts(&d, thread)
-            .iter()
-            .all(|t| !t.contains("e4 e5"))
-    );
-    assert!(
-        d.fake
-            .messages_in(d.fake.dm_channel_for(d.alice.id))
-            .is_empty()
-    );
-    let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
-    assert!(listed.content().unwrap().contains("no conditional lines"));
+        // Autocomplete on the opponent's turn: alice's (White's) first moves, then bob's.
+        let choices = d
+            .autocomplete_command(
+                &d.bob,
+                thread,
+                "premove",
+                vec![CommandOption::subcommand(
+                    "line",
+                    vec![CommandOption::string("line", "Nf3 N").focused()],
+                )],
+            )
+            .await?;
+        assert!(choices.iter().any(|(_, v)| v == "Nf3 Nc6"), "{choices:?}");
+        assert!(choices.len() <= 25);
 
-    // `/premove clear` removes lines.
-    line(&d, &d.alice, thread, "c4 e6 Nc3").await?;
-    let cleared = premove(&d, &d.alice, thread, "clear", vec![]).await?;
-    assert!(
-        cleared.content().unwrap().contains("Removed 1"),
-        "{cleared:?}"
-    );
-    finish(d).await
+        // Bob, on alice's turn: if Nf3 then Nc6, then if e4 then e6.
+        let ack = line(&d, &d.bob, thread, "Nf3 Nc6 e4 e6").await?;
+        assert!(ack.contains("`Nf3 Nc6 e4 e6`"), "{ack}");
+        let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
+        assert!(listed.is_ephemeral());
+        assert!(
+            listed.content().unwrap().contains("Nf3 Nc6 e4 e6"),
+            "{listed:?}"
+        );
+        // The opponent sees none of it; a spectator may not ask.
+        let theirs = premove(&d, &d.alice, thread, "list", vec![]).await?;
+        assert!(
+            theirs.content().unwrap().contains("no conditional lines"),
+            "{theirs:?}"
+        );
+        let carol = premove(&d, &d.carol, thread, "list", vec![]).await?;
+        assert!(
+            carol.content().unwrap().contains("Only the two players"),
+            "{carol:?}"
+        );
+        assert!(!pgn(&d, thread).await?.contains("Nc6"));
+        assert!(public_texts(&d, thread).iter().all(|t| !t.contains("Nc6")));
+
+        // Alice plays Nf3: bob's Nc6 is played at once, in the same transaction.
+        let r = d.play(&d.alice, thread, "Nf3").await?;
+        assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+        assert_eq!(moves(&d, g.game).await, ["Nf3", "Nc6"]);
+        let boards = d.boards(thread);
+        let last = boards.last().unwrap();
+        assert!(last.content().contains("Nc6"), "{}", last.content());
+        assert!(
+            last.content().contains("Played by conditional move"),
+            "{}",
+            last.content()
+        );
+        // Then e4 -> e6; the line is used up.
+        d.play(&d.alice, thread, "e4").await?;
+        assert_eq!(moves(&d, g.game).await, ["Nf3", "Nc6", "e4", "e6"]);
+        let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
+        assert!(
+            listed.content().unwrap().contains("no conditional lines"),
+            "{listed:?}"
+        );
+
+        // On her own turn alice's line starts with her move, played now: d4, then if d5, c4.
+        let ack = line(&d, &d.alice, thread, "d4 d5 c4").await?;
+        assert!(ack.contains("Played"), "{ack}");
+        assert!(ack.contains("`d5 c4`"), "{ack}");
+        assert_eq!(moves(&d, g.game).await.len(), 5);
+        d.play(&d.bob, thread, "d5").await?;
+        assert_eq!(
+            moves(&d, g.game).await,
+            ["Nf3", "Nc6", "e4", "e6", "d4", "d5", "c4"]
+        );
+        // Nothing private was ever public, and no DM told anyone anything.
+        assert!(
+            public_texts(&d, thread)
+                .iter()
+                .all(|t| !t.contains("conditional line"))
+        );
+        assert!(
+            d.fake
+                .messages_in(d.fake.dm_channel_for(d.alice.id))
+                .is_empty()
+        );
+        assert!(
+            d.fake
+                .messages_in(d.fake.dm_channel_for(d.bob.id))
+                .is_empty()
+        );
+        finish(d).await
+    }
 }
 
-/// A stored reply that is no longer legal is dropped, never played. Lines are checked when
-/// they are registered, against the very position they answer, so such a reply is a line
-/// whose game changed under it (written here straight into storage, as a line saved by an
-/// older version would be).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_illegal_conditional_reply_is_dropped_not_played() -> Outcome {
-    let (d, _clock, _dir) = start().await?;
-    let g = game(&d, true).await?;
-    let thread = g.thread.get();
-    let mut tx = d.db.begin_write().await?;
-    kaboom_store::comforts::add_line(
-        &mut tx,
-        g.game,
-        UserId(d.bob.id),
-        kaboom_rules::Color::Black,
-        0,
-        &["e4".to_string(), "Qh4".to_string()],
-        T0,
-    )
-    .await?;
-    tx.commit()
-        .await
-        .map_err(kaboom_store::StorageError::from)?;
-    d.play(&d.alice, thread, "e4").await?;
-    assert_eq!(
-        moves(&d, g.game).await,
-        ["e4"],
-        "the illegal reply was not played"
-    );
-    d.outbox_delivered().await?;
-    let dms = d.fake.messages_in(d.fake.dm_channel_for(d.bob.id));
-    assert_eq!(dms.len(), 1, "{dms:?}");
-    assert!(
-        dms[0].content().contains("no longer legal"),
-        "{}",
-        dms[0].content()
-    );
-    // Bob plays on by hand.
-    let r = d.play(&d.bob, thread, "e5").await?;
-    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
-    finish(d).await
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_different_reply_drops_the_line_and_its_owner_is_told_privately() -> Outcome {
+        let (d, _clock, _dir) = start().await?;
+        let g = game(&d, true).await?;
+        let thread = g.thread.get();
+        line(&d, &d.bob, thread, "e4 e5 Nf3 Nc6").await?;
+        line(&d, &d.bob, thread, "d4 d5").await?;
+        // A refused line says why, privately, and names nothing of the opponent's view.
+        let bad = line(&d, &d.bob, thread, "e4 Ke7").await?;
+        assert!(bad.contains("not legal for you"), "{bad}");
+        let bad = line(&d, &d.bob, thread, "Qh5 e5").await?;
+        assert!(
+            bad.contains("not a legal action for your opponent"),
+            "{bad}"
+        );
+
+        d.play(&d.alice, thread, "d4").await?;
+        // The d4 line answered; the e4 line was dropped and bob told by DM only.
+        assert_eq!(moves(&d, g.game).await, ["d4", "d5"]);
+        d.outbox_delivered().await?;
+        let dms = d.fake.messages_in(d.fake.dm_channel_for(d.bob.id));
+        assert_eq!(dms.len(), 1, "{dms:?}");
+        assert!(
+            dms[0].content().contains("e4 e5 Nf3 Nc6"),
+            "{}",
+            dms[0].content()
+        );
+        assert!(
+            dms[0].content().contains("your opponent played d4"),
+            "{}",
+            dms[0].content()
+        );
+        assert!(
+            public_texts(&d, thread)
+                .iter()
+                .all(|t| !t.contains("e4 e5"))
+        );
+        assert!(
+            d.fake
+                .messages_in(d.fake.dm_channel_for(d.alice.id))
+                .is_empty()
+        );
+        let listed = premove(&d, &d.bob, thread, "list", vec![]).await?;
+        assert!(listed.content().unwrap().contains("no conditional lines"));
+
+        // `/premove clear` removes lines.
+        line(&d, &d.alice, thread, "c4 e6 Nc3").await?;
+        let cleared = premove(&d, &d.alice, thread, "clear", vec![]).await?;
+        assert!(
+            cleared.content().unwrap().contains("Removed 1"),
+            "{cleared:?}"
+        );
+        finish(d).await
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_vacation_stops_the_clock_pauses_nudges_and_ends_by_itself() -> Outcome {
-    let (d, clock, _dir) = start().await?;
-    let g = game(&d, true).await?; // 3 days per move
-    let thread = g.thread.get();
-    let scheduler = d.scheduler(clock.clone(), SchedulerConfig::default());
-    d.play(&d.alice, thread, "e4").await?; // bob to move until T0 + 3 days
-    clock.advance(DAY);
-    let r = d
-        .cmd(
-            &d.bob,
-            thread,
-            "vacation",
-            vec![CommandOption::subcommand(
-                "start",
-                vec![CommandOption::integer("days", 2)],
-            )],
+kaboom_testkit::dbtest! {
+    /// A stored reply that is no longer legal is dropped, never played. Lines are checked when
+    /// they are registered, against the very position they answer, so such a reply is a line
+    /// whose game changed under it (written here straight into storage, as a line saved by an
+    /// older version would be).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_illegal_conditional_reply_is_dropped_not_played() -> Outcome {
+        let (d, _clock, _dir) = start().await?;
+        let g = game(&d, true).await?;
+        let thread = g.thread.get();
+        let mut tx = d.db.begin_write().await?;
+        kaboom_store::comforts::add_line(
+            &mut tx,
+            g.game,
+            UserId(d.bob.id),
+            kaboom_rules::Color::Black,
+            0,
+            &["e4".to_string(), "Qh4".to_string()],
+            T0,
         )
         .await?;
-    assert!(r.is_ephemeral());
-    assert!(r.content().unwrap().contains("12 days left"), "{r:?}");
-    d.outbox_delivered().await?;
-    let told = public_texts(&d, thread);
-    assert!(
-        told.iter()
-            .any(|t| t.contains("bob (Black) is on vacation until")),
-        "{told:?}"
-    );
-    let row = kaboom_store::games::get(&d.db, g.game).await?.unwrap();
-    assert_eq!(
-        row.deadline_at,
-        Some(T0 + 5 * DAY),
-        "the clock stood still 2 days"
-    );
-
-    // 50% of bob's (now 5-day) turn passes during the vacation: no reminder.
-    clock.advance(DAY + DAY * 9 / 10); // T0 + 2.9 days
-    let report = scheduler.sweep().await?;
-    assert!(report.nudged.is_empty(), "{report:?}");
-    // The vacation's days run out: the scheduler ends it, reminders resume.
-    clock.advance(DAY / 5); // T0 + 3.1 days
-    let report = scheduler.sweep().await?;
-    assert_eq!(report.vacations_ended, 1, "{report:?}");
-    assert_eq!(report.nudged.len(), 1, "{report:?}");
-    // The thread says so, once, as it does for `/vacation end` (noticed at stop 26).
-    d.outbox_delivered().await?;
-    let back = public_texts(&d, thread)
-        .iter()
-        .filter(|t| t.contains("bob (Black) is back from vacation"))
-        .count();
-    assert_eq!(back, 1, "{:?}", public_texts(&d, thread));
-    // The old deadline (T0 + 3 days) passed without a forfeit; the new one forfeits.
-    clock.advance(DAY + DAY / 2); // T0 + 4.6 days
-    assert!(scheduler.sweep().await?.forfeited.is_empty());
-    clock.advance(DAY / 2); // T0 + 5.1 days
-    assert_eq!(scheduler.sweep().await?.forfeited, [g.game]);
-    d.outbox_delivered().await?;
-    let status = d
-        .cmd(
-            &d.bob,
-            thread,
-            "vacation",
-            vec![CommandOption::subcommand("status", vec![])],
-        )
-        .await?;
-    assert!(status.content().unwrap().contains("12 of 14"), "{status:?}");
-    finish(d).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_vacation_ended_early_gives_the_days_back_to_the_clock() -> Outcome {
-    let (d, clock, _dir) = start().await?;
-    let g = game(&d, true).await?;
-    let thread = g.thread.get();
-    let vacation = |sub: &str, options| {
-        d.cmd(
-            &d.alice,
-            thread,
-            "vacation",
-            vec![CommandOption::subcommand(sub, options)],
-        )
-    };
-    // Alice (to move, deadline T0 + 3 days) takes 5 days, comes back after 1.
-    vacation("start", vec![CommandOption::integer("days", 5)]).await?;
-    let again = vacation("start", vec![]).await?;
-    assert!(
-        again.content().unwrap().contains("already on vacation"),
-        "{again:?}"
-    );
-    let too_many = d
-        .cmd(
-            &d.bob,
-            thread,
-            "vacation",
-            vec![CommandOption::subcommand(
-                "start",
-                vec![CommandOption::integer("days", 15)],
-            )],
-        )
-        .await?;
-    assert!(
-        too_many
-            .content()
-            .unwrap()
-            .contains("14 vacation days left"),
-        "{too_many:?}"
-    );
-    let deadline = || async {
-        kaboom_store::games::get(&d.db, g.game)
+        tx.commit()
             .await
-            .unwrap()
-            .unwrap()
-            .deadline_at
-    };
-    assert_eq!(deadline().await, Some(T0 + 8 * DAY));
-    clock.advance(DAY);
-    let back = vacation("end", vec![]).await?;
-    assert!(back.content().unwrap().contains("Welcome back"), "{back:?}");
-    assert_eq!(deadline().await, Some(T0 + 4 * DAY), "one day stood still");
-    d.outbox_delivered().await?;
-    assert!(
-        public_texts(&d, thread)
+            .map_err(kaboom_store::StorageError::from)?;
+        d.play(&d.alice, thread, "e4").await?;
+        assert_eq!(
+            moves(&d, g.game).await,
+            ["e4"],
+            "the illegal reply was not played"
+        );
+        d.outbox_delivered().await?;
+        let dms = d.fake.messages_in(d.fake.dm_channel_for(d.bob.id));
+        assert_eq!(dms.len(), 1, "{dms:?}");
+        assert!(
+            dms[0].content().contains("no longer legal"),
+            "{}",
+            dms[0].content()
+        );
+        // Bob plays on by hand.
+        let r = d.play(&d.bob, thread, "e5").await?;
+        assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+        finish(d).await
+    }
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_vacation_stops_the_clock_pauses_nudges_and_ends_by_itself() -> Outcome {
+        let (d, clock, _dir) = start().await?;
+        let g = game(&d, true).await?; // 3 days per move
+        let thread = g.thread.get();
+        let scheduler = d.scheduler(clock.clone(), SchedulerConfig::default());
+        d.play(&d.alice, thread, "e4").await?; // bob to move until T0 + 3 days
+        clock.advance(DAY);
+        let r = d
+            .cmd(
+                &d.bob,
+                thread,
+                "vacation",
+                vec![CommandOption::subcommand(
+                    "start",
+                    vec![CommandOption::integer("days", 2)],
+                )],
+            )
+            .await?;
+        assert!(r.is_ephemeral());
+        assert!(r.content().unwrap().contains("12 days left"), "{r:?}");
+        d.outbox_delivered().await?;
+        let told = public_texts(&d, thread);
+        assert!(
+            told.iter()
+                .any(|t| t.contains("bob (Black) is on vacation until")),
+            "{told:?}"
+        );
+        let row = kaboom_store::games::get(&d.db, g.game).await?.unwrap();
+        assert_eq!(
+            row.deadline_at,
+            Some(T0 + 5 * DAY),
+            "the clock stood still 2 days"
+        );
+
+        // 50% of bob's (now 5-day) turn passes during the vacation: no reminder.
+        clock.advance(DAY + DAY * 9 / 10); // T0 + 2.9 days
+        let report = scheduler.sweep().await?;
+        assert!(report.nudged.is_empty(), "{report:?}");
+        // The vacation's days run out: the scheduler ends it, reminders resume.
+        clock.advance(DAY / 5); // T0 + 3.1 days
+        let report = scheduler.sweep().await?;
+        assert_eq!(report.vacations_ended, 1, "{report:?}");
+        assert_eq!(report.nudged.len(), 1, "{report:?}");
+        // The thread says so, once, as it does for `/vacation end` (noticed at stop 26).
+        d.outbox_delivered().await?;
+        let back = public_texts(&d, thread)
             .iter()
-            .any(|t| t.contains("is back from vacation"))
-    );
-    let status = vacation("status", vec![]).await?;
-    assert!(status.content().unwrap().contains("13 of 14"), "{status:?}");
-    finish(d).await
+            .filter(|t| t.contains("bob (Black) is back from vacation"))
+            .count();
+        assert_eq!(back, 1, "{:?}", public_texts(&d, thread));
+        // The old deadline (T0 + 3 days) passed without a forfeit; the new one forfeits.
+        clock.advance(DAY + DAY / 2); // T0 + 4.6 days
+        assert!(scheduler.sweep().await?.forfeited.is_empty());
+        clock.advance(DAY / 2); // T0 + 5.1 days
+        assert_eq!(scheduler.sweep().await?.forfeited, [g.game]);
+        d.outbox_delivered().await?;
+        let status = d
+            .cmd(
+                &d.bob,
+                thread,
+                "vacation",
+                vec![CommandOption::subcommand("status", vec![])],
+            )
+            .await?;
+        assert!(status.content().unwrap().contains("12 of 14"), "{status:?}");
+        finish(d).await
+    }
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_vacation_ended_early_gives_the_days_back_to_the_clock() -> Outcome {
+        let (d, clock, _dir) = start().await?;
+        let g = game(&d, true).await?;
+        let thread = g.thread.get();
+        let vacation = |sub: &str, options| {
+            d.cmd(
+                &d.alice,
+                thread,
+                "vacation",
+                vec![CommandOption::subcommand(sub, options)],
+            )
+        };
+        // Alice (to move, deadline T0 + 3 days) takes 5 days, comes back after 1.
+        vacation("start", vec![CommandOption::integer("days", 5)]).await?;
+        let again = vacation("start", vec![]).await?;
+        assert!(
+            again.content().unwrap().contains("already on vacation"),
+            "{again:?}"
+        );
+        let too_many = d
+            .cmd(
+                &d.bob,
+                thread,
+                "vacation",
+                vec![CommandOption::subcommand(
+                    "start",
+                    vec![CommandOption::integer("days", 15)],
+                )],
+            )
+            .await?;
+        assert!(
+            too_many
+                .content()
+                .unwrap()
+                .contains("14 vacation days left"),
+            "{too_many:?}"
+        );
+        let deadline = || async {
+            kaboom_store::games::get(&d.db, g.game)
+                .await
+                .unwrap()
+                .unwrap()
+                .deadline_at
+        };
+        assert_eq!(deadline().await, Some(T0 + 8 * DAY));
+        clock.advance(DAY);
+        let back = vacation("end", vec![]).await?;
+        assert!(back.content().unwrap().contains("Welcome back"), "{back:?}");
+        assert_eq!(deadline().await, Some(T0 + 4 * DAY), "one day stood still");
+        d.outbox_delivered().await?;
+        assert!(
+            public_texts(&d, thread)
+                .iter()
+                .any(|t| t.contains("is back from vacation"))
+        );
+        let status = vacation("status", vec![]).await?;
+        assert!(status.content().unwrap().contains("13 of 14"), "{status:?}");
+        finish(d).await
+    }
 }
 
 async fn note(
@@ -533,309 +545,383 @@ fn proposal(d: &Driver, thread: u64, action: &str) -> (u64, String) {
     (m.id, id)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn takebacks_accepted_declined_voided_and_refused_when_rated() -> Outcome {
-    let (d, _clock, _dir) = start().await?;
-    // Rated: refused.
-    let rated = game(&d, true).await?;
-    d.play(&d.alice, rated.thread, "e4").await?;
-    let no = takeback(&d, &d.alice, rated.thread.get()).await?;
-    assert!(no.contains("only for casual games"), "{no}");
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn takebacks_accepted_declined_voided_and_refused_when_rated() -> Outcome {
+        let (d, _clock, _dir) = start().await?;
+        // Rated: refused.
+        let rated = game(&d, true).await?;
+        d.play(&d.alice, rated.thread, "e4").await?;
+        let no = takeback(&d, &d.alice, rated.thread.get()).await?;
+        assert!(no.contains("only for casual games"), "{no}");
 
-    let g = game(&d, false).await?;
-    let thread = g.thread.get();
-    let none = takeback(&d, &d.alice, thread).await?;
-    assert!(none.contains("no move to take back"), "{none}");
-    d.play(&d.alice, thread, "e4").await?;
-    // Declined.
-    let asked = takeback(&d, &d.alice, thread).await?;
-    assert!(asked.contains("proposed"), "{asked}");
-    let (m, no) = proposal(&d, thread, "tbno");
-    let own = d.click(&d.alice, m, &no).await?;
-    assert!(
-        own.content().unwrap().contains("your own proposal"),
-        "{own:?}"
-    );
-    let r = d.click(&d.bob, m, &no).await?;
-    assert_eq!(r.content(), Some("Takeback declined."));
-    assert!(
-        public_texts(&d, thread)
-            .iter()
-            .any(|t| t.contains("declined the takeback"))
-    );
-    assert_eq!(moves(&d, g.game).await, ["e4"]);
-    // An answered proposal keeps its text and loses its buttons.
-    assert!(buttons_on(&d, thread, m).is_empty(), "declined");
-    // Accepted: back to the start, a new board, alice moves again.
-    takeback(&d, &d.alice, thread).await?;
-    let boards_before = d.boards(thread).len();
-    let (m, yes) = proposal(&d, thread, "tbyes");
-    let r = d.click(&d.bob, m, &yes).await?;
-    assert_eq!(r.content(), Some("Takeback accepted."), "{r:?}");
-    assert!(moves(&d, g.game).await.is_empty());
-    let boards = d.boards(thread);
-    assert_eq!(boards.len(), boards_before + 1);
-    assert!(
-        boards.last().unwrap().content().contains("took back e4"),
-        "{}",
-        boards.last().unwrap().content()
-    );
-    assert!(buttons_on(&d, thread, m).is_empty(), "accepted");
-    let r = d.play(&d.alice, thread, "d4").await?;
-    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
-    // A move voids a standing proposal: exactly one of the two wins.
-    takeback(&d, &d.alice, thread).await?;
-    let (m, yes) = proposal(&d, thread, "tbyes");
-    d.play(&d.bob, thread, "d5").await?;
-    // The move's board takes the proposal's buttons down; a click that raced it is refused.
-    assert!(buttons_on(&d, thread, m).is_empty(), "voided by a move");
-    let late = d.click(&d.bob, m, &yes).await?;
-    assert!(
-        late.content()
-            .unwrap()
-            .contains("No takeback proposal stands"),
-        "{late:?}"
-    );
-    assert_eq!(moves(&d, g.game).await, ["d4", "d5"]);
-    finish(d).await
+        let g = game(&d, false).await?;
+        let thread = g.thread.get();
+        let none = takeback(&d, &d.alice, thread).await?;
+        assert!(none.contains("no move to take back"), "{none}");
+        d.play(&d.alice, thread, "e4").await?;
+        // Declined.
+        let asked = takeback(&d, &d.alice, thread).await?;
+        assert!(asked.contains("proposed"), "{asked}");
+        let (m, no) = proposal(&d, thread, "tbno");
+        let own = d.click(&d.alice, m, &no).await?;
+        assert!(
+            own.content().unwrap().contains("your own proposal"),
+            "{own:?}"
+        );
+        let r = d.click(&d.bob, m, &no).await?;
+        assert_eq!(r.content(), Some("Takeback declined."));
+        assert!(
+            public_texts(&d, thread)
+                .iter()
+                .any(|t| t.contains("declined the takeback"))
+        );
+        assert_eq!(moves(&d, g.game).await, ["e4"]);
+        // An answered proposal keeps its text and loses its buttons.
+        assert!(buttons_on(&d, thread, m).is_empty(), "declined");
+        // Accepted: back to the start, a new board, alice moves again.
+        takeback(&d, &d.alice, thread).await?;
+        let boards_before = d.boards(thread).len();
+        let (m, yes) = proposal(&d, thread, "tbyes");
+        let r = d.click(&d.bob, m, &yes).await?;
+        assert_eq!(r.content(), Some("Takeback accepted."), "{r:?}");
+        assert!(moves(&d, g.game).await.is_empty());
+        let boards = d.boards(thread);
+        assert_eq!(boards.len(), boards_before + 1);
+        assert!(
+            boards.last().unwrap().content().contains("took back e4"),
+            "{}",
+            boards.last().unwrap().content()
+        );
+        assert!(buttons_on(&d, thread, m).is_empty(), "accepted");
+        let r = d.play(&d.alice, thread, "d4").await?;
+        assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+        // A move voids a standing proposal: exactly one of the two wins.
+        takeback(&d, &d.alice, thread).await?;
+        let (m, yes) = proposal(&d, thread, "tbyes");
+        d.play(&d.bob, thread, "d5").await?;
+        // The move's board takes the proposal's buttons down; a click that raced it is refused.
+        assert!(buttons_on(&d, thread, m).is_empty(), "voided by a move");
+        let late = d.click(&d.bob, m, &yes).await?;
+        assert!(
+            late.content()
+                .unwrap()
+                .contains("No takeback proposal stands"),
+            "{late:?}"
+        );
+        assert_eq!(moves(&d, g.game).await, ["d4", "d5"]);
+        finish(d).await
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_note_is_shown_only_to_its_owner() -> Outcome {
-    let (d, _clock, _dir) = start().await?;
-    let g = game(&d, true).await?;
-    let thread = g.thread.get();
-    let r = note(
-        &d,
-        &d.alice,
-        vec![CommandOption::string("text", "plan: castle long")],
-    )
-    .await?;
-    assert!(r.is_ephemeral());
-    assert!(r.content().unwrap().contains("plan: castle long"), "{r:?}");
-    note(
-        &d,
-        &d.alice,
-        vec![CommandOption::string("text", "watch f7")],
-    )
-    .await?;
-    let carol = note(&d, &d.carol, vec![]).await?;
-    assert!(
-        carol.content().unwrap().contains("Only the two players"),
-        "{carol:?}"
-    );
-    let bob = note(&d, &d.bob, vec![]).await?;
-    assert!(bob.content().unwrap().contains("no note"), "{bob:?}");
-
-    let board = d.boards(thread).pop().unwrap();
-    let view = board
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:view:"))
-        .unwrap();
-    let mine = d.click(&d.alice, board.id, &view).await?;
-    assert!(mine.is_ephemeral());
-    let text = mine.content().unwrap();
-    assert!(text.contains("plan: castle long\nwatch f7"), "{text}");
-    let theirs = d.click(&d.bob, board.id, &view).await?;
-    assert!(!theirs.content().unwrap().contains("castle"), "{theirs:?}");
-    // `/board private:true` is the same own view, note included (noticed at stop 26);
-    // the public `/board` never shows it.
-    let private = d
-        .cmd(
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_note_is_shown_only_to_its_owner() -> Outcome {
+        let (d, _clock, _dir) = start().await?;
+        let g = game(&d, true).await?;
+        let thread = g.thread.get();
+        let r = note(
+            &d,
             &d.alice,
-            thread,
-            "board",
-            vec![CommandOption::boolean("private", true)],
+            vec![CommandOption::string("text", "plan: castle long")],
         )
         .await?;
-    assert!(private.is_ephemeral());
-    assert!(
-        private
-            .content()
-            .unwrap()
-            .contains("plan: castle long\nwatch f7"),
-        "{private:?}"
-    );
-    let public = d.cmd(&d.alice, thread, "board", vec![]).await?;
-    assert!(!public.content().unwrap().contains("castle"), "{public:?}");
-    assert!(
-        public_texts(&d, thread)
-            .iter()
-            .all(|t| !t.contains("castle"))
-    );
-    let cleared = note(&d, &d.alice, vec![CommandOption::boolean("clear", true)]).await?;
-    assert!(
-        cleared.content().unwrap().contains("no note"),
-        "{cleared:?}"
-    );
-    finish(d).await
-}
-
-/// The Rematch button, once per finished game: a second click (or the opponent's)
-/// points to the rematch that stands instead of offering another.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
-    let (d, _clock, _dir) = start().await?;
-    let g = game(&d, false).await?;
-    let thread = g.thread.get();
-    d.cmd(&d.alice, thread, "resign", vec![]).await?;
-    let result = d.boards(thread).pop().unwrap();
-    let rematch = result
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:rematch:"))
-        .expect("a Rematch button on the result");
-    assert!(rematch.len() <= 100);
-    let carol = d.click(&d.carol, result.id, &rematch).await?;
-    assert!(
-        carol.content().unwrap().contains("Only the two players"),
-        "{carol:?}"
-    );
-    let r = d.click(&d.alice, result.id, &rematch).await?;
-    assert!(r.content().unwrap().contains("Rematch offered"), "{r:?}");
-    // A second click, by alice again or by bob, offers nothing twice: it points to the
-    // rematch that stands.
-    for user in [&d.alice, &d.bob] {
-        let again = d.click(user, result.id, &rematch).await?;
+        assert!(r.is_ephemeral());
+        assert!(r.content().unwrap().contains("plan: castle long"), "{r:?}");
+        note(
+            &d,
+            &d.alice,
+            vec![CommandOption::string("text", "watch f7")],
+        )
+        .await?;
+        let carol = note(&d, &d.carol, vec![]).await?;
         assert!(
-            again
+            carol.content().unwrap().contains("Only the two players"),
+            "{carol:?}"
+        );
+        let bob = note(&d, &d.bob, vec![]).await?;
+        assert!(bob.content().unwrap().contains("no note"), "{bob:?}");
+
+        let board = d.boards(thread).pop().unwrap();
+        let view = board
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:view:"))
+            .unwrap();
+        let mine = d.click(&d.alice, board.id, &view).await?;
+        assert!(mine.is_ephemeral());
+        let text = mine.content().unwrap();
+        assert!(text.contains("plan: castle long\nwatch f7"), "{text}");
+        let theirs = d.click(&d.bob, board.id, &view).await?;
+        assert!(!theirs.content().unwrap().contains("castle"), "{theirs:?}");
+        // `/board private:true` is the same own view, note included (noticed at stop 26);
+        // the public `/board` never shows it.
+        let private = d
+            .cmd(
+                &d.alice,
+                thread,
+                "board",
+                vec![CommandOption::boolean("private", true)],
+            )
+            .await?;
+        assert!(private.is_ephemeral());
+        assert!(
+            private
                 .content()
                 .unwrap()
-                .contains("A rematch already stands"),
-            "{again:?}"
+                .contains("plan: castle long\nwatch f7"),
+            "{private:?}"
         );
+        let public = d.cmd(&d.alice, thread, "board", vec![]).await?;
+        assert!(!public.content().unwrap().contains("castle"), "{public:?}");
+        assert!(
+            public_texts(&d, thread)
+                .iter()
+                .all(|t| !t.contains("castle"))
+        );
+        let cleared = note(&d, &d.alice, vec![CommandOption::boolean("clear", true)]).await?;
+        assert!(
+            cleared.content().unwrap().contains("no note"),
+            "{cleared:?}"
+        );
+        finish(d).await
     }
-    d.outbox_delivered().await?;
-    let offers = d
-        .fake
-        .messages_in(d.fake.text_channel_id())
-        .into_iter()
-        .filter(|m| m.content().starts_with("Rematch of game"))
-        .count();
-    assert_eq!(offers, 1, "one rematch challenge in the channel");
-    let offer = d
-        .fake
-        .messages_in(d.fake.text_channel_id())
-        .into_iter()
-        .rev()
-        .find(|m| m.content().starts_with("Rematch of game"))
-        .expect("the rematch challenge in the channel");
-    assert!(offer.content().contains("casual"), "{}", offer.content());
-    assert!(
-        offer.content().contains("challenger plays black"),
-        "{}",
-        offer.content()
-    );
-    let accept = offer
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:accept:"))
-        .unwrap();
-    let by_alice = d.click(&d.alice, offer.id, &accept).await?;
-    assert!(
-        !by_alice.content().unwrap().contains("Game on"),
-        "{by_alice:?}"
-    );
-    let started = d.click(&d.bob, offer.id, &accept).await?;
-    assert!(
-        started.content().unwrap().contains("Game on"),
-        "{started:?}"
-    );
-    let threads = d.fake.threads();
-    let new_thread = threads.last().unwrap().id;
-    assert_ne!(new_thread, thread);
-    let new_game = d.fake.messages_in(new_thread);
-    assert!(
-        new_game
-            .iter()
-            .any(|m| m.content().contains("bob") && m.content().contains("(White) to move")),
-        "{new_game:?}"
-    );
-    let row = kaboom_store::games::by_thread(&d.db, kaboom_domain::ids::ChannelId(new_thread))
-        .await?
-        .unwrap();
-    assert_eq!(row.white_id, UserId(d.bob.id));
-    assert_eq!(row.black_id, UserId(d.alice.id));
-    assert!(!row.rated);
-    finish(d).await
 }
 
-/// BOT-BEIRUT-1 and BOT-BEIRUT-2: in Beirut a line cannot name the opponent's Boom (the
-/// same refusal whether or not a carrier stands there), a Boom ends the opponent's lines,
-/// and no takeback crosses a Boom.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn beirut_takebacks_never_cross_a_boom() -> Outcome {
-    let (d, _clock, _dir) = start().await?;
-    let g = game_of(&d, BEIRUT, false).await?;
-    let thread = g.thread.get();
-    d.choose_carriers_by_dm(&d.alice, g.game, &["b1"]).await?;
-    d.choose_carriers_by_dm(&d.bob, g.game, &["g8"]).await?;
-    d.outbox_delivered().await?;
-    let real = line(&d, &d.bob, thread, "Boom@b1 e5").await?;
-    let not = line(&d, &d.bob, thread, "Boom@g1 e5").await?;
-    assert!(real.contains("cannot name your opponent's Boom"), "{real}");
-    assert_eq!(real, not, "the refusal says nothing about alice's carriers");
-    // Bob's own Boom may be named.
-    line(&d, &d.bob, thread, "e4 Boom@g8").await?;
-    line(&d, &d.bob, thread, "d4 e5").await?;
-    let r = d.play(&d.alice, thread, "Boom@b1").await?;
-    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
-    assert_eq!(
-        moves(&d, g.game).await,
-        ["Boom@b1"],
-        "no line answered the Boom"
-    );
-    d.outbox_delivered().await?;
-    let dms: Vec<String> = d
-        .fake
-        .messages_in(d.fake.dm_channel_for(d.bob.id))
-        .into_iter()
-        .map(|m| m.content().to_string())
-        .filter(|t| t.contains("conditional lines"))
-        .collect();
-    assert_eq!(dms.len(), 1, "{dms:?}");
-    assert!(
-        dms[0].contains("e4 Boom@g8") && dms[0].contains("d4 e5"),
-        "{dms:?}"
-    );
-    // The Boom revealed b1: no takeback across it, now or after bob's reply.
-    let no = takeback(&d, &d.alice, thread).await?;
-    assert!(no.contains("cannot undo a Boom"), "{no}");
-    d.play(&d.bob, thread, "e5").await?;
-    let no = takeback(&d, &d.alice, thread).await?;
-    assert!(no.contains("cannot undo a Boom"), "{no}");
-    // Alice's plain move after it may be taken back.
-    d.play(&d.alice, thread, "e4").await?;
-    let yes = takeback(&d, &d.alice, thread).await?;
-    assert!(yes.contains("proposed"), "{yes}");
-    finish(d).await
+kaboom_testkit::dbtest! {
+    /// The Rematch button, once per finished game: a second click (or the opponent's)
+    /// points to the rematch that stands instead of offering another.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
+        let (d, _clock, _dir) = start().await?;
+        let g = game(&d, false).await?;
+        let thread = g.thread.get();
+        d.cmd(&d.alice, thread, "resign", vec![]).await?;
+        let result = d.boards(thread).pop().unwrap();
+        let rematch = result
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:rematch:"))
+            .expect("a Rematch button on the result");
+        assert!(rematch.len() <= 100);
+        let carol = d.click(&d.carol, result.id, &rematch).await?;
+        assert!(
+            carol.content().unwrap().contains("Only the two players"),
+            "{carol:?}"
+        );
+        let r = d.click(&d.alice, result.id, &rematch).await?;
+        assert!(r.content().unwrap().contains("Rematch offered"), "{r:?}");
+        // A second click, by alice again or by bob, offers nothing twice: it points to the
+        // rematch that stands.
+        for user in [&d.alice, &d.bob] {
+            let again = d.click(user, result.id, &rematch).await?;
+            assert!(
+                again
+                    .content()
+                    .unwrap()
+                    .contains("A rematch already stands"),
+                "{again:?}"
+            );
+        }
+        d.outbox_delivered().await?;
+        let offers = d
+            .fake
+            .messages_in(d.fake.text_channel_id())
+            .into_iter()
+            .filter(|m| m.content().starts_with("Rematch of game"))
+            .count();
+        assert_eq!(offers, 1, "one rematch challenge in the channel");
+        let offer = d
+            .fake
+            .messages_in(d.fake.text_channel_id())
+            .into_iter()
+            .rev()
+            .find(|m| m.content().starts_with("Rematch of game"))
+            .expect("the rematch challenge in the channel");
+        assert!(offer.content().contains("casual"), "{}", offer.content());
+        assert!(
+            offer.content().contains("challenger plays black"),
+            "{}",
+            offer.content()
+        );
+        let accept = offer
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:accept:"))
+            .unwrap();
+        let by_alice = d.click(&d.alice, offer.id, &accept).await?;
+        assert!(
+            !by_alice.content().unwrap().contains("Game on"),
+            "{by_alice:?}"
+        );
+        let started = d.click(&d.bob, offer.id, &accept).await?;
+        assert!(
+            started.content().unwrap().contains("Game on"),
+            "{started:?}"
+        );
+        let threads = d.fake.threads();
+        let new_thread = threads.last().unwrap().id;
+        assert_ne!(new_thread, thread);
+        let new_game = d.fake.messages_in(new_thread);
+        assert!(
+            new_game
+                .iter()
+                .any(|m| m.content().contains("bob") && m.content().contains("(White) to move")),
+            "{new_game:?}"
+        );
+        let row = kaboom_store::games::by_thread(&d.db, kaboom_domain::ids::ChannelId(new_thread))
+            .await?
+            .unwrap();
+        assert_eq!(row.white_id, UserId(d.bob.id));
+        assert_eq!(row.black_id, UserId(d.alice.id));
+        assert!(!row.rated);
+        finish(d).await
+    }
 }
 
-/// A vacation start racing a time forfeit: exactly one wins. Both are write transactions
-/// that check the deadline (the vacation moves only deadlines still ahead; the scheduler
-/// forfeits only deadlines passed), so whatever order they commit in, a game whose time ran
-/// out is forfeited and one whose time had not is saved, never both nor neither.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
-    use kaboom_service::Services;
-    use kaboom_store::challenges::{ColorChoice, NewChallenge};
-    use kaboom_testkit::notifier::RecordingNotifier;
-    use kaboom_testkit::painter::PlainPainter;
+kaboom_testkit::dbtest! {
+    /// BOT-BEIRUT-1 and BOT-BEIRUT-2: in Beirut a line cannot name the opponent's Boom (the
+    /// same refusal whether or not a carrier stands there), a Boom ends the opponent's lines,
+    /// and no takeback crosses a Boom.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn beirut_takebacks_never_cross_a_boom() -> Outcome {
+        let (d, _clock, _dir) = start().await?;
+        let g = game_of(&d, BEIRUT, false).await?;
+        let thread = g.thread.get();
+        d.choose_carriers_by_dm(&d.alice, g.game, &["b1"]).await?;
+        d.choose_carriers_by_dm(&d.bob, g.game, &["g8"]).await?;
+        d.outbox_delivered().await?;
+        let real = line(&d, &d.bob, thread, "Boom@b1 e5").await?;
+        let not = line(&d, &d.bob, thread, "Boom@g1 e5").await?;
+        assert!(real.contains("cannot name your opponent's Boom"), "{real}");
+        assert_eq!(real, not, "the refusal says nothing about alice's carriers");
+        // Bob's own Boom may be named.
+        line(&d, &d.bob, thread, "e4 Boom@g8").await?;
+        line(&d, &d.bob, thread, "d4 e5").await?;
+        let r = d.play(&d.alice, thread, "Boom@b1").await?;
+        assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+        assert_eq!(
+            moves(&d, g.game).await,
+            ["Boom@b1"],
+            "no line answered the Boom"
+        );
+        d.outbox_delivered().await?;
+        let dms: Vec<String> = d
+            .fake
+            .messages_in(d.fake.dm_channel_for(d.bob.id))
+            .into_iter()
+            .map(|m| m.content().to_string())
+            .filter(|t| t.contains("conditional lines"))
+            .collect();
+        assert_eq!(dms.len(), 1, "{dms:?}");
+        assert!(
+            dms[0].contains("e4 Boom@g8") && dms[0].contains("d4 e5"),
+            "{dms:?}"
+        );
+        // The Boom revealed b1: no takeback across it, now or after bob's reply.
+        let no = takeback(&d, &d.alice, thread).await?;
+        assert!(no.contains("cannot undo a Boom"), "{no}");
+        d.play(&d.bob, thread, "e5").await?;
+        let no = takeback(&d, &d.alice, thread).await?;
+        assert!(no.contains("cannot undo a Boom"), "{no}");
+        // Alice's plain move after it may be taken back.
+        d.play(&d.alice, thread, "e4").await?;
+        let yes = takeback(&d, &d.alice, thread).await?;
+        assert!(yes.contains("proposed"), "{yes}");
+        finish(d).await
+    }
+}
 
-    let alice = UserId(1001);
-    let bob = UserId(1002);
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let clock = Arc::new(TestClock::new(T0));
-    let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
-    let scheduler = kaboom_testkit::default_scheduler(
-        db.clone(),
-        clock.clone(),
-        Arc::new(RecordingNotifier::default()),
-    );
-    let game = |days| {
-        let services = services.clone();
-        async move {
+kaboom_testkit::dbtest! {
+    /// A vacation start racing a time forfeit: exactly one wins. Both are write transactions
+    /// that check the deadline (the vacation moves only deadlines still ahead; the scheduler
+    /// forfeits only deadlines passed), so whatever order they commit in, a game whose time ran
+    /// out is forfeited and one whose time had not is saved, never both nor neither.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
+        use kaboom_service::Services;
+        use kaboom_store::challenges::{ColorChoice, NewChallenge};
+        use kaboom_testkit::notifier::RecordingNotifier;
+        use kaboom_testkit::painter::PlainPainter;
+
+        let alice = UserId(1001);
+        let bob = UserId(1002);
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = Arc::new(TestClock::new(T0));
+        let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
+        let scheduler = kaboom_testkit::default_scheduler(
+            db.clone(),
+            clock.clone(),
+            Arc::new(RecordingNotifier::default()),
+        );
+        let game = |days| {
+            let services = services.clone();
+            async move {
+                let c = services
+                    .create_challenge(NewChallenge {
+                        guild_id: None,
+                        channel_id: kaboom_domain::ids::ChannelId(10),
+                        challenger_id: alice,
+                        challenger_name: "alice".into(),
+                        opponent_id: Some(bob),
+                        variant: kaboom_rules::Variant::Atomic,
+                        options: kaboom_rules::GameOptions::default(),
+                        days_per_move: Some(days),
+                        color: ColorChoice::White,
+                        rated: false,
+                    })
+                    .await
+                    .unwrap();
+                let id = services
+                    .accept_challenge(c.id, bob, "bob")
+                    .await
+                    .unwrap()
+                    .row
+                    .id;
+                services.play(id, alice, "e4").await.unwrap();
+                id
+            }
+        };
+        let late = game(1).await; // bob's time runs out after 1 day
+        let safe = game(3).await; // ... after 3 days
+        clock.advance(DAY + 1);
+        let (vacation, swept) = tokio::join!(
+            services.start_vacation(bob, "bob", None, Some(1)),
+            scheduler.sweep()
+        );
+        let vacation = vacation.unwrap();
+        swept.unwrap();
+        scheduler.sweep().await.unwrap();
+        assert!(!vacation.stopped.contains(&late), "{vacation:?}");
+        assert!(vacation.stopped.contains(&safe), "{vacation:?}");
+        let row = |id| {
+            let db = db.clone();
+            async move { kaboom_store::games::get(&db, id).await.unwrap().unwrap() }
+        };
+        assert_eq!(row(late).await.reason.as_deref(), Some("time-forfeit"));
+        let saved = row(safe).await;
+        assert!(saved.result.is_none());
+        assert_eq!(saved.deadline_at, Some(T0 + 4 * DAY), "one day stood still");
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// A takeback accepted racing the opponent's move: exactly one wins (both are one write
+    /// transaction with the expected-ply check; a move voids the proposal), and the loser is
+    /// told why.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_takeback_racing_a_move_exactly_one_wins() {
+        use kaboom_service::comforts::ComfortRefusal;
+        use kaboom_service::{Refusal, ServiceError, Services};
+        use kaboom_store::challenges::{ColorChoice, NewChallenge};
+        use kaboom_testkit::painter::PlainPainter;
+
+        let alice = UserId(1001);
+        let bob = UserId(1002);
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = Arc::new(TestClock::new(T0));
+        let services = Services::new(db.clone(), clock, Arc::new(PlainPainter));
+        for round in 0..8 {
             let c = services
                 .create_challenge(NewChallenge {
                     guild_id: None,
@@ -845,7 +931,7 @@ async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
                     opponent_id: Some(bob),
                     variant: kaboom_rules::Variant::Atomic,
                     options: kaboom_rules::GameOptions::default(),
-                    days_per_move: Some(days),
+                    days_per_move: None,
                     color: ColorChoice::White,
                     rated: false,
                 })
@@ -858,89 +944,27 @@ async fn a_vacation_start_racing_a_forfeit_exactly_one_wins() {
                 .row
                 .id;
             services.play(id, alice, "e4").await.unwrap();
-            id
-        }
-    };
-    let late = game(1).await; // bob's time runs out after 1 day
-    let safe = game(3).await; // ... after 3 days
-    clock.advance(DAY + 1);
-    let (vacation, swept) = tokio::join!(
-        services.start_vacation(bob, "bob", None, Some(1)),
-        scheduler.sweep()
-    );
-    let vacation = vacation.unwrap();
-    swept.unwrap();
-    scheduler.sweep().await.unwrap();
-    assert!(!vacation.stopped.contains(&late), "{vacation:?}");
-    assert!(vacation.stopped.contains(&safe), "{vacation:?}");
-    let row = |id| {
-        let db = db.clone();
-        async move { kaboom_store::games::get(&db, id).await.unwrap().unwrap() }
-    };
-    assert_eq!(row(late).await.reason.as_deref(), Some("time-forfeit"));
-    let saved = row(safe).await;
-    assert!(saved.result.is_none());
-    assert_eq!(saved.deadline_at, Some(T0 + 4 * DAY), "one day stood still");
-}
-
-/// A takeback accepted racing the opponent's move: exactly one wins (both are one write
-/// transaction with the expected-ply check; a move voids the proposal), and the loser is
-/// told why.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_takeback_racing_a_move_exactly_one_wins() {
-    use kaboom_service::comforts::ComfortRefusal;
-    use kaboom_service::{Refusal, ServiceError, Services};
-    use kaboom_store::challenges::{ColorChoice, NewChallenge};
-    use kaboom_testkit::painter::PlainPainter;
-
-    let alice = UserId(1001);
-    let bob = UserId(1002);
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let clock = Arc::new(TestClock::new(T0));
-    let services = Services::new(db.clone(), clock, Arc::new(PlainPainter));
-    for round in 0..8 {
-        let c = services
-            .create_challenge(NewChallenge {
-                guild_id: None,
-                channel_id: kaboom_domain::ids::ChannelId(10),
-                challenger_id: alice,
-                challenger_name: "alice".into(),
-                opponent_id: Some(bob),
-                variant: kaboom_rules::Variant::Atomic,
-                options: kaboom_rules::GameOptions::default(),
-                days_per_move: None,
-                color: ColorChoice::White,
-                rated: false,
-            })
-            .await
-            .unwrap();
-        let id = services
-            .accept_challenge(c.id, bob, "bob")
-            .await
-            .unwrap()
-            .row
-            .id;
-        services.play(id, alice, "e4").await.unwrap();
-        services.propose_takeback(id, alice).await.unwrap();
-        let (taken, moved) = tokio::join!(
-            services.answer_takeback(id, bob, true),
-            services.play(id, bob, "e5")
-        );
-        let actions = kaboom_store::games::actions(&db, id).await.unwrap();
-        match (taken, moved) {
-            // The move lost: it was checked before the takeback and saved after it
-            // (the expected-ply check), or read the game after it (not bob's turn).
-            (
-                Ok(_),
-                Err(
-                    ServiceError::MovedOn { .. }
-                    | ServiceError::Refused(Refusal::NotYourTurn { .. }),
-                ),
-            ) => assert!(actions.is_empty(), "{round}"),
-            (Err(ServiceError::Refused(Refusal::Comfort(ComfortRefusal::NoTakeback))), Ok(_)) => {
-                assert_eq!(actions, ["e4", "e5"], "{round}");
+            services.propose_takeback(id, alice).await.unwrap();
+            let (taken, moved) = tokio::join!(
+                services.answer_takeback(id, bob, true),
+                services.play(id, bob, "e5")
+            );
+            let actions = kaboom_store::games::actions(&db, id).await.unwrap();
+            match (taken, moved) {
+                // The move lost: it was checked before the takeback and saved after it
+                // (the expected-ply check), or read the game after it (not bob's turn).
+                (
+                    Ok(_),
+                    Err(
+                        ServiceError::MovedOn { .. }
+                        | ServiceError::Refused(Refusal::NotYourTurn { .. }),
+                    ),
+                ) => assert!(actions.is_empty(), "{round}"),
+                (Err(ServiceError::Refused(Refusal::Comfort(ComfortRefusal::NoTakeback))), Ok(_)) => {
+                    assert_eq!(actions, ["e4", "e5"], "{round}");
+                }
+                (t, m) => panic!("round {round}: not exactly one winner: {t:?} / {m:?}"),
             }
-            (t, m) => panic!("round {round}: not exactly one winner: {t:?} / {m:?}"),
         }
     }
 }

@@ -156,201 +156,203 @@ fn boards(effects: &[Effect]) -> Vec<i64> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_hundred_simultaneous_conflicts_apply_one_and_tell_the_other_why() {
-    let (db, _dir) = temp_db().await;
-    let s = services(db.clone());
-    // The winning line really wins (so "move vs resign" is a conflict).
-    let mut check = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
-    for text in BEFORE_WIN.iter().chain([&WIN]) {
-        check.play(None, text).unwrap();
-    }
-    assert!(check.status().outcome().is_some(), "{WIN} ends the game");
-    let mut wins = [0usize; 5];
-    let mut both_applied = 0;
-
-    for round in 0..PAIRS {
-        // 1. Two moves by the side to move, sent together (a double submit).
-        let game = new_game(&s, Variant::Atomic).await;
-        let first = race(
-            "two moves",
-            head_start(round),
-            {
-                let s = s.clone();
-                async move { s.play(game, ALICE, "e4").await }
-            },
-            {
-                let s = s.clone();
-                async move { s.play(game, ALICE, "d4").await }
-            },
-        )
-        .await;
-        wins[0] += usize::from(first);
-        let stored = games::actions(&db, game).await.unwrap();
-        assert_eq!(
-            stored,
-            vec![if first { "e4" } else { "d4" }],
-            "round {round}"
-        );
-        assert_eq!(
-            boards(&effects(&db, game).await),
-            vec![0, 1],
-            "round {round}"
-        );
-
-        // 2. White's winning move against Black's resignation.
-        let game = new_game(&s, Variant::Atomic).await;
-        for (i, text) in BEFORE_WIN.iter().enumerate() {
-            let who = if i % 2 == 0 { ALICE } else { BOB };
-            s.play(game, who, text).await.unwrap();
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_hundred_simultaneous_conflicts_apply_one_and_tell_the_other_why() {
+        let (db, _dir) = temp_db().await;
+        let s = services(db.clone());
+        // The winning line really wins (so "move vs resign" is a conflict).
+        let mut check = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
+        for text in BEFORE_WIN.iter().chain([&WIN]) {
+            check.play(None, text).unwrap();
         }
-        let moved = race(
-            "move vs resign",
-            head_start(round),
-            {
-                let s = s.clone();
-                async move { s.play(game, ALICE, WIN).await }
-            },
-            {
-                let s = s.clone();
-                async move { s.resign(game, BOB).await }
-            },
-        )
-        .await;
-        wins[1] += usize::from(moved);
-        let row = games::get(&db, game).await.unwrap().unwrap();
-        assert_eq!(row.state, GameState::Finished, "round {round}");
-        assert_eq!(row.result.as_deref(), Some("1-0"));
-        let actions = games::actions(&db, game).await.unwrap();
-        assert_eq!(actions.len(), if moved { 5 } else { 4 }, "round {round}");
-        assert_eq!(
-            row.reason.as_deref() == Some("resignation"),
-            !moved,
-            "round {round}: {:?}",
-            row.reason
-        );
-        let plies = boards(&effects(&db, game).await);
-        assert_eq!(
-            plies,
-            if moved {
-                vec![0, 1, 2, 3, 4, 5]
+        assert!(check.status().outcome().is_some(), "{WIN} ends the game");
+        let mut wins = [0usize; 5];
+        let mut both_applied = 0;
+
+        for round in 0..PAIRS {
+            // 1. Two moves by the side to move, sent together (a double submit).
+            let game = new_game(&s, Variant::Atomic).await;
+            let first = race(
+                "two moves",
+                head_start(round),
+                {
+                    let s = s.clone();
+                    async move { s.play(game, ALICE, "e4").await }
+                },
+                {
+                    let s = s.clone();
+                    async move { s.play(game, ALICE, "d4").await }
+                },
+            )
+            .await;
+            wins[0] += usize::from(first);
+            let stored = games::actions(&db, game).await.unwrap();
+            assert_eq!(
+                stored,
+                vec![if first { "e4" } else { "d4" }],
+                "round {round}"
+            );
+            assert_eq!(
+                boards(&effects(&db, game).await),
+                vec![0, 1],
+                "round {round}"
+            );
+
+            // 2. White's winning move against Black's resignation.
+            let game = new_game(&s, Variant::Atomic).await;
+            for (i, text) in BEFORE_WIN.iter().enumerate() {
+                let who = if i % 2 == 0 { ALICE } else { BOB };
+                s.play(game, who, text).await.unwrap();
+            }
+            let moved = race(
+                "move vs resign",
+                head_start(round),
+                {
+                    let s = s.clone();
+                    async move { s.play(game, ALICE, WIN).await }
+                },
+                {
+                    let s = s.clone();
+                    async move { s.resign(game, BOB).await }
+                },
+            )
+            .await;
+            wins[1] += usize::from(moved);
+            let row = games::get(&db, game).await.unwrap().unwrap();
+            assert_eq!(row.state, GameState::Finished, "round {round}");
+            assert_eq!(row.result.as_deref(), Some("1-0"));
+            let actions = games::actions(&db, game).await.unwrap();
+            assert_eq!(actions.len(), if moved { 5 } else { 4 }, "round {round}");
+            assert_eq!(
+                row.reason.as_deref() == Some("resignation"),
+                !moved,
+                "round {round}: {:?}",
+                row.reason
+            );
+            let plies = boards(&effects(&db, game).await);
+            assert_eq!(
+                plies,
+                if moved {
+                    vec![0, 1, 2, 3, 4, 5]
+                } else {
+                    vec![0, 1, 2, 3, 4, 4]
+                }
+            );
+
+            // 3. Bob accepts while Alice cancels.
+            let c = s
+                .create_challenge(challenge(Some(BOB), Variant::Atomic))
+                .await
+                .unwrap();
+            let accepted = race(
+                "accept vs cancel",
+                head_start(round),
+                {
+                    let s = s.clone();
+                    async move { s.accept_challenge(c.id, BOB, "bob").await }
+                },
+                {
+                    let s = s.clone();
+                    async move { s.close_challenge(c.id, ALICE, true).await }
+                },
+            )
+            .await;
+            wins[2] += usize::from(accepted);
+            let stored = s.challenge(c.id).await.unwrap();
+            if accepted {
+                assert_eq!(stored.state, ChallengeState::Accepted, "round {round}");
+                let game = stored.game_id.expect("the game of an accepted challenge");
+                assert!(games::get(&db, game).await.unwrap().is_some());
             } else {
-                vec![0, 1, 2, 3, 4, 4]
+                assert_eq!(stored.state, ChallengeState::Cancelled, "round {round}");
+                assert_eq!(stored.game_id, None);
             }
-        );
 
-        // 3. Bob accepts while Alice cancels.
-        let c = s
-            .create_challenge(challenge(Some(BOB), Variant::Atomic))
-            .await
-            .unwrap();
-        let accepted = race(
-            "accept vs cancel",
-            head_start(round),
-            {
-                let s = s.clone();
-                async move { s.accept_challenge(c.id, BOB, "bob").await }
-            },
-            {
-                let s = s.clone();
-                async move { s.close_challenge(c.id, ALICE, true).await }
-            },
-        )
-        .await;
-        wins[2] += usize::from(accepted);
-        let stored = s.challenge(c.id).await.unwrap();
-        if accepted {
-            assert_eq!(stored.state, ChallengeState::Accepted, "round {round}");
-            let game = stored.game_id.expect("the game of an accepted challenge");
-            assert!(games::get(&db, game).await.unwrap().is_some());
-        } else {
-            assert_eq!(stored.state, ChallengeState::Cancelled, "round {round}");
-            assert_eq!(stored.game_id, None);
-        }
+            // 4. Bob and Carol accept an open challenge together.
+            let c = s
+                .create_challenge(challenge(None, Variant::Atomic))
+                .await
+                .unwrap();
+            let bob_won = race(
+                "accept vs accept",
+                head_start(round),
+                {
+                    let s = s.clone();
+                    async move { s.accept_challenge(c.id, BOB, "bob").await }
+                },
+                {
+                    let s = s.clone();
+                    async move { s.accept_challenge(c.id, CAROL, "carol").await }
+                },
+            )
+            .await;
+            wins[3] += usize::from(bob_won);
+            let stored = s.challenge(c.id).await.unwrap();
+            assert_eq!(stored.state, ChallengeState::Accepted);
+            let row = games::get(&db, stored.game_id.unwrap())
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                row.black_id,
+                if bob_won { BOB } else { CAROL },
+                "round {round}"
+            );
 
-        // 4. Bob and Carol accept an open challenge together.
-        let c = s
-            .create_challenge(challenge(None, Variant::Atomic))
-            .await
-            .unwrap();
-        let bob_won = race(
-            "accept vs accept",
-            head_start(round),
-            {
-                let s = s.clone();
-                async move { s.accept_challenge(c.id, BOB, "bob").await }
-            },
-            {
-                let s = s.clone();
-                async move { s.accept_challenge(c.id, CAROL, "carol").await }
-            },
-        )
-        .await;
-        wins[3] += usize::from(bob_won);
-        let stored = s.challenge(c.id).await.unwrap();
-        assert_eq!(stored.state, ChallengeState::Accepted);
-        let row = games::get(&db, stored.game_id.unwrap())
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(
-            row.black_id,
-            if bob_won { BOB } else { CAROL },
-            "round {round}"
-        );
-
-        // 5. In Beirut's setup, Alice designates her carrier while Bob aborts. Aborting is
-        // allowed until both sides have moved, so "designate, then abort" applies both (the
-        // game ends aborted with the designation stored); "abort, then designate" must
-        // refuse the designation (the game is over), and that is the race to win.
-        let game = new_game(&s, Variant::Beirut).await;
-        let winner = race_both(
-            "designate vs abort",
-            head_start(round),
-            {
-                let s = s.clone();
-                async move { s.designate(game, ALICE, &["g1".to_string()]).await }
-            },
-            {
-                let s = s.clone();
-                async move { s.abort(game, BOB).await }
-            },
-        )
-        .await;
-        let row = games::get(&db, game).await.unwrap().unwrap();
-        let chosen = s.designations(game).await.unwrap();
-        match winner {
-            Some(true) => {
-                wins[4] += 1;
-                assert_eq!(
-                    row.state,
-                    GameState::Setup,
-                    "round {round}: waiting for Bob"
-                );
-                assert_eq!(chosen.len(), 1);
-            }
-            Some(false) => {
-                assert_eq!(row.state, GameState::Finished, "round {round}");
-                assert_eq!(row.reason.as_deref(), Some("aborted"));
-                assert!(
-                    chosen.is_empty(),
-                    "round {round}: no carrier stored after the abort"
-                );
-            }
-            None => {
-                both_applied += 1;
-                assert_eq!(
-                    row.state,
-                    GameState::Finished,
-                    "round {round}: abort came last"
-                );
-                assert_eq!(row.reason.as_deref(), Some("aborted"));
-                assert_eq!(chosen.len(), 1, "round {round}: designated first");
+            // 5. In Beirut's setup, Alice designates her carrier while Bob aborts. Aborting is
+            // allowed until both sides have moved, so "designate, then abort" applies both (the
+            // game ends aborted with the designation stored); "abort, then designate" must
+            // refuse the designation (the game is over), and that is the race to win.
+            let game = new_game(&s, Variant::Beirut).await;
+            let winner = race_both(
+                "designate vs abort",
+                head_start(round),
+                {
+                    let s = s.clone();
+                    async move { s.designate(game, ALICE, &["g1".to_string()]).await }
+                },
+                {
+                    let s = s.clone();
+                    async move { s.abort(game, BOB).await }
+                },
+            )
+            .await;
+            let row = games::get(&db, game).await.unwrap().unwrap();
+            let chosen = s.designations(game).await.unwrap();
+            match winner {
+                Some(true) => {
+                    wins[4] += 1;
+                    assert_eq!(
+                        row.state,
+                        GameState::Setup,
+                        "round {round}: waiting for Bob"
+                    );
+                    assert_eq!(chosen.len(), 1);
+                }
+                Some(false) => {
+                    assert_eq!(row.state, GameState::Finished, "round {round}");
+                    assert_eq!(row.reason.as_deref(), Some("aborted"));
+                    assert!(
+                        chosen.is_empty(),
+                        "round {round}: no carrier stored after the abort"
+                    );
+                }
+                None => {
+                    both_applied += 1;
+                    assert_eq!(
+                        row.state,
+                        GameState::Finished,
+                        "round {round}: abort came last"
+                    );
+                    assert_eq!(row.reason.as_deref(), Some("aborted"));
+                    assert_eq!(chosen.len(), 1, "round {round}: designated first");
+                }
             }
         }
+        // Which side wins a race is up to the scheduler; print the split for the record.
+        eprintln!(
+            "first-action wins per kind (of {PAIRS}): {wins:?}; designate-then-abort: {both_applied}"
+        );
     }
-    // Which side wins a race is up to the scheduler; print the split for the record.
-    eprintln!(
-        "first-action wins per kind (of {PAIRS}): {wins:?}; designate-then-abort: {both_applied}"
-    );
 }

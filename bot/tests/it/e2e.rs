@@ -102,418 +102,432 @@ fn assert_pngs_valid(fake: &FakeDiscord) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn atomic_game_from_challenge_to_exploded_king() -> Outcome {
-    let (d, _dir) = start().await?;
-    let (thread, game) = start_game(&d, ATOMIC).await?;
-    let channel = d.fake.channel(thread).unwrap();
-    assert_eq!(channel.name(), Some("Atomic · alice vs bob"));
-    let start = d.boards(thread);
-    assert_eq!(start.len(), 1);
-    assert!(
-        start[0].content().contains("<@1001> (White) to move"),
-        "{}",
-        start[0].content()
-    );
-    assert!(
-        start[0].content().contains("<t:"),
-        "deadline as a Discord timestamp"
-    );
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn atomic_game_from_challenge_to_exploded_king() -> Outcome {
+        let (d, _dir) = start().await?;
+        let (thread, game) = start_game(&d, ATOMIC).await?;
+        let channel = d.fake.channel(thread).unwrap();
+        assert_eq!(channel.name(), Some("Atomic · alice vs bob"));
+        let start = d.boards(thread);
+        assert_eq!(start.len(), 1);
+        assert!(
+            start[0].content().contains("<@1001> (White) to move"),
+            "{}",
+            start[0].content()
+        );
+        assert!(
+            start[0].content().contains("<t:"),
+            "deadline as a Discord timestamp"
+        );
 
-    // Autocomplete lists the caller's legal actions with labels.
-    let choices = d.autocomplete(&d.alice, thread, "kni").await?;
-    assert_eq!(choices.len(), 4, "{choices:?}");
-    assert!(
-        choices
-            .iter()
-            .any(|(label, value)| label.contains("Knight g1") && value == "Nf3")
-    );
+        // Autocomplete lists the caller's legal actions with labels.
+        let choices = d.autocomplete(&d.alice, thread, "kni").await?;
+        assert_eq!(choices.len(), 4, "{choices:?}");
+        assert!(
+            choices
+                .iter()
+                .any(|(label, value)| label.contains("Knight g1") && value == "Nf3")
+        );
 
-    for (user, text) in [
-        (&d.alice, "Nf3"),
-        (&d.bob, "a6"),
-        (&d.alice, "g5"),
-        (&d.bob, "a5"),
-    ] {
-        let text = if text == "g5" { "f3g5" } else { text };
-        let ack = d.play(user, thread, text).await?;
-        assert!(ack.is_ephemeral());
-        assert!(ack.content().unwrap().starts_with("Played"), "{ack:?}");
+        for (user, text) in [
+            (&d.alice, "Nf3"),
+            (&d.bob, "a6"),
+            (&d.alice, "g5"),
+            (&d.bob, "a5"),
+        ] {
+            let text = if text == "g5" { "f3g5" } else { text };
+            let ack = d.play(user, thread, text).await?;
+            assert!(ack.is_ephemeral());
+            assert!(ack.content().unwrap().starts_with("Played"), "{ack:?}");
+        }
+        let choices = d.autocomplete(&d.alice, thread, "Nxf7").await?;
+        assert!(choices[0].0.contains("blast removes"), "{choices:?}");
+        d.play(&d.alice, thread, "Nxf7").await?;
+        let last = d.boards(thread).pop().unwrap();
+        assert!(last.content().contains("Nxf7#"), "{}", last.content());
+        assert!(last.content().contains("Game over"), "{}", last.content());
+        assert!(last.content().contains("1-0"), "{}", last.content());
+        assert!(
+            last.content().contains("king exploded"),
+            "{}",
+            last.content()
+        );
+        assert_eq!(d.boards(thread).len(), 6);
+        // Only the latest board message keeps buttons (My view, once the game is over).
+        let with_buttons: Vec<_> = d
+            .boards(thread)
+            .into_iter()
+            .filter(|m| !m.custom_ids().is_empty())
+            .collect();
+        assert_eq!(with_buttons.len(), 1);
+        assert_eq!(with_buttons[0].id, last.id);
+        // After the end, moves are refused.
+        let late = d.play(&d.bob, thread, "e6").await?;
+        assert!(late.is_ephemeral() && late.content().unwrap().contains("over"));
+
+        let text = pgn(&d, thread).await?;
+        assert!(
+            text.contains("[Variant \"Atomic\"]") && text.contains("3. Nxf7# 1-0"),
+            "{text}"
+        );
+        assert!(text.contains(&format!("game #{game}")));
+        finish(d).await
     }
-    let choices = d.autocomplete(&d.alice, thread, "Nxf7").await?;
-    assert!(choices[0].0.contains("blast removes"), "{choices:?}");
-    d.play(&d.alice, thread, "Nxf7").await?;
-    let last = d.boards(thread).pop().unwrap();
-    assert!(last.content().contains("Nxf7#"), "{}", last.content());
-    assert!(last.content().contains("Game over"), "{}", last.content());
-    assert!(last.content().contains("1-0"), "{}", last.content());
-    assert!(
-        last.content().contains("king exploded"),
-        "{}",
-        last.content()
-    );
-    assert_eq!(d.boards(thread).len(), 6);
-    // Only the latest board message keeps buttons (My view, once the game is over).
-    let with_buttons: Vec<_> = d
-        .boards(thread)
-        .into_iter()
-        .filter(|m| !m.custom_ids().is_empty())
-        .collect();
-    assert_eq!(with_buttons.len(), 1);
-    assert_eq!(with_buttons[0].id, last.id);
-    // After the end, moves are refused.
-    let late = d.play(&d.bob, thread, "e6").await?;
-    assert!(late.is_ephemeral() && late.content().unwrap().contains("over"));
-
-    let text = pgn(&d, thread).await?;
-    assert!(
-        text.contains("[Variant \"Atomic\"]") && text.contains("3. Nxf7# 1-0"),
-        "{text}"
-    );
-    assert!(text.contains(&format!("game #{game}")));
-    finish(d).await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn refusals_are_ephemeral_and_say_why() -> Outcome {
-    let (d, _dir) = start().await?;
-    let (thread, _) = start_game(&d, ATOMIC).await?;
-    let r = d.play(&d.carol, thread, "e4").await?;
-    assert!(
-        r.is_ephemeral() && r.content().unwrap().contains("Only alice and bob"),
-        "{r:?}"
-    );
-    let r = d.play(&d.bob, thread, "e5").await?;
-    assert!(
-        r.is_ephemeral() && r.content().unwrap().contains("not your turn"),
-        "{r:?}"
-    );
-    let r = d.play(&d.alice, thread, "e5").await?;
-    assert!(
-        r.is_ephemeral() && r.content().unwrap().contains("not legal"),
-        "{r:?}"
-    );
-    let r = d.play(&d.alice, thread, "castle please").await?;
-    let text = r.content().unwrap();
-    assert!(
-        r.is_ephemeral() && text.contains("Some legal actions"),
-        "{text}"
-    );
-    // Nothing was posted: only the starting board.
-    assert_eq!(d.boards(thread).len(), 1);
-    // Spectators may look.
-    let look = d.cmd(&d.carol, thread, "board", vec![]).await?;
-    assert_eq!(look.files.len(), 1);
-    assert!(!look.is_ephemeral());
-    // Spectators get no autocomplete.
-    assert!(d.autocomplete(&d.carol, thread, "").await?.is_empty());
-    finish(d).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn draw_resign_and_abort() -> Outcome {
-    let (d, _dir) = start().await?;
-    // Draw offered with the button, accepted with the button under the offer.
-    let (thread, _) = start_game(&d, ATOMIC).await?;
-    d.play(&d.alice, thread, "e4").await?;
-    let board = d.boards(thread).pop().unwrap();
-    let draw_id = board
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:draw:"))
-        .unwrap();
-    let r = d.click(&d.carol, board.id, &draw_id).await?;
-    assert!(r.content().unwrap().contains("Only"), "{r:?}");
-    let r = d.click(&d.bob, board.id, &draw_id).await?;
-    assert!(r.content().unwrap().contains("Draw offered"), "{r:?}");
-    let offer = d.fake.messages_in(thread).pop().unwrap();
-    assert!(offer.content().contains("<@1001>") && offer.content().contains("offers a draw"));
-    let yes = offer
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:drawyes:"))
-        .unwrap();
-    let r = d.click(&d.bob, offer.id, &yes).await?;
-    assert!(r.content().unwrap().contains("your own"), "{r:?}");
-    d.click(&d.alice, offer.id, &yes).await?;
-    let end = d.boards(thread).pop().unwrap();
-    assert!(
-        end.content().contains("1/2-1/2") && end.content().contains("agreement"),
-        "{}",
-        end.content()
-    );
-
-    // Resign with the button and its confirmation.
-    let (thread, _) = start_game(&d, ATOMIC).await?;
-    let board = d.boards(thread).pop().unwrap();
-    let resign = board
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:resign:"))
-        .unwrap();
-    let confirm = d.click(&d.bob, board.id, &resign).await?;
-    assert!(confirm.is_ephemeral());
-    let yes = confirm.custom_ids().pop().unwrap();
-    let confirm_msg = confirm.message_id.expect("confirmation message");
-    d.click(&d.bob, confirm_msg, &yes).await?;
-    let end = d.boards(thread).pop().unwrap();
-    assert!(
-        end.content().contains("1-0") && end.content().contains("resignation"),
-        "{}",
-        end.content()
-    );
-
-    // Abort before both have moved; not after.
-    let (thread, _) = start_game(&d, ATOMIC).await?;
-    d.play(&d.alice, thread, "e4").await?;
-    let r = d.cmd(&d.bob, thread, "abort", vec![]).await?;
-    assert!(r.content().unwrap().contains("over"), "{r:?}");
-    let end = d.boards(thread).pop().unwrap();
-    assert!(end.content().contains("aborted"), "{}", end.content());
-    let (thread, _) = start_game(&d, ATOMIC).await?;
-    d.play(&d.alice, thread, "e4").await?;
-    d.play(&d.bob, thread, "e5").await?;
-    let r = d.cmd(&d.alice, thread, "abort", vec![]).await?;
-    assert!(
-        r.is_ephemeral() && r.content().unwrap().contains("no longer be aborted"),
-        "{r:?}"
-    );
-    // /games lists the one still active, with its thread.
-    let r = d
-        .cmd(&d.alice, d.fake.text_channel_id(), "games", vec![])
-        .await?;
-    let text = r.content().unwrap();
-    assert!(
-        text.contains(&format!("<#{thread}>")) && text.contains("alice to move"),
-        "{text}"
-    );
-    finish(d).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_concurrent_moves_apply_once() -> Outcome {
-    let (d, _dir) = start().await?;
-    let (thread, _) = start_game(&d, ATOMIC).await?;
-    let a = d.fake.slash_command(
-        &d.alice,
-        thread,
-        "move",
-        vec![CommandOption::string("action", "e4")],
-    )?;
-    let b = d.fake.slash_command(
-        &d.alice,
-        thread,
-        "move",
-        vec![CommandOption::string("action", "d4")],
-    )?;
-    let (ra, rb) = tokio::join!(d.answer(&a), d.answer(&b));
-    let (ra, rb) = (ra?, rb?);
-    let played = [&ra, &rb]
-        .iter()
-        .filter(|r| r.content().unwrap_or_default().starts_with("Played"))
-        .count();
-    assert_eq!(played, 1, "{ra:?} {rb:?}");
-    let loser = if ra.content().unwrap_or_default().starts_with("Played") {
-        &rb
-    } else {
-        &ra
-    };
-    let text = loser.content().unwrap();
-    assert!(
-        text.contains("moved on") || text.contains("not your turn"),
-        "{text}"
-    );
-    assert_eq!(d.boards(thread).len(), 2);
-    finish(d).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn restart_mid_game_then_a_button_from_before() -> Outcome {
-    let (d, _dir) = start().await?;
-    let (thread, _) = start_game(&d, ATOMIC).await?;
-    d.play(&d.alice, thread, "e4").await?;
-    d.play(&d.bob, thread, "e5").await?;
-    let old_board = d.boards(thread).pop().unwrap();
-
-    let d = d.restart().await?;
-    // A button on a message sent before the restart still works.
-    let draw_id = old_board
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:draw:"))
-        .unwrap();
-    let r = d.click(&d.alice, old_board.id, &draw_id).await?;
-    assert!(r.content().unwrap().contains("Draw offered"), "{r:?}");
-    let view_id = old_board
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:view:"))
-        .unwrap();
-    let r = d.click(&d.bob, old_board.id, &view_id).await?;
-    assert!(r.is_ephemeral() || r.kind == ResponseKind::EditOriginal);
-    assert_eq!(r.files.len(), 1);
-    // And the game goes on; bob's move declines the offer.
-    let r = d.play(&d.alice, thread, "Nf3").await?;
-    assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
-    d.play(&d.bob, thread, "Nc6").await?;
-    let last = d.boards(thread).pop().unwrap();
-    assert!(
-        last.content().contains("draw offer lapsed"),
-        "{}",
-        last.content()
-    );
-    finish(d).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn beirut_with_closed_dms_to_a_boom_on_the_king() -> Outcome {
-    let (d, _dir) = start().await?;
-    d.fake.refuse_dms_for(d.bob.id);
-    let (thread, game) = start_game(&d, BEIRUT).await?;
-    // Alice gets her menu by DM.
-    let dms = d
-        .fake
-        .wait_for_messages_in(d.fake.dm_channel_for(d.alice.id), 1, WAIT)
-        .await?;
-    let menu_id = format!("kb:carriers:{game}");
-    assert_eq!(dms[0].custom_ids(), std::slice::from_ref(&menu_id));
-    assert!(dms[0].json.to_string().contains("Knight g1"));
-    assert!(
-        !dms[0].json.to_string().contains("King e1"),
-        "the king cannot carry (BE-2)"
-    );
-    let sent = d.fake.select_menu(&d.alice, dms[0].id, &menu_id, &["g1"])?;
-    let ok = d.answer(&sent).await?;
-    assert!(
-        ok.content().unwrap().contains("Your carriers") && ok.content().unwrap().contains("g1")
-    );
-    // Bob's DMs are closed: the thread offers "Choose privately".
-    let fallback = d
-        .fake
-        .messages_in(thread)
-        .into_iter()
-        .find(|m| m.custom_ids().iter().any(|c| c.starts_with("kb:choose:")))
-        .expect("a Choose privately button");
-    assert!(fallback.content().contains("<@1002>"));
-    // Moving before the carriers are chosen is refused.
-    let r = d.play(&d.alice, thread, "Nf3").await?;
-    assert!(r.content().unwrap().contains("carriers"), "{r:?}");
-    let menu = d
-        .click(&d.bob, fallback.id, &format!("kb:choose:{game}"))
-        .await?;
-    assert!(menu.is_ephemeral() || menu.kind == ResponseKind::EditOriginal);
-    assert_eq!(menu.custom_ids(), std::slice::from_ref(&menu_id));
-    let menu_msg = menu.message_id.expect("the ephemeral menu message");
-    let sent = d.fake.select_menu(&d.bob, menu_msg, &menu_id, &["b8"])?;
-    let ok = d.answer(&sent).await?;
-    assert!(ok.content().unwrap().contains("b8"));
-    assert_eq!(
-        ok.files.len(),
-        1,
-        "the private confirmation shows bob's own view"
-    );
-    let started = d.boards(thread).pop().unwrap();
-    // No wall of hex in the public post; the commitments are behind a button.
-    assert!(
-        started.content().contains("Verify fairness") && !started.content().contains("`"),
-        "{}",
-        started.content()
-    );
-    let verify = format!("kb:fair:{game}");
-    assert!(started.custom_ids().contains(&verify));
-    let sealed = d.click(&d.carol, started.id, &verify).await?;
-    let sealed = sealed.content().unwrap_or_default().to_string();
-    assert!(
-        sealed.contains("White: `") && !sealed.contains("salt `"),
-        "commitments only while the game goes on: {sealed}"
-    );
-
-    play_line(&d, thread, &["Nf3", "a6", "Ng5", "a5", "Nxf7", "a4"]).await?;
-    // Autocomplete offers alice her Boom (her own carrier).
-    let choices = d.autocomplete(&d.alice, thread, "boom").await?;
-    assert!(choices.iter().any(|(_, v)| v == "Boom@f7"), "{choices:?}");
-    // No public payload so far shows a carrier (g1 moved to f7: b8 and g1 are the secrets).
-    let pgn_text = pgn(&d, thread).await?;
-    assert!(
-        !pgn_text.contains("WhiteCarriers") && !pgn_text.contains("BlackCarriers"),
-        "{pgn_text}"
-    );
-    assert!(!pgn_text.contains("FEN"), "{pgn_text}");
-    let secrets = ["b8".to_string(), "g1".to_string()];
-    let leak = d.leak(thread, 0, &secrets);
-    assert!(leak.is_none(), "a carrier leaked: {leak:?}");
-
-    d.play(&d.alice, thread, "Boom@f7").await?;
-    let end = d.boards(thread).pop().unwrap();
-    let text = end.content();
-    assert!(
-        text.contains("1-0") && text.contains("king exploded"),
-        "{text}"
-    );
-    // Carriers named by piece, where they started and where they went.
-    assert!(
-        text.contains("White's carrier: the knight from g1, exploded on f7")
-            && text.contains("Black's carrier: the knight from b8, never moved"),
-        "{text}"
-    );
-    assert!(!text.contains("printf") && !text.contains("salt"), "{text}");
-    // Verify fairness: its sha256sum line reproduces the commitment sealed at the start.
-    let proof = d.click(&d.carol, end.id, &verify).await?;
-    let proof = proof.content().unwrap_or_default().to_string();
-    let pre_start = proof.find("printf '%s' '").unwrap() + "printf '%s' '".len();
-    let pre = &proof[pre_start..pre_start + proof[pre_start..].find('\'').unwrap()];
-    assert!(pre.starts_with(&format!("kaboom-beirut-v1:{game}:white:g1:")));
-    let digest = hex::encode(Sha256::digest(pre.as_bytes()));
-    assert!(
-        sealed.contains(&digest),
-        "commitment {digest} was published when play started"
-    );
-    let pgn_text = pgn(&d, thread).await?;
-    assert!(
-        pgn_text.contains("[WhiteCarriers \"g1\"]") && pgn_text.contains("[Variant \"Beirut\"]"),
-        "{pgn_text}"
-    );
-    finish(d).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn nuke_carriers_revealed_then_a_blast() -> Outcome {
-    let (d, _dir) = start().await?;
-    let (thread, game) = start_game(&d, NUKE).await?;
-    for (user, square) in [(&d.alice, "g1"), (&d.bob, "f7")] {
-        d.choose_carriers_by_dm(user, game, &[square]).await?;
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn refusals_are_ephemeral_and_say_why() -> Outcome {
+        let (d, _dir) = start().await?;
+        let (thread, _) = start_game(&d, ATOMIC).await?;
+        let r = d.play(&d.carol, thread, "e4").await?;
+        assert!(
+            r.is_ephemeral() && r.content().unwrap().contains("Only alice and bob"),
+            "{r:?}"
+        );
+        let r = d.play(&d.bob, thread, "e5").await?;
+        assert!(
+            r.is_ephemeral() && r.content().unwrap().contains("not your turn"),
+            "{r:?}"
+        );
+        let r = d.play(&d.alice, thread, "e5").await?;
+        assert!(
+            r.is_ephemeral() && r.content().unwrap().contains("not legal"),
+            "{r:?}"
+        );
+        let r = d.play(&d.alice, thread, "castle please").await?;
+        let text = r.content().unwrap();
+        assert!(
+            r.is_ephemeral() && text.contains("Some legal actions"),
+            "{text}"
+        );
+        // Nothing was posted: only the starting board.
+        assert_eq!(d.boards(thread).len(), 1);
+        // Spectators may look.
+        let look = d.cmd(&d.carol, thread, "board", vec![]).await?;
+        assert_eq!(look.files.len(), 1);
+        assert!(!look.is_ephemeral());
+        // Spectators get no autocomplete.
+        assert!(d.autocomplete(&d.carol, thread, "").await?.is_empty());
+        finish(d).await
     }
-    let started = d.boards(thread).pop().unwrap();
-    assert!(
-        started
-            .content()
-            .contains("White's carrier: the knight on **g1**"),
-        "{}",
-        started.content()
-    );
-    assert!(
-        started
-            .content()
-            .contains("Black's carrier: the pawn on **f7**"),
-        "{}",
-        started.content()
-    );
-    play_line(&d, thread, &["Nf3", "a6", "Ng5", "a5"]).await?;
-    let choices = d.autocomplete(&d.alice, thread, "Nx").await?;
-    assert!(
-        choices
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn draw_resign_and_abort() -> Outcome {
+        let (d, _dir) = start().await?;
+        // Draw offered with the button, accepted with the button under the offer.
+        let (thread, _) = start_game(&d, ATOMIC).await?;
+        d.play(&d.alice, thread, "e4").await?;
+        let board = d.boards(thread).pop().unwrap();
+        let draw_id = board
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:draw:"))
+            .unwrap();
+        let r = d.click(&d.carol, board.id, &draw_id).await?;
+        assert!(r.content().unwrap().contains("Only"), "{r:?}");
+        let r = d.click(&d.bob, board.id, &draw_id).await?;
+        assert!(r.content().unwrap().contains("Draw offered"), "{r:?}");
+        let offer = d.fake.messages_in(thread).pop().unwrap();
+        assert!(offer.content().contains("<@1001>") && offer.content().contains("offers a draw"));
+        let yes = offer
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:drawyes:"))
+            .unwrap();
+        let r = d.click(&d.bob, offer.id, &yes).await?;
+        assert!(r.content().unwrap().contains("your own"), "{r:?}");
+        d.click(&d.alice, offer.id, &yes).await?;
+        let end = d.boards(thread).pop().unwrap();
+        assert!(
+            end.content().contains("1/2-1/2") && end.content().contains("agreement"),
+            "{}",
+            end.content()
+        );
+
+        // Resign with the button and its confirmation.
+        let (thread, _) = start_game(&d, ATOMIC).await?;
+        let board = d.boards(thread).pop().unwrap();
+        let resign = board
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:resign:"))
+            .unwrap();
+        let confirm = d.click(&d.bob, board.id, &resign).await?;
+        assert!(confirm.is_ephemeral());
+        let yes = confirm.custom_ids().pop().unwrap();
+        let confirm_msg = confirm.message_id.expect("confirmation message");
+        d.click(&d.bob, confirm_msg, &yes).await?;
+        let end = d.boards(thread).pop().unwrap();
+        assert!(
+            end.content().contains("1-0") && end.content().contains("resignation"),
+            "{}",
+            end.content()
+        );
+
+        // Abort before both have moved; not after.
+        let (thread, _) = start_game(&d, ATOMIC).await?;
+        d.play(&d.alice, thread, "e4").await?;
+        let r = d.cmd(&d.bob, thread, "abort", vec![]).await?;
+        assert!(r.content().unwrap().contains("over"), "{r:?}");
+        let end = d.boards(thread).pop().unwrap();
+        assert!(end.content().contains("aborted"), "{}", end.content());
+        let (thread, _) = start_game(&d, ATOMIC).await?;
+        d.play(&d.alice, thread, "e4").await?;
+        d.play(&d.bob, thread, "e5").await?;
+        let r = d.cmd(&d.alice, thread, "abort", vec![]).await?;
+        assert!(
+            r.is_ephemeral() && r.content().unwrap().contains("no longer be aborted"),
+            "{r:?}"
+        );
+        // /games lists the one still active, with its thread.
+        let r = d
+            .cmd(&d.alice, d.fake.text_channel_id(), "games", vec![])
+            .await?;
+        let text = r.content().unwrap();
+        assert!(
+            text.contains(&format!("<#{thread}>")) && text.contains("alice to move"),
+            "{text}"
+        );
+        finish(d).await
+    }
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_concurrent_moves_apply_once() -> Outcome {
+        let (d, _dir) = start().await?;
+        let (thread, _) = start_game(&d, ATOMIC).await?;
+        let a = d.fake.slash_command(
+            &d.alice,
+            thread,
+            "move",
+            vec![CommandOption::string("action", "e4")],
+        )?;
+        let b = d.fake.slash_command(
+            &d.alice,
+            thread,
+            "move",
+            vec![CommandOption::string("action", "d4")],
+        )?;
+        let (ra, rb) = tokio::join!(d.answer(&a), d.answer(&b));
+        let (ra, rb) = (ra?, rb?);
+        let played = [&ra, &rb]
             .iter()
-            .any(|(l, v)| v == "Nxf7" && l.contains("blast")),
-        "{choices:?}"
-    );
-    d.play(&d.alice, thread, "Nxf7").await?;
-    let end = d.boards(thread).pop().unwrap();
-    assert!(
-        end.content().contains("1-0") && end.content().contains("king exploded"),
-        "{}",
-        end.content()
-    );
-    finish(d).await
+            .filter(|r| r.content().unwrap_or_default().starts_with("Played"))
+            .count();
+        assert_eq!(played, 1, "{ra:?} {rb:?}");
+        let loser = if ra.content().unwrap_or_default().starts_with("Played") {
+            &rb
+        } else {
+            &ra
+        };
+        let text = loser.content().unwrap();
+        assert!(
+            text.contains("moved on") || text.contains("not your turn"),
+            "{text}"
+        );
+        assert_eq!(d.boards(thread).len(), 2);
+        finish(d).await
+    }
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn restart_mid_game_then_a_button_from_before() -> Outcome {
+        let (d, _dir) = start().await?;
+        let (thread, _) = start_game(&d, ATOMIC).await?;
+        d.play(&d.alice, thread, "e4").await?;
+        d.play(&d.bob, thread, "e5").await?;
+        let old_board = d.boards(thread).pop().unwrap();
+
+        let d = d.restart().await?;
+        // A button on a message sent before the restart still works.
+        let draw_id = old_board
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:draw:"))
+            .unwrap();
+        let r = d.click(&d.alice, old_board.id, &draw_id).await?;
+        assert!(r.content().unwrap().contains("Draw offered"), "{r:?}");
+        let view_id = old_board
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:view:"))
+            .unwrap();
+        let r = d.click(&d.bob, old_board.id, &view_id).await?;
+        assert!(r.is_ephemeral() || r.kind == ResponseKind::EditOriginal);
+        assert_eq!(r.files.len(), 1);
+        // And the game goes on; bob's move declines the offer.
+        let r = d.play(&d.alice, thread, "Nf3").await?;
+        assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
+        d.play(&d.bob, thread, "Nc6").await?;
+        let last = d.boards(thread).pop().unwrap();
+        assert!(
+            last.content().contains("draw offer lapsed"),
+            "{}",
+            last.content()
+        );
+        finish(d).await
+    }
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn beirut_with_closed_dms_to_a_boom_on_the_king() -> Outcome {
+        let (d, _dir) = start().await?;
+        d.fake.refuse_dms_for(d.bob.id);
+        let (thread, game) = start_game(&d, BEIRUT).await?;
+        // Alice gets her menu by DM.
+        let dms = d
+            .fake
+            .wait_for_messages_in(d.fake.dm_channel_for(d.alice.id), 1, WAIT)
+            .await?;
+        let menu_id = format!("kb:carriers:{game}");
+        assert_eq!(dms[0].custom_ids(), std::slice::from_ref(&menu_id));
+        assert!(dms[0].json.to_string().contains("Knight g1"));
+        assert!(
+            !dms[0].json.to_string().contains("King e1"),
+            "the king cannot carry (BE-2)"
+        );
+        let sent = d.fake.select_menu(&d.alice, dms[0].id, &menu_id, &["g1"])?;
+        let ok = d.answer(&sent).await?;
+        assert!(
+            ok.content().unwrap().contains("Your carriers") && ok.content().unwrap().contains("g1")
+        );
+        // Bob's DMs are closed: the thread offers "Choose privately".
+        let fallback = d
+            .fake
+            .messages_in(thread)
+            .into_iter()
+            .find(|m| m.custom_ids().iter().any(|c| c.starts_with("kb:choose:")))
+            .expect("a Choose privately button");
+        assert!(fallback.content().contains("<@1002>"));
+        // Moving before the carriers are chosen is refused.
+        let r = d.play(&d.alice, thread, "Nf3").await?;
+        assert!(r.content().unwrap().contains("carriers"), "{r:?}");
+        let menu = d
+            .click(&d.bob, fallback.id, &format!("kb:choose:{game}"))
+            .await?;
+        assert!(menu.is_ephemeral() || menu.kind == ResponseKind::EditOriginal);
+        assert_eq!(menu.custom_ids(), std::slice::from_ref(&menu_id));
+        let menu_msg = menu.message_id.expect("the ephemeral menu message");
+        let sent = d.fake.select_menu(&d.bob, menu_msg, &menu_id, &["b8"])?;
+        let ok = d.answer(&sent).await?;
+        assert!(ok.content().unwrap().contains("b8"));
+        assert_eq!(
+            ok.files.len(),
+            1,
+            "the private confirmation shows bob's own view"
+        );
+        let started = d.boards(thread).pop().unwrap();
+        // No wall of hex in the public post; the commitments are behind a button.
+        assert!(
+            started.content().contains("Verify fairness") && !started.content().contains("`"),
+            "{}",
+            started.content()
+        );
+        let verify = format!("kb:fair:{game}");
+        assert!(started.custom_ids().contains(&verify));
+        let sealed = d.click(&d.carol, started.id, &verify).await?;
+        let sealed = sealed.content().unwrap_or_default().to_string();
+        assert!(
+            sealed.contains("White: `") && !sealed.contains("salt `"),
+            "commitments only while the game goes on: {sealed}"
+        );
+
+        play_line(&d, thread, &["Nf3", "a6", "Ng5", "a5", "Nxf7", "a4"]).await?;
+        // Autocomplete offers alice her Boom (her own carrier).
+        let choices = d.autocomplete(&d.alice, thread, "boom").await?;
+        assert!(choices.iter().any(|(_, v)| v == "Boom@f7"), "{choices:?}");
+        // No public payload so far shows a carrier (g1 moved to f7: b8 and g1 are the secrets).
+        let pgn_text = pgn(&d, thread).await?;
+        assert!(
+            !pgn_text.contains("WhiteCarriers") && !pgn_text.contains("BlackCarriers"),
+            "{pgn_text}"
+        );
+        assert!(!pgn_text.contains("FEN"), "{pgn_text}");
+        let secrets = ["b8".to_string(), "g1".to_string()];
+        let leak = d.leak(thread, 0, &secrets);
+        assert!(leak.is_none(), "a carrier leaked: {leak:?}");
+
+        d.play(&d.alice, thread, "Boom@f7").await?;
+        let end = d.boards(thread).pop().unwrap();
+        let text = end.content();
+        assert!(
+            text.contains("1-0") && text.contains("king exploded"),
+            "{text}"
+        );
+        // Carriers named by piece, where they started and where they went.
+        assert!(
+            text.contains("White's carrier: the knight from g1, exploded on f7")
+                && text.contains("Black's carrier: the knight from b8, never moved"),
+            "{text}"
+        );
+        assert!(!text.contains("printf") && !text.contains("salt"), "{text}");
+        // Verify fairness: its sha256sum line reproduces the commitment sealed at the start.
+        let proof = d.click(&d.carol, end.id, &verify).await?;
+        let proof = proof.content().unwrap_or_default().to_string();
+        let pre_start = proof.find("printf '%s' '").unwrap() + "printf '%s' '".len();
+        let pre = &proof[pre_start..pre_start + proof[pre_start..].find('\'').unwrap()];
+        assert!(pre.starts_with(&format!("kaboom-beirut-v1:{game}:white:g1:")));
+        let digest = hex::encode(Sha256::digest(pre.as_bytes()));
+        assert!(
+            sealed.contains(&digest),
+            "commitment {digest} was published when play started"
+        );
+        let pgn_text = pgn(&d, thread).await?;
+        assert!(
+            pgn_text.contains("[WhiteCarriers \"g1\"]") && pgn_text.contains("[Variant \"Beirut\"]"),
+            "{pgn_text}"
+        );
+        finish(d).await
+    }
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn nuke_carriers_revealed_then_a_blast() -> Outcome {
+        let (d, _dir) = start().await?;
+        let (thread, game) = start_game(&d, NUKE).await?;
+        for (user, square) in [(&d.alice, "g1"), (&d.bob, "f7")] {
+            d.choose_carriers_by_dm(user, game, &[square]).await?;
+        }
+        let started = d.boards(thread).pop().unwrap();
+        assert!(
+            started
+                .content()
+                .contains("White's carrier: the knight on **g1**"),
+            "{}",
+            started.content()
+        );
+        assert!(
+            started
+                .content()
+                .contains("Black's carrier: the pawn on **f7**"),
+            "{}",
+            started.content()
+        );
+        play_line(&d, thread, &["Nf3", "a6", "Ng5", "a5"]).await?;
+        let choices = d.autocomplete(&d.alice, thread, "Nx").await?;
+        assert!(
+            choices
+                .iter()
+                .any(|(l, v)| v == "Nxf7" && l.contains("blast")),
+            "{choices:?}"
+        );
+        d.play(&d.alice, thread, "Nxf7").await?;
+        let end = d.boards(thread).pop().unwrap();
+        assert!(
+            end.content().contains("1-0") && end.content().contains("king exploded"),
+            "{}",
+            end.content()
+        );
+        finish(d).await
+    }
 }
 
 /// A line of play that ends with `reason` and a winner, found by seeded random playouts
@@ -559,47 +573,51 @@ fn find_line(variant: kaboom_rules::Variant, reason: kaboom_rules::EndReason) ->
     panic!("no {variant} line ending in {reason} found");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bomberman_game_to_checkmate() -> Outcome {
-    let line = find_line(
-        kaboom_rules::Variant::Bomberman,
-        kaboom_rules::EndReason::Checkmate,
-    );
-    let (d, _dir) = start().await?;
-    let (thread, _) = start_game(&d, BOMBERMAN).await?;
-    assert_eq!(
-        d.fake.channel(thread).unwrap().name(),
-        Some("Bomberman Chess · alice vs bob")
-    );
-    let choices = d.autocomplete(&d.alice, thread, &line[0]).await?;
-    assert!(choices.iter().any(|(_, v)| v == &line[0]), "{choices:?}");
-    play_line(&d, thread, &line).await?;
-    let end = d.boards(thread).pop().unwrap();
-    assert!(
-        end.content().contains("Game over") && end.content().contains("checkmate"),
-        "{}",
-        end.content()
-    );
-    assert_eq!(d.boards(thread).len(), line.len() + 1);
-    finish(d).await
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bomberman_game_to_checkmate() -> Outcome {
+        let line = find_line(
+            kaboom_rules::Variant::Bomberman,
+            kaboom_rules::EndReason::Checkmate,
+        );
+        let (d, _dir) = start().await?;
+        let (thread, _) = start_game(&d, BOMBERMAN).await?;
+        assert_eq!(
+            d.fake.channel(thread).unwrap().name(),
+            Some("Bomberman Chess · alice vs bob")
+        );
+        let choices = d.autocomplete(&d.alice, thread, &line[0]).await?;
+        assert!(choices.iter().any(|(_, v)| v == &line[0]), "{choices:?}");
+        play_line(&d, thread, &line).await?;
+        let end = d.boards(thread).pop().unwrap();
+        assert!(
+            end.content().contains("Game over") && end.content().contains("checkmate"),
+            "{}",
+            end.content()
+        );
+        assert_eq!(d.boards(thread).len(), line.len() + 1);
+        finish(d).await
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bombalot_game_to_a_goal_win() -> Outcome {
-    let line = find_line(
-        kaboom_rules::Variant::Bombalot,
-        kaboom_rules::EndReason::Goal,
-    );
-    let (d, _dir) = start().await?;
-    let (thread, _) = start_game(&d, BOMBALOT).await?;
-    let choices = d.autocomplete(&d.alice, thread, "").await?;
-    assert_eq!(choices.len(), 25, "at most 25 suggestions");
-    play_line(&d, thread, &line).await?;
-    let end = d.boards(thread).pop().unwrap();
-    assert!(
-        end.content().contains("Game over") && end.content().contains("goal"),
-        "{}",
-        end.content()
-    );
-    finish(d).await
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bombalot_game_to_a_goal_win() -> Outcome {
+        let line = find_line(
+            kaboom_rules::Variant::Bombalot,
+            kaboom_rules::EndReason::Goal,
+        );
+        let (d, _dir) = start().await?;
+        let (thread, _) = start_game(&d, BOMBALOT).await?;
+        let choices = d.autocomplete(&d.alice, thread, "").await?;
+        assert_eq!(choices.len(), 25, "at most 25 suggestions");
+        play_line(&d, thread, &line).await?;
+        let end = d.boards(thread).pop().unwrap();
+        assert!(
+            end.content().contains("Game over") && end.content().contains("goal"),
+            "{}",
+            end.content()
+        );
+        finish(d).await
+    }
 }

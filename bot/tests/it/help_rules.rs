@@ -88,122 +88,124 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
     (info.width, info.height)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn help_and_rules_answer_within_discords_limits() {
-    let dir = kaboom_testkit::TempDb::new().await;
-    let url = dir.url().to_string();
-    let fake = FakeDiscord::start().await.expect("fake starts");
-    let d = Driver::start(fake, &url).await.expect("bot starts");
-    let channel = d.fake.text_channel_id();
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn help_and_rules_answer_within_discords_limits() {
+        let dir = kaboom_testkit::TempDb::new().await;
+        let url = dir.url().to_string();
+        let fake = FakeDiscord::start().await.expect("fake starts");
+        let d = Driver::start(fake, &url).await.expect("bot starts");
+        let channel = d.fake.text_channel_id();
 
-    // /help: every registered command has its line, plus the flow of a game.
-    let help = d.cmd(&d.carol, channel, "help", vec![]).await.unwrap();
-    assert!(help.is_ephemeral(), "/help answers the caller only");
-    let text = within_limits("/help", &help);
-    let mut names = Vec::new();
-    for c in kaboom_discord::commands::all() {
-        if c.subcommands.is_empty() {
-            names.push(c.name.to_string());
+        // /help: every registered command has its line, plus the flow of a game.
+        let help = d.cmd(&d.carol, channel, "help", vec![]).await.unwrap();
+        assert!(help.is_ephemeral(), "/help answers the caller only");
+        let text = within_limits("/help", &help);
+        let mut names = Vec::new();
+        for c in kaboom_discord::commands::all() {
+            if c.subcommands.is_empty() {
+                names.push(c.name.to_string());
+            }
+            names.extend(
+                c.subcommands
+                    .iter()
+                    .map(|s| format!("{} {}", c.name, s.name)),
+            );
         }
-        names.extend(
-            c.subcommands
+        for name in &names {
+            assert!(
+                text.contains(&format!("`/{name}`")),
+                "/help does not list /{name}:\n{text}"
+            );
+        }
+        for step in [
+            "/challenge",
+            "Accept",
+            "Choose privately",
+            "/move",
+            "days",
+            "loses on time",
+            "/settings me",
+        ] {
+            assert!(
+                text.contains(step),
+                "/help does not explain '{step}':\n{text}"
+            );
+        }
+
+        // /rules for each variant (choice index = declaration order = Variant::ALL).
+        for (index, variant) in Variant::ALL.into_iter().enumerate() {
+            let what = format!("/rules {}", variant.name());
+            let r = d
+                .cmd(
+                    &d.carol,
+                    channel,
+                    "rules",
+                    vec![CommandOption::integer("variant", index as i64)],
+                )
+                .await
+                .unwrap();
+            let text = within_limits(&what, &r);
+            let embeds = r.data()["embeds"].as_array().cloned().unwrap_or_default();
+            assert_eq!(embeds.len(), 1, "{what}: {:?}", r.body);
+            let embed = &embeds[0];
+            assert!(
+                embed["title"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains(variant.title()),
+                "{what}: title {}",
+                embed["title"]
+            );
+            for topic in ["explode", "Notation"] {
+                assert!(
+                    text.to_lowercase().contains(&topic.to_lowercase()),
+                    "{what}: nothing about '{topic}'"
+                );
+            }
+            for link in ["http", "://", "www.", "discord.gg", "]("] {
+                assert!(
+                    !text.contains(link),
+                    "{what}: a link ('{link}') in:\n{text}"
+                );
+            }
+
+            // The full rules come along as a Markdown file, without ruling ids.
+            assert_eq!(r.files.len(), 2, "{what}: {} files", r.files.len());
+            let full = r
+                .files
                 .iter()
-                .map(|s| format!("{} {}", c.name, s.name)),
-        );
-    }
-    for name in &names {
-        assert!(
-            text.contains(&format!("`/{name}`")),
-            "/help does not list /{name}:\n{text}"
-        );
-    }
-    for step in [
-        "/challenge",
-        "Accept",
-        "Choose privately",
-        "/move",
-        "days",
-        "loses on time",
-        "/settings me",
-    ] {
-        assert!(
-            text.contains(step),
-            "/help does not explain '{step}':\n{text}"
-        );
-    }
-
-    // /rules for each variant (choice index = declaration order = Variant::ALL).
-    for (index, variant) in Variant::ALL.into_iter().enumerate() {
-        let what = format!("/rules {}", variant.name());
-        let r = d
-            .cmd(
-                &d.carol,
-                channel,
-                "rules",
-                vec![CommandOption::integer("variant", index as i64)],
-            )
-            .await
-            .unwrap();
-        let text = within_limits(&what, &r);
-        let embeds = r.data()["embeds"].as_array().cloned().unwrap_or_default();
-        assert_eq!(embeds.len(), 1, "{what}: {:?}", r.body);
-        let embed = &embeds[0];
-        assert!(
-            embed["title"]
-                .as_str()
-                .unwrap_or_default()
-                .contains(variant.title()),
-            "{what}: title {}",
-            embed["title"]
-        );
-        for topic in ["explode", "Notation"] {
+                .find(|f| f.filename == format!("{}-rules.md", variant.name()))
+                .expect("the full rules file");
+            let full = String::from_utf8(full.bytes.clone()).unwrap();
             assert!(
-                text.to_lowercase().contains(&topic.to_lowercase()),
-                "{what}: nothing about '{topic}'"
+                full.contains("## How the game ends") && !full.contains("RULINGS"),
+                "{what}: {full}"
+            );
+            // The picture: one attached PNG, shown by the embed, equal to the docs' picture.
+            let file = r
+                .files
+                .iter()
+                .find(|f| f.filename.ends_with(".png"))
+                .expect("the setup picture");
+            assert_eq!(
+                embed["image"]["url"].as_str(),
+                Some(format!("attachment://{}", file.filename).as_str()),
+                "{what}: the embed does not show the attachment"
+            );
+            assert!(file.filename.ends_with(".png"), "{}", file.filename);
+            let (w, h) = png_size(&file.bytes);
+            assert!(w >= 64 && h >= 64, "{what}: a {w}x{h} picture");
+            let docs = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../docs/rules/img")
+                .join(format!("{}-start.png", variant.name()));
+            let committed = std::fs::read(&docs).unwrap_or_default();
+            assert!(
+                committed == file.bytes,
+                "{what}: the attached picture differs from {}; regenerate it with scripts/docs-images.sh",
+                docs.display()
             );
         }
-        for link in ["http", "://", "www.", "discord.gg", "]("] {
-            assert!(
-                !text.contains(link),
-                "{what}: a link ('{link}') in:\n{text}"
-            );
-        }
-
-        // The full rules come along as a Markdown file, without ruling ids.
-        assert_eq!(r.files.len(), 2, "{what}: {} files", r.files.len());
-        let full = r
-            .files
-            .iter()
-            .find(|f| f.filename == format!("{}-rules.md", variant.name()))
-            .expect("the full rules file");
-        let full = String::from_utf8(full.bytes.clone()).unwrap();
-        assert!(
-            full.contains("## How the game ends") && !full.contains("RULINGS"),
-            "{what}: {full}"
-        );
-        // The picture: one attached PNG, shown by the embed, equal to the docs' picture.
-        let file = r
-            .files
-            .iter()
-            .find(|f| f.filename.ends_with(".png"))
-            .expect("the setup picture");
-        assert_eq!(
-            embed["image"]["url"].as_str(),
-            Some(format!("attachment://{}", file.filename).as_str()),
-            "{what}: the embed does not show the attachment"
-        );
-        assert!(file.filename.ends_with(".png"), "{}", file.filename);
-        let (w, h) = png_size(&file.bytes);
-        assert!(w >= 64 && h >= 64, "{what}: a {w}x{h} picture");
-        let docs = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../docs/rules/img")
-            .join(format!("{}-start.png", variant.name()));
-        let committed = std::fs::read(&docs).unwrap_or_default();
-        assert!(
-            committed == file.bytes,
-            "{what}: the attached picture differs from {}; regenerate it with scripts/docs-images.sh",
-            docs.display()
-        );
+        d.stop().await;
     }
-    d.stop().await;
 }

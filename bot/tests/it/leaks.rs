@@ -297,65 +297,67 @@ fn assert_pings_only(fake: &FakeDiscord, allowed: &[u64]) -> usize {
     checked
 }
 
-/// A player whose display name holds `@everyone` and a role mention pings
-/// nobody through the scheduler's nudge and forfeit notices: each names who it may ping.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn scheduler_notices_ping_only_the_players() {
-    use kaboom_rules::{GameOptions, Variant};
-    use kaboom_service::Services;
-    use kaboom_store::challenges::{ColorChoice, NewChallenge};
-    let fake = FakeDiscord::start().await.expect("fake starts");
-    let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let clock = Arc::new(TestClock::new(T0));
-    let services = Services::new(
-        db.clone(),
-        clock.clone(),
-        Arc::new(kaboom_testkit::painter::PlainPainter),
-    );
-    let (scheduler, _outbox) = kaboom_testkit::discord_scheduler(
-        &services,
-        clock.clone(),
-        http,
-        kaboom_service::scheduler::SchedulerConfig::default(),
-    );
-    let channel = fake.text_channel_id();
-    let c = services
-        .create_challenge(NewChallenge {
-            guild_id: Some(GuildId(fake.guild_id())),
-            channel_id: ChannelId(channel),
-            challenger_id: UserId(1001),
-            challenger_name: PINGING_NAME.into(),
-            opponent_id: Some(UserId(1002)),
-            variant: Variant::Atomic,
-            options: GameOptions::default(),
-            days_per_move: Some(1),
-            color: ColorChoice::White,
-            rated: false,
-        })
-        .await
-        .unwrap();
-    let id = services
-        .accept_challenge(c.id, UserId(1002), PINGING_NAME)
-        .await
-        .unwrap()
-        .row
-        .id;
-    let thread = fake.add_thread(channel, "a game").unwrap();
-    services.set_thread(id, ChannelId(thread)).await.unwrap();
-    fake.refuse_dms_for(1001);
-    services.play(id, UserId(1001), "e4").await.unwrap();
-    for _ in 0..3 {
-        clock.advance(12 * 3600);
-        scheduler.sweep().await.unwrap();
-        assert!(kaboom_testkit::wait_for_outbox(&db, std::time::Duration::from_secs(20)).await);
+kaboom_testkit::dbtest! {
+    /// A player whose display name holds `@everyone` and a role mention pings
+    /// nobody through the scheduler's nudge and forfeit notices: each names who it may ping.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn scheduler_notices_ping_only_the_players() {
+        use kaboom_rules::{GameOptions, Variant};
+        use kaboom_service::Services;
+        use kaboom_store::challenges::{ColorChoice, NewChallenge};
+        let fake = FakeDiscord::start().await.expect("fake starts");
+        let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = Arc::new(TestClock::new(T0));
+        let services = Services::new(
+            db.clone(),
+            clock.clone(),
+            Arc::new(kaboom_testkit::painter::PlainPainter),
+        );
+        let (scheduler, _outbox) = kaboom_testkit::discord_scheduler(
+            &services,
+            clock.clone(),
+            http,
+            kaboom_service::scheduler::SchedulerConfig::default(),
+        );
+        let channel = fake.text_channel_id();
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: Some(GuildId(fake.guild_id())),
+                channel_id: ChannelId(channel),
+                challenger_id: UserId(1001),
+                challenger_name: PINGING_NAME.into(),
+                opponent_id: Some(UserId(1002)),
+                variant: Variant::Atomic,
+                options: GameOptions::default(),
+                days_per_move: Some(1),
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        let id = services
+            .accept_challenge(c.id, UserId(1002), PINGING_NAME)
+            .await
+            .unwrap()
+            .row
+            .id;
+        let thread = fake.add_thread(channel, "a game").unwrap();
+        services.set_thread(id, ChannelId(thread)).await.unwrap();
+        fake.refuse_dms_for(1001);
+        services.play(id, UserId(1001), "e4").await.unwrap();
+        for _ in 0..3 {
+            clock.advance(12 * 3600);
+            scheduler.sweep().await.unwrap();
+            assert!(kaboom_testkit::wait_for_outbox(&db, std::time::Duration::from_secs(20)).await);
+        }
+        let posted = fake.messages_in(thread);
+        assert!(
+            posted.iter().any(|m| m.content().contains("wins on time")),
+            "{posted:?}"
+        );
+        assert!(assert_pings_only(&fake, &[1001, 1002]) >= 2);
     }
-    let posted = fake.messages_in(thread);
-    assert!(
-        posted.iter().any(|m| m.content().contains("wins on time")),
-        "{posted:?}"
-    );
-    assert!(assert_pings_only(&fake, &[1001, 1002]) >= 2);
 }
 
 /// Through a whole game with the real bot (challenge, boards, draw offer,

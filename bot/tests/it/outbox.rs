@@ -57,112 +57,118 @@ async fn board_entries(db: &Db, game: GameId) -> Vec<outbox::Entry> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_crash_between_commit_and_post_ends_with_the_board_posted_once() {
-    let (d, _dir, url) = start().await.unwrap();
-    let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
-    assert_eq!(d.boards(thread).len(), 1);
-    let alice = d.alice.id;
-    // The bot goes down; a move is committed (with its outbox entry) and nothing posts it.
-    let (fake, url2, make) = d.halt().await;
-    assert_eq!(url, url2);
-    let db = Db::connect(&url).await.unwrap();
-    let services = make(db.clone());
-    let services = services
-        .clone()
-        .with_effects(DiscordEffects::for_services(&services));
-    services.play(game, alice.into(), "e4").await.unwrap();
-    let pending = board_entries(&db, game).await;
-    assert_eq!(pending.len(), 2);
-    assert!(pending[1].delivered_at.is_none());
-    db.close().await;
-    assert_eq!(
-        fake.messages_in(thread.get()).len(),
-        1,
-        "nothing posted while down"
-    );
-    // At start-up the deliverer posts what was left, once.
-    let d = Driver::start_with(fake, &url, make).await.unwrap();
-    wait_for_boards(&d, thread, 2).await;
-    let boards = d.boards(thread);
-    assert_eq!(boards.len(), 2, "{boards:?}");
-    assert!(
-        boards[1].content().contains("**1. e4** by alice"),
-        "{:?}",
-        boards[1]
-    );
-    let entries = board_entries(&d.db, game).await;
-    assert_eq!(entries[1].message_id, Some(MessageId(boards[1].id)));
-    // The old board lost its buttons; the new one has them.
-    assert!(
-        d.fake
-            .message(boards[0].id)
-            .unwrap()
-            .custom_ids()
-            .is_empty()
-    );
-    assert!(!boards[1].custom_ids().is_empty());
-    assert!(d.fake.unknown_routes().is_empty());
-    d.stop().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_5xx_on_the_board_says_saved_and_the_board_follows() {
-    let (d, _dir, _url) = start().await.unwrap();
-    let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
-    d.fake
-        .fail_next("POST", &format!("/channels/{thread}/messages"), 500, 1);
-    let r = d.play(&d.alice, thread, "e4").await.unwrap();
-    let text = r.content().unwrap_or_default().to_string();
-    assert!(text.contains("Played **e4** in game #"), "{text}");
-    assert!(text.contains("saved"), "{text}");
-    assert!(!text.contains("Sorry"), "{text}");
-    wait_for_boards(&d, thread, 2).await;
-    assert_eq!(d.boards(thread).len(), 2);
-    let entries = board_entries(&d.db, game).await;
-    assert_eq!(entries[1].attempts, 1);
-    assert!(entries[1].delivered_at.is_some());
-    // The game goes on: bob's move is answered with the board's link as usual.
-    let r = d.play(&d.bob, thread, "e5").await.unwrap();
-    assert!(
-        r.content()
-            .unwrap_or_default()
-            .contains("https://discord.com/channels/"),
-        "{r:?}"
-    );
-    assert_eq!(d.boards(thread).len(), 3);
-    d.stop().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_retry_after_a_lost_answer_does_not_post_twice() {
-    let (d, _dir, _url) = start().await.unwrap();
-    let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
-    // Discord makes the message, but the bot sees a 502.
-    d.fake
-        .fail_next_after("POST", &format!("/channels/{thread}/messages"), 502, 1);
-    let r = d.play(&d.alice, thread, "e4").await.unwrap();
-    assert!(r.content().unwrap_or_default().contains("saved"), "{r:?}");
-    // The retry (same nonce, enforce_nonce) gets that message back.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while board_entries(&d.db, game).await[1].delivered_at.is_none() {
-        assert!(tokio::time::Instant::now() < deadline, "never delivered");
-        tokio::time::sleep(Duration::from_millis(50)).await;
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_crash_between_commit_and_post_ends_with_the_board_posted_once() {
+        let (d, _dir, url) = start().await.unwrap();
+        let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
+        assert_eq!(d.boards(thread).len(), 1);
+        let alice = d.alice.id;
+        // The bot goes down; a move is committed (with its outbox entry) and nothing posts it.
+        let (fake, url2, make) = d.halt().await;
+        assert_eq!(url, url2);
+        let db = Db::connect(&url).await.unwrap();
+        let services = make(db.clone());
+        let services = services
+            .clone()
+            .with_effects(DiscordEffects::for_services(&services));
+        services.play(game, alice.into(), "e4").await.unwrap();
+        let pending = board_entries(&db, game).await;
+        assert_eq!(pending.len(), 2);
+        assert!(pending[1].delivered_at.is_none());
+        db.close().await;
+        assert_eq!(
+            fake.messages_in(thread.get()).len(),
+            1,
+            "nothing posted while down"
+        );
+        // At start-up the deliverer posts what was left, once.
+        let d = Driver::start_with(fake, &url, make).await.unwrap();
+        wait_for_boards(&d, thread, 2).await;
+        let boards = d.boards(thread);
+        assert_eq!(boards.len(), 2, "{boards:?}");
+        assert!(
+            boards[1].content().contains("**1. e4** by alice"),
+            "{:?}",
+            boards[1]
+        );
+        let entries = board_entries(&d.db, game).await;
+        assert_eq!(entries[1].message_id, Some(MessageId(boards[1].id)));
+        // The old board lost its buttons; the new one has them.
+        assert!(
+            d.fake
+                .message(boards[0].id)
+                .unwrap()
+                .custom_ids()
+                .is_empty()
+        );
+        assert!(!boards[1].custom_ids().is_empty());
+        assert!(d.fake.unknown_routes().is_empty());
+        d.stop().await;
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let boards = d.boards(thread);
-    assert_eq!(boards.len(), 2, "{boards:?}");
-    let entries = board_entries(&d.db, game).await;
-    assert_eq!(entries[1].attempts, 1);
-    assert_eq!(entries[1].message_id, Some(MessageId(boards[1].id)));
-    let posts = d
-        .fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"))
-        .count();
-    assert_eq!(posts, 3, "opening board, the lost answer, the retry");
-    d.stop().await;
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_5xx_on_the_board_says_saved_and_the_board_follows() {
+        let (d, _dir, _url) = start().await.unwrap();
+        let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
+        d.fake
+            .fail_next("POST", &format!("/channels/{thread}/messages"), 500, 1);
+        let r = d.play(&d.alice, thread, "e4").await.unwrap();
+        let text = r.content().unwrap_or_default().to_string();
+        assert!(text.contains("Played **e4** in game #"), "{text}");
+        assert!(text.contains("saved"), "{text}");
+        assert!(!text.contains("Sorry"), "{text}");
+        wait_for_boards(&d, thread, 2).await;
+        assert_eq!(d.boards(thread).len(), 2);
+        let entries = board_entries(&d.db, game).await;
+        assert_eq!(entries[1].attempts, 1);
+        assert!(entries[1].delivered_at.is_some());
+        // The game goes on: bob's move is answered with the board's link as usual.
+        let r = d.play(&d.bob, thread, "e5").await.unwrap();
+        assert!(
+            r.content()
+                .unwrap_or_default()
+                .contains("https://discord.com/channels/"),
+            "{r:?}"
+        );
+        assert_eq!(d.boards(thread).len(), 3);
+        d.stop().await;
+    }
+}
+
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_retry_after_a_lost_answer_does_not_post_twice() {
+        let (d, _dir, _url) = start().await.unwrap();
+        let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
+        // Discord makes the message, but the bot sees a 502.
+        d.fake
+            .fail_next_after("POST", &format!("/channels/{thread}/messages"), 502, 1);
+        let r = d.play(&d.alice, thread, "e4").await.unwrap();
+        assert!(r.content().unwrap_or_default().contains("saved"), "{r:?}");
+        // The retry (same nonce, enforce_nonce) gets that message back.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while board_entries(&d.db, game).await[1].delivered_at.is_none() {
+            assert!(tokio::time::Instant::now() < deadline, "never delivered");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let boards = d.boards(thread);
+        assert_eq!(boards.len(), 2, "{boards:?}");
+        let entries = board_entries(&d.db, game).await;
+        assert_eq!(entries[1].attempts, 1);
+        assert_eq!(entries[1].message_id, Some(MessageId(boards[1].id)));
+        let posts = d
+            .fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"))
+            .count();
+        assert_eq!(posts, 3, "opening board, the lost answer, the retry");
+        d.stop().await;
+    }
 }
 
 /// The challenge id in an Accept button's custom id (`kb:accept:<id>`).
@@ -200,167 +206,173 @@ async fn wait_for_thread(db: &Db, services: &Services, game: GameId) -> ChannelI
     }
 }
 
-/// The game's thread is started from the challenge's message. Discord makes the
-/// thread but its answer is lost (a 500 after the work): the retry meets 160004 "A thread
-/// has already been created for this message" and takes that thread (same id as the
-/// message); there is one thread, with one opening board, and the challenge message links
-/// it.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_lost_answer_on_thread_creation_ends_with_one_thread() {
-    let (d, _dir, _url) = start().await.unwrap();
-    let posted = d.challenge(ATOMIC).await.unwrap();
-    let message = posted.message_id.unwrap();
-    let text = d.fake.text_channel_id();
-    d.fake.fail_next_after(
-        "POST",
-        &format!("/channels/{text}/messages/{message}/threads"),
-        500,
-        1,
-    );
-    let accept = format!("kb:accept:{}", challenge_id(&posted));
-    let r = d.click(&d.bob, message, &accept).await.unwrap();
-    let said = r.content().unwrap_or_default().to_string();
-    assert!(
-        said.contains("is saved; its thread will open shortly"),
-        "{said}"
-    );
-    let services = Services::new(
-        d.db.clone(),
-        Arc::new(TestClock::new(T0)),
-        Arc::new(RendererPainter),
-    );
-    let game = services
-        .challenge(challenge_id(&posted))
-        .await
-        .unwrap()
-        .game_id
-        .expect("accepted");
-    let thread = wait_for_thread(&d.db, &services, game).await;
-    assert_eq!(thread.get(), message, "the thread shares the message's id");
-    assert_eq!(d.fake.threads().len(), 1, "{:?}", d.fake.threads());
-    assert_eq!(d.boards(thread).len(), 1);
-    let tries = d
-        .fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path.ends_with("/threads"))
-        .count();
-    assert_eq!(tries, 2, "the lost answer and the retry");
-    let challenge = d.fake.message(message).unwrap();
-    assert!(
-        challenge
-            .content()
-            .contains(&format!("is played in <#{thread}>")),
-        "{}",
-        challenge.content()
-    );
-    assert!(challenge.custom_ids().is_empty(), "no buttons left");
-    assert!(d.fake.unknown_routes().is_empty());
-    d.stop().await;
-}
-
-/// The bot crashes after Discord made the thread and before the thread was
-/// recorded (and before anything else was posted). At the restart the deliverer starts the
-/// thread again from the same message, meets 160004, takes the existing thread, and posts
-/// the challenge message's edit and the opening board once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_crash_between_thread_creation_and_recording_ends_with_one_thread() {
-    let (d, _dir, url) = start().await.unwrap();
-    let posted = d.challenge(ATOMIC).await.unwrap();
-    let message = posted.message_id.unwrap();
-    let id = challenge_id(&posted);
-    let (bob, text) = (d.bob.id, d.fake.text_channel_id());
-    let (fake, _, make) = d.halt().await;
-    // Bob's acceptance is committed with its outbox entries, and the thread is made (by
-    // the attempt that crashed), but nothing recorded it.
-    let db = Db::connect(&url).await.unwrap();
-    let services = make(db.clone());
-    let services = services
-        .clone()
-        .with_effects(DiscordEffects::for_services(&services));
-    let game = services
-        .accept_challenge(id, bob.into(), "bob")
-        .await
-        .unwrap()
-        .row
-        .id;
-    let (status, made) = fake
-        .bot_request(
-            reqwest::Method::POST,
+kaboom_testkit::dbtest! {
+    /// The game's thread is started from the challenge's message. Discord makes the
+    /// thread but its answer is lost (a 500 after the work): the retry meets 160004 "A thread
+    /// has already been created for this message" and takes that thread (same id as the
+    /// message); there is one thread, with one opening board, and the challenge message links
+    /// it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_lost_answer_on_thread_creation_ends_with_one_thread() {
+        let (d, _dir, _url) = start().await.unwrap();
+        let posted = d.challenge(ATOMIC).await.unwrap();
+        let message = posted.message_id.unwrap();
+        let text = d.fake.text_channel_id();
+        d.fake.fail_next_after(
+            "POST",
             &format!("/channels/{text}/messages/{message}/threads"),
-            Some(serde_json::json!({"name": "Atomic · alice vs bob", "auto_archive_duration": 10080})),
-        )
-        .await;
-    assert_eq!(status, 201, "{made}");
-    db.close().await;
-    let d = Driver::start_with(fake, &url, make).await.unwrap();
-    let services = Services::new(
-        d.db.clone(),
-        Arc::new(TestClock::new(T0)),
-        Arc::new(RendererPainter),
-    );
-    let thread = wait_for_thread(&d.db, &services, game).await;
-    assert_eq!(thread.get(), message);
-    assert_eq!(d.fake.threads().len(), 1, "{:?}", d.fake.threads());
-    assert_eq!(d.boards(thread).len(), 1);
-    let challenge = d.fake.message(message).unwrap();
-    assert!(
-        challenge
-            .content()
-            .contains(&format!("is played in <#{thread}>")),
-        "{}",
-        challenge.content()
-    );
-    // The message says it carries the thread, as Discord's message object does.
-    let (_, got) = d
-        .fake
-        .bot_request(
-            reqwest::Method::GET,
-            &format!("/channels/{text}/messages/{message}"),
-            None,
-        )
-        .await;
-    assert_eq!(got["thread"]["id"], serde_json::json!(message.to_string()));
-    assert_eq!(got["flags"].as_u64().unwrap() & (1 << 5), 1 << 5);
-    d.stop().await;
+            500,
+            1,
+        );
+        let accept = format!("kb:accept:{}", challenge_id(&posted));
+        let r = d.click(&d.bob, message, &accept).await.unwrap();
+        let said = r.content().unwrap_or_default().to_string();
+        assert!(
+            said.contains("is saved; its thread will open shortly"),
+            "{said}"
+        );
+        let services = Services::new(
+            d.db.clone(),
+            Arc::new(TestClock::new(T0)),
+            Arc::new(RendererPainter),
+        );
+        let game = services
+            .challenge(challenge_id(&posted))
+            .await
+            .unwrap()
+            .game_id
+            .expect("accepted");
+        let thread = wait_for_thread(&d.db, &services, game).await;
+        assert_eq!(thread.get(), message, "the thread shares the message's id");
+        assert_eq!(d.fake.threads().len(), 1, "{:?}", d.fake.threads());
+        assert_eq!(d.boards(thread).len(), 1);
+        let tries = d
+            .fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path.ends_with("/threads"))
+            .count();
+        assert_eq!(tries, 2, "the lost answer and the retry");
+        let challenge = d.fake.message(message).unwrap();
+        assert!(
+            challenge
+                .content()
+                .contains(&format!("is played in <#{thread}>")),
+            "{}",
+            challenge.content()
+        );
+        assert!(challenge.custom_ids().is_empty(), "no buttons left");
+        assert!(d.fake.unknown_routes().is_empty());
+        d.stop().await;
+    }
 }
 
-/// Declining and cancelling a challenge are committed with the challenge
-/// message's edit in the outbox; the message says who closed it and loses its buttons once
-/// the outbox has delivered it (normally before the player is answered; on a loaded
-/// machine the answer may come first, after waiting [`kaboom_discord::outbox::SETTLE`]).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn declining_and_cancelling_edit_the_challenge_message_through_the_outbox() {
-    let (d, _dir, _url) = start().await.unwrap();
-    for (user, action, said, line) in [
-        (
-            &d.bob,
-            "decline",
-            "Challenge declined.",
-            "Declined by <@1002>.",
-        ),
-        (
-            &d.alice,
-            "cancel",
-            "Challenge cancelled.",
-            "Cancelled by <@1001>.",
-        ),
-    ] {
+kaboom_testkit::dbtest! {
+    /// The bot crashes after Discord made the thread and before the thread was
+    /// recorded (and before anything else was posted). At the restart the deliverer starts the
+    /// thread again from the same message, meets 160004, takes the existing thread, and posts
+    /// the challenge message's edit and the opening board once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_crash_between_thread_creation_and_recording_ends_with_one_thread() {
+        let (d, _dir, url) = start().await.unwrap();
         let posted = d.challenge(ATOMIC).await.unwrap();
         let message = posted.message_id.unwrap();
         let id = challenge_id(&posted);
-        let r = d
-            .click(user, message, &format!("kb:{action}:{id}"))
+        let (bob, text) = (d.bob.id, d.fake.text_channel_id());
+        let (fake, _, make) = d.halt().await;
+        // Bob's acceptance is committed with its outbox entries, and the thread is made (by
+        // the attempt that crashed), but nothing recorded it.
+        let db = Db::connect(&url).await.unwrap();
+        let services = make(db.clone());
+        let services = services
+            .clone()
+            .with_effects(DiscordEffects::for_services(&services));
+        let game = services
+            .accept_challenge(id, bob.into(), "bob")
             .await
-            .unwrap();
-        assert_eq!(r.content(), Some(said), "{r:?}");
-        d.outbox_delivered().await.unwrap();
-        let edited = d.fake.message(message).unwrap();
-        assert!(edited.content().ends_with(line), "{}", edited.content());
-        assert!(edited.custom_ids().is_empty());
-        let entries = outbox::for_challenge(&d.db, id).await.unwrap();
-        assert_eq!(entries.len(), 1, "{entries:?}");
-        assert_eq!(entries[0].message_id, Some(MessageId(message)));
+            .unwrap()
+            .row
+            .id;
+        let (status, made) = fake
+            .bot_request(
+                reqwest::Method::POST,
+                &format!("/channels/{text}/messages/{message}/threads"),
+                Some(serde_json::json!({"name": "Atomic · alice vs bob", "auto_archive_duration": 10080})),
+            )
+            .await;
+        assert_eq!(status, 201, "{made}");
+        db.close().await;
+        let d = Driver::start_with(fake, &url, make).await.unwrap();
+        let services = Services::new(
+            d.db.clone(),
+            Arc::new(TestClock::new(T0)),
+            Arc::new(RendererPainter),
+        );
+        let thread = wait_for_thread(&d.db, &services, game).await;
+        assert_eq!(thread.get(), message);
+        assert_eq!(d.fake.threads().len(), 1, "{:?}", d.fake.threads());
+        assert_eq!(d.boards(thread).len(), 1);
+        let challenge = d.fake.message(message).unwrap();
+        assert!(
+            challenge
+                .content()
+                .contains(&format!("is played in <#{thread}>")),
+            "{}",
+            challenge.content()
+        );
+        // The message says it carries the thread, as Discord's message object does.
+        let (_, got) = d
+            .fake
+            .bot_request(
+                reqwest::Method::GET,
+                &format!("/channels/{text}/messages/{message}"),
+                None,
+            )
+            .await;
+        assert_eq!(got["thread"]["id"], serde_json::json!(message.to_string()));
+        assert_eq!(got["flags"].as_u64().unwrap() & (1 << 5), 1 << 5);
+        d.stop().await;
     }
-    d.stop().await;
+}
+
+kaboom_testkit::dbtest! {
+    /// Declining and cancelling a challenge are committed with the challenge
+    /// message's edit in the outbox; the message says who closed it and loses its buttons once
+    /// the outbox has delivered it (normally before the player is answered; on a loaded
+    /// machine the answer may come first, after waiting [`kaboom_discord::outbox::SETTLE`]).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn declining_and_cancelling_edit_the_challenge_message_through_the_outbox() {
+        let (d, _dir, _url) = start().await.unwrap();
+        for (user, action, said, line) in [
+            (
+                &d.bob,
+                "decline",
+                "Challenge declined.",
+                "Declined by <@1002>.",
+            ),
+            (
+                &d.alice,
+                "cancel",
+                "Challenge cancelled.",
+                "Cancelled by <@1001>.",
+            ),
+        ] {
+            let posted = d.challenge(ATOMIC).await.unwrap();
+            let message = posted.message_id.unwrap();
+            let id = challenge_id(&posted);
+            let r = d
+                .click(user, message, &format!("kb:{action}:{id}"))
+                .await
+                .unwrap();
+            assert_eq!(r.content(), Some(said), "{r:?}");
+            d.outbox_delivered().await.unwrap();
+            let edited = d.fake.message(message).unwrap();
+            assert!(edited.content().ends_with(line), "{}", edited.content());
+            assert!(edited.custom_ids().is_empty());
+            let entries = outbox::for_challenge(&d.db, id).await.unwrap();
+            assert_eq!(entries.len(), 1, "{entries:?}");
+            assert_eq!(entries[0].message_id, Some(MessageId(message)));
+        }
+        d.stop().await;
+    }
 }

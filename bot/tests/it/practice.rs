@@ -58,95 +58,101 @@ async fn wait_for_ply(d: &Driver, id: GameId, ply: i64) -> kaboom_domain::game::
     }
 }
 
-/// The engine answers each move with a move of its own, posted as a board like a
-/// player's, in an unrated game where the bot is Black.
-#[tokio::test]
-async fn the_bot_answers_every_move_in_a_practice_game() -> Result<(), DemoError> {
-    let (d, _dir) = start().await?;
-    let (game, thread) = play_bot(&d, ATOMIC, WHITE).await?;
-    let row = games::get(&d.db, game).await.unwrap().unwrap();
-    assert_eq!(u64::from(row.black_id), d.fake.bot_user_id());
-    assert!(!row.rated);
-    let seat = engine::get(&d.db, game).await.unwrap().unwrap();
-    assert_eq!(seat.color, kaboom_rules::Color::Black);
-    for (i, action) in ["e4", "Nf3"].iter().enumerate() {
-        let r = d.play(&d.alice, thread, action).await?;
+kaboom_testkit::dbtest! {
+    /// The engine answers each move with a move of its own, posted as a board like a
+    /// player's, in an unrated game where the bot is Black.
+    #[tokio::test]
+    async fn the_bot_answers_every_move_in_a_practice_game() -> Result<(), DemoError> {
+        let (d, _dir) = start().await?;
+        let (game, thread) = play_bot(&d, ATOMIC, WHITE).await?;
+        let row = games::get(&d.db, game).await.unwrap().unwrap();
+        assert_eq!(u64::from(row.black_id), d.fake.bot_user_id());
+        assert!(!row.rated);
+        let seat = engine::get(&d.db, game).await.unwrap().unwrap();
+        assert_eq!(seat.color, kaboom_rules::Color::Black);
+        for (i, action) in ["e4", "Nf3"].iter().enumerate() {
+            let r = d.play(&d.alice, thread, action).await?;
+            assert!(
+                r.content().unwrap_or_default().starts_with("Played"),
+                "{r:?}"
+            );
+            wait_for_ply(&d, game, 2 * (i as i64 + 1)).await;
+        }
+        d.outbox_delivered().await?;
+        // The start board, then one board per ply.
+        assert_eq!(d.boards(thread).len(), 5, "{:#?}", d.boards(thread));
+        let r = d.play(&d.alice, thread, "a3").await?;
         assert!(
             r.content().unwrap_or_default().starts_with("Played"),
             "{r:?}"
         );
-        wait_for_ply(&d, game, 2 * (i as i64 + 1)).await;
+        d.stop().await;
+        Ok(())
     }
-    d.outbox_delivered().await?;
-    // The start board, then one board per ply.
-    assert_eq!(d.boards(thread).len(), 5, "{:#?}", d.boards(thread));
-    let r = d.play(&d.alice, thread, "a3").await?;
-    assert!(
-        r.content().unwrap_or_default().starts_with("Played"),
-        "{r:?}"
-    );
-    d.stop().await;
-    Ok(())
 }
 
-/// Beirut with the bot as White: it chooses its own carriers (stored with a commitment,
-/// shown to nobody) and, once alice has chosen, opens the game by itself.
-#[tokio::test]
-async fn the_bot_chooses_its_carriers_and_opens_as_white() -> Result<(), DemoError> {
-    let (d, _dir) = start().await?;
-    let (game, thread) = play_bot(&d, BEIRUT, BLACK).await?;
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while carriers::all(&d.db, game).await.unwrap().is_empty() {
-        assert!(Instant::now() < deadline, "the bot chose no carriers");
-        tokio::time::sleep(Duration::from_millis(20)).await;
+kaboom_testkit::dbtest! {
+    /// Beirut with the bot as White: it chooses its own carriers (stored with a commitment,
+    /// shown to nobody) and, once alice has chosen, opens the game by itself.
+    #[tokio::test]
+    async fn the_bot_chooses_its_carriers_and_opens_as_white() -> Result<(), DemoError> {
+        let (d, _dir) = start().await?;
+        let (game, thread) = play_bot(&d, BEIRUT, BLACK).await?;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while carriers::all(&d.db, game).await.unwrap().is_empty() {
+            assert!(Instant::now() < deadline, "the bot chose no carriers");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let chosen = carriers::all(&d.db, game).await.unwrap();
+        assert_eq!(chosen[0].color, kaboom_rules::Color::White);
+        let row = games::get(&d.db, game).await.unwrap().unwrap();
+        assert_eq!(row.state, GameState::Setup);
+        let r = d.choose_carriers_by_dm(&d.alice, game, &["g8"]).await?;
+        assert!(r.content().is_some(), "{r:?}");
+        let row = wait_for_ply(&d, game, 1).await;
+        assert_eq!(row.state, GameState::Active);
+        d.outbox_delivered().await?;
+        // Nothing alice can read names the bot's carriers or their salt while the game goes on.
+        let secret = &chosen[0];
+        let readable = [
+            d.fake.messages_in(d.fake.text_channel_id()),
+            d.fake.messages_in(thread),
+            d.fake.messages_in(d.fake.dm_channel_for(d.alice.id)),
+        ];
+        for m in readable.iter().flatten() {
+            let text = m.content();
+            assert!(!text.contains(&secret.salt), "{m:?}");
+            assert!(
+                !(text.contains("carrier") && text.contains(&format!("**{}**", secret.squares))),
+                "{m:?}"
+            );
+        }
+        d.stop().await;
+        Ok(())
     }
-    let chosen = carriers::all(&d.db, game).await.unwrap();
-    assert_eq!(chosen[0].color, kaboom_rules::Color::White);
-    let row = games::get(&d.db, game).await.unwrap().unwrap();
-    assert_eq!(row.state, GameState::Setup);
-    let r = d.choose_carriers_by_dm(&d.alice, game, &["g8"]).await?;
-    assert!(r.content().is_some(), "{r:?}");
-    let row = wait_for_ply(&d, game, 1).await;
-    assert_eq!(row.state, GameState::Active);
-    d.outbox_delivered().await?;
-    // Nothing alice can read names the bot's carriers or their salt while the game goes on.
-    let secret = &chosen[0];
-    let readable = [
-        d.fake.messages_in(d.fake.text_channel_id()),
-        d.fake.messages_in(thread),
-        d.fake.messages_in(d.fake.dm_channel_for(d.alice.id)),
-    ];
-    for m in readable.iter().flatten() {
-        let text = m.content();
-        assert!(!text.contains(&secret.salt), "{m:?}");
-        assert!(
-            !(text.contains("carrier") && text.contains(&format!("**{}**", secret.squares))),
-            "{m:?}"
-        );
-    }
-    d.stop().await;
-    Ok(())
 }
 
-/// `/challenge` with the bot as the opponent points to `/play-bot` and stores nothing.
-#[tokio::test]
-async fn challenging_the_bot_points_to_play_bot() -> Result<(), DemoError> {
-    let (d, _dir) = start().await?;
-    let bot = SimUser::new(d.fake.bot_user_id(), "kaboom");
-    let r = d
-        .cmd(
-            &d.alice,
-            d.fake.text_channel_id(),
-            "challenge",
-            vec![
-                CommandOption::integer("variant", ATOMIC),
-                CommandOption::user("opponent", &bot),
-            ],
-        )
-        .await?;
-    let text = r.content().unwrap_or_default();
-    assert!(text.contains("/play-bot"), "{text}");
-    assert!(d.fake.threads().is_empty());
-    d.stop().await;
-    Ok(())
+kaboom_testkit::dbtest! {
+    /// `/challenge` with the bot as the opponent points to `/play-bot` and stores nothing.
+    #[tokio::test]
+    async fn challenging_the_bot_points_to_play_bot() -> Result<(), DemoError> {
+        let (d, _dir) = start().await?;
+        let bot = SimUser::new(d.fake.bot_user_id(), "kaboom");
+        let r = d
+            .cmd(
+                &d.alice,
+                d.fake.text_channel_id(),
+                "challenge",
+                vec![
+                    CommandOption::integer("variant", ATOMIC),
+                    CommandOption::user("opponent", &bot),
+                ],
+            )
+            .await?;
+        let text = r.content().unwrap_or_default();
+        assert!(text.contains("/play-bot"), "{text}");
+        assert!(d.fake.threads().is_empty());
+        d.stop().await;
+        Ok(())
+    }
 }

@@ -64,188 +64,198 @@ fn content(r: &InteractionResponse) -> &str {
     r.content().unwrap_or_default()
 }
 
-/// Atomic `exd5` removes both pawns: the answer is a private preview (not played yet,
-/// both removals named by side, a picture), and two clicks on Confirm at once play it
-/// exactly once; the second is told it is done.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn confirm_plays_an_explosive_action_exactly_once() -> Outcome {
-    let (d, _dir) = start().await?;
-    let started = d.start_game(ATOMIC).await?;
-    let (thread, game) = (started.thread.get(), started.game);
-    // Quiet moves are played at once.
-    for (user, san) in [(&d.alice, "e4"), (&d.bob, "d5")] {
-        let r = send_move(&d, user, thread, san, None).await?;
-        assert!(content(&r).starts_with("Played"), "{r:?}");
+kaboom_testkit::dbtest! {
+    /// Atomic `exd5` removes both pawns: the answer is a private preview (not played yet,
+    /// both removals named by side, a picture), and two clicks on Confirm at once play it
+    /// exactly once; the second is told it is done.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn confirm_plays_an_explosive_action_exactly_once() -> Outcome {
+        let (d, _dir) = start().await?;
+        let started = d.start_game(ATOMIC).await?;
+        let (thread, game) = (started.thread.get(), started.game);
+        // Quiet moves are played at once.
+        for (user, san) in [(&d.alice, "e4"), (&d.bob, "d5")] {
+            let r = send_move(&d, user, thread, san, None).await?;
+            assert!(content(&r).starts_with("Played"), "{r:?}");
+        }
+        let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
+        assert!(r.message_ephemeral, "a preview is private: {r:?}");
+        assert!(
+            content(&r).contains("Preview of exd5")
+                && content(&r).contains("White's pawn d5; Black's pawn d5"),
+            "{r:?}"
+        );
+        assert!(r.files.iter().any(|f| f.filename.ends_with(".png")));
+        assert_eq!(ply(&d, game).await, 2, "a preview plays nothing");
+        let (confirm, _) = buttons(&r);
+        let message = r.message_id.expect("the preview message");
+        let a = d.fake.click_button(&d.alice, message, &confirm)?;
+        let b = d.fake.click_button(&d.alice, message, &confirm)?;
+        let (ra, rb) = tokio::join!(d.answer(&a), d.answer(&b));
+        let (ra, rb) = (ra?, rb?);
+        let texts = [content(&ra), content(&rb)];
+        assert_eq!(
+            texts
+                .iter()
+                .filter(|t| t.starts_with("Played **exd5**"))
+                .count(),
+            1,
+            "{texts:?}"
+        );
+        assert_eq!(
+            texts
+                .iter()
+                .filter(|t| t.contains("exd5 is already played"))
+                .count(),
+            1,
+            "{texts:?}"
+        );
+        assert!(ra.custom_ids().is_empty() && rb.custom_ids().is_empty());
+        assert_eq!(ply(&d, game).await, 3);
+        d.outbox_delivered().await?;
+        assert_eq!(
+            d.boards(thread).len(),
+            4,
+            "start and three plies, once each"
+        );
+        // Carol cannot press alice's buttons (a forged click): refused, nothing played.
+        let r = d.click(&d.carol, message, &confirm).await?;
+        assert!(content(&r).contains("someone else's"), "{r:?}");
+        d.stop().await;
+        Ok(())
     }
-    let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
-    assert!(r.message_ephemeral, "a preview is private: {r:?}");
-    assert!(
-        content(&r).contains("Preview of exd5")
-            && content(&r).contains("White's pawn d5; Black's pawn d5"),
-        "{r:?}"
-    );
-    assert!(r.files.iter().any(|f| f.filename.ends_with(".png")));
-    assert_eq!(ply(&d, game).await, 2, "a preview plays nothing");
-    let (confirm, _) = buttons(&r);
-    let message = r.message_id.expect("the preview message");
-    let a = d.fake.click_button(&d.alice, message, &confirm)?;
-    let b = d.fake.click_button(&d.alice, message, &confirm)?;
-    let (ra, rb) = tokio::join!(d.answer(&a), d.answer(&b));
-    let (ra, rb) = (ra?, rb?);
-    let texts = [content(&ra), content(&rb)];
-    assert_eq!(
-        texts
-            .iter()
-            .filter(|t| t.starts_with("Played **exd5**"))
-            .count(),
-        1,
-        "{texts:?}"
-    );
-    assert_eq!(
-        texts
-            .iter()
-            .filter(|t| t.contains("exd5 is already played"))
-            .count(),
-        1,
-        "{texts:?}"
-    );
-    assert!(ra.custom_ids().is_empty() && rb.custom_ids().is_empty());
-    assert_eq!(ply(&d, game).await, 3);
-    d.outbox_delivered().await?;
-    assert_eq!(
-        d.boards(thread).len(),
-        4,
-        "start and three plies, once each"
-    );
-    // Carol cannot press alice's buttons (a forged click): refused, nothing played.
-    let r = d.click(&d.carol, message, &confirm).await?;
-    assert!(content(&r).contains("someone else's"), "{r:?}");
-    d.stop().await;
-    Ok(())
 }
 
-/// A preview made before the game moved on never applies, even when its action is still
-/// legal: Confirm answers with the position now.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stale_preview_is_refused() -> Outcome {
-    let (d, _dir) = start().await?;
-    let started = d.start_game(ATOMIC).await?;
-    let (thread, game) = (started.thread.get(), started.game);
-    d.play(&d.alice, thread, "e4").await?;
-    d.play(&d.bob, thread, "d5").await?;
-    let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
-    let (confirm, _) = buttons(&r);
-    // Alice plays something else instead, bob answers: exd5 is legal again.
-    let r2 = send_move(&d, &d.alice, thread, "Nf3", Some(false)).await?;
-    assert!(content(&r2).starts_with("Played"), "{r2:?}");
-    d.play(&d.bob, thread, "Nc6").await?;
-    assert_eq!(ply(&d, game).await, 4);
-    let stale = d.click(&d.alice, r.message_id.unwrap(), &confirm).await?;
-    assert!(
-        content(&stale).contains("moved on since this preview"),
-        "{stale:?}"
-    );
-    assert!(stale.custom_ids().is_empty(), "buttons removed");
-    assert_eq!(ply(&d, game).await, 4, "the stale preview did not play");
-    d.stop().await;
-    Ok(())
+kaboom_testkit::dbtest! {
+    /// A preview made before the game moved on never applies, even when its action is still
+    /// legal: Confirm answers with the position now.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stale_preview_is_refused() -> Outcome {
+        let (d, _dir) = start().await?;
+        let started = d.start_game(ATOMIC).await?;
+        let (thread, game) = (started.thread.get(), started.game);
+        d.play(&d.alice, thread, "e4").await?;
+        d.play(&d.bob, thread, "d5").await?;
+        let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
+        let (confirm, _) = buttons(&r);
+        // Alice plays something else instead, bob answers: exd5 is legal again.
+        let r2 = send_move(&d, &d.alice, thread, "Nf3", Some(false)).await?;
+        assert!(content(&r2).starts_with("Played"), "{r2:?}");
+        d.play(&d.bob, thread, "Nc6").await?;
+        assert_eq!(ply(&d, game).await, 4);
+        let stale = d.click(&d.alice, r.message_id.unwrap(), &confirm).await?;
+        assert!(
+            content(&stale).contains("moved on since this preview"),
+            "{stale:?}"
+        );
+        assert!(stale.custom_ids().is_empty(), "buttons removed");
+        assert_eq!(ply(&d, game).await, 4, "the stale preview did not play");
+        d.stop().await;
+        Ok(())
+    }
 }
 
-/// Cancel retires a preview: its buttons go, and a later Confirm plays nothing.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancel_retires_a_preview() -> Outcome {
-    let (d, _dir) = start().await?;
-    let started = d.start_game(ATOMIC).await?;
-    let (thread, game) = (started.thread.get(), started.game);
-    d.play(&d.alice, thread, "e4").await?;
-    d.play(&d.bob, thread, "d5").await?;
-    let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
-    let (confirm, cancel) = buttons(&r);
-    let message = r.message_id.unwrap();
-    let c = d.click(&d.alice, message, &cancel).await?;
-    assert!(content(&c).starts_with("Cancelled"), "{c:?}");
-    assert!(c.custom_ids().is_empty(), "buttons removed: {c:?}");
-    let late = d.click(&d.alice, message, &confirm).await?;
-    assert!(content(&late).contains("was cancelled"), "{late:?}");
-    assert_eq!(ply(&d, game).await, 2);
-    d.stop().await;
-    Ok(())
+kaboom_testkit::dbtest! {
+    /// Cancel retires a preview: its buttons go, and a later Confirm plays nothing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn cancel_retires_a_preview() -> Outcome {
+        let (d, _dir) = start().await?;
+        let started = d.start_game(ATOMIC).await?;
+        let (thread, game) = (started.thread.get(), started.game);
+        d.play(&d.alice, thread, "e4").await?;
+        d.play(&d.bob, thread, "d5").await?;
+        let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
+        let (confirm, cancel) = buttons(&r);
+        let message = r.message_id.unwrap();
+        let c = d.click(&d.alice, message, &cancel).await?;
+        assert!(content(&c).starts_with("Cancelled"), "{c:?}");
+        assert!(c.custom_ids().is_empty(), "buttons removed: {c:?}");
+        let late = d.click(&d.alice, message, &confirm).await?;
+        assert!(content(&late).contains("was cancelled"), "{late:?}");
+        assert_eq!(ply(&d, game).await, 2);
+        d.stop().await;
+        Ok(())
+    }
 }
 
-/// With `/settings me previews:only when asked`, explosive actions play at once; a
-/// preview still comes with `preview:True`, even for a quiet move.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_setting_turns_automatic_previews_off() -> Outcome {
-    let (d, _dir) = start().await?;
-    let started = d.start_game(ATOMIC).await?;
-    let thread = started.thread.get();
-    let set = d
-        .cmd(
-            &d.alice,
-            thread,
-            "settings",
-            vec![CommandOption::subcommand(
-                "me",
-                vec![CommandOption::integer("previews", 1)],
-            )],
-        )
-        .await?;
-    assert!(content(&set).contains("only when asked"), "{set:?}");
-    let asked = send_move(&d, &d.alice, thread, "e4", Some(true)).await?;
-    assert!(content(&asked).contains("It removes nothing"), "{asked:?}");
-    buttons(&asked);
-    d.play(&d.alice, thread, "e4").await?;
-    d.play(&d.bob, thread, "d5").await?;
-    let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
-    assert!(content(&r).starts_with("Played **exd5**"), "{r:?}");
-    assert!(r.custom_ids().is_empty());
-    // Bob kept the default.
-    d.play(&d.bob, thread, "Qxd5").await?;
-    d.stop().await;
-    Ok(())
+kaboom_testkit::dbtest! {
+    /// With `/settings me previews:only when asked`, explosive actions play at once; a
+    /// preview still comes with `preview:True`, even for a quiet move.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_setting_turns_automatic_previews_off() -> Outcome {
+        let (d, _dir) = start().await?;
+        let started = d.start_game(ATOMIC).await?;
+        let thread = started.thread.get();
+        let set = d
+            .cmd(
+                &d.alice,
+                thread,
+                "settings",
+                vec![CommandOption::subcommand(
+                    "me",
+                    vec![CommandOption::integer("previews", 1)],
+                )],
+            )
+            .await?;
+        assert!(content(&set).contains("only when asked"), "{set:?}");
+        let asked = send_move(&d, &d.alice, thread, "e4", Some(true)).await?;
+        assert!(content(&asked).contains("It removes nothing"), "{asked:?}");
+        buttons(&asked);
+        d.play(&d.alice, thread, "e4").await?;
+        d.play(&d.bob, thread, "d5").await?;
+        let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
+        assert!(content(&r).starts_with("Played **exd5**"), "{r:?}");
+        assert!(r.custom_ids().is_empty());
+        // Bob kept the default.
+        d.play(&d.bob, thread, "Qxd5").await?;
+        d.stop().await;
+        Ok(())
+    }
 }
 
-/// Beirut with Dead Man's Switch: bob's d-pawn carries his bomb. Alice's preview of
-/// `exd5` is computed on her view: it shows a plain capture (she cannot know of the
-/// carrier), while playing it sets the bomb off.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_beirut_preview_keeps_the_opponents_carriers_hidden() -> Outcome {
-    let (d, _dir) = start().await?;
-    let channel = d.fake.text_channel_id();
-    let posted = d
-        .cmd(
-            &d.alice,
-            channel,
-            "challenge",
-            vec![
-                CommandOption::integer("variant", BEIRUT),
-                CommandOption::user("opponent", &d.bob),
-                CommandOption::integer("color", 0),
-                CommandOption::boolean("dead_mans_switch", true),
-            ],
-        )
-        .await?;
-    let started = d.accept(&posted).await?;
-    let (thread, game) = (started.thread.get(), started.game);
-    d.choose_carriers_by_dm(&d.alice, game, &["g1"]).await?;
-    d.choose_carriers_by_dm(&d.bob, game, &["d7"]).await?;
-    d.play(&d.alice, thread, "e4").await?;
-    d.play(&d.bob, thread, "d5").await?;
-    let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
-    assert!(
-        content(&r).contains("It would remove Black's pawn d5 (faded"),
-        "only the captured pawn: {r:?}"
-    );
-    assert!(!content(&r).contains("d7") && !content(&r).to_lowercase().contains("carrier"));
-    let played = d.confirm_preview(&d.alice, r).await?;
-    assert!(content(&played).starts_with("Played"), "{played:?}");
-    d.outbox_delivered().await?;
-    let boards = d.boards(thread);
-    let last = boards.last().unwrap().content();
-    assert!(
-        last.contains("White's pawn d5") || last.contains("pawns"),
-        "the carrier did explode: {last}"
-    );
-    d.stop().await;
-    Ok(())
+kaboom_testkit::dbtest! {
+    /// Beirut with Dead Man's Switch: bob's d-pawn carries his bomb. Alice's preview of
+    /// `exd5` is computed on her view: it shows a plain capture (she cannot know of the
+    /// carrier), while playing it sets the bomb off.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_beirut_preview_keeps_the_opponents_carriers_hidden() -> Outcome {
+        let (d, _dir) = start().await?;
+        let channel = d.fake.text_channel_id();
+        let posted = d
+            .cmd(
+                &d.alice,
+                channel,
+                "challenge",
+                vec![
+                    CommandOption::integer("variant", BEIRUT),
+                    CommandOption::user("opponent", &d.bob),
+                    CommandOption::integer("color", 0),
+                    CommandOption::boolean("dead_mans_switch", true),
+                ],
+            )
+            .await?;
+        let started = d.accept(&posted).await?;
+        let (thread, game) = (started.thread.get(), started.game);
+        d.choose_carriers_by_dm(&d.alice, game, &["g1"]).await?;
+        d.choose_carriers_by_dm(&d.bob, game, &["d7"]).await?;
+        d.play(&d.alice, thread, "e4").await?;
+        d.play(&d.bob, thread, "d5").await?;
+        let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
+        assert!(
+            content(&r).contains("It would remove Black's pawn d5 (faded"),
+            "only the captured pawn: {r:?}"
+        );
+        assert!(!content(&r).contains("d7") && !content(&r).to_lowercase().contains("carrier"));
+        let played = d.confirm_preview(&d.alice, r).await?;
+        assert!(content(&played).starts_with("Played"), "{played:?}");
+        d.outbox_delivered().await?;
+        let boards = d.boards(thread);
+        let last = boards.last().unwrap().content();
+        assert!(
+            last.contains("White's pawn d5") || last.contains("pawns"),
+            "the carrier did explode: {last}"
+        );
+        d.stop().await;
+        Ok(())
+    }
 }

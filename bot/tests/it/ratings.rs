@@ -176,94 +176,98 @@ fn the_parameters_are_lichess() {
     assert_eq!(Glicko::START.display(), "1500?");
 }
 
-/// A known sequence of results among three players, each rated as one game (one rating
-/// period), gives exactly skillratings' numbers with lichess's parameters; the records and
-/// each game's stored change follow.
-#[tokio::test]
-async fn a_known_sequence_gives_skillratings_numbers() {
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let s = services(db.clone(), Arc::new(TestClock::new(T0)));
-    let start = Glicko2Rating {
-        rating: 1500.0,
-        deviation: 500.0,
-        volatility: 0.09,
-    };
-    let mut expected = [start, start, start];
-    let players = [ALICE, BOB, CAROL];
-    // (white, black, winner) by index into `players`.
-    let sequence = [
-        (0, 1, Some(Color::White)),
-        (1, 2, None),
-        (2, 0, Some(Color::White)),
-        (0, 1, Some(Color::Black)),
-        (0, 2, Some(Color::White)),
-        (1, 0, None),
-        (2, 1, Some(Color::Black)),
-        (0, 2, Some(Color::White)),
-    ];
-    for (w, b, winner) in sequence {
-        let id = game_after_two_plies(&s, GuildId(1), players[w], players[b], true, None).await;
-        let change = end(&s, id, players[w].0, players[b].0, winner)
-            .await
-            .expect("a rated game with two plies is rated");
-        let outcome = match winner {
-            Some(Color::White) => Outcomes::WIN,
-            Some(Color::Black) => Outcomes::LOSS,
-            None => Outcomes::DRAW,
-        };
-        let (ew, eb) = glicko2(&expected[w], &expected[b], &outcome, &lichess_config());
-        let (ew, eb) = (cap(ew), cap(eb));
-        assert!(close(&change.white.before, &expected[w]), "{change:?}");
-        assert!(close(&change.white.after, &ew), "{change:?} vs {ew:?}");
-        assert!(close(&change.black.after, &eb), "{change:?} vs {eb:?}");
-        expected[w] = ew;
-        expected[b] = eb;
-        // The stored change is the reported one.
-        assert_eq!(
-            ratings::change_of_game(&db, id).await.unwrap(),
-            Some(change)
-        );
-    }
-    for (i, p) in players.iter().enumerate() {
-        let r = rating_of(&db, p.0).await.unwrap();
-        assert!(close(&r.glicko, &expected[i]), "{r:?} vs {:?}", expected[i]);
-    }
-    let alice = rating_of(&db, ALICE.0).await.unwrap();
-    assert_eq!(
-        (alice.games, alice.wins, alice.draws, alice.losses),
-        (6, 3, 1, 2)
-    );
-    let bob = rating_of(&db, BOB.0).await.unwrap();
-    assert_eq!((bob.games, bob.wins, bob.draws, bob.losses), (5, 2, 2, 1));
-}
-
-/// Two games of alice end at the same moment (two resignations on two tasks): both count,
-/// one after the other (the second game's rating before is the first game's rating after).
-#[tokio::test]
-async fn two_games_of_one_player_finished_in_parallel_both_count_in_order() {
-    for _ in 0..5 {
+kaboom_testkit::dbtest! {
+    /// A known sequence of results among three players, each rated as one game (one rating
+    /// period), gives exactly skillratings' numbers with lichess's parameters; the records and
+    /// each game's stored change follow.
+    #[tokio::test]
+    async fn a_known_sequence_gives_skillratings_numbers() {
         let (db, _dir) = kaboom_testkit::temp_db().await;
         let s = services(db.clone(), Arc::new(TestClock::new(T0)));
-        let g1 = game_after_two_plies(&s, GuildId(1), ALICE, BOB, true, None).await;
-        let g2 = game_after_two_plies(&s, GuildId(1), ALICE, CAROL, true, None).await;
-        let (s1, s2) = (s.clone(), s.clone());
-        let a = tokio::spawn(async move { s1.resign(g1, BOB.0).await });
-        let b = tokio::spawn(async move { s2.resign(g2, CAROL.0).await });
-        let (a, b) = (a.await.unwrap().unwrap(), b.await.unwrap().unwrap());
-        let (c1, c2) = (a.rating.unwrap(), b.rating.unwrap());
-        let alice = rating_of(&db, ALICE.0).await.unwrap();
-        assert_eq!((alice.games, alice.wins), (2, 2));
-        // One of them was applied first, from the start rating; the other from its result.
-        let (first, second) = if c1.white.before == Glicko::START {
-            (c1, c2)
-        } else {
-            (c2, c1)
+        let start = Glicko2Rating {
+            rating: 1500.0,
+            deviation: 500.0,
+            volatility: 0.09,
         };
-        assert_eq!(first.white.before, Glicko::START);
-        assert_eq!(second.white.before, first.white.after);
-        assert_eq!(alice.glicko, second.white.after);
-        for g in [g1, g2] {
-            assert!(ratings::change_of_game(&db, g).await.unwrap().is_some());
+        let mut expected = [start, start, start];
+        let players = [ALICE, BOB, CAROL];
+        // (white, black, winner) by index into `players`.
+        let sequence = [
+            (0, 1, Some(Color::White)),
+            (1, 2, None),
+            (2, 0, Some(Color::White)),
+            (0, 1, Some(Color::Black)),
+            (0, 2, Some(Color::White)),
+            (1, 0, None),
+            (2, 1, Some(Color::Black)),
+            (0, 2, Some(Color::White)),
+        ];
+        for (w, b, winner) in sequence {
+            let id = game_after_two_plies(&s, GuildId(1), players[w], players[b], true, None).await;
+            let change = end(&s, id, players[w].0, players[b].0, winner)
+                .await
+                .expect("a rated game with two plies is rated");
+            let outcome = match winner {
+                Some(Color::White) => Outcomes::WIN,
+                Some(Color::Black) => Outcomes::LOSS,
+                None => Outcomes::DRAW,
+            };
+            let (ew, eb) = glicko2(&expected[w], &expected[b], &outcome, &lichess_config());
+            let (ew, eb) = (cap(ew), cap(eb));
+            assert!(close(&change.white.before, &expected[w]), "{change:?}");
+            assert!(close(&change.white.after, &ew), "{change:?} vs {ew:?}");
+            assert!(close(&change.black.after, &eb), "{change:?} vs {eb:?}");
+            expected[w] = ew;
+            expected[b] = eb;
+            // The stored change is the reported one.
+            assert_eq!(
+                ratings::change_of_game(&db, id).await.unwrap(),
+                Some(change)
+            );
+        }
+        for (i, p) in players.iter().enumerate() {
+            let r = rating_of(&db, p.0).await.unwrap();
+            assert!(close(&r.glicko, &expected[i]), "{r:?} vs {:?}", expected[i]);
+        }
+        let alice = rating_of(&db, ALICE.0).await.unwrap();
+        assert_eq!(
+            (alice.games, alice.wins, alice.draws, alice.losses),
+            (6, 3, 1, 2)
+        );
+        let bob = rating_of(&db, BOB.0).await.unwrap();
+        assert_eq!((bob.games, bob.wins, bob.draws, bob.losses), (5, 2, 2, 1));
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// Two games of alice end at the same moment (two resignations on two tasks): both count,
+    /// one after the other (the second game's rating before is the first game's rating after).
+    #[tokio::test]
+    async fn two_games_of_one_player_finished_in_parallel_both_count_in_order() {
+        for _ in 0..5 {
+            let (db, _dir) = kaboom_testkit::temp_db().await;
+            let s = services(db.clone(), Arc::new(TestClock::new(T0)));
+            let g1 = game_after_two_plies(&s, GuildId(1), ALICE, BOB, true, None).await;
+            let g2 = game_after_two_plies(&s, GuildId(1), ALICE, CAROL, true, None).await;
+            let (s1, s2) = (s.clone(), s.clone());
+            let a = tokio::spawn(async move { s1.resign(g1, BOB.0).await });
+            let b = tokio::spawn(async move { s2.resign(g2, CAROL.0).await });
+            let (a, b) = (a.await.unwrap().unwrap(), b.await.unwrap().unwrap());
+            let (c1, c2) = (a.rating.unwrap(), b.rating.unwrap());
+            let alice = rating_of(&db, ALICE.0).await.unwrap();
+            assert_eq!((alice.games, alice.wins), (2, 2));
+            // One of them was applied first, from the start rating; the other from its result.
+            let (first, second) = if c1.white.before == Glicko::START {
+                (c1, c2)
+            } else {
+                (c2, c1)
+            };
+            assert_eq!(first.white.before, Glicko::START);
+            assert_eq!(second.white.before, first.white.after);
+            assert_eq!(alice.glicko, second.white.after);
+            for g in [g1, g2] {
+                assert!(ratings::change_of_game(&db, g).await.unwrap().is_some());
+            }
         }
     }
 }
@@ -272,195 +276,201 @@ fn scheduler(db: Db, clock: Arc<TestClock>) -> Scheduler {
     kaboom_testkit::default_scheduler(db, clock, Arc::new(RecordingNotifier::default()))
 }
 
-/// A time forfeit by the scheduler races a resignation of the same game: exactly one ends
-/// it, and the ratings change once, for the result that was written.
-#[tokio::test]
-async fn a_scheduler_forfeit_racing_a_resignation_rates_once() {
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let s = services(db.clone(), Arc::new(TestClock::new(T0)));
-    // The sweep's clock is past the deadline; the resigning player's is not.
-    let late = scheduler(db.clone(), Arc::new(TestClock::new(T0 + 2 * DAY)));
-    let mut forfeits = 0;
-    for round in 0..6 {
-        let id = game_after_two_plies(&s, GuildId(1), ALICE, BOB, true, Some(1)).await;
-        let before = rating_of(&db, ALICE.0).await.map(|r| r.games).unwrap_or(0);
-        let s1 = s.clone();
-        // White (alice) is to move at ply 2 and runs out of time; bob resigns meanwhile.
-        let resign = tokio::spawn(async move { s1.resign(id, BOB.0).await });
-        let sweep = {
-            let late = late.clone();
-            tokio::spawn(async move { late.sweep().await })
-        };
-        let resigned = resign.await.unwrap();
-        let swept = sweep.await.unwrap().unwrap();
-        let forfeited = swept.forfeited.contains(&id);
-        assert_ne!(
-            resigned.is_ok(),
-            forfeited,
-            "round {round}: exactly one ends it"
-        );
-        forfeits += usize::from(forfeited);
-        let change = ratings::change_of_game(&db, id).await.unwrap().unwrap();
-        let row = s.load(id).await.unwrap().row;
-        let (winner, reason) = if forfeited {
-            (Color::Black, EndReason::TimeForfeit)
-        } else {
-            (Color::White, EndReason::Resignation)
-        };
-        assert_eq!(row.reason.as_deref(), Some(reason.name()), "round {round}");
-        assert_eq!(change.side(winner).score, 1.0, "round {round}");
-        assert!(change.side(winner).diff() > 0, "round {round}");
-        let after = rating_of(&db, ALICE.0).await.unwrap();
-        assert_eq!(after.games, before + 1, "round {round}: rated once");
-        if let Ok(ended) = resigned {
-            assert_eq!(ended.rating.map(|c| *c), Some(change));
+kaboom_testkit::dbtest! {
+    /// A time forfeit by the scheduler races a resignation of the same game: exactly one ends
+    /// it, and the ratings change once, for the result that was written.
+    #[tokio::test]
+    async fn a_scheduler_forfeit_racing_a_resignation_rates_once() {
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let s = services(db.clone(), Arc::new(TestClock::new(T0)));
+        // The sweep's clock is past the deadline; the resigning player's is not.
+        let late = scheduler(db.clone(), Arc::new(TestClock::new(T0 + 2 * DAY)));
+        let mut forfeits = 0;
+        for round in 0..6 {
+            let id = game_after_two_plies(&s, GuildId(1), ALICE, BOB, true, Some(1)).await;
+            let before = rating_of(&db, ALICE.0).await.map(|r| r.games).unwrap_or(0);
+            let s1 = s.clone();
+            // White (alice) is to move at ply 2 and runs out of time; bob resigns meanwhile.
+            let resign = tokio::spawn(async move { s1.resign(id, BOB.0).await });
+            let sweep = {
+                let late = late.clone();
+                tokio::spawn(async move { late.sweep().await })
+            };
+            let resigned = resign.await.unwrap();
+            let swept = sweep.await.unwrap().unwrap();
+            let forfeited = swept.forfeited.contains(&id);
+            assert_ne!(
+                resigned.is_ok(),
+                forfeited,
+                "round {round}: exactly one ends it"
+            );
+            forfeits += usize::from(forfeited);
+            let change = ratings::change_of_game(&db, id).await.unwrap().unwrap();
+            let row = s.load(id).await.unwrap().row;
+            let (winner, reason) = if forfeited {
+                (Color::Black, EndReason::TimeForfeit)
+            } else {
+                (Color::White, EndReason::Resignation)
+            };
+            assert_eq!(row.reason.as_deref(), Some(reason.name()), "round {round}");
+            assert_eq!(change.side(winner).score, 1.0, "round {round}");
+            assert!(change.side(winner).diff() > 0, "round {round}");
+            let after = rating_of(&db, ALICE.0).await.unwrap();
+            assert_eq!(after.games, before + 1, "round {round}: rated once");
+            if let Ok(ended) = resigned {
+                assert_eq!(ended.rating.map(|c| *c), Some(change));
+            }
         }
+        // Both orders happen over the rounds often enough to matter; either way it is once.
+        eprintln!("forfeits won {forfeits} of 6 races");
     }
-    // Both orders happen over the rounds often enough to matter; either way it is once.
-    eprintln!("forfeits won {forfeits} of 6 races");
 }
 
-/// A forfeit by the scheduler in a rated game rates it like any other result, and its
-/// announcement shows the change.
-#[tokio::test]
-async fn a_time_forfeit_is_rated_and_announced_with_the_change() {
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let clock = Arc::new(TestClock::new(T0));
-    let s = services(db.clone(), clock.clone());
-    let notifier = Arc::new(RecordingNotifier::default());
-    let sched = kaboom_testkit::default_scheduler(db.clone(), clock.clone(), notifier.clone());
-    let id = game_after_two_plies(&s, GuildId(1), ALICE, BOB, true, Some(1)).await;
-    clock.advance(2 * DAY);
-    assert_eq!(sched.sweep().await.unwrap().forfeited, vec![id]);
-    let change = ratings::change_of_game(&db, id).await.unwrap().unwrap();
-    assert_eq!(change.black.score, 1.0);
-    let text = notifier
-        .sent()
-        .iter()
-        .find_map(|n| match n {
-            kaboom_service::scheduler::Notice::GameEnded { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .unwrap();
-    let line = format!(
-        "Ratings (Atomic): alice {} ({}) · bob {} (+{})",
-        change.white.after.display(),
-        change.white.diff(),
-        change.black.after.display(),
-        change.black.diff()
-    );
-    assert!(text.contains(&line), "{text}\n{line}");
+kaboom_testkit::dbtest! {
+    /// A forfeit by the scheduler in a rated game rates it like any other result, and its
+    /// announcement shows the change.
+    #[tokio::test]
+    async fn a_time_forfeit_is_rated_and_announced_with_the_change() {
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = Arc::new(TestClock::new(T0));
+        let s = services(db.clone(), clock.clone());
+        let notifier = Arc::new(RecordingNotifier::default());
+        let sched = kaboom_testkit::default_scheduler(db.clone(), clock.clone(), notifier.clone());
+        let id = game_after_two_plies(&s, GuildId(1), ALICE, BOB, true, Some(1)).await;
+        clock.advance(2 * DAY);
+        assert_eq!(sched.sweep().await.unwrap().forfeited, vec![id]);
+        let change = ratings::change_of_game(&db, id).await.unwrap().unwrap();
+        assert_eq!(change.black.score, 1.0);
+        let text = notifier
+            .sent()
+            .iter()
+            .find_map(|n| match n {
+                kaboom_service::scheduler::Notice::GameEnded { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let line = format!(
+            "Ratings (Atomic): alice {} ({}) · bob {} (+{})",
+            change.white.after.display(),
+            change.white.diff(),
+            change.black.after.display(),
+            change.black.diff()
+        );
+        assert!(text.contains(&line), "{text}\n{line}");
+    }
 }
 
-/// Aborted games, casual games, and games in which a side never moved change no rating,
-/// whoever ends them; a rated game that does not count says why.
-#[tokio::test]
-async fn aborted_casual_and_moveless_games_are_not_rated() {
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let clock = Arc::new(TestClock::new(T0));
-    let s = services(db.clone(), clock.clone());
-    // Aborted by a player before both moved.
-    let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
-    s.play(id, ALICE.0, "e4").await.unwrap();
-    assert!(s.abort(id, BOB.0).await.unwrap().rating.is_none());
-    // Resigned after one ply: Black never moved.
-    let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
-    s.play(id, ALICE.0, "e4").await.unwrap();
-    let ended = s.resign(id, BOB.0).await.unwrap();
-    assert!(ended.rating.is_none());
-    let note =
-        kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome).unwrap();
-    assert!(note.contains("Not rated"), "{note}");
-    // Resigned before any move.
-    let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
-    assert!(s.resign(id, ALICE.0).await.unwrap().rating.is_none());
-    // Casual, with moves.
-    let id = game_after_two_plies(&s, GuildId(1), ALICE, BOB, false, None).await;
-    let ended = s.resign(id, BOB.0).await.unwrap();
-    assert!(ended.rating.is_none());
-    assert!(
-        kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome).is_none()
-    );
-    // Forfeited on time by the scheduler before White's first move, and before Black's.
-    let sched = scheduler(db.clone(), clock.clone());
-    let zero = new_game(&s, GuildId(1), ALICE, BOB, true, Some(1)).await;
-    let one = new_game(&s, GuildId(1), ALICE, CAROL, true, Some(1)).await;
-    s.play(one, ALICE.0, "e4").await.unwrap();
-    clock.advance(2 * DAY);
-    let swept = sched.sweep().await.unwrap();
-    assert_eq!(swept.forfeited.len(), 2, "{swept:?}");
-    assert!(swept.forfeited.contains(&zero) && swept.forfeited.contains(&one));
-    // A Nuke game aborted by the scheduler for carriers never chosen.
-    let c = s
-        .create_challenge(NewChallenge {
-            guild_id: Some(GuildId(1)),
-            channel_id: ChannelId(10),
-            challenger_id: ALICE.0,
-            challenger_name: "alice".into(),
-            opponent_id: Some(BOB.0),
-            variant: Variant::Nuke,
-            options: GameOptions::default(),
-            days_per_move: Some(1),
-            color: ColorChoice::White,
-            rated: true,
-        })
-        .await
-        .unwrap();
-    s.accept_challenge(c.id, BOB.0, "bob").await.unwrap();
-    clock.advance(3 * DAY);
-    assert_eq!(sched.sweep().await.unwrap().aborted.len(), 1);
-    for user in [ALICE.0, BOB.0, CAROL.0] {
-        assert!(ratings::of_user(&db, user).await.unwrap().is_empty());
-    }
-    let archive = s
-        .archive(
-            ALICE.0,
-            Readable {
-                guild: Some(GuildId(1)),
-                caller: ALICE.0,
-            },
+kaboom_testkit::dbtest! {
+    /// Aborted games, casual games, and games in which a side never moved change no rating,
+    /// whoever ends them; a rated game that does not count says why.
+    #[tokio::test]
+    async fn aborted_casual_and_moveless_games_are_not_rated() {
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = Arc::new(TestClock::new(T0));
+        let s = services(db.clone(), clock.clone());
+        // Aborted by a player before both moved.
+        let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
+        s.play(id, ALICE.0, "e4").await.unwrap();
+        assert!(s.abort(id, BOB.0).await.unwrap().rating.is_none());
+        // Resigned after one ply: Black never moved.
+        let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
+        s.play(id, ALICE.0, "e4").await.unwrap();
+        let ended = s.resign(id, BOB.0).await.unwrap();
+        assert!(ended.rating.is_none());
+        let note =
+            kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome).unwrap();
+        assert!(note.contains("Not rated"), "{note}");
+        // Resigned before any move.
+        let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
+        assert!(s.resign(id, ALICE.0).await.unwrap().rating.is_none());
+        // Casual, with moves.
+        let id = game_after_two_plies(&s, GuildId(1), ALICE, BOB, false, None).await;
+        let ended = s.resign(id, BOB.0).await.unwrap();
+        assert!(ended.rating.is_none());
+        assert!(
+            kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome).is_none()
+        );
+        // Forfeited on time by the scheduler before White's first move, and before Black's.
+        let sched = scheduler(db.clone(), clock.clone());
+        let zero = new_game(&s, GuildId(1), ALICE, BOB, true, Some(1)).await;
+        let one = new_game(&s, GuildId(1), ALICE, CAROL, true, Some(1)).await;
+        s.play(one, ALICE.0, "e4").await.unwrap();
+        clock.advance(2 * DAY);
+        let swept = sched.sweep().await.unwrap();
+        assert_eq!(swept.forfeited.len(), 2, "{swept:?}");
+        assert!(swept.forfeited.contains(&zero) && swept.forfeited.contains(&one));
+        // A Nuke game aborted by the scheduler for carriers never chosen.
+        let c = s
+            .create_challenge(NewChallenge {
+                guild_id: Some(GuildId(1)),
+                channel_id: ChannelId(10),
+                challenger_id: ALICE.0,
+                challenger_name: "alice".into(),
+                opponent_id: Some(BOB.0),
+                variant: Variant::Nuke,
+                options: GameOptions::default(),
+                days_per_move: Some(1),
+                color: ColorChoice::White,
+                rated: true,
+            })
+            .await
+            .unwrap();
+        s.accept_challenge(c.id, BOB.0, "bob").await.unwrap();
+        clock.advance(3 * DAY);
+        assert_eq!(sched.sweep().await.unwrap().aborted.len(), 1);
+        for user in [ALICE.0, BOB.0, CAROL.0] {
+            assert!(ratings::of_user(&db, user).await.unwrap().is_empty());
+        }
+        let archive = s
+            .archive(
+                ALICE.0,
+                Readable {
+                    guild: Some(GuildId(1)),
+                    caller: ALICE.0,
+                },
+                1,
+            )
+            .await
+            .unwrap();
+        assert_eq!(archive.total, 7);
+        let lines: Vec<String> = archive
+            .games
+            .iter()
+            .map(kaboom_discord::messages::ratings::finished_line)
+            .collect();
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(" · aborted · ")).count(),
+            2,
+            "{lines:#?}"
+        );
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.ends_with(" · casual · game #4"))
+                .count(),
             1,
-        )
-        .await
-        .unwrap();
-    assert_eq!(archive.total, 7);
-    let lines: Vec<String> = archive
-        .games
-        .iter()
-        .map(kaboom_discord::messages::ratings::finished_line)
-        .collect();
-    assert_eq!(
-        lines.iter().filter(|l| l.contains(" · aborted · ")).count(),
-        2,
-        "{lines:#?}"
-    );
-    assert_eq!(
-        lines
-            .iter()
-            .filter(|l| l.ends_with(" · casual · game #4"))
-            .count(),
-        1,
-        "{lines:#?}"
-    );
-    assert_eq!(
-        lines
-            .iter()
-            .filter(|l| l.contains(" · not rated · "))
-            .count(),
-        6,
-        "{lines:#?}"
-    );
-    // In a direct message, only the caller's own games are listed; in another server none.
-    let elsewhere = Readable {
-        guild: Some(GuildId(2)),
-        caller: ALICE.0,
-    };
-    assert_eq!(s.archive(ALICE.0, elsewhere, 1).await.unwrap().total, 0);
-    let dm_of_carol = Readable {
-        guild: None,
-        caller: CAROL.0,
-    };
-    assert_eq!(s.archive(ALICE.0, dm_of_carol, 1).await.unwrap().total, 1);
+            "{lines:#?}"
+        );
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.contains(" · not rated · "))
+                .count(),
+            6,
+            "{lines:#?}"
+        );
+        // In a direct message, only the caller's own games are listed; in another server none.
+        let elsewhere = Readable {
+            guild: Some(GuildId(2)),
+            caller: ALICE.0,
+        };
+        assert_eq!(s.archive(ALICE.0, elsewhere, 1).await.unwrap().total, 0);
+        let dm_of_carol = Readable {
+            guild: None,
+            caller: CAROL.0,
+        };
+        assert_eq!(s.archive(ALICE.0, dm_of_carol, 1).await.unwrap().total, 1);
+    }
 }
 
 type Outcome = Result<(), DemoError>;
@@ -471,188 +481,190 @@ fn content(r: &fake_discord::InteractionResponse) -> String {
     text
 }
 
-/// Through the strict fake: a game played to a result shows the rating change on its last
-/// board, `/board` and `/pgn` work on it once finished; with 60 finished games, `/profile`,
-/// `/leaderboard` and `/games finished:true` (paged) stay within Discord's limits.
-#[tokio::test]
-async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> Outcome {
-    let dir = kaboom_testkit::TempDb::new().await;
-    let url = dir.url().to_string();
-    let fake = FakeDiscord::start().await?;
-    let clock = Arc::new(TestClock::new(T0));
-    let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;
-    let text_channel = d.fake.text_channel_id();
+kaboom_testkit::dbtest! {
+    /// Through the strict fake: a game played to a result shows the rating change on its last
+    /// board, `/board` and `/pgn` work on it once finished; with 60 finished games, `/profile`,
+    /// `/leaderboard` and `/games finished:true` (paged) stay within Discord's limits.
+    #[tokio::test]
+    async fn profile_leaderboard_and_archive_end_to_end_with_60_finished_games() -> Outcome {
+        let dir = kaboom_testkit::TempDb::new().await;
+        let url = dir.url().to_string();
+        let fake = FakeDiscord::start().await?;
+        let clock = Arc::new(TestClock::new(T0));
+        let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;
+        let text_channel = d.fake.text_channel_id();
 
-    // One game played through the fake to a resignation after two plies.
-    let started = d.start_game(0).await?;
-    let thread = started.thread.get();
-    d.play(&d.alice, thread, "e4").await?;
-    d.play(&d.bob, thread, "e5").await?;
-    let board = d.boards(thread).pop().unwrap();
-    let resign = board
-        .custom_ids()
-        .into_iter()
-        .find(|c| c.starts_with("kb:resign:"))
-        .unwrap();
-    let confirm = d.click(&d.bob, board.id, &resign).await?;
-    let yes = confirm.custom_ids().pop().unwrap();
-    d.click(&d.bob, confirm.message_id.unwrap(), &yes).await?;
-    d.outbox_delivered().await?;
-    let last = d.boards(thread).pop().unwrap();
-    let (w, b) = rating::rate(Glicko::START, Glicko::START, Some(Color::White));
-    let line = format!(
-        "Ratings (Atomic): alice {} (+{}) · bob {} ({})",
-        w.display(),
-        w.shown() - 1500,
-        b.display(),
-        b.shown() - 1500
-    );
-    assert!(last.content().contains(&line), "{}\n{line}", last.content());
-    // `/board` and `/pgn` on the finished game, from its thread.
-    let r = d.cmd(&d.carol, thread, "board", vec![]).await?;
-    let shown = content(&r);
-    assert!(
-        shown.contains("Game over") && shown.contains(&line),
-        "{shown}"
-    );
-    let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
-    assert!(content(&r).contains("PGN"), "{r:?}");
-
-    // 59 more finished games of alice, seeded through the services on the bot's database.
-    let s = services(d.db.clone(), clock.clone());
-    let guild = GuildId(d.fake.guild_id());
-    for i in 0..59 {
-        let opponent = if i % 3 == 0 { CAROL } else { BOB };
-        let id = game_after_two_plies(&s, guild, ALICE, opponent, true, None).await;
-        let winner = match i % 4 {
-            0 | 1 => Some(Color::White),
-            2 => Some(Color::Black),
-            _ => None,
-        };
-        end(&s, id, ALICE.0, opponent.0, winner).await;
-        clock.advance(60);
-    }
-    // And one in progress, bob to move.
-    let current = new_game(&s, guild, ALICE, BOB, true, Some(3)).await;
-    s.play(current, ALICE.0, "e4").await.unwrap();
-
-    let r = d.cmd(&d.alice, text_channel, "profile", vec![]).await?;
-    let profile = content(&r);
-    assert!(
-        profile.contains("**alice**") && profile.contains("- Atomic: **"),
-        "{profile}"
-    );
-    assert!(
-        profile.contains("Last 10 of 60 finished games"),
-        "{profile}"
-    );
-    assert_eq!(
-        profile.matches("- #").count(),
-        11,
-        "10 finished, 1 current: {profile}"
-    );
-    assert!(
-        profile.contains(&format!("#{current} Atomic vs bob · bob to move")),
-        "{profile}"
-    );
-    let alice = rating_of(&d.db, ALICE.0).await.unwrap();
-    assert!(
-        profile.contains(&format!("{} · 60 games", alice.glicko.display())),
-        "{profile}"
-    );
-    assert!(
-        profile.contains(&format!(
-            "{}W {}D {}L",
-            alice.wins, alice.draws, alice.losses
-        )),
-        "{profile}"
-    );
-    let r = d
-        .cmd(
-            &d.carol,
-            text_channel,
-            "profile",
-            vec![CommandOption::user("user", &d.alice)],
-        )
-        .await?;
-    assert_eq!(
-        content(&r),
-        profile,
-        "the same profile for anyone in the server"
-    );
-
-    let r = d
-        .cmd(
-            &d.bob,
-            text_channel,
-            "leaderboard",
-            vec![CommandOption::integer("variant", 0)],
-        )
-        .await?;
-    let board = content(&r);
-    assert!(board.starts_with("**Atomic leaderboard**"), "{board}");
-    assert!(board.contains("You: "), "{board}");
-    let top = ratings::top(&d.db, Variant::Atomic, rating::PROVISIONAL_DEVIATION, 10)
-        .await
-        .unwrap();
-    assert!(
-        top.iter().any(|r| r.user_id == ALICE.0),
-        "60 games settle alice: {top:?}"
-    );
-    for (i, r) in top.iter().enumerate() {
+        // One game played through the fake to a resignation after two plies.
+        let started = d.start_game(0).await?;
+        let thread = started.thread.get();
+        d.play(&d.alice, thread, "e4").await?;
+        d.play(&d.bob, thread, "e5").await?;
+        let board = d.boards(thread).pop().unwrap();
+        let resign = board
+            .custom_ids()
+            .into_iter()
+            .find(|c| c.starts_with("kb:resign:"))
+            .unwrap();
+        let confirm = d.click(&d.bob, board.id, &resign).await?;
+        let yes = confirm.custom_ids().pop().unwrap();
+        d.click(&d.bob, confirm.message_id.unwrap(), &yes).await?;
+        d.outbox_delivered().await?;
+        let last = d.boards(thread).pop().unwrap();
+        let (w, b) = rating::rate(Glicko::START, Glicko::START, Some(Color::White));
         let line = format!(
-            "{}. {} · {} · {} games",
-            i + 1,
-            r.name,
-            r.glicko.display(),
-            r.games
+            "Ratings (Atomic): alice {} (+{}) · bob {} ({})",
+            w.display(),
+            w.shown() - 1500,
+            b.display(),
+            b.shown() - 1500
         );
-        assert!(board.contains(&line), "{board}\n{line}");
-    }
-    let (_, provisional) = ratings::counts(&d.db, Variant::Atomic, rating::PROVISIONAL_DEVIATION)
-        .await
-        .unwrap();
-    assert_eq!(board.contains("not listed"), provisional > 0, "{board}");
+        assert!(last.content().contains(&line), "{}\n{line}", last.content());
+        // `/board` and `/pgn` on the finished game, from its thread.
+        let r = d.cmd(&d.carol, thread, "board", vec![]).await?;
+        let shown = content(&r);
+        assert!(
+            shown.contains("Game over") && shown.contains(&line),
+            "{shown}"
+        );
+        let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
+        assert!(content(&r).contains("PGN"), "{r:?}");
 
-    let r = d
-        .cmd(
-            &d.alice,
-            text_channel,
-            "games",
-            vec![CommandOption::boolean("finished", true)],
-        )
-        .await?;
-    let page1 = content(&r);
-    assert!(page1.contains("(60 in all) · page 1 of 6"), "{page1}");
-    assert_eq!(
-        page1.lines().filter(|l| l.starts_with('#')).count(),
-        10,
-        "{page1}"
-    );
-    assert!(page1.contains("page:2"), "{page1}");
-    let r = d
-        .cmd(
-            &d.alice,
-            text_channel,
-            "games",
-            vec![
-                CommandOption::boolean("finished", true),
-                CommandOption::integer("page", 6),
-            ],
-        )
-        .await?;
-    let page6 = content(&r);
-    assert!(page6.contains("page 6 of 6"), "{page6}");
-    // The oldest game (the one played through the fake) is last, with its thread.
-    assert!(
-        page6.contains(&format!(
-            "#{} Atomic vs bob · won 1-0 (resignation)",
-            started.game
-        )),
-        "{page6}"
-    );
-    assert!(page6.contains(&format!("<#{thread}>")), "{page6}");
-    assert!(!page6.contains("page:7"), "{page6}");
-    d.stop().await;
-    Ok(())
+        // 59 more finished games of alice, seeded through the services on the bot's database.
+        let s = services(d.db.clone(), clock.clone());
+        let guild = GuildId(d.fake.guild_id());
+        for i in 0..59 {
+            let opponent = if i % 3 == 0 { CAROL } else { BOB };
+            let id = game_after_two_plies(&s, guild, ALICE, opponent, true, None).await;
+            let winner = match i % 4 {
+                0 | 1 => Some(Color::White),
+                2 => Some(Color::Black),
+                _ => None,
+            };
+            end(&s, id, ALICE.0, opponent.0, winner).await;
+            clock.advance(60);
+        }
+        // And one in progress, bob to move.
+        let current = new_game(&s, guild, ALICE, BOB, true, Some(3)).await;
+        s.play(current, ALICE.0, "e4").await.unwrap();
+
+        let r = d.cmd(&d.alice, text_channel, "profile", vec![]).await?;
+        let profile = content(&r);
+        assert!(
+            profile.contains("**alice**") && profile.contains("- Atomic: **"),
+            "{profile}"
+        );
+        assert!(
+            profile.contains("Last 10 of 60 finished games"),
+            "{profile}"
+        );
+        assert_eq!(
+            profile.matches("- #").count(),
+            11,
+            "10 finished, 1 current: {profile}"
+        );
+        assert!(
+            profile.contains(&format!("#{current} Atomic vs bob · bob to move")),
+            "{profile}"
+        );
+        let alice = rating_of(&d.db, ALICE.0).await.unwrap();
+        assert!(
+            profile.contains(&format!("{} · 60 games", alice.glicko.display())),
+            "{profile}"
+        );
+        assert!(
+            profile.contains(&format!(
+                "{}W {}D {}L",
+                alice.wins, alice.draws, alice.losses
+            )),
+            "{profile}"
+        );
+        let r = d
+            .cmd(
+                &d.carol,
+                text_channel,
+                "profile",
+                vec![CommandOption::user("user", &d.alice)],
+            )
+            .await?;
+        assert_eq!(
+            content(&r),
+            profile,
+            "the same profile for anyone in the server"
+        );
+
+        let r = d
+            .cmd(
+                &d.bob,
+                text_channel,
+                "leaderboard",
+                vec![CommandOption::integer("variant", 0)],
+            )
+            .await?;
+        let board = content(&r);
+        assert!(board.starts_with("**Atomic leaderboard**"), "{board}");
+        assert!(board.contains("You: "), "{board}");
+        let top = ratings::top(&d.db, Variant::Atomic, rating::PROVISIONAL_DEVIATION, 10)
+            .await
+            .unwrap();
+        assert!(
+            top.iter().any(|r| r.user_id == ALICE.0),
+            "60 games settle alice: {top:?}"
+        );
+        for (i, r) in top.iter().enumerate() {
+            let line = format!(
+                "{}. {} · {} · {} games",
+                i + 1,
+                r.name,
+                r.glicko.display(),
+                r.games
+            );
+            assert!(board.contains(&line), "{board}\n{line}");
+        }
+        let (_, provisional) = ratings::counts(&d.db, Variant::Atomic, rating::PROVISIONAL_DEVIATION)
+            .await
+            .unwrap();
+        assert_eq!(board.contains("not listed"), provisional > 0, "{board}");
+
+        let r = d
+            .cmd(
+                &d.alice,
+                text_channel,
+                "games",
+                vec![CommandOption::boolean("finished", true)],
+            )
+            .await?;
+        let page1 = content(&r);
+        assert!(page1.contains("(60 in all) · page 1 of 6"), "{page1}");
+        assert_eq!(
+            page1.lines().filter(|l| l.starts_with('#')).count(),
+            10,
+            "{page1}"
+        );
+        assert!(page1.contains("page:2"), "{page1}");
+        let r = d
+            .cmd(
+                &d.alice,
+                text_channel,
+                "games",
+                vec![
+                    CommandOption::boolean("finished", true),
+                    CommandOption::integer("page", 6),
+                ],
+            )
+            .await?;
+        let page6 = content(&r);
+        assert!(page6.contains("page 6 of 6"), "{page6}");
+        // The oldest game (the one played through the fake) is last, with its thread.
+        assert!(
+            page6.contains(&format!(
+                "#{} Atomic vs bob · won 1-0 (resignation)",
+                started.game
+            )),
+            "{page6}"
+        );
+        assert!(page6.contains(&format!("<#{thread}>")), "{page6}");
+        assert!(!page6.contains("page:7"), "{page6}");
+        d.stop().await;
+        Ok(())
+    }
 }

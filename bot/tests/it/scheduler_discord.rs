@@ -26,203 +26,207 @@ const T0: i64 = 1_700_000_000;
 const HOUR: i64 = 3600;
 const WAIT: Duration = Duration::from_secs(20);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
-    let fake = FakeDiscord::start().await.expect("fake starts");
-    let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let clock = Arc::new(TestClock::new(T0));
-    let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
-    let (scheduler, _outbox) = kaboom_testkit::discord_scheduler(
-        &services,
-        clock.clone(),
-        http.clone(),
-        SchedulerConfig::default(),
-    );
-    let sweep = || async {
-        let r = scheduler.sweep().await.unwrap();
-        assert!(kaboom_testkit::wait_for_outbox(&db, WAIT).await, "posted");
-        r
-    };
-    let channel = fake.text_channel_id();
-    let spec = |opponent| NewChallenge {
-        guild_id: Some(GuildId(fake.guild_id())),
-        channel_id: ChannelId(channel),
-        challenger_id: ALICE,
-        challenger_name: "alice".into(),
-        opponent_id: opponent,
-        variant: Variant::Atomic,
-        options: GameOptions::default(),
-        days_per_move: Some(1),
-        color: ColorChoice::White,
-        rated: false,
-    };
-    // A game in its thread; Bob's DMs are open, Alice's closed.
-    let c = services.create_challenge(spec(Some(BOB))).await.unwrap();
-    let id = services
-        .accept_challenge(c.id, BOB, "bob")
-        .await
-        .unwrap()
-        .row
-        .id;
-    let thread = fake.add_thread(channel, "alice vs bob").unwrap();
-    services.set_thread(id, ChannelId(thread)).await.unwrap();
-    fake.refuse_dms_for(ALICE.get());
-    // An open challenge with buttons, left to expire.
-    let open = services.create_challenge(spec(None)).await.unwrap();
-    let button = serenity::CreateButton::new(format!("accept:{}", open.id)).label("Accept");
-    let posted = serenity::ChannelId::new(channel)
-        .send_message(
-            &http,
-            serenity::CreateMessage::new()
-                .content("alice challenges anyone")
-                .components(vec![serenity::CreateActionRow::Buttons(vec![button])]),
-        )
-        .await
-        .unwrap();
-    services
-        .set_challenge_message(open.id, MessageId(posted.id.get()))
-        .await
-        .unwrap();
-
-    // 50% of Alice's day: her DM is refused, so she is mentioned in the thread.
-    clock.advance(12 * HOUR);
-    sweep().await;
-    let in_thread = fake.messages_in(thread);
-    assert_eq!(in_thread.len(), 1, "{in_thread:?}");
-    assert!(in_thread[0].content().starts_with(&format!("<@{ALICE}>")));
-    assert!(in_thread[0].content().contains("50%"));
-    assert!(
-        fake.messages_in(fake.dm_channel_for(ALICE.get()))
-            .is_empty()
-    );
-
-    // Alice moves; at 50% of Bob's day he gets a DM with the thread link, nothing in the
-    // thread.
-    services.play(id, ALICE, "e4").await.unwrap();
-    clock.advance(12 * HOUR);
-    sweep().await;
-    let dms = fake.messages_in(fake.dm_channel_for(BOB.get()));
-    assert_eq!(dms.len(), 1, "{dms:?}");
-    assert!(
-        dms[0].content().contains(&format!("/{thread}")),
-        "{}",
-        dms[0].content()
-    );
-    assert_eq!(fake.messages_in(thread).len(), 1);
-
-    // The latest board, with its in-game buttons.
-    let board = serenity::ChannelId::new(thread)
-        .send_message(
-            &http,
-            serenity::CreateMessage::new()
-                .content("board after 1. e4")
-                .components(kaboom_discord::messages::board_buttons(id, false)),
-        )
-        .await
-        .unwrap();
-    services
-        .set_board_message(id, MessageId(board.id.get()))
-        .await
-        .unwrap();
-    assert_eq!(fake.message(board.id.get()).unwrap().custom_ids().len(), 3);
-
-    // Bob lets the deadline pass: the forfeit is announced once, in the thread, and the
-    // last board keeps only its My view button and gets Rematch.
-    clock.advance(12 * HOUR);
-    sweep().await;
-    sweep().await;
-    let in_thread = fake.messages_in(thread);
-    // The announcement, then the finished game's replay GIF.
-    assert_eq!(in_thread.len(), 4);
-    assert!(
-        in_thread[2].content().contains("wins on time"),
-        "{}",
-        in_thread[2].content()
-    );
-    assert!(
-        in_thread[3].attachments[0].filename.ends_with(".gif"),
-        "{:?}",
-        in_thread[3].attachments
-    );
-    let buttons = fake.message(board.id.get()).unwrap().custom_ids();
-    assert_eq!(buttons.len(), 2, "{buttons:?}");
-    assert!(buttons[0].starts_with("kb:view:"), "{buttons:?}");
-    assert!(buttons[1].starts_with("kb:rematch:"), "{buttons:?}");
-
-    // Seven days on, the open challenge expires: its message says so and has no buttons.
-    clock.advance(7 * 24 * HOUR);
-    let r = sweep().await;
-    assert_eq!(r.expired, vec![open.id]);
-    let message = fake.message(posted.id.get()).unwrap();
-    assert!(
-        message.content().contains("Expired"),
-        "{}",
-        message.content()
-    );
-    assert!(message.custom_ids().is_empty());
-}
-
-/// The bot dies right after the sweep committed a time forfeit (no deliverer
-/// ran); at the restart the deliverer posts the announcement, Discord's first answer is
-/// lost (a 502 after the message was made), and the retry with the same nonce gets that
-/// message back: the forfeit is announced exactly once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_forfeit_is_announced_once_across_a_crash_and_a_lost_answer() {
-    use kaboom_discord::notifier::DiscordNotifier;
-    use kaboom_discord::outbox::Deliverer;
-    let fake = FakeDiscord::start().await.expect("fake starts");
-    let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
-    let (db, _dir) = kaboom_testkit::temp_db().await;
-    let clock = Arc::new(TestClock::new(T0));
-    let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
-    let channel = fake.text_channel_id();
-    let c = services
-        .create_challenge(NewChallenge {
+kaboom_testkit::dbtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn nudges_and_forfeit_reach_discord_with_dm_fallback() {
+        let fake = FakeDiscord::start().await.expect("fake starts");
+        let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = Arc::new(TestClock::new(T0));
+        let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
+        let (scheduler, _outbox) = kaboom_testkit::discord_scheduler(
+            &services,
+            clock.clone(),
+            http.clone(),
+            SchedulerConfig::default(),
+        );
+        let sweep = || async {
+            let r = scheduler.sweep().await.unwrap();
+            assert!(kaboom_testkit::wait_for_outbox(&db, WAIT).await, "posted");
+            r
+        };
+        let channel = fake.text_channel_id();
+        let spec = |opponent| NewChallenge {
             guild_id: Some(GuildId(fake.guild_id())),
             channel_id: ChannelId(channel),
             challenger_id: ALICE,
             challenger_name: "alice".into(),
-            opponent_id: Some(BOB),
+            opponent_id: opponent,
             variant: Variant::Atomic,
             options: GameOptions::default(),
             days_per_move: Some(1),
             color: ColorChoice::White,
             rated: false,
-        })
-        .await
-        .unwrap();
-    let id = services
-        .accept_challenge(c.id, BOB, "bob")
-        .await
-        .unwrap()
-        .row
-        .id;
-    let thread = fake.add_thread(channel, "alice vs bob").unwrap();
-    services.set_thread(id, ChannelId(thread)).await.unwrap();
-    let scheduler = kaboom_testkit::default_scheduler(
-        db.clone(),
-        clock.clone(),
-        Arc::new(DiscordNotifier::new(services.outbox_waker.clone())),
-    );
-    clock.advance(24 * HOUR);
-    assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
-    assert!(fake.messages_in(thread).is_empty(), "nobody delivered yet");
+        };
+        // A game in its thread; Bob's DMs are open, Alice's closed.
+        let c = services.create_challenge(spec(Some(BOB))).await.unwrap();
+        let id = services
+            .accept_challenge(c.id, BOB, "bob")
+            .await
+            .unwrap()
+            .row
+            .id;
+        let thread = fake.add_thread(channel, "alice vs bob").unwrap();
+        services.set_thread(id, ChannelId(thread)).await.unwrap();
+        fake.refuse_dms_for(ALICE.get());
+        // An open challenge with buttons, left to expire.
+        let open = services.create_challenge(spec(None)).await.unwrap();
+        let button = serenity::CreateButton::new(format!("accept:{}", open.id)).label("Accept");
+        let posted = serenity::ChannelId::new(channel)
+            .send_message(
+                &http,
+                serenity::CreateMessage::new()
+                    .content("alice challenges anyone")
+                    .components(vec![serenity::CreateActionRow::Buttons(vec![button])]),
+            )
+            .await
+            .unwrap();
+        services
+            .set_challenge_message(open.id, MessageId(posted.id.get()))
+            .await
+            .unwrap();
 
-    let post = format!("/channels/{thread}/messages");
-    fake.fail_next_after("POST", &post, 502, 1);
-    let _outbox = Deliverer::spawn(services.clone(), http);
-    assert!(kaboom_testkit::wait_for_outbox(&db, WAIT).await);
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let posted = fake.messages_in(thread);
-    assert_eq!(posted.len(), 1, "{posted:?}");
-    assert!(posted[0].content().contains("wins on time"), "{posted:?}");
-    let tries = fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path == post)
-        .count();
-    assert_eq!(tries, 2, "the lost answer and the retry");
+        // 50% of Alice's day: her DM is refused, so she is mentioned in the thread.
+        clock.advance(12 * HOUR);
+        sweep().await;
+        let in_thread = fake.messages_in(thread);
+        assert_eq!(in_thread.len(), 1, "{in_thread:?}");
+        assert!(in_thread[0].content().starts_with(&format!("<@{ALICE}>")));
+        assert!(in_thread[0].content().contains("50%"));
+        assert!(
+            fake.messages_in(fake.dm_channel_for(ALICE.get()))
+                .is_empty()
+        );
+
+        // Alice moves; at 50% of Bob's day he gets a DM with the thread link, nothing in the
+        // thread.
+        services.play(id, ALICE, "e4").await.unwrap();
+        clock.advance(12 * HOUR);
+        sweep().await;
+        let dms = fake.messages_in(fake.dm_channel_for(BOB.get()));
+        assert_eq!(dms.len(), 1, "{dms:?}");
+        assert!(
+            dms[0].content().contains(&format!("/{thread}")),
+            "{}",
+            dms[0].content()
+        );
+        assert_eq!(fake.messages_in(thread).len(), 1);
+
+        // The latest board, with its in-game buttons.
+        let board = serenity::ChannelId::new(thread)
+            .send_message(
+                &http,
+                serenity::CreateMessage::new()
+                    .content("board after 1. e4")
+                    .components(kaboom_discord::messages::board_buttons(id, false)),
+            )
+            .await
+            .unwrap();
+        services
+            .set_board_message(id, MessageId(board.id.get()))
+            .await
+            .unwrap();
+        assert_eq!(fake.message(board.id.get()).unwrap().custom_ids().len(), 3);
+
+        // Bob lets the deadline pass: the forfeit is announced once, in the thread, and the
+        // last board keeps only its My view button and gets Rematch.
+        clock.advance(12 * HOUR);
+        sweep().await;
+        sweep().await;
+        let in_thread = fake.messages_in(thread);
+        // The announcement, then the finished game's replay GIF.
+        assert_eq!(in_thread.len(), 4);
+        assert!(
+            in_thread[2].content().contains("wins on time"),
+            "{}",
+            in_thread[2].content()
+        );
+        assert!(
+            in_thread[3].attachments[0].filename.ends_with(".gif"),
+            "{:?}",
+            in_thread[3].attachments
+        );
+        let buttons = fake.message(board.id.get()).unwrap().custom_ids();
+        assert_eq!(buttons.len(), 2, "{buttons:?}");
+        assert!(buttons[0].starts_with("kb:view:"), "{buttons:?}");
+        assert!(buttons[1].starts_with("kb:rematch:"), "{buttons:?}");
+
+        // Seven days on, the open challenge expires: its message says so and has no buttons.
+        clock.advance(7 * 24 * HOUR);
+        let r = sweep().await;
+        assert_eq!(r.expired, vec![open.id]);
+        let message = fake.message(posted.id.get()).unwrap();
+        assert!(
+            message.content().contains("Expired"),
+            "{}",
+            message.content()
+        );
+        assert!(message.custom_ids().is_empty());
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// The bot dies right after the sweep committed a time forfeit (no deliverer
+    /// ran); at the restart the deliverer posts the announcement, Discord's first answer is
+    /// lost (a 502 after the message was made), and the retry with the same nonce gets that
+    /// message back: the forfeit is announced exactly once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_forfeit_is_announced_once_across_a_crash_and_a_lost_answer() {
+        use kaboom_discord::notifier::DiscordNotifier;
+        use kaboom_discord::outbox::Deliverer;
+        let fake = FakeDiscord::start().await.expect("fake starts");
+        let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = Arc::new(TestClock::new(T0));
+        let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
+        let channel = fake.text_channel_id();
+        let c = services
+            .create_challenge(NewChallenge {
+                guild_id: Some(GuildId(fake.guild_id())),
+                channel_id: ChannelId(channel),
+                challenger_id: ALICE,
+                challenger_name: "alice".into(),
+                opponent_id: Some(BOB),
+                variant: Variant::Atomic,
+                options: GameOptions::default(),
+                days_per_move: Some(1),
+                color: ColorChoice::White,
+                rated: false,
+            })
+            .await
+            .unwrap();
+        let id = services
+            .accept_challenge(c.id, BOB, "bob")
+            .await
+            .unwrap()
+            .row
+            .id;
+        let thread = fake.add_thread(channel, "alice vs bob").unwrap();
+        services.set_thread(id, ChannelId(thread)).await.unwrap();
+        let scheduler = kaboom_testkit::default_scheduler(
+            db.clone(),
+            clock.clone(),
+            Arc::new(DiscordNotifier::new(services.outbox_waker.clone())),
+        );
+        clock.advance(24 * HOUR);
+        assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
+        assert!(fake.messages_in(thread).is_empty(), "nobody delivered yet");
+
+        let post = format!("/channels/{thread}/messages");
+        fake.fail_next_after("POST", &post, 502, 1);
+        let _outbox = Deliverer::spawn(services.clone(), http);
+        assert!(kaboom_testkit::wait_for_outbox(&db, WAIT).await);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let posted = fake.messages_in(thread);
+        assert_eq!(posted.len(), 1, "{posted:?}");
+        assert!(posted[0].content().contains("wins on time"), "{posted:?}");
+        let tries = fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path == post)
+            .count();
+        assert_eq!(tries, 2, "the lost answer and the retry");
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -205,306 +205,302 @@ async fn bot_posts(control: &Control, channel: &str, bot: &str) -> BTreeSet<Stri
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn three_processes_on_one_postgres_database_share_the_work() {
-    if kaboom_testkit::postgres_url().is_none() {
-        eprintln!(
-            "skipped: set {} to a PostgreSQL server (scripts/pg-local.sh) to run it",
-            kaboom_testkit::POSTGRES_URL_VAR
-        );
-        return;
-    }
-    let database = kaboom_testkit::TempDb::new().await;
-    let url = database.url().to_string();
-    let dir = database.path().to_path_buf();
-    let _logs = LogsOnPanic(dir.clone());
-    let mut processes = Processes(Vec::new());
-    let base = start_fake_with(&mut processes, &["--guilds", &SHARDS.to_string()]);
-    let control = Control::new(base.clone());
-    // The schema is made once, before the processes start (they would also manage it
-    // together, under sqlx's migration lock).
-    let db = Db::connect(&url).await.expect("the shared database opens");
-    let info = control.get("/info").await;
-    let bot = info["bot_user_id"].as_str().unwrap().to_string();
-    let mut servers: Vec<Server> = info["guilds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| {
-            let id: u64 = g["id"].as_str().unwrap().parse().unwrap();
-            Server {
-                id,
-                channel: g["text_channel_id"].as_str().unwrap().to_string(),
-                shard: (id >> 22) % SHARDS,
-            }
-        })
-        .collect();
-    servers.sort_by_key(|s| s.shard);
-    assert_eq!(
-        servers.iter().map(|s| s.shard).collect::<Vec<_>>(),
-        (0..SHARDS).collect::<Vec<_>>(),
-        "one server on each shard"
-    );
-    // The processes are killed by `processes`' Drop, also when an assertion fails. The
-    // fake is process 0, shard i's process is i + 1.
-    for s in 0..SHARDS {
-        processes
-            .0
-            .push(("kaboom serve", start_shard(&dir, &base, &url, s)));
-    }
-    control.ready_after(SHARDS - 1).await;
-    control.bot_ready().await;
-    let pairs: Vec<(u64, u64)> = (0..4).map(|i| (3001 + 2 * i, 3002 + 2 * i)).collect();
-    control
-        .add_players(pairs.iter().flat_map(|&(a, b)| [a, b]))
-        .await;
-
-    // 1. A game in each server (its own shard's process answers), two plies each.
-    let mut ids = Vec::new();
-    for (server, &pair) in servers.iter().zip(&pairs) {
-        ids.push(new_game(&control, &db, server, pair).await);
-    }
-    for _ in 0..2 {
-        for &id in &ids {
-            let (sent, _) = send_move(&control, &db, id).await;
-            let answer = control.answer(&sent).await;
-            assert!(
-                answer["content"]
-                    .as_str()
-                    .is_some_and(|c| c.starts_with("Played")),
-                "{answer}"
-            );
-        }
-    }
-    until(30, "the boards are posted", || drained(&db)).await;
-
-    // 2. Server 0's game: 60 % of its 3 days gone, past the 50 % reminder. Three
-    //    schedulers sweep every second; one reminder is posted.
-    age_turn(&db, ids[0], 3 * DAY * 6 / 10).await;
-    let reminded = || async {
-        outbox::for_game(&db, ids[0])
-            .await
+kaboom_testkit::pgtest! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn three_processes_on_one_postgres_database_share_the_work() {
+        let database = kaboom_testkit::TempDb::new().await;
+        let url = database.url().to_string();
+        let dir = database.path().to_path_buf();
+        let _logs = LogsOnPanic(dir.clone());
+        let mut processes = Processes(Vec::new());
+        let base = start_fake_with(&mut processes, &["--guilds", &SHARDS.to_string()]);
+        let control = Control::new(base.clone());
+        // The schema is made once, before the processes start (they would also manage it
+        // together, under sqlx's migration lock).
+        let db = Db::connect(&url).await.expect("the shared database opens");
+        let info = control.get("/info").await;
+        let bot = info["bot_user_id"].as_str().unwrap().to_string();
+        let mut servers: Vec<Server> = info["guilds"]
+            .as_array()
             .unwrap()
             .iter()
-            .any(|e| e.kind == "nudge" && e.delivered_at.is_some())
-    };
-    until(30, "the reminder is posted", reminded).await;
-    // Further sweeps (all three processes) must not remind again.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+            .map(|g| {
+                let id: u64 = g["id"].as_str().unwrap().parse().unwrap();
+                Server {
+                    id,
+                    channel: g["text_channel_id"].as_str().unwrap().to_string(),
+                    shard: (id >> 22) % SHARDS,
+                }
+            })
+            .collect();
+        servers.sort_by_key(|s| s.shard);
+        assert_eq!(
+            servers.iter().map(|s| s.shard).collect::<Vec<_>>(),
+            (0..SHARDS).collect::<Vec<_>>(),
+            "one server on each shard"
+        );
+        // The processes are killed by `processes`' Drop, also when an assertion fails. The
+        // fake is process 0, shard i's process is i + 1.
+        for s in 0..SHARDS {
+            processes
+                .0
+                .push(("kaboom serve", start_shard(&dir, &base, &url, s)));
+        }
+        control.ready_after(SHARDS - 1).await;
+        control.bot_ready().await;
+        let pairs: Vec<(u64, u64)> = (0..4).map(|i| (3001 + 2 * i, 3002 + 2 * i)).collect();
+        control
+            .add_players(pairs.iter().flat_map(|&(a, b)| [a, b]))
+            .await;
 
-    // 3. A move in each game, committed while Discord refuses every message.
-    control
-        .put(
-            "/faults",
-            json!({ "rules": [{ "method": "POST", "path": "/channels/*/messages",
-                "probability": 1.0, "fault": { "kind": "status", "status": 503 } }] }),
-        )
-        .await;
-    for &id in &ids {
-        let (_, ply) = send_move(&control, &db, id).await;
-        until(20, "the move is committed", || async {
-            row(&db, id).await.ply >= ply
+        // 1. A game in each server (its own shard's process answers), two plies each.
+        let mut ids = Vec::new();
+        for (server, &pair) in servers.iter().zip(&pairs) {
+            ids.push(new_game(&control, &db, server, pair).await);
+        }
+        for _ in 0..2 {
+            for &id in &ids {
+                let (sent, _) = send_move(&control, &db, id).await;
+                let answer = control.answer(&sent).await;
+                assert!(
+                    answer["content"]
+                        .as_str()
+                        .is_some_and(|c| c.starts_with("Played")),
+                    "{answer}"
+                );
+            }
+        }
+        until(30, "the boards are posted", || drained(&db)).await;
+
+        // 2. Server 0's game: 60 % of its 3 days gone, past the 50 % reminder. Three
+        //    schedulers sweep every second; one reminder is posted.
+        age_turn(&db, ids[0], 3 * DAY * 6 / 10).await;
+        let reminded = || async {
+            outbox::for_game(&db, ids[0])
+                .await
+                .unwrap()
+                .iter()
+                .any(|e| e.kind == "nudge" && e.delivered_at.is_some())
+        };
+        until(30, "the reminder is posted", reminded).await;
+        // Further sweeps (all three processes) must not remind again.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+
+        // 3. A move in each game, committed while Discord refuses every message.
+        control
+            .put(
+                "/faults",
+                json!({ "rules": [{ "method": "POST", "path": "/channels/*/messages",
+                    "probability": 1.0, "fault": { "kind": "status", "status": 503 } }] }),
+            )
+            .await;
+        for &id in &ids {
+            let (_, ply) = send_move(&control, &db, id).await;
+            until(20, "the move is committed", || async {
+                row(&db, id).await.ply >= ply
+            })
+            .await;
+        }
+        let victim = servers[1].clone();
+        let (_, mut killed) = processes
+            .0
+            .remove(usize::try_from(victim.shard).unwrap() + 1);
+        killed.kill().expect("SIGKILL");
+        killed.wait().unwrap();
+        control
+            .post("/faults/enabled", json!({ "enabled": false }))
+            .await;
+        let left = outbox::pending(&db).await.unwrap().len();
+        eprintln!(
+            "killed shard {}'s process with {left} outbox entries undelivered",
+            victim.shard
+        );
+        assert!(left >= ids.len(), "each game's board waits: {left} entries");
+
+        // While it is down, an interaction in its server reaches no process...
+        let unanswered = control
+            .send_command(3003, &victim.channel, "help", json!([]))
+            .await;
+        let id = unanswered["id"].as_str().unwrap();
+        let (status, _) = control
+            .try_get(&format!(
+                "/interactions/{id}/responses/next?timeout_ms=3000&skip_deferrals=true"
+            ))
+            .await;
+        assert_eq!(status, 408, "an interaction of the dead shard was answered");
+        // ... the other servers' games go on ...
+        for &i in &[0, 2] {
+            let (sent, _) = send_move(&control, &db, ids[i]).await;
+            let answer = control.answer(&sent).await;
+            assert!(answer["content"].is_string(), "{answer}");
+        }
+        // ... and its server's game runs out of time: the other processes forfeit it.
+        age_turn(&db, ids[1], 3 * DAY + 60).await;
+        until(30, "the forfeit", || async {
+            row(&db, ids[1]).await.state == GameState::Finished
         })
         .await;
-    }
-    let victim = servers[1].clone();
-    let (_, mut killed) = processes
-        .0
-        .remove(usize::try_from(victim.shard).unwrap() + 1);
-    killed.kill().expect("SIGKILL");
-    killed.wait().unwrap();
-    control
-        .post("/faults/enabled", json!({ "enabled": false }))
-        .await;
-    let left = outbox::pending(&db).await.unwrap().len();
-    eprintln!(
-        "killed shard {}'s process with {left} outbox entries undelivered",
-        victim.shard
-    );
-    assert!(left >= ids.len(), "each game's board waits: {left} entries");
-
-    // While it is down, an interaction in its server reaches no process...
-    let unanswered = control
-        .send_command(3003, &victim.channel, "help", json!([]))
-        .await;
-    let id = unanswered["id"].as_str().unwrap();
-    let (status, _) = control
-        .try_get(&format!(
-            "/interactions/{id}/responses/next?timeout_ms=3000&skip_deferrals=true"
-        ))
-        .await;
-    assert_eq!(status, 408, "an interaction of the dead shard was answered");
-    // ... the other servers' games go on ...
-    for &i in &[0, 2] {
-        let (sent, _) = send_move(&control, &db, ids[i]).await;
-        let answer = control.answer(&sent).await;
-        assert!(answer["content"].is_string(), "{answer}");
-    }
-    // ... and its server's game runs out of time: the other processes forfeit it.
-    age_turn(&db, ids[1], 3 * DAY + 60).await;
-    until(30, "the forfeit", || async {
-        row(&db, ids[1]).await.state == GameState::Finished
-    })
-    .await;
-    assert_eq!(
-        row(&db, ids[1]).await.reason.as_deref(),
-        Some("time-forfeit")
-    );
-    // The boards it left are posted once its claims lapse (30 s) and the others' next look
-    // at the outbox comes (at most 30 s later).
-    until(75, "the other processes take the outbox over", || {
-        drained(&db)
-    })
-    .await;
-
-    // 4. Restarted, its shard's interactions are answered again: a new game there.
-    let before = control.identified_sessions().await;
-    processes
-        .0
-        .push(("kaboom serve", start_shard(&dir, &base, &url, victim.shard)));
-    control.ready_after(before).await;
-    ids.push(new_game(&control, &db, &victim, pairs[3]).await);
-
-    // 5. The games still on end by resignation.
-    for &id in &ids {
-        let game = row(&db, id).await;
-        if game.state == GameState::Finished {
-            continue;
-        }
-        let thread = game.thread_id.unwrap().to_string();
-        let answer = control
-            .command(mover(&db, &game).await, &thread, "resign", json!([]))
-            .await;
-        assert!(answer["content"].is_string(), "{answer}");
-    }
-    until(60, "the outbox drains", || drained(&db)).await;
-    // Late sweeps and deliveries have nothing left to do twice.
-    tokio::time::sleep(Duration::from_secs(2)).await;
-
-    // Every post is the one message its outbox entry recorded.
-    let mut recorded: BTreeSet<String> = BTreeSet::new();
-    for &id in &ids {
-        let game = row(&db, id).await;
-        assert_eq!(game.state, GameState::Finished, "game {id}");
         assert_eq!(
-            replay(&db, &game).await.fen(Viewer::Full),
-            game.state_fen,
-            "game {id}"
+            row(&db, ids[1]).await.reason.as_deref(),
+            Some("time-forfeit")
         );
-        // (ply, finished) -> board entries: one per ply, and a game ended off the board
-        // (resigned) gets its last ply's board once more with the finished game's buttons.
-        let mut plies: BTreeMap<(i64, bool), usize> = BTreeMap::new();
-        let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
-        for e in outbox::for_game(&db, id).await.unwrap() {
-            assert!(
-                e.failed_at.is_none(),
-                "entry {} ({}) given up",
-                e.id,
-                e.kind
-            );
-            assert!(
-                e.delivered_at.is_some(),
-                "entry {} ({}) undelivered",
-                e.id,
-                e.kind
-            );
-            *kinds.entry(e.kind.clone()).or_default() += 1;
-            if e.kind == "board" {
-                let payload: Value = serde_json::from_str(&e.payload).unwrap();
-                let key = (
-                    payload["ply"].as_i64().unwrap(),
-                    payload["finished"].as_bool().unwrap(),
-                );
-                *plies.entry(key).or_default() += 1;
+        // The boards it left are posted within seconds: its claims lapse
+        // (`CLAIM_LEASE_SECS`, 6 s, once it no longer renews them) and the others look at the
+        // outbox again (`SHARED_PERIOD`, 6 s); 20 s leaves room for a loaded machine.
+        until(20, "the other processes take the outbox over", || {
+            drained(&db)
+        })
+        .await;
+
+        // 4. Restarted, its shard's interactions are answered again: a new game there.
+        let before = control.identified_sessions().await;
+        processes
+            .0
+            .push(("kaboom serve", start_shard(&dir, &base, &url, victim.shard)));
+        control.ready_after(before).await;
+        ids.push(new_game(&control, &db, &victim, pairs[3]).await);
+
+        // 5. The games still on end by resignation.
+        for &id in &ids {
+            let game = row(&db, id).await;
+            if game.state == GameState::Finished {
+                continue;
             }
-            if let Some(message) = e.message_id {
-                assert!(
-                    recorded.insert(message.to_string()),
-                    "message {message} recorded twice"
-                );
-            }
-        }
-        assert_eq!(
-            plies.keys().map(|k| k.0).collect::<BTreeSet<_>>(),
-            (0..=game.ply).collect::<BTreeSet<_>>(),
-            "game {id}: a board per ply"
-        );
-        assert!(
-            plies.values().all(|&n| n == 1),
-            "game {id}: one board entry per ply: {plies:?}"
-        );
-        assert!(
-            plies.keys().filter(|k| k.1).count() <= 1,
-            "game {id}: one finished board at most: {plies:?}"
-        );
-        let nudges = kinds.get("nudge").copied().unwrap_or(0);
-        assert_eq!(nudges, usize::from(id == ids[0]), "game {id}: reminders");
-        let forfeits = kinds.get("game-ended").copied().unwrap_or(0);
-        assert_eq!(forfeits, usize::from(id == ids[1]), "game {id}: forfeits");
-    }
-    for &id in &ids {
-        let game = row(&db, id).await;
-        let thread = game.thread_id.unwrap().to_string();
-        let posts = bot_posts(&control, &thread, &bot).await;
-        assert!(!posts.is_empty(), "game {id}: posts in its thread");
-        let unrecorded: Vec<_> = posts.difference(&recorded).collect();
-        assert!(
-            unrecorded.is_empty(),
-            "game {id}: posted without an outbox entry (twice?): {unrecorded:?}"
-        );
-    }
-    for &(a, b) in &pairs {
-        for user in [a, b] {
-            let dm = control
-                .post("/dm-channels", json!({ "user_id": user }))
+            let thread = game.thread_id.unwrap().to_string();
+            let answer = control
+                .command(mover(&db, &game).await, &thread, "resign", json!([]))
                 .await;
-            let posts = bot_posts(&control, dm["id"].as_str().unwrap(), &bot).await;
+            assert!(answer["content"].is_string(), "{answer}");
+        }
+        until(60, "the outbox drains", || drained(&db)).await;
+        // Late sweeps and deliveries have nothing left to do twice.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+
+        // Every post is the one message its outbox entry recorded.
+        let mut recorded: BTreeSet<String> = BTreeSet::new();
+        for &id in &ids {
+            let game = row(&db, id).await;
+            assert_eq!(game.state, GameState::Finished, "game {id}");
+            assert_eq!(
+                replay(&db, &game).await.fen(Viewer::Full),
+                game.state_fen,
+                "game {id}"
+            );
+            // (ply, finished) -> board entries: one per ply, and a game ended off the board
+            // (resigned) gets its last ply's board once more with the finished game's buttons.
+            let mut plies: BTreeMap<(i64, bool), usize> = BTreeMap::new();
+            let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+            for e in outbox::for_game(&db, id).await.unwrap() {
+                assert!(
+                    e.failed_at.is_none(),
+                    "entry {} ({}) given up",
+                    e.id,
+                    e.kind
+                );
+                assert!(
+                    e.delivered_at.is_some(),
+                    "entry {} ({}) undelivered",
+                    e.id,
+                    e.kind
+                );
+                *kinds.entry(e.kind.clone()).or_default() += 1;
+                if e.kind == "board" {
+                    let payload: Value = serde_json::from_str(&e.payload).unwrap();
+                    let key = (
+                        payload["ply"].as_i64().unwrap(),
+                        payload["finished"].as_bool().unwrap(),
+                    );
+                    *plies.entry(key).or_default() += 1;
+                }
+                if let Some(message) = e.message_id {
+                    assert!(
+                        recorded.insert(message.to_string()),
+                        "message {message} recorded twice"
+                    );
+                }
+            }
+            assert_eq!(
+                plies.keys().map(|k| k.0).collect::<BTreeSet<_>>(),
+                (0..=game.ply).collect::<BTreeSet<_>>(),
+                "game {id}: a board per ply"
+            );
+            assert!(
+                plies.values().all(|&n| n == 1),
+                "game {id}: one board entry per ply: {plies:?}"
+            );
+            assert!(
+                plies.keys().filter(|k| k.1).count() <= 1,
+                "game {id}: one finished board at most: {plies:?}"
+            );
+            let nudges = kinds.get("nudge").copied().unwrap_or(0);
+            assert_eq!(nudges, usize::from(id == ids[0]), "game {id}: reminders");
+            let forfeits = kinds.get("game-ended").copied().unwrap_or(0);
+            assert_eq!(forfeits, usize::from(id == ids[1]), "game {id}: forfeits");
+        }
+        for &id in &ids {
+            let game = row(&db, id).await;
+            let thread = game.thread_id.unwrap().to_string();
+            let posts = bot_posts(&control, &thread, &bot).await;
+            assert!(!posts.is_empty(), "game {id}: posts in its thread");
             let unrecorded: Vec<_> = posts.difference(&recorded).collect();
             assert!(
                 unrecorded.is_empty(),
-                "player {user}: DMs without an outbox entry (twice?): {unrecorded:?}"
+                "game {id}: posted without an outbox entry (twice?): {unrecorded:?}"
             );
         }
-    }
-    // Each recorded post exists once in the fake: the threads' and DMs' posts together
-    // account for the game entries' messages (boards, reminder, forfeit, results).
-    let mut seen = 0;
-    for &id in &ids {
-        let thread = row(&db, id).await.thread_id.unwrap().to_string();
-        seen += bot_posts(&control, &thread, &bot)
-            .await
-            .intersection(&recorded)
-            .count();
-    }
-    for &(a, b) in &pairs {
-        for user in [a, b] {
-            let dm = control
-                .post("/dm-channels", json!({ "user_id": user }))
-                .await;
-            seen += bot_posts(&control, dm["id"].as_str().unwrap(), &bot)
+        for &(a, b) in &pairs {
+            for user in [a, b] {
+                let dm = control
+                    .post("/dm-channels", json!({ "user_id": user }))
+                    .await;
+                let posts = bot_posts(&control, dm["id"].as_str().unwrap(), &bot).await;
+                let unrecorded: Vec<_> = posts.difference(&recorded).collect();
+                assert!(
+                    unrecorded.is_empty(),
+                    "player {user}: DMs without an outbox entry (twice?): {unrecorded:?}"
+                );
+            }
+        }
+        // Each recorded post exists once in the fake: the threads' and DMs' posts together
+        // account for the game entries' messages (boards, reminder, forfeit, results).
+        let mut seen = 0;
+        for &id in &ids {
+            let thread = row(&db, id).await.thread_id.unwrap().to_string();
+            seen += bot_posts(&control, &thread, &bot)
                 .await
                 .intersection(&recorded)
                 .count();
         }
+        for &(a, b) in &pairs {
+            for user in [a, b] {
+                let dm = control
+                    .post("/dm-channels", json!({ "user_id": user }))
+                    .await;
+                seen += bot_posts(&control, dm["id"].as_str().unwrap(), &bot)
+                    .await
+                    .intersection(&recorded)
+                    .count();
+            }
+        }
+        let mut game_messages = 0;
+        for &id in &ids {
+            game_messages += outbox::for_game(&db, id)
+                .await
+                .unwrap()
+                .iter()
+                .filter(|e| {
+                    e.message_id.is_some()
+                        && matches!(
+                            e.kind.as_str(),
+                            "board" | "nudge" | "game-ended" | "announcement"
+                        )
+                })
+                .count();
+        }
+        assert!(
+            seen >= game_messages,
+            "{seen} recorded posts found, {game_messages} expected at least"
+        );
+        drop(processes);
     }
-    let mut game_messages = 0;
-    for &id in &ids {
-        game_messages += outbox::for_game(&db, id)
-            .await
-            .unwrap()
-            .iter()
-            .filter(|e| {
-                e.message_id.is_some()
-                    && matches!(
-                        e.kind.as_str(),
-                        "board" | "nudge" | "game-ended" | "announcement"
-                    )
-            })
-            .count();
-    }
-    assert!(
-        seen >= game_messages,
-        "{seen} recorded posts found, {game_messages} expected at least"
-    );
-    drop(processes);
 }

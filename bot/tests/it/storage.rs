@@ -6,24 +6,26 @@ use kaboom_store::settings::{
 };
 use kaboom_testkit::temp_db;
 
-#[tokio::test]
-async fn settings_round_trip_with_defaults() {
-    let (db, _dir) = temp_db().await;
-    assert_eq!(user(&db, UserId(7)).await.unwrap(), UserSettings::default());
-    let s = UserSettings {
-        nudges: false,
-        via: NudgeVia::Thread,
-    };
-    put_user(&db, UserId(7), s, 1).await.unwrap();
-    assert_eq!(user(&db, UserId(7)).await.unwrap(), s);
-    assert_eq!(guild(&db, GuildId(9)).await.unwrap(), None);
-    let g = GuildSettings {
-        nudge_shares: vec![25, 75],
-        idle_first_secs: 3600,
-        idle_repeat_secs: 7200,
-    };
-    put_guild(&db, GuildId(9), &g, 1).await.unwrap();
-    assert_eq!(guild(&db, GuildId(9)).await.unwrap(), Some(g));
+kaboom_testkit::dbtest! {
+    #[tokio::test]
+    async fn settings_round_trip_with_defaults() {
+        let (db, _dir) = temp_db().await;
+        assert_eq!(user(&db, UserId(7)).await.unwrap(), UserSettings::default());
+        let s = UserSettings {
+            nudges: false,
+            via: NudgeVia::Thread,
+        };
+        put_user(&db, UserId(7), s, 1).await.unwrap();
+        assert_eq!(user(&db, UserId(7)).await.unwrap(), s);
+        assert_eq!(guild(&db, GuildId(9)).await.unwrap(), None);
+        let g = GuildSettings {
+            nudge_shares: vec![25, 75],
+            idle_first_secs: 3600,
+            idle_repeat_secs: 7200,
+        };
+        put_guild(&db, GuildId(9), &g, 1).await.unwrap();
+        assert_eq!(guild(&db, GuildId(9)).await.unwrap(), Some(g));
+    }
 }
 
 /// The database holds hidden carriers and salts, so its files are the owner's
@@ -165,44 +167,46 @@ async fn a_version_4_database_moves_its_pending_announcements_into_the_one_outbo
     assert_eq!(left.0, 0, "the old outbox is gone");
 }
 
-/// On PostgreSQL, an outbox queue is claimed by one process at a time: a second
-/// owner is refused while the claim runs, the holder renews it, anyone takes it once it
-/// has lapsed (a dead process), and a released queue is free at once. On SQLite (one
-/// process) every claim is granted.
-#[tokio::test]
-async fn an_outbox_queue_is_claimed_by_one_process_at_a_time() {
-    use kaboom_store::Engine;
-    use kaboom_store::outbox::{CLAIM_LEASE_SECS, claim_queue, release_queue};
+kaboom_testkit::dbtest! {
+    /// On PostgreSQL, an outbox queue is claimed by one process at a time: a second
+    /// owner is refused while the claim runs, the holder renews it, anyone takes it once it
+    /// has lapsed (a dead process), and a released queue is free at once. On SQLite (one
+    /// process) every claim is granted.
+    #[tokio::test]
+    async fn an_outbox_queue_is_claimed_by_one_process_at_a_time() {
+        use kaboom_store::Engine;
+        use kaboom_store::outbox::{CLAIM_LEASE_SECS, claim_queue, release_queue};
 
-    let (db, _dir) = temp_db().await;
-    let t = 1_000;
-    assert!(claim_queue(&db, "game:1", "a", t).await.unwrap());
-    if db.engine() == Engine::Sqlite {
-        assert!(claim_queue(&db, "game:1", "b", t).await.unwrap());
-        return;
+        let (db, _dir) = temp_db().await;
+        let t = 1_000;
+        assert!(claim_queue(&db, "game:1", "a", t).await.unwrap());
+        if db.engine() == Engine::Sqlite {
+            assert!(claim_queue(&db, "game:1", "b", t).await.unwrap());
+            return;
+        }
+        assert!(!claim_queue(&db, "game:1", "b", t + 1).await.unwrap());
+        assert!(
+            claim_queue(&db, "game:2", "b", t + 1).await.unwrap(),
+            "another queue is free"
+        );
+        assert!(
+            claim_queue(&db, "game:1", "a", t + 10).await.unwrap(),
+            "the holder renews"
+        );
+        let lapsed = t + 10 + CLAIM_LEASE_SECS + 1;
+        assert!(!claim_queue(&db, "game:1", "b", lapsed - 2).await.unwrap());
+        assert!(
+            claim_queue(&db, "game:1", "b", lapsed).await.unwrap(),
+            "a lapsed claim is taken over"
+        );
+        assert!(
+            !claim_queue(&db, "game:1", "a", lapsed).await.unwrap(),
+            "the old holder lost it"
+        );
+        release_queue(&db, "game:1", "b").await.unwrap();
+        assert!(
+            claim_queue(&db, "game:1", "a", lapsed).await.unwrap(),
+            "released: free at once"
+        );
     }
-    assert!(!claim_queue(&db, "game:1", "b", t + 1).await.unwrap());
-    assert!(
-        claim_queue(&db, "game:2", "b", t + 1).await.unwrap(),
-        "another queue is free"
-    );
-    assert!(
-        claim_queue(&db, "game:1", "a", t + 10).await.unwrap(),
-        "the holder renews"
-    );
-    let lapsed = t + 10 + CLAIM_LEASE_SECS + 1;
-    assert!(!claim_queue(&db, "game:1", "b", lapsed - 2).await.unwrap());
-    assert!(
-        claim_queue(&db, "game:1", "b", lapsed).await.unwrap(),
-        "a lapsed claim is taken over"
-    );
-    assert!(
-        !claim_queue(&db, "game:1", "a", lapsed).await.unwrap(),
-        "the old holder lost it"
-    );
-    release_queue(&db, "game:1", "b").await.unwrap();
-    assert!(
-        claim_queue(&db, "game:1", "a", lapsed).await.unwrap(),
-        "released: free at once"
-    );
 }
