@@ -1,0 +1,133 @@
+//! Settling: a command waits briefly for its own entries to be posted
+//! ([`OutboxHandle::settle`]) and answers with their links, or that they follow.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::Error;
+use kaboom_domain::ids::{ChannelId, GameId, MessageId};
+use kaboom_service::Services;
+use kaboom_service::outbox::OutboxWaker;
+use kaboom_store::outbox;
+
+/// How long a command waits for its own entries before answering "saved, will follow".
+pub const SETTLE: Duration = Duration::from_millis(2500);
+/// On PostgreSQL, how often a waiting command looks at its entries again when this process
+/// could not listen for other processes' deliveries (`kaboom_store::outbox::OutboxListener`;
+/// another process may hold the queue's claim and post them). While it listens, a waiting
+/// command wakes on every delivery instead, and never polls.
+pub const SETTLE_POLL: Duration = Duration::from_millis(40);
+
+/// A handle on the running deliverer: wake it, wait for a game's or a challenge's entries.
+#[derive(Clone)]
+pub struct OutboxHandle {
+    pub(super) services: Services,
+    pub(super) kick: OutboxWaker,
+    pub(super) done: watch::Receiver<u64>,
+    /// Whether the deliverer hears other processes' deliveries ([`SETTLE_POLL`]).
+    pub(super) listening: Arc<AtomicBool>,
+}
+
+/// How a command's entries stand after [`OutboxHandle::settle`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// All delivered: the last board's (channel, message) and the thread, if any.
+    Delivered {
+        /// The last board posted: its channel and message.
+        board: Option<(ChannelId, MessageId)>,
+        /// The game's thread.
+        thread: Option<ChannelId>,
+    },
+    /// Saved, but not (yet) posted: it follows.
+    Pending,
+}
+
+impl OutboxHandle {
+    /// Wakes the deliverer (after a commit).
+    pub fn kick(&self) {
+        self.kick.wake();
+    }
+
+    /// Waits (at most [`SETTLE`]) until `owner`'s entries written so far are delivered:
+    /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. Each
+    /// wake (any entry delivered) costs one indexed query of what is still undelivered.
+    async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<i64>, Error> {
+        let db = &self.services.db;
+        let Some(upto) = outbox::last_id(db, owner).await? else {
+            return Ok(Some(0));
+        };
+        let mut done = self.done.clone();
+        done.mark_unchanged();
+        self.kick();
+        let deadline = tokio::time::Instant::now() + SETTLE;
+        // Another process may post these entries: without its deliveries heard, poll.
+        let poll = db.engine() == kaboom_store::Engine::Postgres
+            && !self.listening.load(Ordering::Relaxed);
+        loop {
+            let waiting = outbox::undelivered_upto(db, owner, upto).await?;
+            if waiting.is_empty() {
+                return Ok(Some(upto));
+            }
+            if waiting
+                .iter()
+                .any(|e| e.attempts > 0 || e.failed_at.is_some())
+            {
+                return Ok(None);
+            }
+            let now = tokio::time::Instant::now();
+            if now >= deadline {
+                return Ok(None);
+            }
+            let wake = if poll {
+                deadline.min(now + SETTLE_POLL)
+            } else {
+                deadline
+            };
+            match tokio::time::timeout_at(wake, done.changed()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => return Ok(None),
+                // The deadline is checked above; or a poll.
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Wakes the deliverer and waits (at most [`SETTLE`]) until every entry game `game_id`
+    /// has so far is delivered. [`Settled::Pending`] as soon as one of them failed, or at the
+    /// time limit: the change is saved and its posts follow.
+    ///
+    /// # Errors
+    /// A storage error.
+    pub async fn settle(&self, game_id: GameId) -> Result<Settled, Error> {
+        let db = &self.services.db;
+        let Some(upto) = self.wait_for(outbox::Owner::Game(game_id)).await? else {
+            return Ok(Settled::Pending);
+        };
+        let row = kaboom_store::games::get(db, game_id)
+            .await?
+            .ok_or("the game of a settled outbox entry is gone")?;
+        let channel = row.thread_id.unwrap_or(row.channel_id);
+        let board = outbox::last_board_upto(db, game_id, upto)
+            .await?
+            .map(|m| (channel, m));
+        Ok(Settled::Delivered {
+            board,
+            thread: row.thread_id,
+        })
+    }
+
+    /// As [`OutboxHandle::settle`] for challenge `challenge_id`'s entries (its message's
+    /// edits): whether they are out.
+    ///
+    /// # Errors
+    /// A storage error.
+    pub async fn settle_challenge(&self, challenge_id: i64) -> Result<bool, Error> {
+        Ok(self
+            .wait_for(outbox::Owner::Challenge(challenge_id))
+            .await?
+            .is_some())
+    }
+}
