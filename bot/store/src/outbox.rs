@@ -479,3 +479,32 @@ pub async fn release_queue(db: &Db, queue: &str, owner: &str) -> Result<(), Stor
         .await?;
     Ok(())
 }
+
+/// Records that carrier-menu entry `id`'s DM was refused and its in-thread offer tried
+/// (`discord_outbox.dm_refused`, version 12): its retries post the offer, not the DM.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn mark_dm_refused(db: &Db, id: i64) -> Result<(), StorageError> {
+    query("UPDATE discord_outbox SET dm_refused = ? WHERE id = ?")
+        .bind(true)
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Whether entry `id`'s DM was refused ([`mark_dm_refused`]); `false` for an unknown entry.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn dm_refused(db: &Db, id: i64) -> Result<bool, StorageError> {
+    let found = query("SELECT dm_refused FROM discord_outbox WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
+    Ok(match found {
+        Some(r) => r.try_get(0)?,
+        None => false,
+    })
+}
