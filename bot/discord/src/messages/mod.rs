@@ -820,6 +820,16 @@ pub fn dm_refused_choose_privately(user: UserId) -> String {
     )
 }
 
+/// The "Choose privately" button under [`dm_refused_choose_privately`]: it opens the
+/// carrier menu in an answer only the player sees.
+pub fn choose_privately_button(game_id: GameId) -> Vec<serenity::CreateActionRow> {
+    vec![serenity::CreateActionRow::Buttons(vec![
+        serenity::CreateButton::new(ids::make(ids::CHOOSE, game_id))
+            .label("Choose privately")
+            .style(serenity::ButtonStyle::Primary),
+    ])]
+}
+
 /// Added to an acknowledgement when the change is committed but its posts have not gone
 /// out yet (a Discord failure or a slow answer): they follow from the outbox.
 pub const SAVED_POSTS_FOLLOW: &str =

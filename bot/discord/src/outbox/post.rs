@@ -21,6 +21,44 @@ pub(super) struct Posted {
     pub(super) thread_id: Option<ChannelId>,
 }
 
+impl Posted {
+    /// A message was posted (or edited).
+    fn message(id: MessageId) -> Posted {
+        Posted {
+            message_id: Some(id),
+            ..Posted::default()
+        }
+    }
+
+    /// A thread was created (or found).
+    fn thread(id: ChannelId) -> Posted {
+        Posted {
+            thread_id: Some(id),
+            ..Posted::default()
+        }
+    }
+}
+
+/// The game an entry belongs to: every effect but a challenge's names one.
+fn game_of(entry: &Entry) -> Result<GameId, Error> {
+    Ok(entry
+        .game_id
+        .ok_or("an outbox entry of a game names no game")?)
+}
+
+/// The nonce of an entry's second message, posted in place of a refused DM (the in-thread
+/// offer, a nudge's mention): another message than the DM, so another nonce.
+fn fallback_nonce(entry: &Entry) -> String {
+    format!("{}f", entry.nonce)
+}
+
+/// A text that pings no one.
+fn text_only(text: String) -> serenity::CreateMessage {
+    serenity::CreateMessage::new()
+        .content(text)
+        .allowed_mentions(messages::mentions::none())
+}
+
 /// Whether a Discord error is the client's fault (4xx, not 429): the request as it is will
 /// never succeed.
 fn client_error(e: &serenity::Error) -> bool {
@@ -43,9 +81,6 @@ fn discord_code(e: &serenity::Error) -> Option<isize> {
 /// 160004 "A thread has already been created for this message"
 /// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#json>).
 const THREAD_ALREADY_CREATED: isize = 160_004;
-/// How a carrier-menu entry's `last_error` starts once its DM was refused and the
-/// in-thread "Choose privately" offer failed: its retries post the offer, not the DM.
-const IN_THREAD_OFFER_FAILED: &str = "the DM was refused; the in-thread offer failed: ";
 /// 10008 "Unknown message" (same page).
 const UNKNOWN_MESSAGE: isize = 10_008;
 
@@ -149,311 +184,375 @@ impl Deliverer {
         Ok(thread.id)
     }
 
+    /// Posts `entry`: one function per kind of [`Effect`].
     pub(super) async fn deliver(&self, entry: &Entry) -> Result<Posted, Error> {
-        let effect: Effect = serde_json::from_str(&entry.payload)?;
-        if let Effect::ChallengeClosed {
-            channel_id,
-            message_id,
-            content,
-            line,
-        } = effect
-        {
-            return self
-                .close_challenge(entry, channel_id, message_id, content, line)
-                .await;
-        }
-        if let Effect::ChallengePost {
-            channel_id,
-            text,
-            pings,
-        } = effect
-        {
-            return self.post_challenge(entry, channel_id, text, pings).await;
-        }
-        let game_id = entry
-            .game_id
-            .ok_or("an outbox entry of a game names no game")?;
-        let services = &self.services;
-        let http = &*self.http;
-        match effect {
+        match serde_json::from_str(&entry.payload)? {
             Effect::Thread {
                 channel_id,
                 name,
                 message_id,
+            } => self.open_thread(entry, channel_id, name, message_id).await,
+            Effect::ChallengeAccepted { by } => self.mark_accepted(entry, by).await,
+            Effect::ChallengeClosed {
+                channel_id,
+                message_id,
+                content,
+                line,
             } => {
-                let row = services.load(game_id).await?.row;
-                if let Some(thread) = row.thread_id {
-                    return Ok(Posted {
-                        thread_id: Some(thread),
-                        ..Posted::default()
-                    });
-                }
-                let thread = self.create_thread(channel_id, name, message_id).await?;
-                services.set_thread(game_id, thread.domain()).await?;
-                Ok(Posted {
-                    thread_id: Some(thread.domain()),
-                    ..Posted::default()
-                })
+                self.close_challenge(entry, channel_id, message_id, content, line)
+                    .await
             }
-            Effect::ChallengeAccepted { by } => {
-                let challenge_id = entry
-                    .challenge_id
-                    .ok_or("an accepted challenge's entry names no challenge")?;
-                let challenge = services.challenge(challenge_id).await?;
-                let Some(message) = challenge.message_id else {
-                    return Ok(Posted::default());
-                };
-                let row = services.load(game_id).await?.row;
-                let edited = challenge
-                    .spec
-                    .channel_id
-                    .serenity()
-                    .edit_message(
-                        http,
-                        message.serenity(),
-                        serenity::EditMessage::new()
-                            .content(messages::challenge_accepted(&challenge, by, row.thread_id))
-                            .components(vec![])
-                            .allowed_mentions(messages::mentions::none()),
-                    )
-                    .await;
-                match edited {
-                    Ok(_) => Ok(Posted {
-                        message_id: Some(message),
-                        ..Posted::default()
-                    }),
-                    // Deleted: nothing left to mark.
-                    Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => Ok(Posted::default()),
-                    Err(e) => Err(e.into()),
-                }
-            }
-            Effect::ChallengeClosed { .. } => Ok(Posted::default()),
             Effect::Board {
                 ply,
                 caption,
                 finished,
-            } => {
-                let snap = services.load_at(game_id, ply).await?;
-                let image =
-                    board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
-                let channel = board::game_channel(&snap);
-                self.ensure_open(channel).await?;
-                let msg = channel
-                    .send_message(
-                        http,
-                        serenity::CreateMessage::new()
-                            .content(caption)
-                            .add_file(image)
-                            .components(messages::fairness::game_buttons(
-                                snap.row.variant,
-                                game_id,
-                                finished,
-                            ))
-                            .allowed_mentions(messages::mentions::board(&snap))
-                            .nonce(serenity::Nonce::String(entry.nonce.clone()))
-                            .enforce_nonce(true),
-                    )
-                    .await?;
-                services.set_board_message(game_id, msg.id.domain()).await?;
-                // Only the latest board keeps its buttons (older ones still work if
-                // clicked: routing is by custom id).
-                if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg.id.domain())
-                {
-                    let cleared = channel
-                        .edit_message(
-                            http,
-                            previous.serenity(),
-                            serenity::EditMessage::new().components(vec![]),
-                        )
-                        .await;
-                    if let Err(e) = cleared {
-                        tracing::debug!(game_id = %game_id, error = %e, "could not clear old buttons");
-                    }
-                }
-                self.close_prompts(entry, &snap, false).await?;
-                Ok(Posted {
-                    message_id: Some(msg.id.domain()),
-                    ..Posted::default()
-                })
-            }
-            Effect::CarrierMenu { user } => {
-                let snap = services.load(game_id).await?;
-                let menu = match services.carrier_menu(game_id, user).await {
-                    Ok(menu) => menu,
-                    // Already chosen, or the game moved on: nothing to post.
-                    Err(ServiceError::Refused(_)) => return Ok(Posted::default()),
-                    Err(e) => return Err(e.into()),
-                };
-                let dm = async {
-                    let channel = user.serenity().create_dm_channel(http).await?;
-                    channel
-                        .send_message(
-                            http,
-                            serenity::CreateMessage::new()
-                                .content(messages::carrier_prompt(&snap.row, &menu))
-                                .components(messages::carrier_menu(&menu))
-                                .allowed_mentions(messages::mentions::none())
-                                .nonce(serenity::Nonce::String(entry.nonce.clone()))
-                                .enforce_nonce(true),
-                        )
-                        .await
-                };
-                // Once the DM was refused and the in-thread offer tried, later attempts go
-                // on with the offer (same nonce): a DM that works on a retry would give the
-                // player both (the faults test).
-                let offered_before = entry
-                    .last_error
-                    .as_deref()
-                    .is_some_and(|e| e.starts_with(IN_THREAD_OFFER_FAILED));
-                let dm_result = if offered_before { None } else { Some(dm.await) };
-                match dm_result {
-                    Some(Ok(msg)) => Ok(Posted {
-                        message_id: Some(msg.id.domain()),
-                        ..Posted::default()
-                    }),
-                    Some(Err(e)) if !client_error(&e) => Err(e.into()),
-                    refused => {
-                        if let Some(Err(e)) = refused {
-                            tracing::info!(game_id = %game_id, user = %user, error = %e, "carrier DM not delivered; offering the in-thread menu");
-                        }
-                        let channel = board::game_channel(&snap);
-                        let offer = async {
-                            self.ensure_open(channel).await?;
-                            let msg = channel
-                                .send_message(
-                                    http,
-                                    serenity::CreateMessage::new()
-                                        .content(messages::dm_refused_choose_privately(user))
-                                        .components(vec![serenity::CreateActionRow::Buttons(vec![
-                                            serenity::CreateButton::new(messages::ids::make(
-                                                messages::ids::CHOOSE,
-                                                game_id,
-                                            ))
-                                            .label("Choose privately")
-                                            .style(serenity::ButtonStyle::Primary),
-                                        ])])
-                                        .allowed_mentions(messages::mentions::only(&[user]))
-                                        .nonce(serenity::Nonce::String(format!("{}f", entry.nonce)))
-                                        .enforce_nonce(true),
-                                )
-                                .await?;
-                            Ok::<_, Error>(msg)
-                        };
-                        match offer.await {
-                            Ok(msg) => Ok(Posted {
-                                message_id: Some(msg.id.domain()),
-                                ..Posted::default()
-                            }),
-                            Err(e) => Err(format!("{IN_THREAD_OFFER_FAILED}{e}").into()),
-                        }
-                    }
-                }
-            }
+            } => self.post_board(entry, ply, caption, finished).await,
+            Effect::CarrierMenu { user } => self.send_carrier_menu(entry, user).await,
             Effect::Announcement {
                 text,
                 pings,
                 draw_buttons,
-            } => {
-                let snap = services.load(game_id).await?;
-                let mut message = serenity::CreateMessage::new()
-                    .content(text)
-                    .allowed_mentions(messages::mentions::only(&pings));
-                if draw_buttons {
-                    message = message.components(messages::draw_buttons(game_id));
-                }
-                let msg = self.post_in_game(entry, &snap, message).await?;
-                Ok(Posted {
-                    message_id: Some(msg),
-                    ..Posted::default()
-                })
-            }
-            Effect::GameEnded { text } => {
-                let snap = services.load(game_id).await?;
-                let pings = messages::mentions::trailing_mentions(&text);
-                let message = serenity::CreateMessage::new()
-                    .content(text)
-                    .allowed_mentions(messages::mentions::only(&pings));
-                let msg = self.post_in_game(entry, &snap, message).await?;
-                // The latest board's in-game buttons (Resign, Offer draw) give way to the
-                // finished game's (My view), as a board posted at the end has.
-                if let Some(board) = snap.row.board_message_id {
-                    let edited = board::game_channel(&snap)
-                        .edit_message(
-                            http,
-                            board.serenity(),
-                            serenity::EditMessage::new().components(
-                                messages::fairness::game_buttons(snap.row.variant, game_id, true),
-                            ),
-                        )
-                        .await;
-                    match edited {
-                        Ok(_) => {}
-                        // Deleted, or not editable: the old buttons answer "the game is over".
-                        Err(e) if client_error(&e) => {
-                            tracing::debug!(game_id = %game_id, error = %e, "could not update the last board's buttons");
-                        }
-                        // Retried: the announcement's nonce returns it instead of a second.
-                        Err(e) => return Err(e.into()),
-                    }
-                }
-                self.close_prompts(entry, &snap, false).await?;
-                Ok(Posted {
-                    message_id: Some(msg),
-                    ..Posted::default()
-                })
-            }
+            } => self.announce(entry, text, pings, draw_buttons).await,
+            Effect::GameEnded { text } => self.announce_end(entry, text).await,
             Effect::Nudge {
                 user,
                 dm,
                 ply,
                 text,
-            } => self.nudge(entry, game_id, user, dm, ply, text).await,
-            Effect::Private { user, text } => self.private(entry, game_id, user, text).await,
+            } => self.nudge(entry, user, dm, ply, text).await,
+            Effect::Private { user, text } => self.send_private(entry, user, text).await,
             Effect::Prompt {
                 text,
                 pings,
                 buttons,
-            } => {
-                let snap = services.load(game_id).await?;
-                let message = serenity::CreateMessage::new()
-                    .content(text)
-                    .allowed_mentions(messages::mentions::only(&pings))
-                    .components(prompt_buttons(&buttons));
-                let msg = self.post_in_game(entry, &snap, message).await?;
-                Ok(Posted {
-                    message_id: Some(msg),
-                    ..Posted::default()
-                })
-            }
-            Effect::ReplayGif { ply } => {
-                let snap = if ply < 0 {
-                    services.load(game_id).await?
-                } else {
-                    services.load_at(game_id, ply).await?
-                };
-                if snap.game.ply_count() == 0 {
-                    return Ok(Posted::default());
-                }
-                // The game is over: every secret is public (Beirut's reveal, BE-9).
-                let gif =
-                    board::replay(services, &snap, Viewer::Full, board::PUBLIC_BOTTOM).await?;
-                let message = serenity::CreateMessage::new()
-                    .content(messages::replay_caption(&snap))
-                    .add_file(gif)
-                    .allowed_mentions(messages::mentions::none());
-                let msg = self.post_in_game(entry, &snap, message).await?;
-                Ok(Posted {
-                    message_id: Some(msg),
-                    ..Posted::default()
-                })
-            }
-            Effect::ClosePrompts => {
-                let snap = services.load(game_id).await?;
-                self.close_prompts(entry, &snap, true).await?;
-                Ok(Posted::default())
-            }
-            Effect::ChallengePost { .. } => Ok(Posted::default()),
+            } => self.prompt(entry, text, pings, buttons).await,
+            Effect::ClosePrompts => self.close_prompts_now(entry).await,
+            Effect::ChallengePost {
+                channel_id,
+                text,
+                pings,
+            } => self.post_challenge(entry, channel_id, text, pings).await,
+            Effect::ReplayGif { ply } => self.post_replay(entry, ply).await,
         }
+    }
+
+    /// Sends `message` in `channel` with `nonce` and `enforce_nonce`: a repeat gets the
+    /// first message back.
+    async fn send(
+        &self,
+        channel: serenity::ChannelId,
+        message: serenity::CreateMessage,
+        nonce: String,
+    ) -> Result<serenity::Message, serenity::Error> {
+        channel
+            .send_message(
+                &*self.http,
+                message
+                    .nonce(serenity::Nonce::String(nonce))
+                    .enforce_nonce(true),
+            )
+            .await
+    }
+
+    /// Sends `message` to `user` by DM with `nonce` (see [`Deliverer::send`]).
+    async fn send_dm(
+        &self,
+        user: UserId,
+        message: serenity::CreateMessage,
+        nonce: String,
+    ) -> Result<serenity::Message, serenity::Error> {
+        let channel = user.serenity().create_dm_channel(&*self.http).await?;
+        self.send(channel.id, message, nonce).await
+    }
+
+    /// Posts `message` in the game's thread (reopened first if archived) with `nonce`;
+    /// returns the message's id.
+    async fn post_in_thread(
+        &self,
+        snap: &kaboom_service::Snapshot,
+        message: serenity::CreateMessage,
+        nonce: String,
+    ) -> Result<MessageId, Error> {
+        let channel = board::game_channel(snap);
+        self.ensure_open(channel).await?;
+        Ok(self.send(channel, message, nonce).await?.id.domain())
+    }
+
+    /// Posts `message` in the game's thread with the entry's nonce.
+    async fn post_in_game(
+        &self,
+        entry: &Entry,
+        snap: &kaboom_service::Snapshot,
+        message: serenity::CreateMessage,
+    ) -> Result<MessageId, Error> {
+        self.post_in_thread(snap, message, entry.nonce.clone())
+            .await
+    }
+
+    /// Loads the entry's game and posts `message` in its thread.
+    async fn post_to_game(
+        &self,
+        entry: &Entry,
+        message: serenity::CreateMessage,
+    ) -> Result<Posted, Error> {
+        let snap = self.services.load(game_of(entry)?).await?;
+        Ok(Posted::message(
+            self.post_in_game(entry, &snap, message).await?,
+        ))
+    }
+
+    /// Sets the buttons of `message`, in the game's thread, to `rows` (none: takes them off).
+    async fn set_buttons(
+        &self,
+        snap: &kaboom_service::Snapshot,
+        message: MessageId,
+        rows: Vec<serenity::CreateActionRow>,
+    ) -> Result<serenity::Message, serenity::Error> {
+        board::game_channel(snap)
+            .edit_message(
+                &*self.http,
+                message.serenity(),
+                serenity::EditMessage::new().components(rows),
+            )
+            .await
+    }
+
+    /// The game's thread: the recorded one, else created (see [`Deliverer::create_thread`])
+    /// and recorded on the game.
+    async fn open_thread(
+        &self,
+        entry: &Entry,
+        channel_id: ChannelId,
+        name: String,
+        message_id: Option<MessageId>,
+    ) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let row = self.services.load(game_id).await?.row;
+        if let Some(thread) = row.thread_id {
+            return Ok(Posted::thread(thread));
+        }
+        let thread = self
+            .create_thread(channel_id, name, message_id)
+            .await?
+            .domain();
+        self.services.set_thread(game_id, thread).await?;
+        Ok(Posted::thread(thread))
+    }
+
+    /// The accepted challenge's message: who accepted it, the thread's link, no buttons. A
+    /// deleted message leaves nothing to mark.
+    async fn mark_accepted(&self, entry: &Entry, by: UserId) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let challenge_id = entry
+            .challenge_id
+            .ok_or("an accepted challenge's entry names no challenge")?;
+        let challenge = self.services.challenge(challenge_id).await?;
+        let Some(message) = challenge.message_id else {
+            return Ok(Posted::default());
+        };
+        let row = self.services.load(game_id).await?.row;
+        let edited = challenge
+            .spec
+            .channel_id
+            .serenity()
+            .edit_message(
+                &*self.http,
+                message.serenity(),
+                serenity::EditMessage::new()
+                    .content(messages::challenge_accepted(&challenge, by, row.thread_id))
+                    .components(vec![])
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await;
+        match edited {
+            Ok(_) => Ok(Posted::message(message)),
+            Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => Ok(Posted::default()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A board painted at `ply` with its caption and buttons; the previous board loses its
+    /// buttons (older ones still work if clicked: routing is by custom id), and so do the
+    /// prompts the move settled.
+    async fn post_board(
+        &self,
+        entry: &Entry,
+        ply: i64,
+        caption: String,
+        finished: bool,
+    ) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let services = &self.services;
+        let snap = services.load_at(game_id, ply).await?;
+        let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
+        let message = serenity::CreateMessage::new()
+            .content(caption)
+            .add_file(image)
+            .components(messages::fairness::game_buttons(
+                snap.row.variant,
+                game_id,
+                finished,
+            ))
+            .allowed_mentions(messages::mentions::board(&snap));
+        let msg = self.post_in_game(entry, &snap, message).await?;
+        services.set_board_message(game_id, msg).await?;
+        if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg)
+            && let Err(e) = self.set_buttons(&snap, previous, vec![]).await
+        {
+            tracing::debug!(game_id = %game_id, error = %e, "could not clear old buttons");
+        }
+        self.close_prompts(entry, &snap, false).await?;
+        Ok(Posted::message(msg))
+    }
+
+    /// The carrier menu by DM; if Discord refuses the DM, the "Choose privately" offer in
+    /// the thread ([`Deliverer::offer_in_thread`]). Nothing when there is nothing left to
+    /// choose.
+    async fn send_carrier_menu(&self, entry: &Entry, user: UserId) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let services = &self.services;
+        let snap = services.load(game_id).await?;
+        let menu = match services.carrier_menu(game_id, user).await {
+            Ok(menu) => menu,
+            // Already chosen, or the game moved on: nothing to post.
+            Err(ServiceError::Refused(_)) => return Ok(Posted::default()),
+            Err(e) => return Err(e.into()),
+        };
+        // Once the DM was refused and the in-thread offer tried, later attempts go on with
+        // the offer (same nonce): a DM that works on a retry would give the player both
+        // (the faults test).
+        let offered_before =
+            entry.attempts > 0 && outbox::dm_refused(&services.db, entry.id).await?;
+        if !offered_before {
+            let dm = serenity::CreateMessage::new()
+                .content(messages::carrier_prompt(&snap.row, &menu))
+                .components(messages::carrier_menu(&menu))
+                .allowed_mentions(messages::mentions::none());
+            match self.send_dm(user, dm, entry.nonce.clone()).await {
+                Ok(msg) => return Ok(Posted::message(msg.id.domain())),
+                Err(e) if !client_error(&e) => return Err(e.into()),
+                Err(e) => {
+                    tracing::info!(game_id = %game_id, user = %user, error = %e, "carrier DM not delivered; offering the in-thread menu");
+                }
+            }
+        }
+        self.offer_in_thread(entry, &snap, user).await
+    }
+
+    /// The "Choose privately" button in the thread for a player whose DM was refused. If it
+    /// fails, the entry is marked (`dm_refused`) so that its retries post this offer again,
+    /// not the DM.
+    async fn offer_in_thread(
+        &self,
+        entry: &Entry,
+        snap: &kaboom_service::Snapshot,
+        user: UserId,
+    ) -> Result<Posted, Error> {
+        let message = serenity::CreateMessage::new()
+            .content(messages::dm_refused_choose_privately(user))
+            .components(messages::choose_privately_button(snap.row.id))
+            .allowed_mentions(messages::mentions::only(&[user]));
+        match self
+            .post_in_thread(snap, message, fallback_nonce(entry))
+            .await
+        {
+            Ok(msg) => Ok(Posted::message(msg)),
+            Err(e) => {
+                outbox::mark_dm_refused(&self.services.db, entry.id).await?;
+                Err(e)
+            }
+        }
+    }
+
+    /// A text in the game's thread, with the draw offer's buttons when asked.
+    async fn announce(
+        &self,
+        entry: &Entry,
+        text: String,
+        pings: Vec<UserId>,
+        draw_buttons: bool,
+    ) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let mut message = serenity::CreateMessage::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::only(&pings));
+        if draw_buttons {
+            message = message.components(messages::draw_buttons(game_id));
+        }
+        self.post_to_game(entry, message).await
+    }
+
+    /// A takeback proposal (or any prompt) with its buttons in the game's thread.
+    async fn prompt(
+        &self,
+        entry: &Entry,
+        text: String,
+        pings: Vec<UserId>,
+        buttons: Vec<(String, String, String)>,
+    ) -> Result<Posted, Error> {
+        let message = serenity::CreateMessage::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::only(&pings))
+            .components(prompt_buttons(&buttons));
+        self.post_to_game(entry, message).await
+    }
+
+    /// A game the scheduler ended: its announcement; the latest board's in-game buttons
+    /// (Resign, Offer draw) give way to the finished game's (My view), as a board posted at
+    /// the end has; the standing prompts lose theirs.
+    async fn announce_end(&self, entry: &Entry, text: String) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let snap = self.services.load(game_id).await?;
+        let pings = messages::mentions::trailing_mentions(&text);
+        let message = serenity::CreateMessage::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::only(&pings));
+        let msg = self.post_in_game(entry, &snap, message).await?;
+        if let Some(board) = snap.row.board_message_id {
+            let finished = messages::fairness::game_buttons(snap.row.variant, game_id, true);
+            match self.set_buttons(&snap, board, finished).await {
+                Ok(_) => {}
+                // Deleted, or not editable: the old buttons answer "the game is over".
+                Err(e) if client_error(&e) => {
+                    tracing::debug!(game_id = %game_id, error = %e, "could not update the last board's buttons");
+                }
+                // Retried: the announcement's nonce returns it instead of a second.
+                Err(e) => return Err(e.into()),
+            }
+        }
+        self.close_prompts(entry, &snap, false).await?;
+        Ok(Posted::message(msg))
+    }
+
+    /// The replay GIF of a finished game (none for a game without plies).
+    async fn post_replay(&self, entry: &Entry, ply: i64) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let services = &self.services;
+        let snap = if ply < 0 {
+            services.load(game_id).await?
+        } else {
+            services.load_at(game_id, ply).await?
+        };
+        if snap.game.ply_count() == 0 {
+            return Ok(Posted::default());
+        }
+        // The game is over: every secret is public (Beirut's reveal, BE-9).
+        let gif = board::replay(services, &snap, Viewer::Full, board::PUBLIC_BOTTOM).await?;
+        let message = serenity::CreateMessage::new()
+            .content(messages::replay_caption(&snap))
+            .add_file(gif)
+            .allowed_mentions(messages::mentions::none());
+        Ok(Posted::message(
+            self.post_in_game(entry, &snap, message).await?,
+        ))
+    }
+
+    /// A declined takeback: the game's standing prompts lose their buttons (failures are
+    /// retried).
+    async fn close_prompts_now(&self, entry: &Entry) -> Result<Posted, Error> {
+        let snap = self.services.load(game_of(entry)?).await?;
+        self.close_prompts(entry, &snap, true).await?;
+        Ok(Posted::default())
     }
 
     /// Takes the buttons off the game's prompts that are still up before `entry` (see
@@ -472,14 +571,7 @@ impl Deliverer {
         };
         let prompts = outbox::open_prompts(&self.services.db, game_id, entry.id).await?;
         for prompt in prompts {
-            let edited = board::game_channel(snap)
-                .edit_message(
-                    &*self.http,
-                    prompt.serenity(),
-                    serenity::EditMessage::new().components(vec![]),
-                )
-                .await;
-            match edited {
+            match self.set_buttons(snap, prompt, vec![]).await {
                 Ok(_) => {}
                 Err(e) if client_error(&e) => {
                     tracing::debug!(game_id = %game_id, error = %e, "could not close a prompt");
@@ -495,32 +587,18 @@ impl Deliverer {
 
     /// A private DM. Discord refusing it (closed DMs, a 4xx) gives it up: the
     /// text is private, so it is never posted in the thread instead.
-    async fn private(
+    async fn send_private(
         &self,
         entry: &Entry,
-        game_id: GameId,
         user: UserId,
         text: String,
     ) -> Result<Posted, Error> {
-        let http = &*self.http;
-        let sent = async {
-            let channel = user.serenity().create_dm_channel(http).await?;
-            channel
-                .send_message(
-                    http,
-                    serenity::CreateMessage::new()
-                        .content(text)
-                        .allowed_mentions(messages::mentions::none())
-                        .nonce(serenity::Nonce::String(entry.nonce.clone()))
-                        .enforce_nonce(true),
-                )
-                .await
-        };
-        match sent.await {
-            Ok(msg) => Ok(Posted {
-                message_id: Some(msg.id.domain()),
-                ..Posted::default()
-            }),
+        let game_id = game_of(entry)?;
+        match self
+            .send_dm(user, text_only(text), entry.nonce.clone())
+            .await
+        {
+            Ok(msg) => Ok(Posted::message(msg.id.domain())),
             Err(e) if client_error(&e) => {
                 tracing::info!(game_id = %game_id, user = %user, error = %e, "private DM refused; given up (private text)");
                 Ok(Posted::default())
@@ -541,46 +619,19 @@ impl Deliverer {
         let challenge_id = entry
             .challenge_id
             .ok_or("a challenge post names no challenge")?;
-        let msg = channel_id
-            .serenity()
-            .send_message(
-                &*self.http,
-                serenity::CreateMessage::new()
-                    .content(text)
-                    .components(messages::challenge_buttons(challenge_id))
-                    .allowed_mentions(messages::mentions::only(&pings))
-                    .nonce(serenity::Nonce::String(entry.nonce.clone()))
-                    .enforce_nonce(true),
-            )
-            .await?;
+        let message = serenity::CreateMessage::new()
+            .content(text)
+            .components(messages::challenge_buttons(challenge_id))
+            .allowed_mentions(messages::mentions::only(&pings));
+        let msg = self
+            .send(channel_id.serenity(), message, entry.nonce.clone())
+            .await?
+            .id
+            .domain();
         self.services
-            .set_challenge_message(challenge_id, msg.id.domain())
+            .set_challenge_message(challenge_id, msg)
             .await?;
-        Ok(Posted {
-            message_id: Some(msg.id.domain()),
-            ..Posted::default()
-        })
-    }
-
-    /// Posts `message` in the game's thread (reopened first if archived) with the entry's
-    /// nonce; returns the message's id.
-    async fn post_in_game(
-        &self,
-        entry: &Entry,
-        snap: &kaboom_service::Snapshot,
-        message: serenity::CreateMessage,
-    ) -> Result<MessageId, Error> {
-        let channel = board::game_channel(snap);
-        self.ensure_open(channel).await?;
-        let msg = channel
-            .send_message(
-                &*self.http,
-                message
-                    .nonce(serenity::Nonce::String(entry.nonce.clone()))
-                    .enforce_nonce(true),
-            )
-            .await?;
-        Ok(msg.id.domain())
+        Ok(Posted::message(msg))
     }
 
     /// A nudge: dropped if the game left `ply`; else the thread is reopened, then the DM is
@@ -589,13 +640,12 @@ impl Deliverer {
     async fn nudge(
         &self,
         entry: &Entry,
-        game_id: GameId,
         user: UserId,
         dm: bool,
         ply: i64,
         text: String,
     ) -> Result<Posted, Error> {
-        let http = &*self.http;
+        let game_id = game_of(entry)?;
         let snap = self.services.load(game_id).await?;
         if snap.row.ply != ply || snap.outcome().is_some() {
             tracing::debug!(game_id = %game_id, "nudge dropped: the game moved on before it was posted");
@@ -604,26 +654,11 @@ impl Deliverer {
         let thread = board::game_channel(&snap);
         self.ensure_open(thread).await?;
         if dm {
-            let sent = async {
-                let channel = user.serenity().create_dm_channel(http).await?;
-                channel
-                    .send_message(
-                        http,
-                        serenity::CreateMessage::new()
-                            .content(text.clone())
-                            .allowed_mentions(messages::mentions::none())
-                            .nonce(serenity::Nonce::String(entry.nonce.clone()))
-                            .enforce_nonce(true),
-                    )
-                    .await
-            };
-            match sent.await {
-                Ok(msg) => {
-                    return Ok(Posted {
-                        message_id: Some(msg.id.domain()),
-                        ..Posted::default()
-                    });
-                }
+            match self
+                .send_dm(user, text_only(text.clone()), entry.nonce.clone())
+                .await
+            {
+                Ok(msg) => return Ok(Posted::message(msg.id.domain())),
                 Err(e) if client_error(&e) => {
                     tracing::info!(game_id = %game_id, user = %user, error = %e, "nudge DM refused; mentioning in the thread");
                 }
@@ -631,24 +666,15 @@ impl Deliverer {
             }
         }
         let nonce = if dm {
-            format!("{}f", entry.nonce)
+            fallback_nonce(entry)
         } else {
             entry.nonce.clone()
         };
-        let msg = thread
-            .send_message(
-                http,
-                serenity::CreateMessage::new()
-                    .content(messages::nudge_in_thread(user, &text))
-                    .allowed_mentions(messages::mentions::only(&[user]))
-                    .nonce(serenity::Nonce::String(nonce))
-                    .enforce_nonce(true),
-            )
-            .await?;
-        Ok(Posted {
-            message_id: Some(msg.id.domain()),
-            ..Posted::default()
-        })
+        let message = serenity::CreateMessage::new()
+            .content(messages::nudge_in_thread(user, &text))
+            .allowed_mentions(messages::mentions::only(&[user]));
+        let msg = self.send(thread, message, nonce).await?;
+        Ok(Posted::message(msg.id.domain()))
     }
 
     /// A challenge declined, cancelled or expired: its message edited to `content` (or
@@ -665,19 +691,18 @@ impl Deliverer {
         let http = &*self.http;
         let channel = channel_id.serenity();
         if let Some(message) = message_id {
-            let message = message.serenity();
             let edited = async {
                 let content = match content {
                     Some(c) => c,
                     None => {
-                        let old = channel.message(http, message).await?;
+                        let old = channel.message(http, message.serenity()).await?;
                         messages::expired_challenge(&old.content, &line)
                     }
                 };
                 channel
                     .edit_message(
                         http,
-                        message,
+                        message.serenity(),
                         serenity::EditMessage::new()
                             .content(content)
                             .components(Vec::new())
@@ -686,30 +711,15 @@ impl Deliverer {
                     .await
             };
             match edited.await {
-                Ok(_) => {
-                    return Ok(Posted {
-                        message_id: Some(message.domain()),
-                        ..Posted::default()
-                    });
-                }
+                Ok(_) => return Ok(Posted::message(message)),
                 Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => {}
                 Err(e) => return Err(e.into()),
             }
         }
         // No message to mark: say it in the channel.
-        let msg = channel
-            .send_message(
-                http,
-                serenity::CreateMessage::new()
-                    .content(line)
-                    .allowed_mentions(messages::mentions::none())
-                    .nonce(serenity::Nonce::String(entry.nonce.clone()))
-                    .enforce_nonce(true),
-            )
+        let msg = self
+            .send(channel, text_only(line), entry.nonce.clone())
             .await?;
-        Ok(Posted {
-            message_id: Some(msg.id.domain()),
-            ..Posted::default()
-        })
+        Ok(Posted::message(msg.id.domain()))
     }
 }
