@@ -31,20 +31,10 @@ pub async fn open_game(
     })
 }
 
-/// The private confirmation of a designation (the chooser's own view).
+/// The private confirmation of a designation (the chooser's own view): see
+/// [`messages::designation_confirmation`].
 pub fn designation_confirmation(d: &Designated) -> String {
-    let mut s = format!(
-        "Your carriers in game #{}: **{}**.",
-        d.snap.row.id,
-        d.designation.squares.replace(',', ", ")
-    );
-    if d.snap.row.variant == Variant::Beirut {
-        s.push_str(" Your choice is sealed: **Verify fairness** under the board shows the proof.");
-    }
-    if !d.started {
-        s.push_str(" Waiting for your opponent to choose.");
-    }
-    s
+    messages::designation_confirmation(d)
 }
 
 /// Waits for the announcement of a designation (written to the outbox with it).
@@ -71,11 +61,10 @@ pub async fn after_play(
         Settled::Delivered {
             board: Some((channel, message)),
             ..
-        } => format!(
-            "Played **{}** in game #{}: {}",
-            played.ply.display,
+        } => messages::played_with_link(
+            &played.ply.display,
             id,
-            messages::message_link(played.snap.row.guild_id, channel, message)
+            &messages::message_link(played.snap.row.guild_id, channel, message),
         ),
         _ => messages::played_saved(&played.ply.display, id),
     })
@@ -85,7 +74,7 @@ pub async fn after_play(
 fn with_saved_note(text: String, settled: &Settled) -> String {
     match settled {
         Settled::Delivered { .. } => text,
-        Settled::Pending => format!("{text}\n{}", messages::SAVED_POSTS_FOLLOW),
+        Settled::Pending => messages::with_saved_note(&text),
     }
 }
 
@@ -100,11 +89,7 @@ pub async fn after_end(
 ) -> Result<String, Error> {
     let settled = outbox.settle(ended.snap.row.id).await?;
     Ok(with_saved_note(
-        format!(
-            "Game #{} is over: {}",
-            ended.snap.row.id,
-            messages::outcome_line(&ended.snap.row, &ended.outcome)
-        ),
+        messages::game_over(&ended.snap.row, &ended.outcome),
         &settled,
     ))
 }
@@ -121,15 +106,12 @@ pub async fn after_draw(
     match result {
         DrawResult::Offered { snap, .. } => {
             let settled = outbox.settle(snap.row.id).await?;
-            Ok(with_saved_note(
-                "Draw offered. You may still make your move.".into(),
-                &settled,
-            ))
+            Ok(with_saved_note(messages::draw_offer_sent(), &settled))
         }
         DrawResult::Agreed(ended) => after_end(outbox, ended).await,
         DrawResult::Declined { snap, .. } => {
             let settled = outbox.settle(snap.row.id).await?;
-            Ok(with_saved_note("Draw declined.".into(), &settled))
+            Ok(with_saved_note(messages::draw_decline_sent(), &settled))
         }
     }
 }
@@ -178,15 +160,10 @@ pub async fn own_view(
     let mut text = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);
     if snap.outcome().is_some() {
         // The public message has the reveal; keep this one short.
-        text = format!(
-            "**{}** · {} · game #{}",
-            snap.row.variant.title(),
-            messages::players_line(&snap.row),
-            snap.row.id
-        );
+        text = messages::finished_view_caption(&snap.row);
     }
     if viewer != Viewer::Spectator && snap.row.variant == Variant::Beirut {
-        text.push_str("\n(Your own view: your carriers are marked. Only you see this.)");
+        text.push_str(messages::own_view_note());
     }
     Ok((text, image))
 }

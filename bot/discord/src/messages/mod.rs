@@ -840,6 +840,97 @@ pub fn played_saved(display: &str, game_id: GameId) -> String {
     format!("Played **{display}** in game #{game_id}. {SAVED_POSTS_FOLLOW}")
 }
 
+/// The mover's acknowledgement once the board is posted: the move and the board's `link`.
+pub fn played_with_link(display: &str, game_id: GameId, link: &str) -> String {
+    format!("Played **{display}** in game #{game_id}: {link}")
+}
+
+/// `text` with [`SAVED_POSTS_FOLLOW`] under it (the posts are not out yet).
+pub fn with_saved_note(text: &str) -> String {
+    format!("{text}\n{SAVED_POSTS_FOLLOW}")
+}
+
+/// The acknowledgement of a game that ended off the board (resignation, agreement, abort).
+pub fn game_over(row: &GameRow, outcome: &Outcome) -> String {
+    format!("Game #{} is over: {}", row.id, outcome_line(row, outcome))
+}
+
+/// The acknowledgement of a draw offer.
+pub fn draw_offer_sent() -> String {
+    "Draw offered. You may still make your move.".to_string()
+}
+
+/// The acknowledgement of a declined draw offer.
+pub fn draw_decline_sent() -> String {
+    "Draw declined.".to_string()
+}
+
+/// The announcement of `by`'s draw offer, pinging the opponent.
+pub fn draw_offered(row: &GameRow, by: Color) -> String {
+    format!(
+        "{} {} ({}) offers a draw. It stands until you accept or decline it, or make a move.",
+        mention(row.player(by.other())),
+        row.name(by),
+        side(by)
+    )
+}
+
+/// The announcement that the draw offer `by` made was declined (by the other side).
+pub fn draw_declined(row: &GameRow, by: Color) -> String {
+    format!(
+        "{} ({}) declined the draw offer.",
+        row.name(by.other()),
+        side(by.other())
+    )
+}
+
+/// The board caption's note of a move that let the opponent's draw offer lapse.
+pub fn draw_offer_lapsed() -> String {
+    "(The draw offer lapsed with this move.)".to_string()
+}
+
+/// The announcement that `color` has chosen their carriers (the opponent has not yet).
+pub fn has_chosen(row: &GameRow, color: Color) -> String {
+    format!("{} ({}) has chosen.", row.name(color), side(color))
+}
+
+/// The first line under the board once both players have chosen their carriers.
+pub fn play_starts() -> String {
+    "Both players have chosen: play starts.".to_string()
+}
+
+/// The private confirmation of a designation (the chooser's own view).
+pub fn designation_confirmation(d: &kaboom_service::Designated) -> String {
+    let mut s = format!(
+        "Your carriers in game #{}: **{}**.",
+        d.snap.row.id,
+        d.designation.squares.replace(',', ", ")
+    );
+    if d.snap.row.variant == Variant::Beirut {
+        s.push_str(" Your choice is sealed: **Verify fairness** under the board shows the proof.");
+    }
+    if !d.started {
+        s.push_str(" Waiting for your opponent to choose.");
+    }
+    s
+}
+
+/// The short caption of a player's own view of a finished game (the public board has
+/// the reveal).
+pub fn finished_view_caption(row: &GameRow) -> String {
+    format!(
+        "**{}** · {} · game #{}",
+        row.variant.title(),
+        players_line(row),
+        row.id
+    )
+}
+
+/// The line under a Beirut player's own view.
+pub fn own_view_note() -> &'static str {
+    "\n(Your own view: your carriers are marked. Only you see this.)"
+}
+
 /// The acknowledgement of an accepted challenge whose thread is not open yet.
 pub fn accepted_saved(game_id: GameId) -> String {
     format!("Game on! Game #{game_id} is saved; its thread will open shortly.")

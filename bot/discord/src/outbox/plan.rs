@@ -105,7 +105,7 @@ impl DiscordEffects {
             Committed::Played(played) => {
                 let mut notes = Vec::new();
                 if played.declined_draw {
-                    notes.push("(The draw offer lapsed with this move.)".to_string());
+                    notes.push(messages::draw_offer_lapsed());
                 }
                 if played.by_conditional {
                     notes.push(messages::comforts::PLAYED_BY_CONDITIONAL.to_string());
@@ -133,14 +133,10 @@ impl DiscordEffects {
             Committed::Designated(d) => {
                 let row = &d.snap.row;
                 if !d.started {
-                    let text = format!(
-                        "{} ({}) has chosen.",
-                        row.name(d.color),
-                        messages::side(d.color)
-                    );
+                    let text = messages::has_chosen(row, d.color);
                     return Some((row.id, vec![announcement(text, Vec::new(), false)]));
                 }
-                let mut lines = vec!["Both players have chosen: play starts.".to_string()];
+                let mut lines = vec![messages::play_starts()];
                 // Beirut commitments are behind "Verify fairness".
                 lines.extend(messages::fairness::start_lines(&d.snap.game, &d.all));
                 let caption = messages::board_caption(&d.snap, None, &[], &lines);
@@ -177,20 +173,11 @@ impl DiscordEffects {
             }
             Committed::Draw(DrawResult::Offered { snap, by }) => {
                 let to = snap.row.player(by.other());
-                let text = format!(
-                    "{} {} ({}) offers a draw. It stands until you accept or decline it, or make a move.",
-                    messages::mention(to),
-                    snap.row.name(*by),
-                    messages::side(*by)
-                );
+                let text = messages::draw_offered(&snap.row, *by);
                 (snap.row.id, vec![announcement(text, vec![to], true)])
             }
             Committed::Draw(DrawResult::Declined { snap, by }) => {
-                let text = format!(
-                    "{} ({}) declined the draw offer.",
-                    snap.row.name(by.other()),
-                    messages::side(by.other())
-                );
+                let text = messages::draw_declined(&snap.row, *by);
                 (snap.row.id, vec![announcement(text, Vec::new(), false)])
             }
             Committed::Draw(DrawResult::Agreed(ended)) => {
