@@ -1,7 +1,7 @@
 //! A cheap board painter for tests that only need a valid PNG.
 
 use kaboom_rules::{BoardView, Color, PlyRecord};
-use kaboom_service::painter::BoardPainter;
+use kaboom_service::painter::{BoardPainter, PaintError, RenderError};
 
 /// A plain painter: squares, and each piece as a disc in its side's colour with a mark for
 /// its kind's first letter row. Tests that only need a valid
@@ -17,7 +17,7 @@ impl BoardPainter for PlainPainter {
         view: &BoardView,
         last: Option<&PlyRecord>,
         bottom: Color,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, PaintError> {
         let geometry = view.variant.geometry();
         let files = u32::from(geometry.files);
         let rows = if geometry.goals { 10 } else { 8 };
@@ -71,11 +71,11 @@ impl BoardPainter for PlainPainter {
         let mut encoder = png::Encoder::new(&mut out, w, h);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+        let mut writer = encoder.write_header().map_err(|e| PaintError::Render(RenderError::Png(e.to_string())))?;
         writer
             .write_image_data(&pixels)
-            .map_err(|e| e.to_string())?;
-        writer.finish().map_err(|e| e.to_string())?;
+            .map_err(|e| PaintError::Render(RenderError::Png(e.to_string())))?;
+        writer.finish().map_err(|e| PaintError::Render(RenderError::Png(e.to_string())))?;
         Ok(out)
     }
 }

@@ -20,7 +20,7 @@ pub const PUBLIC_BOTTOM: Color = Color::White;
 /// bounded CPU pool.
 ///
 /// # Errors
-/// The painter's message.
+/// [`Error::Paint`] from the painter (or [`Error::Service`] if its task panicked).
 pub async fn paint(
     services: &Services,
     snap: &Snapshot,
@@ -56,7 +56,8 @@ pub const UPLOAD_LIMIT: usize = 10 * 1024 * 1024;
 /// [`UPLOAD_LIMIT`].
 ///
 /// # Errors
-/// The painter's message (also when the replay would be over the upload limit).
+/// [`Error::Paint`] from the painter (`PaintError::TooLarge` when the replay would be over
+/// the upload limit), or [`Error::Service`] if its task panicked.
 pub async fn replay(
     services: &Services,
     snap: &Snapshot,

@@ -103,13 +103,15 @@ async fn check_token(http: &serenity::Http) -> Result<(), Error> {
         Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)))
             if response.status_code == serenity::StatusCode::UNAUTHORIZED =>
         {
-            Err(
+            Err(Error::Stopped(
                 "Discord refused DISCORD_TOKEN (401 Unauthorized): copy the bot's token again \
                  from the Developer Portal (Bot -> Reset Token) into .env"
                     .into(),
-            )
+            ))
         }
-        Err(e) => Err(format!("cannot reach Discord to check the token: {e}").into()),
+        Err(e) => Err(Error::Stopped(format!(
+            "cannot reach Discord to check the token: {e}"
+        ))),
     }
 }
 
@@ -122,7 +124,7 @@ async fn check_token(http: &serenity::Http) -> Result<(), Error> {
 /// Database or Discord failures, as one line each.
 pub async fn serve(config: Config) -> Result<(), Error> {
     // A bad scheduler setting is reported before anything is opened.
-    let scheduler_config = kaboom_service::scheduler::SchedulerConfig::from_env()?;
+    let scheduler_config = kaboom_service::scheduler::SchedulerConfig::from_env().map_err(Error::Stopped)?;
     // With DISCORD_API_BASE every REST route goes to that base. serenity 0.12.5 applies
     // `proxy` only to requests sent without its rate limiter: `Ratelimiter::perform` builds
     // each request with no proxy (http/ratelimiting.rs), so with the limiter on every
@@ -210,9 +212,11 @@ pub async fn run_gateway(
         Ok(()) => Ok(()),
         Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication)) => {
             client.shard_manager.shutdown_all().await;
-            Err(GATEWAY_REFUSED_TOKEN.into())
+            Err(Error::Stopped(GATEWAY_REFUSED_TOKEN.into()))
         }
-        Err(e) => Err(format!("the Discord connection stopped: {e}").into()),
+        Err(e) => Err(Error::Stopped(format!(
+            "the Discord connection stopped: {e}"
+        ))),
     }
 }
 

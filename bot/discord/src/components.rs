@@ -90,15 +90,17 @@ pub async fn handle(
     match result {
         Ok(()) => Ok(()),
         Err(e) => {
-            let text = match e.downcast_ref::<ServiceError>() {
-                Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
-                Some(other) => {
-                    tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
-                    format!("Sorry, that failed: {}", messages::service_error(other))
+            let text = match &e {
+                Error::Service(refused @ ServiceError::Refused(_)) => {
+                    messages::service_error(refused)
                 }
-                None => {
+                Error::Service(other) => {
                     tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
-                    messages::failure::failure_text(&*e)
+                    messages::failure::failed(&messages::service_error(other))
+                }
+                other => {
+                    tracing::error!(custom_id = %ic.data.custom_id, error = %e, "component failed");
+                    messages::failure::failure_text(other)
                 }
             };
             answer(http, ic, text).await

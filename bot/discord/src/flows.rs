@@ -123,7 +123,7 @@ pub async fn after_draw(
 /// end gives way.
 ///
 /// # Errors
-/// The painter's message, or a database failure reading the note.
+/// [`Error::Paint`] from the painter, or a database failure reading the note.
 pub async fn own_view_with_note(
     services: &Services,
     snap: &Snapshot,
@@ -146,7 +146,7 @@ pub async fn own_view_with_note(
 /// Beirut carriers marked) from their side, or the spectator view.
 ///
 /// # Errors
-/// The painter's message.
+/// [`Error::Paint`] from the painter (or [`Error::Service`] if its task panicked).
 pub async fn own_view(
     services: &Services,
     snap: &Snapshot,

@@ -22,5 +22,35 @@ pub mod preview;
 pub mod respond;
 pub mod types;
 
-/// The error type of commands, components and the outbox: any error, sent between threads.
-pub type Error = Box<dyn std::error::Error + Send + Sync>;
+/// The error of commands, components, the outbox and the bot's start: one enum for the
+/// Discord edge, with a variant per layer it calls into. Handlers match on it
+/// (`messages::failure::failure_text`, `commands::on_error`) to pick the player's text; the
+/// `Display` text of every variant is the wrapped error's own, for the host's log and the
+/// outbox's `last_error`.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A service refused the action ([`kaboom_service::ServiceError::Refused`], answered
+    /// with its reason) or failed (a database failure, damaged data, a panicked
+    /// computation).
+    #[error(transparent)]
+    Service(#[from] kaboom_service::ServiceError),
+    /// A database failure in a query this layer makes itself (the outbox's).
+    #[error(transparent)]
+    Storage(#[from] kaboom_store::StorageError),
+    /// A Discord request failed (after `respond`'s retries, where it retries).
+    #[error(transparent)]
+    Discord(#[from] poise::serenity_prelude::Error),
+    /// A board picture or a replay was not drawn.
+    #[error(transparent)]
+    Paint(#[from] kaboom_service::painter::PaintError),
+    /// An outbox entry's payload does not read as an `outbox::Effect`.
+    #[error(transparent)]
+    Payload(#[from] serde_json::Error),
+    /// Something this layer expects is not there (an outbox entry of a game that names
+    /// none, a game gone): a bug or a damaged database. The text says what.
+    #[error("{0}")]
+    Missing(&'static str),
+    /// The bot could not start or stopped: the text says why (for the host).
+    #[error("{0}")]
+    Stopped(String),
+}

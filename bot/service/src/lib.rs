@@ -33,7 +33,7 @@ use kaboom_rules::{
     Variant, Viewer,
 };
 
-use crate::painter::BoardPainter;
+use crate::painter::{BoardPainter, PaintError};
 use kaboom_domain::clock::Clock;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
 use kaboom_store::carriers::{self, Designation};
@@ -70,6 +70,11 @@ pub enum ServiceError {
     /// Stored data does not replay (a bug or a damaged database).
     #[error("game data is damaged: {0}")]
     Corrupt(String),
+    /// A computation on the CPU pool ([`replay::CpuPool`]) panicked or was cancelled: a
+    /// bug, or stored data the rules library cannot handle. Players get the same answer as
+    /// for damaged data; the details (which may hold the game's state) go to the host's log.
+    #[error("a computation failed: {0}")]
+    TaskPanicked(String),
 }
 
 fn refuse<T>(refusal: Refusal) -> Result<T, ServiceError> {
@@ -1152,8 +1157,13 @@ impl Services {
     /// CPU work: call it off the async runtime.
     ///
     /// # Errors
-    /// The painter's message.
-    pub fn paint(&self, snap: &Snapshot, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, String> {
+    /// The painter's [`PaintError`].
+    pub fn paint(
+        &self,
+        snap: &Snapshot,
+        viewer: Viewer,
+        bottom: Color,
+    ) -> Result<Vec<u8>, PaintError> {
         self.painter.paint_game(&snap.game, viewer, bottom)
     }
 
@@ -1162,34 +1172,35 @@ impl Services {
     /// CPU work: call it off the async runtime.
     ///
     /// # Errors
-    /// The painter's message, or a message saying the replay stays over `max_bytes`
-    /// even at the narrowest width.
+    /// The painter's [`PaintError`], or [`PaintError::TooLarge`] when the replay stays
+    /// over `max_bytes` even at the narrowest width.
     pub fn replay_gif(
         &self,
         snap: &Snapshot,
         viewer: Viewer,
         bottom: Color,
         max_bytes: usize,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, PaintError> {
         for width in REPLAY_WIDTHS {
             let gif = self.painter.replay_gif(&snap.game, viewer, bottom, width)?;
             if gif.len() <= max_bytes {
                 return Ok(gif);
             }
         }
-        Err(format!(
-            "the replay of game #{} is larger than {max_bytes} bytes even at {} px",
-            snap.row.id,
-            REPLAY_WIDTHS[REPLAY_WIDTHS.len() - 1]
-        ))
+        Err(PaintError::TooLarge {
+            game_id: snap.row.id,
+            max_bytes,
+            width: REPLAY_WIDTHS[REPLAY_WIDTHS.len() - 1],
+        })
     }
 
     /// Paints the start position of `variant` (for `/rules`).
     ///
     /// # Errors
-    /// A message when the variant is not available or the painter fails.
-    pub fn paint_start(&self, variant: Variant) -> Result<Vec<u8>, String> {
-        let game = AnyGame::new(variant, GameOptions::default()).map_err(|e| e.to_string())?;
+    /// [`PaintError::Variant`] when the variant is not available, or the painter's error.
+    pub fn paint_start(&self, variant: Variant) -> Result<Vec<u8>, PaintError> {
+        let game = AnyGame::new(variant, GameOptions::default())
+            .map_err(|e| PaintError::Variant(e.to_string()))?;
         self.painter
             .paint(&game.board_view(Viewer::Spectator), None, Color::White)
     }

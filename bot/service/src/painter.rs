@@ -4,18 +4,41 @@
 
 use kaboom_rules::{AnyGame, BoardView, Color, PlyRecord, Viewer};
 
+pub use kaboom_renderer::RenderError;
+
+/// Why a board picture or a replay was not drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PaintError {
+    /// The renderer failed (an SVG, allocation, PNG or GIF error).
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// The replay of game `game_id` stays over `max_bytes` even `width` pixels wide.
+    #[error("the replay of game #{game_id} is larger than {max_bytes} bytes even at {width} px")]
+    TooLarge {
+        /// The game.
+        game_id: kaboom_domain::ids::GameId,
+        /// The largest size allowed.
+        max_bytes: usize,
+        /// The narrowest width tried.
+        width: u32,
+    },
+    /// The variant's start position could not be set up (a variant not available).
+    #[error("{0}")]
+    Variant(String),
+}
+
 /// Draws a board as a PNG.
 pub trait BoardPainter: Send + Sync + 'static {
     /// A PNG of `view` seen from `bottom`'s side, highlighting `last` if given.
     ///
     /// # Errors
-    /// A message saying why the picture could not be drawn.
+    /// [`PaintError`] saying why the picture could not be drawn.
     fn paint(
         &self,
         view: &BoardView,
         last: Option<&PlyRecord>,
         bottom: Color,
-    ) -> Result<Vec<u8>, String>;
+    ) -> Result<Vec<u8>, PaintError>;
 
     /// A PNG of `game`'s current board as `viewer` sees it from `bottom`'s side,
     /// highlighting its last ply. The default paints [`BoardPainter::paint`]; the
@@ -23,8 +46,8 @@ pub trait BoardPainter: Send + Sync + 'static {
     /// needs the position before it.
     ///
     /// # Errors
-    /// A message saying why the picture could not be drawn.
-    fn paint_game(&self, game: &AnyGame, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, String> {
+    /// [`PaintError`] saying why the picture could not be drawn.
+    fn paint_game(&self, game: &AnyGame, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, PaintError> {
         self.paint(&game.board_view(viewer), game.plies().last(), bottom)
     }
 
@@ -33,21 +56,21 @@ pub trait BoardPainter: Send + Sync + 'static {
     /// ply plus short blast frames, the final position held.
     ///
     /// # Errors
-    /// A message saying why the replay could not be drawn.
+    /// [`PaintError`] saying why the replay could not be drawn.
     fn replay_gif(
         &self,
         game: &AnyGame,
         viewer: Viewer,
         bottom: Color,
         width: u32,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, PaintError> {
         let options = kaboom_renderer::ReplayOptions {
             size: width,
             orientation: orientation(bottom),
             viewer,
             ..kaboom_renderer::ReplayOptions::default()
         };
-        kaboom_renderer::render_replay_gif(game, &options).map_err(|e| e.to_string())
+        kaboom_renderer::render_replay_gif(game, &options).map_err(PaintError::from)
     }
 
     /// An explosion preview: `view` is the board *after* the action `last`,
@@ -55,13 +78,13 @@ pub trait BoardPainter: Send + Sync + 'static {
     /// stood. Painters without ghosts draw [`BoardPainter::paint`]'s picture.
     ///
     /// # Errors
-    /// A message saying why the picture could not be drawn.
+    /// [`PaintError`] saying why the picture could not be drawn.
     fn paint_preview(
         &self,
         view: &BoardView,
         last: &PlyRecord,
         bottom: Color,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, PaintError> {
         self.paint(view, Some(last), bottom)
     }
 }
@@ -76,7 +99,7 @@ impl BoardPainter for RendererPainter {
         view: &BoardView,
         last: Option<&PlyRecord>,
         bottom: Color,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, PaintError> {
         let options = kaboom_renderer::RenderOptions {
             orientation: match bottom {
                 Color::White => kaboom_renderer::Orientation::White,
@@ -85,17 +108,17 @@ impl BoardPainter for RendererPainter {
             ..kaboom_renderer::RenderOptions::default()
         };
         let last = last.map(kaboom_renderer::LastAction::from_ply);
-        kaboom_renderer::render_png(view, last.as_ref(), &options).map_err(|e| e.to_string())
+        kaboom_renderer::render_png(view, last.as_ref(), &options).map_err(PaintError::from)
     }
 
-    fn paint_game(&self, game: &AnyGame, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, String> {
+    fn paint_game(&self, game: &AnyGame, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, PaintError> {
         let options = kaboom_renderer::RenderOptions {
             orientation: orientation(bottom),
             ..kaboom_renderer::RenderOptions::default()
         };
         let last = kaboom_renderer::LastAction::from_game(game, game.ply_count());
         kaboom_renderer::render_png(&game.board_view(viewer), last.as_ref(), &options)
-            .map_err(|e| e.to_string())
+            .map_err(PaintError::from)
     }
 
     fn paint_preview(
@@ -103,7 +126,7 @@ impl BoardPainter for RendererPainter {
         view: &BoardView,
         last: &PlyRecord,
         bottom: Color,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, PaintError> {
         let options = kaboom_renderer::RenderOptions {
             orientation: orientation(bottom),
             ..kaboom_renderer::RenderOptions::default()
@@ -115,7 +138,7 @@ impl BoardPainter for RendererPainter {
             &options,
             &ghosts,
         )
-        .map_err(|e| e.to_string())
+        .map_err(PaintError::from)
     }
 }
 

@@ -204,8 +204,12 @@ impl Services {
     /// pieces as ghosts). CPU work: call it through the CPU pool.
     ///
     /// # Errors
-    /// The painter's message.
-    pub fn paint_preview(&self, preview: &Preview, bottom: Color) -> Result<Vec<u8>, String> {
+    /// The painter's [`crate::painter::PaintError`].
+    pub fn paint_preview(
+        &self,
+        preview: &Preview,
+        bottom: Color,
+    ) -> Result<Vec<u8>, crate::painter::PaintError> {
         self.painter
             .paint_preview(&preview.action.after, &preview.record(), bottom)
     }

@@ -70,8 +70,9 @@ impl CpuPool {
     /// timed out), the job still counts until it has finished.
     ///
     /// # Errors
-    /// [`ServiceError::Corrupt`] when `work` panicked (a bug, or stored data the rules
+    /// [`ServiceError::TaskPanicked`] when `work` panicked (a bug, or stored data the rules
     /// library cannot handle): callers answer it without showing any state.
+    /// [`ServiceError::Corrupt`] when the pool is closed.
     pub async fn run<T, F>(&self, work: F) -> Result<T, ServiceError>
     where
         F: FnOnce() -> T + Send + 'static,
@@ -88,7 +89,7 @@ impl CpuPool {
             work()
         })
         .await
-        .map_err(|e| ServiceError::Corrupt(format!("a computation failed: {e}")))
+        .map_err(|e| ServiceError::TaskPanicked(e.to_string()))
     }
 }
 
@@ -320,7 +321,7 @@ mod tests {
     async fn a_panic_is_an_error_not_a_crash() {
         let cpu = CpuPool::new(1);
         let r: Result<(), _> = cpu.run(|| panic!("boom")).await;
-        assert!(matches!(r, Err(ServiceError::Corrupt(_))), "{r:?}");
+        assert!(matches!(r, Err(ServiceError::TaskPanicked(_))), "{r:?}");
         // The permit came back.
         assert_eq!(cpu.run(|| 1).await.unwrap(), 1);
     }

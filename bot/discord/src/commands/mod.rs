@@ -217,15 +217,13 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             }
         }
         poise::FrameworkError::Command { error, ctx, .. } => {
-            let text = match error.downcast_ref::<ServiceError>() {
-                Some(refused @ ServiceError::Refused(_)) => messages::service_error(refused),
-                Some(other) => {
+            let text = match &error {
+                Error::Service(refused @ ServiceError::Refused(_)) => {
+                    messages::service_error(refused)
+                }
+                other => {
                     tracing::error!(command = %ctx.command().name, error = %other, "command failed");
                     messages::failure::failure_text(other)
-                }
-                None => {
-                    tracing::error!(command = %ctx.command().name, error = %error, "command failed");
-                    messages::failure::failure_text(&*error)
                 }
             };
             if let Err(e) = say_private(ctx, text).await {

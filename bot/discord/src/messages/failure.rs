@@ -9,12 +9,14 @@ use kaboom_store::StorageError;
 /// The answer when a game's stored data does not read or replay.
 pub const UNREADABLE_GAME: &str = "This game's data could not be read; the host has been told.";
 
-/// Whether `e` says that stored game data does not read or replay (its text may carry the
-/// full state: show it to nobody but the host's log).
+/// Whether `e` says that stored game data does not read or replay, or that a computation on
+/// it panicked (its text may carry the full state: show it to nobody but the host's log).
 pub fn is_unreadable(e: &ServiceError) -> bool {
     matches!(
         e,
-        ServiceError::Corrupt(_) | ServiceError::Storage(StorageError::Corrupt(_))
+        ServiceError::Corrupt(_)
+            | ServiceError::TaskPanicked(_)
+            | ServiceError::Storage(StorageError::Corrupt(_))
     )
 }
 
@@ -25,13 +27,16 @@ pub const DISCORD_TROUBLE: &str = "Sorry, Discord had trouble answering just now
 /// The player's text for an error that is not a refusal: [`UNREADABLE_GAME`] for damaged
 /// game data, [`DISCORD_TROUBLE`] for a Discord error, else `Sorry, that failed: ...`. The
 /// caller logs the details.
-pub fn failure_text(e: &(dyn std::error::Error + 'static)) -> String {
-    if e.downcast_ref::<poise::serenity_prelude::Error>().is_some() {
-        return DISCORD_TROUBLE.to_string();
+pub fn failure_text(e: &crate::Error) -> String {
+    match e {
+        crate::Error::Discord(_) => DISCORD_TROUBLE.to_string(),
+        crate::Error::Service(s) if is_unreadable(s) => UNREADABLE_GAME.to_string(),
+        crate::Error::Service(s) => failed(&super::service_error(s)),
+        other => failed(&other.to_string()),
     }
-    match e.downcast_ref::<ServiceError>() {
-        Some(s) if is_unreadable(s) => UNREADABLE_GAME.to_string(),
-        Some(s) => format!("Sorry, that failed: {}", super::service_error(s)),
-        None => format!("Sorry, that failed: {e}"),
-    }
+}
+
+/// `Sorry, that failed: ` and `what`.
+pub fn failed(what: &str) -> String {
+    format!("Sorry, that failed: {what}")
 }

@@ -41,9 +41,9 @@ impl Posted {
 
 /// The game an entry belongs to: every effect but a challenge's names one.
 fn game_of(entry: &Entry) -> Result<GameId, Error> {
-    Ok(entry
+    entry
         .game_id
-        .ok_or("an outbox entry of a game names no game")?)
+        .ok_or(Error::Missing("an outbox entry of a game names no game"))
 }
 
 /// The nonce of an entry's second message, posted in place of a refused DM (the in-thread
@@ -345,7 +345,7 @@ impl Deliverer {
         let game_id = game_of(entry)?;
         let challenge_id = entry
             .challenge_id
-            .ok_or("an accepted challenge's entry names no challenge")?;
+            .ok_or(Error::Missing("an accepted challenge's entry names no challenge"))?;
         let challenge = self.services.challenge(challenge_id).await?;
         let Some(message) = challenge.message_id else {
             return Ok(Posted::default());
@@ -618,7 +618,7 @@ impl Deliverer {
     ) -> Result<Posted, Error> {
         let challenge_id = entry
             .challenge_id
-            .ok_or("a challenge post names no challenge")?;
+            .ok_or(Error::Missing("a challenge post names no challenge"))?;
         let message = serenity::CreateMessage::new()
             .content(text)
             .components(messages::challenge_buttons(challenge_id))

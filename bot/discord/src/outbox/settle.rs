@@ -108,7 +108,7 @@ impl OutboxHandle {
         };
         let row = kaboom_store::games::get(db, game_id)
             .await?
-            .ok_or("the game of a settled outbox entry is gone")?;
+            .ok_or(Error::Missing("the game of a settled outbox entry is gone"))?;
         let channel = row.thread_id.unwrap_or(row.channel_id);
         let board = outbox::last_board_upto(db, game_id, upto)
             .await?
