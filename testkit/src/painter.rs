@@ -71,11 +71,15 @@ impl BoardPainter for PlainPainter {
         let mut encoder = png::Encoder::new(&mut out, w, h);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| PaintError::Render(RenderError::Png(e.to_string())))?;
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| PaintError::Render(RenderError::Png(e.to_string())))?;
         writer
             .write_image_data(&pixels)
             .map_err(|e| PaintError::Render(RenderError::Png(e.to_string())))?;
-        writer.finish().map_err(|e| PaintError::Render(RenderError::Png(e.to_string())))?;
+        writer
+            .finish()
+            .map_err(|e| PaintError::Render(RenderError::Png(e.to_string())))?;
         Ok(out)
     }
 }

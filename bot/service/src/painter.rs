@@ -47,7 +47,12 @@ pub trait BoardPainter: Send + Sync + 'static {
     ///
     /// # Errors
     /// [`PaintError`] saying why the picture could not be drawn.
-    fn paint_game(&self, game: &AnyGame, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, PaintError> {
+    fn paint_game(
+        &self,
+        game: &AnyGame,
+        viewer: Viewer,
+        bottom: Color,
+    ) -> Result<Vec<u8>, PaintError> {
         self.paint(&game.board_view(viewer), game.plies().last(), bottom)
     }
 
@@ -111,7 +116,12 @@ impl BoardPainter for RendererPainter {
         kaboom_renderer::render_png(view, last.as_ref(), &options).map_err(PaintError::from)
     }
 
-    fn paint_game(&self, game: &AnyGame, viewer: Viewer, bottom: Color) -> Result<Vec<u8>, PaintError> {
+    fn paint_game(
+        &self,
+        game: &AnyGame,
+        viewer: Viewer,
+        bottom: Color,
+    ) -> Result<Vec<u8>, PaintError> {
         let options = kaboom_renderer::RenderOptions {
             orientation: orientation(bottom),
             ..kaboom_renderer::RenderOptions::default()

@@ -343,9 +343,9 @@ impl Deliverer {
     /// deleted message leaves nothing to mark.
     async fn mark_accepted(&self, entry: &Entry, by: UserId) -> Result<Posted, Error> {
         let game_id = game_of(entry)?;
-        let challenge_id = entry
-            .challenge_id
-            .ok_or(Error::Missing("an accepted challenge's entry names no challenge"))?;
+        let challenge_id = entry.challenge_id.ok_or(Error::Missing(
+            "an accepted challenge's entry names no challenge",
+        ))?;
         let challenge = self.services.challenge(challenge_id).await?;
         let Some(message) = challenge.message_id else {
             return Ok(Posted::default());
