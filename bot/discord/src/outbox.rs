@@ -264,7 +264,7 @@ impl DiscordEffects {
     /// The planner for `services` (quoting their scheduler configuration).
     pub fn for_services(services: &Services) -> Arc<DiscordEffects> {
         Arc::new(DiscordEffects {
-            designation_timeout_secs: services.scheduler.designation_timeout_secs,
+            designation_timeout_secs: services.scheduler_config().designation_timeout_secs,
         })
     }
 
@@ -693,7 +693,7 @@ impl Deliverer {
     /// [`Services::outbox_waker`] (the scheduler's planner shares it); it first delivers
     /// what is left from before (a crash, failures).
     pub fn spawn(services: Services, http: Arc<serenity::Http>) -> OutboxHandle {
-        let kick = services.outbox_waker.clone();
+        let kick = services.outbox_waker().clone();
         let (done, rx) = watch::channel(0);
         let deliverer = Deliverer {
             services: services.clone(),
@@ -707,7 +707,7 @@ impl Deliverer {
         };
         let listening = deliverer.listening.clone();
         let deliverer = Arc::new(deliverer);
-        if services.db.engine() == kaboom_store::Engine::Postgres {
+        if services.db().engine() == kaboom_store::Engine::Postgres {
             tokio::spawn(deliverer.clone().listen());
             tokio::spawn(deliverer.clone().renew_claims());
         }
@@ -724,7 +724,7 @@ impl Deliverer {
     /// records a failed attempt (PostgreSQL's `LISTEN`), and the dispatcher after a lost
     /// connection. Ends with the deliverer.
     async fn listen(self: Arc<Self>) {
-        let mut listener = match outbox::OutboxListener::start(&self.services.db).await {
+        let mut listener = match outbox::OutboxListener::start(self.services.db()).await {
             Ok(Some(listener)) => listener,
             Ok(None) => return,
             Err(e) => {
@@ -761,7 +761,7 @@ impl Deliverer {
         loop {
             tokio::select! {
                 _ = tick.tick() => {
-                    if let Err(e) = outbox::renew_claims(&self.services.db, &self.owner, unix_now()).await {
+                    if let Err(e) = outbox::renew_claims(self.services.db(), &self.owner, unix_now()).await {
                         tracing::warn!(error = %e, "outbox claims not renewed");
                     }
                 }
@@ -771,7 +771,7 @@ impl Deliverer {
     }
 
     async fn run(self: Arc<Self>) {
-        let period = match self.services.db.engine() {
+        let period = match self.services.db().engine() {
             kaboom_store::Engine::Sqlite => PERIOD,
             kaboom_store::Engine::Postgres => SHARED_PERIOD,
         };
@@ -800,7 +800,7 @@ impl Deliverer {
     /// posted are picked up at once.
     async fn dispatch(self: Arc<Self>) -> Result<Option<i64>, Error> {
         let mut queues: Vec<(Queue, Vec<Entry>)> = Vec::new();
-        for entry in outbox::pending(&self.services.db).await? {
+        for entry in outbox::pending(self.services.db()).await? {
             let key = queue(&entry);
             match queues.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, entries)) => entries.push(entry),
@@ -829,7 +829,7 @@ impl Deliverer {
             // Several processes on one database: only the one that holds the
             // queue's claim posts its entries.
             let claim = key.claim_key();
-            let db = &self.services.db;
+            let db = &self.services.db();
             if !outbox::claim_queue(db, &claim, &self.owner, now).await? {
                 self.in_flight
                     .lock()
@@ -846,7 +846,7 @@ impl Deliverer {
                 if let Err(e) = me.deliver_queue(&claim, entries).await {
                     tracing::warn!(error = %e, "outbox delivery failed");
                 }
-                if let Err(e) = outbox::release_queue(&me.services.db, &claim, &me.owner).await {
+                if let Err(e) = outbox::release_queue(me.services.db(), &claim, &me.owner).await {
                     tracing::warn!(error = %e, "outbox claim not released; it lapses");
                 }
                 me.in_flight
@@ -865,7 +865,7 @@ impl Deliverer {
     /// renewed before each entry; lost (this process stalled past its lease and another
     /// took the queue over), the delivery stops.
     async fn deliver_queue(&self, claim: &str, entries: Vec<Entry>) -> Result<(), Error> {
-        let db = &self.services.db;
+        let db = &self.services.db();
         for listed in entries {
             if !outbox::claim_queue(db, claim, &self.owner, unix_now()).await? {
                 tracing::warn!(queue = claim, "outbox queue taken over by another process");
@@ -1018,7 +1018,7 @@ impl Deliverer {
                 name,
                 message_id,
             } => {
-                let row = services.load(game_id).await?.row;
+                let row = services.games().load(game_id).await?.row;
                 if let Some(thread) = row.thread_id {
                     return Ok(Posted {
                         thread_id: Some(thread),
@@ -1026,7 +1026,10 @@ impl Deliverer {
                     });
                 }
                 let thread = self.create_thread(channel_id, name, message_id).await?;
-                services.set_thread(game_id, thread.domain()).await?;
+                services
+                    .games()
+                    .set_thread(game_id, thread.domain())
+                    .await?;
                 Ok(Posted {
                     thread_id: Some(thread.domain()),
                     ..Posted::default()
@@ -1036,11 +1039,11 @@ impl Deliverer {
                 let challenge_id = entry
                     .challenge_id
                     .ok_or("an accepted challenge's entry names no challenge")?;
-                let challenge = services.challenge(challenge_id).await?;
+                let challenge = services.challenges().get(challenge_id).await?;
                 let Some(message) = challenge.message_id else {
                     return Ok(Posted::default());
                 };
-                let row = services.load(game_id).await?.row;
+                let row = services.games().load(game_id).await?.row;
                 let edited = challenge
                     .spec
                     .channel_id
@@ -1070,7 +1073,7 @@ impl Deliverer {
                 caption,
                 finished,
             } => {
-                let snap = services.load_at(game_id, ply).await?;
+                let snap = services.games().load_at(game_id, ply).await?;
                 let image =
                     board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
                 let channel = board::game_channel(&snap);
@@ -1091,7 +1094,10 @@ impl Deliverer {
                             .enforce_nonce(true),
                     )
                     .await?;
-                services.set_board_message(game_id, msg.id.domain()).await?;
+                services
+                    .games()
+                    .set_board_message(game_id, msg.id.domain())
+                    .await?;
                 // Only the latest board keeps its buttons (older ones still work if
                 // clicked: routing is by custom id).
                 if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg.id.domain())
@@ -1114,8 +1120,8 @@ impl Deliverer {
                 })
             }
             Effect::CarrierMenu { user } => {
-                let snap = services.load(game_id).await?;
-                let menu = match services.carrier_menu(game_id, user).await {
+                let snap = services.games().load(game_id).await?;
+                let menu = match services.games().carrier_menu(game_id, user).await {
                     Ok(menu) => menu,
                     // Already chosen, or the game moved on: nothing to post.
                     Err(ServiceError::Refused(_)) => return Ok(Posted::default()),
@@ -1191,7 +1197,7 @@ impl Deliverer {
                 pings,
                 draw_buttons,
             } => {
-                let snap = services.load(game_id).await?;
+                let snap = services.games().load(game_id).await?;
                 let mut message = serenity::CreateMessage::new()
                     .content(text)
                     .allowed_mentions(messages::mentions::only(&pings));
@@ -1205,7 +1211,7 @@ impl Deliverer {
                 })
             }
             Effect::GameEnded { text } => {
-                let snap = services.load(game_id).await?;
+                let snap = services.games().load(game_id).await?;
                 let pings = messages::mentions::trailing_mentions(&text);
                 let message = serenity::CreateMessage::new()
                     .content(text)
@@ -1251,7 +1257,7 @@ impl Deliverer {
                 pings,
                 buttons,
             } => {
-                let snap = services.load(game_id).await?;
+                let snap = services.games().load(game_id).await?;
                 let message = serenity::CreateMessage::new()
                     .content(text)
                     .allowed_mentions(messages::mentions::only(&pings))
@@ -1264,9 +1270,9 @@ impl Deliverer {
             }
             Effect::ReplayGif { ply } => {
                 let snap = if ply < 0 {
-                    services.load(game_id).await?
+                    services.games().load(game_id).await?
                 } else {
-                    services.load_at(game_id, ply).await?
+                    services.games().load_at(game_id, ply).await?
                 };
                 if snap.game.ply_count() == 0 {
                     return Ok(Posted::default());
@@ -1285,7 +1291,7 @@ impl Deliverer {
                 })
             }
             Effect::ClosePrompts => {
-                let snap = services.load(game_id).await?;
+                let snap = services.games().load(game_id).await?;
                 self.close_prompts(entry, &snap, true).await?;
                 Ok(Posted::default())
             }
@@ -1307,7 +1313,7 @@ impl Deliverer {
         let Some(game_id) = entry.game_id else {
             return Ok(());
         };
-        let prompts = outbox::open_prompts(&self.services.db, game_id, entry.id).await?;
+        let prompts = outbox::open_prompts(self.services.db(), game_id, entry.id).await?;
         for prompt in prompts {
             let edited = board::game_channel(snap)
                 .edit_message(
@@ -1391,7 +1397,8 @@ impl Deliverer {
             )
             .await?;
         self.services
-            .set_challenge_message(challenge_id, msg.id.domain())
+            .challenges()
+            .set_message(challenge_id, msg.id.domain())
             .await?;
         Ok(Posted {
             message_id: Some(msg.id.domain()),
@@ -1433,7 +1440,7 @@ impl Deliverer {
         text: String,
     ) -> Result<Posted, Error> {
         let http = &*self.http;
-        let snap = self.services.load(game_id).await?;
+        let snap = self.services.games().load(game_id).await?;
         if snap.row.ply != ply || snap.outcome().is_some() {
             tracing::debug!(game_id = %game_id, "nudge dropped: the game moved on before it was posted");
             return Ok(Posted::default());
@@ -1561,7 +1568,7 @@ impl OutboxHandle {
     /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. Each
     /// wake (any entry delivered) costs one indexed query of what is still undelivered.
     async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<i64>, Error> {
-        let db = &self.services.db;
+        let db = &self.services.db();
         let Some(upto) = outbox::last_id(db, owner).await? else {
             return Ok(Some(0));
         };
@@ -1608,7 +1615,7 @@ impl OutboxHandle {
     /// # Errors
     /// A storage error.
     pub async fn settle(&self, game_id: GameId) -> Result<Settled, Error> {
-        let db = &self.services.db;
+        let db = &self.services.db();
         let Some(upto) = self.wait_for(outbox::Owner::Game(game_id)).await? else {
             return Ok(Settled::Pending);
         };
