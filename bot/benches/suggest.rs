@@ -100,7 +100,8 @@ async fn long_game(variant: Variant, plies: usize, rounds: usize) {
     let uncached =
         Services::new(db, clock, painter).with_replay_cache(Arc::new(ReplayCache::new(0)));
     let challenge = cached
-        .create_challenge(NewChallenge {
+        .challenges()
+        .create(NewChallenge {
             guild_id: Some(GuildId(1)),
             channel_id: ChannelId(10),
             challenger_id: ALICE,
@@ -115,7 +116,8 @@ async fn long_game(variant: Variant, plies: usize, rounds: usize) {
         .await
         .expect("a challenge");
     let id = cached
-        .accept_challenge(challenge.id, BOB, "bob")
+        .challenges()
+        .accept(challenge.id, BOB, "bob")
         .await
         .expect("a game")
         .row
@@ -139,7 +141,11 @@ async fn long_game(variant: Variant, plies: usize, rounds: usize) {
             break;
         };
         game.play(Some(color), &pick.value).expect("a legal action");
-        cached.play(id, user, &pick.value).await.expect("stored");
+        cached
+            .games()
+            .play(kaboom_service::PlayRequest::new(id, user, &pick.value))
+            .await
+            .expect("stored");
     }
     let to_move = if game.turn() == Color::White {
         ALICE
@@ -147,8 +153,8 @@ async fn long_game(variant: Variant, plies: usize, rounds: usize) {
         BOB
     };
     let replay_only = {
-        let row = cached.load(id).await.expect("the game");
-        let record = kaboom_store::games::load_record(&cached.db, id)
+        let row = cached.games().load(id).await.expect("the game");
+        let record = kaboom_store::games::load_record(cached.db(), id)
             .await
             .expect("its record")
             .expect("stored")
@@ -158,7 +164,7 @@ async fn long_game(variant: Variant, plies: usize, rounds: usize) {
             black_box(AnyGame::from_record(&record).expect("replays"));
         })
     };
-    let plies = cached.load(id).await.expect("the game").row.ply;
+    let plies = cached.games().load(id).await.expect("the game").row.ply;
     println!("{variant:?}, {plies} plies: replay alone {replay_only:?}");
     for (name, services) in [("with the cache", &cached), ("without", &uncached)] {
         for typed in ["", "e", "zzz"] {
@@ -177,6 +183,7 @@ async fn service_median(
 ) -> Duration {
     // One call first: the cache's miss is not what a keystroke after the first costs.
     services
+        .games()
         .suggest(id, user, typed)
         .await
         .expect("suggestions");
@@ -185,6 +192,7 @@ async fn service_median(
         let t = Instant::now();
         black_box(
             services
+                .games()
                 .suggest(id, user, typed)
                 .await
                 .expect("suggestions"),

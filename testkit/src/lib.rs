@@ -222,9 +222,9 @@ pub fn discord_scheduler(
 ) -> (Scheduler, OutboxHandle) {
     let handle = Deliverer::spawn(services.clone(), http);
     let scheduler = Scheduler::new(
-        services.db.clone(),
+        services.db().clone(),
         clock,
-        Arc::new(DiscordNotifier::new(services.outbox_waker.clone())),
+        Arc::new(DiscordNotifier::new(services.outbox_waker().clone())),
         config,
         kaboom_discord::messages::scheduler_wording(),
     );

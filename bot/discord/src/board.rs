@@ -29,8 +29,8 @@ pub async fn paint(
 ) -> Result<serenity::CreateAttachment, Error> {
     let (s, snap2) = (services.clone(), snap.clone());
     let png = services
-        .cpu
-        .run(move || s.paint(&snap2, viewer, bottom))
+        .cpu()
+        .run(move || s.games().paint(&snap2, viewer, bottom))
         .await??;
     Ok(serenity::CreateAttachment::bytes(
         png,
@@ -66,8 +66,8 @@ pub async fn replay(
 ) -> Result<serenity::CreateAttachment, Error> {
     let (s, snap2) = (services.clone(), snap.clone());
     let gif = services
-        .cpu
-        .run(move || s.replay_gif(&snap2, viewer, bottom, UPLOAD_LIMIT))
+        .cpu()
+        .run(move || s.games().replay_gif(&snap2, viewer, bottom, UPLOAD_LIMIT))
         .await??;
     Ok(serenity::CreateAttachment::bytes(
         gif,

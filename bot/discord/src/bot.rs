@@ -145,7 +145,7 @@ pub async fn serve(config: Config) -> Result<(), Error> {
         .with_scheduler_config(scheduler_config.clone())
         .with_scheduler_waker(waker.clone());
     // The scheduler writes its notices into the same outbox and wakes the same deliverer.
-    let outbox_waker = services.outbox_waker.clone();
+    let outbox_waker = services.outbox_waker().clone();
     let mut client = serenity::ClientBuilder::new_with_http(http, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;

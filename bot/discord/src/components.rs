@@ -57,7 +57,7 @@ pub async fn handle(
     }
     if action == ids::RESIGN {
         // A confirmation, answered at once.
-        let (text, ask) = match data.services.load(GameId(id)).await {
+        let (text, ask) = match data.services.games().load(GameId(id)).await {
             Ok(snap) if snap.row.color_of(ic.user.id.domain()).is_none() => {
                 (messages::RESIGN_NOT_A_PLAYER.to_string(), false)
             }
@@ -118,20 +118,22 @@ async fn route(
     let services = &data.services;
     let user = ic.user.id.domain();
     if matches!(action, ids::ACCEPT | ids::DECLINE | ids::CANCEL)
-        && services.challenge(id).await?.message_id.is_none()
+        && services.challenges().get(id).await?.message_id.is_none()
     {
         // The game's thread is started from the challenge's message (crash-safe, see
         // `discord::outbox`), and declining or cancelling edits it: if the message was not
         // recorded yet (a click right after `/challenge` answered, before it read its
         // message back, or a crash in between), it is the one whose button was pressed.
         services
-            .set_challenge_message(id, ic.message.id.domain())
+            .challenges()
+            .set_message(id, ic.message.id.domain())
             .await?;
     }
     match action {
         ids::ACCEPT => {
             let snap = services
-                .accept_challenge(id, user, ic.user.display_name())
+                .challenges()
+                .accept(id, user, ic.user.display_name())
                 .await?;
             // The thread, the challenge message's edit, the board and the menus go out
             // through the outbox; when they are slow or Discord fails, the game
@@ -144,23 +146,24 @@ async fn route(
         }
         ids::DECLINE | ids::CANCEL => {
             let cancel = action == ids::CANCEL;
-            services.close_challenge(id, user, cancel).await?;
+            services.challenges().close(id, user, cancel).await?;
             // The challenge message's edit goes out through the outbox.
             data.outbox.settle_challenge(id).await?;
             answer(http, ic, messages::challenge_closed_reply(cancel)).await
         }
         ids::RESIGN_YES => {
-            let ended = services.resign(GameId(id), user).await?;
+            let ended = services.games().resign(GameId(id), user).await?;
             let text = flows::after_end(&data.outbox, &ended).await?;
             answer(http, ic, text).await
         }
         ids::DRAW => {
-            let r = services.offer_draw(GameId(id), user).await?;
+            let r = services.games().offer_draw(GameId(id), user).await?;
             let text = flows::after_draw(&data.outbox, &r).await?;
             answer(http, ic, text).await
         }
         ids::DRAW_YES | ids::DRAW_NO => {
             let r = services
+                .games()
                 .answer_draw(GameId(id), user, action == ids::DRAW_YES)
                 .await?;
             let text = flows::after_draw(&data.outbox, &r).await?;
@@ -169,14 +172,14 @@ async fn route(
         messages::fairness::VERIFY => {
             // Commitments (and after the end, salts and the check command)
             // privately, on request.
-            let snap = services.load(GameId(id)).await?;
-            let designations = services.designations(GameId(id)).await?;
+            let snap = services.games().load(GameId(id)).await?;
+            let designations = services.games().designations(GameId(id)).await?;
             let text =
                 messages::fairness::verify_text(&snap.row, snap.outcome().is_some(), &designations);
             answer(http, ic, text).await
         }
         ids::VIEW => {
-            let snap = services.load(GameId(id)).await?;
+            let snap = services.games().load(GameId(id)).await?;
             let (text, image) = flows::own_view_with_note(services, &snap, user).await?;
             respond::edit_component(
                 http,
@@ -190,8 +193,8 @@ async fn route(
             Ok(())
         }
         ids::CHOOSE => {
-            let snap = services.load(GameId(id)).await?;
-            let menu = services.carrier_menu(GameId(id), user).await?;
+            let snap = services.games().load(GameId(id)).await?;
+            let menu = services.games().carrier_menu(GameId(id), user).await?;
             respond::edit_component(
                 http,
                 ic,
@@ -208,7 +211,7 @@ async fn route(
             else {
                 return Err(ServiceError::Refused(Refusal::PickCarriers).into());
             };
-            let d = services.designate(GameId(id), user, values).await?;
+            let d = services.games().designate(GameId(id), user, values).await?;
             flows::announce_designation(&data.outbox, &d).await?;
             // The private confirmation shows the chooser's own view (their carriers marked).
             let (_, image) = flows::own_view(services, &d.snap, user).await?;
@@ -225,6 +228,7 @@ async fn route(
         }
         comfort_ids::TAKEBACK_YES | comfort_ids::TAKEBACK_NO => {
             let r = services
+                .comforts()
                 .answer_takeback(GameId(id), user, action == comfort_ids::TAKEBACK_YES)
                 .await?;
             data.outbox.settle(GameId(id)).await?;
@@ -232,6 +236,7 @@ async fn route(
         }
         comfort_ids::REMATCH => {
             let challenge = services
+                .comforts()
                 .rematch(GameId(id), user, ic.user.display_name())
                 .await?;
             data.outbox.settle_challenge(challenge.id).await?;

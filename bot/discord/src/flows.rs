@@ -131,7 +131,7 @@ pub async fn own_view_with_note(
 ) -> Result<(String, serenity::CreateAttachment), Error> {
     let (mut text, image) = own_view(services, snap, user).await?;
     if snap.row.color_of(user).is_some()
-        && let Some(note) = services.note(snap.row.id, user).await?
+        && let Some(note) = services.comforts().note(snap.row.id, user).await?
     {
         text.push_str(&messages::comforts::note_in_view(&note));
     }

@@ -17,8 +17,8 @@ use crate::types::{Context, Data, Error};
 use crate::{flows, respond};
 use kaboom_domain::ids::GameId;
 use kaboom_domain::settings::PreviewMode;
+use kaboom_service::ServiceError;
 use kaboom_service::preview::Preview;
-use kaboom_service::{Refusal, ServiceError};
 
 /// Whether `/move` with `asked` (its `preview` option) shows a preview instead of playing,
 /// given the player's setting, before anything is computed: `Some(true)` always, `Some(false)`
@@ -45,15 +45,16 @@ pub fn shows(asked: Option<bool>, preview: &Preview) -> bool {
 pub async fn show(ctx: Context<'_>, preview: Preview) -> Result<(), Error> {
     let services = &ctx.data().services;
     let id = services
-        .store_preview(&preview, ctx.author().id.domain())
+        .previews()
+        .store(&preview, ctx.author().id.domain())
         .await?;
     let caption = words::caption(&preview);
     let game = preview.row.id;
     let bottom = preview.color;
     let (s, p) = (services.clone(), preview);
     let png = services
-        .cpu
-        .run(move || s.paint_preview(&p, bottom))
+        .cpu()
+        .run(move || s.previews().paint(&p, bottom))
         .await??;
     respond::send(
         ctx,
@@ -90,13 +91,12 @@ pub async fn click(
     let user = ic.user.id.domain();
     // Someone else's preview (it is ephemeral, so this takes a forged click): a private
     // refusal, the message untouched.
-    let stored = kaboom_store::previews::get(&services.db, id).await?;
-    if stored.as_ref().is_none_or(|p| p.user_id != user) {
-        let refusal = if stored.is_none() {
-            Refusal::StaleButton
-        } else {
-            Refusal::NotYourPreview
-        };
+    let refusal = match services.previews().own_preview(id, user).await {
+        Ok(_) => None,
+        Err(ServiceError::Refused(refusal)) => Some(refusal),
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(refusal) = refusal {
         let msg = serenity::CreateInteractionResponseMessage::new()
             .content(messages::service_error(&ServiceError::Refused(refusal)))
             .ephemeral(true)
@@ -113,12 +113,12 @@ pub async fn click(
         .components(Vec::new())
         .allowed_mentions(messages::mentions::none());
     let edit = if action == words::CANCEL {
-        match services.cancel_preview(id, user).await {
+        match services.previews().cancel(id, user).await {
             Ok(_) => edit.content(words::CANCELLED),
             Err(e) => edit.content(refusal_text(&e)),
         }
     } else {
-        match services.confirm_preview(id, user).await {
+        match services.previews().confirm(id, user).await {
             Ok(played) => edit.content(flows::after_play(&data.outbox, &played).await?),
             Err(ServiceError::MovedOn { game_id, .. }) => {
                 moved_on(services, game_id, user, edit).await?
@@ -144,7 +144,7 @@ async fn moved_on(
     user: kaboom_domain::ids::UserId,
     edit: serenity::EditInteractionResponse,
 ) -> Result<serenity::EditInteractionResponse, Error> {
-    let snap = services.load(game).await?;
+    let snap = services.games().load(game).await?;
     let (caption, image) = flows::own_view(services, &snap, user).await?;
     Ok(edit
         .content(format!("{}\n{caption}", words::MOVED_ON))

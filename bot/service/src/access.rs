@@ -3,7 +3,7 @@
 //! direct message with the bot. `/games user:X` lists only the games of X the caller may
 //! read where they ask.
 
-use super::{Refusal, ServiceError, Services, Snapshot};
+use super::{Games, Refusal, ServiceError, Snapshot};
 use kaboom_domain::ids::{GameId, GuildId, UserId};
 use kaboom_store::games::{self, GameRow};
 
@@ -16,7 +16,7 @@ pub fn may_read(row: &GameRow, user: UserId, guild: Option<GuildId>) -> bool {
     }
 }
 
-impl Services {
+impl Games<'_> {
     /// Game `id` for `user` asking in server `guild` (`None`: a direct message), checked
     /// with [`may_read`] before it is replayed.
     ///
@@ -24,18 +24,18 @@ impl Services {
     /// [`ServiceError::Refused`] when there is no such game or the user may not read it
     /// here; [`ServiceError::Corrupt`] when it does not replay.
     pub async fn load_readable(
-        &self,
+        self,
         id: GameId,
         user: UserId,
         guild: Option<GuildId>,
     ) -> Result<Snapshot, ServiceError> {
-        let Some(row) = games::get(&self.db, id).await? else {
+        let Some(row) = games::get(&self.core.db, id).await? else {
             return Err(ServiceError::Refused(Refusal::UnknownGame { id }));
         };
         if !may_read(&row, user, guild) {
             return Err(ServiceError::Refused(Refusal::NotReadableHere { id }));
         }
-        self.load(id).await
+        self.core.load(id).await
     }
 
     /// The games `who` plays that are not over and that `caller`, asking in server `guild`
@@ -46,7 +46,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn active_games_readable(
-        &self,
+        self,
         who: UserId,
         caller: UserId,
         guild: Option<GuildId>,

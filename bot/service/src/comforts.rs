@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use kaboom_rules::{AnyGame, Color, Variant, Viewer};
 
-use super::{Played, ServiceError, Services, Snapshot};
+use super::{Comforts, Core, Played, ServiceError, Snapshot};
 use crate::outbox::Committed;
 use kaboom_domain::ids::{GameId, GuildId, UserId};
 use kaboom_store::Tx;
@@ -215,7 +215,7 @@ pub fn vacation_days(v: &Vacation) -> u32 {
     u32::try_from((end - v.started_at + DAY - 1) / DAY).unwrap_or(u32::MAX)
 }
 
-impl Services {
+impl Core {
     /// The deadline of `to_move` in a game with `days` per move, starting now: the time per
     /// move, plus the rest of `to_move`'s running vacation (their clock stands
     /// still until they are back).
@@ -238,14 +238,16 @@ impl Services {
         }
         Ok(Some(deadline))
     }
+}
 
+impl Comforts<'_> {
     async fn game_for_comfort(
-        &self,
+        self,
         id: GameId,
         user: UserId,
         what: &'static str,
     ) -> Result<(Snapshot, Color), ServiceError> {
-        let snap = self.load(id).await?;
+        let snap = self.core.load(id).await?;
         let Some(color) = snap.row.color_of(user) else {
             return refuse(ComfortRefusal::NotAPlayer { what });
         };
@@ -265,7 +267,7 @@ impl Services {
     /// the line does not check ([`ComfortRefusal`]); [`ServiceError::MovedOn`] when the
     /// game moved on while it was checked.
     pub async fn add_line(
-        &self,
+        self,
         id: GameId,
         user: UserId,
         text: &str,
@@ -276,7 +278,7 @@ impl Services {
         if snap.row.state != GameState::Active || snap.outcome().is_some() {
             return refuse(ComfortRefusal::NotInPlay);
         }
-        self.refuse_if_overdue(&snap.row, snap.game.turn())?;
+        self.core.refuse_if_overdue(&snap.row, snap.game.turn())?;
         let own_turn = snap.game.turn() == color;
         if text.chars().count() > MAX_LINE_CHARS {
             return refuse(ComfortRefusal::LineTooLong);
@@ -290,15 +292,16 @@ impl Services {
         }
         let game = snap.game.clone();
         let (canon, _) = self
+            .core
             .cpu
             .run(move || check_line(&game, color, &actions))
             .await?
             .map_err(ServiceError::from)?;
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.core.db.begin_write().await?;
         if store::lines_tx(&mut tx, id, color).await?.len() >= MAX_LINES {
             return refuse(ComfortRefusal::TooManyLines);
         }
-        let now = self.clock.now();
+        let now = self.core.clock.now();
         if !own_turn {
             let still = games::get_tx(&mut tx, id).await?.map(|r| r.ply);
             if still != Some(snap.row.ply) {
@@ -323,6 +326,7 @@ impl Services {
                 alternatives: None,
             })?;
         let Some(played) = self
+            .core
             .commit_ply(&mut tx, &snap.row, color, user, game, ply, false)
             .await?
         else {
@@ -332,7 +336,8 @@ impl Services {
             });
         };
         let rest = canon[1..].to_vec();
-        self.after_ply_in_tx(&mut tx, &played, Some((user, color, rest.clone())))
+        self.core
+            .after_ply_in_tx(&mut tx, &played, Some((user, color, rest.clone())))
             .await?;
         tx.commit().await?;
         tracing::info!(game_id = %id, ply = played.snap.row.ply, "action played with a conditional line");
@@ -346,11 +351,11 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it.
-    pub async fn lines(&self, id: GameId, user: UserId) -> Result<Vec<Line>, ServiceError> {
+    pub async fn lines(self, id: GameId, user: UserId) -> Result<Vec<Line>, ServiceError> {
         let (_, color) = self
             .game_for_comfort(id, user, "see conditional moves")
             .await?;
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.core.db.begin_write().await?;
         let lines = store::lines_tx(&mut tx, id, color).await?;
         tx.commit().await?;
         Ok(lines)
@@ -360,11 +365,11 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it.
-    pub async fn clear_lines(&self, id: GameId, user: UserId) -> Result<u64, ServiceError> {
+    pub async fn clear_lines(self, id: GameId, user: UserId) -> Result<u64, ServiceError> {
         let (_, color) = self
             .game_for_comfort(id, user, "clear conditional moves")
             .await?;
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.core.db.begin_write().await?;
         let n = store::clear_lines(&mut tx, id, Some(color)).await?;
         tx.commit().await?;
         Ok(n)
@@ -378,12 +383,12 @@ impl Services {
     /// # Errors
     /// [`ServiceError`] when the game cannot be loaded.
     pub async fn suggest_line(
-        &self,
+        self,
         id: GameId,
         user: UserId,
         typed: &str,
     ) -> Result<Vec<super::Suggestion>, ServiceError> {
-        let snap = self.load(id).await?;
+        let snap = self.core.load(id).await?;
         let Some(color) = snap.row.color_of(user) else {
             return Ok(Vec::new());
         };
@@ -392,7 +397,8 @@ impl Services {
         }
         let typed = typed.to_string();
         let game = snap.game;
-        self.cpu
+        self.core
+            .cpu
             .run(move || {
                 let ends_with_space = typed.ends_with([' ', ',']);
                 let mut actions = split_line(&typed);
@@ -436,7 +442,9 @@ impl Services {
             })
             .await
     }
+}
 
+impl Core {
     /// Inside the transaction of `first` (an action just written): stores `store` (a line
     /// registered with it on the owner's turn), then lets the conditional lines answer:
     /// while the player to move has a line whose next action is the one just played, its
@@ -552,7 +560,9 @@ impl Services {
         }
         Ok(())
     }
+}
 
+impl Comforts<'_> {
     // -----------------------------------------------------------------------------------
     // Vacations
 
@@ -560,11 +570,11 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn vacation_allowance(&self, guild: Option<GuildId>) -> Result<u32, ServiceError> {
+    pub async fn vacation_allowance(self, guild: Option<GuildId>) -> Result<u32, ServiceError> {
         let Some(g) = guild else {
             return Ok(DEFAULT_VACATION_DAYS);
         };
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.core.db.begin_write().await?;
         let days = store::guild_allowance(&mut tx, g).await?;
         tx.commit().await?;
         Ok(days.unwrap_or(DEFAULT_VACATION_DAYS))
@@ -575,7 +585,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] outside 1-365.
     pub async fn set_vacation_allowance(
-        &self,
+        self,
         guild: GuildId,
         days: u32,
     ) -> Result<(), ServiceError> {
@@ -585,7 +595,7 @@ impl Services {
             }
             .into());
         }
-        Ok(store::put_guild_allowance(&self.db, guild, days, self.clock.now()).await?)
+        Ok(store::put_guild_allowance(&self.core.db, guild, days, self.core.clock.now()).await?)
     }
 
     /// Days of `user`'s allowance left this calendar year (UTC) in `guild`'s allowance.
@@ -593,13 +603,13 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn vacation_days_left(
-        &self,
+        self,
         user: UserId,
         guild: Option<GuildId>,
     ) -> Result<(u32, u32, Option<Vacation>), ServiceError> {
         let allowance = self.vacation_allowance(guild).await?;
-        let now = self.clock.now();
-        let mut tx = self.db.begin_write().await?;
+        let now = self.core.clock.now();
+        let mut tx = self.core.db.begin_write().await?;
         let taken: u32 = store::vacations_since(&mut tx, user, year_start(now))
             .await?
             .iter()
@@ -621,7 +631,7 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] when a vacation runs, or the days are not left.
     pub async fn start_vacation(
-        &self,
+        self,
         user: UserId,
         name: &str,
         guild: Option<GuildId>,
@@ -639,9 +649,9 @@ impl Services {
                 allowance,
             });
         }
-        let now = self.clock.now();
+        let now = self.core.clock.now();
         let until = now + i64::from(days) * DAY;
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.core.db.begin_write().await?;
         // A vacation whose end passed but which the scheduler has not closed yet: closed now.
         if let Some(v) = store::running_vacation(&mut tx, user).await? {
             store::end_vacation(&mut tx, v.id, v.until_at.min(now)).await?;
@@ -673,10 +683,12 @@ impl Services {
             vacation: vacation.clone(),
             games: games.clone(),
         };
-        self.enqueue(&mut tx, Committed::Comfort(&change)).await?;
+        self.core
+            .enqueue(&mut tx, Committed::Comfort(&change))
+            .await?;
         tx.commit().await?;
         if !too_late.is_empty() {
-            self.scheduler_waker.wake();
+            self.core.scheduler_waker.wake();
         }
         tracing::info!(user = %user, days, "vacation started");
         Ok(VacationStarted {
@@ -692,9 +704,9 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Refused`] when no vacation runs.
-    pub async fn end_vacation(&self, user: UserId) -> Result<Vacation, ServiceError> {
-        let now = self.clock.now();
-        let mut tx = self.db.begin_write().await?;
+    pub async fn end_vacation(self, user: UserId) -> Result<Vacation, ServiceError> {
+        let now = self.core.clock.now();
+        let mut tx = self.core.db.begin_write().await?;
         let Some(mut v) = store::running_vacation(&mut tx, user)
             .await?
             .filter(|v| v.until_at > now)
@@ -715,7 +727,9 @@ impl Services {
             vacation: v.clone(),
             games,
         };
-        self.enqueue(&mut tx, Committed::Comfort(&change)).await?;
+        self.core
+            .enqueue(&mut tx, Committed::Comfort(&change))
+            .await?;
         tx.commit().await?;
         tracing::info!(user = %user, "vacation ended early");
         Ok(v)
@@ -732,11 +746,15 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] saying why not.
     pub async fn propose_takeback(
-        &self,
+        self,
         id: GameId,
         user: UserId,
     ) -> Result<TakebackResult, ServiceError> {
-        let (mut tx, row, game, color) = self.open_for_write(id, user, super::Act::Move).await?;
+        let (mut tx, row, game, color) = self
+            .core
+            .games()
+            .open_for_write(id, user, super::Act::Move)
+            .await?;
         if row.rated {
             return refuse(ComfortRefusal::TakebackRated);
         }
@@ -767,17 +785,19 @@ impl Services {
                 ply: row.ply,
                 undo,
             },
-            self.clock.now(),
+            self.core.clock.now(),
         )
         .await?;
         let plies = taken.iter().map(|p| p.display.clone()).collect();
-        let snap = Self::snapshot_tx(&mut tx, id, game).await?;
+        let snap = Core::snapshot_tx(&mut tx, id, game).await?;
         let change = ComfortChange::TakebackProposed {
             snap: snap.clone(),
             by: color,
             plies,
         };
-        self.enqueue(&mut tx, Committed::Comfort(&change)).await?;
+        self.core
+            .enqueue(&mut tx, Committed::Comfort(&change))
+            .await?;
         tx.commit().await?;
         Ok(TakebackResult::Proposed { snap, undo })
     }
@@ -790,12 +810,16 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Refused`] when no proposal by the opponent stands.
     pub async fn answer_takeback(
-        &self,
+        self,
         id: GameId,
         user: UserId,
         accept: bool,
     ) -> Result<TakebackResult, ServiceError> {
-        let (mut tx, row, game, color) = self.open_for_write(id, user, super::Act::Move).await?;
+        let (mut tx, row, game, color) = self
+            .core
+            .games()
+            .open_for_write(id, user, super::Act::Move)
+            .await?;
         let offer = match store::takeback(&mut tx, id).await? {
             Some(o) if o.ply != row.ply => return refuse(ComfortRefusal::NoTakeback),
             Some(o) if o.by == color => return refuse(ComfortRefusal::OwnTakeback),
@@ -804,12 +828,14 @@ impl Services {
         };
         store::clear_takeback(&mut tx, id).await?;
         if !accept {
-            let snap = Self::snapshot_tx(&mut tx, id, game).await?;
+            let snap = Core::snapshot_tx(&mut tx, id, game).await?;
             let change = ComfortChange::TakebackDeclined {
                 snap: snap.clone(),
                 by: offer.by,
             };
-            self.enqueue(&mut tx, Committed::Comfort(&change)).await?;
+            self.core
+                .enqueue(&mut tx, Committed::Comfort(&change))
+                .await?;
             tx.commit().await?;
             return Ok(TakebackResult::Declined { snap });
         }
@@ -824,9 +850,10 @@ impl Services {
         let back = AnyGame::from_record(&record)
             .map_err(|e| ServiceError::Corrupt(format!("game #{id} does not replay: {e}")))?;
         let deadline = self
+            .core
             .deadline_for(&mut tx, row.days_per_move, row.player(back.turn()))
             .await?;
-        let now = self.clock.now();
+        let now = self.core.clock.now();
         if !store::take_back(
             &mut tx,
             id,
@@ -845,13 +872,15 @@ impl Services {
         }
         store::clear_lines(&mut tx, id, None).await?;
         games::clear_draw_offer(&mut tx, id).await?;
-        let snap = Self::snapshot_tx(&mut tx, id, back).await?;
+        let snap = Core::snapshot_tx(&mut tx, id, back).await?;
         let change = ComfortChange::TakenBack {
             snap: snap.clone(),
             by: offer.by,
             plies: taken,
         };
-        self.enqueue(&mut tx, Committed::Comfort(&change)).await?;
+        self.core
+            .enqueue(&mut tx, Committed::Comfort(&change))
+            .await?;
         tx.commit().await?;
         tracing::info!(game_id = %id, to_ply, "takeback accepted");
         Ok(TakebackResult::Accepted { snap })
@@ -864,9 +893,9 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it.
-    pub async fn note(&self, id: GameId, user: UserId) -> Result<Option<String>, ServiceError> {
+    pub async fn note(self, id: GameId, user: UserId) -> Result<Option<String>, ServiceError> {
         self.game_for_comfort(id, user, "keep notes").await?;
-        Ok(store::note(&self.db, id, user).await?)
+        Ok(store::note(&self.core.db, id, user).await?)
     }
 
     /// Adds `text` as a new line of `user`'s private note in game `id` (`None`: clears
@@ -876,25 +905,25 @@ impl Services {
     /// [`ServiceError::Refused`] when they do not play it or the note would pass
     /// [`MAX_NOTE_CHARS`].
     pub async fn add_note(
-        &self,
+        self,
         id: GameId,
         user: UserId,
         text: Option<&str>,
     ) -> Result<Option<String>, ServiceError> {
         self.game_for_comfort(id, user, "keep notes").await?;
-        let now = self.clock.now();
+        let now = self.core.clock.now();
         let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
-            store::put_note(&self.db, id, user, None, now).await?;
+            store::put_note(&self.core.db, id, user, None, now).await?;
             return Ok(None);
         };
-        let note = match store::note(&self.db, id, user).await? {
+        let note = match store::note(&self.core.db, id, user).await? {
             Some(old) => format!("{old}\n{text}"),
             None => text.to_string(),
         };
         if note.chars().count() > MAX_NOTE_CHARS {
             return refuse(ComfortRefusal::NoteTooLong);
         }
-        store::put_note(&self.db, id, user, Some(&note), now).await?;
+        store::put_note(&self.core.db, id, user, Some(&note), now).await?;
         Ok(Some(note))
     }
 
@@ -909,7 +938,7 @@ impl Services {
     /// [`ServiceError::Refused`] when they did not play it, it is not over, or a challenge
     /// between them in that variant and channel is still open (the rematch offered before).
     pub async fn rematch(
-        &self,
+        self,
         id: GameId,
         user: UserId,
         name: &str,
@@ -934,7 +963,7 @@ impl Services {
             },
             rated: row.rated,
         };
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.core.db.begin_write().await?;
         // One rematch at a time: a second click (or the opponent's own Rematch) finds the
         // open challenge inside the same serialized write and offers nothing twice.
         if let Some((challenge, challenger)) = store::open_challenge_between(
@@ -951,7 +980,7 @@ impl Services {
                 challenger,
             });
         }
-        let cid = challenges::insert(&mut tx, &spec, self.clock.now()).await?;
+        let cid = challenges::insert(&mut tx, &spec, self.core.clock.now()).await?;
         let challenge = challenges::get_tx(&mut tx, cid)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{cid} vanished")))?;
@@ -959,7 +988,9 @@ impl Services {
             challenge: challenge.clone(),
             from: id,
         };
-        self.enqueue(&mut tx, Committed::Comfort(&change)).await?;
+        self.core
+            .enqueue(&mut tx, Committed::Comfort(&change))
+            .await?;
         tx.commit().await?;
         tracing::info!(game_id = %id, challenge = cid, "rematch offered");
         Ok(challenge)

@@ -9,7 +9,7 @@
 use kaboom_engine::{Level, choose_action, choose_carriers};
 
 use super::replay::CpuPool;
-use super::{ServiceError, Services, Snapshot};
+use super::{PlayRequest, Practice, ServiceError, Services, Snapshot};
 use kaboom_domain::deadline::SchedulerWaker;
 use kaboom_domain::game::GameState;
 use kaboom_domain::ids::{GameId, UserId};
@@ -81,19 +81,20 @@ fn seed(game: GameId, ply: i64) -> u64 {
         .wrapping_add(ply as u64)
 }
 
-impl Services {
+impl Practice<'_> {
     /// The engine (`engine`, the bot's own user) accepts challenge `id` addressed to it and
     /// takes its seat at `level` in the same transaction that starts the game.
     ///
     /// # Errors
     /// As [`Services::accept_challenge`].
-    pub async fn accept_for_engine(
-        &self,
+    pub async fn accept(
+        self,
         id: i64,
         engine: &EnginePlayer,
         level: Level,
     ) -> Result<Snapshot, ServiceError> {
-        self.accept(id, engine.user, &engine.name, Some(level))
+        self.core
+            .accept(id, engine.user, &engine.name, Some(level))
             .await
     }
 
@@ -101,16 +102,16 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn engine_seat(&self, id: GameId) -> Result<Option<EngineSeat>, ServiceError> {
-        Ok(engine::get(&self.db, id).await?)
+    pub async fn seat(self, id: GameId) -> Result<Option<EngineSeat>, ServiceError> {
+        Ok(engine::get(&self.core.db, id).await?)
     }
 
     /// The engine's seats in every game in setup or play.
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn engine_seats(&self) -> Result<Vec<EngineSeat>, ServiceError> {
-        Ok(engine::unfinished(&self.db).await?)
+    pub async fn seats(self) -> Result<Vec<EngineSeat>, ServiceError> {
+        Ok(engine::unfinished(&self.core.db).await?)
     }
 
     /// Looks at the engine's game `seat` and acts if it is the engine's turn: chooses its
@@ -121,12 +122,12 @@ impl Services {
     /// # Errors
     /// [`ServiceError`] from loading, designating or playing (a refusal here is a bug: the
     /// engine only plays legal actions on its own turn).
-    pub async fn engine_step(
-        &self,
+    pub async fn step(
+        self,
         seat: EngineSeat,
         engine: &EnginePlayer,
     ) -> Result<EngineStep, ServiceError> {
-        let snap = self.load(seat.game_id).await?;
+        let snap = self.core.load(seat.game_id).await?;
         if snap.row.state == GameState::Finished || snap.game.status().is_finished() {
             return Ok(EngineStep::Waiting);
         }
@@ -136,13 +137,14 @@ impl Services {
             let color = seat.color;
             let seed = seed(id, -1);
             let squares = self
+                .core
                 .engine
                 .pool
                 .run(move || choose_carriers(&game, color, seed))
                 .await?
                 .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
             let names: Vec<String> = squares.iter().map(ToString::to_string).collect();
-            return match self.designate(id, engine.user, &names).await {
+            return match self.core.games().designate(id, engine.user, &names).await {
                 Ok(_) => Ok(EngineStep::Designated),
                 Err(ServiceError::MovedOn { .. }) => Ok(EngineStep::MovedOn),
                 Err(e) => Err(e),
@@ -154,12 +156,18 @@ impl Services {
         let game = snap.game.clone();
         let (level, ply) = (seat.level, snap.row.ply);
         let choice = self
+            .core
             .engine
             .pool
             .run(move || choose_action(&game, level, seed(id, ply)))
             .await?
             .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
-        match self.play_at(id, engine.user, &choice.best, Some(ply)).await {
+        match self
+            .core
+            .games()
+            .play(PlayRequest::new(id, engine.user, &choice.best).at_ply(ply))
+            .await
+        {
             Ok(played) => Ok(EngineStep::Played(played.ply.san)),
             Err(ServiceError::MovedOn { .. }) => Ok(EngineStep::MovedOn),
             Err(e) => Err(e),
@@ -171,15 +179,15 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`] when the list cannot be read.
-    pub async fn engine_sweep(&self, engine: &EnginePlayer) -> Result<usize, ServiceError> {
+    pub async fn sweep(self, engine: &EnginePlayer) -> Result<usize, ServiceError> {
         let mut acted = 0;
-        for seat in self.engine_seats().await? {
-            match self.engine_step(seat, engine).await {
+        for seat in self.seats().await? {
+            match self.step(seat, engine).await {
                 Ok(EngineStep::Waiting) => {}
                 Ok(step) => {
                     tracing::info!(game_id = %seat.game_id, ?step, "engine acted");
                     // Its board post (or carrier commitment) is in the outbox: deliver now.
-                    self.outbox_waker.wake();
+                    self.core.outbox_waker.wake();
                     acted += 1;
                 }
                 Err(e) => {
@@ -202,7 +210,7 @@ pub fn spawn_worker(services: Services, engine: EnginePlayer) -> tokio::task::Jo
     tokio::spawn(async move {
         loop {
             loop {
-                match services.engine_sweep(&engine).await {
+                match services.practice().sweep(&engine).await {
                     // An action can make another turn (the engine's carriers start play
                     // with it to move): sweep again until nothing is left.
                     Ok(0) => break,
@@ -214,7 +222,7 @@ pub fn spawn_worker(services: Services, engine: EnginePlayer) -> tokio::task::Jo
                 }
             }
             tokio::select! {
-                () = services.engine.notified() => {}
+                () = services.engine().notified() => {}
                 () = tokio::time::sleep(ENGINE_SWEEP_INTERVAL) => {}
             }
         }

@@ -12,10 +12,12 @@
 #![deny(missing_docs)]
 
 pub mod access;
+mod challenge_actions;
 pub mod comfort_types;
 pub mod comforts;
 pub mod commitment;
 pub mod engine;
+mod game_actions;
 pub mod outbox;
 pub mod painter;
 pub mod pgn;
@@ -24,6 +26,7 @@ pub mod ratings;
 pub mod refusal;
 pub mod replay;
 pub mod scheduler;
+pub mod settings;
 pub mod suggest;
 
 use std::sync::Arc;
@@ -197,31 +200,149 @@ pub struct Designated {
 /// ([`Services::replay_gif`]; the size target: a 150-ply game at 480 px under 4 MB).
 pub const REPLAY_WIDTHS: [u32; 3] = [480, 360, 240];
 
-/// The bot's services: storage, clock and board painter.
+/// A move to play ([`Games::play`]): who plays what in which game, and what must still hold
+/// when it is saved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayRequest<'a> {
+    /// The game.
+    pub game: GameId,
+    /// The player making the move.
+    pub player: UserId,
+    /// The action as the player typed it: SAN, the coordinate form, or a piece name
+    /// (surrounding white space ignored).
+    pub text: &'a str,
+    /// Refused with [`ServiceError::MovedOn`] unless the game is still at this many plies
+    /// when loaded (the position an engine's search or a preview was made for; the commit
+    /// checks the ply again in any case).
+    pub expected_ply: Option<i64>,
+    /// The explosion preview this move confirms: settled as confirmed in the move's own
+    /// transaction, so it plays once.
+    pub(crate) preview: Option<i64>,
+}
+
+impl<'a> PlayRequest<'a> {
+    /// `player` plays `text` in `game`, in whatever position the game is in.
+    pub fn new(game: GameId, player: UserId, text: &'a str) -> PlayRequest<'a> {
+        PlayRequest {
+            game,
+            player,
+            text,
+            expected_ply: None,
+            preview: None,
+        }
+    }
+
+    /// The same move, only if the game is still at `ply` plies.
+    pub fn at_ply(self, ply: i64) -> PlayRequest<'a> {
+        PlayRequest {
+            expected_ply: Some(ply),
+            ..self
+        }
+    }
+}
+
+/// The bot's services: one per aggregate ([`Services::games`], [`Services::challenges`],
+/// [`Services::comforts`], [`Services::ratings`], [`Services::practice`],
+/// [`Services::previews`]) over what they share (storage, clock, board painter, the
+/// scheduler's and the outbox's wakers, the CPU pool, the replay cache, the engine's
+/// runner). Cheap to clone: one `Arc`.
+///
+/// Each player action has one entry point on its aggregate, which loads, checks, writes
+/// in one transaction (with the game's expected ply and the outbox entries of what it must
+/// post) and returns a typed result: the Discord layer words it.
 #[derive(Clone)]
 pub struct Services {
+    core: Arc<Core>,
+}
+
+/// What every service shares ([`Services`]); the services' own internals (loading,
+/// committing a ply, rating, writing outbox entries) live here as methods too, so any
+/// aggregate can use them.
+#[derive(Clone)]
+pub(crate) struct Core {
     /// The database.
-    pub db: Db,
+    pub(crate) db: Db,
     /// The clock (deadlines).
-    pub clock: Arc<dyn Clock>,
+    pub(crate) clock: Arc<dyn Clock>,
     /// The board painter.
-    pub painter: Arc<dyn BoardPainter>,
+    pub(crate) painter: Arc<dyn BoardPainter>,
     /// The scheduler's configuration: messages quote its expiry and abort times.
-    pub scheduler: kaboom_domain::deadline::SchedulerConfig,
+    pub(crate) scheduler: kaboom_domain::deadline::SchedulerConfig,
     /// Wakes the scheduler when an action comes after its time ran out.
-    pub scheduler_waker: kaboom_domain::deadline::SchedulerWaker,
+    pub(crate) scheduler_waker: kaboom_domain::deadline::SchedulerWaker,
     /// Words the Discord side effects written to the outbox with each change.
-    pub effects: Option<Arc<dyn outbox::EffectPlanner>>,
+    pub(crate) effects: Option<Arc<dyn outbox::EffectPlanner>>,
     /// Wakes the outbox's deliverer (the Discord layer's) after such a change.
-    pub outbox_waker: outbox::OutboxWaker,
+    pub(crate) outbox_waker: outbox::OutboxWaker,
     /// Runs replays, suggestions and painting off the async runtime, a bounded number at
     /// once.
-    pub cpu: replay::CpuPool,
+    pub(crate) cpu: replay::CpuPool,
     /// Replayed games by (game id, ply), checked against the stored record.
-    pub replays: Arc<replay::ReplayCache>,
+    pub(crate) replays: Arc<replay::ReplayCache>,
     /// The practice opponent's searches and the waker of its worker.
-    pub engine: engine::EngineRunner,
+    pub(crate) engine: engine::EngineRunner,
 }
+
+macro_rules! aggregate {
+    ($(#[$doc:meta])* $name:ident, $accessor:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $name<'a> {
+            core: &'a Core,
+        }
+
+        impl Services {
+            $(#[$doc])*
+            pub fn $accessor(&self) -> $name<'_> {
+                $name { core: &self.core }
+            }
+        }
+
+        impl Core {
+            #[allow(dead_code)]
+            pub(crate) fn $accessor(&self) -> $name<'_> {
+                $name { core: self }
+            }
+        }
+    };
+}
+
+aggregate!(
+    /// Games: loading and reading them, moves ([`Games::play`]), carriers, draws,
+    /// resignations, boards and replays.
+    Games,
+    games
+);
+aggregate!(
+    /// Challenges: creating, accepting and closing them.
+    Challenges,
+    challenges
+);
+aggregate!(
+    /// Comforts: conditional moves, vacations, takebacks, notes and rematches.
+    Comforts,
+    comforts
+);
+aggregate!(
+    /// Ratings: profiles, the leaderboard, finished games and rating changes.
+    Ratings,
+    ratings
+);
+aggregate!(
+    /// The practice opponent: its seats, its moves and its sweep.
+    Practice,
+    practice
+);
+aggregate!(
+    /// Settings: players' and servers' reminders.
+    Settings,
+    settings
+);
+aggregate!(
+    /// Explosion previews: each player's setting, storing, confirming and cancelling them.
+    Previews,
+    previews
+);
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
     match days {
@@ -261,7 +382,7 @@ fn illegal_action(error: &PlayError, game: &AnyGame, viewer: Viewer) -> Refusal 
 impl Services {
     /// Services over `db` with the given clock and painter.
     pub fn new(db: Db, clock: Arc<dyn Clock>, painter: Arc<dyn BoardPainter>) -> Services {
-        Services {
+        let core = Core {
             db,
             clock,
             painter,
@@ -272,16 +393,93 @@ impl Services {
             cpu: replay::CpuPool::for_this_machine(),
             replays: Arc::new(replay::ReplayCache::default()),
             engine: engine::EngineRunner::default(),
+        };
+        Services {
+            core: Arc::new(core),
         }
+    }
+
+    /// The database: for the outbox's deliverer (posting what the services wrote) and the
+    /// scheduler. Player actions go through the aggregates, never straight to storage.
+    pub fn db(&self) -> &Db {
+        &self.core.db
+    }
+
+    /// The clock the services read the time from.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.core.clock
+    }
+
+    /// The board painter.
+    pub fn painter(&self) -> &Arc<dyn BoardPainter> {
+        &self.core.painter
+    }
+
+    /// The scheduler's configuration, which messages quote (expiry and abort times).
+    pub fn scheduler_config(&self) -> &kaboom_domain::deadline::SchedulerConfig {
+        &self.core.scheduler
+    }
+
+    /// The waker of the outbox's deliverer.
+    pub fn outbox_waker(&self) -> &outbox::OutboxWaker {
+        &self.core.outbox_waker
+    }
+
+    /// The pool that runs replays, suggestions and painting off the async runtime.
+    pub fn cpu(&self) -> &replay::CpuPool {
+        &self.core.cpu
+    }
+
+    /// Replayed games by (game id, ply): for measuring and testing the cache.
+    pub fn replays(&self) -> &Arc<replay::ReplayCache> {
+        &self.core.replays
+    }
+
+    /// The waker of the scheduler these services wake when an action comes too late.
+    pub fn scheduler_waker(&self) -> &kaboom_domain::deadline::SchedulerWaker {
+        &self.core.scheduler_waker
+    }
+
+    /// The practice opponent's searches and the waker of its worker.
+    pub fn engine(&self) -> &engine::EngineRunner {
+        &self.core.engine
+    }
+
+    /// The shared core, to change before the services are in use (the builders below);
+    /// copied if a clone of these services already shares it.
+    fn core_mut(&mut self) -> &mut Core {
+        Arc::make_mut(&mut self.core)
     }
 
     /// The same services keeping replayed games in `cache` (e.g. `ReplayCache::new(0)`
     /// to replay on every load, for measurements).
     pub fn with_replay_cache(mut self, cache: Arc<replay::ReplayCache>) -> Services {
-        self.replays = cache;
+        self.core_mut().replays = cache;
         self
     }
 
+    /// The same services waking the scheduler through `waker` when an action comes too
+    /// late (a clone of the running scheduler's waker).
+    pub fn with_scheduler_waker(
+        mut self,
+        waker: kaboom_domain::deadline::SchedulerWaker,
+    ) -> Services {
+        self.core_mut().scheduler_waker = waker;
+        self
+    }
+
+    /// The same services quoting the scheduler configuration `config` (the one the bot's
+    /// scheduler runs with) in their messages.
+    pub fn with_scheduler_config(
+        mut self,
+        config: kaboom_domain::deadline::SchedulerConfig,
+    ) -> Services {
+        self.core_mut().scheduler = config;
+        self
+    }
+}
+
+impl Core {
     /// Game `id` replayed from `record` (cached, off the async runtime), as an owned game.
     ///
     /// # Errors
@@ -293,16 +491,6 @@ impl Services {
     ) -> Result<AnyGame, ServiceError> {
         let game = self.replays.replay(&self.cpu, id, record).await?;
         Ok(AnyGame::clone(&game))
-    }
-
-    /// The same services waking the scheduler through `waker` when an action comes too
-    /// late (a clone of the running scheduler's waker).
-    pub fn with_scheduler_waker(
-        mut self,
-        waker: kaboom_domain::deadline::SchedulerWaker,
-    ) -> Services {
-        self.scheduler_waker = waker;
-        self
     }
 
     /// Refuses any action on game `row` once its time ran out: the deadline of
@@ -337,80 +525,6 @@ impl Services {
         };
         self.scheduler_waker.wake();
         refuse(refusal)
-    }
-
-    /// The same services quoting the scheduler configuration `config` (the one the bot's
-    /// scheduler runs with) in their messages.
-    pub fn with_scheduler_config(
-        mut self,
-        config: kaboom_domain::deadline::SchedulerConfig,
-    ) -> Services {
-        self.scheduler = config;
-        self
-    }
-
-    /// Stores a new challenge after checking it: not against oneself, a days-per-move
-    /// choice that is offered, options the variant accepts (Beirut carriers 1-15, BE-2).
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] saying what to change.
-    pub async fn create_challenge(&self, mut c: NewChallenge) -> Result<Challenge, ServiceError> {
-        if c.opponent_id == Some(c.challenger_id) {
-            return refuse(Refusal::ChallengeSelf);
-        }
-        c.days_per_move = parse_days(c.days_per_move)?;
-        if c.variant != Variant::Beirut {
-            if c.options.carriers != 1 || c.options.dead_mans_switch {
-                return refuse(Refusal::BeirutOptionsOnly { variant: c.variant });
-            }
-        } else if !(1..=kaboom_rules::beirut::MAX_CARRIERS).contains(&c.options.carriers) {
-            return refuse(Refusal::CarrierCount);
-        }
-        if let Err(e) = AnyGame::new(c.variant, c.options) {
-            return refuse(Refusal::VariantUnavailable {
-                variant: c.variant,
-                reason: e.to_string(),
-            });
-        }
-        let id = challenges::insert(&self.db, &c, self.clock.now()).await?;
-        self.challenge(id).await
-    }
-
-    /// A stored challenge.
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when there is none with that id.
-    pub async fn challenge(&self, id: i64) -> Result<Challenge, ServiceError> {
-        match challenges::get(&self.db, id).await? {
-            Some(c) => Ok(c),
-            None => refuse(Refusal::UnknownChallenge { id }),
-        }
-    }
-
-    /// Records the message that shows challenge `id`.
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`].
-    pub async fn set_challenge_message(
-        &self,
-        id: i64,
-        message: MessageId,
-    ) -> Result<(), ServiceError> {
-        Ok(challenges::set_message(&self.db, id, message).await?)
-    }
-
-    /// `user` accepts challenge `id`: the game is created (in setup for Beirut and Nuke).
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when the challenge is not open, is the user's own, or is
-    /// addressed to someone else.
-    pub async fn accept_challenge(
-        &self,
-        id: i64,
-        user: UserId,
-        user_name: &str,
-    ) -> Result<Snapshot, ServiceError> {
-        self.accept(id, user, user_name, None).await
     }
 
     /// [`Services::accept_challenge`], and with `engine_level` the engine's seat recorded in
@@ -518,113 +632,17 @@ impl Services {
         self.load(game_id).await
     }
 
-    /// The named opponent declines challenge `id` (or the challenger cancels it with
-    /// `cancel`).
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when the user may not, or it is not open.
-    pub async fn close_challenge(
-        &self,
-        id: i64,
-        user: UserId,
-        cancel: bool,
-    ) -> Result<Challenge, ServiceError> {
-        let mut tx = self.db.begin_write().await?;
-        let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
-            return refuse(Refusal::UnknownChallenge { id });
-        };
-        if ch.state != ChallengeState::Open {
-            return refuse(Refusal::ChallengeNotOpen { was: None });
-        }
-        let state = if cancel {
-            if user != ch.spec.challenger_id {
-                return refuse(Refusal::OnlyChallengerCancels);
-            }
-            ChallengeState::Cancelled
-        } else {
-            match ch.spec.opponent_id {
-                Some(o) if o == user => ChallengeState::Declined,
-                Some(_) => return refuse(Refusal::OnlyChallengedDeclines),
-                None if user == ch.spec.challenger_id => {
-                    return refuse(Refusal::DeclineOwnChallenge);
-                }
-                None => {
-                    return refuse(Refusal::OpenToAnyone);
-                }
-            }
-        };
-        challenges::close(&mut tx, id, state, None).await?;
-        let closed = challenges::get_tx(&mut tx, id)
-            .await?
-            .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
-        self.enqueue(
-            &mut tx,
-            outbox::Committed::ChallengeClosed {
-                challenge: &closed,
-                by: user,
-            },
-        )
-        .await?;
-        tx.commit().await?;
-        Ok(closed)
-    }
-
-    /// Records the game's thread.
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`].
-    pub async fn set_thread(&self, game_id: GameId, thread: ChannelId) -> Result<(), ServiceError> {
-        Ok(games::set_thread(&self.db, game_id, thread).await?)
-    }
-
-    /// Records the latest board message of a game (the one with buttons).
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`].
-    pub async fn set_board_message(
-        &self,
-        game_id: GameId,
-        message: MessageId,
-    ) -> Result<(), ServiceError> {
-        Ok(games::set_board_message(&self.db, game_id, message).await?)
-    }
-
-    /// The id of the game played in `thread`, if any.
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`].
-    pub async fn game_in_thread(&self, thread: ChannelId) -> Result<Option<GameId>, ServiceError> {
-        Ok(games::by_thread(&self.db, thread).await?.map(|g| g.id))
-    }
-
     /// Loads game `id` from storage, replaying its actions.
     ///
     /// # Errors
     /// [`ServiceError::Refused`] when there is no such game; [`ServiceError::Corrupt`]
     /// when it does not replay.
-    pub async fn load(&self, id: GameId) -> Result<Snapshot, ServiceError> {
+    pub(crate) async fn load(&self, id: GameId) -> Result<Snapshot, ServiceError> {
         let Some((row, record)) = games::load_record(&self.db, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
         let game = self.replay(id, record).await?;
         Ok(Snapshot { row, game })
-    }
-
-    /// Games `user` plays that are not over.
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`].
-    pub async fn active_games(&self, user: UserId) -> Result<Vec<GameRow>, ServiceError> {
-        Ok(games::active_for(&self.db, user).await?)
-    }
-
-    /// The designations made so far (secret for Beirut until the end: callers show a
-    /// player only their own, and everyone both only once the game is over).
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`].
-    pub async fn designations(&self, game_id: GameId) -> Result<Vec<Designation>, ServiceError> {
-        Ok(carriers::all(&self.db, game_id).await?)
     }
 
     fn player_color(row: &GameRow, user: UserId, act: Act) -> Result<Color, ServiceError> {
@@ -637,44 +655,16 @@ impl Services {
         })
     }
 
-    /// `user` plays `text` in game `id`, parsed as they see the game (their own Beirut
-    /// carriers only). A standing draw offer by the opponent is declined by the move.
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] (not a player, not their turn, game not started or over,
-    /// unparsable or illegal text with legal alternatives); [`ServiceError::MovedOn`] when
-    /// another action was committed between loading and saving.
-    pub async fn play(&self, id: GameId, user: UserId, text: &str) -> Result<Played, ServiceError> {
-        self.play_guarded(id, user, text, None, None).await
-    }
-
-    /// [`Services::play`], refused with [`ServiceError::MovedOn`] unless the game is still
-    /// at `expected_ply` plies when loaded (the engine's action was chosen for that
-    /// position; the commit checks the ply again).
-    ///
-    /// # Errors
-    /// As [`Services::play`].
-    pub async fn play_at(
+    /// [`Games::play`].
+    pub(crate) async fn play(
         &self,
-        id: GameId,
-        user: UserId,
-        text: &str,
-        expected_ply: Option<i64>,
-    ) -> Result<Played, ServiceError> {
-        self.play_guarded(id, user, text, expected_ply, None).await
-    }
-
-    /// [`Services::play`] refused with [`ServiceError::MovedOn`] unless the game is still
-    /// at `expected_ply` (the engine's choice; a confirmed explosion preview);
-    /// with `preview`, that preview is settled as confirmed in the action's own
-    /// transaction, so it plays once.
-    pub(crate) async fn play_guarded(
-        &self,
-        id: GameId,
-        user: UserId,
-        text: &str,
-        expected_ply: Option<i64>,
-        preview: Option<i64>,
+        PlayRequest {
+            game: id,
+            player: user,
+            text,
+            expected_ply,
+            preview,
+        }: PlayRequest<'_>,
     ) -> Result<Played, ServiceError> {
         let Snapshot { row, game: before } = self.load(id).await?;
         if let Some(expected) = expected_ply
@@ -819,390 +809,6 @@ impl Services {
         };
         self.enqueue(tx, outbox::Committed::Played(&played)).await?;
         Ok(Some(played))
-    }
-
-    /// Autocomplete for `/move`: `user`'s legal actions in game `id` matching `typed`
-    /// (SAN, coordinate form or piece name), at most 25, each labelled with what it does.
-    /// Empty for spectators and when it is not the user's turn.
-    ///
-    /// # Errors
-    /// [`ServiceError`] when the game cannot be loaded.
-    pub async fn suggest(
-        &self,
-        id: GameId,
-        user: UserId,
-        typed: &str,
-    ) -> Result<Vec<Suggestion>, ServiceError> {
-        let snap = self.load(id).await?;
-        let Some(color) = snap.row.color_of(user) else {
-            return Ok(Vec::new());
-        };
-        if snap.game.turn() != color || snap.row.state != GameState::Active {
-            return Ok(Vec::new());
-        }
-        let (game, typed) = (snap.game, typed.to_string());
-        self.cpu
-            .run(move || suggest::suggestions(&game, Viewer::player(color), &typed, 25))
-            .await
-    }
-
-    /// The carrier menu for `user` in game `id` (BE-2: any own piece but the king; NU-3:
-    /// any own piece).
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when the user does not play, the game is not in setup, or
-    /// they have already chosen.
-    pub async fn carrier_menu(
-        &self,
-        id: GameId,
-        user: UserId,
-    ) -> Result<CarrierMenu, ServiceError> {
-        let snap = self.load(id).await?;
-        let color = Self::player_color(&snap.row, user, Act::ChooseCarriers)?;
-        if !snap.game.awaiting_designation().contains(&color) {
-            return refuse(Refusal::NoCarriersToChoose);
-        }
-        let view = snap.game.board_view(Viewer::player(color));
-        let candidates = snap.game.carrier_candidates(color);
-        let options = view
-            .pieces
-            .iter()
-            .filter(|p| candidates.contains(&p.square))
-            .map(|p| (p.square, p.kind))
-            .collect();
-        let count = snap.game.carrier_count();
-        Ok(CarrierMenu {
-            game_id: id,
-            color,
-            count,
-            options,
-            abort_at: snap.row.created_at + self.scheduler.designation_timeout_secs,
-        })
-    }
-
-    /// `user` designates `squares` as their carriers in game `id` (BE-2, NU-3), with a
-    /// fresh salt and the BE-9 commitment. When both have chosen, play starts.
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when the user may not choose now or the squares break
-    /// the rules (the rules library says why).
-    pub async fn designate(
-        &self,
-        id: GameId,
-        user: UserId,
-        squares: &[String],
-    ) -> Result<Designated, ServiceError> {
-        let parsed: Vec<Square> = squares
-            .iter()
-            .map(|s| s.trim().parse::<Square>())
-            .collect::<Result<_, _>>()
-            .map_err(|e| Refusal::BadSquare {
-                reason: e.to_string(),
-            })?;
-        let salt = commitment::fresh_salt().map_err(ServiceError::Corrupt)?;
-        let mut tx = self.db.begin_game_write(id).await?;
-        let Some(row) = games::get_tx(&mut tx, id).await? else {
-            return refuse(Refusal::UnknownGame { id });
-        };
-        let color = Self::player_color(&row, user, Act::ChooseCarriers)?;
-        let actions = games::actions_tx(&mut tx, id).await?;
-        let mut game = self.replay(id, games::record(&row, actions)).await?;
-        self.refuse_if_overdue(&row, game.turn())?;
-        if !game.awaiting_designation().contains(&color) {
-            return refuse(Refusal::AlreadyChosen);
-        }
-        game.designate(color, &parsed)
-            .map_err(|e| Refusal::CarriersNotAllowed {
-                reason: e.to_string(),
-            })?;
-        let canon = commitment::canonical_squares(&parsed);
-        let designation = Designation {
-            color,
-            commitment: commitment::commitment(id, color, &canon, &salt),
-            squares: canon,
-            salt,
-        };
-        let now = self.clock.now();
-        carriers::insert(&mut tx, id, &designation, now).await?;
-        let started = game.awaiting_designation().is_empty();
-        let update = StateUpdate {
-            expected_ply: row.ply,
-            action: None,
-            state_fen: game.fen(Viewer::Full),
-            start_fen: game.start_fen(Viewer::Full),
-            state: if started {
-                GameState::Active
-            } else {
-                GameState::Setup
-            },
-            declared: None,
-            result: None,
-            deadline_at: if started {
-                self.deadline_for(&mut tx, row.days_per_move, row.white_id)
-                    .await?
-            } else {
-                row.deadline_at
-            },
-        };
-        if !games::update_state(&mut tx, id, &update, now).await? {
-            return Err(ServiceError::MovedOn {
-                game_id: id,
-                ply: row.ply,
-            });
-        }
-        let all = if started {
-            carriers::all_tx(&mut tx, id).await?
-        } else {
-            Vec::new()
-        };
-        let designated = Designated {
-            snap: Self::snapshot_tx(&mut tx, id, game).await?,
-            color,
-            designation,
-            started,
-            all,
-        };
-        self.enqueue(&mut tx, outbox::Committed::Designated(&designated))
-            .await?;
-        tx.commit().await?;
-        tracing::info!(game_id = %id, %color, started, "carriers chosen");
-        if started {
-            self.engine.wake();
-        }
-        Ok(designated)
-    }
-
-    /// Ends game `id` with `outcome` inside an open write transaction.
-    async fn finish(
-        &self,
-        mut tx: kaboom_store::Tx,
-        row: &GameRow,
-        mut game: AnyGame,
-        outcome: Outcome,
-    ) -> Result<Ended, ServiceError> {
-        game.declare(outcome);
-        let outcome = game.status().outcome().unwrap_or(outcome);
-        let update = StateUpdate::finished(row, game.fen(Viewer::Full), outcome);
-        if !games::update_state(&mut tx, row.id, &update, self.clock.now()).await? {
-            return Err(ServiceError::MovedOn {
-                game_id: row.id,
-                ply: row.ply,
-            });
-        }
-        games::clear_draw_offer(&mut tx, row.id).await?;
-        let reveal = carriers::all_tx(&mut tx, row.id).await?;
-        let snap = Self::snapshot_tx(&mut tx, row.id, game).await?;
-        let rating = self.rate(&mut tx, &snap).await?;
-        let ended = Ended {
-            snap,
-            outcome,
-            reveal,
-            rating: rating.map(Box::new),
-        };
-        self.enqueue(&mut tx, outbox::Committed::Ended(&ended))
-            .await?;
-        tx.commit().await?;
-        tracing::info!(game_id = %row.id, result = outcome.result(), reason = %outcome.reason, "game ended");
-        Ok(ended)
-    }
-
-    async fn open_for_write(
-        &self,
-        id: GameId,
-        user: UserId,
-        act: Act,
-    ) -> Result<(kaboom_store::Tx, GameRow, AnyGame, Color), ServiceError> {
-        let mut tx = self.db.begin_game_write(id).await?;
-        let Some(row) = games::get_tx(&mut tx, id).await? else {
-            return refuse(Refusal::UnknownGame { id });
-        };
-        let color = Self::player_color(&row, user, act)?;
-        let actions = games::actions_tx(&mut tx, id).await?;
-        let game = self.replay(id, games::record(&row, actions)).await?;
-        if let Some(outcome) = game.status().outcome() {
-            return refuse(Refusal::AlreadyOver(outcome));
-        }
-        self.refuse_if_overdue(&row, game.turn())?;
-        Ok((tx, row, game, color))
-    }
-
-    /// `user` resigns game `id`.
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when they do not play it or it is over.
-    pub async fn resign(&self, id: GameId, user: UserId) -> Result<Ended, ServiceError> {
-        let (tx, row, game, color) = self.open_for_write(id, user, Act::Resign).await?;
-        self.finish(
-            tx,
-            &row,
-            game,
-            Outcome::win(color.other(), EndReason::Resignation),
-        )
-        .await
-    }
-
-    /// `user` aborts game `id`: allowed only before both sides have moved.
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when they do not play it, it is over, or both have moved.
-    pub async fn abort(&self, id: GameId, user: UserId) -> Result<Ended, ServiceError> {
-        let (tx, row, game, _) = self.open_for_write(id, user, Act::Abort).await?;
-        if game.ply_count() >= 2 {
-            return refuse(Refusal::TooLateToAbort);
-        }
-        self.finish(tx, &row, game, Outcome::draw(EndReason::Aborted))
-            .await
-    }
-
-    /// `user` offers a draw in game `id`. If the opponent's offer stands, this accepts it.
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when they do not play it, it is over or not started, or
-    /// their own offer already stands.
-    pub async fn offer_draw(&self, id: GameId, user: UserId) -> Result<DrawResult, ServiceError> {
-        let (mut tx, row, game, color) = self.open_for_write(id, user, Act::OfferDraw).await?;
-        if row.state == GameState::Setup {
-            return refuse(Refusal::DrawBeforeStart);
-        }
-        match games::draw_offer(&mut tx, id).await? {
-            Some(o) if o.by == color => refuse(Refusal::DrawAlreadyOffered),
-            Some(_) => Ok(DrawResult::Agreed(
-                self.finish(tx, &row, game, Outcome::draw(EndReason::Agreement))
-                    .await?,
-            )),
-            None => {
-                games::put_draw_offer(
-                    &mut tx,
-                    id,
-                    DrawOffer {
-                        by: color,
-                        ply: row.ply,
-                    },
-                    self.clock.now(),
-                )
-                .await?;
-                let offered = DrawResult::Offered {
-                    snap: Self::snapshot_tx(&mut tx, id, game).await?,
-                    by: color,
-                };
-                self.enqueue(&mut tx, outbox::Committed::Draw(&offered))
-                    .await?;
-                tx.commit().await?;
-                Ok(offered)
-            }
-        }
-    }
-
-    /// `user` accepts or declines the opponent's standing draw offer in game `id`.
-    ///
-    /// # Errors
-    /// [`ServiceError::Refused`] when no offer by the opponent stands.
-    pub async fn answer_draw(
-        &self,
-        id: GameId,
-        user: UserId,
-        accept: bool,
-    ) -> Result<DrawResult, ServiceError> {
-        let (mut tx, row, game, color) = self.open_for_write(id, user, Act::AnswerDraw).await?;
-        match games::draw_offer(&mut tx, id).await? {
-            Some(o) if o.by != color => {
-                if accept {
-                    Ok(DrawResult::Agreed(
-                        self.finish(tx, &row, game, Outcome::draw(EndReason::Agreement))
-                            .await?,
-                    ))
-                } else {
-                    games::clear_draw_offer(&mut tx, id).await?;
-                    let declined = DrawResult::Declined {
-                        snap: Self::snapshot_tx(&mut tx, id, game).await?,
-                        by: o.by,
-                    };
-                    self.enqueue(&mut tx, outbox::Committed::Draw(&declined))
-                        .await?;
-                    tx.commit().await?;
-                    Ok(declined)
-                }
-            }
-            Some(_) => refuse(Refusal::OwnDrawOffer),
-            None => refuse(Refusal::NoDrawOffer),
-        }
-    }
-
-    /// Whether a draw offer stands in game `id`, and by whom.
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`].
-    pub async fn draw_offer(&self, id: GameId) -> Result<Option<Color>, ServiceError> {
-        let mut tx = self.db.begin_game_write(id).await?;
-        let o = games::draw_offer(&mut tx, id).await?;
-        tx.commit().await?;
-        Ok(o.map(|o| o.by))
-    }
-
-    /// The game's PGN. Beirut carriers appear only once the game is over (BE-9), Nuke
-    /// carriers once both sides have chosen (NU-3).
-    ///
-    /// # Errors
-    /// [`ServiceError`] when the game cannot be loaded.
-    pub async fn pgn(&self, id: GameId) -> Result<String, ServiceError> {
-        let snap = self.load(id).await?;
-        if pgn::carriers_public(&snap) {
-            let designations = self.designations(id).await?;
-            return Ok(pgn::pgn(&snap, &designations));
-        }
-        Ok(pgn::pgn(&snap, &[]))
-    }
-
-    /// Paints `viewer`'s view of the game after its last action, from `bottom`'s side.
-    /// CPU work: call it off the async runtime.
-    ///
-    /// # Errors
-    /// The painter's [`PaintError`].
-    pub fn paint(
-        &self,
-        snap: &Snapshot,
-        viewer: Viewer,
-        bottom: Color,
-    ) -> Result<Vec<u8>, PaintError> {
-        self.painter.paint_game(&snap.game, viewer, bottom)
-    }
-
-    /// The replay GIF of the game in `snap` as `viewer` sees it from `bottom`'s
-    /// side: 480 pixels wide, or narrower (360, then 240) while it is over `max_bytes`.
-    /// CPU work: call it off the async runtime.
-    ///
-    /// # Errors
-    /// The painter's [`PaintError`], or [`PaintError::TooLarge`] when the replay stays
-    /// over `max_bytes` even at the narrowest width.
-    pub fn replay_gif(
-        &self,
-        snap: &Snapshot,
-        viewer: Viewer,
-        bottom: Color,
-        max_bytes: usize,
-    ) -> Result<Vec<u8>, PaintError> {
-        for width in REPLAY_WIDTHS {
-            let gif = self.painter.replay_gif(&snap.game, viewer, bottom, width)?;
-            if gif.len() <= max_bytes {
-                return Ok(gif);
-            }
-        }
-        Err(PaintError::TooLarge {
-            game_id: snap.row.id,
-            max_bytes,
-            width: REPLAY_WIDTHS[REPLAY_WIDTHS.len() - 1],
-        })
-    }
-
-    /// Paints the start position of `variant` (for `/rules`).
-    ///
-    /// # Errors
-    /// [`PaintError::Variant`] when the variant is not available, or the painter's error.
-    pub fn paint_start(&self, variant: Variant) -> Result<Vec<u8>, PaintError> {
-        let game = AnyGame::new(variant, GameOptions::default())
-            .map_err(|e| PaintError::Variant(e.to_string()))?;
-        self.painter
-            .paint(&game.board_view(Viewer::Spectator), None, Color::White)
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use kaboom_rules::AnyGame;
 
-use super::{Designated, DrawResult, Ended, Played, ServiceError, Services, Snapshot};
+use super::{Core, Designated, DrawResult, Ended, Games, Played, ServiceError, Services, Snapshot};
 use kaboom_domain::ids::{GameId, UserId};
 use kaboom_store::Tx;
 use kaboom_store::challenges::Challenge;
@@ -76,17 +76,19 @@ impl Services {
     /// The same services writing the effects `planner` words into the outbox with every
     /// change.
     pub fn with_effects(mut self, planner: Arc<dyn EffectPlanner>) -> Services {
-        self.effects = Some(planner);
+        self.core_mut().effects = Some(planner);
         self
     }
 
     /// The same services waking the outbox's deliverer through `waker` (share it with the
     /// scheduler's notice planner, so its entries are posted at once too).
     pub fn with_outbox_waker(mut self, waker: OutboxWaker) -> Services {
-        self.outbox_waker = waker;
+        self.core_mut().outbox_waker = waker;
         self
     }
+}
 
+impl Core {
     /// Writes the effects of `change` inside `tx` (before its commit).
     pub(crate) async fn enqueue(
         &self,
@@ -112,19 +114,21 @@ impl Services {
             .ok_or_else(|| ServiceError::Corrupt(format!("game #{id} vanished")))?;
         Ok(Snapshot { row, game })
     }
+}
 
+impl Games<'_> {
     /// Game `id` as it was at ply `ply` (for painting a board an outbox entry shows): the
     /// stored game with only its first `ply` actions, or the game as it is when it is
     /// still at `ply`. Replayed through the replay cache, off the async runtime.
     ///
     /// # Errors
     /// As [`Services::load`].
-    pub async fn load_at(&self, id: GameId, ply: i64) -> Result<Snapshot, ServiceError> {
-        let snap = self.load(id).await?;
+    pub async fn load_at(self, id: GameId, ply: i64) -> Result<Snapshot, ServiceError> {
+        let snap = self.core.load(id).await?;
         if snap.row.ply <= ply {
             return Ok(snap);
         }
-        let Some((row, mut record)) = games::load_record(&self.db, id).await? else {
+        let Some((row, mut record)) = games::load_record(&self.core.db, id).await? else {
             return Err(super::refusal::Refusal::UnknownGame { id }.into());
         };
         record
@@ -133,7 +137,7 @@ impl Services {
         record.declared = None;
         // Replayed off the runtime and cached like any load: a board the outbox
         // posts late is painted from the same entry each retry.
-        let game = self.replay(id, record).await.map_err(|e| match e {
+        let game = self.core.replay(id, record).await.map_err(|e| match e {
             ServiceError::Corrupt(e) => ServiceError::Corrupt(format!("{e} (at ply {ply})")),
             other => other,
         })?;

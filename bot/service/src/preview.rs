@@ -10,7 +10,7 @@
 
 use kaboom_rules::{ActionPreview, Color, PlyRecord, Viewer};
 
-use super::{Act, Played, Refusal, ServiceError, Services, refuse};
+use super::{Act, PlayRequest, Played, Previews, Refusal, ServiceError, refuse};
 use kaboom_domain::ids::{GameId, UserId};
 use kaboom_domain::settings::PreviewMode;
 use kaboom_store::games::{GameRow, GameState};
@@ -49,25 +49,21 @@ impl Preview {
     }
 }
 
-impl Services {
+impl Previews<'_> {
     /// `user`'s explosion preview choice.
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn preview_mode(&self, user: UserId) -> Result<PreviewMode, ServiceError> {
-        Ok(settings::preview_mode(&self.db, user).await?)
+    pub async fn mode(self, user: UserId) -> Result<PreviewMode, ServiceError> {
+        Ok(settings::preview_mode(&self.core.db, user).await?)
     }
 
     /// Stores `user`'s explosion preview choice.
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn set_preview_mode(
-        &self,
-        user: UserId,
-        mode: PreviewMode,
-    ) -> Result<(), ServiceError> {
-        Ok(settings::put_preview_mode(&self.db, user, mode, self.clock.now()).await?)
+    pub async fn set_mode(self, user: UserId, mode: PreviewMode) -> Result<(), ServiceError> {
+        Ok(settings::put_preview_mode(&self.core.db, user, mode, self.core.clock.now()).await?)
     }
 
     /// What `text` would do if `user` played it now in game `id`, as they see the game.
@@ -77,18 +73,18 @@ impl Services {
     /// The refusals of [`Services::play`] (not a player, not their turn, not started, over,
     /// time up, unreadable or illegal text).
     pub async fn preview(
-        &self,
+        self,
         id: GameId,
         user: UserId,
         text: &str,
     ) -> Result<Preview, ServiceError> {
-        let snap = self.load(id).await?;
+        let snap = self.core.load(id).await?;
         let row = snap.row;
-        let color = Self::player_color(&row, user, Act::Move)?;
+        let color = crate::Core::player_color(&row, user, Act::Move)?;
         if let Some(outcome) = snap.game.status().outcome() {
             return refuse(Refusal::GameOver(outcome));
         }
-        self.refuse_if_overdue(&row, snap.game.turn())?;
+        self.core.refuse_if_overdue(&row, snap.game.turn())?;
         if row.state == GameState::Setup {
             return refuse(Refusal::NotStarted);
         }
@@ -101,6 +97,7 @@ impl Services {
         }
         let (game, text) = (snap.game, text.trim().to_string());
         let action = self
+            .core
             .cpu
             .run(move || {
                 game.preview(color, &text)
@@ -119,25 +116,25 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn store_preview(
-        &self,
-        preview: &Preview,
-        user: UserId,
-    ) -> Result<i64, ServiceError> {
+    pub async fn store(self, preview: &Preview, user: UserId) -> Result<i64, ServiceError> {
         Ok(previews::insert(
-            &self.db,
+            &self.core.db,
             preview.row.id,
             user,
             preview.ply,
             &preview.action.san,
-            self.clock.now(),
+            self.core.clock.now(),
         )
         .await?)
     }
 
-    /// A stored preview that `user` may answer.
-    async fn own_preview(&self, id: i64, user: UserId) -> Result<StoredPreview, ServiceError> {
-        let Some(p) = previews::get(&self.db, id).await? else {
+    /// Preview `id` if it is `user`'s own: a stored preview that `user` may answer.
+    ///
+    /// # Errors
+    /// [`Refusal::StaleButton`] when there is no such preview; [`Refusal::NotYourPreview`]
+    /// when it is someone else's; [`ServiceError::Storage`] on a database failure.
+    pub async fn own_preview(self, id: i64, user: UserId) -> Result<StoredPreview, ServiceError> {
+        let Some(p) = previews::get(&self.core.db, id).await? else {
             return refuse(Refusal::StaleButton);
         };
         if p.user_id != user {
@@ -154,7 +151,7 @@ impl Services {
     /// never applies); [`Refusal::PreviewDone`] when it was already confirmed (a second
     /// click), [`Refusal::PreviewCancelled`], [`Refusal::NotYourPreview`], and the
     /// refusals of [`Services::play`].
-    pub async fn confirm_preview(&self, id: i64, user: UserId) -> Result<Played, ServiceError> {
+    pub async fn confirm(self, id: i64, user: UserId) -> Result<Played, ServiceError> {
         let p = self.own_preview(id, user).await?;
         match p.state {
             PreviewState::Confirmed => {
@@ -164,13 +161,17 @@ impl Services {
             PreviewState::Pending => {}
         }
         match self
-            .play_guarded(p.game_id, user, &p.action, Some(p.ply), Some(p.id))
+            .core
+            .play(PlayRequest {
+                preview: Some(p.id),
+                ..PlayRequest::new(p.game_id, user, &p.action).at_ply(p.ply)
+            })
             .await
         {
             // A second click that lost the race to the first: the game moved on because
             // this very preview was played.
             Err(ServiceError::MovedOn { .. })
-                if previews::get(&self.db, id)
+                if previews::get(&self.core.db, id)
                     .await?
                     .is_some_and(|now| now.state == PreviewState::Confirmed) =>
             {
@@ -185,13 +186,9 @@ impl Services {
     /// # Errors
     /// [`Refusal::PreviewDone`] when it was already confirmed, [`Refusal::NotYourPreview`],
     /// [`ServiceError::Storage`].
-    pub async fn cancel_preview(
-        &self,
-        id: i64,
-        user: UserId,
-    ) -> Result<StoredPreview, ServiceError> {
+    pub async fn cancel(self, id: i64, user: UserId) -> Result<StoredPreview, ServiceError> {
         let p = self.own_preview(id, user).await?;
-        let mut tx = self.db.begin_write().await?;
+        let mut tx = self.core.db.begin_write().await?;
         let settled = previews::settle(&mut tx, id, PreviewState::Cancelled).await?;
         tx.commit().await?;
         if !settled && p.state == PreviewState::Confirmed {
@@ -205,12 +202,13 @@ impl Services {
     ///
     /// # Errors
     /// The painter's [`crate::painter::PaintError`].
-    pub fn paint_preview(
-        &self,
+    pub fn paint(
+        self,
         preview: &Preview,
         bottom: Color,
     ) -> Result<Vec<u8>, crate::painter::PaintError> {
-        self.painter
+        self.core
+            .painter
             .paint_preview(&preview.action.after, &preview.record(), bottom)
     }
 }

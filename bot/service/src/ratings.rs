@@ -10,7 +10,7 @@
 
 use kaboom_rules::{Color, Outcome, Variant};
 
-use super::{ServiceError, Services};
+use super::{Core, Ratings, ServiceError};
 use kaboom_domain::ids::UserId;
 use kaboom_domain::rating::{self, Glicko, PROVISIONAL_DEVIATION};
 use kaboom_store::games::{self, FinishedRow, GameRow, GameState, Readable};
@@ -139,18 +139,18 @@ pub struct ArchivePage {
     pub total: i64,
 }
 
-impl Services {
+impl Ratings<'_> {
     /// `user`'s finished games with their rating changes: `limit` after skipping `offset`.
     async fn finished_games(
-        &self,
+        self,
         user: UserId,
         scope: Readable,
         limit: i64,
         offset: i64,
     ) -> Result<Vec<FinishedGame>, ServiceError> {
-        let rows = games::finished_for(&self.db, user, scope, limit, offset).await?;
+        let rows = games::finished_for(&self.core.db, user, scope, limit, offset).await?;
         let ids: Vec<_> = rows.iter().map(|g| g.row.id).collect();
-        let mut changes = ratings::changes_of_user(&self.db, user, &ids).await?;
+        let mut changes = ratings::changes_of_user(&self.core.db, user, &ids).await?;
         Ok(rows
             .into_iter()
             .filter_map(|game| {
@@ -175,9 +175,11 @@ impl Services {
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
-    pub async fn profile(&self, user: UserId, scope: Readable) -> Result<Profile, ServiceError> {
-        let ratings = ratings::of_user(&self.db, user).await?;
+    pub async fn profile(self, user: UserId, scope: Readable) -> Result<Profile, ServiceError> {
+        let ratings = ratings::of_user(&self.core.db, user).await?;
         let current = self
+            .core
+            .games()
             .active_games(user)
             .await?
             .into_iter()
@@ -193,7 +195,7 @@ impl Services {
             })
             .collect();
         let recent = self.finished_games(user, scope, PROFILE_RECENT, 0).await?;
-        let finished = games::finished_count(&self.db, user, scope).await?;
+        let finished = games::finished_count(&self.core.db, user, scope).await?;
         Ok(Profile {
             user,
             ratings,
@@ -209,24 +211,30 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn leaderboard(
-        &self,
+        self,
         variant: Variant,
         caller: UserId,
     ) -> Result<Leaderboard, ServiceError> {
-        let top = ratings::top(&self.db, variant, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE).await?;
-        let mine = ratings::of_user(&self.db, caller)
+        let top = ratings::top(
+            &self.core.db,
+            variant,
+            PROVISIONAL_DEVIATION,
+            LEADERBOARD_SIZE,
+        )
+        .await?;
+        let mine = ratings::of_user(&self.core.db, caller)
             .await?
             .into_iter()
             .find(|r| r.variant == variant);
         let caller = match mine {
             Some(r) => {
-                let rank = ratings::rank(&self.db, &r, PROVISIONAL_DEVIATION).await?;
+                let rank = ratings::rank(&self.core.db, &r, PROVISIONAL_DEVIATION).await?;
                 Some((r, rank))
             }
             None => None,
         };
         let (established, provisional) =
-            ratings::counts(&self.db, variant, PROVISIONAL_DEVIATION).await?;
+            ratings::counts(&self.core.db, variant, PROVISIONAL_DEVIATION).await?;
         Ok(Leaderboard {
             variant,
             top,
@@ -242,12 +250,12 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn archive(
-        &self,
+        self,
         user: UserId,
         scope: Readable,
         page: i64,
     ) -> Result<ArchivePage, ServiceError> {
-        let total = games::finished_count(&self.db, user, scope).await?;
+        let total = games::finished_count(&self.core.db, user, scope).await?;
         let pages = ((total + ARCHIVE_PAGE - 1) / ARCHIVE_PAGE).max(1);
         let page = page.clamp(1, pages);
         let games = self
@@ -266,14 +274,14 @@ impl Services {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn rating_change(
-        &self,
+        self,
         id: kaboom_domain::ids::GameId,
     ) -> Result<Option<GameChange>, ServiceError> {
-        Ok(ratings::change_of_game(&self.db, id).await?)
+        Ok(ratings::change_of_game(&self.core.db, id).await?)
     }
 }
 
-impl Services {
+impl Core {
     /// Rates the game of `snap` inside `tx` if it has just ended ([`rate_finished_game`]).
     pub(crate) async fn rate(
         &self,

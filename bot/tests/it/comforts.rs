@@ -858,7 +858,7 @@ kaboom_testkit::dbtest! {
             let services = services.clone();
             async move {
                 let c = services
-                    .create_challenge(NewChallenge {
+                    .challenges().create(NewChallenge {
                         guild_id: None,
                         channel_id: kaboom_domain::ids::ChannelId(10),
                         challenger_id: alice,
@@ -873,12 +873,12 @@ kaboom_testkit::dbtest! {
                     .await
                     .unwrap();
                 let id = services
-                    .accept_challenge(c.id, bob, "bob")
+                    .challenges().accept(c.id, bob, "bob")
                     .await
                     .unwrap()
                     .row
                     .id;
-                services.play(id, alice, "e4").await.unwrap();
+                services.games().play(kaboom_service::PlayRequest::new(id, alice, "e4")).await.unwrap();
                 id
             }
         };
@@ -886,7 +886,7 @@ kaboom_testkit::dbtest! {
         let safe = game(3).await; // ... after 3 days
         clock.advance(DAY + 1);
         let (vacation, swept) = tokio::join!(
-            services.start_vacation(bob, "bob", None, Some(1)),
+            services.comforts().start_vacation(bob, "bob", None, Some(1)),
             scheduler.sweep()
         );
         let vacation = vacation.unwrap();
@@ -923,7 +923,7 @@ kaboom_testkit::dbtest! {
         let services = Services::new(db.clone(), clock, Arc::new(PlainPainter));
         for round in 0..8 {
             let c = services
-                .create_challenge(NewChallenge {
+                .challenges().create(NewChallenge {
                     guild_id: None,
                     channel_id: kaboom_domain::ids::ChannelId(10),
                     challenger_id: alice,
@@ -938,16 +938,16 @@ kaboom_testkit::dbtest! {
                 .await
                 .unwrap();
             let id = services
-                .accept_challenge(c.id, bob, "bob")
+                .challenges().accept(c.id, bob, "bob")
                 .await
                 .unwrap()
                 .row
                 .id;
-            services.play(id, alice, "e4").await.unwrap();
-            services.propose_takeback(id, alice).await.unwrap();
+            services.games().play(kaboom_service::PlayRequest::new(id, alice, "e4")).await.unwrap();
+            services.comforts().propose_takeback(id, alice).await.unwrap();
             let (taken, moved) = tokio::join!(
-                services.answer_takeback(id, bob, true),
-                services.play(id, bob, "e5")
+                services.comforts().answer_takeback(id, bob, true),
+                services.games().play(kaboom_service::PlayRequest::new(id, bob, "e5"))
             );
             let actions = kaboom_store::games::actions(&db, id).await.unwrap();
             match (taken, moved) {

@@ -62,10 +62,16 @@ fn challenge(opponent: Option<UserId>, variant: Variant) -> NewChallenge {
 
 async fn new_game(s: &Services, variant: Variant) -> GameId {
     let c = s
-        .create_challenge(challenge(Some(BOB), variant))
+        .challenges()
+        .create(challenge(Some(BOB), variant))
         .await
         .unwrap();
-    s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id
+    s.challenges()
+        .accept(c.id, BOB, "bob")
+        .await
+        .unwrap()
+        .row
+        .id
 }
 
 /// A head start for the first action in some rounds (0 to 1.5 ms), so that both orders of
@@ -178,11 +184,11 @@ kaboom_testkit::dbtest! {
                 head_start(round),
                 {
                     let s = s.clone();
-                    async move { s.play(game, ALICE, "e4").await }
+                    async move { s.games().play(kaboom_service::PlayRequest::new(game, ALICE, "e4")).await }
                 },
                 {
                     let s = s.clone();
-                    async move { s.play(game, ALICE, "d4").await }
+                    async move { s.games().play(kaboom_service::PlayRequest::new(game, ALICE, "d4")).await }
                 },
             )
             .await;
@@ -203,18 +209,18 @@ kaboom_testkit::dbtest! {
             let game = new_game(&s, Variant::Atomic).await;
             for (i, text) in BEFORE_WIN.iter().enumerate() {
                 let who = if i % 2 == 0 { ALICE } else { BOB };
-                s.play(game, who, text).await.unwrap();
+                s.games().play(kaboom_service::PlayRequest::new(game, who, text)).await.unwrap();
             }
             let moved = race(
                 "move vs resign",
                 head_start(round),
                 {
                     let s = s.clone();
-                    async move { s.play(game, ALICE, WIN).await }
+                    async move { s.games().play(kaboom_service::PlayRequest::new(game, ALICE, WIN)).await }
                 },
                 {
                     let s = s.clone();
-                    async move { s.resign(game, BOB).await }
+                    async move { s.games().resign(game, BOB).await }
                 },
             )
             .await;
@@ -242,7 +248,7 @@ kaboom_testkit::dbtest! {
 
             // 3. Bob accepts while Alice cancels.
             let c = s
-                .create_challenge(challenge(Some(BOB), Variant::Atomic))
+                .challenges().create(challenge(Some(BOB), Variant::Atomic))
                 .await
                 .unwrap();
             let accepted = race(
@@ -250,16 +256,16 @@ kaboom_testkit::dbtest! {
                 head_start(round),
                 {
                     let s = s.clone();
-                    async move { s.accept_challenge(c.id, BOB, "bob").await }
+                    async move { s.challenges().accept(c.id, BOB, "bob").await }
                 },
                 {
                     let s = s.clone();
-                    async move { s.close_challenge(c.id, ALICE, true).await }
+                    async move { s.challenges().close(c.id, ALICE, true).await }
                 },
             )
             .await;
             wins[2] += usize::from(accepted);
-            let stored = s.challenge(c.id).await.unwrap();
+            let stored = s.challenges().get(c.id).await.unwrap();
             if accepted {
                 assert_eq!(stored.state, ChallengeState::Accepted, "round {round}");
                 let game = stored.game_id.expect("the game of an accepted challenge");
@@ -271,7 +277,7 @@ kaboom_testkit::dbtest! {
 
             // 4. Bob and Carol accept an open challenge together.
             let c = s
-                .create_challenge(challenge(None, Variant::Atomic))
+                .challenges().create(challenge(None, Variant::Atomic))
                 .await
                 .unwrap();
             let bob_won = race(
@@ -279,16 +285,16 @@ kaboom_testkit::dbtest! {
                 head_start(round),
                 {
                     let s = s.clone();
-                    async move { s.accept_challenge(c.id, BOB, "bob").await }
+                    async move { s.challenges().accept(c.id, BOB, "bob").await }
                 },
                 {
                     let s = s.clone();
-                    async move { s.accept_challenge(c.id, CAROL, "carol").await }
+                    async move { s.challenges().accept(c.id, CAROL, "carol").await }
                 },
             )
             .await;
             wins[3] += usize::from(bob_won);
-            let stored = s.challenge(c.id).await.unwrap();
+            let stored = s.challenges().get(c.id).await.unwrap();
             assert_eq!(stored.state, ChallengeState::Accepted);
             let row = games::get(&db, stored.game_id.unwrap())
                 .await
@@ -310,16 +316,16 @@ kaboom_testkit::dbtest! {
                 head_start(round),
                 {
                     let s = s.clone();
-                    async move { s.designate(game, ALICE, &["g1".to_string()]).await }
+                    async move { s.games().designate(game, ALICE, &["g1".to_string()]).await }
                 },
                 {
                     let s = s.clone();
-                    async move { s.abort(game, BOB).await }
+                    async move { s.games().abort(game, BOB).await }
                 },
             )
             .await;
             let row = games::get(&db, game).await.unwrap().unwrap();
-            let chosen = s.designations(game).await.unwrap();
+            let chosen = s.games().designations(game).await.unwrap();
             match winner {
                 Some(true) => {
                     wins[4] += 1;

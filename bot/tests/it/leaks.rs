@@ -184,11 +184,13 @@ async fn a_damaged_row_costs_only_its_game() {
     let mut ids = Vec::new();
     for _ in 0..3 {
         let c = services
-            .create_challenge(challenge(Some(UserId(1002))))
+            .challenges()
+            .create(challenge(Some(UserId(1002))))
             .await
             .unwrap();
         let id = services
-            .accept_challenge(c.id, UserId(1002), "bob")
+            .challenges()
+            .accept(c.id, UserId(1002), "bob")
             .await
             .unwrap()
             .row
@@ -202,6 +204,7 @@ async fn a_damaged_row_costs_only_its_game() {
     )
     .await;
     let listed: Vec<GameId> = services
+        .games()
         .active_games(UserId(1001))
         .await
         .expect("the list survives a damaged row")
@@ -322,7 +325,7 @@ kaboom_testkit::dbtest! {
         );
         let channel = fake.text_channel_id();
         let c = services
-            .create_challenge(NewChallenge {
+            .challenges().create(NewChallenge {
                 guild_id: Some(GuildId(fake.guild_id())),
                 channel_id: ChannelId(channel),
                 challenger_id: UserId(1001),
@@ -337,15 +340,15 @@ kaboom_testkit::dbtest! {
             .await
             .unwrap();
         let id = services
-            .accept_challenge(c.id, UserId(1002), PINGING_NAME)
+            .challenges().accept(c.id, UserId(1002), PINGING_NAME)
             .await
             .unwrap()
             .row
             .id;
         let thread = fake.add_thread(channel, "a game").unwrap();
-        services.set_thread(id, ChannelId(thread)).await.unwrap();
+        services.games().set_thread(id, ChannelId(thread)).await.unwrap();
         fake.refuse_dms_for(1001);
-        services.play(id, UserId(1001), "e4").await.unwrap();
+        services.games().play(kaboom_service::PlayRequest::new(id, UserId(1001), "e4")).await.unwrap();
         for _ in 0..3 {
             clock.advance(12 * 3600);
             scheduler.sweep().await.unwrap();
@@ -489,7 +492,8 @@ async fn games_with_sixty_games_fits_one_message() -> Outcome {
     );
     for _ in 0..60 {
         let c = services
-            .create_challenge(NewChallenge {
+            .challenges()
+            .create(NewChallenge {
                 guild_id: Some(GuildId(d.fake.guild_id())),
                 channel_id: ChannelId(d.fake.text_channel_id()),
                 challenger_id: UserId(d.alice.id),
@@ -504,7 +508,8 @@ async fn games_with_sixty_games_fits_one_message() -> Outcome {
             .await
             .unwrap();
         services
-            .accept_challenge(c.id, UserId(d.bob.id), "bob")
+            .challenges()
+            .accept(c.id, UserId(d.bob.id), "bob")
             .await
             .unwrap();
     }
@@ -538,7 +543,7 @@ async fn a_damaged_challenge_row_costs_only_itself() {
     } = offline().await;
     let mut ids = Vec::new();
     for _ in 0..2 {
-        let c = services.create_challenge(challenge(None)).await.unwrap();
+        let c = services.challenges().create(challenge(None)).await.unwrap();
         ids.push(c.id);
     }
     sql(

@@ -72,7 +72,7 @@ kaboom_testkit::dbtest! {
         let services = services
             .clone()
             .with_effects(DiscordEffects::for_services(&services));
-        services.play(game, alice.into(), "e4").await.unwrap();
+        services.games().play(kaboom_service::PlayRequest::new(game, alice.into(), "e4")).await.unwrap();
         let pending = board_entries(&db, game).await;
         assert_eq!(pending.len(), 2);
         assert!(pending[1].delivered_at.is_none());
@@ -187,7 +187,7 @@ fn challenge_id(posted: &fake_discord::InteractionResponse) -> i64 {
 async fn wait_for_thread(db: &Db, services: &Services, game: GameId) -> ChannelId {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     loop {
-        let row = services.load(game).await.unwrap().row;
+        let row = services.games().load(game).await.unwrap().row;
         let pending = outbox::for_game(db, game)
             .await
             .unwrap()
@@ -237,7 +237,7 @@ kaboom_testkit::dbtest! {
             Arc::new(RendererPainter),
         );
         let game = services
-            .challenge(challenge_id(&posted))
+            .challenges().get(challenge_id(&posted))
             .await
             .unwrap()
             .game_id
@@ -288,7 +288,7 @@ kaboom_testkit::dbtest! {
             .clone()
             .with_effects(DiscordEffects::for_services(&services));
         let game = services
-            .accept_challenge(id, bob.into(), "bob")
+            .challenges().accept(id, bob.into(), "bob")
             .await
             .unwrap()
             .row

@@ -43,8 +43,14 @@ async fn game_after_two_plies(
     days: Option<u32>,
 ) -> GameId {
     let id = new_game(s, guild, white, black, rated, days).await;
-    s.play(id, white.0, "e4").await.unwrap();
-    s.play(id, black.0, "e5").await.unwrap();
+    s.games()
+        .play(kaboom_service::PlayRequest::new(id, white.0, "e4"))
+        .await
+        .unwrap();
+    s.games()
+        .play(kaboom_service::PlayRequest::new(id, black.0, "e5"))
+        .await
+        .unwrap();
     id
 }
 
@@ -58,7 +64,8 @@ async fn new_game(
     days: Option<u32>,
 ) -> GameId {
     let c = s
-        .create_challenge(NewChallenge {
+        .challenges()
+        .create(NewChallenge {
             guild_id: Some(guild),
             channel_id: ChannelId(10),
             challenger_id: white.0,
@@ -72,7 +79,8 @@ async fn new_game(
         })
         .await
         .unwrap();
-    s.accept_challenge(c.id, black.0, black.1)
+    s.challenges()
+        .accept(c.id, black.0, black.1)
         .await
         .unwrap()
         .row
@@ -89,11 +97,23 @@ async fn end(
     winner: Option<Color>,
 ) -> Option<GameChange> {
     match winner {
-        Some(Color::White) => s.resign(id, black).await.unwrap().rating.map(|c| *c),
-        Some(Color::Black) => s.resign(id, white).await.unwrap().rating.map(|c| *c),
+        Some(Color::White) => s
+            .games()
+            .resign(id, black)
+            .await
+            .unwrap()
+            .rating
+            .map(|c| *c),
+        Some(Color::Black) => s
+            .games()
+            .resign(id, white)
+            .await
+            .unwrap()
+            .rating
+            .map(|c| *c),
         None => {
-            s.offer_draw(id, white).await.unwrap();
-            match s.offer_draw(id, black).await.unwrap() {
+            s.games().offer_draw(id, white).await.unwrap();
+            match s.games().offer_draw(id, black).await.unwrap() {
                 DrawResult::Agreed(ended) => ended.rating.map(|c| *c),
                 other => panic!("expected an agreed draw, got {other:?}"),
             }
@@ -250,8 +270,8 @@ kaboom_testkit::dbtest! {
             let g1 = game_after_two_plies(&s, GuildId(1), ALICE, BOB, true, None).await;
             let g2 = game_after_two_plies(&s, GuildId(1), ALICE, CAROL, true, None).await;
             let (s1, s2) = (s.clone(), s.clone());
-            let a = tokio::spawn(async move { s1.resign(g1, BOB.0).await });
-            let b = tokio::spawn(async move { s2.resign(g2, CAROL.0).await });
+            let a = tokio::spawn(async move { s1.games().resign(g1, BOB.0).await });
+            let b = tokio::spawn(async move { s2.games().resign(g2, CAROL.0).await });
             let (a, b) = (a.await.unwrap().unwrap(), b.await.unwrap().unwrap());
             let (c1, c2) = (a.rating.unwrap(), b.rating.unwrap());
             let alice = rating_of(&db, ALICE.0).await.unwrap();
@@ -291,7 +311,7 @@ kaboom_testkit::dbtest! {
             let before = rating_of(&db, ALICE.0).await.map(|r| r.games).unwrap_or(0);
             let s1 = s.clone();
             // White (alice) is to move at ply 2 and runs out of time; bob resigns meanwhile.
-            let resign = tokio::spawn(async move { s1.resign(id, BOB.0).await });
+            let resign = tokio::spawn(async move { s1.games().resign(id, BOB.0).await });
             let sweep = {
                 let late = late.clone();
                 tokio::spawn(async move { late.sweep().await })
@@ -306,7 +326,7 @@ kaboom_testkit::dbtest! {
             );
             forfeits += usize::from(forfeited);
             let change = ratings::change_of_game(&db, id).await.unwrap().unwrap();
-            let row = s.load(id).await.unwrap().row;
+            let row = s.games().load(id).await.unwrap().row;
             let (winner, reason) = if forfeited {
                 (Color::Black, EndReason::TimeForfeit)
             } else {
@@ -370,22 +390,22 @@ kaboom_testkit::dbtest! {
         let s = services(db.clone(), clock.clone());
         // Aborted by a player before both moved.
         let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
-        s.play(id, ALICE.0, "e4").await.unwrap();
-        assert!(s.abort(id, BOB.0).await.unwrap().rating.is_none());
+        s.games().play(kaboom_service::PlayRequest::new(id, ALICE.0, "e4")).await.unwrap();
+        assert!(s.games().abort(id, BOB.0).await.unwrap().rating.is_none());
         // Resigned after one ply: Black never moved.
         let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
-        s.play(id, ALICE.0, "e4").await.unwrap();
-        let ended = s.resign(id, BOB.0).await.unwrap();
+        s.games().play(kaboom_service::PlayRequest::new(id, ALICE.0, "e4")).await.unwrap();
+        let ended = s.games().resign(id, BOB.0).await.unwrap();
         assert!(ended.rating.is_none());
         let note =
             kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome).unwrap();
         assert!(note.contains("Not rated"), "{note}");
         // Resigned before any move.
         let id = new_game(&s, GuildId(1), ALICE, BOB, true, None).await;
-        assert!(s.resign(id, ALICE.0).await.unwrap().rating.is_none());
+        assert!(s.games().resign(id, ALICE.0).await.unwrap().rating.is_none());
         // Casual, with moves.
         let id = game_after_two_plies(&s, GuildId(1), ALICE, BOB, false, None).await;
-        let ended = s.resign(id, BOB.0).await.unwrap();
+        let ended = s.games().resign(id, BOB.0).await.unwrap();
         assert!(ended.rating.is_none());
         assert!(
             kaboom_discord::messages::ratings::unrated_note(&ended.snap.row, &ended.outcome).is_none()
@@ -394,14 +414,14 @@ kaboom_testkit::dbtest! {
         let sched = scheduler(db.clone(), clock.clone());
         let zero = new_game(&s, GuildId(1), ALICE, BOB, true, Some(1)).await;
         let one = new_game(&s, GuildId(1), ALICE, CAROL, true, Some(1)).await;
-        s.play(one, ALICE.0, "e4").await.unwrap();
+        s.games().play(kaboom_service::PlayRequest::new(one, ALICE.0, "e4")).await.unwrap();
         clock.advance(2 * DAY);
         let swept = sched.sweep().await.unwrap();
         assert_eq!(swept.forfeited.len(), 2, "{swept:?}");
         assert!(swept.forfeited.contains(&zero) && swept.forfeited.contains(&one));
         // A Nuke game aborted by the scheduler for carriers never chosen.
         let c = s
-            .create_challenge(NewChallenge {
+            .challenges().create(NewChallenge {
                 guild_id: Some(GuildId(1)),
                 channel_id: ChannelId(10),
                 challenger_id: ALICE.0,
@@ -415,14 +435,14 @@ kaboom_testkit::dbtest! {
             })
             .await
             .unwrap();
-        s.accept_challenge(c.id, BOB.0, "bob").await.unwrap();
+        s.challenges().accept(c.id, BOB.0, "bob").await.unwrap();
         clock.advance(3 * DAY);
         assert_eq!(sched.sweep().await.unwrap().aborted.len(), 1);
         for user in [ALICE.0, BOB.0, CAROL.0] {
             assert!(ratings::of_user(&db, user).await.unwrap().is_empty());
         }
         let archive = s
-            .archive(
+            .ratings().archive(
                 ALICE.0,
                 Readable {
                     guild: Some(GuildId(1)),
@@ -464,12 +484,12 @@ kaboom_testkit::dbtest! {
             guild: Some(GuildId(2)),
             caller: ALICE.0,
         };
-        assert_eq!(s.archive(ALICE.0, elsewhere, 1).await.unwrap().total, 0);
+        assert_eq!(s.ratings().archive(ALICE.0, elsewhere, 1).await.unwrap().total, 0);
         let dm_of_carol = Readable {
             guild: None,
             caller: CAROL.0,
         };
-        assert_eq!(s.archive(ALICE.0, dm_of_carol, 1).await.unwrap().total, 1);
+        assert_eq!(s.ratings().archive(ALICE.0, dm_of_carol, 1).await.unwrap().total, 1);
     }
 }
 
@@ -545,7 +565,7 @@ kaboom_testkit::dbtest! {
         }
         // And one in progress, bob to move.
         let current = new_game(&s, guild, ALICE, BOB, true, Some(3)).await;
-        s.play(current, ALICE.0, "e4").await.unwrap();
+        s.games().play(kaboom_service::PlayRequest::new(current, ALICE.0, "e4")).await.unwrap();
 
         let r = d.cmd(&d.alice, text_channel, "profile", vec![]).await?;
         let profile = content(&r);

@@ -68,11 +68,13 @@ fn challenge(variant: Variant, days: Option<u32>) -> NewChallenge {
 async fn game(w: &World, variant: Variant, days: Option<u32>) -> GameId {
     let c = w
         .services
-        .create_challenge(challenge(variant, days))
+        .challenges()
+        .create(challenge(variant, days))
         .await
         .unwrap();
     w.services
-        .accept_challenge(c.id, BOB, "bob")
+        .challenges()
+        .accept(c.id, BOB, "bob")
         .await
         .unwrap()
         .row
@@ -126,7 +128,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(nudges(&sent), vec![(id, ALICE), (id, ALICE)]);
         assert!(matches!(&sent[1], Notice::Nudge { text, .. } if text.contains("80%")));
         assert_eq!(
-            schedule::nudges(&w.services.db, id).await.unwrap(),
+            schedule::nudges(w.services.db(), id).await.unwrap(),
             vec![(0, "share:50".to_string()), (0, "share:80".to_string())]
         );
     }
@@ -139,7 +141,7 @@ kaboom_testkit::dbtest! {
         let id = game(&w, Variant::Atomic, Some(3)).await;
         w.scheduler.sweep().await.unwrap();
         w.clock.advance(30 * HOUR);
-        w.services.play(id, ALICE, "e4").await.unwrap();
+        w.services.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
         // Alice's 50% would have been at 36 hours; she moved, so nobody is nudged then.
         w.clock.advance(6 * HOUR);
         w.scheduler.sweep().await.unwrap();
@@ -153,7 +155,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(r.nudged, vec![(id, "share:50".to_string())]);
         assert_eq!(nudges(&w.notifier.sent()), vec![(id, BOB)]);
         assert_eq!(
-            schedule::nudges(&w.services.db, id).await.unwrap(),
+            schedule::nudges(w.services.db(), id).await.unwrap(),
             vec![(1, "share:50".to_string())],
             "keyed by the ply"
         );
@@ -165,10 +167,10 @@ kaboom_testkit::dbtest! {
     async fn forfeit_at_the_deadline_opponent_wins() {
         let w = world().await;
         let id = game(&w, Variant::Atomic, Some(1)).await;
-        w.services.play(id, ALICE, "e4").await.unwrap();
+        w.services.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
         // Alice's draw offer stands when Bob's time runs out: it goes with the game.
-        w.services.offer_draw(id, ALICE).await.unwrap();
-        assert!(w.services.draw_offer(id).await.unwrap().is_some());
+        w.services.games().offer_draw(id, ALICE).await.unwrap();
+        assert!(w.services.games().draw_offer(id).await.unwrap().is_some());
         w.scheduler.sweep().await.unwrap();
         w.clock.advance(DAY - 1);
         let r = w.scheduler.sweep().await.unwrap();
@@ -177,13 +179,13 @@ kaboom_testkit::dbtest! {
         w.clock.advance(1);
         let r = w.scheduler.sweep().await.unwrap();
         assert_eq!(r.forfeited, vec![id]);
-        let snap = w.services.load(id).await.unwrap();
+        let snap = w.services.games().load(id).await.unwrap();
         assert_eq!(snap.row.state, GameState::Finished);
         // Bob (Black) was to move: White wins on time.
         assert_eq!(snap.row.result.as_deref(), Some("1-0"));
         assert_eq!(snap.row.reason.as_deref(), Some("time-forfeit"));
         assert_eq!(snap.row.deadline_at, None);
-        assert_eq!(w.services.draw_offer(id).await.unwrap(), None);
+        assert_eq!(w.services.games().draw_offer(id).await.unwrap(), None);
         let sent = w.notifier.sent();
         assert_eq!(sent.len(), 1, "{sent:?}");
         let Notice::GameEnded { text, .. } = &sent[0] else {
@@ -195,7 +197,7 @@ kaboom_testkit::dbtest! {
         let r = w.scheduler.sweep().await.unwrap();
         assert_eq!((r.examined, w.notifier.sent().len()), (0, 1));
         assert!(matches!(
-            w.services.play(id, BOB, "e5").await,
+            w.services.games().play(kaboom_service::PlayRequest::new(id, BOB, "e5")).await,
             Err(ServiceError::Refused(_))
         ));
     }
@@ -210,7 +212,7 @@ kaboom_testkit::dbtest! {
         let id = game(&w, Variant::Atomic, Some(1)).await;
         w.clock.advance(DAY);
         for (user, text) in [(ALICE, "e4"), (BOB, "e5")] {
-            let late = w.services.play(id, user, text).await;
+            let late = w.services.games().play(kaboom_service::PlayRequest::new(id, user, text)).await;
             assert!(
                 matches!(&late, Err(ServiceError::Refused(Refusal::TimeUp { game, to_move: Color::White, name, deadline }))
                     if *game == id && name == "alice" && *deadline == T0 + DAY),
@@ -227,18 +229,18 @@ kaboom_testkit::dbtest! {
         }
         // Nor can a draw offer or a resignation turn the lost game into something else.
         for refused in [
-            w.services.offer_draw(id, ALICE).await.map(|_| ()),
-            w.services.resign(id, BOB).await.map(|_| ()),
+            w.services.games().offer_draw(id, ALICE).await.map(|_| ()),
+            w.services.games().resign(id, BOB).await.map(|_| ()),
         ] {
             assert!(
                 matches!(&refused, Err(ServiceError::Refused(Refusal::TimeUp { .. }))),
                 "{refused:?}"
             );
         }
-        let row = w.services.load(id).await.unwrap().row;
+        let row = w.services.games().load(id).await.unwrap().row;
         assert_eq!((row.ply, row.state), (0, GameState::Active));
         assert_eq!(w.scheduler.sweep().await.unwrap().forfeited, vec![id]);
-        let row = w.services.load(id).await.unwrap().row;
+        let row = w.services.games().load(id).await.unwrap().row;
         assert_eq!(
             (row.result.as_deref(), row.reason.as_deref()),
             (Some("0-1"), Some("time-forfeit"))
@@ -254,13 +256,13 @@ kaboom_testkit::dbtest! {
         let w = world().await;
         let open = w
             .services
-            .create_challenge(challenge(Variant::Atomic, Some(3)))
+            .challenges().create(challenge(Variant::Atomic, Some(3)))
             .await
             .unwrap();
         let id = game(&w, Variant::Nuke, Some(3)).await;
-        let menu = w.services.carrier_menu(id, BOB).await.unwrap();
+        let menu = w.services.games().carrier_menu(id, BOB).await.unwrap();
         w.clock.advance(7 * DAY);
-        let late = w.services.accept_challenge(open.id, BOB, "bob").await;
+        let late = w.services.challenges().accept(open.id, BOB, "bob").await;
         assert!(
             matches!(&late, Err(ServiceError::Refused(Refusal::ChallengeExpired { at }))
                 if *at == T0 + 7 * DAY),
@@ -268,7 +270,7 @@ kaboom_testkit::dbtest! {
         );
         let late = w
             .services
-            .designate(id, BOB, &[menu.options[0].0.to_string()])
+            .games().designate(id, BOB, &[menu.options[0].0.to_string()])
             .await;
         assert!(
             matches!(&late, Err(ServiceError::Refused(Refusal::DesignationTimeUp { deadline, .. }))
@@ -293,13 +295,13 @@ kaboom_testkit::dbtest! {
             ..SchedulerConfig::default()
         };
         let running = Scheduler::new(
-            w.services.db.clone(),
+            w.services.db().clone(),
             w.clock.clone(),
             w.notifier.clone(),
             config.clone(),
             kaboom_discord::messages::scheduler_wording(),
         )
-        .with_waker(w.services.scheduler_waker.clone());
+        .with_waker(w.services.scheduler_waker().clone());
         // Half of Alice's time is used: the first sweep nudges her, which shows it has run.
         w.clock.advance(DAY);
         let (stop, handle) = running.spawn();
@@ -319,7 +321,7 @@ kaboom_testkit::dbtest! {
         )
         .await;
         w.clock.advance(DAY);
-        assert!(w.services.play(id, ALICE, "e4").await.is_err());
+        assert!(w.services.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.is_err());
         let n = w.notifier.clone();
         until(
             "the forfeit of the woken sweep",
@@ -337,7 +339,7 @@ kaboom_testkit::dbtest! {
             .unwrap();
         // A scheduler whose stop sender is gone stops too (it used to sweep in a busy loop).
         let orphan = Scheduler::new(
-            w.services.db.clone(),
+            w.services.db().clone(),
             w.clock.clone(),
             w.notifier.clone(),
             config,
@@ -358,12 +360,12 @@ kaboom_testkit::dbtest! {
         let w = world().await;
         let id = game(&w, Variant::Atomic, Some(1)).await;
         // The move's service loaded the game at ply 0 ...
-        let loaded = w.services.load(id).await.unwrap();
+        let loaded = w.services.games().load(id).await.unwrap();
         // ... then the deadline passes and the sweep commits the forfeit first.
         w.clock.advance(DAY);
         assert_eq!(w.scheduler.sweep().await.unwrap().forfeited, vec![id]);
         // The move's expected-ply update now changes nothing (trigger games_finished_is_final).
-        let mut tx = w.services.db.begin_write().await.unwrap();
+        let mut tx = w.services.db().begin_write().await.unwrap();
         let update = StateUpdate {
             expected_ply: loaded.row.ply,
             action: Some(("e4".into(), ALICE)),
@@ -376,7 +378,7 @@ kaboom_testkit::dbtest! {
         };
         assert!(!games::update_state(&mut tx, id, &update, T0).await.unwrap());
         tx.commit().await.unwrap();
-        let after = w.services.load(id).await.unwrap();
+        let after = w.services.games().load(id).await.unwrap();
         assert_eq!(
             (after.row.ply, after.row.result.as_deref()),
             (0, Some("0-1"))
@@ -393,14 +395,14 @@ kaboom_testkit::dbtest! {
         let w = world().await;
         let moved = game(&w, Variant::Atomic, Some(1)).await;
         let still = game(&w, Variant::Atomic, Some(1)).await;
-        w.services.play(moved, ALICE, "e4").await.unwrap();
+        w.services.games().play(kaboom_service::PlayRequest::new(moved, ALICE, "e4")).await.unwrap();
         let ending = |id: GameId, ply: i64| schedule::Ending {
             game_id: id,
             expected_ply: ply,
             state_fen: "the final state".into(),
             outcome: Outcome::draw(EndReason::TimeForfeit),
         };
-        let mut tx = w.services.db.begin_write().await.unwrap();
+        let mut tx = w.services.db().begin_write().await.unwrap();
         let written = schedule::finish_many(&mut tx, &[ending(moved, 0), ending(still, 0)], T0)
             .await
             .unwrap();
@@ -410,7 +412,7 @@ kaboom_testkit::dbtest! {
             .unwrap();
         assert!(again.is_empty(), "a finished game is final");
         tx.commit().await.unwrap();
-        let row = w.services.load(still).await.unwrap().row;
+        let row = w.services.games().load(still).await.unwrap().row;
         assert_eq!(
             (
                 row.state,
@@ -426,7 +428,7 @@ kaboom_testkit::dbtest! {
             )
         );
         assert_eq!(row.state_fen, "the final state");
-        let row = w.services.load(moved).await;
+        let row = w.services.games().load(moved).await;
         assert!(row.is_ok_and(|s| s.row.state == GameState::Active && s.row.ply == 1));
     }
 }
@@ -437,7 +439,7 @@ kaboom_testkit::dbtest! {
         let w = world().await;
         // White (to move) has king and queen; Black only a king, who cannot explode anything
         // (AT-5): White's time forfeit is a draw.
-        let mut tx = w.services.db.begin_write().await.unwrap();
+        let mut tx = w.services.db().begin_write().await.unwrap();
         let new = NewGame {
             challenge_id: None,
             guild_id: Some(GUILD),
@@ -456,7 +458,7 @@ kaboom_testkit::dbtest! {
         tx.commit().await.unwrap();
         w.clock.advance(2 * DAY);
         assert_eq!(w.scheduler.sweep().await.unwrap().forfeited, vec![id]);
-        let row = w.services.load(id).await.unwrap().row;
+        let row = w.services.games().load(id).await.unwrap().row;
         assert_eq!(row.result.as_deref(), Some("1/2-1/2"));
         assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
         let sent = w.notifier.sent();
@@ -473,20 +475,20 @@ kaboom_testkit::dbtest! {
         let w = world().await;
         let c = w
             .services
-            .create_challenge(challenge(Variant::Atomic, Some(3)))
+            .challenges().create(challenge(Variant::Atomic, Some(3)))
             .await
             .unwrap();
         w.services
-            .set_challenge_message(c.id, MessageId(555))
+            .challenges().set_message(c.id, MessageId(555))
             .await
             .unwrap();
         let taken = w
             .services
-            .create_challenge(challenge(Variant::Atomic, Some(3)))
+            .challenges().create(challenge(Variant::Atomic, Some(3)))
             .await
             .unwrap();
         w.services
-            .accept_challenge(taken.id, BOB, "bob")
+            .challenges().accept(taken.id, BOB, "bob")
             .await
             .unwrap();
         w.clock.advance(7 * DAY - 1);
@@ -502,7 +504,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(expiries.len(), 1);
         assert!(matches!(expiries[0],
             Notice::ChallengeExpired { message_id: Some(MessageId(555)), text, .. } if text.contains("7 days")));
-        let refusal = w.services.accept_challenge(c.id, BOB, "bob").await;
+        let refusal = w.services.challenges().accept(c.id, BOB, "bob").await;
         assert!(
             matches!(
                 &refusal,
@@ -522,13 +524,13 @@ kaboom_testkit::dbtest! {
         let w = world().await;
         let id = game(&w, Variant::Beirut, Some(3)).await;
         assert_eq!(
-            w.services.load(id).await.unwrap().row.state,
+            w.services.games().load(id).await.unwrap().row.state,
             GameState::Setup
         );
         // Alice chooses; Bob does not.
-        let menu = w.services.carrier_menu(id, ALICE).await.unwrap();
+        let menu = w.services.games().carrier_menu(id, ALICE).await.unwrap();
         w.services
-            .designate(id, ALICE, &[menu.options[1].0.to_string()])
+            .games().designate(id, ALICE, &[menu.options[1].0.to_string()])
             .await
             .unwrap();
         w.scheduler.sweep().await.unwrap();
@@ -540,7 +542,7 @@ kaboom_testkit::dbtest! {
         );
         w.clock.advance(1);
         assert_eq!(w.scheduler.sweep().await.unwrap().aborted, vec![id]);
-        let row = w.services.load(id).await.unwrap().row;
+        let row = w.services.games().load(id).await.unwrap().row;
         assert_eq!(row.state, GameState::Finished);
         assert_eq!(
             (row.result.as_deref(), row.reason.as_deref()),
@@ -569,13 +571,13 @@ kaboom_testkit::dbtest! {
         let w = world().await;
         let id = game(&w, Variant::Beirut, Some(1)).await;
         w.services
-            .designate(id, ALICE, &["g1".into()])
+            .games().designate(id, ALICE, &["g1".into()])
             .await
             .unwrap();
-        w.services.designate(id, BOB, &["b8".into()]).await.unwrap();
-        w.services.play(id, ALICE, "Nf3").await.unwrap();
-        w.services.play(id, BOB, "e5").await.unwrap();
-        w.services.play(id, ALICE, "e3").await.unwrap();
+        w.services.games().designate(id, BOB, &["b8".into()]).await.unwrap();
+        w.services.games().play(kaboom_service::PlayRequest::new(id, ALICE, "Nf3")).await.unwrap();
+        w.services.games().play(kaboom_service::PlayRequest::new(id, BOB, "e5")).await.unwrap();
+        w.services.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e3")).await.unwrap();
         w.clock.advance(2 * DAY);
         assert_eq!(w.scheduler.sweep().await.unwrap().forfeited, vec![id]);
         let sent = w.notifier.sent();
@@ -629,7 +631,7 @@ kaboom_testkit::dbtest! {
         assert!(!subjects.contains(&calm.get()));
         // A restart (a new scheduler over the same database) sends nothing more.
         let again = kaboom_testkit::default_scheduler(
-            w.services.db.clone(),
+            w.services.db().clone(),
             w.clock.clone(),
             w.notifier.clone(),
         );
@@ -658,7 +660,7 @@ kaboom_testkit::dbtest! {
     async fn a_nudge_links_the_thread_and_names_move_game_as_the_fallback() {
         let w = world().await;
         let id = game(&w, Variant::Atomic, Some(2)).await;
-        w.services.set_thread(id, ChannelId(777)).await.unwrap();
+        w.services.games().set_thread(id, ChannelId(777)).await.unwrap();
         w.clock.advance(DAY);
         w.scheduler.sweep().await.unwrap();
         let sent = w.notifier.sent();
@@ -679,7 +681,7 @@ kaboom_testkit::dbtest! {
     #[tokio::test]
     async fn player_and_server_settings_are_followed() {
         let w = world().await;
-        let db = &w.services.db;
+        let db = &w.services.db();
         settings::put_guild(
             db,
             GUILD,
@@ -763,14 +765,14 @@ kaboom_testkit::dbtest! {
     async fn settings_command_logic_changes_and_describes() {
         use kaboom_discord::commands::settings::{apply_guild, apply_user};
         let w = world().await;
-        let db = &w.services.db;
-        let text = apply_user(db, ALICE, None, None, T0).await.unwrap();
+        let db = &w.services.db();
+        let text = apply_user(&w.services, ALICE, None, None).await.unwrap();
         assert!(text.contains("on, by DM"), "{text}");
-        let text = apply_user(db, ALICE, None, Some(NudgeVia::Thread), T0)
+        let text = apply_user(&w.services, ALICE, None, Some(NudgeVia::Thread))
             .await
             .unwrap();
         assert!(text.contains("mention in the game's thread"), "{text}");
-        let text = apply_user(db, ALICE, Some(false), None, T0).await.unwrap();
+        let text = apply_user(&w.services, ALICE, Some(false), None).await.unwrap();
         assert!(text.contains("off"), "{text}");
         assert_eq!(
             settings::user(db, ALICE).await.unwrap(),
@@ -779,8 +781,7 @@ kaboom_testkit::dbtest! {
                 via: NudgeVia::Thread
             }
         );
-        let defaults = SchedulerConfig::default().defaults;
-        let text = apply_guild(db, GUILD, Some("90, 60"), Some(24), None, &defaults, T0)
+        let text = apply_guild(&w.services, GUILD, Some("90, 60"), Some(24), None)
             .await
             .unwrap();
         assert!(
@@ -789,12 +790,12 @@ kaboom_testkit::dbtest! {
                 && text.contains("every 168 hours"),
             "{text}"
         );
-        let bad = apply_guild(db, GUILD, Some("150"), None, None, &defaults, T0).await;
+        let bad = apply_guild(&w.services, GUILD, Some("150"), None, None).await;
         assert!(
             matches!(&bad, Err(ServiceError::Refused(Refusal::BadSetting { reason })) if reason.contains("1 to 99")),
             "{bad:?}"
         );
-        let bad = apply_guild(db, GUILD, None, Some(0), None, &defaults, T0).await;
+        let bad = apply_guild(&w.services, GUILD, None, Some(0), None).await;
         assert!(
             matches!(&bad, Err(ServiceError::Refused(Refusal::BadSetting { reason })) if reason.contains("idle_hours")),
             "{bad:?}"
@@ -846,12 +847,12 @@ kaboom_testkit::dbtest! {
         use kaboom_store::outbox;
         let w = world().await;
         let id = game(&w, Variant::Atomic, Some(1)).await;
-        let db = w.services.db.clone();
+        let db = w.services.db().clone();
         let crashing = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), planner(true));
         w.clock.advance(DAY);
         let crashed = tokio::spawn(async move { crashing.sweep().await }).await;
         assert!(crashed.unwrap_err().is_panic());
-        let row = w.services.load(id).await.unwrap().row;
+        let row = w.services.games().load(id).await.unwrap().row;
         assert_eq!((row.state, row.reason), (GameState::Active, None));
         assert!(outbox::for_game(&db, id).await.unwrap().is_empty());
 
@@ -875,15 +876,15 @@ kaboom_testkit::dbtest! {
     async fn nudges_and_expiries_are_outbox_entries() {
         use kaboom_store::outbox;
         let w = world().await;
-        let db = w.services.db.clone();
+        let db = w.services.db().clone();
         let scheduler = kaboom_testkit::default_scheduler(db.clone(), w.clock.clone(), planner(false));
         let open = w
             .services
-            .create_challenge(challenge(Variant::Atomic, Some(3)))
+            .challenges().create(challenge(Variant::Atomic, Some(3)))
             .await
             .unwrap();
         w.services
-            .set_challenge_message(open.id, MessageId(555))
+            .challenges().set_message(open.id, MessageId(555))
             .await
             .unwrap();
         let id = game(&w, Variant::Atomic, Some(2)).await;
@@ -963,7 +964,7 @@ kaboom_testkit::dbtest! {
         forfeited.sort();
         assert_eq!(forfeited, ids, "one time forfeit per game");
         for id in &ids {
-            let row = games::get(&w.services.db, *id).await.unwrap().unwrap();
+            let row = games::get(w.services.db(), *id).await.unwrap().unwrap();
             assert_eq!(row.reason.as_deref(), Some("time-forfeit"), "game {id}");
         }
     }

@@ -59,18 +59,18 @@ kaboom_testkit::dbtest! {
             rated: false,
         };
         // A game in its thread; Bob's DMs are open, Alice's closed.
-        let c = services.create_challenge(spec(Some(BOB))).await.unwrap();
+        let c = services.challenges().create(spec(Some(BOB))).await.unwrap();
         let id = services
-            .accept_challenge(c.id, BOB, "bob")
+            .challenges().accept(c.id, BOB, "bob")
             .await
             .unwrap()
             .row
             .id;
         let thread = fake.add_thread(channel, "alice vs bob").unwrap();
-        services.set_thread(id, ChannelId(thread)).await.unwrap();
+        services.games().set_thread(id, ChannelId(thread)).await.unwrap();
         fake.refuse_dms_for(ALICE.get());
         // An open challenge with buttons, left to expire.
-        let open = services.create_challenge(spec(None)).await.unwrap();
+        let open = services.challenges().create(spec(None)).await.unwrap();
         let button = serenity::CreateButton::new(format!("accept:{}", open.id)).label("Accept");
         let posted = serenity::ChannelId::new(channel)
             .send_message(
@@ -82,7 +82,7 @@ kaboom_testkit::dbtest! {
             .await
             .unwrap();
         services
-            .set_challenge_message(open.id, MessageId(posted.id.get()))
+            .challenges().set_message(open.id, MessageId(posted.id.get()))
             .await
             .unwrap();
 
@@ -100,7 +100,7 @@ kaboom_testkit::dbtest! {
 
         // Alice moves; at 50% of Bob's day he gets a DM with the thread link, nothing in the
         // thread.
-        services.play(id, ALICE, "e4").await.unwrap();
+        services.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
         clock.advance(12 * HOUR);
         sweep().await;
         let dms = fake.messages_in(fake.dm_channel_for(BOB.get()));
@@ -123,7 +123,7 @@ kaboom_testkit::dbtest! {
             .await
             .unwrap();
         services
-            .set_board_message(id, MessageId(board.id.get()))
+            .games().set_board_message(id, MessageId(board.id.get()))
             .await
             .unwrap();
         assert_eq!(fake.message(board.id.get()).unwrap().custom_ids().len(), 3);
@@ -181,7 +181,7 @@ kaboom_testkit::dbtest! {
         let services = Services::new(db.clone(), clock.clone(), Arc::new(PlainPainter));
         let channel = fake.text_channel_id();
         let c = services
-            .create_challenge(NewChallenge {
+            .challenges().create(NewChallenge {
                 guild_id: Some(GuildId(fake.guild_id())),
                 channel_id: ChannelId(channel),
                 challenger_id: ALICE,
@@ -196,17 +196,17 @@ kaboom_testkit::dbtest! {
             .await
             .unwrap();
         let id = services
-            .accept_challenge(c.id, BOB, "bob")
+            .challenges().accept(c.id, BOB, "bob")
             .await
             .unwrap()
             .row
             .id;
         let thread = fake.add_thread(channel, "alice vs bob").unwrap();
-        services.set_thread(id, ChannelId(thread)).await.unwrap();
+        services.games().set_thread(id, ChannelId(thread)).await.unwrap();
         let scheduler = kaboom_testkit::default_scheduler(
             db.clone(),
             clock.clone(),
-            Arc::new(DiscordNotifier::new(services.outbox_waker.clone())),
+            Arc::new(DiscordNotifier::new(services.outbox_waker().clone())),
         );
         clock.advance(24 * HOUR);
         assert_eq!(scheduler.sweep().await.unwrap().forfeited, vec![id]);
@@ -342,7 +342,8 @@ mod with_bot {
         // A one-day game in this server: at 30% of alice's day she is mentioned in the
         // thread (her choice), not sent a DM.
         let c = services
-            .create_challenge(kaboom_store::challenges::NewChallenge {
+            .challenges()
+            .create(kaboom_store::challenges::NewChallenge {
                 guild_id: Some(GuildId(fake.guild_id())),
                 channel_id: ChannelId(fake.text_channel_id()),
                 challenger_id: UserId(alice.id),
@@ -357,7 +358,8 @@ mod with_bot {
             .await
             .unwrap();
         let id = services
-            .accept_challenge(c.id, UserId(1002), "bob")
+            .challenges()
+            .accept(c.id, UserId(1002), "bob")
             .await
             .unwrap()
             .row
@@ -365,7 +367,11 @@ mod with_bot {
         let thread = fake
             .add_thread(fake.text_channel_id(), "alice vs bob")
             .unwrap();
-        services.set_thread(id, ChannelId(thread)).await.unwrap();
+        services
+            .games()
+            .set_thread(id, ChannelId(thread))
+            .await
+            .unwrap();
         let scheduler = d.scheduler(clock.clone(), SchedulerConfig::default());
         clock.advance(24 * HOUR * 30 / 100);
         let r = scheduler.sweep().await.unwrap();

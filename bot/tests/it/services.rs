@@ -45,10 +45,16 @@ fn challenge(opponent: Option<UserId>, color: ColorChoice) -> NewChallenge {
 
 async fn atomic_game(s: &Services) -> GameId {
     let c = s
-        .create_challenge(challenge(Some(BOB), ColorChoice::White))
+        .challenges()
+        .create(challenge(Some(BOB), ColorChoice::White))
         .await
         .unwrap();
-    s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id
+    s.challenges()
+        .accept(c.id, BOB, "bob")
+        .await
+        .unwrap()
+        .row
+        .id
 }
 
 fn refused<T: std::fmt::Debug>(r: Result<T, ServiceError>) -> Refusal {
@@ -68,7 +74,7 @@ kaboom_testkit::dbtest! {
             ..challenge(None, ColorChoice::White)
         };
         assert!(matches!(
-            refused(s.create_challenge(self_challenge).await),
+            refused(s.challenges().create(self_challenge).await),
             Refusal::ChallengeSelf
         ));
         let bad_days = NewChallenge {
@@ -76,46 +82,46 @@ kaboom_testkit::dbtest! {
             ..challenge(None, ColorChoice::White)
         };
         assert!(matches!(
-            refused(s.create_challenge(bad_days).await),
+            refused(s.challenges().create(bad_days).await),
             Refusal::DaysNotOffered { days: 4 }
         ));
 
         let named = s
-            .create_challenge(challenge(Some(BOB), ColorChoice::Black))
+            .challenges().create(challenge(Some(BOB), ColorChoice::Black))
             .await
             .unwrap();
         assert!(matches!(
-            refused(s.accept_challenge(named.id, CAROL, "carol").await),
+            refused(s.challenges().accept(named.id, CAROL, "carol").await),
             Refusal::AddressedToSomeoneElse
         ));
         assert!(matches!(
-            refused(s.accept_challenge(named.id, ALICE, "alice").await),
+            refused(s.challenges().accept(named.id, ALICE, "alice").await),
             Refusal::AcceptOwnChallenge
         ));
-        let snap = s.accept_challenge(named.id, BOB, "bob").await.unwrap();
+        let snap = s.challenges().accept(named.id, BOB, "bob").await.unwrap();
         assert_eq!((snap.row.white_id, snap.row.black_id), (BOB, ALICE));
         assert_eq!(snap.row.deadline_at, Some(T0 + 3 * 86_400));
         assert!(snap.row.rated);
         assert!(matches!(
-            refused(s.accept_challenge(named.id, BOB, "bob").await),
+            refused(s.challenges().accept(named.id, BOB, "bob").await),
             Refusal::ChallengeNotOpen { .. }
         ));
 
         let open = s
-            .create_challenge(challenge(None, ColorChoice::Random))
+            .challenges().create(challenge(None, ColorChoice::Random))
             .await
             .unwrap();
         assert!(matches!(
-            refused(s.close_challenge(open.id, BOB, false).await),
+            refused(s.challenges().close(open.id, BOB, false).await),
             Refusal::OpenToAnyone
         ));
         assert!(matches!(
-            refused(s.close_challenge(open.id, BOB, true).await),
+            refused(s.challenges().close(open.id, BOB, true).await),
             Refusal::OnlyChallengerCancels
         ));
-        s.close_challenge(open.id, ALICE, true).await.unwrap();
+        s.challenges().close(open.id, ALICE, true).await.unwrap();
         assert!(matches!(
-            refused(s.accept_challenge(open.id, CAROL, "carol").await),
+            refused(s.challenges().accept(open.id, CAROL, "carol").await),
             Refusal::ChallengeNotOpen {
                 was: Some(ChallengeState::Cancelled)
             }
@@ -130,25 +136,25 @@ kaboom_testkit::dbtest! {
         let (s, clock) = services(db);
         let id = atomic_game(&s).await;
         // Spectators and the side not to move get no suggestions.
-        assert!(s.suggest(id, CAROL, "").await.unwrap().is_empty());
-        assert!(s.suggest(id, BOB, "").await.unwrap().is_empty());
-        let all = s.suggest(id, ALICE, "").await.unwrap();
+        assert!(s.games().suggest(id, CAROL, "").await.unwrap().is_empty());
+        assert!(s.games().suggest(id, BOB, "").await.unwrap().is_empty());
+        let all = s.games().suggest(id, ALICE, "").await.unwrap();
         assert_eq!(all.len(), 20);
-        let knights = s.suggest(id, ALICE, "knight").await.unwrap();
+        let knights = s.games().suggest(id, ALICE, "knight").await.unwrap();
         assert_eq!(knights.len(), 4, "{knights:?}");
         assert!(knights.iter().all(|k| k.label.contains("Knight")));
-        let nf = s.suggest(id, ALICE, "g1f").await.unwrap();
+        let nf = s.games().suggest(id, ALICE, "g1f").await.unwrap();
         assert_eq!(nf[0].value, "Nf3");
 
         for (user, text) in [(ALICE, "Nf3"), (BOB, "a6"), (ALICE, "g1g5"), (BOB, "a5")] {
             let text = if text == "g1g5" { "Ng5" } else { text };
             clock.advance(60);
-            s.play(id, user, text).await.unwrap();
+            s.games().play(kaboom_service::PlayRequest::new(id, user, text)).await.unwrap();
         }
-        let capture = s.suggest(id, ALICE, "Nxf7").await.unwrap();
+        let capture = s.games().suggest(id, ALICE, "Nxf7").await.unwrap();
         assert!(capture[0].label.contains("blast removes"), "{capture:?}");
         assert!(capture[0].label.contains("Ke8"), "{capture:?}");
-        let played = s.play(id, ALICE, "Nxf7").await.unwrap();
+        let played = s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "Nxf7")).await.unwrap();
         let outcome = played.snap.outcome().unwrap();
         assert_eq!(
             (outcome.winner, outcome.reason),
@@ -158,10 +164,10 @@ kaboom_testkit::dbtest! {
         assert_eq!(played.snap.row.result.as_deref(), Some("1-0"));
         assert_eq!(played.snap.row.deadline_at, None);
         assert!(matches!(
-            refused(s.play(id, BOB, "e6").await),
+            refused(s.games().play(kaboom_service::PlayRequest::new(id, BOB, "e6")).await),
             Refusal::GameOver(_)
         ));
-        let pgn = s.pgn(id).await.unwrap();
+        let pgn = s.games().pgn(id).await.unwrap();
         assert!(pgn.contains("[Variant \"Atomic\"]"), "{pgn}");
         assert!(pgn.contains("1. Nf3 a6 2. Ng5 a5 3. Nxf7# 1-0"), "{pgn}");
     }
@@ -174,17 +180,17 @@ kaboom_testkit::dbtest! {
         let (s, _) = services(db);
         let id = atomic_game(&s).await;
         assert!(matches!(
-            refused(s.play(id, CAROL, "e4").await),
+            refused(s.games().play(kaboom_service::PlayRequest::new(id, CAROL, "e4")).await),
             Refusal::NotAPlayer { act: Act::Move, .. }
         ));
         assert!(matches!(
-            refused(s.play(id, BOB, "e5").await),
+            refused(s.games().play(kaboom_service::PlayRequest::new(id, BOB, "e5")).await),
             Refusal::NotYourTurn {
                 to_move: Color::White,
                 ..
             }
         ));
-        let illegal = refused(s.play(id, ALICE, "e5").await);
+        let illegal = refused(s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e5")).await);
         assert!(
             matches!(&illegal, Refusal::IllegalAction { reason, .. } if reason.contains("e5")),
             "{illegal:?}"
@@ -192,14 +198,14 @@ kaboom_testkit::dbtest! {
         // What the player reads: the reason, then some legal actions.
         let text = messages::refusal(&illegal);
         assert!(text.contains("e5") && text.contains("legal"), "{text}");
-        let nonsense = refused(s.play(id, ALICE, "hello").await);
+        let nonsense = refused(s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "hello")).await);
         assert!(
             matches!(&nonsense, Refusal::IllegalAction { alternatives: Some(some), .. } if !some.is_empty()),
             "{nonsense:?}"
         );
         let text = messages::refusal(&nonsense);
         assert!(text.contains("Some legal actions"), "{text}");
-        assert_eq!(s.load(id).await.unwrap().row.ply, 0);
+        assert_eq!(s.games().load(id).await.unwrap().row.ply, 0);
     }
 }
 
@@ -209,7 +215,7 @@ kaboom_testkit::dbtest! {
         let (db, _dir) = temp_db().await;
         let (s, _) = services(db);
         let id = atomic_game(&s).await;
-        let (a, b) = tokio::join!(s.play(id, ALICE, "e4"), s.play(id, ALICE, "d4"));
+        let (a, b) = tokio::join!(s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")), s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "d4")));
         let oks = [a.is_ok(), b.is_ok()].iter().filter(|x| **x).count();
         assert_eq!(oks, 1, "{a:?} {b:?}");
         let loser = if a.is_ok() { b } else { a };
@@ -217,7 +223,7 @@ kaboom_testkit::dbtest! {
             loser,
             Err(ServiceError::MovedOn { ply: 1, .. }) | Err(ServiceError::Refused(_))
         ));
-        let snap = s.load(id).await.unwrap();
+        let snap = s.games().load(id).await.unwrap();
         assert_eq!(snap.row.ply, 1);
         assert_eq!(snap.game.ply_count(), 1);
     }
@@ -229,8 +235,8 @@ kaboom_testkit::dbtest! {
         let (db, _dir) = temp_db().await;
         let (s, _) = services(db.clone());
         let id = atomic_game(&s).await;
-        s.play(id, ALICE, "e4").await.unwrap();
-        let row = s.load(id).await.unwrap().row;
+        s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
+        let row = s.games().load(id).await.unwrap().row;
         let mut tx = db.begin_write().await.unwrap();
         let stale = StateUpdate {
             expected_ply: 0,
@@ -259,17 +265,17 @@ kaboom_testkit::dbtest! {
         let id = {
             let (s, _) = services(Db::connect(&url).await.unwrap());
             let id = atomic_game(&s).await;
-            s.play(id, ALICE, "e4").await.unwrap();
-            s.offer_draw(id, BOB).await.unwrap();
-            s.db.close().await;
+            s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
+            s.games().offer_draw(id, BOB).await.unwrap();
+            s.db().close().await;
             id
         };
         let (s, _) = services(Db::connect(&url).await.unwrap());
-        let snap = s.load(id).await.unwrap();
+        let snap = s.games().load(id).await.unwrap();
         assert_eq!(snap.row.ply, 1);
-        assert_eq!(s.draw_offer(id).await.unwrap(), Some(Color::Black));
-        s.play(id, BOB, "d5").await.unwrap();
-        assert_eq!(s.active_games(ALICE).await.unwrap().len(), 1);
+        assert_eq!(s.games().draw_offer(id).await.unwrap(), Some(Color::Black));
+        s.games().play(kaboom_service::PlayRequest::new(id, BOB, "d5")).await.unwrap();
+        assert_eq!(s.games().active_games(ALICE).await.unwrap().len(), 1);
     }
 }
 
@@ -280,42 +286,42 @@ kaboom_testkit::dbtest! {
         let (s, _) = services(db);
         let id = atomic_game(&s).await;
         assert!(matches!(
-            refused(s.offer_draw(id, CAROL).await),
+            refused(s.games().offer_draw(id, CAROL).await),
             Refusal::NotAPlayer {
                 act: Act::OfferDraw,
                 ..
             }
         ));
         assert!(matches!(
-            s.offer_draw(id, ALICE).await.unwrap(),
+            s.games().offer_draw(id, ALICE).await.unwrap(),
             DrawResult::Offered {
                 by: Color::White,
                 ..
             }
         ));
         assert!(matches!(
-            refused(s.offer_draw(id, ALICE).await),
+            refused(s.games().offer_draw(id, ALICE).await),
             Refusal::DrawAlreadyOffered
         ));
         // The offerer may move with the offer standing.
-        let p = s.play(id, ALICE, "e4").await.unwrap();
+        let p = s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
         assert!(!p.declined_draw);
-        assert_eq!(s.draw_offer(id).await.unwrap(), Some(Color::White));
+        assert_eq!(s.games().draw_offer(id).await.unwrap(), Some(Color::White));
         assert!(matches!(
-            refused(s.answer_draw(id, ALICE, true).await),
+            refused(s.games().answer_draw(id, ALICE, true).await),
             Refusal::OwnDrawOffer
         ));
         // The opponent's move declines it.
-        let p = s.play(id, BOB, "e5").await.unwrap();
+        let p = s.games().play(kaboom_service::PlayRequest::new(id, BOB, "e5")).await.unwrap();
         assert!(p.declined_draw);
-        assert_eq!(s.draw_offer(id).await.unwrap(), None);
+        assert_eq!(s.games().draw_offer(id).await.unwrap(), None);
         assert!(matches!(
-            refused(s.answer_draw(id, BOB, true).await),
+            refused(s.games().answer_draw(id, BOB, true).await),
             Refusal::NoDrawOffer
         ));
         // Offer and accept.
-        s.offer_draw(id, BOB).await.unwrap();
-        let DrawResult::Agreed(ended) = s.answer_draw(id, ALICE, true).await.unwrap() else {
+        s.games().offer_draw(id, BOB).await.unwrap();
+        let DrawResult::Agreed(ended) = s.games().answer_draw(id, ALICE, true).await.unwrap() else {
             panic!("expected agreement");
         };
         assert_eq!(ended.outcome.reason, EndReason::Agreement);
@@ -329,30 +335,30 @@ kaboom_testkit::dbtest! {
         let (db, _dir) = temp_db().await;
         let (s, _) = services(db);
         let id = atomic_game(&s).await;
-        s.play(id, ALICE, "e4").await.unwrap();
-        let ended = s.abort(id, BOB).await.unwrap();
+        s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
+        let ended = s.games().abort(id, BOB).await.unwrap();
         assert_eq!(ended.outcome.reason, EndReason::Aborted);
         assert_eq!(ended.snap.row.result.as_deref(), Some("*"));
-        assert!(s.active_games(ALICE).await.unwrap().is_empty());
+        assert!(s.games().active_games(ALICE).await.unwrap().is_empty());
 
         let id = atomic_game(&s).await;
-        s.play(id, ALICE, "e4").await.unwrap();
-        s.play(id, BOB, "e5").await.unwrap();
+        s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
+        s.games().play(kaboom_service::PlayRequest::new(id, BOB, "e5")).await.unwrap();
         assert!(matches!(
-            refused(s.abort(id, ALICE).await),
+            refused(s.games().abort(id, ALICE).await),
             Refusal::TooLateToAbort
         ));
         assert!(matches!(
-            refused(s.resign(id, CAROL).await),
+            refused(s.games().resign(id, CAROL).await),
             Refusal::NotAPlayer {
                 act: Act::Resign,
                 ..
             }
         ));
-        let ended = s.resign(id, BOB).await.unwrap();
+        let ended = s.games().resign(id, BOB).await.unwrap();
         assert_eq!(ended.outcome.winner, Some(Color::White));
         assert!(matches!(
-            refused(s.resign(id, ALICE).await),
+            refused(s.games().resign(id, ALICE).await),
             Refusal::AlreadyOver(_)
         ));
     }
@@ -380,13 +386,13 @@ kaboom_testkit::dbtest! {
             },
             ..challenge(Some(BOB), ColorChoice::White)
         };
-        let c = s.create_challenge(spec).await.unwrap();
-        let id = s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id;
+        let c = s.challenges().create(spec).await.unwrap();
+        let id = s.challenges().accept(c.id, BOB, "bob").await.unwrap().row.id;
         assert!(matches!(
-            refused(s.play(id, ALICE, "e4").await),
+            refused(s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await),
             Refusal::NotStarted
         ));
-        let menu = s.carrier_menu(id, ALICE).await.unwrap();
+        let menu = s.games().carrier_menu(id, ALICE).await.unwrap();
         assert_eq!(menu.count, 2);
         assert_eq!(menu.options.len(), 15, "every piece but the king (BE-2)");
         assert!(
@@ -395,18 +401,18 @@ kaboom_testkit::dbtest! {
                 .all(|(_, kind)| *kind != kaboom_rules::Kind::King)
         );
         assert!(matches!(
-            refused(s.carrier_menu(id, CAROL).await),
+            refused(s.games().carrier_menu(id, CAROL).await),
             Refusal::NotAPlayer {
                 act: Act::ChooseCarriers,
                 ..
             }
         ));
         assert!(matches!(
-            refused(s.designate(id, ALICE, &["g1".into()]).await),
+            refused(s.games().designate(id, ALICE, &["g1".into()]).await),
             Refusal::CarriersNotAllowed { .. }
         ));
         let d = s
-            .designate(id, ALICE, &["g1".into(), "b1".into()])
+            .games().designate(id, ALICE, &["g1".into(), "b1".into()])
             .await
             .unwrap();
         assert!(!d.started);
@@ -416,25 +422,25 @@ kaboom_testkit::dbtest! {
             commitment::commitment(id, Color::White, "b1,g1", &d.designation.salt)
         );
         assert!(matches!(
-            refused(s.designate(id, ALICE, &["c1".into(), "f1".into()]).await),
+            refused(s.games().designate(id, ALICE, &["c1".into(), "f1".into()]).await),
             Refusal::AlreadyChosen
         ));
         let d = s
-            .designate(id, BOB, &["b8".into(), "c8".into()])
+            .games().designate(id, BOB, &["b8".into(), "c8".into()])
             .await
             .unwrap();
         assert!(d.started);
         assert_eq!(d.all.len(), 2);
         assert_ne!(d.all[0].salt, d.all[1].salt);
         // The PGN keeps the carriers secret until the end, then shows them.
-        let pgn = s.pgn(id).await.unwrap();
+        let pgn = s.games().pgn(id).await.unwrap();
         assert!(
             !pgn.contains("Carriers \"b1") && !pgn.contains("FEN"),
             "{pgn}"
         );
-        s.play(id, ALICE, "e4").await.unwrap();
-        s.resign(id, BOB).await.unwrap();
-        let pgn = s.pgn(id).await.unwrap();
+        s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "e4")).await.unwrap();
+        s.games().resign(id, BOB).await.unwrap();
+        let pgn = s.games().pgn(id).await.unwrap();
         assert!(
             pgn.contains("[WhiteCarriers \"b1,g1\"]") && pgn.contains("[BlackCarriers \"b8,c8\"]"),
             "{pgn}"
@@ -453,35 +459,35 @@ kaboom_testkit::dbtest! {
         let (s, _) = services(db.clone());
         let id = atomic_game(&s).await;
         for (user, san) in [(ALICE, "e4"), (BOB, "e5"), (ALICE, "Nf3"), (BOB, "Nc6")] {
-            s.play(id, user, san).await.unwrap();
+            s.games().play(kaboom_service::PlayRequest::new(id, user, san)).await.unwrap();
         }
-        let before = s.replays.stats();
+        let before = s.replays().stats();
         for typed in ["", "B", "Bb", "Bb5"] {
-            assert!(!s.suggest(id, ALICE, typed).await.unwrap().is_empty());
+            assert!(!s.games().suggest(id, ALICE, typed).await.unwrap().is_empty());
         }
-        s.play(id, ALICE, "Bb5").await.unwrap();
-        let after = s.replays.stats();
+        s.games().play(kaboom_service::PlayRequest::new(id, ALICE, "Bb5")).await.unwrap();
+        let after = s.replays().stats();
         assert_eq!(after.replays - before.replays, 1, "{before:?} -> {after:?}");
         assert!(after.hits - before.hits >= 4, "{before:?} -> {after:?}");
         // Bob's keystrokes at the new ply: one more replay, then hits.
         for typed in ["", "N", "Nf"] {
-            s.suggest(id, BOB, typed).await.unwrap();
+            s.games().suggest(id, BOB, typed).await.unwrap();
         }
-        assert_eq!(s.replays.stats().replays - after.replays, 1);
+        assert_eq!(s.replays().stats().replays - after.replays, 1);
         // A fresh replay (no cache) agrees with the cached game.
         let uncached = Services::new(db, Arc::new(TestClock::new(T0)), Arc::new(PlainPainter))
             .with_replay_cache(Arc::new(replay::ReplayCache::new(0)));
-        let (cached, fresh) = (s.load(id).await.unwrap(), uncached.load(id).await.unwrap());
+        let (cached, fresh) = (s.games().load(id).await.unwrap(), uncached.games().load(id).await.unwrap());
         assert_eq!(cached.game.fen(Viewer::Full), fresh.game.fen(Viewer::Full));
         assert_eq!(cached.game.plies(), fresh.game.plies());
-        assert_eq!(uncached.replays.stats().len, 0);
+        assert_eq!(uncached.replays().stats().len, 0);
         // Another writer moved first: the cached services' move is refused, not applied twice.
-        uncached.play(id, BOB, "Nf6").await.unwrap();
+        uncached.games().play(kaboom_service::PlayRequest::new(id, BOB, "Nf6")).await.unwrap();
         assert!(matches!(
-            refused(s.play(id, BOB, "a6").await),
+            refused(s.games().play(kaboom_service::PlayRequest::new(id, BOB, "a6")).await),
             Refusal::NotYourTurn { .. }
         ));
-        assert_eq!(s.load(id).await.unwrap().row.ply, 6);
+        assert_eq!(s.games().load(id).await.unwrap().row.ply, 6);
     }
 }
 
@@ -497,14 +503,14 @@ kaboom_testkit::dbtest! {
             variant: Variant::Beirut,
             ..challenge(Some(BOB), ColorChoice::White)
         };
-        let c = s.create_challenge(spec).await.unwrap();
-        let id = s.accept_challenge(c.id, BOB, "bob").await.unwrap().row.id;
-        s.designate(id, ALICE, &["b1".into()]).await.unwrap();
-        s.designate(id, BOB, &["g8".into()]).await.unwrap();
-        s.suggest(id, ALICE, "").await.unwrap();
-        let hits = s.replays.stats().hits;
-        let snap = s.load(id).await.unwrap();
-        assert!(s.replays.stats().hits > hits, "served from the cache");
+        let c = s.challenges().create(spec).await.unwrap();
+        let id = s.challenges().accept(c.id, BOB, "bob").await.unwrap().row.id;
+        s.games().designate(id, ALICE, &["b1".into()]).await.unwrap();
+        s.games().designate(id, BOB, &["g8".into()]).await.unwrap();
+        s.games().suggest(id, ALICE, "").await.unwrap();
+        let hits = s.replays().stats().hits;
+        let snap = s.games().load(id).await.unwrap();
+        assert!(s.replays().stats().hits > hits, "served from the cache");
         let carriers = |viewer: Viewer| -> Vec<String> {
             snap.game
                 .board_view(viewer)
@@ -519,7 +525,7 @@ kaboom_testkit::dbtest! {
         assert!(carriers(Viewer::Spectator).is_empty());
         // White's suggestions (on White's view) never give away Black's carrier g8.
         let labels: Vec<String> = s
-            .suggest(id, ALICE, "")
+            .games().suggest(id, ALICE, "")
             .await
             .unwrap()
             .into_iter()

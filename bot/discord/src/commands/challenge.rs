@@ -144,7 +144,7 @@ pub async fn challenge(
         },
         rated: rated.unwrap_or(true),
     };
-    let created = services.create_challenge(spec).await?;
+    let created = services.challenges().create(spec).await?;
     // The answer is the challenge's message: read back to record it (the game's thread is
     // started from it). If Discord does not give it, the Accept click records it.
     let message = crate::respond::send_reply(
@@ -152,8 +152,8 @@ pub async fn challenge(
         poise::CreateReply::default()
             .content(messages::open_challenge_text(
                 &created,
-                services.clock.now(),
-                &services.scheduler,
+                services.clock().now(),
+                services.scheduler_config(),
             ))
             .components(messages::challenge_buttons(created.id))
             .allowed_mentions(messages::mentions::only(
@@ -164,7 +164,8 @@ pub async fn challenge(
     .await?;
     if let Some(message) = message {
         services
-            .set_challenge_message(created.id, message.id.domain())
+            .challenges()
+            .set_message(created.id, message.id.domain())
             .await?;
     }
     Ok(())

@@ -17,7 +17,13 @@ async fn autocomplete_line(
         return serenity::CreateAutocompleteResponse::new();
     };
     let user = ctx.author().id.domain();
-    super::suggestion_choices(ctx.data().services.suggest_line(id, user, partial).await)
+    super::suggestion_choices(
+        ctx.data()
+            .services
+            .comforts()
+            .suggest_line(id, user, partial)
+            .await,
+    )
 }
 
 /// Conditional moves: replies the bot plays for you when your opponent plays what you expect.
@@ -43,7 +49,12 @@ pub async fn line(
     crate::respond::defer(ctx, true).await?;
     let id = resolve_game(ctx, game.as_deref()).await?;
     let user = ctx.author().id.domain();
-    let added = ctx.data().services.add_line(id, user, &line).await?;
+    let added = ctx
+        .data()
+        .services
+        .comforts()
+        .add_line(id, user, &line)
+        .await?;
     let mut text = words::line_stored(id, &added.line);
     if let Some(played) = &added.played {
         let ack = flows::after_play(&ctx.data().outbox, played).await?;
@@ -65,6 +76,7 @@ pub async fn list(
     let lines = ctx
         .data()
         .services
+        .comforts()
         .lines(id, ctx.author().id.domain())
         .await?;
     say_private(ctx, words::lines_list(id, &lines)).await
@@ -83,6 +95,7 @@ pub async fn clear(
     let n = ctx
         .data()
         .services
+        .comforts()
         .clear_lines(id, ctx.author().id.domain())
         .await?;
     say_private(ctx, words::lines_cleared(id, n)).await
@@ -114,6 +127,7 @@ pub async fn vacation_start(
     crate::respond::defer(ctx, true).await?;
     let services = &ctx.data().services;
     let started = services
+        .comforts()
         .start_vacation(
             ctx.author().id.domain(),
             ctx.author().display_name(),
@@ -131,6 +145,7 @@ pub async fn vacation_end(ctx: Context<'_>) -> Result<(), Error> {
     crate::respond::defer(ctx, true).await?;
     ctx.data()
         .services
+        .comforts()
         .end_vacation(ctx.author().id.domain())
         .await?;
     ctx.data().outbox.kick();
@@ -143,6 +158,7 @@ pub async fn vacation_status(ctx: Context<'_>) -> Result<(), Error> {
     let (left, allowance, running) = ctx
         .data()
         .services
+        .comforts()
         .vacation_days_left(ctx.author().id.domain(), ctx.guild_id().map(Domain::domain))
         .await?;
     say_private(
@@ -172,6 +188,7 @@ pub async fn vacation_allowance(
     };
     ctx.data()
         .services
+        .comforts()
         .set_vacation_allowance(guild.domain(), days)
         .await?;
     say_private(
@@ -194,6 +211,7 @@ pub async fn takeback(
     let result = ctx
         .data()
         .services
+        .comforts()
         .propose_takeback(id, ctx.author().id.domain())
         .await?;
     ctx.data().outbox.settle(id).await?;
@@ -219,11 +237,11 @@ pub async fn note(
     let user = ctx.author().id.domain();
     let services = &ctx.data().services;
     let note = if clear.unwrap_or(false) {
-        services.add_note(id, user, None).await?
+        services.comforts().add_note(id, user, None).await?
     } else if let Some(t) = text.as_deref() {
-        services.add_note(id, user, Some(t)).await?
+        services.comforts().add_note(id, user, Some(t)).await?
     } else {
-        services.note(id, user).await?
+        services.comforts().note(id, user).await?
     };
     say_private(ctx, words::note_reply(id, note.as_deref())).await
 }

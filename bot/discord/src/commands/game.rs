@@ -26,15 +26,15 @@ async fn request(ctx: Context<'_>, game: Option<String>, request: Request) -> Re
     let services = &ctx.data().services;
     let text = match request {
         Request::Resign => {
-            let ended = services.resign(id, user).await?;
+            let ended = services.games().resign(id, user).await?;
             flows::after_end(&ctx.data().outbox, &ended).await?
         }
         Request::Abort => {
-            let ended = services.abort(id, user).await?;
+            let ended = services.games().abort(id, user).await?;
             flows::after_end(&ctx.data().outbox, &ended).await?
         }
         Request::Draw => {
-            let result = services.offer_draw(id, user).await?;
+            let result = services.games().offer_draw(id, user).await?;
             flows::after_draw(&ctx.data().outbox, &result).await?
         }
     };

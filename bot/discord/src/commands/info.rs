@@ -29,6 +29,7 @@ pub async fn games(
     let services = &ctx.data().services;
     if finished.unwrap_or(false) {
         let archive = services
+            .ratings()
             .archive(
                 who.id.domain(),
                 super::ratings::readable(ctx),
@@ -40,6 +41,7 @@ pub async fn games(
     // Only games readable here: this server's, or in a DM the caller's own.
     let guild = ctx.guild_id().map(Domain::domain);
     let games = services
+        .games()
         .active_games_readable(who.id.domain(), ctx.author().id.domain(), guild)
         .await?;
     let here = match guild {
@@ -58,7 +60,7 @@ pub async fn games(
         let state = if row.state == GameState::Setup {
             "choosing carriers".to_string()
         } else {
-            match services.load(row.id).await {
+            match services.games().load(row.id).await {
                 Ok(snap) => {
                     let turn = snap.game.turn();
                     let mut s = format!("{} to move", snap.row.name(turn));
@@ -95,9 +97,10 @@ pub async fn pgn(
     let guild = ctx.guild_id().map(Domain::domain);
     let services = &ctx.data().services;
     services
+        .games()
         .load_readable(id, ctx.author().id.domain(), guild)
         .await?;
-    let text = services.pgn(id).await?;
+    let text = services.games().pgn(id).await?;
     crate::respond::send(
         ctx,
         poise::CreateReply::default()
@@ -140,8 +143,10 @@ pub async fn rules(
     crate::respond::defer(ctx, false).await?;
     let variant: Variant = variant.into();
     let services = ctx.data().services.clone();
-    let pool = services.cpu.clone();
-    let png = pool.run(move || services.paint_start(variant)).await?;
+    let pool = services.cpu().clone();
+    let png = pool
+        .run(move || services.games().paint_start(variant))
+        .await?;
     // The full rules as a Markdown file.
     let mut reply = poise::CreateReply::default().attachment(serenity::CreateAttachment::bytes(
         messages::full_rules::text(variant).into_bytes(),

@@ -99,9 +99,14 @@ pub(crate) async fn autocomplete_target(ctx: Context<'_>) -> Option<GameId> {
     let services = &ctx.data().services;
     match typed_game_option(ctx) {
         Some(g) => parse_game_option(&g).ok(),
-        None => match services.game_in_thread(ctx.channel_id().domain()).await {
+        None => match services
+            .games()
+            .game_in_thread(ctx.channel_id().domain())
+            .await
+        {
             Ok(Some(id)) => Some(id),
             _ => services
+                .games()
                 .active_games(ctx.author().id.domain())
                 .await
                 .ok()
@@ -134,10 +139,17 @@ pub async fn resolve_game(ctx: Context<'_>, game: Option<&str>) -> Result<GameId
     if let Some(text) = game {
         return Ok(parse_game_option(text)?);
     }
-    if let Some(id) = services.game_in_thread(ctx.channel_id().domain()).await? {
+    if let Some(id) = services
+        .games()
+        .game_in_thread(ctx.channel_id().domain())
+        .await?
+    {
         return Ok(id);
     }
-    let mine = services.active_games(ctx.author().id.domain()).await?;
+    let mine = services
+        .games()
+        .active_games(ctx.author().id.domain())
+        .await?;
     if mine.len() == 1 {
         return Ok(mine[0].id);
     }
@@ -153,6 +165,7 @@ pub async fn autocomplete_game(
     let games = ctx
         .data()
         .services
+        .games()
         .active_games(user)
         .await
         .unwrap_or_default();

@@ -18,7 +18,7 @@ async fn autocomplete_action(
         return serenity::CreateAutocompleteResponse::new();
     };
     let user = ctx.author().id.domain();
-    super::suggestion_choices(ctx.data().services.suggest(id, user, partial).await)
+    super::suggestion_choices(ctx.data().services.games().suggest(id, user, partial).await)
 }
 
 /// Make your move. Start typing: the list shows your legal actions and what each removes.
@@ -45,21 +45,25 @@ pub async fn move_(
     // that remove pieces; Confirm then plays it.
     let mode = match preview {
         Some(_) => kaboom_domain::settings::PreviewMode::default(),
-        None => services.preview_mode(user).await?,
+        None => services.previews().mode(user).await?,
     };
     if crate::preview::may_preview(preview, mode) {
-        let p = services.preview(id, user, &action).await?;
+        let p = services.previews().preview(id, user, &action).await?;
         if crate::preview::shows(preview, &p) {
             return crate::preview::show(ctx, p).await;
         }
     }
-    match services.play(id, user, &action).await {
+    match services
+        .games()
+        .play(kaboom_service::PlayRequest::new(id, user, &action))
+        .await
+    {
         Ok(played) => {
             let text = flows::after_play(&ctx.data().outbox, &played).await?;
             super::say_private(ctx, text).await
         }
         Err(ServiceError::MovedOn { game_id, .. }) => {
-            let snap = services.load(game_id).await?;
+            let snap = services.games().load(game_id).await?;
             let (caption, image) = flows::own_view(services, &snap, user).await?;
             crate::respond::send(
                 ctx,
@@ -97,6 +101,7 @@ pub async fn board(
     let id = resolve_game(ctx, game.as_deref()).await?;
     let guild = ctx.guild_id().map(Domain::domain);
     let snap = services
+        .games()
         .load_readable(id, ctx.author().id.domain(), guild)
         .await?;
     let (text, image) = if private {
@@ -105,7 +110,7 @@ pub async fn board(
         let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
         let mut text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);
         if let Some(outcome) = snap.outcome() {
-            let change = services.rating_change(id).await?;
+            let change = services.ratings().rating_change(id).await?;
             for line in messages::ratings::result_lines(&snap.row, &outcome, change.as_ref()) {
                 text.push('\n');
                 text.push_str(&line);

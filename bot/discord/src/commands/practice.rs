@@ -76,7 +76,7 @@ pub async fn play_bot(
         },
         rated: false,
     };
-    let created = services.create_challenge(spec).await?;
+    let created = services.challenges().create(spec).await?;
     // The answer is the game's first message: the thread is started from it.
     let message = crate::respond::send_reply(
         ctx,
@@ -88,11 +88,13 @@ pub async fn play_bot(
     .await?;
     if let Some(message) = message {
         services
-            .set_challenge_message(created.id, message.id.domain())
+            .challenges()
+            .set_message(created.id, message.id.domain())
             .await?;
     }
     let snap = services
-        .accept_for_engine(created.id, &engine, level)
+        .practice()
+        .accept(created.id, &engine, level)
         .await?;
     // The thread, the first board and the carrier menu go out through the outbox.
     crate::flows::open_game(&ctx.data().outbox, &snap).await?;

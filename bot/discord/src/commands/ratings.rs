@@ -33,6 +33,7 @@ pub async fn profile(
     let profile = ctx
         .data()
         .services
+        .ratings()
         .profile(who.id.domain(), readable(ctx))
         .await?;
     ctx.send(
@@ -57,6 +58,7 @@ pub async fn leaderboard(
     let board = ctx
         .data()
         .services
+        .ratings()
         .leaderboard(variant, ctx.author().id.domain())
         .await?;
     ctx.send(

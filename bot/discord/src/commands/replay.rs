@@ -26,7 +26,7 @@ pub async fn replay(
     let caller = ctx.author().id.domain();
     // Who may read the game at all (service/access.rs): its server's members, or its
     // players in a direct message.
-    let snap = services.load_readable(id, caller, guild).await?;
+    let snap = services.games().load_readable(id, caller, guild).await?;
     // Hidden information (BE-2): a finished game is public in full; while it runs, a
     // player sees their own view from their side, anyone else the spectator view.
     let (viewer, bottom) = if snap.outcome().is_some() {

@@ -6,9 +6,8 @@ use super::say_private;
 use crate::ids::Domain;
 use crate::types::{Context, Error};
 use kaboom_domain::ids::{GuildId, UserId};
-use kaboom_service::{Refusal, ServiceError};
-use kaboom_store::settings::{self, GuildSettings, NudgeVia, UserSettings};
-use kaboom_store::{Db, StorageError};
+use kaboom_service::{ServiceError, Services};
+use kaboom_store::settings::NudgeVia;
 
 /// Where reminders go (the option's choices).
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
@@ -42,24 +41,24 @@ pub enum PreviewChoice {
 /// Changes `user`'s explosion preview choice when `previews` is given, and describes it.
 ///
 /// # Errors
-/// [`StorageError`] on a database failure.
+/// [`ServiceError::Storage`] on a database failure.
 pub async fn apply_previews(
-    db: &Db,
+    services: &Services,
     user: UserId,
     previews: Option<PreviewChoice>,
-    now: i64,
-) -> Result<String, StorageError> {
+) -> Result<String, ServiceError> {
     use kaboom_domain::settings::PreviewMode;
+    let previews_service = services.previews();
     let mode = match previews {
         Some(choice) => {
             let mode = match choice {
                 PreviewChoice::Always => PreviewMode::Always,
                 PreviewChoice::WhenAsked => PreviewMode::WhenAsked,
             };
-            settings::put_preview_mode(db, user, mode, now).await?;
+            previews_service.set_mode(user, mode).await?;
             mode
         }
-        None => settings::preview_mode(db, user).await?,
+        None => previews_service.mode(user).await?,
     };
     Ok(crate::messages::preview::setting_text(mode).to_string())
 }
@@ -67,22 +66,14 @@ pub async fn apply_previews(
 /// Changes what is given of `user`'s settings and describes the result.
 ///
 /// # Errors
-/// [`StorageError`] on a database failure.
+/// [`ServiceError::Storage`] on a database failure.
 pub async fn apply_user(
-    db: &Db,
+    services: &Services,
     user: UserId,
     nudges: Option<bool>,
     via: Option<NudgeVia>,
-    now: i64,
-) -> Result<String, StorageError> {
-    let mut s = settings::user(db, user).await?;
-    if nudges.is_some() || via.is_some() {
-        s = UserSettings {
-            nudges: nudges.unwrap_or(s.nudges),
-            via: via.unwrap_or(s.via),
-        };
-        settings::put_user(db, user, s, now).await?;
-    }
+) -> Result<String, ServiceError> {
+    let s = services.settings().update_user(user, nudges, via).await?;
     Ok(if s.nudges {
         format!(
             "Reminders to move are on, {}. Turn them off with `/settings me nudges:False`.",
@@ -93,45 +84,23 @@ pub async fn apply_user(
     })
 }
 
-/// Changes what is given of server `guild`'s reminder settings (starting from `defaults`
-/// when it has none) and describes the result.
+/// Changes what is given of server `guild`'s reminder settings (starting from the running
+/// scheduler's defaults when it has none) and describes the result.
 ///
 /// # Errors
 /// [`ServiceError::Refused`] for bad values (saying what would be right);
 /// [`ServiceError::Storage`] on a database failure.
 pub async fn apply_guild(
-    db: &Db,
+    services: &Services,
     guild: GuildId,
     shares: Option<&str>,
     idle_hours: Option<i64>,
     repeat_hours: Option<i64>,
-    defaults: &GuildSettings,
-    now: i64,
 ) -> Result<String, ServiceError> {
-    let mut s = settings::guild(db, guild)
-        .await?
-        .unwrap_or_else(|| defaults.clone());
-    let changed = shares.is_some() || idle_hours.is_some() || repeat_hours.is_some();
-    if let Some(text) = shares {
-        s.nudge_shares = settings::parse_shares(text)
-            .map_err(|reason| ServiceError::Refused(Refusal::BadSetting { reason }))?;
-    }
-    for (value, field, name) in [
-        (idle_hours, &mut s.idle_first_secs, "idle_hours"),
-        (repeat_hours, &mut s.idle_repeat_secs, "repeat_hours"),
-    ] {
-        if let Some(h) = value {
-            if !(1..=24 * 90).contains(&h) {
-                return Err(ServiceError::Refused(Refusal::BadSetting {
-                    reason: format!("{name} must be from 1 to 2160 hours (90 days), not {h}."),
-                }));
-            }
-            *field = h * 3600;
-        }
-    }
-    if changed {
-        settings::put_guild(db, guild, &s, now).await?;
-    }
+    let s = services
+        .settings()
+        .update_guild(guild, shares, idle_hours, repeat_hours)
+        .await?;
     Ok(format!(
         "Reminders in this server: timed games at {} of the time per move; untimed games after {} hours without a move, then every {} hours.",
         s.nudge_shares
@@ -166,21 +135,8 @@ pub async fn me(
         ViaChoice::Dm => NudgeVia::Dm,
         ViaChoice::Thread => NudgeVia::Thread,
     });
-    let text = apply_user(
-        &services.db,
-        ctx.author().id.domain(),
-        nudges,
-        via,
-        services.clock.now(),
-    )
-    .await?;
-    let previews = apply_previews(
-        &services.db,
-        ctx.author().id.domain(),
-        previews,
-        services.clock.now(),
-    )
-    .await?;
+    let text = apply_user(services, ctx.author().id.domain(), nudges, via).await?;
+    let previews = apply_previews(services, ctx.author().id.domain(), previews).await?;
     say_private(ctx, format!("{text}\n{previews}")).await
 }
 
@@ -208,16 +164,12 @@ pub async fn server(
         return say_private(ctx, "Server settings can only be changed in a server.").await;
     };
     let services = &ctx.data().services;
-    // The defaults the running scheduler uses for servers that set none.
-    let defaults = services.scheduler.defaults.clone();
     let text = apply_guild(
-        &services.db,
+        services,
         guild.domain(),
         shares.as_deref(),
         idle_hours,
         repeat_hours,
-        &defaults,
-        services.clock.now(),
     )
     .await?;
     say_private(ctx, text).await

@@ -1,0 +1,117 @@
+//! See [`crate::Challenges`].
+
+use super::*;
+
+impl Challenges<'_> {
+    /// Stores a new challenge after checking it: not against oneself, a days-per-move
+    /// choice that is offered, options the variant accepts (Beirut carriers 1-15, BE-2).
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] saying what to change.
+    pub async fn create(self, mut c: NewChallenge) -> Result<Challenge, ServiceError> {
+        if c.opponent_id == Some(c.challenger_id) {
+            return refuse(Refusal::ChallengeSelf);
+        }
+        c.days_per_move = parse_days(c.days_per_move)?;
+        if c.variant != Variant::Beirut {
+            if c.options.carriers != 1 || c.options.dead_mans_switch {
+                return refuse(Refusal::BeirutOptionsOnly { variant: c.variant });
+            }
+        } else if !(1..=kaboom_rules::beirut::MAX_CARRIERS).contains(&c.options.carriers) {
+            return refuse(Refusal::CarrierCount);
+        }
+        if let Err(e) = AnyGame::new(c.variant, c.options) {
+            return refuse(Refusal::VariantUnavailable {
+                variant: c.variant,
+                reason: e.to_string(),
+            });
+        }
+        let id = challenges::insert(&self.core.db, &c, self.core.clock.now()).await?;
+        self.get(id).await
+    }
+
+    /// A stored challenge.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when there is none with that id.
+    pub async fn get(self, id: i64) -> Result<Challenge, ServiceError> {
+        match challenges::get(&self.core.db, id).await? {
+            Some(c) => Ok(c),
+            None => refuse(Refusal::UnknownChallenge { id }),
+        }
+    }
+
+    /// Records the message that shows challenge `id`.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn set_message(self, id: i64, message: MessageId) -> Result<(), ServiceError> {
+        Ok(challenges::set_message(&self.core.db, id, message).await?)
+    }
+
+    /// `user` accepts challenge `id`: the game is created (in setup for Beirut and Nuke).
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when the challenge is not open, is the user's own, or is
+    /// addressed to someone else.
+    pub async fn accept(
+        self,
+        id: i64,
+        user: UserId,
+        user_name: &str,
+    ) -> Result<Snapshot, ServiceError> {
+        self.core.accept(id, user, user_name, None).await
+    }
+
+    /// The named opponent declines challenge `id` (or the challenger cancels it with
+    /// `cancel`).
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] when the user may not, or it is not open.
+    pub async fn close(
+        self,
+        id: i64,
+        user: UserId,
+        cancel: bool,
+    ) -> Result<Challenge, ServiceError> {
+        let mut tx = self.core.db.begin_write().await?;
+        let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
+            return refuse(Refusal::UnknownChallenge { id });
+        };
+        if ch.state != ChallengeState::Open {
+            return refuse(Refusal::ChallengeNotOpen { was: None });
+        }
+        let state = if cancel {
+            if user != ch.spec.challenger_id {
+                return refuse(Refusal::OnlyChallengerCancels);
+            }
+            ChallengeState::Cancelled
+        } else {
+            match ch.spec.opponent_id {
+                Some(o) if o == user => ChallengeState::Declined,
+                Some(_) => return refuse(Refusal::OnlyChallengedDeclines),
+                None if user == ch.spec.challenger_id => {
+                    return refuse(Refusal::DeclineOwnChallenge);
+                }
+                None => {
+                    return refuse(Refusal::OpenToAnyone);
+                }
+            }
+        };
+        challenges::close(&mut tx, id, state, None).await?;
+        let closed = challenges::get_tx(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
+        self.core
+            .enqueue(
+                &mut tx,
+                outbox::Committed::ChallengeClosed {
+                    challenge: &closed,
+                    by: user,
+                },
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(closed)
+    }
+}
