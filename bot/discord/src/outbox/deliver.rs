@@ -107,7 +107,7 @@ impl Deliverer {
     /// [`Services::outbox_waker`] (the scheduler's planner shares it); it first delivers
     /// what is left from before (a crash, failures).
     pub fn spawn(services: Services, http: Arc<serenity::Http>) -> OutboxHandle {
-        let kick = services.outbox_waker.clone();
+        let kick = services.outbox_waker().clone();
         let (done, rx) = watch::channel(0);
         let deliverer = Deliverer {
             services: services.clone(),
@@ -121,7 +121,7 @@ impl Deliverer {
         };
         let listening = deliverer.listening.clone();
         let deliverer = Arc::new(deliverer);
-        if services.db.engine() == kaboom_store::Engine::Postgres {
+        if services.db().engine() == kaboom_store::Engine::Postgres {
             tokio::spawn(deliverer.clone().listen());
             tokio::spawn(deliverer.clone().renew_claims());
         }
@@ -138,7 +138,7 @@ impl Deliverer {
     /// records a failed attempt (PostgreSQL's `LISTEN`), and the dispatcher after a lost
     /// connection. Ends with the deliverer.
     async fn listen(self: Arc<Self>) {
-        let mut listener = match outbox::OutboxListener::start(&self.services.db).await {
+        let mut listener = match outbox::OutboxListener::start(self.services.db()).await {
             Ok(Some(listener)) => listener,
             Ok(None) => return,
             Err(e) => {
@@ -175,7 +175,7 @@ impl Deliverer {
         loop {
             tokio::select! {
                 _ = tick.tick() => {
-                    if let Err(e) = outbox::renew_claims(&self.services.db, &self.owner, unix_now()).await {
+                    if let Err(e) = outbox::renew_claims(self.services.db(), &self.owner, unix_now()).await {
                         tracing::warn!(error = %e, "outbox claims not renewed");
                     }
                 }
@@ -185,7 +185,7 @@ impl Deliverer {
     }
 
     async fn run(self: Arc<Self>) {
-        let period = match self.services.db.engine() {
+        let period = match self.services.db().engine() {
             kaboom_store::Engine::Sqlite => PERIOD,
             kaboom_store::Engine::Postgres => SHARED_PERIOD,
         };
@@ -214,7 +214,7 @@ impl Deliverer {
     /// posted are picked up at once.
     async fn dispatch(self: Arc<Self>) -> Result<Option<i64>, Error> {
         let mut queues: Vec<(Queue, Vec<Entry>)> = Vec::new();
-        for entry in outbox::pending(&self.services.db).await? {
+        for entry in outbox::pending(self.services.db()).await? {
             let key = queue(&entry);
             match queues.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, entries)) => entries.push(entry),
@@ -243,7 +243,7 @@ impl Deliverer {
             // Several processes on one database: only the one that holds the
             // queue's claim posts its entries.
             let claim = key.claim_key();
-            let db = &self.services.db;
+            let db = &self.services.db();
             if !outbox::claim_queue(db, &claim, &self.owner, now).await? {
                 self.in_flight
                     .lock()
@@ -260,7 +260,7 @@ impl Deliverer {
                 if let Err(e) = me.deliver_queue(&claim, entries).await {
                     tracing::warn!(error = %e, "outbox delivery failed");
                 }
-                if let Err(e) = outbox::release_queue(&me.services.db, &claim, &me.owner).await {
+                if let Err(e) = outbox::release_queue(me.services.db(), &claim, &me.owner).await {
                     tracing::warn!(error = %e, "outbox claim not released; it lapses");
                 }
                 me.in_flight
@@ -279,7 +279,7 @@ impl Deliverer {
     /// renewed before each entry; lost (this process stalled past its lease and another
     /// took the queue over), the delivery stops.
     async fn deliver_queue(&self, claim: &str, entries: Vec<Entry>) -> Result<(), Error> {
-        let db = &self.services.db;
+        let db = &self.services.db();
         for listed in entries {
             if !outbox::claim_queue(db, claim, &self.owner, unix_now()).await? {
                 tracing::warn!(queue = claim, "outbox queue taken over by another process");

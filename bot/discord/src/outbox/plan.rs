@@ -23,7 +23,7 @@ impl DiscordEffects {
     /// The planner for `services` (quoting their scheduler configuration).
     pub fn for_services(services: &Services) -> Arc<DiscordEffects> {
         Arc::new(DiscordEffects {
-            designation_timeout_secs: services.scheduler.designation_timeout_secs,
+            designation_timeout_secs: services.scheduler_config().designation_timeout_secs,
         })
     }
 

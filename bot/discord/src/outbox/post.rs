@@ -40,6 +40,9 @@ impl Posted {
 }
 
 /// The game an entry belongs to: every effect but a challenge's names one.
+// The layer's one edge error is large (serenity's error is inside it); like every
+// function of this layer, this one returns it as it is.
+#[allow(clippy::result_large_err)]
 fn game_of(entry: &Entry) -> Result<GameId, Error> {
     entry
         .game_id
@@ -295,7 +298,7 @@ impl Deliverer {
         entry: &Entry,
         message: serenity::CreateMessage,
     ) -> Result<Posted, Error> {
-        let snap = self.services.load(game_of(entry)?).await?;
+        let snap = self.services.games().load(game_of(entry)?).await?;
         Ok(Posted::message(
             self.post_in_game(entry, &snap, message).await?,
         ))
@@ -327,7 +330,7 @@ impl Deliverer {
         message_id: Option<MessageId>,
     ) -> Result<Posted, Error> {
         let game_id = game_of(entry)?;
-        let row = self.services.load(game_id).await?.row;
+        let row = self.services.games().load(game_id).await?.row;
         if let Some(thread) = row.thread_id {
             return Ok(Posted::thread(thread));
         }
@@ -335,7 +338,7 @@ impl Deliverer {
             .create_thread(channel_id, name, message_id)
             .await?
             .domain();
-        self.services.set_thread(game_id, thread).await?;
+        self.services.games().set_thread(game_id, thread).await?;
         Ok(Posted::thread(thread))
     }
 
@@ -346,11 +349,11 @@ impl Deliverer {
         let challenge_id = entry.challenge_id.ok_or(Error::Missing(
             "an accepted challenge's entry names no challenge",
         ))?;
-        let challenge = self.services.challenge(challenge_id).await?;
+        let challenge = self.services.challenges().get(challenge_id).await?;
         let Some(message) = challenge.message_id else {
             return Ok(Posted::default());
         };
-        let row = self.services.load(game_id).await?.row;
+        let row = self.services.games().load(game_id).await?.row;
         let edited = challenge
             .spec
             .channel_id
@@ -383,7 +386,7 @@ impl Deliverer {
     ) -> Result<Posted, Error> {
         let game_id = game_of(entry)?;
         let services = &self.services;
-        let snap = services.load_at(game_id, ply).await?;
+        let snap = services.games().load_at(game_id, ply).await?;
         let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
         let message = serenity::CreateMessage::new()
             .content(caption)
@@ -395,7 +398,7 @@ impl Deliverer {
             ))
             .allowed_mentions(messages::mentions::board(&snap));
         let msg = self.post_in_game(entry, &snap, message).await?;
-        services.set_board_message(game_id, msg).await?;
+        services.games().set_board_message(game_id, msg).await?;
         if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg)
             && let Err(e) = self.set_buttons(&snap, previous, vec![]).await
         {
@@ -411,8 +414,8 @@ impl Deliverer {
     async fn send_carrier_menu(&self, entry: &Entry, user: UserId) -> Result<Posted, Error> {
         let game_id = game_of(entry)?;
         let services = &self.services;
-        let snap = services.load(game_id).await?;
-        let menu = match services.carrier_menu(game_id, user).await {
+        let snap = services.games().load(game_id).await?;
+        let menu = match services.games().carrier_menu(game_id, user).await {
             Ok(menu) => menu,
             // Already chosen, or the game moved on: nothing to post.
             Err(ServiceError::Refused(_)) => return Ok(Posted::default()),
@@ -422,7 +425,7 @@ impl Deliverer {
         // the offer (same nonce): a DM that works on a retry would give the player both
         // (the faults test).
         let offered_before =
-            entry.attempts > 0 && outbox::dm_refused(&services.db, entry.id).await?;
+            entry.attempts > 0 && outbox::dm_refused(services.db(), entry.id).await?;
         if !offered_before {
             let dm = serenity::CreateMessage::new()
                 .content(messages::carrier_prompt(&snap.row, &menu))
@@ -458,7 +461,7 @@ impl Deliverer {
         {
             Ok(msg) => Ok(Posted::message(msg)),
             Err(e) => {
-                outbox::mark_dm_refused(&self.services.db, entry.id).await?;
+                outbox::mark_dm_refused(self.services.db(), entry.id).await?;
                 Err(e)
             }
         }
@@ -502,7 +505,7 @@ impl Deliverer {
     /// the end has; the standing prompts lose theirs.
     async fn announce_end(&self, entry: &Entry, text: String) -> Result<Posted, Error> {
         let game_id = game_of(entry)?;
-        let snap = self.services.load(game_id).await?;
+        let snap = self.services.games().load(game_id).await?;
         let pings = messages::mentions::trailing_mentions(&text);
         let message = serenity::CreateMessage::new()
             .content(text)
@@ -529,9 +532,9 @@ impl Deliverer {
         let game_id = game_of(entry)?;
         let services = &self.services;
         let snap = if ply < 0 {
-            services.load(game_id).await?
+            services.games().load(game_id).await?
         } else {
-            services.load_at(game_id, ply).await?
+            services.games().load_at(game_id, ply).await?
         };
         if snap.game.ply_count() == 0 {
             return Ok(Posted::default());
@@ -550,7 +553,7 @@ impl Deliverer {
     /// A declined takeback: the game's standing prompts lose their buttons (failures are
     /// retried).
     async fn close_prompts_now(&self, entry: &Entry) -> Result<Posted, Error> {
-        let snap = self.services.load(game_of(entry)?).await?;
+        let snap = self.services.games().load(game_of(entry)?).await?;
         self.close_prompts(entry, &snap, true).await?;
         Ok(Posted::default())
     }
@@ -569,7 +572,7 @@ impl Deliverer {
         let Some(game_id) = entry.game_id else {
             return Ok(());
         };
-        let prompts = outbox::open_prompts(&self.services.db, game_id, entry.id).await?;
+        let prompts = outbox::open_prompts(self.services.db(), game_id, entry.id).await?;
         for prompt in prompts {
             match self.set_buttons(snap, prompt, vec![]).await {
                 Ok(_) => {}
@@ -629,7 +632,8 @@ impl Deliverer {
             .id
             .domain();
         self.services
-            .set_challenge_message(challenge_id, msg)
+            .challenges()
+            .set_message(challenge_id, msg)
             .await?;
         Ok(Posted::message(msg))
     }
@@ -646,7 +650,7 @@ impl Deliverer {
         text: String,
     ) -> Result<Posted, Error> {
         let game_id = game_of(entry)?;
-        let snap = self.services.load(game_id).await?;
+        let snap = self.services.games().load(game_id).await?;
         if snap.row.ply != ply || snap.outcome().is_some() {
             tracing::debug!(game_id = %game_id, "nudge dropped: the game moved on before it was posted");
             return Ok(Posted::default());
