@@ -33,7 +33,7 @@ pub async fn insert(
 ) -> Result<(), StorageError> {
     query(
         "INSERT INTO carrier_designations (game_id, color, squares, salt, commitment, chosen_at)
-         VALUES (?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(id)
     .bind(d.color.name())
@@ -63,7 +63,7 @@ fn read(rows: Vec<Row>) -> Result<Vec<Designation>, StorageError> {
 }
 
 const SELECT: &str = "SELECT color, squares, salt, commitment FROM carrier_designations
-     WHERE game_id = ? ORDER BY CASE color WHEN 'white' THEN 0 ELSE 1 END";
+     WHERE game_id = $1 ORDER BY CASE color WHEN 'white' THEN 0 ELSE 1 END";
 
 /// The designations made so far for game `id`, White first.
 ///

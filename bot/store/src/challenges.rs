@@ -165,7 +165,7 @@ pub async fn insert<'a>(
     let row = query(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
             variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12) RETURNING id",
     )
     .bind(c.guild_id)
     .bind(c.channel_id)
@@ -189,7 +189,7 @@ pub async fn insert<'a>(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get(db: &Db, id: i64) -> Result<Option<Challenge>, StorageError> {
-    query("SELECT * FROM challenges WHERE id = ?")
+    query("SELECT * FROM challenges WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
         .await?
@@ -203,7 +203,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Challenge>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<Challenge>, StorageError> {
-    query("SELECT * FROM challenges WHERE id = ?")
+    query("SELECT * FROM challenges WHERE id = $1")
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?
@@ -217,7 +217,7 @@ pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<Challenge>, StorageEr
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn set_message(db: &Db, id: i64, message_id: MessageId) -> Result<(), StorageError> {
-    query("UPDATE challenges SET message_id = ? WHERE id = ?")
+    query("UPDATE challenges SET message_id = $1 WHERE id = $2")
         .bind(message_id)
         .bind(id)
         .execute(db)
@@ -236,7 +236,7 @@ pub async fn close(
     game_id: Option<GameId>,
 ) -> Result<bool, StorageError> {
     let done =
-        query("UPDATE challenges SET state = ?, game_id = ? WHERE id = ? AND state = 'open'")
+        query("UPDATE challenges SET state = $1, game_id = $2 WHERE id = $3 AND state = 'open'")
             .bind(state.name())
             .bind(game_id)
             .bind(id)

@@ -52,7 +52,7 @@ fn line_from(r: &Row) -> Result<Line, StorageError> {
 pub async fn lines_tx(tx: &mut Tx, game: GameId, color: Color) -> Result<Vec<Line>, StorageError> {
     let rows = query(
         "SELECT id, user_id, color, from_ply, actions FROM premoves
-         WHERE game_id = ? AND color = ? ORDER BY id",
+         WHERE game_id = $1 AND color = $2 ORDER BY id",
     )
     .bind(game)
     .bind(color.name())
@@ -77,7 +77,7 @@ pub async fn add_line(
     let json = serde_json::to_string(actions).unwrap_or_else(|_| "[]".into());
     let row = query(
         "INSERT INTO premoves (game_id, user_id, color, from_ply, actions, created_at)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(game)
     .bind(user)
@@ -101,7 +101,7 @@ pub async fn advance_line(
     actions: &[String],
 ) -> Result<(), StorageError> {
     let json = serde_json::to_string(actions).unwrap_or_else(|_| "[]".into());
-    query("UPDATE premoves SET from_ply = ?, actions = ? WHERE id = ?")
+    query("UPDATE premoves SET from_ply = $1, actions = $2 WHERE id = $3")
         .bind(from_ply)
         .bind(json)
         .bind(id)
@@ -115,7 +115,7 @@ pub async fn advance_line(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn drop_line(tx: &mut Tx, id: i64) -> Result<(), StorageError> {
-    query("DELETE FROM premoves WHERE id = ?")
+    query("DELETE FROM premoves WHERE id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -133,14 +133,14 @@ pub async fn clear_lines(
 ) -> Result<u64, StorageError> {
     let done = match color {
         Some(c) => {
-            query("DELETE FROM premoves WHERE game_id = ? AND color = ?")
+            query("DELETE FROM premoves WHERE game_id = $1 AND color = $2")
                 .bind(game)
                 .bind(c.name())
                 .execute(&mut *tx)
                 .await?
         }
         None => {
-            query("DELETE FROM premoves WHERE game_id = ?")
+            query("DELETE FROM premoves WHERE game_id = $1")
                 .bind(game)
                 .execute(&mut *tx)
                 .await?
@@ -186,7 +186,7 @@ fn vacation_from(r: &Row) -> Result<Vacation, StorageError> {
 /// [`StorageError`] on a database failure.
 pub async fn running_vacation(tx: &mut Tx, user: UserId) -> Result<Option<Vacation>, StorageError> {
     let row = query(
-        "SELECT * FROM vacations WHERE user_id = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
+        "SELECT * FROM vacations WHERE user_id = $1 AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
     )
     .bind(user)
     .fetch_optional(&mut *tx)
@@ -203,7 +203,7 @@ pub async fn vacations_since(
     user: UserId,
     since: i64,
 ) -> Result<Vec<Vacation>, StorageError> {
-    let rows = query("SELECT * FROM vacations WHERE user_id = ? AND started_at >= ? ORDER BY id")
+    let rows = query("SELECT * FROM vacations WHERE user_id = $1 AND started_at >= $2 ORDER BY id")
         .bind(user)
         .bind(since)
         .fetch_all(&mut *tx)
@@ -223,7 +223,7 @@ pub async fn start_vacation(
     until_at: i64,
 ) -> Result<i64, StorageError> {
     let row = query(
-        "INSERT INTO vacations (user_id, name, started_at, until_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO vacations (user_id, name, started_at, until_at) VALUES ($1, $2, $3, $4)
          RETURNING id",
     )
     .bind(user)
@@ -240,7 +240,7 @@ pub async fn start_vacation(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn end_vacation(tx: &mut Tx, id: i64, at: i64) -> Result<bool, StorageError> {
-    let done = query("UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
+    let done = query("UPDATE vacations SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL")
         .bind(at)
         .bind(id)
         .execute(&mut *tx)
@@ -254,7 +254,7 @@ pub async fn end_vacation(tx: &mut Tx, id: i64, at: i64) -> Result<bool, Storage
 /// [`StorageError`] on a database failure.
 pub async fn vacations_due(db: &Db, now: i64) -> Result<Vec<Vacation>, StorageError> {
     let rows =
-        query("SELECT * FROM vacations WHERE ended_at IS NULL AND until_at <= ? ORDER BY until_at")
+        query("SELECT * FROM vacations WHERE ended_at IS NULL AND until_at <= $1 ORDER BY until_at")
             .bind(now)
             .fetch_all(db)
             .await?;
@@ -267,8 +267,8 @@ pub async fn vacations_due(db: &Db, now: i64) -> Result<Vec<Vacation>, StorageEr
 /// [`StorageError`] on a database failure.
 pub async fn on_vacation(db: &Db, user: UserId, now: i64) -> Result<bool, StorageError> {
     let row = query(
-        "SELECT 1 FROM vacations WHERE user_id = ? AND ended_at IS NULL AND until_at > ?
-         AND started_at <= ? LIMIT 1",
+        "SELECT 1 FROM vacations WHERE user_id = $1 AND ended_at IS NULL AND until_at > $2
+         AND started_at <= $3 LIMIT 1",
     )
     .bind(user)
     .bind(now)
@@ -292,9 +292,9 @@ pub async fn shift_deadline(
     now: i64,
 ) -> Result<bool, StorageError> {
     let done = query(
-        "UPDATE games SET deadline_at = deadline_at + ?, updated_at = ?
-         WHERE id = ? AND ply = ? AND state = 'active' AND deadline_at IS NOT NULL
-           AND deadline_at > ?",
+        "UPDATE games SET deadline_at = deadline_at + $1, updated_at = $2
+         WHERE id = $3 AND ply = $4 AND state = 'active' AND deadline_at IS NOT NULL
+           AND deadline_at > $5",
     )
     .bind(secs)
     .bind(now)
@@ -311,7 +311,7 @@ pub async fn shift_deadline(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn guild_allowance(tx: &mut Tx, guild: GuildId) -> Result<Option<u32>, StorageError> {
-    let row = query("SELECT days FROM guild_vacation WHERE guild_id = ?")
+    let row = query("SELECT days FROM guild_vacation WHERE guild_id = $1")
         .bind(guild)
         .fetch_optional(&mut *tx)
         .await?;
@@ -333,7 +333,7 @@ pub async fn put_guild_allowance(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "INSERT INTO guild_vacation (guild_id, days, updated_at) VALUES (?, ?, ?)
+        "INSERT INTO guild_vacation (guild_id, days, updated_at) VALUES ($1, $2, $3)
          ON CONFLICT (guild_id) DO UPDATE SET days = excluded.days, updated_at = excluded.updated_at",
     )
     .bind(guild)
@@ -363,7 +363,7 @@ pub struct TakebackOffer {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn takeback(tx: &mut Tx, game: GameId) -> Result<Option<TakebackOffer>, StorageError> {
-    let row = query("SELECT offered_by, ply, undo FROM takeback_offers WHERE game_id = ?")
+    let row = query("SELECT offered_by, ply, undo FROM takeback_offers WHERE game_id = $1")
         .bind(game)
         .fetch_optional(&mut *tx)
         .await?;
@@ -390,7 +390,7 @@ pub async fn put_takeback(
     clear_takeback(tx, game).await?;
     query(
         "INSERT INTO takeback_offers (game_id, offered_by, ply, undo, offered_at)
-         VALUES (?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(game)
     .bind(offer.by.name())
@@ -407,7 +407,7 @@ pub async fn put_takeback(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn clear_takeback(tx: &mut Tx, game: GameId) -> Result<bool, StorageError> {
-    let done = query("DELETE FROM takeback_offers WHERE game_id = ?")
+    let done = query("DELETE FROM takeback_offers WHERE game_id = $1")
         .bind(game)
         .execute(&mut *tx)
         .await?;
@@ -429,8 +429,8 @@ pub async fn take_back(
     now: i64,
 ) -> Result<bool, StorageError> {
     let done = query(
-        "UPDATE games SET ply = ?, state_fen = ?, deadline_at = ?, updated_at = ?
-         WHERE id = ? AND ply = ? AND state = 'active'",
+        "UPDATE games SET ply = $1, state_fen = $2, deadline_at = $3, updated_at = $4
+         WHERE id = $5 AND ply = $6 AND state = 'active'",
     )
     .bind(to_ply)
     .bind(state_fen)
@@ -443,7 +443,7 @@ pub async fn take_back(
     if done.rows_affected() != 1 {
         return Ok(false);
     }
-    query("DELETE FROM game_actions WHERE game_id = ? AND ply > ?")
+    query("DELETE FROM game_actions WHERE game_id = $1 AND ply > $2")
         .bind(game)
         .bind(to_ply)
         .execute(&mut *tx)
@@ -459,7 +459,7 @@ pub async fn take_back(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn note(db: &Db, game: GameId, user: UserId) -> Result<Option<String>, StorageError> {
-    let row = query("SELECT text FROM game_notes WHERE game_id = ? AND user_id = ?")
+    let row = query("SELECT text FROM game_notes WHERE game_id = $1 AND user_id = $2")
         .bind(game)
         .bind(user)
         .fetch_optional(db)
@@ -481,7 +481,7 @@ pub async fn put_note(
     match text {
         Some(t) => {
             query(
-                "INSERT INTO game_notes (game_id, user_id, text, updated_at) VALUES (?, ?, ?, ?)
+                "INSERT INTO game_notes (game_id, user_id, text, updated_at) VALUES ($1, $2, $3, $4)
                  ON CONFLICT (game_id, user_id) DO UPDATE SET text = excluded.text,
                      updated_at = excluded.updated_at",
             )
@@ -493,7 +493,7 @@ pub async fn put_note(
             .await?;
         }
         None => {
-            query("DELETE FROM game_notes WHERE game_id = ? AND user_id = ?")
+            query("DELETE FROM game_notes WHERE game_id = $1 AND user_id = $2")
                 .bind(game)
                 .bind(user)
                 .execute(db)
@@ -512,7 +512,7 @@ pub async fn put_note(
 /// [`StorageError`] on a database failure.
 pub async fn active_games_tx(tx: &mut Tx, user: UserId) -> Result<Vec<GameRow>, StorageError> {
     let rows = query(
-        "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state = 'active' ORDER BY id",
+        "SELECT * FROM games WHERE (white_id = $1 OR black_id = $2) AND state = 'active' ORDER BY id",
     )
     .bind(user)
     .bind(user)
@@ -536,8 +536,8 @@ pub async fn open_challenge_between(
 ) -> Result<Option<(i64, UserId)>, StorageError> {
     let row = query(
         "SELECT id, challenger_id FROM challenges
-         WHERE state = 'open' AND channel_id = ? AND variant = ?
-           AND ((challenger_id = ? AND opponent_id = ?) OR (challenger_id = ? AND opponent_id = ?))
+         WHERE state = 'open' AND channel_id = $1 AND variant = $2
+           AND ((challenger_id = $3 AND opponent_id = $4) OR (challenger_id = $5 AND opponent_id = $6))
          ORDER BY id LIMIT 1",
     )
     .bind(channel)
@@ -559,7 +559,7 @@ pub async fn open_challenge_between(
 /// [`StorageError`] on a database failure.
 pub async fn end_due_vacations(tx: &mut Tx, now: i64) -> Result<Vec<Vacation>, StorageError> {
     let rows = query(
-        "UPDATE vacations SET ended_at = until_at WHERE ended_at IS NULL AND until_at <= ?
+        "UPDATE vacations SET ended_at = until_at WHERE ended_at IS NULL AND until_at <= $1
          RETURNING *",
     )
     .bind(now)
@@ -579,8 +579,8 @@ pub async fn vacation_until_tx(
     now: i64,
 ) -> Result<Option<i64>, StorageError> {
     let row = query(
-        "SELECT until_at FROM vacations WHERE user_id = ? AND ended_at IS NULL AND until_at > ?
-         AND started_at <= ? ORDER BY id DESC LIMIT 1",
+        "SELECT until_at FROM vacations WHERE user_id = $1 AND ended_at IS NULL AND until_at > $2
+         AND started_at <= $3 ORDER BY id DESC LIMIT 1",
     )
     .bind(user)
     .bind(now)

@@ -31,7 +31,7 @@ pub async fn insert(
     level: Level,
     now: i64,
 ) -> Result<(), StorageError> {
-    query("INSERT INTO engine_games (game_id, color, level, created_at) VALUES (?, ?, ?, ?)")
+    query("INSERT INTO engine_games (game_id, color, level, created_at) VALUES ($1, $2, $3, $4)")
         .bind(id)
         .bind(color.name())
         .bind(i64::from(level.number()))
@@ -61,7 +61,7 @@ fn seat(row: &Row) -> Result<EngineSeat, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
 pub async fn get(db: &Db, id: GameId) -> Result<Option<EngineSeat>, StorageError> {
-    let row = query("SELECT game_id, color, level FROM engine_games WHERE game_id = ?")
+    let row = query("SELECT game_id, color, level FROM engine_games WHERE game_id = $1")
         .bind(id)
         .fetch_optional(db)
         .await?;

@@ -102,7 +102,7 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, Storag
         "INSERT INTO games (challenge_id, guild_id, channel_id, white_id, white_name, black_id,
             black_name, variant, carriers, dead_mans_switch, start_fen, state_fen, ply, state,
             days_per_move, deadline_at, rated, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18) RETURNING id",
     )
     .bind(g.challenge_id)
     .bind(g.guild_id)
@@ -132,7 +132,7 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, Storag
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get(db: &Db, id: GameId) -> Result<Option<GameRow>, StorageError> {
-    query("SELECT * FROM games WHERE id = ?")
+    query("SELECT * FROM games WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
         .await?
@@ -146,7 +146,7 @@ pub async fn get(db: &Db, id: GameId) -> Result<Option<GameRow>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageError> {
-    query("SELECT * FROM games WHERE id = ?")
+    query("SELECT * FROM games WHERE id = $1")
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?
@@ -160,7 +160,7 @@ pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageE
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>, StorageError> {
-    query("SELECT * FROM games WHERE thread_id = ?")
+    query("SELECT * FROM games WHERE thread_id = $1")
         .bind(thread_id)
         .fetch_optional(db)
         .await?
@@ -175,7 +175,7 @@ pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>,
 /// [`StorageError`] on a database failure.
 pub async fn active_for(db: &Db, user: UserId) -> Result<Vec<GameRow>, StorageError> {
     let rows = query(
-        "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state <> 'finished'
+        "SELECT * FROM games WHERE (white_id = $1 OR black_id = $2) AND state <> 'finished'
          ORDER BY id",
     )
     .bind(user)
@@ -211,7 +211,7 @@ pub(crate) fn decodable(rows: &[Row]) -> Vec<GameRow> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn actions_tx(tx: &mut Tx, id: GameId) -> Result<Vec<String>, StorageError> {
-    let rows = query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
+    let rows = query("SELECT action FROM game_actions WHERE game_id = $1 ORDER BY ply")
         .bind(id)
         .fetch_all(&mut *tx)
         .await?;
@@ -225,7 +225,7 @@ pub async fn actions_tx(tx: &mut Tx, id: GameId) -> Result<Vec<String>, StorageE
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn actions(db: &Db, id: GameId) -> Result<Vec<String>, StorageError> {
-    let rows = query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
+    let rows = query("SELECT action FROM game_actions WHERE game_id = $1 ORDER BY ply")
         .bind(id)
         .fetch_all(db)
         .await?;
@@ -325,9 +325,9 @@ pub async fn update_state(
     let new_ply = u.expected_ply + i64::from(u.action.is_some());
     let declared = u.declared.as_ref().map(declared_json);
     let done = query(
-        "UPDATE games SET ply = ?, state_fen = ?, start_fen = ?, state = ?, declared = ?,
-            result = ?, reason = ?, deadline_at = ?, updated_at = ?
-         WHERE id = ? AND ply = ?",
+        "UPDATE games SET ply = $1, state_fen = $2, start_fen = $3, state = $4, declared = $5,
+            result = $6, reason = $7, deadline_at = $8, updated_at = $9
+         WHERE id = $10 AND ply = $11",
     )
     .bind(new_ply)
     .bind(&u.state_fen)
@@ -348,7 +348,7 @@ pub async fn update_state(
     if let Some((text, player)) = &u.action {
         query(
             "INSERT INTO game_actions (game_id, ply, action, player_id, played_at)
-             VALUES (?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(id)
         .bind(new_ply)
@@ -366,7 +366,7 @@ pub async fn update_state(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn set_thread(db: &Db, id: GameId, thread_id: ChannelId) -> Result<(), StorageError> {
-    query("UPDATE games SET thread_id = ? WHERE id = ?")
+    query("UPDATE games SET thread_id = $1 WHERE id = $2")
         .bind(thread_id)
         .bind(id)
         .execute(db)
@@ -383,7 +383,7 @@ pub async fn set_board_message(
     id: GameId,
     message_id: MessageId,
 ) -> Result<(), StorageError> {
-    query("UPDATE games SET board_message_id = ? WHERE id = ?")
+    query("UPDATE games SET board_message_id = $1 WHERE id = $2")
         .bind(message_id)
         .bind(id)
         .execute(db)
@@ -405,7 +405,7 @@ pub struct DrawOffer {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn draw_offer(tx: &mut Tx, id: GameId) -> Result<Option<DrawOffer>, StorageError> {
-    let row = query("SELECT offered_by, ply FROM draw_offers WHERE game_id = ?")
+    let row = query("SELECT offered_by, ply FROM draw_offers WHERE game_id = $1")
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?;
@@ -431,11 +431,11 @@ pub async fn put_draw_offer(
     offer: DrawOffer,
     now: i64,
 ) -> Result<(), StorageError> {
-    query("DELETE FROM draw_offers WHERE game_id = ?")
+    query("DELETE FROM draw_offers WHERE game_id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await?;
-    query("INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES (?, ?, ?, ?)")
+    query("INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES ($1, $2, $3, $4)")
         .bind(id)
         .bind(offer.by.name())
         .bind(offer.ply)
@@ -450,7 +450,7 @@ pub async fn put_draw_offer(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn clear_draw_offer(tx: &mut Tx, id: GameId) -> Result<bool, StorageError> {
-    let done = query("DELETE FROM draw_offers WHERE game_id = ?")
+    let done = query("DELETE FROM draw_offers WHERE game_id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -476,7 +476,7 @@ pub struct Readable {
     pub caller: UserId,
 }
 
-/// The condition on `games` of [`Readable`]: `guild_id = ?` or `(white_id = ? OR black_id = ?)`.
+/// The condition on `games` of [`Readable`]: `guild_id = $n` or `(white_id = $n OR black_id = $m)`.
 fn push_readable(q: &mut super::sql::Query, scope: Readable) {
     match scope.guild {
         Some(g) => {

@@ -136,7 +136,7 @@ pub async fn pending(db: &Db) -> Result<Vec<Entry>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
-    query("SELECT * FROM discord_outbox WHERE id = ?")
+    query("SELECT * FROM discord_outbox WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
         .await?
@@ -150,7 +150,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn for_game(db: &Db, game_id: GameId) -> Result<Vec<Entry>, StorageError> {
-    query("SELECT * FROM discord_outbox WHERE game_id = ? ORDER BY id")
+    query("SELECT * FROM discord_outbox WHERE game_id = $1 ORDER BY id")
         .bind(game_id)
         .fetch_all(db)
         .await?
@@ -184,7 +184,7 @@ impl Owner {
 pub async fn last_id(db: &Db, owner: Owner) -> Result<Option<i64>, StorageError> {
     let (column, id) = owner.column_and_id();
     let last: Option<i64> = query(format!(
-        "SELECT MAX(id) FROM discord_outbox WHERE {column} = ?"
+        "SELECT MAX(id) FROM discord_outbox WHERE {column} = $1"
     ))
     .bind(id)
     .fetch_one(db)
@@ -206,7 +206,7 @@ pub async fn undelivered_upto(
 ) -> Result<Vec<Entry>, StorageError> {
     let (column, id) = owner.column_and_id();
     query(format!(
-        "SELECT * FROM discord_outbox WHERE {column} = ? AND id <= ? AND delivered_at IS NULL
+        "SELECT * FROM discord_outbox WHERE {column} = $1 AND id <= $2 AND delivered_at IS NULL
          ORDER BY id"
     ))
     .bind(id)
@@ -229,7 +229,7 @@ pub async fn last_board_upto(
 ) -> Result<Option<MessageId>, StorageError> {
     let found: Option<Option<MessageId>> = query(
         "SELECT message_id FROM discord_outbox
-         WHERE game_id = ? AND id <= ? AND kind = 'board' AND delivered_at IS NOT NULL
+         WHERE game_id = $1 AND id <= $2 AND kind = 'board' AND delivered_at IS NOT NULL
          ORDER BY id DESC LIMIT 1",
     )
     .bind(game_id)
@@ -255,10 +255,10 @@ pub async fn open_prompts(
 ) -> Result<Vec<MessageId>, StorageError> {
     query(
         "SELECT message_id FROM discord_outbox
-         WHERE game_id = ? AND id < ? AND kind = 'prompt'
+         WHERE game_id = $1 AND id < $2 AND kind = 'prompt'
            AND delivered_at IS NOT NULL AND message_id IS NOT NULL
            AND id > COALESCE((SELECT MAX(id) FROM discord_outbox
-                              WHERE game_id = ? AND id < ? AND delivered_at IS NOT NULL
+                              WHERE game_id = $3 AND id < $4 AND delivered_at IS NOT NULL
                                 AND kind IN ('board', 'game-ended', 'close-prompts')), 0)
          ORDER BY id",
     )
@@ -278,7 +278,7 @@ pub async fn open_prompts(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn for_challenge(db: &Db, challenge_id: i64) -> Result<Vec<Entry>, StorageError> {
-    query("SELECT * FROM discord_outbox WHERE challenge_id = ? ORDER BY id")
+    query("SELECT * FROM discord_outbox WHERE challenge_id = $1 ORDER BY id")
         .bind(challenge_id)
         .fetch_all(db)
         .await?
@@ -299,8 +299,8 @@ pub async fn mark_delivered(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "UPDATE discord_outbox SET delivered_at = ?, message_id = ?, thread_id = ?, last_error = NULL
-         WHERE id = ?",
+        "UPDATE discord_outbox SET delivered_at = $1, message_id = $2, thread_id = $3, last_error = NULL
+         WHERE id = $4",
     )
     .bind(now)
     .bind(message_id)
@@ -320,7 +320,7 @@ pub const DELIVERED_CHANNEL: &str = "kaboom_outbox_attempted";
 /// delivers and wakes its own waiters).
 async fn notify_attempted(db: &Db) -> Result<(), StorageError> {
     if db.engine() == Engine::Postgres {
-        query("SELECT pg_notify(?, '')")
+        query("SELECT pg_notify($1, '')")
             .bind(DELIVERED_CHANNEL)
             .execute(db)
             .await?;
@@ -383,9 +383,9 @@ pub async fn mark_failed(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "UPDATE discord_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
-            failed_at = ?
-         WHERE id = ?",
+        "UPDATE discord_outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2,
+            failed_at = $3
+         WHERE id = $4",
     )
     .bind(next_attempt_at)
     .bind(error)
@@ -428,10 +428,10 @@ pub async fn claim_queue(
         return Ok(true);
     }
     let claimed = query(
-        "INSERT INTO outbox_claims (queue, owner, claimed_until) VALUES (?, ?, ?)
+        "INSERT INTO outbox_claims (queue, owner, claimed_until) VALUES ($1, $2, $3)
          ON CONFLICT (queue) DO UPDATE SET owner = excluded.owner,
              claimed_until = excluded.claimed_until
-         WHERE outbox_claims.owner = excluded.owner OR outbox_claims.claimed_until < ?
+         WHERE outbox_claims.owner = excluded.owner OR outbox_claims.claimed_until < $4
          RETURNING queue",
     )
     .bind(queue)
@@ -454,7 +454,7 @@ pub async fn renew_claims(db: &Db, owner: &str, now: i64) -> Result<u64, Storage
         return Ok(0);
     }
     Ok(
-        query("UPDATE outbox_claims SET claimed_until = ? WHERE owner = ?")
+        query("UPDATE outbox_claims SET claimed_until = $1 WHERE owner = $2")
             .bind(now + CLAIM_LEASE_SECS)
             .bind(owner)
             .execute(db)
@@ -472,7 +472,7 @@ pub async fn release_queue(db: &Db, queue: &str, owner: &str) -> Result<(), Stor
     if db.engine() == Engine::Sqlite {
         return Ok(());
     }
-    query("DELETE FROM outbox_claims WHERE queue = ? AND owner = ?")
+    query("DELETE FROM outbox_claims WHERE queue = $1 AND owner = $2")
         .bind(queue)
         .bind(owner)
         .execute(db)

@@ -70,7 +70,7 @@ pub async fn insert(
     let mut tx = db.begin_write().await?;
     let id: i64 = query(
         "INSERT INTO move_previews (game_id, user_id, ply, action, state, created_at)
-         VALUES (?, ?, ?, ?, 'pending', ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, 'pending', $5) RETURNING id",
     )
     .bind(game)
     .bind(user)
@@ -90,7 +90,7 @@ pub async fn insert(
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn get(db: &Db, id: i64) -> Result<Option<StoredPreview>, StorageError> {
     let row =
-        query("SELECT id, game_id, user_id, ply, action, state FROM move_previews WHERE id = ?")
+        query("SELECT id, game_id, user_id, ply, action, state FROM move_previews WHERE id = $1")
             .bind(id)
             .fetch_optional(db)
             .await?;
@@ -113,7 +113,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<StoredPreview>, StorageError
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn settle(tx: &mut Tx, id: i64, to: PreviewState) -> Result<bool, StorageError> {
-    let done = query("UPDATE move_previews SET state = ? WHERE id = ? AND state = 'pending'")
+    let done = query("UPDATE move_previews SET state = $1 WHERE id = $2 AND state = 'pending'")
         .bind(to.name())
         .bind(id)
         .execute(&mut *tx)

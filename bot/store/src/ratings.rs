@@ -118,7 +118,7 @@ pub async fn get_tx(
     user: UserId,
     variant: Variant,
 ) -> Result<Option<PlayerRating>, StorageError> {
-    query("SELECT * FROM ratings WHERE user_id = ? AND variant = ?")
+    query("SELECT * FROM ratings WHERE user_id = $1 AND variant = $2")
         .bind(user)
         .bind(variant.name())
         .fetch_optional(&mut *tx)
@@ -140,7 +140,7 @@ pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, 
             "INSERT INTO rating_changes (game_id, color, user_id, variant, score, rating_before,
                 deviation_before, volatility_before, rating_after, deviation_after,
                 volatility_after, rated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
              ON CONFLICT (game_id, color) DO NOTHING",
         )
         .bind(change.game_id)
@@ -171,7 +171,7 @@ pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, 
         query(
             "INSERT INTO ratings (user_id, variant, name, rating, deviation, volatility, games,
                 wins, draws, losses, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10)
              ON CONFLICT (user_id, variant) DO UPDATE SET name = excluded.name,
                 rating = excluded.rating, deviation = excluded.deviation,
                 volatility = excluded.volatility, games = ratings.games + 1,
@@ -217,7 +217,7 @@ fn side_from_row(row: &Row, name: &str) -> Result<SideChange, StorageError> {
 }
 
 const CHANGE_OF_GAME: &str = "SELECT c.*, g.white_name, g.black_name FROM rating_changes c
-     JOIN games g ON g.id = c.game_id WHERE c.game_id = ? ORDER BY c.color DESC";
+     JOIN games g ON g.id = c.game_id WHERE c.game_id = $1 ORDER BY c.color DESC";
 
 fn change_from_rows(game_id: GameId, rows: &[Row]) -> Result<Option<GameChange>, StorageError> {
     let mut white = None;
@@ -306,7 +306,7 @@ pub async fn changes_of_user(
 /// # Errors
 /// [`StorageError`] on a database failure or a row that does not read.
 pub async fn of_user(db: &Db, user: UserId) -> Result<Vec<PlayerRating>, StorageError> {
-    let rows = query("SELECT * FROM ratings WHERE user_id = ?")
+    let rows = query("SELECT * FROM ratings WHERE user_id = $1")
         .bind(user)
         .fetch_all(db)
         .await?;
@@ -330,8 +330,8 @@ pub async fn top(
     limit: i64,
 ) -> Result<Vec<PlayerRating>, StorageError> {
     let rows = query(
-        "SELECT * FROM ratings WHERE variant = ? AND deviation <= ?
-         ORDER BY rating DESC, games DESC, user_id LIMIT ?",
+        "SELECT * FROM ratings WHERE variant = $1 AND deviation <= $2
+         ORDER BY rating DESC, games DESC, user_id LIMIT $3",
     )
     .bind(variant.name())
     .bind(max_deviation)
@@ -355,8 +355,8 @@ pub async fn rank(
         return Ok(None);
     }
     let row = query(
-        "SELECT COUNT(*) AS ahead FROM ratings WHERE variant = ? AND deviation <= ?
-           AND (rating > ? OR (rating = ? AND (games > ? OR (games = ? AND user_id < ?))))",
+        "SELECT COUNT(*) AS ahead FROM ratings WHERE variant = $1 AND deviation <= $2
+           AND (rating > $3 OR (rating = $4 AND (games > $5 OR (games = $6 AND user_id < $7))))",
     )
     .bind(rating.variant.name())
     .bind(max_deviation)
@@ -381,9 +381,9 @@ pub async fn counts(
     max_deviation: f64,
 ) -> Result<(i64, i64), StorageError> {
     let row = query(
-        "SELECT COALESCE(SUM(CASE WHEN deviation <= ? THEN 1 ELSE 0 END), 0) AS established,
+        "SELECT COALESCE(SUM(CASE WHEN deviation <= $1 THEN 1 ELSE 0 END), 0) AS established,
                 COUNT(*) AS total
-         FROM ratings WHERE variant = ?",
+         FROM ratings WHERE variant = $2",
     )
     .bind(max_deviation)
     .bind(variant.name())

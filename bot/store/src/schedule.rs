@@ -27,7 +27,7 @@ pub struct DueGame {
     pub mover: UserSettings,
 }
 
-/// The query of [`due_batch`]: up to `?2` games due at `?1` (`next_due_at <= now`), most
+/// The query of [`due_batch`]: up to `$2` games due at `$1` (`next_due_at <= now`), most
 /// overdue first, each with the settings of the player to move, in one range scan of the
 /// `games_next_due_at` index plus a primary-key lookup in `user_settings` per row.
 /// Portable SQL (`%` and `CASE` work the same in PostgreSQL).
@@ -35,9 +35,9 @@ pub const DUE_BATCH: &str = "SELECT g.*, u.nudges AS mover_nudges, u.nudge_via A
  FROM games g
  LEFT JOIN user_settings u
    ON u.user_id = CASE WHEN g.ply % 2 = 0 THEN g.white_id ELSE g.black_id END
- WHERE g.next_due_at <= ?
+ WHERE g.next_due_at <= $1
  ORDER BY g.next_due_at
- LIMIT ?";
+ LIMIT $2";
 
 /// Up to `limit` games due at `now`, most overdue first ([`DUE_BATCH`]): one query for the
 /// whole batch. Each game comes with its id and its row read back, or
@@ -96,8 +96,22 @@ pub struct NudgeClaim {
 /// skips claims made before and returns the games it did claim (`RETURNING`, SQLite 3.35+
 /// and PostgreSQL).
 pub fn claim_nudges_sql(n: usize) -> String {
-    let rows = vec!["(?, ?, ?, ?, ?)"; n.max(1)].join(", ");
-    format!("{CLAIM_HEAD}VALUES {rows}{CLAIM_TAIL}")
+    format!("{CLAIM_HEAD}VALUES {}{CLAIM_TAIL}", value_rows(n, 5, 1))
+}
+
+/// `n` (at least 1) comma-separated rows of `width` numbered placeholders each, the first
+/// one `$first`: `($1, $2), ($3, $4)` for 2 rows of 2 from 1 (what [`super::sql::Query`]
+/// writes as its values are pushed).
+fn value_rows(n: usize, width: usize, first: usize) -> String {
+    (0..n.max(1))
+        .map(|r| {
+            let cells = (0..width)
+                .map(|c| format!("${}", first + r * width + c))
+                .collect::<Vec<_>>();
+            format!("({})", cells.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 const CLAIM_HEAD: &str = "INSERT INTO nudges (game_id, ply, threshold, user_id, claimed_at) ";
@@ -194,8 +208,7 @@ const NEXT_TAIL: &str = ") AS v WHERE games.id = v.column1";
 /// The statement of [`set_next_due_many`] for `n` games (n >= 1): `UPDATE ... FROM (VALUES
 /// ...)` (SQLite 3.33+ and PostgreSQL; both name the columns of `VALUES` `column1`, ...).
 pub fn set_next_due_many_sql(n: usize) -> String {
-    let rows = vec!["(?, ?)"; n.max(1)].join(", ");
-    format!("{NEXT_HEAD}VALUES {rows}{NEXT_TAIL}")
+    format!("{NEXT_HEAD}VALUES {}{NEXT_TAIL}", value_rows(n, 2, 1))
 }
 
 /// Sets when the scheduler next looks at each game: `(game, time or None for never)`, in
@@ -247,8 +260,10 @@ const FINISH_TAIL: &str =
 
 /// The statement of [`finish_many`] for `n` games (n >= 1; 1 + 6 n parameters).
 pub fn finish_many_sql(n: usize) -> String {
-    let rows = vec!["(?, ?, ?, ?, ?, ?)"; n.max(1)].join(", ");
-    format!("{FINISH_HEAD}? FROM (VALUES {rows}{FINISH_TAIL}")
+    format!(
+        "{FINISH_HEAD}$1 FROM (VALUES {}{FINISH_TAIL}",
+        value_rows(n, 6, 2)
+    )
 }
 
 /// Writes the endings of a sweep batch, each only if its game is still at its expected
@@ -307,7 +322,7 @@ pub async fn finish_many(
 /// [`StorageError`] on a database failure.
 pub async fn nudges(db: &Db, id: GameId) -> Result<Vec<(i64, String)>, StorageError> {
     let rows = query(
-        "SELECT ply, threshold FROM nudges WHERE game_id = ? ORDER BY claimed_at, ply, threshold",
+        "SELECT ply, threshold FROM nudges WHERE game_id = $1 ORDER BY claimed_at, ply, threshold",
     )
     .bind(id)
     .fetch_all(db)
@@ -318,7 +333,7 @@ pub async fn nudges(db: &Db, id: GameId) -> Result<Vec<(i64, String)>, StorageEr
 }
 
 /// The query of [`expiring_challenges`].
-pub const EXPIRING_CHALLENGES: &str = "SELECT id FROM challenges WHERE state = 'open' AND created_at <= ? ORDER BY created_at LIMIT ?";
+pub const EXPIRING_CHALLENGES: &str = "SELECT id FROM challenges WHERE state = 'open' AND created_at <= $1 ORDER BY created_at LIMIT $2";
 
 /// Up to `limit` ids of open challenges created at or before `created_before`, oldest first
 /// (index `challenges_open_created`).
@@ -345,7 +360,7 @@ pub async fn expiring_challenges(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn expire_challenge(tx: &mut Tx, id: i64) -> Result<bool, StorageError> {
-    let done = query("UPDATE challenges SET state = 'expired' WHERE id = ? AND state = 'open'")
+    let done = query("UPDATE challenges SET state = 'expired' WHERE id = $1 AND state = 'open'")
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -368,13 +383,13 @@ pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
         ("endings (2 games)", finish_many_sql(2), 13),
         (
             "actions of the games that end (2 games)",
-            "SELECT game_id, action FROM game_actions WHERE game_id IN (?, ?) ORDER BY game_id, ply"
+            "SELECT game_id, action FROM game_actions WHERE game_id IN ($1, $2) ORDER BY game_id, ply"
                 .to_string(),
             2,
         ),
         (
             "draw offers of the games that ended (2 games)",
-            "DELETE FROM draw_offers WHERE game_id IN (?, ?)".to_string(),
+            "DELETE FROM draw_offers WHERE game_id IN ($1, $2)".to_string(),
             2,
         ),
         ("expiring challenges", EXPIRING_CHALLENGES.to_string(), 2),

@@ -24,7 +24,7 @@ fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn user(db: &Db, user: UserId) -> Result<UserSettings, StorageError> {
-    let row = query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
+    let row = query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = $1")
         .bind(user)
         .fetch_optional(db)
         .await?;
@@ -71,7 +71,7 @@ pub async fn put_user(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "INSERT INTO user_settings (user_id, nudges, nudge_via, updated_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO user_settings (user_id, nudges, nudge_via, updated_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id) DO UPDATE SET nudges = excluded.nudges,
             nudge_via = excluded.nudge_via, updated_at = excluded.updated_at",
     )
@@ -98,7 +98,7 @@ fn read_guild(row: Option<Row>) -> Result<Option<GuildSettings>, StorageError> {
 
 /// The query of [`guild`] (for `EXPLAIN QUERY PLAN` in the benchmark).
 pub const GUILD: &str =
-    "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = ?";
+    "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = $1";
 
 /// The server's stored settings, if an admin set any.
 ///
@@ -130,7 +130,7 @@ pub async fn put_guild(
     let mut tx = db.begin_write().await?;
     query(
         "INSERT INTO guild_settings (guild_id, nudge_shares, idle_first_secs, idle_repeat_secs,
-            updated_at) VALUES (?, ?, ?, ?, ?)
+            updated_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (guild_id) DO UPDATE SET nudge_shares = excluded.nudge_shares,
             idle_first_secs = excluded.idle_first_secs,
             idle_repeat_secs = excluded.idle_repeat_secs, updated_at = excluded.updated_at",
@@ -143,8 +143,8 @@ pub async fn put_guild(
     .execute(&mut tx)
     .await?;
     query(
-        "UPDATE games SET next_due_at = ? WHERE guild_id = ? AND state <> 'finished'
-            AND (next_due_at IS NULL OR next_due_at > ?)",
+        "UPDATE games SET next_due_at = $1 WHERE guild_id = $2 AND state <> 'finished'
+            AND (next_due_at IS NULL OR next_due_at > $3)",
     )
     .bind(now)
     .bind(guild)
@@ -163,7 +163,7 @@ pub async fn preview_mode(
     db: &Db,
     user: UserId,
 ) -> Result<kaboom_domain::settings::PreviewMode, StorageError> {
-    let mode: Option<String> = query("SELECT mode FROM preview_settings WHERE user_id = ?")
+    let mode: Option<String> = query("SELECT mode FROM preview_settings WHERE user_id = $1")
         .bind(user)
         .fetch_optional(db)
         .await?
@@ -187,7 +187,7 @@ pub async fn put_preview_mode(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "INSERT INTO preview_settings (user_id, mode, updated_at) VALUES (?, ?, ?)
+        "INSERT INTO preview_settings (user_id, mode, updated_at) VALUES ($1, $2, $3)
          ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, updated_at = excluded.updated_at",
     )
     .bind(user)

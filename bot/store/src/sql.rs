@@ -1,7 +1,8 @@
-//! One query, either engine: the storage modules write each statement once, with
-//! SQLite's `?` placeholders, bind plain values, and run it on the [`Db`]'s pool or inside a
-//! [`Tx`]; this module sends it to SQLite as written or to PostgreSQL with the placeholders
-//! numbered (`$1`, `$2`, ...), and reads the rows of either back through one [`Row`].
+//! One query, either engine: the storage modules write each statement once, with numbered
+//! placeholders (`$1`, `$2`, ...: PostgreSQL's own, and SQLite reads `$NNN` as parameter
+//! NNN, which sqlx's SQLite driver binds by number), bind plain values, and run it on the
+//! [`Db`]'s pool or inside a [`Tx`]; this module sends the same text to either engine and
+//! reads the rows of either back through one [`Row`].
 //!
 //! Why not sqlx's `Any` driver: on SQLite it refuses every column declared `BOOLEAN` ("Any
 //! driver does not support the SQLite type Bool", sqlx 0.8 `sqlx-sqlite/src/any.rs`), and
@@ -12,8 +13,6 @@
 //!
 //! Where a statement must differ between the engines, the storage module keeps both texts
 //! side by side and picks one with [`Db::engine`] or [`Tx::engine`].
-
-use std::borrow::Cow;
 
 use sqlx::postgres::{PgArguments, PgRow};
 use sqlx::sqlite::{SqliteArguments, SqliteRow};
@@ -98,7 +97,7 @@ pub struct Query {
     args: Vec<Arg>,
 }
 
-/// A statement with `?` placeholders (or `?NNN`, numbered).
+/// A statement with numbered placeholders (`$1`, `$2`, ...: both engines read them).
 pub fn query(sql: impl Into<String>) -> Query {
     Query {
         sql: sql.into(),
@@ -137,39 +136,6 @@ impl Done {
     pub fn rows_affected(&self) -> u64 {
         self.rows
     }
-}
-
-/// `sql` with SQLite's placeholders numbered as PostgreSQL wants them: each bare `?` becomes
-/// the next `$n`, `?NNN` becomes `$NNN`; question marks inside quoted strings stay.
-pub fn numbered(sql: &str) -> Cow<'_, str> {
-    if !sql.contains('?') {
-        return Cow::Borrowed(sql);
-    }
-    let mut out = String::with_capacity(sql.len() + 16);
-    let mut n = 0;
-    let mut quoted = false;
-    let mut chars = sql.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                out.push(c);
-            }
-            '?' if !quoted => {
-                out.push('$');
-                if chars.peek().is_some_and(char::is_ascii_digit) {
-                    while let Some(d) = chars.next_if(char::is_ascii_digit) {
-                        out.push(d);
-                    }
-                } else {
-                    n += 1;
-                    out.push_str(&n.to_string());
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    Cow::Owned(out)
 }
 
 fn sqlite_args(args: Vec<Arg>) -> SqliteArguments<'static> {
@@ -214,8 +180,7 @@ macro_rules! run {
                     $body
                 }
                 Pool::Postgres(p) => {
-                    let pg = numbered(&sql);
-                    let $q = sqlx::query_with::<Postgres, _>(&pg, pg_args(args));
+                    let $q = sqlx::query_with::<Postgres, _>(&sql, pg_args(args));
                     let $e = p;
                     $body
                 }
@@ -227,8 +192,7 @@ macro_rules! run {
                     $body
                 }
                 TxInner::Postgres(t) => {
-                    let pg = numbered(&sql);
-                    let $q = sqlx::query_with::<Postgres, _>(&pg, pg_args(args));
+                    let $q = sqlx::query_with::<Postgres, _>(&sql, pg_args(args));
                     let $e = &mut **t;
                     $body
                 }
@@ -238,7 +202,7 @@ macro_rules! run {
 }
 
 impl Query {
-    /// Binds the next `?`.
+    /// Binds the next value: `$1` for the first, `$2` for the second, ...
     #[must_use]
     pub fn bind(mut self, v: impl ToArg) -> Query {
         self.args.push(v.to_arg());
@@ -252,10 +216,12 @@ impl Query {
         self
     }
 
-    /// Appends a placeholder bound to `v`.
+    /// Appends the next numbered placeholder (`$1` for the first value bound, then `$2`,
+    /// ...) bound to `v`.
     pub fn push_bind(&mut self, v: impl ToArg) -> &mut Query {
-        self.sql.push('?');
+        use std::fmt::Write;
         self.args.push(v.to_arg());
+        let _ = write!(self.sql, "${}", self.args.len());
         self
     }
 
@@ -289,7 +255,7 @@ impl Query {
         std::mem::take(self)
     }
 
-    /// The statement's text as written (SQLite's placeholders).
+    /// The statement's text as written.
     pub fn sql(&self) -> &str {
         &self.sql
     }
@@ -437,24 +403,5 @@ impl Tx {
             TxInner::Sqlite(_) => Engine::Sqlite,
             TxInner::Postgres(_) => Engine::Postgres,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::numbered;
-
-    #[test]
-    fn placeholders_are_numbered_for_postgres() {
-        assert_eq!(
-            numbered("SELECT a FROM t WHERE b = ? AND c IN (?, ?)"),
-            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)"
-        );
-        assert_eq!(numbered("WHERE x <= ?1 LIMIT ?2"), "WHERE x <= $1 LIMIT $2");
-        assert_eq!(
-            numbered("WHERE note = 'why?' AND y = ?"),
-            "WHERE note = 'why?' AND y = $1"
-        );
-        assert_eq!(numbered("SELECT 1"), "SELECT 1");
     }
 }
