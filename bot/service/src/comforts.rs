@@ -300,7 +300,7 @@ impl Services {
         }
         let now = self.clock.now();
         if !own_turn {
-            let still = games::get_tx(&mut tx, id).await?.map(|r| r.ply);
+            let still = games::get(&mut tx, id).await?.map(|r| r.ply);
             if still != Some(snap.row.ply) {
                 return Err(ServiceError::MovedOn {
                     game_id: id,
@@ -952,7 +952,7 @@ impl Services {
             });
         }
         let cid = challenges::insert(&mut tx, &spec, self.clock.now()).await?;
-        let challenge = challenges::get_tx(&mut tx, cid)
+        let challenge = challenges::get(&mut tx, cid)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{cid} vanished")))?;
         let change = ComfortChange::Rematch {

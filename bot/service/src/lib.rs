@@ -418,7 +418,7 @@ impl Services {
         engine_level: Option<kaboom_engine::Level>,
     ) -> Result<Snapshot, ServiceError> {
         let mut tx = self.db.begin_write().await?;
-        let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
+        let Some(ch) = challenges::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownChallenge { id });
         };
         if ch.state != ChallengeState::Open {
@@ -493,7 +493,7 @@ impl Services {
             return refuse(Refusal::ChallengeNotOpen { was: None });
         }
         let planned = Self::snapshot_tx(&mut tx, game_id, game).await?;
-        let challenge = challenges::get_tx(&mut tx, id)
+        let challenge = challenges::get(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
         self.enqueue(
@@ -525,7 +525,7 @@ impl Services {
         cancel: bool,
     ) -> Result<Challenge, ServiceError> {
         let mut tx = self.db.begin_write().await?;
-        let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
+        let Some(ch) = challenges::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownChallenge { id });
         };
         if ch.state != ChallengeState::Open {
@@ -549,7 +549,7 @@ impl Services {
             }
         };
         challenges::close(&mut tx, id, state, None).await?;
-        let closed = challenges::get_tx(&mut tx, id)
+        let closed = challenges::get(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
         self.enqueue(
@@ -798,7 +798,7 @@ impl Services {
         // A move voids a standing takeback proposal.
         kaboom_store::comforts::clear_takeback(tx, id).await?;
         let reveal = if finished.is_some() {
-            carriers::all_tx(tx, id).await?
+            carriers::all(&mut *tx, id).await?
         } else {
             Vec::new()
         };
@@ -896,11 +896,11 @@ impl Services {
             })?;
         let salt = commitment::fresh_salt().map_err(ServiceError::Corrupt)?;
         let mut tx = self.db.begin_game_write(id).await?;
-        let Some(row) = games::get_tx(&mut tx, id).await? else {
+        let Some(row) = games::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
         let color = Self::player_color(&row, user, Act::ChooseCarriers)?;
-        let actions = games::actions_tx(&mut tx, id).await?;
+        let actions = games::actions(&mut tx, id).await?;
         let mut game = self.replay(id, games::record(&row, actions)).await?;
         self.refuse_if_overdue(&row, game.turn())?;
         if !game.awaiting_designation().contains(&color) {
@@ -946,7 +946,7 @@ impl Services {
             });
         }
         let all = if started {
-            carriers::all_tx(&mut tx, id).await?
+            carriers::all(&mut tx, id).await?
         } else {
             Vec::new()
         };
@@ -985,7 +985,7 @@ impl Services {
             });
         }
         games::clear_draw_offer(&mut tx, row.id).await?;
-        let reveal = carriers::all_tx(&mut tx, row.id).await?;
+        let reveal = carriers::all(&mut tx, row.id).await?;
         let snap = Self::snapshot_tx(&mut tx, row.id, game).await?;
         let rating = self.rate(&mut tx, &snap).await?;
         let ended = Ended {
@@ -1008,11 +1008,11 @@ impl Services {
         act: Act,
     ) -> Result<(kaboom_store::Tx, GameRow, AnyGame, Color), ServiceError> {
         let mut tx = self.db.begin_game_write(id).await?;
-        let Some(row) = games::get_tx(&mut tx, id).await? else {
+        let Some(row) = games::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
         let color = Self::player_color(&row, user, act)?;
-        let actions = games::actions_tx(&mut tx, id).await?;
+        let actions = games::actions(&mut tx, id).await?;
         let game = self.replay(id, games::record(&row, actions)).await?;
         if let Some(outcome) = game.status().outcome() {
             return refuse(Refusal::AlreadyOver(outcome));

@@ -107,7 +107,7 @@ impl Services {
         id: GameId,
         game: AnyGame,
     ) -> Result<Snapshot, ServiceError> {
-        let row = games::get_tx(tx, id)
+        let row = games::get(&mut *tx, id)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("game #{id} vanished")))?;
         Ok(Snapshot { row, game })

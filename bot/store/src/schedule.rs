@@ -7,9 +7,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::sql::{ToArg, query};
+use super::sql::{Checked, ToArg, query};
 
-use super::games::{self, GameRow};
+use super::games::{self, GameRow, StoredGame};
 use super::settings::{self, UserSettings};
 use super::{Db, StorageError, Tx};
 use kaboom_domain::ids::{GameId, UserId};
@@ -39,6 +39,17 @@ pub const DUE_BATCH: &str = "SELECT g.*, u.nudges AS mover_nudges, u.nudge_via A
  ORDER BY g.next_due_at
  LIMIT $2";
 
+/// A row of [`DUE_BATCH`]: the game's columns, when its turn began and the mover's settings
+/// (both `NULL` without a `user_settings` row).
+#[derive(sqlx::FromRow)]
+struct StoredDue {
+    #[sqlx(flatten)]
+    game: StoredGame,
+    turn_started_at: Option<i64>,
+    mover_nudges: Option<bool>,
+    mover_via: Option<String>,
+}
+
 /// Up to `limit` games due at `now`, most overdue first ([`DUE_BATCH`]): one query for the
 /// whole batch. Each game comes with its id and its row read back, or
 /// [`StorageError::Corrupt`] for a row that does not read (the caller skips it, so one
@@ -51,29 +62,28 @@ pub async fn due_batch(
     now: i64,
     limit: i64,
 ) -> Result<Vec<(GameId, Result<DueGame, StorageError>)>, StorageError> {
-    let rows = query(DUE_BATCH)
+    let rows: Vec<Checked<StoredDue>> = query(DUE_BATCH)
         .bind(now)
         .bind(limit)
         .fetch_all(&mut *tx)
         .await?;
-    rows.iter()
-        .map(|r| {
-            let id: GameId = r.try_get("id")?;
-            let game = (|| {
-                Ok(DueGame {
-                    row: games::from_row_checked(r)?,
-                    turn_started_at: r.try_get("turn_started_at")?,
-                    mover: settings::user_from_columns(
-                        r.try_get("mover_nudges")?,
-                        r.try_get("mover_via")?,
-                    )?,
+    rows.into_iter()
+        .map(|Checked { id, row }| {
+            let id = GameId::from(id.ok_or_else(|| {
+                StorageError::Corrupt("a due game whose id does not read".into())
+            })?);
+            // A column of this row that does not decode: damage to this game only.
+            let game = row
+                .map_err(|e| {
+                    StorageError::Corrupt(format!("game #{id}: {}", StorageError::from(e)))
                 })
-            })()
-            .map_err(|e| match e {
-                // Any other column of this row that does not decode: damage too.
-                StorageError::Sql(e) => StorageError::Corrupt(format!("game #{id}: {e}")),
-                other => other,
-            });
+                .and_then(|due| {
+                    Ok(DueGame {
+                        row: GameRow::try_from(due.game)?,
+                        turn_started_at: due.turn_started_at,
+                        mover: settings::user_from_columns(due.mover_nudges, due.mover_via)?,
+                    })
+                });
             Ok((id, game))
         })
         .collect()
@@ -139,9 +149,8 @@ pub async fn claim_nudges(
                 .push_bind(now);
         });
         q.push(CLAIM_TAIL);
-        for r in q.build().fetch_all(&mut *tx).await? {
-            claimed.insert(r.try_get::<GameId, _>("game_id")?);
-        }
+        let rows: Vec<(i64,)> = q.build().fetch_all(&mut *tx).await?;
+        claimed.extend(rows.into_iter().map(|(id,)| GameId::from(id)));
     }
     Ok(claimed)
 }
@@ -162,10 +171,9 @@ pub async fn actions_of(
             chunk,
             ") ORDER BY game_id, ply",
         );
-        for r in q.build().fetch_all(&mut *tx).await? {
-            out.entry(r.try_get("game_id")?)
-                .or_default()
-                .push(r.try_get("action")?);
+        let rows: Vec<(i64, String)> = q.build().fetch_all(&mut *tx).await?;
+        for (id, action) in rows {
+            out.entry(GameId::from(id)).or_default().push(action);
         }
     }
     Ok(out)
@@ -309,9 +317,8 @@ pub async fn finish_many(
             finish_many_sql(chunk.len()),
             "the explained statement"
         );
-        for row in q.build().fetch_all(&mut *tx).await? {
-            ended.insert(row.try_get::<GameId, _>("id")?);
-        }
+        let rows: Vec<(i64,)> = q.build().fetch_all(&mut *tx).await?;
+        ended.extend(rows.into_iter().map(|(id,)| GameId::from(id)));
     }
     Ok(ended)
 }
@@ -321,15 +328,13 @@ pub async fn finish_many(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn nudges(db: &Db, id: GameId) -> Result<Vec<(i64, String)>, StorageError> {
-    let rows = query(
+    let rows: Vec<(i64, String)> = query(
         "SELECT ply, threshold FROM nudges WHERE game_id = $1 ORDER BY claimed_at, ply, threshold",
     )
     .bind(id)
     .fetch_all(db)
     .await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get("ply")?, r.try_get("threshold")?)))
-        .collect()
+    Ok(rows)
 }
 
 /// The query of [`expiring_challenges`].
@@ -345,14 +350,12 @@ pub async fn expiring_challenges(
     created_before: i64,
     limit: i64,
 ) -> Result<Vec<i64>, StorageError> {
-    let rows = query(EXPIRING_CHALLENGES)
+    let rows: Vec<(i64,)> = query(EXPIRING_CHALLENGES)
         .bind(created_before)
         .bind(limit)
         .fetch_all(&mut *tx)
         .await?;
-    rows.iter()
-        .map(|r| r.try_get("id").map_err(StorageError::from))
-        .collect()
+    Ok(rows.into_iter().map(|(id,)| id).collect())
 }
 
 /// Marks an open challenge expired; `false` if it was no longer open.
@@ -396,6 +399,12 @@ pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
     ]
 }
 
+/// A row of SQLite's `EXPLAIN QUERY PLAN` (`id`, `parent`, `notused`, `detail`): its text.
+#[derive(sqlx::FromRow)]
+struct Detail {
+    detail: String,
+}
+
 /// SQLite's `EXPLAIN QUERY PLAN` of each of [`sweep_statements`] (SQLite only) (label, statement, `detail`
 /// lines), to check that each uses an index or a primary key (benchmark,
 /// docs/PERFORMANCE.md). Parameters are bound to sample values.
@@ -410,11 +419,8 @@ pub async fn explain_sweep(db: &Db) -> Result<Vec<(String, String, Vec<String>)>
         for i in 0..params {
             q = q.bind(i as i64 + 1);
         }
-        let rows = q.fetch_all(db).await?;
-        let lines = rows
-            .iter()
-            .map(|r| r.try_get("detail").map_err(StorageError::from))
-            .collect::<Result<Vec<String>, _>>()?;
+        let rows: Vec<Detail> = q.fetch_all(db).await?;
+        let lines = rows.into_iter().map(|r| r.detail).collect();
         out.push((label.to_string(), sql, lines));
     }
     Ok(out)

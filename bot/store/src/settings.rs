@@ -1,9 +1,9 @@
 //! The `user_settings` and `guild_settings` tables: how a player wants to be
 //! nudged, and a server's nudge defaults. A missing row means "the defaults".
 
-use super::sql::{Row, query};
+use super::sql::{On, query};
 
-use super::{Db, StorageError, Tx};
+use super::{Db, StorageError, parse_stored};
 use kaboom_domain::ids::{GuildId, UserId};
 
 pub use kaboom_domain::settings::{
@@ -12,11 +12,7 @@ pub use kaboom_domain::settings::{
 
 /// A stored nudge channel (`dm` or `thread`).
 fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
-    match s {
-        "dm" => Ok(NudgeVia::Dm),
-        "thread" => Ok(NudgeVia::Thread),
-        other => Err(StorageError::Corrupt(format!("nudge channel '{other}'"))),
-    }
+    parse_stored("nudge channel", s)
 }
 
 /// `user`'s settings (the defaults if they never chose).
@@ -24,19 +20,16 @@ fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn user(db: &Db, user: UserId) -> Result<UserSettings, StorageError> {
-    let row = query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = $1")
-        .bind(user)
-        .fetch_optional(db)
-        .await?;
-    read_user(row)
-}
-
-fn read_user(row: Option<Row>) -> Result<UserSettings, StorageError> {
+    let row: Option<(bool, String)> =
+        query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = $1")
+            .bind(user)
+            .fetch_optional(db)
+            .await?;
     match row {
         None => Ok(UserSettings::default()),
-        Some(r) => Ok(UserSettings {
-            nudges: r.try_get("nudges")?,
-            via: parse_via(&r.try_get::<String, _>("nudge_via")?)?,
+        Some((nudges, via)) => Ok(UserSettings {
+            nudges,
+            via: parse_via(&via)?,
         }),
     }
 }
@@ -84,36 +77,37 @@ pub async fn put_user(
     Ok(())
 }
 
-fn read_guild(row: Option<Row>) -> Result<Option<GuildSettings>, StorageError> {
+/// A `guild_settings` row as [`GUILD`] reads it: [`GuildSettings`] once its shares are read.
+#[derive(sqlx::FromRow)]
+struct StoredGuild {
+    nudge_shares: String,
+    idle_first_secs: i64,
+    idle_repeat_secs: i64,
+}
+
+fn read_guild(row: Option<StoredGuild>) -> Result<Option<GuildSettings>, StorageError> {
     row.map(|r| {
-        let shares: String = r.try_get("nudge_shares")?;
         Ok(GuildSettings {
-            nudge_shares: parse_shares(&shares).map_err(StorageError::Corrupt)?,
-            idle_first_secs: r.try_get("idle_first_secs")?,
-            idle_repeat_secs: r.try_get("idle_repeat_secs")?,
+            nudge_shares: parse_shares(&r.nudge_shares).map_err(StorageError::Corrupt)?,
+            idle_first_secs: r.idle_first_secs,
+            idle_repeat_secs: r.idle_repeat_secs,
         })
     })
     .transpose()
 }
 
 /// The query of [`guild`] (for `EXPLAIN QUERY PLAN` in the benchmark).
-pub const GUILD: &str =
-    "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = $1";
+pub const GUILD: &str = "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = $1";
 
-/// The server's stored settings, if an admin set any.
+/// The server's stored settings, if an admin set any, on the pool or inside a transaction.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
-pub async fn guild(db: &Db, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
-    read_guild(query(GUILD).bind(guild).fetch_optional(db).await?)
-}
-
-/// As [`guild`], inside a transaction.
-///
-/// # Errors
-/// As [`guild`].
-pub async fn guild_tx(tx: &mut Tx, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
-    read_guild(query(GUILD).bind(guild).fetch_optional(&mut *tx).await?)
+pub async fn guild<'a>(
+    on: impl Into<On<'a>>,
+    guild: GuildId,
+) -> Result<Option<GuildSettings>, StorageError> {
+    read_guild(query(GUILD).bind(guild).fetch_optional(on).await?)
 }
 
 /// Stores the server's settings, and makes the scheduler reconsider the server's unfinished
@@ -163,15 +157,13 @@ pub async fn preview_mode(
     db: &Db,
     user: UserId,
 ) -> Result<kaboom_domain::settings::PreviewMode, StorageError> {
-    let mode: Option<String> = query("SELECT mode FROM preview_settings WHERE user_id = $1")
+    let mode: Option<(String,)> = query("SELECT mode FROM preview_settings WHERE user_id = $1")
         .bind(user)
         .fetch_optional(db)
-        .await?
-        .map(|row| row.try_get("mode"))
-        .transpose()?;
+        .await?;
     match mode {
         None => Ok(kaboom_domain::settings::PreviewMode::default()),
-        Some(m) => kaboom_domain::settings::PreviewMode::parse(&m)
+        Some((m,)) => kaboom_domain::settings::PreviewMode::parse(&m)
             .ok_or_else(|| StorageError::Corrupt(format!("preview mode '{m}'"))),
     }
 }
