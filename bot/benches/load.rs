@@ -373,7 +373,7 @@ async fn run() {
         tokio::spawn(async move {
             let mut samples = Vec::new();
             while Instant::now() < end {
-                let counts = sql::query(
+                let (waiting, active): (i64, i64) = sql::query(
                     "SELECT COUNT(*) FILTER (WHERE wait_event_type = 'Lock' AND wait_event = 'advisory') AS waiting, \
                             COUNT(*) FILTER (WHERE state = 'active') AS active \
                      FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
@@ -381,8 +381,6 @@ async fn run() {
                 .fetch_one(&*db)
                 .await
                 .unwrap();
-                let waiting: i64 = counts.try_get("waiting").unwrap();
-                let active: i64 = counts.try_get("active").unwrap();
                 samples.push((waiting, active));
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }

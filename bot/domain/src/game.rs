@@ -5,8 +5,10 @@ use kaboom_rules::{Color, GameOptions, Outcome, Variant};
 
 use super::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 
-/// Where a game stands.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+/// Where a game stands; stored as its name (`setup`, `active`, `finished`: [`GameState::name`],
+/// and `FromStr` back).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum GameState {
     /// Waiting for carrier designations (Beirut, Nuke).
     Setup,
@@ -19,11 +21,7 @@ pub enum GameState {
 impl GameState {
     /// Stored form.
     pub fn name(self) -> &'static str {
-        match self {
-            GameState::Setup => "setup",
-            GameState::Active => "active",
-            GameState::Finished => "finished",
-        }
+        self.into()
     }
 }
 

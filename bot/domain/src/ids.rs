@@ -1,17 +1,12 @@
 //! Ids as types: a game's id and the Discord snowflakes the bot keeps (users, channels and
 //! threads, servers, messages), so that one is not passed for another.
 //!
-//! Each converts to and from its plain number (`From`, [`GameId::get`] and the like),
-//! prints as that number, and is stored as an SQL `INTEGER` on SQLite and a `BIGINT` on PostgreSQL (snowflakes fit in
-//! 63 bits: the same bits, read back as `u64`).
+//! Each converts to and from its plain number (`From`, [`GameId::get`] and the like) and
+//! prints as that number. Storage keeps each as a signed 64-bit integer: `i64::from(id)`
+//! to write it, `TryFrom<i64>` to read it back (snowflakes fit in 63 bits, so they are
+//! stored as the same bits: a stored snowflake is never negative).
 
 use std::fmt;
-
-use sqlx::encode::IsNull;
-use sqlx::error::BoxDynError;
-use sqlx::postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef, Postgres};
-use sqlx::sqlite::{Sqlite, SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
-use sqlx::{Decode, Encode, Type};
 
 /// A game's id (the `games` row id; in component custom ids and the `/move game` option).
 #[derive(
@@ -24,11 +19,9 @@ use sqlx::{Decode, Encode, Type};
     Hash,
     Debug,
     Default,
-    sqlx::Type,
     serde::Serialize,
     serde::Deserialize,
 )]
-#[sqlx(transparent)]
 #[serde(transparent)]
 pub struct GameId(pub i64);
 
@@ -63,6 +56,19 @@ impl std::str::FromStr for GameId {
         s.parse().map(GameId)
     }
 }
+
+/// A stored number that is no Discord snowflake (a negative one): the error of the
+/// snowflakes' `TryFrom<i64>`.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct NotASnowflake(pub i64);
+
+impl fmt::Display for NotASnowflake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not a Discord snowflake", self.0)
+    }
+}
+
+impl std::error::Error for NotASnowflake {}
 
 macro_rules! snowflake {
     ($(#[$doc:meta])* $name:ident) => {
@@ -106,50 +112,19 @@ macro_rules! snowflake {
             }
         }
 
-        impl Type<Sqlite> for $name {
-            fn type_info() -> SqliteTypeInfo {
-                <i64 as Type<Sqlite>>::type_info()
-            }
-            fn compatible(ty: &SqliteTypeInfo) -> bool {
-                <i64 as Type<Sqlite>>::compatible(ty)
+        // Snowflakes fit in 63 bits: stored as the same bits.
+        impl From<$name> for i64 {
+            fn from(id: $name) -> i64 {
+                id.0 as i64
             }
         }
 
-        impl<'q> Encode<'q, Sqlite> for $name {
-            fn encode_by_ref(
-                &self,
-                buf: &mut Vec<SqliteArgumentValue<'q>>,
-            ) -> Result<IsNull, BoxDynError> {
-                // Snowflakes fit in 63 bits; stored as the same bits.
-                <i64 as Encode<'q, Sqlite>>::encode_by_ref(&(self.0 as i64), buf)
-            }
-        }
-
-        impl<'r> Decode<'r, Sqlite> for $name {
-            fn decode(value: SqliteValueRef<'r>) -> Result<$name, BoxDynError> {
-                Ok($name(<i64 as Decode<'r, Sqlite>>::decode(value)? as u64))
-            }
-        }
-
-        // PostgreSQL: a `BIGINT` (int8), as on SQLite.
-        impl Type<Postgres> for $name {
-            fn type_info() -> PgTypeInfo {
-                <i64 as Type<Postgres>>::type_info()
-            }
-            fn compatible(ty: &PgTypeInfo) -> bool {
-                <i64 as Type<Postgres>>::compatible(ty)
-            }
-        }
-
-        impl Encode<'_, Postgres> for $name {
-            fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
-                <i64 as Encode<'_, Postgres>>::encode_by_ref(&(self.0 as i64), buf)
-            }
-        }
-
-        impl<'r> Decode<'r, Postgres> for $name {
-            fn decode(value: PgValueRef<'r>) -> Result<$name, BoxDynError> {
-                Ok($name(<i64 as Decode<'r, Postgres>>::decode(value)? as u64))
+        impl TryFrom<i64> for $name {
+            type Error = NotASnowflake;
+            /// The id stored as `v`: [`NotASnowflake`] for a negative `v` (no snowflake
+            /// sets the 64th bit).
+            fn try_from(v: i64) -> Result<$name, NotASnowflake> {
+                u64::try_from(v).map($name).map_err(|_| NotASnowflake(v))
             }
         }
     };

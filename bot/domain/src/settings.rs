@@ -1,8 +1,9 @@
 //! Nudge settings: how a player wants to be reminded, and a server's reminder defaults.
 //! Stored by the store crate (`kaboom_store::settings`); read by the deadline policy.
 
-/// Where a player's nudges go.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+/// Where a player's nudges go; stored as its name ([`NudgeVia::name`], and `FromStr` back).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum NudgeVia {
     /// A direct message with a link to the game's thread (a mention in the thread if the
     /// DM fails).
@@ -14,10 +15,7 @@ pub enum NudgeVia {
 impl NudgeVia {
     /// Stored form: `dm` or `thread`.
     pub fn name(self) -> &'static str {
-        match self {
-            NudgeVia::Dm => "dm",
-            NudgeVia::Thread => "thread",
-        }
+        self.into()
     }
 }
 
@@ -86,31 +84,27 @@ pub fn format_shares(shares: &[u8]) -> String {
         .join(",")
 }
 
-/// When a player sees an explosion preview before an action is played.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
+/// When a player sees an explosion preview before an action is played; stored as its name
+/// ([`PreviewMode::name`], [`PreviewMode::parse`]).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, strum::EnumString, strum::IntoStaticStr)]
 pub enum PreviewMode {
     /// Before every action that would remove pieces (the default), and when asked.
     #[default]
+    #[strum(serialize = "always")]
     Always,
     /// Only when asked (`/move ... preview:True`).
+    #[strum(serialize = "asked")]
     WhenAsked,
 }
 
 impl PreviewMode {
     /// Stored form: `always` or `asked`.
     pub fn name(self) -> &'static str {
-        match self {
-            PreviewMode::Always => "always",
-            PreviewMode::WhenAsked => "asked",
-        }
+        self.into()
     }
 
-    /// Reads the stored form.
+    /// Reads the stored form (`None` for any other text).
     pub fn parse(s: &str) -> Option<PreviewMode> {
-        match s {
-            "always" => Some(PreviewMode::Always),
-            "asked" => Some(PreviewMode::WhenAsked),
-            _ => None,
-        }
+        s.parse().ok()
     }
 }

@@ -75,7 +75,7 @@ impl Challenges<'_> {
         cancel: bool,
     ) -> Result<Challenge, ServiceError> {
         let mut tx = self.core.db.begin_write().await?;
-        let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
+        let Some(ch) = challenges::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownChallenge { id });
         };
         if ch.state != ChallengeState::Open {
@@ -99,7 +99,7 @@ impl Challenges<'_> {
             }
         };
         challenges::close(&mut tx, id, state, None).await?;
-        let closed = challenges::get_tx(&mut tx, id)
+        let closed = challenges::get(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
         self.core

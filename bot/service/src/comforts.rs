@@ -303,7 +303,7 @@ impl Comforts<'_> {
         }
         let now = self.core.clock.now();
         if !own_turn {
-            let still = games::get_tx(&mut tx, id).await?.map(|r| r.ply);
+            let still = games::get(&mut tx, id).await?.map(|r| r.ply);
             if still != Some(snap.row.ply) {
                 return Err(ServiceError::MovedOn {
                     game_id: id,
@@ -981,7 +981,7 @@ impl Comforts<'_> {
             });
         }
         let cid = challenges::insert(&mut tx, &spec, self.core.clock.now()).await?;
-        let challenge = challenges::get_tx(&mut tx, cid)
+        let challenge = challenges::get(&mut tx, cid)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{cid} vanished")))?;
         let change = ComfortChange::Rematch {

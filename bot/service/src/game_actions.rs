@@ -151,11 +151,11 @@ impl Games<'_> {
             })?;
         let salt = commitment::fresh_salt().map_err(ServiceError::Corrupt)?;
         let mut tx = self.core.db.begin_game_write(id).await?;
-        let Some(row) = games::get_tx(&mut tx, id).await? else {
+        let Some(row) = games::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
         let color = Core::player_color(&row, user, Act::ChooseCarriers)?;
-        let actions = games::actions_tx(&mut tx, id).await?;
+        let actions = games::actions(&mut tx, id).await?;
         let mut game = self.core.replay(id, games::record(&row, actions)).await?;
         self.core.refuse_if_overdue(&row, game.turn())?;
         if !game.awaiting_designation().contains(&color) {
@@ -202,7 +202,7 @@ impl Games<'_> {
             });
         }
         let all = if started {
-            carriers::all_tx(&mut tx, id).await?
+            carriers::all(&mut tx, id).await?
         } else {
             Vec::new()
         };
@@ -242,7 +242,7 @@ impl Games<'_> {
             });
         }
         games::clear_draw_offer(&mut tx, row.id).await?;
-        let reveal = carriers::all_tx(&mut tx, row.id).await?;
+        let reveal = carriers::all(&mut tx, row.id).await?;
         let snap = Core::snapshot_tx(&mut tx, row.id, game).await?;
         let rating = self.core.rate(&mut tx, &snap).await?;
         let ended = Ended {
@@ -266,11 +266,11 @@ impl Games<'_> {
         act: Act,
     ) -> Result<(kaboom_store::Tx, GameRow, AnyGame, Color), ServiceError> {
         let mut tx = self.core.db.begin_game_write(id).await?;
-        let Some(row) = games::get_tx(&mut tx, id).await? else {
+        let Some(row) = games::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
         let color = Core::player_color(&row, user, act)?;
-        let actions = games::actions_tx(&mut tx, id).await?;
+        let actions = games::actions(&mut tx, id).await?;
         let game = self.core.replay(id, games::record(&row, actions)).await?;
         if let Some(outcome) = game.status().outcome() {
             return refuse(Refusal::AlreadyOver(outcome));

@@ -537,7 +537,7 @@ impl Core {
         engine_level: Option<kaboom_engine::Level>,
     ) -> Result<Snapshot, ServiceError> {
         let mut tx = self.db.begin_write().await?;
-        let Some(ch) = challenges::get_tx(&mut tx, id).await? else {
+        let Some(ch) = challenges::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownChallenge { id });
         };
         if ch.state != ChallengeState::Open {
@@ -612,7 +612,7 @@ impl Core {
             return refuse(Refusal::ChallengeNotOpen { was: None });
         }
         let planned = Self::snapshot_tx(&mut tx, game_id, game).await?;
-        let challenge = challenges::get_tx(&mut tx, id)
+        let challenge = challenges::get(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
         self.enqueue(
@@ -793,7 +793,7 @@ impl Core {
         // A move voids a standing takeback proposal.
         kaboom_store::comforts::clear_takeback(tx, id).await?;
         let reveal = if finished.is_some() {
-            carriers::all_tx(tx, id).await?
+            carriers::all(&mut *tx, id).await?
         } else {
             Vec::new()
         };

@@ -109,7 +109,7 @@ impl Core {
         id: GameId,
         game: AnyGame,
     ) -> Result<Snapshot, ServiceError> {
-        let row = games::get_tx(tx, id)
+        let row = games::get(&mut *tx, id)
             .await?
             .ok_or_else(|| ServiceError::Corrupt(format!("game #{id} vanished")))?;
         Ok(Snapshot { row, game })

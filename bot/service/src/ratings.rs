@@ -65,7 +65,7 @@ pub async fn rate_finished_game(
         );
         Ok(Some(change))
     } else {
-        ratings::change_of_game_tx(tx, row.id).await
+        ratings::change_of_game(&mut *tx, row.id).await
     }
 }
 

@@ -2,10 +2,10 @@
 //! commitment. Secret for Beirut until the game ends: only the services read it, and they
 //! show a player only their own row.
 
-use super::sql::{Row, query};
+use super::sql::{On, query};
 use kaboom_rules::Color;
 
-use super::{Db, StorageError, Tx};
+use super::{StorageError, Tx, parse_stored};
 use kaboom_domain::ids::GameId;
 
 /// One side's stored designation.
@@ -33,7 +33,7 @@ pub async fn insert(
 ) -> Result<(), StorageError> {
     query(
         "INSERT INTO carrier_designations (game_id, color, squares, salt, commitment, chosen_at)
-         VALUES (?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(id)
     .bind(d.color.name())
@@ -46,37 +46,41 @@ pub async fn insert(
     Ok(())
 }
 
-fn read(rows: Vec<Row>) -> Result<Vec<Designation>, StorageError> {
-    rows.iter()
-        .map(|r| {
-            let color: String = r.try_get("color")?;
-            Ok(Designation {
-                color: color
-                    .parse()
-                    .map_err(|_| StorageError::Corrupt(format!("designation colour '{color}'")))?,
-                squares: r.try_get("squares")?,
-                salt: r.try_get("salt")?,
-                commitment: r.try_get("commitment")?,
-            })
+/// A `carrier_designations` row as stored: a [`Designation`] once its colour is read.
+#[derive(sqlx::FromRow)]
+struct StoredDesignation {
+    color: String,
+    squares: String,
+    salt: String,
+    commitment: String,
+}
+
+impl TryFrom<StoredDesignation> for Designation {
+    type Error = StorageError;
+    /// # Errors
+    /// [`StorageError::Corrupt`] for an unknown colour.
+    fn try_from(d: StoredDesignation) -> Result<Designation, StorageError> {
+        Ok(Designation {
+            color: parse_stored("designation colour", &d.color)?,
+            squares: d.squares,
+            salt: d.salt,
+            commitment: d.commitment,
         })
-        .collect()
+    }
+}
+
+fn read(rows: Vec<StoredDesignation>) -> Result<Vec<Designation>, StorageError> {
+    rows.into_iter().map(Designation::try_from).collect()
 }
 
 const SELECT: &str = "SELECT color, squares, salt, commitment FROM carrier_designations
-     WHERE game_id = ? ORDER BY CASE color WHEN 'white' THEN 0 ELSE 1 END";
+     WHERE game_id = $1 ORDER BY CASE color WHEN 'white' THEN 0 ELSE 1 END";
 
-/// The designations made so far for game `id`, White first.
+/// The designations made so far for game `id`, White first, on the pool or inside a
+/// transaction.
 ///
 /// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn all(db: &Db, id: GameId) -> Result<Vec<Designation>, StorageError> {
-    read(query(SELECT).bind(id).fetch_all(db).await?)
-}
-
-/// As [`all`], inside a transaction.
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn all_tx(tx: &mut Tx, id: GameId) -> Result<Vec<Designation>, StorageError> {
-    read(query(SELECT).bind(id).fetch_all(&mut *tx).await?)
+/// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for an unknown colour.
+pub async fn all<'a>(on: impl Into<On<'a>>, id: GameId) -> Result<Vec<Designation>, StorageError> {
+    read(query(SELECT).bind(id).fetch_all(on).await?)
 }

@@ -2,14 +2,17 @@
 
 use std::str::FromStr;
 
-use super::sql::{On, Row, query};
+use super::games::id_of;
+use super::sql::{On, query};
 use kaboom_rules::{GameOptions, Variant};
 
-use super::{Db, StorageError, Tx};
+use super::{Db, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 
-/// The colour the challenger asked for.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+/// The colour the challenger asked for; stored as its name ([`ColorChoice::name`], and
+/// `FromStr` back).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum ColorChoice {
     /// The challenger plays White.
     White,
@@ -22,28 +25,13 @@ pub enum ColorChoice {
 impl ColorChoice {
     /// `white`, `black` or `random` (stored form).
     pub fn name(self) -> &'static str {
-        match self {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
-        }
+        self.into()
     }
 }
 
-impl FromStr for ColorChoice {
-    type Err = StorageError;
-    fn from_str(s: &str) -> Result<ColorChoice, StorageError> {
-        match s {
-            "white" => Ok(ColorChoice::White),
-            "black" => Ok(ColorChoice::Black),
-            "random" => Ok(ColorChoice::Random),
-            other => Err(StorageError::Corrupt(format!("colour choice '{other}'"))),
-        }
-    }
-}
-
-/// Where a challenge stands.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+/// Where a challenge stands; stored as its name (`open`, `accepted`, ...).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum ChallengeState {
     /// Waiting for an opponent.
     Open,
@@ -55,28 +43,6 @@ pub enum ChallengeState {
     Cancelled,
     /// Nobody accepted it in time (scheduler hook).
     Expired,
-}
-
-impl ChallengeState {
-    fn name(self) -> &'static str {
-        match self {
-            ChallengeState::Open => "open",
-            ChallengeState::Accepted => "accepted",
-            ChallengeState::Declined => "declined",
-            ChallengeState::Cancelled => "cancelled",
-            ChallengeState::Expired => "expired",
-        }
-    }
-    fn parse(s: &str) -> Result<ChallengeState, StorageError> {
-        Ok(match s {
-            "open" => ChallengeState::Open,
-            "accepted" => ChallengeState::Accepted,
-            "declined" => ChallengeState::Declined,
-            "cancelled" => ChallengeState::Cancelled,
-            "expired" => ChallengeState::Expired,
-            other => return Err(StorageError::Corrupt(format!("challenge state '{other}'"))),
-        })
-    }
 }
 
 /// A challenge to be stored.
@@ -121,35 +87,60 @@ pub struct Challenge {
     pub spec: NewChallenge,
 }
 
-fn from_row(row: &Row) -> Result<Challenge, StorageError> {
-    let variant: String = row.try_get("variant")?;
-    let color: String = row.try_get("color")?;
-    let state: String = row.try_get("state")?;
-    Ok(Challenge {
-        id: row.try_get("id")?,
-        message_id: row.try_get("message_id")?,
-        state: ChallengeState::parse(&state)?,
-        game_id: row.try_get("game_id")?,
-        created_at: row.try_get("created_at")?,
-        spec: NewChallenge {
-            guild_id: row.try_get("guild_id")?,
-            channel_id: row.try_get("channel_id")?,
-            challenger_id: row.try_get("challenger_id")?,
-            challenger_name: row.try_get("challenger_name")?,
-            opponent_id: row.try_get("opponent_id")?,
-            variant: Variant::from_str(&variant)
-                .map_err(|e| StorageError::Corrupt(e.to_string()))?,
-            options: GameOptions {
-                carriers: row.try_get::<i64, _>("carriers")? as u8,
-                dead_mans_switch: row.try_get("dead_mans_switch")?,
+/// A `challenges` row as stored: a [`Challenge`] once its text columns are read.
+#[derive(sqlx::FromRow)]
+struct StoredChallenge {
+    id: i64,
+    message_id: Option<i64>,
+    state: String,
+    game_id: Option<i64>,
+    created_at: i64,
+    guild_id: Option<i64>,
+    #[sqlx(try_from = "i64")]
+    channel_id: ChannelId,
+    #[sqlx(try_from = "i64")]
+    challenger_id: UserId,
+    challenger_name: String,
+    opponent_id: Option<i64>,
+    variant: String,
+    carriers: i64,
+    dead_mans_switch: bool,
+    days_per_move: Option<i64>,
+    color: String,
+    rated: bool,
+}
+
+impl TryFrom<StoredChallenge> for Challenge {
+    type Error = StorageError;
+    /// The row's text columns read (state, variant, colour).
+    ///
+    /// # Errors
+    /// [`StorageError::Corrupt`] for one that does not read.
+    fn try_from(c: StoredChallenge) -> Result<Challenge, StorageError> {
+        Ok(Challenge {
+            id: c.id,
+            message_id: id_of(c.message_id)?,
+            state: parse_stored("challenge state", &c.state)?,
+            game_id: c.game_id.map(GameId::from),
+            created_at: c.created_at,
+            spec: NewChallenge {
+                guild_id: id_of(c.guild_id)?,
+                channel_id: c.channel_id,
+                challenger_id: c.challenger_id,
+                challenger_name: c.challenger_name,
+                opponent_id: id_of(c.opponent_id)?,
+                variant: Variant::from_str(&c.variant)
+                    .map_err(|e| StorageError::Corrupt(e.to_string()))?,
+                options: GameOptions {
+                    carriers: c.carriers as u8,
+                    dead_mans_switch: c.dead_mans_switch,
+                },
+                days_per_move: c.days_per_move.map(|d| d as u32),
+                color: parse_stored("colour choice", &c.color)?,
+                rated: c.rated,
             },
-            days_per_move: row
-                .try_get::<Option<i64>, _>("days_per_move")?
-                .map(|d| d as u32),
-            color: color.parse()?,
-            rated: row.try_get("rated")?,
-        },
-    })
+        })
+    }
 }
 
 /// Stores a new open challenge, on the pool or inside a transaction (a rematch, written with
@@ -165,7 +156,7 @@ pub async fn insert<'a>(
     let row = query(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
             variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12) RETURNING id",
     )
     .bind(c.guild_id)
     .bind(c.channel_id)
@@ -179,36 +170,23 @@ pub async fn insert<'a>(
     .bind(c.color.name())
     .bind(c.rated)
     .bind(now)
-    .fetch_one(on)
+    .fetch_one::<(i64,)>(on)
     .await?;
-    Ok(row.try_get("id")?)
+    Ok(row.0)
 }
 
-/// Loads a challenge.
+/// Loads a challenge, on the pool or inside a transaction.
 ///
 /// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn get(db: &Db, id: i64) -> Result<Option<Challenge>, StorageError> {
-    query("SELECT * FROM challenges WHERE id = ?")
+/// [`StorageError`] on a database failure (a column that does not decode is
+/// [`sqlx::Error::ColumnDecode`]); [`StorageError::Corrupt`] for an unknown state, variant
+/// or colour.
+pub async fn get<'a>(on: impl Into<On<'a>>, id: i64) -> Result<Option<Challenge>, StorageError> {
+    query("SELECT * FROM challenges WHERE id = $1")
         .bind(id)
-        .fetch_optional(db)
+        .fetch_optional::<StoredChallenge>(on)
         .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()
-}
-
-/// Loads a challenge inside a transaction.
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<Challenge>, StorageError> {
-    query("SELECT * FROM challenges WHERE id = ?")
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?
-        .as_ref()
-        .map(from_row)
+        .map(Challenge::try_from)
         .transpose()
 }
 
@@ -217,7 +195,7 @@ pub async fn get_tx(tx: &mut Tx, id: i64) -> Result<Option<Challenge>, StorageEr
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn set_message(db: &Db, id: i64, message_id: MessageId) -> Result<(), StorageError> {
-    query("UPDATE challenges SET message_id = ? WHERE id = ?")
+    query("UPDATE challenges SET message_id = $1 WHERE id = $2")
         .bind(message_id)
         .bind(id)
         .execute(db)
@@ -236,8 +214,8 @@ pub async fn close(
     game_id: Option<GameId>,
 ) -> Result<bool, StorageError> {
     let done =
-        query("UPDATE challenges SET state = ?, game_id = ? WHERE id = ? AND state = 'open'")
-            .bind(state.name())
+        query("UPDATE challenges SET state = $1, game_id = $2 WHERE id = $3 AND state = 'open'")
+            .bind(<&str>::from(state))
             .bind(game_id)
             .bind(id)
             .execute(&mut *tx)

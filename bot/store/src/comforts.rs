@@ -3,16 +3,15 @@
 //! (`takeback_offers`) and private notes (`game_notes`). Everything here is private to its
 //! owner except the fact that a vacation runs (the opponents are told its end).
 
-use super::sql::{Row, query};
+use super::sql::{Checked, query};
 use kaboom_rules::{Color, Variant};
 
-use super::games::{GameRow, decodable};
-use super::{Db, StorageError, Tx};
+use super::games::{GameRow, StoredGame, decodable};
+use super::{Db, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
 
 fn color(text: &str) -> Result<Color, StorageError> {
-    text.parse()
-        .map_err(|_| StorageError::Corrupt(format!("colour '{text}'")))
+    parse_stored("colour", text)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -33,16 +32,33 @@ pub struct Line {
     pub actions: Vec<String>,
 }
 
-fn line_from(r: &Row) -> Result<Line, StorageError> {
-    let actions: String = r.try_get("actions")?;
-    Ok(Line {
-        id: r.try_get("id")?,
-        user_id: r.try_get("user_id")?,
-        color: color(&r.try_get::<String, _>("color")?)?,
-        from_ply: r.try_get("from_ply")?,
-        actions: serde_json::from_str(&actions)
-            .map_err(|e| StorageError::Corrupt(format!("conditional line: {e}")))?,
-    })
+/// A `premoves` row as stored: a [`Line`] once its colour and actions are read.
+#[derive(sqlx::FromRow)]
+struct StoredLine {
+    id: i64,
+    #[sqlx(try_from = "i64")]
+    user_id: UserId,
+    color: String,
+    from_ply: i64,
+    /// JSON text (a `TEXT` column on both engines: `#[sqlx(json)]` would want PostgreSQL's
+    /// `json` type).
+    actions: String,
+}
+
+impl TryFrom<StoredLine> for Line {
+    type Error = StorageError;
+    /// # Errors
+    /// [`StorageError::Corrupt`] for an unknown colour or actions that are not a JSON list.
+    fn try_from(r: StoredLine) -> Result<Line, StorageError> {
+        Ok(Line {
+            id: r.id,
+            user_id: r.user_id,
+            color: color(&r.color)?,
+            from_ply: r.from_ply,
+            actions: serde_json::from_str(&r.actions)
+                .map_err(|e| StorageError::Corrupt(format!("conditional line: {e}")))?,
+        })
+    }
 }
 
 /// `color`'s conditional lines in game `game`, oldest first.
@@ -50,15 +66,15 @@ fn line_from(r: &Row) -> Result<Line, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn lines_tx(tx: &mut Tx, game: GameId, color: Color) -> Result<Vec<Line>, StorageError> {
-    let rows = query(
+    let rows: Vec<StoredLine> = query(
         "SELECT id, user_id, color, from_ply, actions FROM premoves
-         WHERE game_id = ? AND color = ? ORDER BY id",
+         WHERE game_id = $1 AND color = $2 ORDER BY id",
     )
     .bind(game)
     .bind(color.name())
     .fetch_all(&mut *tx)
     .await?;
-    rows.iter().map(line_from).collect()
+    rows.into_iter().map(Line::try_from).collect()
 }
 
 /// Adds a conditional line; returns its id.
@@ -77,7 +93,7 @@ pub async fn add_line(
     let json = serde_json::to_string(actions).unwrap_or_else(|_| "[]".into());
     let row = query(
         "INSERT INTO premoves (game_id, user_id, color, from_ply, actions, created_at)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(game)
     .bind(user)
@@ -85,9 +101,9 @@ pub async fn add_line(
     .bind(from_ply)
     .bind(json)
     .bind(now)
-    .fetch_one(&mut *tx)
+    .fetch_one::<(i64,)>(&mut *tx)
     .await?;
-    Ok(row.try_get("id")?)
+    Ok(row.0)
 }
 
 /// Replaces line `id`'s remaining actions and the ply they start at.
@@ -101,7 +117,7 @@ pub async fn advance_line(
     actions: &[String],
 ) -> Result<(), StorageError> {
     let json = serde_json::to_string(actions).unwrap_or_else(|_| "[]".into());
-    query("UPDATE premoves SET from_ply = ?, actions = ? WHERE id = ?")
+    query("UPDATE premoves SET from_ply = $1, actions = $2 WHERE id = $3")
         .bind(from_ply)
         .bind(json)
         .bind(id)
@@ -115,7 +131,7 @@ pub async fn advance_line(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn drop_line(tx: &mut Tx, id: i64) -> Result<(), StorageError> {
-    query("DELETE FROM premoves WHERE id = ?")
+    query("DELETE FROM premoves WHERE id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -133,14 +149,14 @@ pub async fn clear_lines(
 ) -> Result<u64, StorageError> {
     let done = match color {
         Some(c) => {
-            query("DELETE FROM premoves WHERE game_id = ? AND color = ?")
+            query("DELETE FROM premoves WHERE game_id = $1 AND color = $2")
                 .bind(game)
                 .bind(c.name())
                 .execute(&mut *tx)
                 .await?
         }
         None => {
-            query("DELETE FROM premoves WHERE game_id = ?")
+            query("DELETE FROM premoves WHERE game_id = $1")
                 .bind(game)
                 .execute(&mut *tx)
                 .await?
@@ -152,12 +168,13 @@ pub async fn clear_lines(
 // ---------------------------------------------------------------------------------------
 // Vacations
 
-/// A vacation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A vacation (a `vacations` row).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct Vacation {
     /// Its id.
     pub id: i64,
     /// The player.
+    #[sqlx(try_from = "i64")]
     pub user_id: UserId,
     /// Their name when they started it.
     pub name: String,
@@ -169,29 +186,17 @@ pub struct Vacation {
     pub ended_at: Option<i64>,
 }
 
-fn vacation_from(r: &Row) -> Result<Vacation, StorageError> {
-    Ok(Vacation {
-        id: r.try_get("id")?,
-        user_id: r.try_get("user_id")?,
-        name: r.try_get("name")?,
-        started_at: r.try_get("started_at")?,
-        until_at: r.try_get("until_at")?,
-        ended_at: r.try_get("ended_at")?,
-    })
-}
-
 /// `user`'s running vacation (not ended), if any.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn running_vacation(tx: &mut Tx, user: UserId) -> Result<Option<Vacation>, StorageError> {
-    let row = query(
-        "SELECT * FROM vacations WHERE user_id = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
+    Ok(query(
+        "SELECT * FROM vacations WHERE user_id = $1 AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
     )
     .bind(user)
     .fetch_optional(&mut *tx)
-    .await?;
-    row.as_ref().map(vacation_from).transpose()
+    .await?)
 }
 
 /// `user`'s vacations started at or after `since` (Unix seconds), oldest first.
@@ -203,12 +208,13 @@ pub async fn vacations_since(
     user: UserId,
     since: i64,
 ) -> Result<Vec<Vacation>, StorageError> {
-    let rows = query("SELECT * FROM vacations WHERE user_id = ? AND started_at >= ? ORDER BY id")
-        .bind(user)
-        .bind(since)
-        .fetch_all(&mut *tx)
-        .await?;
-    rows.iter().map(vacation_from).collect()
+    Ok(
+        query("SELECT * FROM vacations WHERE user_id = $1 AND started_at >= $2 ORDER BY id")
+            .bind(user)
+            .bind(since)
+            .fetch_all(&mut *tx)
+            .await?,
+    )
 }
 
 /// Starts a vacation; returns its id.
@@ -223,16 +229,16 @@ pub async fn start_vacation(
     until_at: i64,
 ) -> Result<i64, StorageError> {
     let row = query(
-        "INSERT INTO vacations (user_id, name, started_at, until_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO vacations (user_id, name, started_at, until_at) VALUES ($1, $2, $3, $4)
          RETURNING id",
     )
     .bind(user)
     .bind(name)
     .bind(started_at)
     .bind(until_at)
-    .fetch_one(&mut *tx)
+    .fetch_one::<(i64,)>(&mut *tx)
     .await?;
-    Ok(row.try_get("id")?)
+    Ok(row.0)
 }
 
 /// Ends vacation `id` at `at`; `false` when it had ended already (someone else was first).
@@ -240,7 +246,7 @@ pub async fn start_vacation(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn end_vacation(tx: &mut Tx, id: i64, at: i64) -> Result<bool, StorageError> {
-    let done = query("UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
+    let done = query("UPDATE vacations SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL")
         .bind(at)
         .bind(id)
         .execute(&mut *tx)
@@ -253,12 +259,14 @@ pub async fn end_vacation(tx: &mut Tx, id: i64, at: i64) -> Result<bool, Storage
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn vacations_due(db: &Db, now: i64) -> Result<Vec<Vacation>, StorageError> {
-    let rows =
-        query("SELECT * FROM vacations WHERE ended_at IS NULL AND until_at <= ? ORDER BY until_at")
-            .bind(now)
-            .fetch_all(db)
-            .await?;
-    rows.iter().map(vacation_from).collect()
+    Ok(
+        query(
+            "SELECT * FROM vacations WHERE ended_at IS NULL AND until_at <= $1 ORDER BY until_at",
+        )
+        .bind(now)
+        .fetch_all(db)
+        .await?,
+    )
 }
 
 /// Whether `user` is on a vacation running at `now`.
@@ -266,9 +274,9 @@ pub async fn vacations_due(db: &Db, now: i64) -> Result<Vec<Vacation>, StorageEr
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn on_vacation(db: &Db, user: UserId, now: i64) -> Result<bool, StorageError> {
-    let row = query(
-        "SELECT 1 FROM vacations WHERE user_id = ? AND ended_at IS NULL AND until_at > ?
-         AND started_at <= ? LIMIT 1",
+    let row: Option<(i64,)> = query(
+        "SELECT id FROM vacations WHERE user_id = $1 AND ended_at IS NULL AND until_at > $2
+         AND started_at <= $3 LIMIT 1",
     )
     .bind(user)
     .bind(now)
@@ -292,9 +300,9 @@ pub async fn shift_deadline(
     now: i64,
 ) -> Result<bool, StorageError> {
     let done = query(
-        "UPDATE games SET deadline_at = deadline_at + ?, updated_at = ?
-         WHERE id = ? AND ply = ? AND state = 'active' AND deadline_at IS NOT NULL
-           AND deadline_at > ?",
+        "UPDATE games SET deadline_at = deadline_at + $1, updated_at = $2
+         WHERE id = $3 AND ply = $4 AND state = 'active' AND deadline_at IS NOT NULL
+           AND deadline_at > $5",
     )
     .bind(secs)
     .bind(now)
@@ -311,12 +319,11 @@ pub async fn shift_deadline(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn guild_allowance(tx: &mut Tx, guild: GuildId) -> Result<Option<u32>, StorageError> {
-    let row = query("SELECT days FROM guild_vacation WHERE guild_id = ?")
+    let row: Option<(i64,)> = query("SELECT days FROM guild_vacation WHERE guild_id = $1")
         .bind(guild)
         .fetch_optional(&mut *tx)
         .await?;
-    row.map(|r| {
-        let days: i64 = r.try_get("days")?;
+    row.map(|(days,)| {
         u32::try_from(days).map_err(|_| StorageError::Corrupt(format!("allowance {days}")))
     })
     .transpose()
@@ -333,7 +340,7 @@ pub async fn put_guild_allowance(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "INSERT INTO guild_vacation (guild_id, days, updated_at) VALUES (?, ?, ?)
+        "INSERT INTO guild_vacation (guild_id, days, updated_at) VALUES ($1, $2, $3)
          ON CONFLICT (guild_id) DO UPDATE SET days = excluded.days, updated_at = excluded.updated_at",
     )
     .bind(guild)
@@ -363,15 +370,16 @@ pub struct TakebackOffer {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn takeback(tx: &mut Tx, game: GameId) -> Result<Option<TakebackOffer>, StorageError> {
-    let row = query("SELECT offered_by, ply, undo FROM takeback_offers WHERE game_id = ?")
-        .bind(game)
-        .fetch_optional(&mut *tx)
-        .await?;
-    row.map(|r| {
+    let row: Option<(String, i64, i64)> =
+        query("SELECT offered_by, ply, undo FROM takeback_offers WHERE game_id = $1")
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?;
+    row.map(|(by, ply, undo)| {
         Ok(TakebackOffer {
-            by: color(&r.try_get::<String, _>("offered_by")?)?,
-            ply: r.try_get("ply")?,
-            undo: r.try_get("undo")?,
+            by: color(&by)?,
+            ply,
+            undo,
         })
     })
     .transpose()
@@ -390,7 +398,7 @@ pub async fn put_takeback(
     clear_takeback(tx, game).await?;
     query(
         "INSERT INTO takeback_offers (game_id, offered_by, ply, undo, offered_at)
-         VALUES (?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(game)
     .bind(offer.by.name())
@@ -407,7 +415,7 @@ pub async fn put_takeback(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn clear_takeback(tx: &mut Tx, game: GameId) -> Result<bool, StorageError> {
-    let done = query("DELETE FROM takeback_offers WHERE game_id = ?")
+    let done = query("DELETE FROM takeback_offers WHERE game_id = $1")
         .bind(game)
         .execute(&mut *tx)
         .await?;
@@ -429,8 +437,8 @@ pub async fn take_back(
     now: i64,
 ) -> Result<bool, StorageError> {
     let done = query(
-        "UPDATE games SET ply = ?, state_fen = ?, deadline_at = ?, updated_at = ?
-         WHERE id = ? AND ply = ? AND state = 'active'",
+        "UPDATE games SET ply = $1, state_fen = $2, deadline_at = $3, updated_at = $4
+         WHERE id = $5 AND ply = $6 AND state = 'active'",
     )
     .bind(to_ply)
     .bind(state_fen)
@@ -443,7 +451,7 @@ pub async fn take_back(
     if done.rows_affected() != 1 {
         return Ok(false);
     }
-    query("DELETE FROM game_actions WHERE game_id = ? AND ply > ?")
+    query("DELETE FROM game_actions WHERE game_id = $1 AND ply > $2")
         .bind(game)
         .bind(to_ply)
         .execute(&mut *tx)
@@ -459,12 +467,13 @@ pub async fn take_back(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn note(db: &Db, game: GameId, user: UserId) -> Result<Option<String>, StorageError> {
-    let row = query("SELECT text FROM game_notes WHERE game_id = ? AND user_id = ?")
-        .bind(game)
-        .bind(user)
-        .fetch_optional(db)
-        .await?;
-    Ok(row.map(|r| r.try_get("text")).transpose()?)
+    let row: Option<(String,)> =
+        query("SELECT text FROM game_notes WHERE game_id = $1 AND user_id = $2")
+            .bind(game)
+            .bind(user)
+            .fetch_optional(db)
+            .await?;
+    Ok(row.map(|(text,)| text))
 }
 
 /// Sets (or, with `None`, deletes) `user`'s note in game `game`.
@@ -481,7 +490,7 @@ pub async fn put_note(
     match text {
         Some(t) => {
             query(
-                "INSERT INTO game_notes (game_id, user_id, text, updated_at) VALUES (?, ?, ?, ?)
+                "INSERT INTO game_notes (game_id, user_id, text, updated_at) VALUES ($1, $2, $3, $4)
                  ON CONFLICT (game_id, user_id) DO UPDATE SET text = excluded.text,
                      updated_at = excluded.updated_at",
             )
@@ -493,7 +502,7 @@ pub async fn put_note(
             .await?;
         }
         None => {
-            query("DELETE FROM game_notes WHERE game_id = ? AND user_id = ?")
+            query("DELETE FROM game_notes WHERE game_id = $1 AND user_id = $2")
                 .bind(game)
                 .bind(user)
                 .execute(db)
@@ -511,14 +520,14 @@ pub async fn put_note(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn active_games_tx(tx: &mut Tx, user: UserId) -> Result<Vec<GameRow>, StorageError> {
-    let rows = query(
-        "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state = 'active' ORDER BY id",
+    let rows: Vec<Checked<StoredGame>> = query(
+        "SELECT * FROM games WHERE (white_id = $1 OR black_id = $2) AND state = 'active' ORDER BY id",
     )
     .bind(user)
     .bind(user)
     .fetch_all(&mut *tx)
     .await?;
-    Ok(decodable(&rows))
+    Ok(decodable(rows))
 }
 
 /// The open challenge, if any, between `a` and `b` (either of them the challenger) in
@@ -534,10 +543,10 @@ pub async fn open_challenge_between(
     a: UserId,
     b: UserId,
 ) -> Result<Option<(i64, UserId)>, StorageError> {
-    let row = query(
+    let row: Option<(i64, i64)> = query(
         "SELECT id, challenger_id FROM challenges
-         WHERE state = 'open' AND channel_id = ? AND variant = ?
-           AND ((challenger_id = ? AND opponent_id = ?) OR (challenger_id = ? AND opponent_id = ?))
+         WHERE state = 'open' AND channel_id = $1 AND variant = $2
+           AND ((challenger_id = $3 AND opponent_id = $4) OR (challenger_id = $5 AND opponent_id = $6))
          ORDER BY id LIMIT 1",
     )
     .bind(channel)
@@ -548,8 +557,12 @@ pub async fn open_challenge_between(
     .bind(a)
     .fetch_optional(&mut *tx)
     .await?;
-    row.map(|r| Ok((r.try_get("id")?, r.try_get("challenger_id")?)))
-        .transpose()
+    row.map(|(id, challenger)| {
+        UserId::try_from(challenger)
+            .map(|c| (id, c))
+            .map_err(|e| StorageError::Corrupt(e.to_string()))
+    })
+    .transpose()
 }
 
 /// Closes the vacations whose days ran out by `now` (the scheduler, each sweep); returns
@@ -558,14 +571,13 @@ pub async fn open_challenge_between(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn end_due_vacations(tx: &mut Tx, now: i64) -> Result<Vec<Vacation>, StorageError> {
-    let rows = query(
-        "UPDATE vacations SET ended_at = until_at WHERE ended_at IS NULL AND until_at <= ?
+    Ok(query(
+        "UPDATE vacations SET ended_at = until_at WHERE ended_at IS NULL AND until_at <= $1
          RETURNING *",
     )
     .bind(now)
     .fetch_all(&mut *tx)
-    .await?;
-    rows.iter().map(vacation_from).collect()
+    .await?)
 }
 
 /// The end of `user`'s vacation running at `now`, if any, inside `tx` (the scheduler's
@@ -578,14 +590,14 @@ pub async fn vacation_until_tx(
     user: UserId,
     now: i64,
 ) -> Result<Option<i64>, StorageError> {
-    let row = query(
-        "SELECT until_at FROM vacations WHERE user_id = ? AND ended_at IS NULL AND until_at > ?
-         AND started_at <= ? ORDER BY id DESC LIMIT 1",
+    let row: Option<(i64,)> = query(
+        "SELECT until_at FROM vacations WHERE user_id = $1 AND ended_at IS NULL AND until_at > $2
+         AND started_at <= $3 ORDER BY id DESC LIMIT 1",
     )
     .bind(user)
     .bind(now)
     .bind(now)
     .fetch_optional(&mut *tx)
     .await?;
-    Ok(row.map(|r| r.try_get("until_at")).transpose()?)
+    Ok(row.map(|(until,)| until))
 }

@@ -12,7 +12,6 @@
 //! USER`: the insert trigger of `games` would overwrite the scheduler's columns), identity
 //! sequences continue after the largest copied id. Nothing is written unless all of it is.
 
-use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Postgres, QueryBuilder, Row as _};
 
@@ -201,10 +200,20 @@ pub async fn sqlite_to_postgres(from: &Db, to: &Db) -> Result<CopyReport, CopyEr
     Ok(report)
 }
 
+/// A column of `information_schema.columns`: table, column, data type and whether it is an
+/// identity column (`YES`, `NO`).
+#[derive(sqlx::FromRow)]
+struct ColumnInfo {
+    t: String,
+    c: String,
+    d: String,
+    i: String,
+}
+
 /// The target's tables in copy order (`challenges`, `games`, then by name), without
 /// sqlx's own `_sqlx_migrations`.
 async fn tables(dst: &sqlx::PgPool) -> Result<Vec<Table>, CopyError> {
-    let rows: Vec<PgRow> = sqlx::query(
+    let rows: Vec<ColumnInfo> = sqlx::query_as(
         "SELECT table_name::text AS t, column_name::text AS c, data_type::text AS d,
                 is_identity::text AS i
          FROM information_schema.columns
@@ -214,15 +223,19 @@ async fn tables(dst: &sqlx::PgPool) -> Result<Vec<Table>, CopyError> {
     .fetch_all(dst)
     .await?;
     let mut tables: Vec<Table> = Vec::new();
-    for r in &rows {
-        let (name, column, data_type): (String, String, String) =
-            (r.try_get("t")?, r.try_get("c")?, r.try_get("d")?);
+    for ColumnInfo {
+        t: name,
+        c: column,
+        d: data_type,
+        i: identity,
+    } in rows
+    {
         let kind = Kind::of(&data_type).ok_or_else(|| CopyError::UnknownType {
             table: name.clone(),
             column: column.clone(),
             data_type: data_type.clone(),
         })?;
-        let identity = r.try_get::<String, _>("i")? == "YES";
+        let identity = identity == "YES";
         if tables.last().is_none_or(|t| t.name != name) {
             tables.push(Table {
                 name: name.clone(),

@@ -1,11 +1,11 @@
 //! The `engine_games` table: which games the practice opponent plays, as which colour and
 //! at which level.
 
-use super::sql::{Row, query};
+use super::sql::query;
 use kaboom_engine::Level;
 use kaboom_rules::Color;
 
-use super::{Db, StorageError, Tx};
+use super::{Db, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::GameId;
 
 /// The engine's seat in one game.
@@ -31,7 +31,7 @@ pub async fn insert(
     level: Level,
     now: i64,
 ) -> Result<(), StorageError> {
-    query("INSERT INTO engine_games (game_id, color, level, created_at) VALUES (?, ?, ?, ?)")
+    query("INSERT INTO engine_games (game_id, color, level, created_at) VALUES ($1, $2, $3, $4)")
         .bind(id)
         .bind(color.name())
         .bind(i64::from(level.number()))
@@ -41,19 +41,33 @@ pub async fn insert(
     Ok(())
 }
 
-fn seat(row: &Row) -> Result<EngineSeat, StorageError> {
-    let color: String = row.try_get("color")?;
-    let level: i64 = row.try_get("level")?;
-    Ok(EngineSeat {
-        game_id: row.try_get("game_id")?,
-        color: color
-            .parse()
-            .map_err(|_| StorageError::Corrupt(format!("engine colour '{color}'")))?,
-        level: u8::try_from(level)
-            .ok()
-            .and_then(|n| Level::from_number(n).ok())
-            .ok_or_else(|| StorageError::Corrupt(format!("engine level {level}")))?,
-    })
+/// An `engine_games` row as stored: an [`EngineSeat`] once its colour and level are read.
+#[derive(sqlx::FromRow)]
+struct StoredSeat {
+    game_id: i64,
+    color: String,
+    level: i64,
+}
+
+impl TryFrom<StoredSeat> for EngineSeat {
+    type Error = StorageError;
+    /// # Errors
+    /// [`StorageError::Corrupt`] for an unknown colour or a level outside 1 to 5.
+    fn try_from(row: StoredSeat) -> Result<EngineSeat, StorageError> {
+        let StoredSeat {
+            game_id,
+            color,
+            level,
+        } = row;
+        Ok(EngineSeat {
+            game_id: GameId::from(game_id),
+            color: parse_stored("engine colour", &color)?,
+            level: u8::try_from(level)
+                .ok()
+                .and_then(|n| Level::from_number(n).ok())
+                .ok_or_else(|| StorageError::Corrupt(format!("engine level {level}")))?,
+        })
+    }
 }
 
 /// The engine's seat in game `id`, if it plays there.
@@ -61,11 +75,12 @@ fn seat(row: &Row) -> Result<EngineSeat, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
 pub async fn get(db: &Db, id: GameId) -> Result<Option<EngineSeat>, StorageError> {
-    let row = query("SELECT game_id, color, level FROM engine_games WHERE game_id = ?")
-        .bind(id)
-        .fetch_optional(db)
-        .await?;
-    row.as_ref().map(seat).transpose()
+    let row: Option<StoredSeat> =
+        query("SELECT game_id, color, level FROM engine_games WHERE game_id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?;
+    row.map(EngineSeat::try_from).transpose()
 }
 
 /// The engine's seats in every game still in setup or in play, oldest first: the games
@@ -74,11 +89,11 @@ pub async fn get(db: &Db, id: GameId) -> Result<Option<EngineSeat>, StorageError
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
 pub async fn unfinished(db: &Db) -> Result<Vec<EngineSeat>, StorageError> {
-    let rows = query(
+    let rows: Vec<StoredSeat> = query(
         "SELECT e.game_id, e.color, e.level FROM engine_games e JOIN games g ON g.id = e.game_id
          WHERE g.state IN ('setup', 'active') ORDER BY e.game_id",
     )
     .fetch_all(db)
     .await?;
-    rows.iter().map(seat).collect()
+    rows.into_iter().map(EngineSeat::try_from).collect()
 }

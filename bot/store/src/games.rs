@@ -6,23 +6,13 @@
 
 use std::str::FromStr;
 
-use super::sql::{Row, query};
+use super::sql::{Checked, On, query};
 use kaboom_rules::{Color, GameOptions, GameRecord, Outcome, Variant};
 
-use super::{Db, StorageError, Tx};
+use super::{Db, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 
 pub use kaboom_domain::game::{GameRow, GameState};
-
-/// A stored game state (`setup`, `active`, `finished`).
-fn parse_state(s: &str) -> Result<GameState, StorageError> {
-    Ok(match s {
-        "setup" => GameState::Setup,
-        "active" => GameState::Active,
-        "finished" => GameState::Finished,
-        other => return Err(StorageError::Corrupt(format!("game state '{other}'"))),
-    })
-}
 
 /// A game to be stored.
 #[derive(Clone, Debug)]
@@ -53,44 +43,95 @@ pub struct NewGame {
     pub rated: bool,
 }
 
-/// Reads a game row (`SELECT *`, extra columns ignored); the scheduler reads due games in a
-/// joined query through it.
-pub(crate) fn from_row(row: &Row) -> Result<GameRow, StorageError> {
-    let variant: String = row.try_get("variant")?;
-    let state: String = row.try_get("state")?;
-    let declared: Option<String> = row.try_get("declared")?;
-    Ok(GameRow {
-        id: row.try_get("id")?,
-        guild_id: row.try_get("guild_id")?,
-        channel_id: row.try_get("channel_id")?,
-        thread_id: row.try_get("thread_id")?,
-        white_id: row.try_get("white_id")?,
-        white_name: row.try_get("white_name")?,
-        black_id: row.try_get("black_id")?,
-        black_name: row.try_get("black_name")?,
-        variant: Variant::from_str(&variant).map_err(|e| StorageError::Corrupt(e.to_string()))?,
-        options: GameOptions {
-            carriers: row.try_get::<i64, _>("carriers")? as u8,
-            dead_mans_switch: row.try_get("dead_mans_switch")?,
-        },
-        start_fen: row.try_get("start_fen")?,
-        state_fen: row.try_get("state_fen")?,
-        ply: row.try_get("ply")?,
-        state: parse_state(&state)?,
-        declared: declared
-            .map(|d| serde_json::from_str(&d))
-            .transpose()
-            .map_err(|e| StorageError::Corrupt(format!("declared result: {e}")))?,
-        result: row.try_get("result")?,
-        reason: row.try_get("reason")?,
-        days_per_move: row
-            .try_get::<Option<i64>, _>("days_per_move")?
-            .map(|d| d as u32),
-        deadline_at: row.try_get("deadline_at")?,
-        rated: row.try_get("rated")?,
-        board_message_id: row.try_get("board_message_id")?,
-        created_at: row.try_get("created_at")?,
-    })
+/// A `games` row as stored (columns by name; a query's other columns are ignored, so the
+/// scheduler reads due games in a joined query through it too): [`GameRow`] once its text
+/// columns are read ([`TryFrom`]).
+#[derive(sqlx::FromRow)]
+pub(crate) struct StoredGame {
+    #[sqlx(try_from = "i64")]
+    id: GameId,
+    guild_id: Option<i64>,
+    #[sqlx(try_from = "i64")]
+    channel_id: ChannelId,
+    thread_id: Option<i64>,
+    #[sqlx(try_from = "i64")]
+    white_id: UserId,
+    white_name: String,
+    #[sqlx(try_from = "i64")]
+    black_id: UserId,
+    black_name: String,
+    variant: String,
+    carriers: i64,
+    dead_mans_switch: bool,
+    start_fen: String,
+    state_fen: String,
+    ply: i64,
+    state: String,
+    declared: Option<String>,
+    result: Option<String>,
+    reason: Option<String>,
+    days_per_move: Option<i64>,
+    deadline_at: Option<i64>,
+    rated: bool,
+    board_message_id: Option<i64>,
+    created_at: i64,
+}
+
+/// A stored id that may be absent (`guild_id`, `thread_id`, ...), read back.
+///
+/// # Errors
+/// [`StorageError::Corrupt`] for a number that is not such an id.
+pub(crate) fn id_of<T: TryFrom<i64, Error: std::fmt::Display>>(
+    v: Option<i64>,
+) -> Result<Option<T>, StorageError> {
+    v.map(|v| T::try_from(v).map_err(|e| StorageError::Corrupt(e.to_string())))
+        .transpose()
+}
+
+impl TryFrom<StoredGame> for GameRow {
+    type Error = StorageError;
+    /// The row's text columns read (variant, state, declared result).
+    ///
+    /// # Errors
+    /// [`StorageError::Corrupt`], naming the game, for a column that does not read.
+    fn try_from(g: StoredGame) -> Result<GameRow, StorageError> {
+        let id = g.id;
+        (|| {
+            Ok(GameRow {
+                id: g.id,
+                guild_id: id_of(g.guild_id)?,
+                channel_id: g.channel_id,
+                thread_id: id_of(g.thread_id)?,
+                white_id: g.white_id,
+                white_name: g.white_name,
+                black_id: g.black_id,
+                black_name: g.black_name,
+                variant: Variant::from_str(&g.variant)
+                    .map_err(|e| StorageError::Corrupt(e.to_string()))?,
+                options: GameOptions {
+                    carriers: g.carriers as u8,
+                    dead_mans_switch: g.dead_mans_switch,
+                },
+                start_fen: g.start_fen,
+                state_fen: g.state_fen,
+                ply: g.ply,
+                state: parse_stored("game state", &g.state)?,
+                declared: g
+                    .declared
+                    .map(|d| serde_json::from_str(&d))
+                    .transpose()
+                    .map_err(|e| StorageError::Corrupt(format!("declared result: {e}")))?,
+                result: g.result,
+                reason: g.reason,
+                days_per_move: g.days_per_move.map(|d| d as u32),
+                deadline_at: g.deadline_at,
+                rated: g.rated,
+                board_message_id: id_of(g.board_message_id)?,
+                created_at: g.created_at,
+            })
+        })()
+        .map_err(|e: StorageError| StorageError::Corrupt(format!("game #{id}: {e}")))
+    }
 }
 
 /// Stores a new game; returns its id.
@@ -102,7 +143,7 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, Storag
         "INSERT INTO games (challenge_id, guild_id, channel_id, white_id, white_name, black_id,
             black_name, variant, carriers, dead_mans_switch, start_fen, state_fen, ply, state,
             days_per_move, deadline_at, rated, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18) RETURNING id",
     )
     .bind(g.challenge_id)
     .bind(g.guild_id)
@@ -122,36 +163,22 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, Storag
     .bind(g.rated)
     .bind(now)
     .bind(now)
-    .fetch_one(&mut *tx)
+    .fetch_one::<(i64,)>(&mut *tx)
     .await?;
-    Ok(row.try_get("id")?)
+    Ok(GameId::from(row.0))
 }
 
-/// Loads a game's row.
+/// Loads a game's row, on the pool or inside a transaction.
 ///
 /// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn get(db: &Db, id: GameId) -> Result<Option<GameRow>, StorageError> {
-    query("SELECT * FROM games WHERE id = ?")
+/// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for a row that does
+/// not read.
+pub async fn get<'a>(on: impl Into<On<'a>>, id: GameId) -> Result<Option<GameRow>, StorageError> {
+    query("SELECT * FROM games WHERE id = $1")
         .bind(id)
-        .fetch_optional(db)
+        .fetch_optional(on)
         .await?
-        .as_ref()
-        .map(from_row_checked)
-        .transpose()
-}
-
-/// Loads a game's row inside a transaction.
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageError> {
-    query("SELECT * FROM games WHERE id = ?")
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?
-        .as_ref()
-        .map(from_row_checked)
+        .map(game_of)
         .transpose()
 }
 
@@ -160,12 +187,11 @@ pub async fn get_tx(tx: &mut Tx, id: GameId) -> Result<Option<GameRow>, StorageE
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>, StorageError> {
-    query("SELECT * FROM games WHERE thread_id = ?")
+    query("SELECT * FROM games WHERE thread_id = $1")
         .bind(thread_id)
         .fetch_optional(db)
         .await?
-        .as_ref()
-        .map(from_row_checked)
+        .map(game_of)
         .transpose()
 }
 
@@ -175,63 +201,52 @@ pub async fn by_thread(db: &Db, thread_id: ChannelId) -> Result<Option<GameRow>,
 /// [`StorageError`] on a database failure.
 pub async fn active_for(db: &Db, user: UserId) -> Result<Vec<GameRow>, StorageError> {
     let rows = query(
-        "SELECT * FROM games WHERE (white_id = ? OR black_id = ?) AND state <> 'finished'
+        "SELECT * FROM games WHERE (white_id = $1 OR black_id = $2) AND state <> 'finished'
          ORDER BY id",
     )
     .bind(user)
     .bind(user)
     .fetch_all(db)
     .await?;
-    Ok(decodable(&rows))
+    Ok(decodable(rows))
 }
 
 /// A game row read back, any failure to decode it (a damaged or foreign row) as
 /// [`StorageError::Corrupt`] naming the game.
-pub(crate) fn from_row_checked(row: &Row) -> Result<GameRow, StorageError> {
-    from_row(row).map_err(|e| {
-        let id = row.try_get::<i64, _>("id").unwrap_or_default();
-        StorageError::Corrupt(format!("game #{id}: {e}"))
-    })
+pub(crate) fn game_of(row: Checked<StoredGame>) -> Result<GameRow, StorageError> {
+    match row.row {
+        Ok(g) => GameRow::try_from(g),
+        Err(e) => Err(StorageError::Corrupt(format!(
+            "game #{}: {}",
+            row.id.unwrap_or_default(),
+            StorageError::from(e)
+        ))),
+    }
 }
 
 /// The rows of a list that decode; each one that does not is logged and left out, so one
 /// damaged game costs only itself.
-pub(crate) fn decodable(rows: &[Row]) -> Vec<GameRow> {
-    rows.iter()
+pub(crate) fn decodable(rows: Vec<Checked<StoredGame>>) -> Vec<GameRow> {
+    rows.into_iter()
         .filter_map(|r| {
-            from_row_checked(r)
+            game_of(r)
                 .inspect_err(|e| tracing::error!(error = %e, "a game row does not read; left out"))
                 .ok()
         })
         .collect()
 }
 
-/// The game's actions in order (canonical texts).
+/// The game's actions in order (canonical texts), on the pool or inside a transaction.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn actions_tx(tx: &mut Tx, id: GameId) -> Result<Vec<String>, StorageError> {
-    let rows = query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
-    rows.iter()
-        .map(|r| r.try_get("action").map_err(StorageError::from))
-        .collect()
-}
-
-/// The game's actions in order (canonical texts).
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn actions(db: &Db, id: GameId) -> Result<Vec<String>, StorageError> {
-    let rows = query("SELECT action FROM game_actions WHERE game_id = ? ORDER BY ply")
-        .bind(id)
-        .fetch_all(db)
-        .await?;
-    rows.iter()
-        .map(|r| r.try_get("action").map_err(StorageError::from))
-        .collect()
+pub async fn actions<'a>(on: impl Into<On<'a>>, id: GameId) -> Result<Vec<String>, StorageError> {
+    let rows: Vec<(String,)> =
+        query("SELECT action FROM game_actions WHERE game_id = $1 ORDER BY ply")
+            .bind(id)
+            .fetch_all(on)
+            .await?;
+    Ok(rows.into_iter().map(|(a,)| a).collect())
 }
 
 /// The replayable record of a stored game.
@@ -254,10 +269,10 @@ pub async fn load_record(
     id: GameId,
 ) -> Result<Option<(GameRow, GameRecord)>, StorageError> {
     let mut tx = db.begin_read().await?;
-    let Some(row) = get_tx(&mut tx, id).await? else {
+    let Some(row) = get(&mut tx, id).await? else {
         return Ok(None);
     };
-    let actions = actions_tx(&mut tx, id).await?;
+    let actions = actions(&mut tx, id).await?;
     tx.commit().await?;
     let rec = record(&row, actions);
     Ok(Some((row, rec)))
@@ -325,9 +340,9 @@ pub async fn update_state(
     let new_ply = u.expected_ply + i64::from(u.action.is_some());
     let declared = u.declared.as_ref().map(declared_json);
     let done = query(
-        "UPDATE games SET ply = ?, state_fen = ?, start_fen = ?, state = ?, declared = ?,
-            result = ?, reason = ?, deadline_at = ?, updated_at = ?
-         WHERE id = ? AND ply = ?",
+        "UPDATE games SET ply = $1, state_fen = $2, start_fen = $3, state = $4, declared = $5,
+            result = $6, reason = $7, deadline_at = $8, updated_at = $9
+         WHERE id = $10 AND ply = $11",
     )
     .bind(new_ply)
     .bind(&u.state_fen)
@@ -348,7 +363,7 @@ pub async fn update_state(
     if let Some((text, player)) = &u.action {
         query(
             "INSERT INTO game_actions (game_id, ply, action, player_id, played_at)
-             VALUES (?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(id)
         .bind(new_ply)
@@ -366,7 +381,7 @@ pub async fn update_state(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn set_thread(db: &Db, id: GameId, thread_id: ChannelId) -> Result<(), StorageError> {
-    query("UPDATE games SET thread_id = ? WHERE id = ?")
+    query("UPDATE games SET thread_id = $1 WHERE id = $2")
         .bind(thread_id)
         .bind(id)
         .execute(db)
@@ -383,7 +398,7 @@ pub async fn set_board_message(
     id: GameId,
     message_id: MessageId,
 ) -> Result<(), StorageError> {
-    query("UPDATE games SET board_message_id = ? WHERE id = ?")
+    query("UPDATE games SET board_message_id = $1 WHERE id = $2")
         .bind(message_id)
         .bind(id)
         .execute(db)
@@ -405,17 +420,15 @@ pub struct DrawOffer {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn draw_offer(tx: &mut Tx, id: GameId) -> Result<Option<DrawOffer>, StorageError> {
-    let row = query("SELECT offered_by, ply FROM draw_offers WHERE game_id = ?")
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    row.map(|r| {
-        let by: String = r.try_get("offered_by")?;
+    let row: Option<(String, i64)> =
+        query("SELECT offered_by, ply FROM draw_offers WHERE game_id = $1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    row.map(|(by, ply)| {
         Ok(DrawOffer {
-            by: by
-                .parse()
-                .map_err(|_| StorageError::Corrupt(format!("draw offer colour '{by}'")))?,
-            ply: r.try_get("ply")?,
+            by: parse_stored("draw offer colour", &by)?,
+            ply,
         })
     })
     .transpose()
@@ -431,11 +444,11 @@ pub async fn put_draw_offer(
     offer: DrawOffer,
     now: i64,
 ) -> Result<(), StorageError> {
-    query("DELETE FROM draw_offers WHERE game_id = ?")
+    query("DELETE FROM draw_offers WHERE game_id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await?;
-    query("INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES (?, ?, ?, ?)")
+    query("INSERT INTO draw_offers (game_id, offered_by, ply, offered_at) VALUES ($1, $2, $3, $4)")
         .bind(id)
         .bind(offer.by.name())
         .bind(offer.ply)
@@ -450,7 +463,7 @@ pub async fn put_draw_offer(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn clear_draw_offer(tx: &mut Tx, id: GameId) -> Result<bool, StorageError> {
-    let done = query("DELETE FROM draw_offers WHERE game_id = ?")
+    let done = query("DELETE FROM draw_offers WHERE game_id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -466,6 +479,14 @@ pub struct FinishedRow {
     pub ended_at: i64,
 }
 
+/// A finished game's row and when it ended (its `updated_at`).
+#[derive(sqlx::FromRow)]
+pub(crate) struct StoredFinished {
+    #[sqlx(flatten)]
+    game: StoredGame,
+    updated_at: i64,
+}
+
 /// Which games a list may show to a caller (the rule of `kaboom_service::access::may_read`):
 /// in a server, that server's games; in a direct message, the caller's own games.
 #[derive(Copy, Clone, Debug)]
@@ -476,7 +497,7 @@ pub struct Readable {
     pub caller: UserId,
 }
 
-/// The condition on `games` of [`Readable`]: `guild_id = ?` or `(white_id = ? OR black_id = ?)`.
+/// The condition on `games` of [`Readable`]: `guild_id = $n` or `(white_id = $n OR black_id = $m)`.
 fn push_readable(q: &mut super::sql::Query, scope: Readable) {
     match scope.guild {
         Some(g) => {
@@ -520,15 +541,18 @@ pub async fn finished_for(
         .push_bind(limit)
         .push(" OFFSET ")
         .push_bind(offset);
-    let rows = q.build().fetch_all(db).await?;
+    let rows: Vec<Checked<StoredFinished>> = q.build().fetch_all(db).await?;
     Ok(rows
-        .iter()
-        .filter_map(|r| {
-            let ended_at = r.try_get("updated_at").ok()?;
-            from_row_checked(r)
-                .inspect_err(|e| tracing::error!(error = %e, "a game row does not read; left out"))
-                .ok()
-                .map(|row| FinishedRow { row, ended_at })
+        .into_iter()
+        .filter_map(|Checked { id, row }| {
+            let ended_at = row.as_ref().map_or(0, |f| f.updated_at);
+            game_of(Checked {
+                id,
+                row: row.map(|f| f.game),
+            })
+            .inspect_err(|e| tracing::error!(error = %e, "a game row does not read; left out"))
+            .ok()
+            .map(|row| FinishedRow { row, ended_at })
         })
         .collect())
 }
@@ -539,6 +563,6 @@ pub async fn finished_for(
 /// [`StorageError`] on a database failure.
 pub async fn finished_count(db: &Db, user: UserId, scope: Readable) -> Result<i64, StorageError> {
     let mut q = finished_query("SELECT COUNT(*) AS n", user, scope);
-    let row = q.build().fetch_one(db).await?;
-    Ok(row.try_get("n")?)
+    let (n,): (i64,) = q.build().fetch_one(db).await?;
+    Ok(n)
 }

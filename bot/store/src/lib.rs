@@ -6,8 +6,10 @@
 //! a `postgres://` URL (several processes on one database). Each engine has its
 //! own migrations (`migrations/sqlite/`, `migrations/postgres/`), applied at start-up; the
 //! storage modules write each statement once and run it on either through [`sql`]. Discord
-//! ids are stored as `BIGINT` (snowflakes fit in 63 bits; the id types of
-//! [`kaboom_domain::ids`] encode and decode themselves); times are Unix seconds (`BIGINT`);
+//! ids are stored as `BIGINT` (snowflakes fit in 63 bits: the id types of
+//! [`kaboom_domain::ids`] convert to `i64` to be bound and back with `TryFrom<i64>`, rows are
+//! decoded by `#[derive(sqlx::FromRow)]` with `#[sqlx(try_from = "i64")]`); times are Unix
+//! seconds (`BIGINT`);
 //! JSON is `TEXT` on both engines; no bytes are stored (`migrations/README.md`).
 //!
 //! One module per table group: [`challenges`], [`games`] (games, their actions and draw
@@ -84,6 +86,13 @@ pub enum StorageError {
     /// The database file could not be created or given owner-only permissions.
     #[error("database file: {0}")]
     Io(String),
+}
+
+/// A stored name read back (`text.parse()`: an enum stored as its name, a colour):
+/// [`StorageError::Corrupt`] saying `what '<text>'` for any other text.
+pub(crate) fn parse_stored<T: FromStr>(what: &str, text: &str) -> Result<T, StorageError> {
+    text.parse()
+        .map_err(|_| StorageError::Corrupt(format!("{what} '{text}'")))
 }
 
 /// The database handle: a connection pool, cheap to clone.

@@ -3,7 +3,8 @@
 //! them. See `migrations/0004_discord_outbox.sql` and `0005_one_outbox.sql` (the scheduler's
 //! announcements and nudges joined it, with `challenge_id`).
 
-use super::sql::{Row, query};
+use super::games::id_of;
+use super::sql::query;
 
 use super::{Db, Engine, StorageError, Tx};
 use kaboom_domain::ids::{ChannelId, GameId, MessageId};
@@ -53,22 +54,50 @@ pub struct Entry {
     pub last_error: Option<String>,
 }
 
-fn from_row(r: &Row) -> Result<Entry, StorageError> {
-    Ok(Entry {
-        id: r.try_get("id")?,
-        game_id: r.try_get("game_id")?,
-        challenge_id: r.try_get("challenge_id")?,
-        kind: r.try_get("kind")?,
-        payload: r.try_get("payload")?,
-        nonce: r.try_get("nonce")?,
-        attempts: r.try_get("attempts")?,
-        next_attempt_at: r.try_get("next_attempt_at")?,
-        message_id: r.try_get("message_id")?,
-        thread_id: r.try_get("thread_id")?,
-        delivered_at: r.try_get("delivered_at")?,
-        failed_at: r.try_get("failed_at")?,
-        last_error: r.try_get("last_error")?,
-    })
+/// A `discord_outbox` row as stored: an [`Entry`] once its Discord ids are read.
+#[derive(sqlx::FromRow)]
+struct StoredEntry {
+    id: i64,
+    game_id: Option<i64>,
+    challenge_id: Option<i64>,
+    kind: String,
+    payload: String,
+    nonce: String,
+    attempts: i64,
+    next_attempt_at: i64,
+    message_id: Option<i64>,
+    thread_id: Option<i64>,
+    delivered_at: Option<i64>,
+    failed_at: Option<i64>,
+    last_error: Option<String>,
+}
+
+impl TryFrom<StoredEntry> for Entry {
+    type Error = StorageError;
+    /// # Errors
+    /// [`StorageError::Corrupt`] for a stored Discord id that is not a snowflake.
+    fn try_from(r: StoredEntry) -> Result<Entry, StorageError> {
+        Ok(Entry {
+            id: r.id,
+            game_id: r.game_id.map(GameId::from),
+            challenge_id: r.challenge_id,
+            kind: r.kind,
+            payload: r.payload,
+            nonce: r.nonce,
+            attempts: r.attempts,
+            next_attempt_at: r.next_attempt_at,
+            message_id: id_of(r.message_id)?,
+            thread_id: id_of(r.thread_id)?,
+            delivered_at: r.delivered_at,
+            failed_at: r.failed_at,
+            last_error: r.last_error,
+        })
+    }
+}
+
+/// `rows` as entries.
+fn entries(rows: Vec<StoredEntry>) -> Result<Vec<Entry>, StorageError> {
+    rows.into_iter().map(Entry::try_from).collect()
 }
 
 /// A fresh nonce: `kb` and 20 hex digits of OS randomness (22 characters; Discord allows 25).
@@ -121,14 +150,13 @@ pub async fn insert(tx: &mut Tx, effects: &[NewEffect], now: i64) -> Result<(), 
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn pending(db: &Db) -> Result<Vec<Entry>, StorageError> {
-    query(
-        "SELECT * FROM discord_outbox WHERE delivered_at IS NULL AND failed_at IS NULL ORDER BY id",
+    entries(
+        query(
+            "SELECT * FROM discord_outbox WHERE delivered_at IS NULL AND failed_at IS NULL ORDER BY id",
+        )
+        .fetch_all(db)
+        .await?,
     )
-    .fetch_all(db)
-    .await?
-    .iter()
-    .map(from_row)
-    .collect()
 }
 
 /// One entry.
@@ -136,12 +164,11 @@ pub async fn pending(db: &Db) -> Result<Vec<Entry>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
-    query("SELECT * FROM discord_outbox WHERE id = ?")
+    query("SELECT * FROM discord_outbox WHERE id = $1")
         .bind(id)
-        .fetch_optional(db)
+        .fetch_optional::<StoredEntry>(db)
         .await?
-        .as_ref()
-        .map(from_row)
+        .map(Entry::try_from)
         .transpose()
 }
 
@@ -150,13 +177,12 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Entry>, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn for_game(db: &Db, game_id: GameId) -> Result<Vec<Entry>, StorageError> {
-    query("SELECT * FROM discord_outbox WHERE game_id = ? ORDER BY id")
-        .bind(game_id)
-        .fetch_all(db)
-        .await?
-        .iter()
-        .map(from_row)
-        .collect()
+    entries(
+        query("SELECT * FROM discord_outbox WHERE game_id = $1 ORDER BY id")
+            .bind(game_id)
+            .fetch_all(db)
+            .await?,
+    )
 }
 
 /// Which entries [`last_id`] and [`undelivered_upto`] look at: a game's or a challenge's.
@@ -183,13 +209,12 @@ impl Owner {
 /// [`StorageError`] on a database failure.
 pub async fn last_id(db: &Db, owner: Owner) -> Result<Option<i64>, StorageError> {
     let (column, id) = owner.column_and_id();
-    let last: Option<i64> = query(format!(
-        "SELECT MAX(id) FROM discord_outbox WHERE {column} = ?"
+    let (last,): (Option<i64>,) = query(format!(
+        "SELECT MAX(id) FROM discord_outbox WHERE {column} = $1"
     ))
     .bind(id)
     .fetch_one(db)
-    .await?
-    .try_get(0)?;
+    .await?;
     Ok(last)
 }
 
@@ -205,17 +230,16 @@ pub async fn undelivered_upto(
     upto: i64,
 ) -> Result<Vec<Entry>, StorageError> {
     let (column, id) = owner.column_and_id();
-    query(format!(
-        "SELECT * FROM discord_outbox WHERE {column} = ? AND id <= ? AND delivered_at IS NULL
-         ORDER BY id"
-    ))
-    .bind(id)
-    .bind(upto)
-    .fetch_all(db)
-    .await?
-    .iter()
-    .map(from_row)
-    .collect()
+    entries(
+        query(format!(
+            "SELECT * FROM discord_outbox WHERE {column} = $1 AND id <= $2 AND delivered_at IS NULL
+             ORDER BY id"
+        ))
+        .bind(id)
+        .bind(upto)
+        .fetch_all(db)
+        .await?,
+    )
 }
 
 /// The message of game `game_id`'s newest delivered board entry up to id `upto`.
@@ -227,18 +251,16 @@ pub async fn last_board_upto(
     game_id: GameId,
     upto: i64,
 ) -> Result<Option<MessageId>, StorageError> {
-    let found: Option<Option<MessageId>> = query(
+    let found: Option<(Option<i64>,)> = query(
         "SELECT message_id FROM discord_outbox
-         WHERE game_id = ? AND id <= ? AND kind = 'board' AND delivered_at IS NOT NULL
+         WHERE game_id = $1 AND id <= $2 AND kind = 'board' AND delivered_at IS NOT NULL
          ORDER BY id DESC LIMIT 1",
     )
     .bind(game_id)
     .bind(upto)
     .fetch_optional(db)
-    .await?
-    .map(|r| r.try_get(0))
-    .transpose()?;
-    Ok(found.flatten())
+    .await?;
+    id_of(found.and_then(|(m,)| m))
 }
 
 /// The messages of game `game_id`'s prompts (takeback proposals, kind `prompt`) delivered
@@ -253,12 +275,12 @@ pub async fn open_prompts(
     game_id: GameId,
     before: i64,
 ) -> Result<Vec<MessageId>, StorageError> {
-    query(
+    let rows: Vec<(i64,)> = query(
         "SELECT message_id FROM discord_outbox
-         WHERE game_id = ? AND id < ? AND kind = 'prompt'
+         WHERE game_id = $1 AND id < $2 AND kind = 'prompt'
            AND delivered_at IS NOT NULL AND message_id IS NOT NULL
            AND id > COALESCE((SELECT MAX(id) FROM discord_outbox
-                              WHERE game_id = ? AND id < ? AND delivered_at IS NOT NULL
+                              WHERE game_id = $3 AND id < $4 AND delivered_at IS NOT NULL
                                 AND kind IN ('board', 'game-ended', 'close-prompts')), 0)
          ORDER BY id",
     )
@@ -267,10 +289,10 @@ pub async fn open_prompts(
     .bind(game_id)
     .bind(before)
     .fetch_all(db)
-    .await?
-    .iter()
-    .map(|r| r.try_get(0).map_err(StorageError::from))
-    .collect()
+    .await?;
+    rows.into_iter()
+        .map(|(m,)| MessageId::try_from(m).map_err(|e| StorageError::Corrupt(e.to_string())))
+        .collect()
 }
 
 /// Challenge `challenge_id`'s entries, in order.
@@ -278,13 +300,12 @@ pub async fn open_prompts(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn for_challenge(db: &Db, challenge_id: i64) -> Result<Vec<Entry>, StorageError> {
-    query("SELECT * FROM discord_outbox WHERE challenge_id = ? ORDER BY id")
-        .bind(challenge_id)
-        .fetch_all(db)
-        .await?
-        .iter()
-        .map(from_row)
-        .collect()
+    entries(
+        query("SELECT * FROM discord_outbox WHERE challenge_id = $1 ORDER BY id")
+            .bind(challenge_id)
+            .fetch_all(db)
+            .await?,
+    )
 }
 
 /// Records that entry `id` was posted (with the ids Discord gave) at `now`.
@@ -299,8 +320,8 @@ pub async fn mark_delivered(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "UPDATE discord_outbox SET delivered_at = ?, message_id = ?, thread_id = ?, last_error = NULL
-         WHERE id = ?",
+        "UPDATE discord_outbox SET delivered_at = $1, message_id = $2, thread_id = $3, last_error = NULL
+         WHERE id = $4",
     )
     .bind(now)
     .bind(message_id)
@@ -320,7 +341,7 @@ pub const DELIVERED_CHANNEL: &str = "kaboom_outbox_attempted";
 /// delivers and wakes its own waiters).
 async fn notify_attempted(db: &Db) -> Result<(), StorageError> {
     if db.engine() == Engine::Postgres {
-        query("SELECT pg_notify(?, '')")
+        query("SELECT pg_notify($1, '')")
             .bind(DELIVERED_CHANNEL)
             .execute(db)
             .await?;
@@ -383,9 +404,9 @@ pub async fn mark_failed(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "UPDATE discord_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
-            failed_at = ?
-         WHERE id = ?",
+        "UPDATE discord_outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2,
+            failed_at = $3
+         WHERE id = $4",
     )
     .bind(next_attempt_at)
     .bind(error)
@@ -427,11 +448,11 @@ pub async fn claim_queue(
     if db.engine() == Engine::Sqlite {
         return Ok(true);
     }
-    let claimed = query(
-        "INSERT INTO outbox_claims (queue, owner, claimed_until) VALUES (?, ?, ?)
+    let claimed: Option<(String,)> = query(
+        "INSERT INTO outbox_claims (queue, owner, claimed_until) VALUES ($1, $2, $3)
          ON CONFLICT (queue) DO UPDATE SET owner = excluded.owner,
              claimed_until = excluded.claimed_until
-         WHERE outbox_claims.owner = excluded.owner OR outbox_claims.claimed_until < ?
+         WHERE outbox_claims.owner = excluded.owner OR outbox_claims.claimed_until < $4
          RETURNING queue",
     )
     .bind(queue)
@@ -454,7 +475,7 @@ pub async fn renew_claims(db: &Db, owner: &str, now: i64) -> Result<u64, Storage
         return Ok(0);
     }
     Ok(
-        query("UPDATE outbox_claims SET claimed_until = ? WHERE owner = ?")
+        query("UPDATE outbox_claims SET claimed_until = $1 WHERE owner = $2")
             .bind(now + CLAIM_LEASE_SECS)
             .bind(owner)
             .execute(db)
@@ -472,7 +493,7 @@ pub async fn release_queue(db: &Db, queue: &str, owner: &str) -> Result<(), Stor
     if db.engine() == Engine::Sqlite {
         return Ok(());
     }
-    query("DELETE FROM outbox_claims WHERE queue = ? AND owner = ?")
+    query("DELETE FROM outbox_claims WHERE queue = $1 AND owner = $2")
         .bind(queue)
         .bind(owner)
         .execute(db)
@@ -486,7 +507,7 @@ pub async fn release_queue(db: &Db, queue: &str, owner: &str) -> Result<(), Stor
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn mark_dm_refused(db: &Db, id: i64) -> Result<(), StorageError> {
-    query("UPDATE discord_outbox SET dm_refused = ? WHERE id = ?")
+    query("UPDATE discord_outbox SET dm_refused = $1 WHERE id = $2")
         .bind(true)
         .bind(id)
         .execute(db)
@@ -499,12 +520,9 @@ pub async fn mark_dm_refused(db: &Db, id: i64) -> Result<(), StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn dm_refused(db: &Db, id: i64) -> Result<bool, StorageError> {
-    let found = query("SELECT dm_refused FROM discord_outbox WHERE id = ?")
+    let found = query("SELECT dm_refused FROM discord_outbox WHERE id = $1")
         .bind(id)
-        .fetch_optional(db)
+        .fetch_optional::<(bool,)>(db)
         .await?;
-    Ok(match found {
-        Some(r) => r.try_get(0)?,
-        None => false,
-    })
+    Ok(found.is_some_and(|(refused,)| refused))
 }

@@ -4,11 +4,12 @@
 
 use super::sql::query;
 
-use super::{Db, StorageError, Tx};
+use super::{Db, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{GameId, UserId};
 
-/// Where a preview stands.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+/// Where a preview stands; stored as its name ([`PreviewState::name`], and `FromStr` back).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum PreviewState {
     /// Waiting for Confirm or Cancel.
     Pending,
@@ -21,20 +22,7 @@ pub enum PreviewState {
 impl PreviewState {
     /// Stored form.
     pub fn name(self) -> &'static str {
-        match self {
-            PreviewState::Pending => "pending",
-            PreviewState::Confirmed => "confirmed",
-            PreviewState::Cancelled => "cancelled",
-        }
-    }
-
-    fn parse(s: &str) -> Result<PreviewState, StorageError> {
-        Ok(match s {
-            "pending" => PreviewState::Pending,
-            "confirmed" => PreviewState::Confirmed,
-            "cancelled" => PreviewState::Cancelled,
-            other => return Err(StorageError::Corrupt(format!("preview state '{other}'"))),
-        })
+        self.into()
     }
 }
 
@@ -55,6 +43,19 @@ pub struct StoredPreview {
     pub state: PreviewState,
 }
 
+/// A `move_previews` row as stored: a [`StoredPreview`] once its state is read.
+#[derive(sqlx::FromRow)]
+struct Stored {
+    id: i64,
+    #[sqlx(try_from = "i64")]
+    game_id: GameId,
+    #[sqlx(try_from = "i64")]
+    user_id: UserId,
+    ply: i64,
+    action: String,
+    state: String,
+}
+
 /// Stores a pending preview; returns its id.
 ///
 /// # Errors
@@ -68,9 +69,9 @@ pub async fn insert(
     now: i64,
 ) -> Result<i64, StorageError> {
     let mut tx = db.begin_write().await?;
-    let id: i64 = query(
+    let (id,): (i64,) = query(
         "INSERT INTO move_previews (game_id, user_id, ply, action, state, created_at)
-         VALUES (?, ?, ?, ?, 'pending', ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, 'pending', $5) RETURNING id",
     )
     .bind(game)
     .bind(user)
@@ -78,8 +79,7 @@ pub async fn insert(
     .bind(action)
     .bind(now)
     .fetch_one(&mut tx)
-    .await?
-    .try_get("id")?;
+    .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -89,19 +89,19 @@ pub async fn insert(
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn get(db: &Db, id: i64) -> Result<Option<StoredPreview>, StorageError> {
-    let row =
-        query("SELECT id, game_id, user_id, ply, action, state FROM move_previews WHERE id = ?")
+    let row: Option<Stored> =
+        query("SELECT id, game_id, user_id, ply, action, state FROM move_previews WHERE id = $1")
             .bind(id)
             .fetch_optional(db)
             .await?;
     row.map(|r| {
         Ok(StoredPreview {
-            id: r.try_get("id")?,
-            game_id: r.try_get("game_id")?,
-            user_id: r.try_get("user_id")?,
-            ply: r.try_get("ply")?,
-            action: r.try_get("action")?,
-            state: PreviewState::parse(&r.try_get::<String, _>("state")?)?,
+            id: r.id,
+            game_id: r.game_id,
+            user_id: r.user_id,
+            ply: r.ply,
+            action: r.action,
+            state: parse_stored("preview state", &r.state)?,
         })
     })
     .transpose()
@@ -113,7 +113,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<StoredPreview>, StorageError
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn settle(tx: &mut Tx, id: i64, to: PreviewState) -> Result<bool, StorageError> {
-    let done = query("UPDATE move_previews SET state = ? WHERE id = ? AND state = 'pending'")
+    let done = query("UPDATE move_previews SET state = $1 WHERE id = $2 AND state = 'pending'")
         .bind(to.name())
         .bind(id)
         .execute(&mut *tx)

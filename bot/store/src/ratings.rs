@@ -8,10 +8,10 @@
 //! transactions (`BEGIN IMMEDIATE`), one after the other: the second reads the rating the
 //! first wrote, so both count, in commit order.
 
-use super::sql::{Row, query};
+use super::sql::{On, query};
 use kaboom_rules::{Color, Variant};
 
-use super::{Db, StorageError, Tx};
+use super::{Db, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{GameId, UserId};
 use kaboom_domain::rating::Glicko;
 
@@ -90,23 +90,44 @@ fn variant_of(s: &str) -> Result<Variant, StorageError> {
         .map_err(|e| StorageError::Corrupt(format!("rating variant '{s}': {e}")))
 }
 
-fn rating_from_row(row: &Row) -> Result<PlayerRating, StorageError> {
-    let variant: String = row.try_get("variant")?;
-    Ok(PlayerRating {
-        user_id: row.try_get("user_id")?,
-        variant: variant_of(&variant)?,
-        name: row.try_get("name")?,
-        glicko: Glicko {
-            rating: row.try_get("rating")?,
-            deviation: row.try_get("deviation")?,
-            volatility: row.try_get("volatility")?,
-        },
-        games: row.try_get("games")?,
-        wins: row.try_get("wins")?,
-        draws: row.try_get("draws")?,
-        losses: row.try_get("losses")?,
-        updated_at: row.try_get("updated_at")?,
-    })
+/// A `ratings` row as stored: a [`PlayerRating`] once its variant is read.
+#[derive(sqlx::FromRow)]
+struct StoredRating {
+    #[sqlx(try_from = "i64")]
+    user_id: UserId,
+    variant: String,
+    name: String,
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    games: i64,
+    wins: i64,
+    draws: i64,
+    losses: i64,
+    updated_at: i64,
+}
+
+impl TryFrom<StoredRating> for PlayerRating {
+    type Error = StorageError;
+    /// # Errors
+    /// [`StorageError::Corrupt`] for an unknown variant.
+    fn try_from(r: StoredRating) -> Result<PlayerRating, StorageError> {
+        Ok(PlayerRating {
+            user_id: r.user_id,
+            variant: variant_of(&r.variant)?,
+            name: r.name,
+            glicko: Glicko {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+            },
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            updated_at: r.updated_at,
+        })
+    }
 }
 
 /// `user`'s rating in `variant` inside `tx`, if they have played a rated game of it.
@@ -118,13 +139,12 @@ pub async fn get_tx(
     user: UserId,
     variant: Variant,
 ) -> Result<Option<PlayerRating>, StorageError> {
-    query("SELECT * FROM ratings WHERE user_id = ? AND variant = ?")
+    query("SELECT * FROM ratings WHERE user_id = $1 AND variant = $2")
         .bind(user)
         .bind(variant.name())
-        .fetch_optional(&mut *tx)
+        .fetch_optional::<StoredRating>(&mut *tx)
         .await?
-        .as_ref()
-        .map(rating_from_row)
+        .map(PlayerRating::try_from)
         .transpose()
 }
 
@@ -140,7 +160,7 @@ pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, 
             "INSERT INTO rating_changes (game_id, color, user_id, variant, score, rating_before,
                 deviation_before, volatility_before, rating_after, deviation_after,
                 volatility_after, rated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
              ON CONFLICT (game_id, color) DO NOTHING",
         )
         .bind(change.game_id)
@@ -171,7 +191,7 @@ pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, 
         query(
             "INSERT INTO ratings (user_id, variant, name, rating, deviation, volatility, games,
                 wins, draws, losses, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10)
              ON CONFLICT (user_id, variant) DO UPDATE SET name = excluded.name,
                 rating = excluded.rating, deviation = excluded.deviation,
                 volatility = excluded.volatility, games = ratings.games + 1,
@@ -194,49 +214,73 @@ pub async fn record(tx: &mut Tx, change: &GameChange, now: i64) -> Result<bool, 
     Ok(true)
 }
 
-fn side_from_row(row: &Row, name: &str) -> Result<SideChange, StorageError> {
-    let color: String = row.try_get("color")?;
-    Ok(SideChange {
-        user_id: row.try_get("user_id")?,
-        name: name.to_string(),
-        color: color
-            .parse()
-            .map_err(|_| StorageError::Corrupt(format!("rating change colour '{color}'")))?,
-        score: row.try_get("score")?,
-        before: Glicko {
-            rating: row.try_get("rating_before")?,
-            deviation: row.try_get("deviation_before")?,
-            volatility: row.try_get("volatility_before")?,
-        },
-        after: Glicko {
-            rating: row.try_get("rating_after")?,
-            deviation: row.try_get("deviation_after")?,
-            volatility: row.try_get("volatility_after")?,
-        },
-    })
+/// A `rating_changes` row as stored.
+#[derive(sqlx::FromRow)]
+struct StoredChange {
+    game_id: i64,
+    color: String,
+    #[sqlx(try_from = "i64")]
+    user_id: UserId,
+    variant: String,
+    score: f64,
+    rating_before: f64,
+    deviation_before: f64,
+    volatility_before: f64,
+    rating_after: f64,
+    deviation_after: f64,
+    volatility_after: f64,
+}
+
+impl StoredChange {
+    /// The side's change, its player named `name`.
+    ///
+    /// # Errors
+    /// [`StorageError::Corrupt`] for an unknown colour.
+    fn side(&self, name: &str) -> Result<SideChange, StorageError> {
+        Ok(SideChange {
+            user_id: self.user_id,
+            name: name.to_string(),
+            color: parse_stored("rating change colour", &self.color)?,
+            score: self.score,
+            before: Glicko {
+                rating: self.rating_before,
+                deviation: self.deviation_before,
+                volatility: self.volatility_before,
+            },
+            after: Glicko {
+                rating: self.rating_after,
+                deviation: self.deviation_after,
+                volatility: self.volatility_after,
+            },
+        })
+    }
+}
+
+/// A row of [`CHANGE_OF_GAME`]: a change and the game's players' names.
+#[derive(sqlx::FromRow)]
+struct StoredChangeOfGame {
+    #[sqlx(flatten)]
+    change: StoredChange,
+    white_name: String,
+    black_name: String,
 }
 
 const CHANGE_OF_GAME: &str = "SELECT c.*, g.white_name, g.black_name FROM rating_changes c
-     JOIN games g ON g.id = c.game_id WHERE c.game_id = ? ORDER BY c.color DESC";
+     JOIN games g ON g.id = c.game_id WHERE c.game_id = $1 ORDER BY c.color DESC";
 
-fn change_from_rows(game_id: GameId, rows: &[Row]) -> Result<Option<GameChange>, StorageError> {
+fn change_from_rows(
+    game_id: GameId,
+    rows: &[StoredChangeOfGame],
+) -> Result<Option<GameChange>, StorageError> {
     let mut white = None;
     let mut black = None;
     let mut variant = None;
     for row in rows {
-        let color: String = row.try_get("color")?;
-        let v: String = row.try_get("variant")?;
-        variant = Some(variant_of(&v)?);
-        if color == "white" {
-            white = Some(side_from_row(
-                row,
-                &row.try_get::<String, _>("white_name")?,
-            )?);
+        variant = Some(variant_of(&row.change.variant)?);
+        if row.change.color == "white" {
+            white = Some(row.change.side(&row.white_name)?);
         } else {
-            black = Some(side_from_row(
-                row,
-                &row.try_get::<String, _>("black_name")?,
-            )?);
+            black = Some(row.change.side(&row.black_name)?);
         }
     }
     Ok(match (white, black, variant) {
@@ -250,27 +294,16 @@ fn change_from_rows(game_id: GameId, rows: &[Row]) -> Result<Option<GameChange>,
     })
 }
 
-/// The rating change game `game_id` made, read inside `tx` (`None`: it was not rated).
+/// The rating change game `game_id` made (`None`: it was not rated), on the pool or inside
+/// a transaction.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or a row that does not read.
-pub async fn change_of_game_tx(
-    tx: &mut Tx,
+pub async fn change_of_game<'a>(
+    on: impl Into<On<'a>>,
     game_id: GameId,
 ) -> Result<Option<GameChange>, StorageError> {
-    let rows = query(CHANGE_OF_GAME)
-        .bind(game_id)
-        .fetch_all(&mut *tx)
-        .await?;
-    change_from_rows(game_id, &rows)
-}
-
-/// The rating change game `game_id` made (`None`: it was not rated).
-///
-/// # Errors
-/// [`StorageError`] on a database failure or a row that does not read.
-pub async fn change_of_game(db: &Db, game_id: GameId) -> Result<Option<GameChange>, StorageError> {
-    let rows = query(CHANGE_OF_GAME).bind(game_id).fetch_all(db).await?;
+    let rows: Vec<StoredChangeOfGame> = query(CHANGE_OF_GAME).bind(game_id).fetch_all(on).await?;
     change_from_rows(game_id, &rows)
 }
 
@@ -295,9 +328,9 @@ pub async fn changes_of_user(
         q.push_bind(*id);
     }
     q.push(")");
-    let rows = q.build().fetch_all(db).await?;
+    let rows: Vec<StoredChange> = q.build().fetch_all(db).await?;
     rows.iter()
-        .map(|r| Ok((r.try_get("game_id")?, side_from_row(r, "")?)))
+        .map(|r| Ok((GameId::from(r.game_id), r.side("")?)))
         .collect()
 }
 
@@ -306,13 +339,13 @@ pub async fn changes_of_user(
 /// # Errors
 /// [`StorageError`] on a database failure or a row that does not read.
 pub async fn of_user(db: &Db, user: UserId) -> Result<Vec<PlayerRating>, StorageError> {
-    let rows = query("SELECT * FROM ratings WHERE user_id = ?")
+    let rows: Vec<StoredRating> = query("SELECT * FROM ratings WHERE user_id = $1")
         .bind(user)
         .fetch_all(db)
         .await?;
     let mut all = rows
-        .iter()
-        .map(rating_from_row)
+        .into_iter()
+        .map(PlayerRating::try_from)
         .collect::<Result<Vec<_>, _>>()?;
     all.sort_by_key(|r| Variant::ALL.iter().position(|v| *v == r.variant));
     Ok(all)
@@ -329,16 +362,16 @@ pub async fn top(
     max_deviation: f64,
     limit: i64,
 ) -> Result<Vec<PlayerRating>, StorageError> {
-    let rows = query(
-        "SELECT * FROM ratings WHERE variant = ? AND deviation <= ?
-         ORDER BY rating DESC, games DESC, user_id LIMIT ?",
+    let rows: Vec<StoredRating> = query(
+        "SELECT * FROM ratings WHERE variant = $1 AND deviation <= $2
+         ORDER BY rating DESC, games DESC, user_id LIMIT $3",
     )
     .bind(variant.name())
     .bind(max_deviation)
     .bind(limit)
     .fetch_all(db)
     .await?;
-    rows.iter().map(rating_from_row).collect()
+    rows.into_iter().map(PlayerRating::try_from).collect()
 }
 
 /// `rating`'s rank among the established players of its variant (1 = best), by the order
@@ -354,9 +387,9 @@ pub async fn rank(
     if rating.glicko.deviation > max_deviation {
         return Ok(None);
     }
-    let row = query(
-        "SELECT COUNT(*) AS ahead FROM ratings WHERE variant = ? AND deviation <= ?
-           AND (rating > ? OR (rating = ? AND (games > ? OR (games = ? AND user_id < ?))))",
+    let (ahead,): (i64,) = query(
+        "SELECT COUNT(*) AS ahead FROM ratings WHERE variant = $1 AND deviation <= $2
+           AND (rating > $3 OR (rating = $4 AND (games > $5 OR (games = $6 AND user_id < $7))))",
     )
     .bind(rating.variant.name())
     .bind(max_deviation)
@@ -367,7 +400,7 @@ pub async fn rank(
     .bind(rating.user_id)
     .fetch_one(db)
     .await?;
-    Ok(Some(row.try_get::<i64, _>("ahead")? + 1))
+    Ok(Some(ahead + 1))
 }
 
 /// How many players of `variant` are established (deviation at most `max_deviation`) and
@@ -380,16 +413,14 @@ pub async fn counts(
     variant: Variant,
     max_deviation: f64,
 ) -> Result<(i64, i64), StorageError> {
-    let row = query(
-        "SELECT COALESCE(SUM(CASE WHEN deviation <= ? THEN 1 ELSE 0 END), 0) AS established,
+    let (established, total): (i64, i64) = query(
+        "SELECT COALESCE(SUM(CASE WHEN deviation <= $1 THEN 1 ELSE 0 END), 0) AS established,
                 COUNT(*) AS total
-         FROM ratings WHERE variant = ?",
+         FROM ratings WHERE variant = $2",
     )
     .bind(max_deviation)
     .bind(variant.name())
     .fetch_one(db)
     .await?;
-    let established: i64 = row.try_get("established")?;
-    let total: i64 = row.try_get("total")?;
     Ok((established, total - established))
 }

@@ -7,9 +7,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::sql::{ToArg, query};
+use super::sql::{Checked, ToArg, query};
 
-use super::games::{self, GameRow};
+use super::games::{self, GameRow, StoredGame};
 use super::settings::{self, UserSettings};
 use super::{Db, StorageError, Tx};
 use kaboom_domain::ids::{GameId, UserId};
@@ -27,7 +27,7 @@ pub struct DueGame {
     pub mover: UserSettings,
 }
 
-/// The query of [`due_batch`]: up to `?2` games due at `?1` (`next_due_at <= now`), most
+/// The query of [`due_batch`]: up to `$2` games due at `$1` (`next_due_at <= now`), most
 /// overdue first, each with the settings of the player to move, in one range scan of the
 /// `games_next_due_at` index plus a primary-key lookup in `user_settings` per row.
 /// Portable SQL (`%` and `CASE` work the same in PostgreSQL).
@@ -35,9 +35,20 @@ pub const DUE_BATCH: &str = "SELECT g.*, u.nudges AS mover_nudges, u.nudge_via A
  FROM games g
  LEFT JOIN user_settings u
    ON u.user_id = CASE WHEN g.ply % 2 = 0 THEN g.white_id ELSE g.black_id END
- WHERE g.next_due_at <= ?
+ WHERE g.next_due_at <= $1
  ORDER BY g.next_due_at
- LIMIT ?";
+ LIMIT $2";
+
+/// A row of [`DUE_BATCH`]: the game's columns, when its turn began and the mover's settings
+/// (both `NULL` without a `user_settings` row).
+#[derive(sqlx::FromRow)]
+struct StoredDue {
+    #[sqlx(flatten)]
+    game: StoredGame,
+    turn_started_at: Option<i64>,
+    mover_nudges: Option<bool>,
+    mover_via: Option<String>,
+}
 
 /// Up to `limit` games due at `now`, most overdue first ([`DUE_BATCH`]): one query for the
 /// whole batch. Each game comes with its id and its row read back, or
@@ -51,29 +62,28 @@ pub async fn due_batch(
     now: i64,
     limit: i64,
 ) -> Result<Vec<(GameId, Result<DueGame, StorageError>)>, StorageError> {
-    let rows = query(DUE_BATCH)
+    let rows: Vec<Checked<StoredDue>> = query(DUE_BATCH)
         .bind(now)
         .bind(limit)
         .fetch_all(&mut *tx)
         .await?;
-    rows.iter()
-        .map(|r| {
-            let id: GameId = r.try_get("id")?;
-            let game = (|| {
-                Ok(DueGame {
-                    row: games::from_row_checked(r)?,
-                    turn_started_at: r.try_get("turn_started_at")?,
-                    mover: settings::user_from_columns(
-                        r.try_get("mover_nudges")?,
-                        r.try_get("mover_via")?,
-                    )?,
+    rows.into_iter()
+        .map(|Checked { id, row }| {
+            let id = GameId::from(id.ok_or_else(|| {
+                StorageError::Corrupt("a due game whose id does not read".into())
+            })?);
+            // A column of this row that does not decode: damage to this game only.
+            let game = row
+                .map_err(|e| {
+                    StorageError::Corrupt(format!("game #{id}: {}", StorageError::from(e)))
                 })
-            })()
-            .map_err(|e| match e {
-                // Any other column of this row that does not decode: damage too.
-                StorageError::Sql(e) => StorageError::Corrupt(format!("game #{id}: {e}")),
-                other => other,
-            });
+                .and_then(|due| {
+                    Ok(DueGame {
+                        row: GameRow::try_from(due.game)?,
+                        turn_started_at: due.turn_started_at,
+                        mover: settings::user_from_columns(due.mover_nudges, due.mover_via)?,
+                    })
+                });
             Ok((id, game))
         })
         .collect()
@@ -96,8 +106,22 @@ pub struct NudgeClaim {
 /// skips claims made before and returns the games it did claim (`RETURNING`, SQLite 3.35+
 /// and PostgreSQL).
 pub fn claim_nudges_sql(n: usize) -> String {
-    let rows = vec!["(?, ?, ?, ?, ?)"; n.max(1)].join(", ");
-    format!("{CLAIM_HEAD}VALUES {rows}{CLAIM_TAIL}")
+    format!("{CLAIM_HEAD}VALUES {}{CLAIM_TAIL}", value_rows(n, 5, 1))
+}
+
+/// `n` (at least 1) comma-separated rows of `width` numbered placeholders each, the first
+/// one `$first`: `($1, $2), ($3, $4)` for 2 rows of 2 from 1 (what [`super::sql::Query`]
+/// writes as its values are pushed).
+fn value_rows(n: usize, width: usize, first: usize) -> String {
+    (0..n.max(1))
+        .map(|r| {
+            let cells = (0..width)
+                .map(|c| format!("${}", first + r * width + c))
+                .collect::<Vec<_>>();
+            format!("({})", cells.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 const CLAIM_HEAD: &str = "INSERT INTO nudges (game_id, ply, threshold, user_id, claimed_at) ";
@@ -125,9 +149,8 @@ pub async fn claim_nudges(
                 .push_bind(now);
         });
         q.push(CLAIM_TAIL);
-        for r in q.build().fetch_all(&mut *tx).await? {
-            claimed.insert(r.try_get::<GameId, _>("game_id")?);
-        }
+        let rows: Vec<(i64,)> = q.build().fetch_all(&mut *tx).await?;
+        claimed.extend(rows.into_iter().map(|(id,)| GameId::from(id)));
     }
     Ok(claimed)
 }
@@ -148,10 +171,9 @@ pub async fn actions_of(
             chunk,
             ") ORDER BY game_id, ply",
         );
-        for r in q.build().fetch_all(&mut *tx).await? {
-            out.entry(r.try_get("game_id")?)
-                .or_default()
-                .push(r.try_get("action")?);
+        let rows: Vec<(i64, String)> = q.build().fetch_all(&mut *tx).await?;
+        for (id, action) in rows {
+            out.entry(GameId::from(id)).or_default().push(action);
         }
     }
     Ok(out)
@@ -194,8 +216,7 @@ const NEXT_TAIL: &str = ") AS v WHERE games.id = v.column1";
 /// The statement of [`set_next_due_many`] for `n` games (n >= 1): `UPDATE ... FROM (VALUES
 /// ...)` (SQLite 3.33+ and PostgreSQL; both name the columns of `VALUES` `column1`, ...).
 pub fn set_next_due_many_sql(n: usize) -> String {
-    let rows = vec!["(?, ?)"; n.max(1)].join(", ");
-    format!("{NEXT_HEAD}VALUES {rows}{NEXT_TAIL}")
+    format!("{NEXT_HEAD}VALUES {}{NEXT_TAIL}", value_rows(n, 2, 1))
 }
 
 /// Sets when the scheduler next looks at each game: `(game, time or None for never)`, in
@@ -247,8 +268,10 @@ const FINISH_TAIL: &str =
 
 /// The statement of [`finish_many`] for `n` games (n >= 1; 1 + 6 n parameters).
 pub fn finish_many_sql(n: usize) -> String {
-    let rows = vec!["(?, ?, ?, ?, ?, ?)"; n.max(1)].join(", ");
-    format!("{FINISH_HEAD}? FROM (VALUES {rows}{FINISH_TAIL}")
+    format!(
+        "{FINISH_HEAD}$1 FROM (VALUES {}{FINISH_TAIL}",
+        value_rows(n, 6, 2)
+    )
 }
 
 /// Writes the endings of a sweep batch, each only if its game is still at its expected
@@ -294,9 +317,8 @@ pub async fn finish_many(
             finish_many_sql(chunk.len()),
             "the explained statement"
         );
-        for row in q.build().fetch_all(&mut *tx).await? {
-            ended.insert(row.try_get::<GameId, _>("id")?);
-        }
+        let rows: Vec<(i64,)> = q.build().fetch_all(&mut *tx).await?;
+        ended.extend(rows.into_iter().map(|(id,)| GameId::from(id)));
     }
     Ok(ended)
 }
@@ -306,19 +328,17 @@ pub async fn finish_many(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn nudges(db: &Db, id: GameId) -> Result<Vec<(i64, String)>, StorageError> {
-    let rows = query(
-        "SELECT ply, threshold FROM nudges WHERE game_id = ? ORDER BY claimed_at, ply, threshold",
+    let rows: Vec<(i64, String)> = query(
+        "SELECT ply, threshold FROM nudges WHERE game_id = $1 ORDER BY claimed_at, ply, threshold",
     )
     .bind(id)
     .fetch_all(db)
     .await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get("ply")?, r.try_get("threshold")?)))
-        .collect()
+    Ok(rows)
 }
 
 /// The query of [`expiring_challenges`].
-pub const EXPIRING_CHALLENGES: &str = "SELECT id FROM challenges WHERE state = 'open' AND created_at <= ? ORDER BY created_at LIMIT ?";
+pub const EXPIRING_CHALLENGES: &str = "SELECT id FROM challenges WHERE state = 'open' AND created_at <= $1 ORDER BY created_at LIMIT $2";
 
 /// Up to `limit` ids of open challenges created at or before `created_before`, oldest first
 /// (index `challenges_open_created`).
@@ -330,14 +350,12 @@ pub async fn expiring_challenges(
     created_before: i64,
     limit: i64,
 ) -> Result<Vec<i64>, StorageError> {
-    let rows = query(EXPIRING_CHALLENGES)
+    let rows: Vec<(i64,)> = query(EXPIRING_CHALLENGES)
         .bind(created_before)
         .bind(limit)
         .fetch_all(&mut *tx)
         .await?;
-    rows.iter()
-        .map(|r| r.try_get("id").map_err(StorageError::from))
-        .collect()
+    Ok(rows.into_iter().map(|(id,)| id).collect())
 }
 
 /// Marks an open challenge expired; `false` if it was no longer open.
@@ -345,7 +363,7 @@ pub async fn expiring_challenges(
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn expire_challenge(tx: &mut Tx, id: i64) -> Result<bool, StorageError> {
-    let done = query("UPDATE challenges SET state = 'expired' WHERE id = ? AND state = 'open'")
+    let done = query("UPDATE challenges SET state = 'expired' WHERE id = $1 AND state = 'open'")
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -368,17 +386,23 @@ pub fn sweep_statements() -> Vec<(&'static str, String, usize)> {
         ("endings (2 games)", finish_many_sql(2), 13),
         (
             "actions of the games that end (2 games)",
-            "SELECT game_id, action FROM game_actions WHERE game_id IN (?, ?) ORDER BY game_id, ply"
+            "SELECT game_id, action FROM game_actions WHERE game_id IN ($1, $2) ORDER BY game_id, ply"
                 .to_string(),
             2,
         ),
         (
             "draw offers of the games that ended (2 games)",
-            "DELETE FROM draw_offers WHERE game_id IN (?, ?)".to_string(),
+            "DELETE FROM draw_offers WHERE game_id IN ($1, $2)".to_string(),
             2,
         ),
         ("expiring challenges", EXPIRING_CHALLENGES.to_string(), 2),
     ]
+}
+
+/// A row of SQLite's `EXPLAIN QUERY PLAN` (`id`, `parent`, `notused`, `detail`): its text.
+#[derive(sqlx::FromRow)]
+struct Detail {
+    detail: String,
 }
 
 /// SQLite's `EXPLAIN QUERY PLAN` of each of [`sweep_statements`] (SQLite only) (label, statement, `detail`
@@ -395,11 +419,8 @@ pub async fn explain_sweep(db: &Db) -> Result<Vec<(String, String, Vec<String>)>
         for i in 0..params {
             q = q.bind(i as i64 + 1);
         }
-        let rows = q.fetch_all(db).await?;
-        let lines = rows
-            .iter()
-            .map(|r| r.try_get("detail").map_err(StorageError::from))
-            .collect::<Result<Vec<String>, _>>()?;
+        let rows: Vec<Detail> = q.fetch_all(db).await?;
+        let lines = rows.into_iter().map(|r| r.detail).collect();
         out.push((label.to_string(), sql, lines));
     }
     Ok(out)

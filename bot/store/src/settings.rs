@@ -1,9 +1,9 @@
 //! The `user_settings` and `guild_settings` tables: how a player wants to be
 //! nudged, and a server's nudge defaults. A missing row means "the defaults".
 
-use super::sql::{Row, query};
+use super::sql::{On, query};
 
-use super::{Db, StorageError, Tx};
+use super::{Db, StorageError, parse_stored};
 use kaboom_domain::ids::{GuildId, UserId};
 
 pub use kaboom_domain::settings::{
@@ -12,11 +12,7 @@ pub use kaboom_domain::settings::{
 
 /// A stored nudge channel (`dm` or `thread`).
 fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
-    match s {
-        "dm" => Ok(NudgeVia::Dm),
-        "thread" => Ok(NudgeVia::Thread),
-        other => Err(StorageError::Corrupt(format!("nudge channel '{other}'"))),
-    }
+    parse_stored("nudge channel", s)
 }
 
 /// `user`'s settings (the defaults if they never chose).
@@ -24,19 +20,16 @@ fn parse_via(s: &str) -> Result<NudgeVia, StorageError> {
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
 pub async fn user(db: &Db, user: UserId) -> Result<UserSettings, StorageError> {
-    let row = query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = ?")
-        .bind(user)
-        .fetch_optional(db)
-        .await?;
-    read_user(row)
-}
-
-fn read_user(row: Option<Row>) -> Result<UserSettings, StorageError> {
+    let row: Option<(bool, String)> =
+        query("SELECT nudges, nudge_via FROM user_settings WHERE user_id = $1")
+            .bind(user)
+            .fetch_optional(db)
+            .await?;
     match row {
         None => Ok(UserSettings::default()),
-        Some(r) => Ok(UserSettings {
-            nudges: r.try_get("nudges")?,
-            via: parse_via(&r.try_get::<String, _>("nudge_via")?)?,
+        Some((nudges, via)) => Ok(UserSettings {
+            nudges,
+            via: parse_via(&via)?,
         }),
     }
 }
@@ -71,7 +64,7 @@ pub async fn put_user(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "INSERT INTO user_settings (user_id, nudges, nudge_via, updated_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO user_settings (user_id, nudges, nudge_via, updated_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id) DO UPDATE SET nudges = excluded.nudges,
             nudge_via = excluded.nudge_via, updated_at = excluded.updated_at",
     )
@@ -84,36 +77,37 @@ pub async fn put_user(
     Ok(())
 }
 
-fn read_guild(row: Option<Row>) -> Result<Option<GuildSettings>, StorageError> {
+/// A `guild_settings` row as [`GUILD`] reads it: [`GuildSettings`] once its shares are read.
+#[derive(sqlx::FromRow)]
+struct StoredGuild {
+    nudge_shares: String,
+    idle_first_secs: i64,
+    idle_repeat_secs: i64,
+}
+
+fn read_guild(row: Option<StoredGuild>) -> Result<Option<GuildSettings>, StorageError> {
     row.map(|r| {
-        let shares: String = r.try_get("nudge_shares")?;
         Ok(GuildSettings {
-            nudge_shares: parse_shares(&shares).map_err(StorageError::Corrupt)?,
-            idle_first_secs: r.try_get("idle_first_secs")?,
-            idle_repeat_secs: r.try_get("idle_repeat_secs")?,
+            nudge_shares: parse_shares(&r.nudge_shares).map_err(StorageError::Corrupt)?,
+            idle_first_secs: r.idle_first_secs,
+            idle_repeat_secs: r.idle_repeat_secs,
         })
     })
     .transpose()
 }
 
 /// The query of [`guild`] (for `EXPLAIN QUERY PLAN` in the benchmark).
-pub const GUILD: &str =
-    "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = ?";
+pub const GUILD: &str = "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = $1";
 
-/// The server's stored settings, if an admin set any.
+/// The server's stored settings, if an admin set any, on the pool or inside a transaction.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
-pub async fn guild(db: &Db, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
-    read_guild(query(GUILD).bind(guild).fetch_optional(db).await?)
-}
-
-/// As [`guild`], inside a transaction.
-///
-/// # Errors
-/// As [`guild`].
-pub async fn guild_tx(tx: &mut Tx, guild: GuildId) -> Result<Option<GuildSettings>, StorageError> {
-    read_guild(query(GUILD).bind(guild).fetch_optional(&mut *tx).await?)
+pub async fn guild<'a>(
+    on: impl Into<On<'a>>,
+    guild: GuildId,
+) -> Result<Option<GuildSettings>, StorageError> {
+    read_guild(query(GUILD).bind(guild).fetch_optional(on).await?)
 }
 
 /// Stores the server's settings, and makes the scheduler reconsider the server's unfinished
@@ -130,7 +124,7 @@ pub async fn put_guild(
     let mut tx = db.begin_write().await?;
     query(
         "INSERT INTO guild_settings (guild_id, nudge_shares, idle_first_secs, idle_repeat_secs,
-            updated_at) VALUES (?, ?, ?, ?, ?)
+            updated_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (guild_id) DO UPDATE SET nudge_shares = excluded.nudge_shares,
             idle_first_secs = excluded.idle_first_secs,
             idle_repeat_secs = excluded.idle_repeat_secs, updated_at = excluded.updated_at",
@@ -143,8 +137,8 @@ pub async fn put_guild(
     .execute(&mut tx)
     .await?;
     query(
-        "UPDATE games SET next_due_at = ? WHERE guild_id = ? AND state <> 'finished'
-            AND (next_due_at IS NULL OR next_due_at > ?)",
+        "UPDATE games SET next_due_at = $1 WHERE guild_id = $2 AND state <> 'finished'
+            AND (next_due_at IS NULL OR next_due_at > $3)",
     )
     .bind(now)
     .bind(guild)
@@ -163,15 +157,13 @@ pub async fn preview_mode(
     db: &Db,
     user: UserId,
 ) -> Result<kaboom_domain::settings::PreviewMode, StorageError> {
-    let mode: Option<String> = query("SELECT mode FROM preview_settings WHERE user_id = ?")
+    let mode: Option<(String,)> = query("SELECT mode FROM preview_settings WHERE user_id = $1")
         .bind(user)
         .fetch_optional(db)
-        .await?
-        .map(|row| row.try_get("mode"))
-        .transpose()?;
+        .await?;
     match mode {
         None => Ok(kaboom_domain::settings::PreviewMode::default()),
-        Some(m) => kaboom_domain::settings::PreviewMode::parse(&m)
+        Some((m,)) => kaboom_domain::settings::PreviewMode::parse(&m)
             .ok_or_else(|| StorageError::Corrupt(format!("preview mode '{m}'"))),
     }
 }
@@ -187,7 +179,7 @@ pub async fn put_preview_mode(
     now: i64,
 ) -> Result<(), StorageError> {
     query(
-        "INSERT INTO preview_settings (user_id, mode, updated_at) VALUES (?, ?, ?)
+        "INSERT INTO preview_settings (user_id, mode, updated_at) VALUES ($1, $2, $3)
          ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, updated_at = excluded.updated_at",
     )
     .bind(user)

@@ -1,7 +1,9 @@
-//! One query, either engine: the storage modules write each statement once, with
-//! SQLite's `?` placeholders, bind plain values, and run it on the [`Db`]'s pool or inside a
-//! [`Tx`]; this module sends it to SQLite as written or to PostgreSQL with the placeholders
-//! numbered (`$1`, `$2`, ...), and reads the rows of either back through one [`Row`].
+//! One query, either engine: the storage modules write each statement once, with numbered
+//! placeholders (`$1`, `$2`, ...: PostgreSQL's own, and SQLite reads `$NNN` as parameter
+//! NNN, which sqlx's SQLite driver binds by number), bind plain values, and run it on the
+//! [`Db`]'s pool or inside a [`Tx`]; this module sends the same text to either engine and
+//! decodes the rows of either into one Rust type ([`FromEitherRow`]: a struct with
+//! `#[derive(sqlx::FromRow)]`, whose derive is generic over the row type, or a tuple).
 //!
 //! Why not sqlx's `Any` driver: on SQLite it refuses every column declared `BOOLEAN` ("Any
 //! driver does not support the SQLite type Bool", sqlx 0.8 `sqlx-sqlite/src/any.rs`), and
@@ -13,11 +15,9 @@
 //! Where a statement must differ between the engines, the storage module keeps both texts
 //! side by side and picks one with [`Db::engine`] or [`Tx::engine`].
 
-use std::borrow::Cow;
-
 use sqlx::postgres::{PgArguments, PgRow};
 use sqlx::sqlite::{SqliteArguments, SqliteRow};
-use sqlx::{ColumnIndex, Decode, Postgres, Sqlite, Type};
+use sqlx::{FromRow, Postgres, Sqlite};
 
 use super::{Db, Engine, Pool, Tx, TxInner};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
@@ -65,11 +65,11 @@ to_arg!(Int:
     i32 => i64::from,
     u32 => i64::from,
     GameId => i64::from,
-    // Snowflakes fit in 63 bits: stored as the same bits.
-    UserId => |v| v.get() as i64,
-    ChannelId => |v| v.get() as i64,
-    GuildId => |v| v.get() as i64,
-    MessageId => |v| v.get() as i64,
+    // Snowflakes fit in 63 bits: stored as the same bits (`kaboom_domain::ids`).
+    UserId => i64::from,
+    ChannelId => i64::from,
+    GuildId => i64::from,
+    MessageId => i64::from,
 );
 to_arg!(Text:
     String => |v| v,
@@ -98,7 +98,7 @@ pub struct Query {
     args: Vec<Arg>,
 }
 
-/// A statement with `?` placeholders (or `?NNN`, numbered).
+/// A statement with numbered placeholders (`$1`, `$2`, ...: both engines read them).
 pub fn query(sql: impl Into<String>) -> Query {
     Query {
         sql: sql.into(),
@@ -139,39 +139,6 @@ impl Done {
     }
 }
 
-/// `sql` with SQLite's placeholders numbered as PostgreSQL wants them: each bare `?` becomes
-/// the next `$n`, `?NNN` becomes `$NNN`; question marks inside quoted strings stay.
-pub fn numbered(sql: &str) -> Cow<'_, str> {
-    if !sql.contains('?') {
-        return Cow::Borrowed(sql);
-    }
-    let mut out = String::with_capacity(sql.len() + 16);
-    let mut n = 0;
-    let mut quoted = false;
-    let mut chars = sql.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                out.push(c);
-            }
-            '?' if !quoted => {
-                out.push('$');
-                if chars.peek().is_some_and(char::is_ascii_digit) {
-                    while let Some(d) = chars.next_if(char::is_ascii_digit) {
-                        out.push(d);
-                    }
-                } else {
-                    n += 1;
-                    out.push_str(&n.to_string());
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
 fn sqlite_args(args: Vec<Arg>) -> SqliteArguments<'static> {
     use sqlx::Arguments;
     let mut out = SqliteArguments::default();
@@ -201,34 +168,48 @@ fn pg_args(args: Vec<Arg>) -> PgArguments {
     out
 }
 
-/// Runs `$body` with `$q` the prepared sqlx query for the engine of `$on` and `$e` its
-/// executor (a pool or the transaction's connection).
+/// Runs `$body` with `$q` the prepared sqlx query for the engine of `$on` (`query_with`,
+/// or `query_as_with` decoding rows as `$t`) and `$e` its executor (a pool or the
+/// transaction's connection).
 macro_rules! run {
-    ($self:ident, $on:ident, |$q:ident, $e:ident| $body:expr) => {{
+    ($self:ident, $on:ident, |$q:ident, $e:ident| $body:expr) => {
+        run!(@ $self, $on, |$q, $e| $body,
+            |sql, args| sqlx::query_with::<Sqlite, _>(sql, args),
+            |sql, args| sqlx::query_with::<Postgres, _>(sql, args))
+    };
+    ($self:ident, $on:ident, as $t:ty, |$q:ident, $e:ident| $body:expr) => {
+        run!(@ $self, $on, |$q, $e| $body,
+            |sql, args| sqlx::query_as_with::<Sqlite, $t, _>(sql, args),
+            |sql, args| sqlx::query_as_with::<Postgres, $t, _>(sql, args))
+    };
+    (@ $self:ident, $on:ident, |$q:ident, $e:ident| $body:expr,
+        |$s1:ident, $a1:ident| $lite:expr, |$s2:ident, $a2:ident| $pg:expr) => {{
         let Query { sql, args } = $self;
         match $on.into() {
             On::Db(db) => match &db.pool {
                 Pool::Sqlite(p) => {
-                    let $q = sqlx::query_with::<Sqlite, _>(&sql, sqlite_args(args));
+                    let ($s1, $a1) = (&sql, sqlite_args(args));
+                    let $q = $lite;
                     let $e = p;
                     $body
                 }
                 Pool::Postgres(p) => {
-                    let pg = numbered(&sql);
-                    let $q = sqlx::query_with::<Postgres, _>(&pg, pg_args(args));
+                    let ($s2, $a2) = (&sql, pg_args(args));
+                    let $q = $pg;
                     let $e = p;
                     $body
                 }
             },
             On::Tx(tx) => match &mut tx.0 {
                 TxInner::Sqlite(t) => {
-                    let $q = sqlx::query_with::<Sqlite, _>(&sql, sqlite_args(args));
+                    let ($s1, $a1) = (&sql, sqlite_args(args));
+                    let $q = $lite;
                     let $e = &mut **t;
                     $body
                 }
                 TxInner::Postgres(t) => {
-                    let pg = numbered(&sql);
-                    let $q = sqlx::query_with::<Postgres, _>(&pg, pg_args(args));
+                    let ($s2, $a2) = (&sql, pg_args(args));
+                    let $q = $pg;
                     let $e = &mut **t;
                     $body
                 }
@@ -238,7 +219,7 @@ macro_rules! run {
 }
 
 impl Query {
-    /// Binds the next `?`.
+    /// Binds the next value: `$1` for the first, `$2` for the second, ...
     #[must_use]
     pub fn bind(mut self, v: impl ToArg) -> Query {
         self.args.push(v.to_arg());
@@ -252,10 +233,12 @@ impl Query {
         self
     }
 
-    /// Appends a placeholder bound to `v`.
+    /// Appends the next numbered placeholder (`$1` for the first value bound, then `$2`,
+    /// ...) bound to `v`.
     pub fn push_bind(&mut self, v: impl ToArg) -> &mut Query {
-        self.sql.push('?');
+        use std::fmt::Write;
         self.args.push(v.to_arg());
+        let _ = write!(self.sql, "${}", self.args.len());
         self
     }
 
@@ -289,7 +272,7 @@ impl Query {
         std::mem::take(self)
     }
 
-    /// The statement's text as written (SQLite's placeholders).
+    /// The statement's text as written.
     pub fn sql(&self) -> &str {
         &self.sql
     }
@@ -303,39 +286,38 @@ impl Query {
         Ok(Done { rows })
     }
 
-    /// Every row.
+    /// Every row, each decoded as a `T`.
     ///
     /// # Errors
-    /// [`sqlx::Error`] from the database.
-    pub async fn fetch_all<'a>(self, on: impl Into<On<'a>>) -> Result<Vec<Row>, sqlx::Error> {
-        Ok(run!(self, on, |q, e| q
-            .fetch_all(e)
-            .await?
-            .into_iter()
-            .map(Row::from)
-            .collect()))
-    }
-
-    /// The one row (an error when there is none).
-    ///
-    /// # Errors
-    /// [`sqlx::Error`] from the database, [`sqlx::Error::RowNotFound`] without a row.
-    pub async fn fetch_one<'a>(self, on: impl Into<On<'a>>) -> Result<Row, sqlx::Error> {
-        Ok(run!(self, on, |q, e| Row::from(q.fetch_one(e).await?)))
-    }
-
-    /// The first row, if any.
-    ///
-    /// # Errors
-    /// [`sqlx::Error`] from the database.
-    pub async fn fetch_optional<'a>(
+    /// [`sqlx::Error`] from the database, or [`sqlx::Error::ColumnDecode`] (or
+    /// [`sqlx::Error::ColumnNotFound`]) for a row that does not decode as a `T`.
+    pub async fn fetch_all<'a, T: FromEitherRow>(
         self,
         on: impl Into<On<'a>>,
-    ) -> Result<Option<Row>, sqlx::Error> {
-        Ok(run!(self, on, |q, e| q
-            .fetch_optional(e)
-            .await?
-            .map(Row::from)))
+    ) -> Result<Vec<T>, sqlx::Error> {
+        run!(self, on, as T, |q, e| q.fetch_all(e).await)
+    }
+
+    /// The one row, decoded as a `T` (an error when there is none).
+    ///
+    /// # Errors
+    /// As [`Query::fetch_all`]; [`sqlx::Error::RowNotFound`] without a row.
+    pub async fn fetch_one<'a, T: FromEitherRow>(
+        self,
+        on: impl Into<On<'a>>,
+    ) -> Result<T, sqlx::Error> {
+        run!(self, on, as T, |q, e| q.fetch_one(e).await)
+    }
+
+    /// The first row, if any, decoded as a `T`.
+    ///
+    /// # Errors
+    /// As [`Query::fetch_all`].
+    pub async fn fetch_optional<'a, T: FromEitherRow>(
+        self,
+        on: impl Into<On<'a>>,
+    ) -> Result<Option<T>, sqlx::Error> {
+        run!(self, on, as T, |q, e| q.fetch_optional(e).await)
     }
 }
 
@@ -357,66 +339,41 @@ impl ValuesRow<'_> {
     }
 }
 
-/// A row of either engine.
-pub enum Row {
-    /// From SQLite.
-    Sqlite(SqliteRow),
-    /// From PostgreSQL.
-    Postgres(PgRow),
-}
-
-impl From<SqliteRow> for Row {
-    fn from(r: SqliteRow) -> Row {
-        Row::Sqlite(r)
-    }
-}
-
-impl From<PgRow> for Row {
-    fn from(r: PgRow) -> Row {
-        Row::Postgres(r)
-    }
-}
-
-/// A value a [`Row`] can read: anything both engines decode (integers, ids, text,
-/// booleans, floats, and `Option`s of them).
-pub trait Column: Sized {
-    /// Reads column `i` of a SQLite row.
-    ///
-    /// # Errors
-    /// [`sqlx::Error::ColumnDecode`] or [`sqlx::Error::ColumnNotFound`].
-    fn from_sqlite<I: ColumnIndex<SqliteRow>>(r: &SqliteRow, i: I) -> Result<Self, sqlx::Error>;
-    /// Reads column `i` of a PostgreSQL row.
-    ///
-    /// # Errors
-    /// [`sqlx::Error::ColumnDecode`] or [`sqlx::Error::ColumnNotFound`].
-    fn from_pg<I: ColumnIndex<PgRow>>(r: &PgRow, i: I) -> Result<Self, sqlx::Error>;
-}
-
-impl<T> Column for T
-where
-    T: for<'r> Decode<'r, Sqlite> + Type<Sqlite> + for<'r> Decode<'r, Postgres> + Type<Postgres>,
+/// A type both engines' rows decode into: what `#[derive(sqlx::FromRow)]` gives a struct
+/// (the derive is generic over the row type, so one derive serves `SqliteRow` and `PgRow`),
+/// and tuples of values both decode (`(i64,)`, `(i64, String)`), read by position.
+pub trait FromEitherRow:
+    for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
 {
-    fn from_sqlite<I: ColumnIndex<SqliteRow>>(r: &SqliteRow, i: I) -> Result<T, sqlx::Error> {
-        sqlx::Row::try_get(r, i)
-    }
-    fn from_pg<I: ColumnIndex<PgRow>>(r: &PgRow, i: I) -> Result<T, sqlx::Error> {
-        sqlx::Row::try_get(r, i)
-    }
 }
 
-impl Row {
-    /// Column `i` (a name or a 0-based position) as a `T`.
-    ///
-    /// # Errors
-    /// [`sqlx::Error`] when there is no such column or its value is not a `T`.
-    pub fn try_get<T: Column, I>(&self, i: I) -> Result<T, sqlx::Error>
-    where
-        I: ColumnIndex<SqliteRow> + ColumnIndex<PgRow>,
-    {
-        match self {
-            Row::Sqlite(r) => T::from_sqlite(r, i),
-            Row::Postgres(r) => T::from_pg(r, i),
-        }
+impl<T> FromEitherRow for T where
+    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
+{
+}
+
+/// A row decoded on its own, so that one damaged row of a list costs only itself: the
+/// row's `id` column (when it reads as an integer) and the `T` or why the row does not
+/// decode as one. A query fetching `Checked<T>` fails only when the database does.
+pub struct Checked<T> {
+    /// The `id` column, when the row has one that reads.
+    pub id: Option<i64>,
+    /// The row as a `T`, or sqlx's reason it is not one.
+    pub row: Result<T, sqlx::Error>,
+}
+
+impl<'r, R, T> FromRow<'r, R> for Checked<T>
+where
+    R: sqlx::Row,
+    T: FromRow<'r, R>,
+    &'r str: sqlx::ColumnIndex<R>,
+    i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+{
+    fn from_row(row: &'r R) -> Result<Checked<T>, sqlx::Error> {
+        Ok(Checked {
+            id: row.try_get("id").ok(),
+            row: T::from_row(row),
+        })
     }
 }
 
@@ -437,24 +394,5 @@ impl Tx {
             TxInner::Sqlite(_) => Engine::Sqlite,
             TxInner::Postgres(_) => Engine::Postgres,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::numbered;
-
-    #[test]
-    fn placeholders_are_numbered_for_postgres() {
-        assert_eq!(
-            numbered("SELECT a FROM t WHERE b = ? AND c IN (?, ?)"),
-            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)"
-        );
-        assert_eq!(numbered("WHERE x <= ?1 LIMIT ?2"), "WHERE x <= $1 LIMIT $2");
-        assert_eq!(
-            numbered("WHERE note = 'why?' AND y = ?"),
-            "WHERE note = 'why?' AND y = $1"
-        );
-        assert_eq!(numbered("SELECT 1"), "SELECT 1");
     }
 }

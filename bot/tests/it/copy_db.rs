@@ -22,12 +22,11 @@ fn copy_db(from: &str, to: &str) -> std::process::Output {
 
 /// How many rows `table` has.
 async fn rows_of(db: &Db, table: &str) -> i64 {
-    kaboom_store::sql::query(format!("SELECT COUNT(*) AS n FROM {table}"))
+    let (n,): (i64,) = kaboom_store::sql::query(format!("SELECT COUNT(*) AS n FROM {table}"))
         .fetch_one(db)
         .await
-        .unwrap()
-        .try_get("n")
-        .unwrap()
+        .unwrap();
+    n
 }
 
 kaboom_testkit::pgtest! {
@@ -101,15 +100,13 @@ kaboom_testkit::pgtest! {
             assert_eq!(a.status(), b.status(), "game {id}");
         }
         // New rows continue after the copied ids.
-        let next: i64 = kaboom_store::sql::query(
+        let (next,): (i64,) = kaboom_store::sql::query(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
                 variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
              VALUES (1, 1, 1, 'x', 2, 'atomic', 0, FALSE, 3, 'white', FALSE, 'open', 0) RETURNING id",
         )
         .fetch_one(&pg)
         .await
-        .unwrap()
-        .try_get("id")
         .unwrap();
         let copied = rows_of(&sqlite, "challenges").await;
         assert!(

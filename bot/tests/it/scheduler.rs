@@ -681,7 +681,7 @@ kaboom_testkit::dbtest! {
     #[tokio::test]
     async fn player_and_server_settings_are_followed() {
         let w = world().await;
-        let db = &w.services.db();
+        let db = w.services.db();
         settings::put_guild(
             db,
             GUILD,
@@ -765,7 +765,7 @@ kaboom_testkit::dbtest! {
     async fn settings_command_logic_changes_and_describes() {
         use kaboom_discord::commands::settings::{apply_guild, apply_user};
         let w = world().await;
-        let db = &w.services.db();
+        let db = w.services.db();
         let text = apply_user(&w.services, ALICE, None, None).await.unwrap();
         assert!(text.contains("on, by DM"), "{text}");
         let text = apply_user(&w.services, ALICE, None, Some(NudgeVia::Thread))

@@ -156,8 +156,8 @@ async fn drained(db: &Db) -> bool {
 /// if nobody had moved for that long; the scheduler reconsiders it at its next sweep.
 async fn age_turn(db: &Db, id: GameId, secs: i64) {
     let done = sql::query(
-        "UPDATE games SET turn_started_at = turn_started_at - ?, deadline_at = deadline_at - ? \
-         WHERE id = ?",
+        "UPDATE games SET turn_started_at = turn_started_at - $1, deadline_at = deadline_at - $2 \
+         WHERE id = $3",
     )
     .bind(secs)
     .bind(secs)

@@ -210,3 +210,84 @@ kaboom_testkit::dbtest! {
         );
     }
 }
+
+/// One column of a migrated schema, in one vocabulary for both engines: (table, column,
+/// type, not null). Types: `integer` (SQLite `INTEGER`, PostgreSQL `bigint`/`integer`),
+/// `text`, `boolean`, `float` (`REAL`, `double precision`); any other type as declared.
+type SchemaColumn = (String, String, String, bool);
+
+/// A declared type in the vocabulary of [`SchemaColumn`].
+fn type_kind(declared: &str) -> String {
+    match declared.to_ascii_lowercase().as_str() {
+        "integer" | "bigint" | "int" | "smallint" => "integer".into(),
+        "text" | "character varying" => "text".into(),
+        "boolean" => "boolean".into(),
+        "real" | "double precision" => "float".into(),
+        other => other.into(),
+    }
+}
+
+/// Every column of every table of `db` but sqlx's own, sorted by table and column.
+async fn schema_of(db: &kaboom_store::Db) -> Vec<SchemaColumn> {
+    use kaboom_store::{Engine, sql::query};
+    let rows: Vec<(String, String, String, i64)> = match db.engine() {
+        Engine::Sqlite => query(
+            "SELECT m.name, p.name, p.type, p.\"notnull\" <> 0 OR p.pk > 0
+             FROM sqlite_master m JOIN pragma_table_info(m.name) p
+             WHERE m.type = 'table' AND m.name <> '_sqlx_migrations'
+               AND m.name NOT LIKE 'sqlite%'",
+        ),
+        Engine::Postgres => query(
+            "SELECT table_name::text, column_name::text, data_type::text,
+                    CASE WHEN is_nullable::text = 'NO' THEN 1 ELSE 0 END::bigint
+             FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name <> '_sqlx_migrations'",
+        ),
+    }
+    .fetch_all(db)
+    .await
+    .unwrap();
+    let mut columns: Vec<SchemaColumn> = rows
+        .into_iter()
+        .map(|(t, c, ty, not_null)| (t, c, type_kind(&ty), not_null != 0))
+        .collect();
+    columns.sort();
+    columns
+}
+
+kaboom_testkit::pgtest! {
+    /// The SQLite and PostgreSQL migrations make the same tables with the same columns, of
+    /// the same kinds and nullability, so that each statement means the same on both and
+    /// `copy-db` moves every column. A SQLite `PRIMARY KEY` column counts as `NOT NULL`
+    /// (PostgreSQL makes it so; SQLite's `INTEGER PRIMARY KEY` is the row id, never
+    /// `NULL`).
+    #[tokio::test]
+    async fn sqlite_and_postgres_schemas_agree_column_by_column() {
+        let pg_db = kaboom_testkit::TempDb::new().await;
+        let pg = kaboom_store::Db::connect(pg_db.url()).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let sqlite = kaboom_store::Db::connect(&format!(
+            "sqlite://{}",
+            dir.path().join("schema.db").display()
+        ))
+        .await
+        .unwrap();
+        let (lite, post) = (schema_of(&sqlite).await, schema_of(&pg).await);
+        assert!(lite.len() > 50 && post.len() > 50, "{} and {} columns", lite.len(), post.len());
+        let only = |a: &[SchemaColumn], b: &[SchemaColumn]| {
+            a.iter()
+                .filter(|c| !b.contains(c))
+                .map(|(t, c, ty, nn)| format!("  {t}.{c} {ty}{}", if *nn { " NOT NULL" } else { "" }))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert!(
+            lite == post,
+            "the schemas differ\nonly on SQLite:\n{}\nonly on PostgreSQL:\n{}",
+            only(&lite, &post),
+            only(&post, &lite)
+        );
+        sqlite.close().await;
+        pg.close().await;
+    }
+}

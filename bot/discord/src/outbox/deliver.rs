@@ -243,7 +243,7 @@ impl Deliverer {
             // Several processes on one database: only the one that holds the
             // queue's claim posts its entries.
             let claim = key.claim_key();
-            let db = &self.services.db();
+            let db = self.services.db();
             if !outbox::claim_queue(db, &claim, &self.owner, now).await? {
                 self.in_flight
                     .lock()
@@ -279,7 +279,7 @@ impl Deliverer {
     /// renewed before each entry; lost (this process stalled past its lease and another
     /// took the queue over), the delivery stops.
     async fn deliver_queue(&self, claim: &str, entries: Vec<Entry>) -> Result<(), Error> {
-        let db = &self.services.db();
+        let db = self.services.db();
         for listed in entries {
             if !outbox::claim_queue(db, claim, &self.owner, unix_now()).await? {
                 tracing::warn!(queue = claim, "outbox queue taken over by another process");

@@ -55,7 +55,7 @@ impl OutboxHandle {
     /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. Each
     /// wake (any entry delivered) costs one indexed query of what is still undelivered.
     async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<i64>, Error> {
-        let db = &self.services.db();
+        let db = self.services.db();
         let Some(upto) = outbox::last_id(db, owner).await? else {
             return Ok(Some(0));
         };
@@ -102,7 +102,7 @@ impl OutboxHandle {
     /// # Errors
     /// A storage error.
     pub async fn settle(&self, game_id: GameId) -> Result<Settled, Error> {
-        let db = &self.services.db();
+        let db = self.services.db();
         let Some(upto) = self.wait_for(outbox::Owner::Game(game_id)).await? else {
             return Ok(Settled::Pending);
         };

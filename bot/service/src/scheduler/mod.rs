@@ -334,7 +334,7 @@ impl Scheduler {
         if let Some(s) = cache.get(&g) {
             return Ok(s.clone());
         }
-        let s = settings::guild_tx(tx, g)
+        let s = settings::guild(&mut *tx, g)
             .await?
             .unwrap_or_else(|| self.config.defaults.clone());
         cache.insert(g, s.clone());
@@ -484,7 +484,7 @@ impl Scheduler {
     }
 
     async fn expire(&self, tx: &mut Tx, id: i64) -> Result<Option<Notice>, StorageError> {
-        let ch = match challenges::get_tx(tx, id).await {
+        let ch = match challenges::get(&mut *tx, id).await {
             Ok(Some(ch)) => ch,
             Ok(None) => return Ok(None),
             // A row that does not read costs only itself: expired, not shown.
@@ -590,7 +590,7 @@ impl Scheduler {
         rating: Option<&GameChange>,
     ) -> Result<Notice, StorageError> {
         let reveal = if row.variant.has_designation() {
-            kaboom_store::carriers::all_tx(tx, row.id).await?
+            kaboom_store::carriers::all(&mut *tx, row.id).await?
         } else {
             Vec::new()
         };
