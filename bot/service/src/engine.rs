@@ -86,7 +86,7 @@ impl Practice<'_> {
     /// takes its seat at `level` in the same transaction that starts the game.
     ///
     /// # Errors
-    /// As [`Services::accept_challenge`].
+    /// As [`Challenges::accept`](crate::Challenges::accept).
     pub async fn accept(
         self,
         id: i64,
@@ -174,7 +174,7 @@ impl Practice<'_> {
         }
     }
 
-    /// Every engine game looked at once ([`Services::engine_step`]), oldest first. A game
+    /// Every engine game looked at once ([`Practice::step`](crate::Practice::step)), oldest first. A game
     /// that fails is logged and skipped: one bad row costs only itself.
     ///
     /// # Errors

@@ -3,7 +3,7 @@
 //! The games service: every player action as a function of (game, player, text), with no
 //! Discord types. The Discord layer parses arguments, calls these, and presents the result.
 //!
-//! The path of a move (docs/ARCHITECTURE.md): [`Services::play`] loads the game's state
+//! The path of a move (docs/ARCHITECTURE.md): [`Games::play`](crate::Games::play) loads the game's state
 //! and ply from storage, lets the rules library parse the text as that player sees the
 //! game and apply it, then writes the action and the new state in one transaction that
 //! checks the expected ply, so two concurrent submissions can never both apply
@@ -112,7 +112,7 @@ impl Snapshot {
     }
 }
 
-/// What [`Services::play`] did.
+/// What [`Games::play`](crate::Games::play) did.
 #[derive(Clone, Debug)]
 pub struct Played {
     /// The game after the action.
@@ -527,7 +527,7 @@ impl Core {
         refuse(refusal)
     }
 
-    /// [`Services::accept_challenge`], and with `engine_level` the engine's seat recorded in
+    /// [`Challenges::accept`](crate::Challenges::accept), and with `engine_level` the engine's seat recorded in
     /// the same transaction (`user` is then the bot itself).
     async fn accept(
         &self,

@@ -122,7 +122,7 @@ impl Games<'_> {
     /// still at `ply`. Replayed through the replay cache, off the async runtime.
     ///
     /// # Errors
-    /// As [`Services::load`].
+    /// As [`Games::load`](crate::Games::load).
     pub async fn load_at(self, id: GameId, ply: i64) -> Result<Snapshot, ServiceError> {
         let snap = self.core.load(id).await?;
         if snap.row.ply <= ply {

@@ -5,7 +5,7 @@
 //! A preview is computed on the player's own view ([`AnyGame::preview`]: a Beirut player
 //! never learns the opponent's carriers from it, BE-2, BE-6), stored as a pending row
 //! ([`kaboom_store::previews`]), and confirmed through the same path as any move
-//! ([`Services::play_guarded`]): only while the game is still at the ply it was previewed
+//! ([`Games::play`](crate::Games::play)): only while the game is still at the ply it was previewed
 //! at, and once (the row is settled in the action's own transaction).
 
 use kaboom_rules::{ActionPreview, Color, PlyRecord, Viewer};
@@ -70,7 +70,7 @@ impl Previews<'_> {
     /// Nothing is stored or played.
     ///
     /// # Errors
-    /// The refusals of [`Services::play`] (not a player, not their turn, not started, over,
+    /// The refusals of [`Games::play`](crate::Games::play) (not a player, not their turn, not started, over,
     /// time up, unreadable or illegal text).
     pub async fn preview(
         self,
@@ -143,14 +143,14 @@ impl Previews<'_> {
         Ok(p)
     }
 
-    /// `user` confirms preview `id`: its action is played as [`Services::play`] plays it,
+    /// `user` confirms preview `id`: its action is played as [`Games::play`](crate::Games::play) plays it,
     /// only if the game is still at the previewed ply, and once.
     ///
     /// # Errors
     /// [`ServiceError::MovedOn`] when the game moved on since the preview (a stale preview
     /// never applies); [`Refusal::PreviewDone`] when it was already confirmed (a second
     /// click), [`Refusal::PreviewCancelled`], [`Refusal::NotYourPreview`], and the
-    /// refusals of [`Services::play`].
+    /// refusals of [`Games::play`](crate::Games::play).
     pub async fn confirm(self, id: i64, user: UserId) -> Result<Played, ServiceError> {
         let p = self.own_preview(id, user).await?;
         match p.state {

@@ -3,7 +3,7 @@
 //! [`kaboom_store::ratings`].
 //!
 //! Every path that ends a game calls [`rate_finished_game`] inside the transaction that
-//! writes the result: a move that ends the game ([`Services::play`]), a resignation, an
+//! writes the result: a move that ends the game ([`Games::play`](crate::Games::play)), a resignation, an
 //! abort or an agreed draw (`Services::finish`), and the scheduler's time forfeits and
 //! aborts (`scheduler::Scheduler::sweep`, in its batch transaction). The rating change is
 //! thus committed with the result or not at all, and written once ([`ratings::record`]).
