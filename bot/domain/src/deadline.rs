@@ -236,14 +236,6 @@ impl SchedulerConfig {
         }
         Ok(c)
     }
-
-    /// As [`SchedulerConfig::from_lookup`] over the process environment.
-    ///
-    /// # Errors
-    /// As [`SchedulerConfig::from_lookup`].
-    pub fn from_env() -> Result<SchedulerConfig, String> {
-        SchedulerConfig::from_lookup(|k| std::env::var(k).ok())
-    }
 }
 
 /// Wakes a running `kaboom_service::scheduler::Scheduler` for a sweep now instead of at the end of its interval.
