@@ -203,14 +203,23 @@ impl Db {
     /// [`StorageError::Sql`] when the lock cannot be had within the busy timeout (SQLite),
     /// or the server fails.
     pub async fn begin_write(&self) -> Result<Tx, StorageError> {
+        self.begin_locked("SELECT pg_advisory_xact_lock($1)", &[WRITE_LOCK_KEY])
+            .await
+    }
+
+    /// A write transaction: SQLite's `BEGIN IMMEDIATE`, or on PostgreSQL `BEGIN` and the
+    /// statement `locks` (advisory locks held until the transaction ends) with `keys` bound
+    /// as `$1`, `$2`, ... in order.
+    async fn begin_locked(&self, locks: &str, keys: &[i64]) -> Result<Tx, StorageError> {
         Ok(Tx(match &self.pool {
             Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
             Pool::Postgres(p) => {
                 let mut t = p.begin().await?;
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind(WRITE_LOCK_KEY)
-                    .execute(&mut *t)
-                    .await?;
+                let mut q = sqlx::query(locks);
+                for key in keys {
+                    q = q.bind(*key);
+                }
+                q.execute(&mut *t).await?;
                 TxInner::Postgres(t)
             }
         }))
@@ -234,18 +243,11 @@ impl Db {
         &self,
         game: kaboom_domain::ids::GameId,
     ) -> Result<Tx, StorageError> {
-        Ok(Tx(match &self.pool {
-            Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
-            Pool::Postgres(p) => {
-                let mut t = p.begin().await?;
-                sqlx::query("SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)")
-                    .bind(WRITE_LOCK_KEY)
-                    .bind(GAME_LOCK_BASE + game.get())
-                    .execute(&mut *t)
-                    .await?;
-                TxInner::Postgres(t)
-            }
-        }))
+        self.begin_locked(
+            "SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)",
+            &[WRITE_LOCK_KEY, GAME_LOCK_BASE + game.get()],
+        )
+        .await
     }
 
     /// Starts a read transaction: one consistent view for several reads (SQLite's deferred
