@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use cli::analysis::{self, Carriers, Setup};
+use kaboom_discord::config::{ConfigError, ServeArgs};
 use kaboom_rules::validity::ProblemKind;
 use kaboom_rules::{Variant, Viewer};
 
@@ -18,10 +19,19 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// `kaboom` alone: `kaboom serve` with every setting from the environment and `.env`.
+#[derive(Parser)]
+#[command(name = "kaboom")]
+struct ServeOnly {
+    #[command(flatten)]
+    args: ServeArgs,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Run the Discord bot (the default). Needs DISCORD_TOKEN; see .env.example.
-    Serve,
+    /// Run the Discord bot (the default). Needs DISCORD_TOKEN; see .env.example. Every
+    /// setting is a flag or the environment variable in its help (or a line of .env).
+    Serve(ServeArgs),
     /// Print the OAuth2 link that invites the bot with the scopes and permissions it needs.
     InviteUrl {
         /// The application id (Developer Portal, General Information). Default:
@@ -169,8 +179,8 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string_pretty(value).expect("analysis output always serializes")
 }
 
-fn serve() -> Result<(), String> {
-    let config = kaboom_discord::config::Config::from_env().map_err(|e| e.to_string())?;
+fn serve(args: ServeArgs) -> Result<(), String> {
+    let config = kaboom_discord::config::Config::from_args(args).map_err(|e| e.to_string())?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -245,14 +255,28 @@ fn done(result: Result<(), analysis::CliError>) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command.unwrap_or(Command::Serve) {
-        Command::Serve => match serve() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail("", e),
-        },
+    // `.env` first, so that the flags read from the environment see its lines. A malformed
+    // file matters only to the subcommands that read settings from it.
+    let dotenv = kaboom_discord::config::load_dotenv();
+    let command = match Cli::parse().command {
+        Some(command) => command,
+        None => Command::Serve(ServeOnly::parse().args),
+    };
+    let settings =
+        |context: &str, dotenv: Result<(), ConfigError>| dotenv.map_err(|e| fail(context, e));
+    match command {
+        Command::Serve(args) => {
+            if let Err(failed) = settings("", dotenv) {
+                return failed;
+            }
+            match serve(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail("", e),
+            }
+        }
         Command::InviteUrl { application_id } => {
-            if let Err(e) = kaboom_discord::config::load_dotenv() {
-                return fail(" invite-url", e);
+            if let Err(failed) = settings(" invite-url", dotenv) {
+                return failed;
             }
             let id =
                 cli::invite::application_id(application_id.as_deref(), |k| std::env::var(k).ok());

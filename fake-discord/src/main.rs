@@ -17,72 +17,34 @@ use std::time::Duration;
 
 use fake_discord::FakeDiscord;
 
-const USAGE: &str = "usage: fake-discord [--port P] [--guilds N] [--exit-on-stdin-eof] [--lean]
-
-A fake Discord (REST API v10, gateway, and a JSON control API under /_control) on
-127.0.0.1. The first line on stdout is `fake-discord listening on http://127.0.0.1:PORT`.
-
-  --port P              the port to bind on 127.0.0.1 (default 0: an ephemeral port)
-  --guilds N            N guilds (1-100, default 1), each with a #kaboom text channel;
-                        consecutive ids, so with up to N gateway shards every shard
-                        has one ((guild_id >> 22) % shards); listed by /_control/info
-  --exit-on-stdin-eof   also stop when stdin closes
-  --lean                keep no uploaded bytes, and log requests without bodies
-                        (load runs: memory stays nearly flat)
-  -h, --help            this help
-
-Stops on SIGTERM or ctrl-c.";
-
+/// A fake Discord (REST API v10, gateway, and a JSON control API under /_control) on
+/// 127.0.0.1. The first line on stdout is `fake-discord listening on http://127.0.0.1:PORT`.
+/// Stops on SIGTERM or ctrl-c.
+#[derive(Debug, clap::Parser)]
+#[command(name = "fake-discord")]
 struct Args {
+    /// The port to bind on 127.0.0.1 (0: an ephemeral port).
+    #[arg(long, default_value_t = 0)]
     port: u16,
+    /// N guilds, each with a #kaboom text channel; consecutive ids, so with up to N gateway
+    /// shards every shard has one ((guild_id >> 22) % shards); listed by /_control/info.
+    #[arg(long, default_value_t = 1, value_parser = guild_count)]
     guilds: usize,
+    /// Also stop when stdin closes (so a parent that dies takes the fake with it).
+    #[arg(long)]
     exit_on_stdin_eof: bool,
+    /// Keep no uploaded bytes, and log requests without bodies (load runs: memory stays
+    /// nearly flat).
+    #[arg(long)]
     lean: bool,
 }
 
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut parsed = Args {
-        port: 0,
-        guilds: 1,
-        exit_on_stdin_eof: false,
-        lean: false,
-    };
-    while let Some(arg) = args.next() {
-        let port = match arg.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--exit-on-stdin-eof" => {
-                parsed.exit_on_stdin_eof = true;
-                continue;
-            }
-            "--lean" => {
-                parsed.lean = true;
-                continue;
-            }
-            "--guilds" => {
-                let n = args.next().ok_or("--guilds needs a value")?;
-                parsed.guilds = n
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=fake_discord::MAX_GUILDS).contains(n))
-                    .ok_or_else(|| {
-                        format!(
-                            "--guilds must be a number from 1 to {}, not '{n}'",
-                            fake_discord::MAX_GUILDS
-                        )
-                    })?;
-                continue;
-            }
-            "--port" => args.next().ok_or("--port needs a value")?,
-            other => match other.strip_prefix("--port=") {
-                Some(port) => port.to_string(),
-                None => return Err(format!("unknown argument '{other}'")),
-            },
-        };
-        parsed.port = port
-            .parse()
-            .map_err(|_| format!("--port must be a port number (0-65535), not '{port}'"))?;
-    }
-    Ok(Some(parsed))
+/// `--guilds`: 1 to [`fake_discord::MAX_GUILDS`].
+fn guild_count(text: &str) -> Result<usize, String> {
+    text.parse()
+        .ok()
+        .filter(|n| (1..=fake_discord::MAX_GUILDS).contains(n))
+        .ok_or_else(|| format!("give a number from 1 to {}", fake_discord::MAX_GUILDS))
 }
 
 /// Resolves when the process is asked to stop: SIGTERM, SIGINT, or stdin at EOF (if asked).
@@ -120,17 +82,7 @@ async fn stop_requested(exit_on_stdin_eof: bool) -> &'static str {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(Some(args)) => args,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(error) => {
-            eprintln!("fake-discord: {error}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    let args = <Args as clap::Parser>::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -169,32 +121,43 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_args;
+    use super::Args;
+    use clap::Parser;
 
-    fn parse(args: &[&str]) -> Result<Option<(u16, bool)>, String> {
-        parse_args(args.iter().map(|a| a.to_string()))
-            .map(|parsed| parsed.map(|a| (a.port, a.exit_on_stdin_eof)))
+    fn parse(args: &[&str]) -> Result<(u16, usize, bool, bool), String> {
+        Args::try_parse_from(std::iter::once("fake-discord").chain(args.iter().copied()))
+            .map(|a| (a.port, a.guilds, a.exit_on_stdin_eof, a.lean))
+            .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())
     }
 
     #[test]
     fn arguments() {
-        assert_eq!(parse(&[]), Ok(Some((0, false))));
-        assert_eq!(parse(&["--port", "8080"]), Ok(Some((8080, false))));
+        assert_eq!(parse(&[]), Ok((0, 1, false, false)));
+        assert_eq!(parse(&["--port", "8080"]), Ok((8080, 1, false, false)));
         assert_eq!(
             parse(&["--port=9", "--exit-on-stdin-eof"]),
-            Ok(Some((9, true)))
+            Ok((9, 1, true, false))
         );
-        assert_eq!(parse(&["--help"]), Ok(None));
+        assert_eq!(parse(&["--guilds", "3", "--lean"]), Ok((0, 3, false, true)));
+        assert_eq!(
+            parse(&["--port", "70000"]),
+            Err(
+                "error: invalid value '70000' for '--port <PORT>': 70000 is not in 0..=65535"
+                    .into()
+            )
+        );
+        assert_eq!(
+            parse(&["--guilds", "101"]),
+            Err(
+                "error: invalid value '101' for '--guilds <GUILDS>': give a number from 1 to 100"
+                    .into()
+            )
+        );
+        assert_eq!(
+            parse(&["--bind", "0.0.0.0"]),
+            Err("error: unexpected argument '--bind' found".into())
+        );
         assert!(parse(&["--port"]).is_err());
-        assert!(parse(&["--port", "70000"]).is_err());
-        assert!(parse(&["--bind", "0.0.0.0"]).is_err());
-        let guilds = |args: &[&str]| {
-            parse_args(args.iter().map(|a| a.to_string())).map(|p| p.map(|a| a.guilds))
-        };
-        assert_eq!(guilds(&[]), Ok(Some(1)));
-        assert_eq!(guilds(&["--guilds", "3", "--lean"]), Ok(Some(3)));
-        assert!(guilds(&["--guilds", "0"]).is_err());
-        assert!(guilds(&["--guilds", "101"]).is_err());
-        assert!(guilds(&["--guilds"]).is_err());
+        assert!(parse(&["--guilds", "0"]).is_err());
     }
 }

@@ -78,35 +78,19 @@ impl Snowflakes {
     }
 }
 
-/// RFC 3339 timestamp of a snowflake (`(id >> 22) + Discord epoch`), as Discord writes
-/// message timestamps.
+/// RFC 3339 timestamp of a snowflake (`(id >> 22)` milliseconds after the Discord epoch),
+/// as Discord writes message timestamps (`2026-11-28T03:57:04.123000+00:00`):
+/// <https://discord.com/developers/docs/reference#snowflakes>.
 pub(crate) fn snowflake_timestamp(id: u64) -> String {
-    let ms = (id >> 22) + DISCORD_EPOCH_MS;
-    let secs = (ms / 1000) as i64;
-    let millis = ms % 1000;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}000+00:00",
-        rem / 3600,
-        (rem / 60) % 60,
-        rem % 60
-    )
-}
-
-/// Days since 1970-01-01 to (year, month, day), Howard Hinnant's `civil_from_days`.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
+    let ms = i128::from((id >> 22) + DISCORD_EPOCH_MS);
+    let format = time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]+00:00"
+    );
+    time::OffsetDateTime::from_unix_timestamp_nanos(ms * 1_000_000)
+        .ok()
+        .and_then(|at| at.format(format).ok())
+        // A snowflake's 42 bits of milliseconds end in the year 2154, inside `time`'s range.
+        .unwrap_or_default()
 }
 
 /// A simulated Discord user who clicks and types in tests (and the demo).

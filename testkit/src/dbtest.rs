@@ -53,10 +53,11 @@ pub async fn run<F: Future>(engine: Engine, test: F) -> F::Output {
 /// (`NAME::postgres`, ignored unless asked for): see [the module](crate::dbtest).
 ///
 /// The test is written as usual, with its `#[tokio::test]` attribute (any flavor) and any
-/// other attributes, and a body that may return a `Result`.
+/// other attributes, and a body that may return a `Result`; one invocation may hold several
+/// tests.
 #[macro_export]
 macro_rules! dbtest {
-    ($(#[$meta:meta])* async fn $name:ident() $(-> $ret:ty)? $body:block) => {
+    ($($(#[$meta:meta])* async fn $name:ident() $(-> $ret:ty)? $body:block)+) => {$(
         mod $name {
             #[allow(unused_imports)]
             use super::*;
@@ -72,14 +73,14 @@ macro_rules! dbtest {
                 $crate::dbtest::run($crate::dbtest::Engine::Postgres, async move $body).await
             }
         }
-    };
+    )+};
 }
 
 /// Makes only the PostgreSQL case (`NAME::postgres`, ignored unless asked for) of a test
 /// that is about PostgreSQL itself: see [the module](crate::dbtest).
 #[macro_export]
 macro_rules! pgtest {
-    ($(#[$meta:meta])* async fn $name:ident() $(-> $ret:ty)? $body:block) => {
+    ($($(#[$meta:meta])* async fn $name:ident() $(-> $ret:ty)? $body:block)+) => {$(
         mod $name {
             #[allow(unused_imports)]
             use super::*;
@@ -90,5 +91,5 @@ macro_rules! pgtest {
                 $crate::dbtest::run($crate::dbtest::Engine::Postgres, async move $body).await
             }
         }
-    };
+    )+};
 }

@@ -2,6 +2,8 @@
 //!
 //! What Kaboom's tests and its offline demo share, and nothing the bot's production code
 //! uses:
+//! - [`fixture::TestBot`]: the one fixture of the bot's integration tests (the bot on a
+//!   fresh database at a fixed time) and the `/challenge` choice numbers;
 //! - [`driver::Driver`]: the real bot, started in-process against a
 //!   [`fake_discord::FakeDiscord`] on loopback, driven as simulated users (slash commands,
 //!   autocomplete, buttons), restartable on the same database;
@@ -21,6 +23,7 @@ pub mod clock;
 pub mod dbtest;
 pub mod demo;
 pub mod driver;
+pub mod fixture;
 pub mod notifier;
 pub mod page;
 pub mod painter;

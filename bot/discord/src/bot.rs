@@ -123,11 +123,7 @@ async fn check_token(http: &serenity::Http) -> Result<(), Error> {
 /// # Errors
 /// Database or Discord failures, as one line each.
 pub async fn serve(config: Config) -> Result<(), Error> {
-    // A bad scheduler setting is reported before anything is opened. The domain reads
-    // the variables through a lookup; the process environment is this layer's to read.
-    let scheduler_config =
-        kaboom_service::scheduler::SchedulerConfig::from_lookup(|k| std::env::var(k).ok())
-            .map_err(Error::Stopped)?;
+    let scheduler_config = config.scheduler.clone();
     // With DISCORD_API_BASE every REST route goes to that base. serenity 0.12.5 applies
     // `proxy` only to requests sent without its rate limiter: `Ratelimiter::perform` builds
     // each request with no proxy (http/ratelimiting.rs), so with the limiter on every

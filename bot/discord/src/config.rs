@@ -1,5 +1,32 @@
-//! Configuration from the environment and `.env` (dotenvy): see `.env.example`.
+//! Configuration of `kaboom serve`: flags, or the environment variables beside them, read
+//! by clap's `env` feature after `.env` is loaded (dotenvy); see `.env.example`.
+//!
+//! ```
+//! use clap::Parser;
+//! use kaboom_discord::config::{Config, ServeArgs};
+//!
+//! #[derive(Parser)]
+//! struct Serve {
+//!     #[command(flatten)]
+//!     args: ServeArgs,
+//! }
+//!
+//! let serve = Serve::try_parse_from([
+//!     "kaboom", "--discord-token", "t", "--database-url", "sqlite://x.db", "--shard-count", "3",
+//!     "--shard-ids", "1-2", "--scheduler-interval-secs", "30",
+//! ])
+//! .unwrap();
+//! let config = Config::from_args(serve.args).unwrap();
+//! assert_eq!(config.database_url, "sqlite://x.db");
+//! assert_eq!(config.shards.map(|s| (s.count, s.first, s.last)), Some((3, 1, 2)));
+//! assert_eq!(config.scheduler.interval.as_secs(), 30);
+//! ```
 
+use std::str::FromStr;
+use std::time::Duration;
+
+use kaboom_domain::deadline::{HOUR, SchedulerConfig};
+use kaboom_domain::settings;
 use kaboom_store::DEFAULT_DATABASE_URL;
 
 /// What `kaboom serve` needs.
@@ -21,6 +48,9 @@ pub struct Config {
     /// The gateway shards this process runs (`SHARD_COUNT`, `SHARD_IDS`); `None`:
     /// one shard, as before.
     pub shards: Option<Shards>,
+    /// The correspondence scheduler's settings (`SCHEDULER_INTERVAL_SECS` and the others of
+    /// [`SchedulerArgs`]).
+    pub scheduler: SchedulerConfig,
 }
 
 /// Which gateway shards a process runs: shards `first..=last` of `count` (Discord's
@@ -38,56 +68,190 @@ pub struct Shards {
     pub last: u32,
 }
 
-impl Shards {
-    /// Reads `SHARD_COUNT` (a positive number) and `SHARD_IDS` (`3`, or an inclusive
-    /// range `0-2`; default: every shard). `None` when neither is set.
-    ///
-    /// # Errors
-    /// [`ConfigError::BadShards`] for a count that is not a positive number, ids that are
-    /// not a number or a range, a range out of `0..count`, or `SHARD_IDS` without
-    /// `SHARD_COUNT`.
-    pub fn from_values(
-        count: Option<&str>,
-        ids: Option<&str>,
-    ) -> Result<Option<Shards>, ConfigError> {
-        let bad = |why: &str| ConfigError::BadShards(why.to_string());
-        let count = match count {
-            None => {
-                return match ids {
-                    None => Ok(None),
-                    Some(_) => Err(bad(
-                        "SHARD_IDS needs SHARD_COUNT (the total number of shards)",
-                    )),
-                };
-            }
-            Some(c) => c
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| bad(&format!("SHARD_COUNT must be a positive number, not '{c}'")))?,
-        };
-        let (first, last) = match ids.map(str::trim) {
-            None => (0, count - 1),
-            Some(ids) => {
-                let number = |s: &str| {
-                    s.trim().parse::<u32>().map_err(|_| {
-                        bad(&format!("SHARD_IDS must be a shard id such as 2 or a range such as 0-2, not '{ids}'"))
-                    })
-                };
-                match ids.split_once('-') {
-                    Some((a, b)) => (number(a)?, number(b)?),
-                    None => (number(ids)?, number(ids)?),
-                }
-            }
-        };
-        if first > last || last >= count {
-            return Err(bad(&format!(
-                "SHARD_IDS {first}-{last} is not within shards 0-{} of SHARD_COUNT {count}",
-                count - 1
-            )));
+/// A setting's value where a blank one means "not set", as `.env.example` leaves the
+/// optional settings (`DEV_GUILD_ID=`). clap hands an environment variable's value over as
+/// it is, blank too (clap_builder's `Parser::add_env`), so every optional setting parses
+/// through this, with a blank default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Blankable<T>(pub Option<T>);
+
+/// Reads a blank text as "not set" and anything else through `parse`.
+fn blankable<T>(
+    text: &str,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<Blankable<T>, String> {
+    match text.trim() {
+        "" => Ok(Blankable(None)),
+        value => parse(value).map(|v| Blankable(Some(v))),
+    }
+}
+
+fn any_text(text: &str) -> Result<Blankable<String>, String> {
+    blankable(text, |t| Ok(t.to_string()))
+}
+
+fn guild_id(text: &str) -> Result<Blankable<u64>, String> {
+    blankable(text, |t| {
+        t.parse()
+            .map_err(|_| "a Discord server id is a number such as 1190000000000000000".to_string())
+    })
+}
+
+fn api_base(text: &str) -> Result<Blankable<String>, String> {
+    blankable(text, |t| {
+        let base = t.trim_end_matches('/');
+        if (base.starts_with("http://") || base.starts_with("https://"))
+            && !base.contains(char::is_whitespace)
+        {
+            Ok(base.to_string())
+        } else {
+            Err("give an http:// or https:// URL such as http://127.0.0.1:8080".to_string())
         }
-        Ok(Some(Shards { count, first, last }))
+    })
+}
+
+fn shard_count(text: &str) -> Result<Blankable<u32>, String> {
+    blankable(text, |t| {
+        t.parse()
+            .ok()
+            .filter(|&n: &u32| n > 0)
+            .ok_or_else(|| "the number of shards is a whole number above 0".to_string())
+    })
+}
+
+/// `SHARD_IDS`: one shard id (`2`) or an inclusive range (`0-2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardIds {
+    /// The first shard id.
+    pub first: u32,
+    /// The last shard id (inclusive).
+    pub last: u32,
+}
+
+impl FromStr for ShardIds {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ShardIds, String> {
+        let bad = || "give a shard id such as 2 or a range such as 0-2".to_string();
+        let number = |s: &str| s.trim().parse::<u32>().map_err(|_| bad());
+        let (first, last) = match text.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(text)?, number(text)?),
+        };
+        Ok(ShardIds { first, last })
+    }
+}
+
+fn shard_ids(text: &str) -> Result<Blankable<ShardIds>, String> {
+    blankable(text, ShardIds::from_str)
+}
+
+fn whole_above_zero(text: &str) -> Result<Blankable<i64>, String> {
+    blankable(text, |t| {
+        t.parse()
+            .ok()
+            .filter(|&n: &i64| n > 0)
+            .ok_or_else(|| "give a whole number above 0".to_string())
+    })
+}
+
+fn nudge_shares(text: &str) -> Result<Blankable<Vec<u8>>, String> {
+    blankable(text, settings::parse_shares)
+}
+
+/// The flags of `kaboom serve`; each also reads the environment variable in its help (and
+/// so `.env`). A blank variable, as `.env.example` leaves the optional ones, means "not
+/// set".
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The bot token (Developer Portal -> Bot -> Reset Token). Prefer the variable or .env:
+    /// a flag shows in the process list.
+    #[arg(long = "discord-token", env = "DISCORD_TOKEN", hide_env_values = true, value_name = "DISCORD_TOKEN",
+          value_parser = any_text, default_value = "", hide_default_value = true)]
+    token: Blankable<String>,
+    /// Where games are stored: sqlite://FILE (created if missing) or postgres://... [default:
+    /// sqlite://kaboom.db]
+    #[arg(long, env = "DATABASE_URL", value_name = "DATABASE_URL", value_parser = any_text,
+          default_value = "", hide_default_value = true)]
+    database_url: Blankable<String>,
+    /// Register the commands in this server only, which takes effect at once.
+    #[arg(long, env = "DEV_GUILD_ID", value_name = "DEV_GUILD_ID", value_parser = guild_id,
+          default_value = "", hide_default_value = true)]
+    dev_guild_id: Blankable<u64>,
+    /// Send Discord's REST requests to this base instead of https://discord.com (a REST
+    /// proxy, or a fake Discord in tests).
+    #[arg(long = "discord-api-base", env = "DISCORD_API_BASE", value_name = "DISCORD_API_BASE", value_parser = api_base,
+          default_value = "", hide_default_value = true)]
+    api_base: Blankable<String>,
+    /// The total number of gateway shards, the same in every process [default: one shard].
+    #[arg(long, env = "SHARD_COUNT", value_name = "SHARD_COUNT", value_parser = shard_count,
+          default_value = "", hide_default_value = true)]
+    shard_count: Blankable<u32>,
+    /// The shards this process runs: one id (2) or an inclusive range (0-3) [default: all].
+    #[arg(long, env = "SHARD_IDS", value_name = "SHARD_IDS", value_parser = shard_ids,
+          default_value = "", hide_default_value = true)]
+    shard_ids: Blankable<ShardIds>,
+    /// The correspondence scheduler's settings.
+    #[command(flatten)]
+    scheduler: SchedulerArgs,
+}
+
+/// The scheduler's flags (and their environment variables), each with the default of
+/// [`SchedulerConfig::default`] when not set.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SchedulerArgs {
+    /// How often deadlines, reminders and expiries are checked, in seconds [default: 60].
+    #[arg(long, env = "SCHEDULER_INTERVAL_SECS", value_name = "SCHEDULER_INTERVAL_SECS",
+          value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
+    scheduler_interval_secs: Blankable<i64>,
+    /// An unanswered challenge expires after this many hours [default: 168].
+    #[arg(long, env = "CHALLENGE_EXPIRY_HOURS", value_name = "CHALLENGE_EXPIRY_HOURS",
+          value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
+    challenge_expiry_hours: Blankable<i64>,
+    /// A Beirut or Nuke game whose carriers are not all chosen is aborted after this many
+    /// hours [default: 48].
+    #[arg(long, env = "DESIGNATION_TIMEOUT_HOURS", value_name = "DESIGNATION_TIMEOUT_HOURS",
+          value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
+    designation_timeout_hours: Blankable<i64>,
+    /// Timed games, in servers without their own settings: remind the player to move at
+    /// these percentages of their time [default: 50,80].
+    #[arg(long, env = "NUDGE_SHARES", value_name = "NUDGE_SHARES",
+          value_parser = nudge_shares, default_value = "", hide_default_value = true)]
+    nudge_shares: Blankable<Vec<u8>>,
+    /// Untimed games, in servers without their own settings: the first reminder after this
+    /// many hours [default: 48].
+    #[arg(long, env = "IDLE_NUDGE_HOURS", value_name = "IDLE_NUDGE_HOURS",
+          value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
+    idle_nudge_hours: Blankable<i64>,
+    /// Untimed games: then a reminder every this many hours [default: 168].
+    #[arg(long, env = "IDLE_REPEAT_HOURS", value_name = "IDLE_REPEAT_HOURS",
+          value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
+    idle_repeat_hours: Blankable<i64>,
+}
+
+impl SchedulerArgs {
+    /// The scheduler configuration: [`SchedulerConfig::default`] with what is set.
+    pub fn config(&self) -> SchedulerConfig {
+        let mut c = SchedulerConfig::default();
+        if let Some(secs) = self.scheduler_interval_secs.0 {
+            c.interval = Duration::from_secs(secs.unsigned_abs());
+        }
+        if let Some(hours) = self.challenge_expiry_hours.0 {
+            c.challenge_ttl_secs = hours.saturating_mul(HOUR);
+        }
+        if let Some(hours) = self.designation_timeout_hours.0 {
+            c.designation_timeout_secs = hours.saturating_mul(HOUR);
+        }
+        if let Some(shares) = &self.nudge_shares.0 {
+            c.defaults.nudge_shares.clone_from(shares);
+        }
+        if let Some(hours) = self.idle_nudge_hours.0 {
+            c.defaults.idle_first_secs = hours.saturating_mul(HOUR);
+        }
+        if let Some(hours) = self.idle_repeat_hours.0 {
+            c.defaults.idle_repeat_secs = hours.saturating_mul(HOUR);
+        }
+        c
     }
 }
 
@@ -99,15 +263,7 @@ pub enum ConfigError {
         "DISCORD_TOKEN is not set: put it in the environment or in a .env file (see .env.example), or try `kaboom demo` to play without Discord"
     )]
     MissingToken,
-    /// A malformed server id.
-    #[error("DEV_GUILD_ID must be a Discord server id (a number), not '{0}'")]
-    BadGuild(String),
-    /// A REST base that is not an http(s) URL.
-    #[error(
-        "DISCORD_API_BASE must be an http:// or https:// URL such as http://127.0.0.1:8080, not '{0}'"
-    )]
-    BadApiBase(String),
-    /// `SHARD_COUNT` or `SHARD_IDS` do not name shards.
+    /// `SHARD_IDS` without `SHARD_COUNT`, or ids outside `0..SHARD_COUNT`.
     #[error("{0}")]
     BadShards(String),
     /// A line of `.env` that is not `NAME=value` (dotenvy could not parse it). The line's
@@ -187,55 +343,45 @@ pub fn load_dotenv() -> Result<(), ConfigError> {
 }
 
 impl Config {
-    /// Reads `.env` (if present, see [`load_dotenv`]) then the environment.
+    /// The configuration from parsed flags (and their variables).
     ///
     /// # Errors
-    /// [`ConfigError`] when `.env` is malformed, the token is missing, `DEV_GUILD_ID` is
-    /// not a number or `DISCORD_API_BASE` is not an http(s) URL.
-    pub fn from_env() -> Result<Config, ConfigError> {
-        load_dotenv()?;
-        Config::from_lookup(|k| std::env::var(k).ok())
-    }
-
-    /// Reads the configuration through `get` (tests pass a map).
-    ///
-    /// # Errors
-    /// As [`Config::from_env`].
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
-        let token = get("DISCORD_TOKEN")
-            .filter(|t| !t.trim().is_empty())
-            .ok_or(ConfigError::MissingToken)?;
-        let database_url = get("DATABASE_URL")
-            .filter(|u| !u.trim().is_empty())
-            .unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string());
-        let dev_guild_id = match get("DEV_GUILD_ID").filter(|g| !g.trim().is_empty()) {
-            None => None,
-            Some(g) => Some(g.trim().parse().map_err(|_| ConfigError::BadGuild(g))?),
-        };
-        let api_base = match get("DISCORD_API_BASE").filter(|b| !b.trim().is_empty()) {
-            None => None,
-            Some(base) => {
-                let trimmed = base.trim().trim_end_matches('/');
-                if !(trimmed.starts_with("http://") || trimmed.starts_with("https://"))
-                    || trimmed.contains(char::is_whitespace)
-                {
-                    return Err(ConfigError::BadApiBase(base));
+    /// [`ConfigError::MissingToken`] without a token; [`ConfigError::BadShards`] for
+    /// `SHARD_IDS` without `SHARD_COUNT` or outside `0..SHARD_COUNT`.
+    pub fn from_args(args: ServeArgs) -> Result<Config, ConfigError> {
+        let token = args.token.0.ok_or(ConfigError::MissingToken)?;
+        let shards = match (args.shard_count.0, args.shard_ids.0) {
+            (None, None) => None,
+            (None, Some(_)) => {
+                return Err(ConfigError::BadShards(
+                    "SHARD_IDS needs SHARD_COUNT (the total number of shards)".to_string(),
+                ));
+            }
+            (Some(count), None) => Some(Shards {
+                count,
+                first: 0,
+                last: count - 1,
+            }),
+            (Some(count), Some(ShardIds { first, last })) => {
+                if first > last || last >= count {
+                    return Err(ConfigError::BadShards(format!(
+                        "SHARD_IDS {first}-{last} is not within shards 0-{} of SHARD_COUNT {count}",
+                        count - 1
+                    )));
                 }
-                Some(trimmed.to_string())
+                Some(Shards { count, first, last })
             }
         };
-        let shards = Shards::from_values(
-            get("SHARD_COUNT")
-                .filter(|v| !v.trim().is_empty())
-                .as_deref(),
-            get("SHARD_IDS").filter(|v| !v.trim().is_empty()).as_deref(),
-        )?;
         Ok(Config {
             token,
-            database_url,
-            dev_guild_id,
-            api_base,
+            database_url: args
+                .database_url
+                .0
+                .unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string()),
+            dev_guild_id: args.dev_guild_id.0,
+            api_base: args.api_base.0,
             shards,
+            scheduler: args.scheduler.config(),
         })
     }
 }
@@ -243,117 +389,174 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
+    use clap::Parser;
 
-    fn lookup(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        move |k| map.get(k).cloned()
+    /// `kaboom serve`'s flags alone. Every test passes `--discord-token` (blank or not) so that a
+    /// DISCORD_TOKEN in the developer's environment changes nothing.
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    fn parse(flags: &[&str]) -> Result<Config, String> {
+        let argv = std::iter::once("kaboom").chain(flags.iter().copied());
+        let serve = Serve::try_parse_from(argv).map_err(|e| e.kind().to_string())?;
+        Config::from_args(serve.args).map_err(|e| e.to_string())
+    }
+
+    fn invalid(flags: &[&str]) -> String {
+        let argv = std::iter::once("kaboom").chain(flags.iter().copied());
+        match Serve::try_parse_from(argv) {
+            Ok(_) => panic!("{flags:?} parsed"),
+            Err(e) => e.to_string().lines().next().unwrap_or_default().to_string(),
+        }
     }
 
     #[test]
     fn shard_ranges_are_read_and_checked() {
-        let read = |c: Option<&str>, i: Option<&str>| Shards::from_values(c, i);
-        assert_eq!(read(None, None).unwrap(), None);
+        let shards = |flags: &[&str]| {
+            let mut all = vec!["--discord-token", "t"];
+            all.extend_from_slice(flags);
+            parse(&all).map(|c| c.shards.map(|s| (s.count, s.first, s.last)))
+        };
+        assert_eq!(shards(&[]), Ok(None));
+        assert_eq!(shards(&["--shard-count", "", "--shard-ids", ""]), Ok(None));
+        assert_eq!(shards(&["--shard-count", "3"]), Ok(Some((3, 0, 2))));
         assert_eq!(
-            read(Some("3"), None).unwrap(),
-            Some(Shards {
-                count: 3,
-                first: 0,
-                last: 2
-            })
+            shards(&["--shard-count", "3", "--shard-ids", "1"]),
+            Ok(Some((3, 1, 1)))
         );
         assert_eq!(
-            read(Some("3"), Some("1")).unwrap(),
-            Some(Shards {
-                count: 3,
-                first: 1,
-                last: 1
-            })
+            shards(&["--shard-count", "8", "--shard-ids", " 4-7 "]),
+            Ok(Some((8, 4, 7)))
         );
         assert_eq!(
-            read(Some("8"), Some(" 4-7 ")).unwrap(),
-            Some(Shards {
-                count: 8,
-                first: 4,
-                last: 7
-            })
+            shards(&["--shard-count", "3", "--shard-ids", "3"]),
+            Err("SHARD_IDS 3-3 is not within shards 0-2 of SHARD_COUNT 3".to_string())
         );
-        for (c, i) in [
-            (Some("0"), None),
-            (Some("x"), None),
-            (Some("3"), Some("3")),
-            (Some("3"), Some("2-1")),
-            (Some("3"), Some("a-b")),
-            (None, Some("1")),
-        ] {
-            let e = read(c, i).unwrap_err().to_string();
-            assert!(e.contains("SHARD_"), "{c:?} {i:?}: {e}");
-        }
-        let c = Config::from_lookup(lookup(&[
-            ("DISCORD_TOKEN", "t"),
-            ("SHARD_COUNT", "3"),
-            ("SHARD_IDS", "2"),
-        ]))
-        .unwrap();
         assert_eq!(
-            c.shards,
-            Some(Shards {
-                count: 3,
-                first: 2,
-                last: 2
-            })
+            shards(&["--shard-count", "3", "--shard-ids", "2-1"]),
+            Err("SHARD_IDS 2-1 is not within shards 0-2 of SHARD_COUNT 3".to_string())
+        );
+        assert_eq!(
+            shards(&["--shard-ids", "1"]),
+            Err("SHARD_IDS needs SHARD_COUNT (the total number of shards)".to_string())
+        );
+        assert_eq!(
+            invalid(&["--shard-count", "0"]),
+            "error: invalid value '0' for '--shard-count <SHARD_COUNT>': the number of shards is a whole number above 0"
+        );
+        assert_eq!(
+            invalid(&["--shard-count", "3", "--shard-ids", "a-b"]),
+            "error: invalid value 'a-b' for '--shard-ids <SHARD_IDS>': give a shard id such as 2 or a range such as 0-2"
         );
     }
 
     #[test]
     fn missing_token_points_to_env_example_and_demo() {
-        let e = Config::from_lookup(lookup(&[])).unwrap_err().to_string();
-        assert!(
-            e.contains(".env.example") && e.contains("kaboom demo"),
-            "{e}"
+        assert_eq!(
+            parse(&["--discord-token", ""]).unwrap_err(),
+            "DISCORD_TOKEN is not set: put it in the environment or in a .env file (see .env.example), or try `kaboom demo` to play without Discord"
         );
-        assert!(!e.contains('\n'));
     }
 
     #[test]
     fn defaults_and_overrides() {
-        let c = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "t")])).unwrap();
+        let c = parse(&[
+            "--discord-token",
+            "t",
+            "--database-url",
+            "",
+            "--dev-guild-id",
+            "",
+        ])
+        .unwrap();
+        assert_eq!(c.token, "t");
         assert_eq!(c.database_url, "sqlite://kaboom.db");
         assert_eq!(c.dev_guild_id, None);
-        let c = Config::from_lookup(lookup(&[
-            ("DISCORD_TOKEN", "t"),
-            ("DATABASE_URL", "sqlite://x.db"),
-            ("DEV_GUILD_ID", "42"),
-        ]))
+        assert_eq!(c.scheduler, SchedulerConfig::default());
+        let c = parse(&[
+            "--discord-token",
+            "t",
+            "--database-url",
+            "sqlite://x.db",
+            "--dev-guild-id",
+            "42",
+        ])
         .unwrap();
         assert_eq!(
             (c.database_url.as_str(), c.dev_guild_id),
             ("sqlite://x.db", Some(42))
         );
-        assert!(
-            Config::from_lookup(lookup(&[("DISCORD_TOKEN", "t"), ("DEV_GUILD_ID", "x")])).is_err()
+        assert_eq!(
+            invalid(&["--discord-token", "t", "--dev-guild-id", "x"]),
+            "error: invalid value 'x' for '--dev-guild-id <DEV_GUILD_ID>': a Discord server id is a number such as 1190000000000000000"
         );
     }
 
     #[test]
     fn api_base_is_an_http_url_without_trailing_slash() {
-        let config = Config::from_lookup(lookup(&[
-            ("DISCORD_TOKEN", "t"),
-            ("DISCORD_API_BASE", " http://127.0.0.1:8080/ "),
-        ]))
+        let c = parse(&[
+            "--discord-token",
+            "t",
+            "--discord-api-base",
+            " http://127.0.0.1:8080/ ",
+        ])
         .unwrap();
-        assert_eq!(config.api_base.as_deref(), Some("http://127.0.0.1:8080"));
-        let config = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "t")])).unwrap();
-        assert_eq!(config.api_base, None);
-        let err = Config::from_lookup(lookup(&[
-            ("DISCORD_TOKEN", "t"),
-            ("DISCORD_API_BASE", "127.0.0.1:8080"),
-        ]))
-        .unwrap_err();
-        assert!(matches!(err, ConfigError::BadApiBase(ref b) if b == "127.0.0.1:8080"));
-        assert!(err.to_string().contains("http://127.0.0.1:8080"), "{err}");
+        assert_eq!(c.api_base.as_deref(), Some("http://127.0.0.1:8080"));
+        let c = parse(&["--discord-token", "t", "--discord-api-base", ""]).unwrap();
+        assert_eq!(c.api_base, None);
+        assert_eq!(
+            invalid(&[
+                "--discord-token",
+                "t",
+                "--discord-api-base",
+                "127.0.0.1:8080"
+            ]),
+            "error: invalid value '127.0.0.1:8080' for '--discord-api-base <DISCORD_API_BASE>': give an http:// or https:// URL such as http://127.0.0.1:8080"
+        );
+    }
+
+    #[test]
+    fn scheduler_settings_override_the_defaults() {
+        let c = parse(&[
+            "--discord-token",
+            "t",
+            "--scheduler-interval-secs",
+            "5",
+            "--nudge-shares",
+            "30,60,90",
+            "--challenge-expiry-hours",
+            "24",
+            "--designation-timeout-hours",
+            "12",
+            "--idle-nudge-hours",
+            " 72 ",
+            "--idle-repeat-hours",
+            "24",
+        ])
+        .unwrap()
+        .scheduler;
+        assert_eq!(c.interval.as_secs(), 5);
+        assert_eq!(c.defaults.nudge_shares, vec![30, 60, 90]);
+        assert_eq!(c.challenge_ttl_secs, 24 * HOUR);
+        assert_eq!(c.designation_timeout_secs, 12 * HOUR);
+        assert_eq!(
+            (c.defaults.idle_first_secs, c.defaults.idle_repeat_secs),
+            (72 * HOUR, 24 * HOUR)
+        );
+        assert_eq!(
+            invalid(&["--discord-token", "t", "--idle-repeat-hours", "0"]),
+            "error: invalid value '0' for '--idle-repeat-hours <IDLE_REPEAT_HOURS>': give a whole number above 0"
+        );
+        assert_eq!(
+            invalid(&["--discord-token", "t", "--nudge-shares", "50,150"]),
+            "error: invalid value '50,150' for '--nudge-shares <NUDGE_SHARES>': '150' is not a share of the time: give percentages from 1 to 99, e.g. 50,80."
+        );
+        assert_eq!(
+            invalid(&["--discord-token", "t", "--scheduler-interval-secs", "soon"]),
+            "error: invalid value 'soon' for '--scheduler-interval-secs <SCHEDULER_INTERVAL_SECS>': give a whole number above 0"
+        );
     }
 }

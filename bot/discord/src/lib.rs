@@ -34,7 +34,7 @@ pub enum Error {
     /// computation).
     #[error(transparent)]
     Service(#[from] kaboom_service::ServiceError),
-    /// A database failure in a query this layer makes itself (the outbox's).
+    /// The database could not be opened at start-up.
     #[error(transparent)]
     Storage(#[from] kaboom_store::StorageError),
     /// A Discord request failed (after `respond`'s retries, where it retries).

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::game::GameState;
-use crate::settings::{self, GuildSettings};
+use crate::settings::GuildSettings;
 
 /// Seconds in an hour.
 pub const HOUR: i64 = 3600;
@@ -159,7 +159,8 @@ fn idle(start: i64, now: i64, s: &GuildSettings) -> Plan {
     }
 }
 
-/// The scheduler's configuration (environment variables in brackets).
+/// The scheduler's configuration (in brackets: the environment variables `kaboom serve`
+/// reads it from, through `kaboom_discord::config::SchedulerArgs`).
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct SchedulerConfig {
     /// Time between sweeps (`SCHEDULER_INTERVAL_SECS`, default 60).
@@ -198,43 +199,6 @@ impl SchedulerConfig {
     /// [`SchedulerConfig::challenge_ttl_secs`].
     pub fn challenge_expires_at(&self, created_at: i64) -> i64 {
         created_at + self.challenge_ttl_secs
-    }
-
-    /// Reads the variables above through `get` (missing or empty: the default).
-    ///
-    /// # Errors
-    /// One line naming the variable, the bad value and what is expected.
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<SchedulerConfig, String> {
-        let mut c = SchedulerConfig::default();
-        let number = |name: &str| -> Result<Option<i64>, String> {
-            match get(name).filter(|v| !v.trim().is_empty()) {
-                None => Ok(None),
-                Some(v) => match v.trim().parse::<i64>() {
-                    Ok(n) if n > 0 => Ok(Some(n)),
-                    _ => Err(format!("{name} must be a whole number above 0, not '{v}'")),
-                },
-            }
-        };
-        if let Some(s) = number("SCHEDULER_INTERVAL_SECS")? {
-            c.interval = Duration::from_secs(s as u64);
-        }
-        if let Some(h) = number("CHALLENGE_EXPIRY_HOURS")? {
-            c.challenge_ttl_secs = h * HOUR;
-        }
-        if let Some(h) = number("DESIGNATION_TIMEOUT_HOURS")? {
-            c.designation_timeout_secs = h * HOUR;
-        }
-        if let Some(h) = number("IDLE_NUDGE_HOURS")? {
-            c.defaults.idle_first_secs = h * HOUR;
-        }
-        if let Some(h) = number("IDLE_REPEAT_HOURS")? {
-            c.defaults.idle_repeat_secs = h * HOUR;
-        }
-        if let Some(v) = get("NUDGE_SHARES").filter(|v| !v.trim().is_empty()) {
-            c.defaults.nudge_shares =
-                settings::parse_shares(&v).map_err(|e| format!("NUDGE_SHARES: {e}"))?;
-        }
-        Ok(c)
     }
 }
 

@@ -184,29 +184,13 @@ pub fn check_line(
     Ok((canon, g))
 }
 
-/// The first day (00:00 UTC, Unix seconds) of the calendar year of `now`.
+/// The first day (00:00 UTC, Unix seconds) of the calendar year of `now` (Unix
+/// seconds); `now` itself when it lies outside the calendar `time` covers.
 pub fn year_start(now: i64) -> i64 {
-    // Civil-from-days (Howard Hinnant's algorithm), for the year only.
-    let days = now.div_euclid(DAY);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    days_from_civil(year) * DAY
-}
-
-/// Days from 1970-01-01 to January 1st of `year`.
-fn days_from_civil(year: i64) -> i64 {
-    let y = year - 1; // January counts in the previous March-based year
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = 306; // March 1st .. January 1st
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    time::OffsetDateTime::from_unix_timestamp(now)
+        .ok()
+        .and_then(|at| time::Date::from_calendar_date(at.year(), time::Month::January, 1).ok())
+        .map_or(now, |first| first.midnight().assume_utc().unix_timestamp())
 }
 
 /// Whole days (rounded up) a vacation took or takes.

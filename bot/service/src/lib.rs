@@ -339,6 +339,12 @@ aggregate!(
     settings
 );
 aggregate!(
+    /// The outbox's deliveries: what is pending, the claims on its queues, and marking
+    /// entries delivered or failed (for the Discord layer's deliverer).
+    Deliveries,
+    deliveries
+);
+aggregate!(
     /// Explosion previews: each player's setting, storing, confirming and cancelling them.
     Previews,
     previews
@@ -399,8 +405,9 @@ impl Services {
         }
     }
 
-    /// The database: for the outbox's deliverer (posting what the services wrote) and the
-    /// scheduler. Player actions go through the aggregates, never straight to storage.
+    /// The database: for the scheduler, the CLI and tests. Player actions and the outbox's
+    /// deliveries go through the aggregates ([`Services::deliveries`]), never straight to
+    /// storage.
     pub fn db(&self) -> &Db {
         &self.core.db
     }

@@ -10,12 +10,15 @@ use std::sync::Arc;
 
 use kaboom_rules::AnyGame;
 
-use super::{Core, Designated, DrawResult, Ended, Games, Played, ServiceError, Services, Snapshot};
-use kaboom_domain::ids::{GameId, UserId};
+use super::{
+    Core, Deliveries, Designated, DrawResult, Ended, Games, Played, ServiceError, Services,
+    Snapshot,
+};
+use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
 use kaboom_store::Tx;
 use kaboom_store::challenges::Challenge;
 use kaboom_store::games;
-use kaboom_store::outbox::{self, NewEffect};
+use kaboom_store::outbox::{self, Entry, NewEffect, OutboxListener, Owner};
 
 /// A change about to be committed, for the planner to word.
 #[derive(Clone, Copy, Debug)]
@@ -150,4 +153,163 @@ impl Games<'_> {
 pub fn unix_now() -> i64 {
     use kaboom_domain::clock::{Clock, SystemClock};
     SystemClock.now()
+}
+
+/// The outbox's deliveries, one storage query each (`kaboom_store::outbox`): the Discord
+/// layer's deliverer lists what is pending, claims a queue (PostgreSQL: several processes),
+/// posts, and marks the entry; a command waits for its own entries. Times are Unix seconds.
+impl Deliveries<'_> {
+    /// Whether several processes may deliver from this database (PostgreSQL): claims,
+    /// their renewal and listening for other processes' deliveries matter then.
+    pub fn shared(self) -> bool {
+        self.core.db.engine() == kaboom_store::Engine::Postgres
+    }
+
+    /// Starts listening for deliveries made by any process (PostgreSQL's `LISTEN`);
+    /// `None` on SQLite (one process).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`] when the listening connection cannot be opened.
+    pub async fn listen(self) -> Result<Option<OutboxListener>, ServiceError> {
+        Ok(OutboxListener::start(&self.core.db).await?)
+    }
+
+    /// Every entry not yet delivered nor given up, oldest first.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn pending(self) -> Result<Vec<Entry>, ServiceError> {
+        Ok(outbox::pending(&self.core.db).await?)
+    }
+
+    /// Entry `id` as it is now.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn entry(self, id: i64) -> Result<Option<Entry>, ServiceError> {
+        Ok(outbox::get(&self.core.db, id).await?)
+    }
+
+    /// Claims queue `queue` for `owner` (a process name) for
+    /// [`outbox::CLAIM_LEASE_SECS`] from `now`: `true` when `owner` holds it now.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn claim(self, queue: &str, owner: &str, now: i64) -> Result<bool, ServiceError> {
+        Ok(outbox::claim_queue(&self.core.db, queue, owner, now).await?)
+    }
+
+    /// Renews every claim `owner` holds from `now`; returns how many.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn renew_claims(self, owner: &str, now: i64) -> Result<u64, ServiceError> {
+        Ok(outbox::renew_claims(&self.core.db, owner, now).await?)
+    }
+
+    /// Gives up `owner`'s claim on `queue`.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn release(self, queue: &str, owner: &str) -> Result<(), ServiceError> {
+        Ok(outbox::release_queue(&self.core.db, queue, owner).await?)
+    }
+
+    /// Marks entry `id` delivered at `now`, with the message it posted and the thread it
+    /// started, if any.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn delivered(
+        self,
+        id: i64,
+        message_id: Option<MessageId>,
+        thread_id: Option<ChannelId>,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        Ok(outbox::mark_delivered(&self.core.db, id, message_id, thread_id, now).await?)
+    }
+
+    /// Records a failed attempt at entry `id` (`error` for the host), to be tried again at
+    /// `next_attempt_at`, or given up for good when `give_up`.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn failed(
+        self,
+        id: i64,
+        error: &str,
+        next_attempt_at: i64,
+        give_up: bool,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        Ok(outbox::mark_failed(&self.core.db, id, error, next_attempt_at, give_up, now).await?)
+    }
+
+    /// Records that entry `id`'s direct message was refused (the player's DMs are closed),
+    /// so its next attempt posts in the game's thread instead.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn mark_dm_refused(self, id: i64) -> Result<(), ServiceError> {
+        Ok(outbox::mark_dm_refused(&self.core.db, id).await?)
+    }
+
+    /// Whether entry `id`'s direct message was refused before.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn dm_refused(self, id: i64) -> Result<bool, ServiceError> {
+        Ok(outbox::dm_refused(&self.core.db, id).await?)
+    }
+
+    /// The messages of game `game_id` posted by entries before `before` that still carry a
+    /// prompt's buttons (to clear them).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn open_prompts(
+        self,
+        game_id: GameId,
+        before: i64,
+    ) -> Result<Vec<MessageId>, ServiceError> {
+        Ok(outbox::open_prompts(&self.core.db, game_id, before).await?)
+    }
+
+    /// The id of `owner`'s last entry so far, if it has any.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn last_id(self, owner: Owner) -> Result<Option<i64>, ServiceError> {
+        Ok(outbox::last_id(&self.core.db, owner).await?)
+    }
+
+    /// `owner`'s entries up to id `upto` not yet delivered.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn undelivered_upto(
+        self,
+        owner: Owner,
+        upto: i64,
+    ) -> Result<Vec<Entry>, ServiceError> {
+        Ok(outbox::undelivered_upto(&self.core.db, owner, upto).await?)
+    }
+
+    /// Where game `game_id`'s posts go, with its last board message among its entries up to
+    /// `upto`: `(thread, channel, board)`; `None` when the game is gone.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn board_upto(
+        self,
+        game_id: GameId,
+        upto: i64,
+    ) -> Result<Option<(Option<ChannelId>, ChannelId, Option<MessageId>)>, ServiceError> {
+        let Some(row) = games::get(&self.core.db, game_id).await? else {
+            return Ok(None);
+        };
+        let board = outbox::last_board_upto(&self.core.db, game_id, upto).await?;
+        Ok(Some((row.thread_id, row.channel_id, board)))
+    }
 }

@@ -10,18 +10,14 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// `YYYY.MM.DD` of a Unix time (UTC), by the civil-from-days algorithm.
+/// `YYYY.MM.DD` of a Unix time (seconds, UTC): the PGN `Date` tag (PGN standard 8.1.1.3);
+/// `????.??.??`, PGN's unknown date, for a time outside the calendar `time` covers.
 pub fn pgn_date(unix: i64) -> String {
-    let z = unix.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+    let format = time::macros::format_description!("[year].[month].[day]");
+    time::OffsetDateTime::from_unix_timestamp(unix)
+        .ok()
+        .and_then(|at| at.format(format).ok())
+        .unwrap_or_else(|| "????.??.??".to_string())
 }
 
 /// Whether the carriers of `snap` may be shown to everyone: after the game (BE-9), and for
@@ -94,5 +90,6 @@ mod tests {
         assert_eq!(pgn_date(0), "1970.01.01");
         assert_eq!(pgn_date(951_782_400), "2000.02.29");
         assert_eq!(pgn_date(1_700_000_000), "2023.11.14");
+        assert_eq!(pgn_date(i64::MAX), "????.??.??");
     }
 }

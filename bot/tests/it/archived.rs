@@ -8,16 +8,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use fake_discord::{CommandOption, FakeDiscord, FakeError};
+use fake_discord::{CommandOption, FakeError};
 use kaboom_service::Services;
 use kaboom_service::scheduler::SchedulerConfig;
 use kaboom_testkit::clock::TestClock;
-use kaboom_testkit::driver::{Driver, ServicesFor};
+use kaboom_testkit::driver::Driver;
+use kaboom_testkit::fixture::{ATOMIC, TestBot};
 use kaboom_testkit::painter::PlainPainter;
 
-const T0: i64 = 1_763_700_000;
 const DAY: i64 = 86_400;
-const ATOMIC: i64 = 0;
 const WHITE: i64 = 0;
 /// The choice index of "14 days" in the `days_per_move` option.
 const FOURTEEN_DAYS: i64 = 6;
@@ -36,14 +35,10 @@ fn advance(d: &Driver, clock: &TestClock, secs: i64) {
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_fourteen_day_game_survives_its_thread_being_archived() {
-        let dir = kaboom_testkit::TempDb::new().await;
-        let url = dir.url().to_string();
-        let clock = Arc::new(TestClock::new(T0));
-        let services_clock = clock.clone();
-        let services_for: ServicesFor =
-            Arc::new(move |db| Services::new(db, services_clock.clone(), Arc::new(PlainPainter)));
-        let fake = FakeDiscord::start().await.unwrap();
-        let d = Driver::start_with(fake, &url, services_for).await.unwrap();
+        let d = TestBot::start_with(|db, clock| Services::new(db, clock, Arc::new(PlainPainter)))
+            .await
+            .unwrap();
+        let clock = d.clock.clone();
         let text = d.fake.text_channel_id();
         let posted = d
             .cmd(
@@ -133,6 +128,6 @@ kaboom_testkit::dbtest! {
         assert_eq!(boards.len(), 3, "{boards:?}");
         assert!(boards[2].content().contains("e5"), "{:?}", boards[2]);
         assert!(d.fake.unknown_routes().is_empty());
-        d.stop().await;
+        d.driver.stop().await;
     }
 }

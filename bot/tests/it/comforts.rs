@@ -6,28 +6,17 @@
 
 use std::sync::Arc;
 
-use fake_discord::{CommandOption, FakeDiscord, InteractionResponse, SimUser};
+use fake_discord::{CommandOption, InteractionResponse, SimUser};
 use kaboom_domain::ids::{GameId, UserId};
 use kaboom_service::scheduler::SchedulerConfig;
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, StartedGame};
+use kaboom_testkit::fixture::{ATOMIC, BEIRUT, T0, TestBot};
 
-const T0: i64 = 1_763_700_000;
 const DAY: i64 = 86_400;
-const ATOMIC: i64 = 0;
-const BEIRUT: i64 = 1;
 
 type Outcome = Result<(), DemoError>;
-
-async fn start() -> Result<(Driver, Arc<TestClock>, kaboom_testkit::TempDb), DemoError> {
-    let dir = kaboom_testkit::TempDb::new().await;
-    let url = dir.url().to_string();
-    let fake = FakeDiscord::start().await?;
-    let clock = Arc::new(TestClock::new(T0));
-    let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;
-    Ok((d, clock, dir))
-}
 
 /// Alice (White) challenges bob to Atomic, casual (`rated: false`) or rated; bob accepts.
 async fn game(d: &Driver, rated: bool) -> Result<StartedGame, DemoError> {
@@ -134,7 +123,7 @@ kaboom_testkit::dbtest! {
     /// inside a subcommand (`/premove line`). Guards the shared reading of that option.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn autocomplete_in_the_channel_follows_the_typed_game_option() -> Outcome {
-        let (d, _clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let first = game(&d, false).await?;
         let second = game(&d, false).await?;
         // In the first game it is bob's (Black's) turn, in the second alice's (White's).
@@ -167,14 +156,14 @@ kaboom_testkit::dbtest! {
         let bob_second = ask(&d, &d.bob, "premove", line_in(&second)).await?;
         assert!(bob_second.iter().any(|v| v == "e4"), "{bob_second:?}");
         assert!(!bob_second.iter().any(|v| v == "e5"), "{bob_second:?}");
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_conditional_line_plays_out_over_several_plies_and_stays_private() -> Outcome {
-        let (d, _clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let g = game(&d, true).await?;
         let thread = g.thread.get();
 
@@ -263,14 +252,14 @@ kaboom_testkit::dbtest! {
                 .messages_in(d.fake.dm_channel_for(d.bob.id))
                 .is_empty()
         );
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_different_reply_drops_the_line_and_its_owner_is_told_privately() -> Outcome {
-        let (d, _clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let g = game(&d, true).await?;
         let thread = g.thread.get();
         line(&d, &d.bob, thread, "e4 e5 Nf3 Nc6").await?;
@@ -320,7 +309,7 @@ kaboom_testkit::dbtest! {
             cleared.content().unwrap().contains("Removed 1"),
             "{cleared:?}"
         );
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
@@ -331,7 +320,7 @@ kaboom_testkit::dbtest! {
     /// older version would be).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_illegal_conditional_reply_is_dropped_not_played() -> Outcome {
-        let (d, _clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let g = game(&d, true).await?;
         let thread = g.thread.get();
         let mut tx = d.db.begin_write().await?;
@@ -365,14 +354,15 @@ kaboom_testkit::dbtest! {
         // Bob plays on by hand.
         let r = d.play(&d.bob, thread, "e5").await?;
         assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_vacation_stops_the_clock_pauses_nudges_and_ends_by_itself() -> Outcome {
-        let (d, clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
+    let clock = d.clock.clone();
         let g = game(&d, true).await?; // 3 days per move
         let thread = g.thread.get();
         let scheduler = d.scheduler(clock.clone(), SchedulerConfig::default());
@@ -436,14 +426,15 @@ kaboom_testkit::dbtest! {
             )
             .await?;
         assert!(status.content().unwrap().contains("12 of 14"), "{status:?}");
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_vacation_ended_early_gives_the_days_back_to_the_clock() -> Outcome {
-        let (d, clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
+    let clock = d.clock.clone();
         let g = game(&d, true).await?;
         let thread = g.thread.get();
         let vacation = |sub: &str, options| {
@@ -499,7 +490,7 @@ kaboom_testkit::dbtest! {
         );
         let status = vacation("status", vec![]).await?;
         assert!(status.content().unwrap().contains("13 of 14"), "{status:?}");
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
@@ -548,7 +539,7 @@ fn proposal(d: &Driver, thread: u64, action: &str) -> (u64, String) {
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn takebacks_accepted_declined_voided_and_refused_when_rated() -> Outcome {
-        let (d, _clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
         // Rated: refused.
         let rated = game(&d, true).await?;
         d.play(&d.alice, rated.thread, "e4").await?;
@@ -610,14 +601,14 @@ kaboom_testkit::dbtest! {
             "{late:?}"
         );
         assert_eq!(moves(&d, g.game).await, ["d4", "d5"]);
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_note_is_shown_only_to_its_owner() -> Outcome {
-        let (d, _clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let g = game(&d, true).await?;
         let thread = g.thread.get();
         let r = note(
@@ -684,7 +675,7 @@ kaboom_testkit::dbtest! {
             cleared.content().unwrap().contains("no note"),
             "{cleared:?}"
         );
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
@@ -693,7 +684,7 @@ kaboom_testkit::dbtest! {
     /// points to the rematch that stands instead of offering another.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_rematch_is_accepted_with_colours_swapped() -> Outcome {
-        let (d, _clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let g = game(&d, false).await?;
         let thread = g.thread.get();
         d.cmd(&d.alice, thread, "resign", vec![]).await?;
@@ -775,7 +766,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(row.white_id, UserId(d.bob.id));
         assert_eq!(row.black_id, UserId(d.alice.id));
         assert!(!row.rated);
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
@@ -785,7 +776,7 @@ kaboom_testkit::dbtest! {
     /// and no takeback crosses a Boom.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn beirut_takebacks_never_cross_a_boom() -> Outcome {
-        let (d, _clock, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let g = game_of(&d, BEIRUT, false).await?;
         let thread = g.thread.get();
         d.choose_carriers_by_dm(&d.alice, g.game, &["b1"]).await?;
@@ -828,7 +819,7 @@ kaboom_testkit::dbtest! {
         d.play(&d.alice, thread, "e4").await?;
         let yes = takeback(&d, &d.alice, thread).await?;
         assert!(yes.contains("proposed"), "{yes}");
-        finish(d).await
+        finish(d.driver).await
     }
 }
 

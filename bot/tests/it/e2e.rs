@@ -5,37 +5,18 @@
 //! The bot is started and driven with `kaboom_testkit::driver::Driver` (the same
 //! driver as `kaboom demo`); the tests add their assertions around its steps.
 
-use std::sync::Arc;
-
 use fake_discord::{CommandOption, FakeDiscord, ResponseKind};
-use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, WAIT};
 use sha2::{Digest, Sha256};
 
 use kaboom_domain::ids::GameId;
-
-const T0: i64 = 1_763_700_000;
+use kaboom_testkit::fixture::{ATOMIC, BEIRUT, BOMBALOT, BOMBERMAN, NUKE, TestBot};
 
 // Choice indexes of the slash options (poise ChoiceParameter: declaration order).
-const ATOMIC: i64 = 0;
-const BEIRUT: i64 = 1;
-const NUKE: i64 = 2;
-const BOMBERMAN: i64 = 3;
-const BOMBALOT: i64 = 4;
 
 /// What a test returns: a driver step that fails fails the test with its reason.
 type Outcome = Result<(), DemoError>;
-
-/// A fresh fake Discord and the bot against it, on a new database in a temporary
-/// directory (kept as long as the returned guard), with the clock frozen at `T0`.
-async fn start() -> Result<(Driver, kaboom_testkit::TempDb), DemoError> {
-    let dir = kaboom_testkit::TempDb::new().await;
-    let url = dir.url().to_string();
-    let fake = FakeDiscord::start().await?;
-    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
-    Ok((d, dir))
-}
 
 /// Posts a challenge from alice (White) to bob, checks that nobody but bob may accept,
 /// and has bob accept; returns (thread id, game id).
@@ -105,7 +86,7 @@ fn assert_pngs_valid(fake: &FakeDiscord) {
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn atomic_game_from_challenge_to_exploded_king() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (thread, game) = start_game(&d, ATOMIC).await?;
         let channel = d.fake.channel(thread).unwrap();
         assert_eq!(channel.name(), Some("Atomic · alice vs bob"));
@@ -172,14 +153,14 @@ kaboom_testkit::dbtest! {
             "{text}"
         );
         assert!(text.contains(&format!("game #{game}")));
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn refusals_are_ephemeral_and_say_why() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (thread, _) = start_game(&d, ATOMIC).await?;
         let r = d.play(&d.carol, thread, "e4").await?;
         assert!(
@@ -210,14 +191,14 @@ kaboom_testkit::dbtest! {
         assert!(!look.is_ephemeral());
         // Spectators get no autocomplete.
         assert!(d.autocomplete(&d.carol, thread, "").await?.is_empty());
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn draw_resign_and_abort() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         // Draw offered with the button, accepted with the button under the offer.
         let (thread, _) = start_game(&d, ATOMIC).await?;
         d.play(&d.alice, thread, "e4").await?;
@@ -292,14 +273,14 @@ kaboom_testkit::dbtest! {
             text.contains(&format!("<#{thread}>")) && text.contains("alice to move"),
             "{text}"
         );
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn two_concurrent_moves_apply_once() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (thread, _) = start_game(&d, ATOMIC).await?;
         let a = d.fake.slash_command(
             &d.alice,
@@ -331,20 +312,20 @@ kaboom_testkit::dbtest! {
             "{text}"
         );
         assert_eq!(d.boards(thread).len(), 2);
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn restart_mid_game_then_a_button_from_before() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (thread, _) = start_game(&d, ATOMIC).await?;
         d.play(&d.alice, thread, "e4").await?;
         d.play(&d.bob, thread, "e5").await?;
         let old_board = d.boards(thread).pop().unwrap();
 
-        let d = d.restart().await?;
+        let d = d.driver.restart().await?;
         // A button on a message sent before the restart still works.
         let draw_id = old_board
             .custom_ids()
@@ -378,7 +359,7 @@ kaboom_testkit::dbtest! {
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn beirut_with_closed_dms_to_a_boom_on_the_king() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         d.fake.refuse_dms_for(d.bob.id);
         let (thread, game) = start_game(&d, BEIRUT).await?;
         // Alice gets her menu by DM.
@@ -484,14 +465,14 @@ kaboom_testkit::dbtest! {
             pgn_text.contains("[WhiteCarriers \"g1\"]") && pgn_text.contains("[Variant \"Beirut\"]"),
             "{pgn_text}"
         );
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn nuke_carriers_revealed_then_a_blast() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (thread, game) = start_game(&d, NUKE).await?;
         for (user, square) in [(&d.alice, "g1"), (&d.bob, "f7")] {
             d.choose_carriers_by_dm(user, game, &[square]).await?;
@@ -526,7 +507,7 @@ kaboom_testkit::dbtest! {
             "{}",
             end.content()
         );
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
@@ -580,7 +561,7 @@ kaboom_testkit::dbtest! {
             kaboom_rules::Variant::Bomberman,
             kaboom_rules::EndReason::Checkmate,
         );
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (thread, _) = start_game(&d, BOMBERMAN).await?;
         assert_eq!(
             d.fake.channel(thread).unwrap().name(),
@@ -596,7 +577,7 @@ kaboom_testkit::dbtest! {
             end.content()
         );
         assert_eq!(d.boards(thread).len(), line.len() + 1);
-        finish(d).await
+        finish(d.driver).await
     }
 }
 
@@ -607,7 +588,7 @@ kaboom_testkit::dbtest! {
             kaboom_rules::Variant::Bombalot,
             kaboom_rules::EndReason::Goal,
         );
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (thread, _) = start_game(&d, BOMBALOT).await?;
         let choices = d.autocomplete(&d.alice, thread, "").await?;
         assert_eq!(choices.len(), 25, "at most 25 suggestions");
@@ -618,6 +599,6 @@ kaboom_testkit::dbtest! {
             "{}",
             end.content()
         );
-        finish(d).await
+        finish(d.driver).await
     }
 }

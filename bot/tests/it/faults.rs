@@ -523,30 +523,8 @@ async fn games_in_all_five_variants_finish_through_rest_and_gateway_faults() {
 
 /// The in-process bot against the in-process fake, for single injected faults.
 mod single {
-    use std::sync::Arc;
-
-    use fake_discord::FakeDiscord;
-    use kaboom_service::Services;
-    use kaboom_service::painter::RendererPainter;
-    use kaboom_testkit::clock::TestClock;
     use kaboom_testkit::driver::{Driver, StartedGame};
-
-    const ATOMIC: i64 = 0;
-
-    async fn start() -> (Driver, tempfile::TempDir) {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
-        let fake = FakeDiscord::start().await.unwrap();
-        let clock = Arc::new(TestClock::new(1_763_700_000));
-        let d = Driver::start_with(
-            fake,
-            &url,
-            Arc::new(move |db| Services::new(db, clock.clone(), Arc::new(RendererPainter))),
-        )
-        .await
-        .unwrap();
-        (d, dir)
-    }
+    use kaboom_testkit::fixture::{ATOMIC, TestBot};
 
     /// Requests `method` whose path starts with `prefix`, and their statuses.
     fn statuses(d: &Driver, method: &str, prefix: &str) -> Vec<u16> {
@@ -558,64 +536,66 @@ mod single {
             .collect()
     }
 
-    /// Discord made the deferral but its answer was lost (a 502 after the work): the repeat
-    /// gets 40060 "already acknowledged", which counts as done, and the answer follows by
-    /// editing the deferred response; the move is played and posted once.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_deferral_whose_answer_was_lost_still_gets_the_answer() {
-        let (d, _dir) = start().await;
-        let StartedGame { thread, .. } = d.start_game(ATOMIC).await.unwrap();
-        let before = statuses(&d, "POST", "/interactions").len();
-        d.fake.fail_next_after("POST", "/interactions", 502, 1);
-        let r = d.play(&d.alice, thread, "e4").await.unwrap();
-        let text = r.content().unwrap_or_default().to_string();
-        assert!(text.starts_with("Played **e4**"), "{text}");
-        assert_eq!(
-            statuses(&d, "POST", "/interactions")[before..],
-            [502, 400],
-            "the deferral, lost, then its repeat (40060)"
-        );
-        assert_eq!(d.boards(thread).len(), 2, "the opening board and e4's");
-        d.stop().await;
-    }
+    kaboom_testkit::dbtest! {
+        /// Discord made the deferral but its answer was lost (a 502 after the work): the repeat
+        /// gets 40060 "already acknowledged", which counts as done, and the answer follows by
+        /// editing the deferred response; the move is played and posted once.
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn a_deferral_whose_answer_was_lost_still_gets_the_answer() {
+            let d = TestBot::start().await.unwrap();
+            let StartedGame { thread, .. } = d.start_game(ATOMIC).await.unwrap();
+            let before = statuses(&d, "POST", "/interactions").len();
+            d.fake.fail_next_after("POST", "/interactions", 502, 1);
+            let r = d.play(&d.alice, thread, "e4").await.unwrap();
+            let text = r.content().unwrap_or_default().to_string();
+            assert!(text.starts_with("Played **e4**"), "{text}");
+            assert_eq!(
+                statuses(&d, "POST", "/interactions")[before..],
+                [502, 400],
+                "the deferral, lost, then its repeat (40060)"
+            );
+            assert_eq!(d.boards(thread).len(), 2, "the opening board and e4's");
+            d.driver.stop().await;
+        }
 
-    /// A 429 on the deferral and two 503s on the answer's edit: each is repeated, and the
-    /// player gets the one answer.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn rate_limited_and_failed_answers_are_repeated() {
-        let (d, _dir) = start().await;
-        let StartedGame { thread, .. } = d.start_game(ATOMIC).await.unwrap();
-        let calls = statuses(&d, "POST", "/interactions").len();
-        let edits = statuses(&d, "PATCH", "/webhooks").len();
-        d.fake.fail_next("POST", "/interactions", 429, 1);
-        d.fake.fail_next("PATCH", "/webhooks", 503, 2);
-        let r = d.play(&d.alice, thread, "e4").await.unwrap();
-        let text = r.content().unwrap_or_default().to_string();
-        assert!(text.starts_with("Played **e4**"), "{text}");
-        assert_eq!(statuses(&d, "POST", "/interactions")[calls..], [429, 204]);
-        assert_eq!(statuses(&d, "PATCH", "/webhooks")[edits..], [503, 503, 200]);
-        d.stop().await;
-    }
+        /// A 429 on the deferral and two 503s on the answer's edit: each is repeated, and the
+        /// player gets the one answer.
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn rate_limited_and_failed_answers_are_repeated() {
+            let d = TestBot::start().await.unwrap();
+            let StartedGame { thread, .. } = d.start_game(ATOMIC).await.unwrap();
+            let calls = statuses(&d, "POST", "/interactions").len();
+            let edits = statuses(&d, "PATCH", "/webhooks").len();
+            d.fake.fail_next("POST", "/interactions", 429, 1);
+            d.fake.fail_next("PATCH", "/webhooks", 503, 2);
+            let r = d.play(&d.alice, thread, "e4").await.unwrap();
+            let text = r.content().unwrap_or_default().to_string();
+            assert!(text.starts_with("Played **e4**"), "{text}");
+            assert_eq!(statuses(&d, "POST", "/interactions")[calls..], [429, 204]);
+            assert_eq!(statuses(&d, "PATCH", "/webhooks")[edits..], [503, 503, 200]);
+            d.driver.stop().await;
+        }
 
-    /// A button's deferral meets a 503 and its answer a 502 after the edit was made: the
-    /// clicker still gets their view.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_button_gets_its_answer_through_failures() {
-        let (d, _dir) = start().await;
-        let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
-        let board = d.boards(thread)[0].id;
-        d.fake.fail_next("POST", "/interactions", 503, 1);
-        d.fake.fail_next_after("PATCH", "/webhooks", 502, 1);
-        let r = d
-            .click(&d.alice, board, &format!("kb:view:{game}"))
-            .await
-            .unwrap();
-        assert!(
-            r.content()
-                .unwrap_or_default()
-                .contains(&format!("#{game}")),
-            "{r:?}"
-        );
-        d.stop().await;
+        /// A button's deferral meets a 503 and its answer a 502 after the edit was made: the
+        /// clicker still gets their view.
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn a_button_gets_its_answer_through_failures() {
+            let d = TestBot::start().await.unwrap();
+            let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
+            let board = d.boards(thread)[0].id;
+            d.fake.fail_next("POST", "/interactions", 503, 1);
+            d.fake.fail_next_after("PATCH", "/webhooks", 502, 1);
+            let r = d
+                .click(&d.alice, board, &format!("kb:view:{game}"))
+                .await
+                .unwrap();
+            assert!(
+                r.content()
+                    .unwrap_or_default()
+                    .contains(&format!("#{game}")),
+                "{r:?}"
+            );
+            d.driver.stop().await;
+        }
     }
 }

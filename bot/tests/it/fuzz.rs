@@ -7,15 +7,13 @@
 //! Bounded: [`CASES`] cases per property; CI fixes `PROPTEST_RNG_SEED`.
 
 use std::str::FromStr;
-use std::sync::Arc;
 
-use fake_discord::FakeDiscord;
 use kaboom_discord::messages::ids;
 use kaboom_discord::outbox::Effect;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
-use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, WAIT};
+use kaboom_testkit::fixture::{BEIRUT, TestBot};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -180,11 +178,8 @@ fn samples<S: Strategy>(strategy: S, count: usize) -> Vec<S::Value> {
 /// ephemeral refusal, changes nothing, and the game then plays on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forged_components_are_refused_and_the_game_plays_on() -> Result<(), DemoError> {
-    let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
-    let fake = FakeDiscord::start().await?;
-    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(1_763_700_000))).await?;
-    let started = d.start_game(1).await?; // Beirut: a carrier menu to forge choices on.
+    let d = TestBot::start().await?;
+    let started = d.start_game(BEIRUT).await?; // a carrier menu to forge choices on
     let game = started.game.0;
     let message = started.challenge_message;
     let mut forged: Vec<String> = [
@@ -279,6 +274,6 @@ async fn forged_components_are_refused_and_the_game_plays_on() -> Result<(), Dem
     assert_eq!(row.ply, 1, "only the real move was applied");
     let actions = kaboom_store::games::actions(&d.db, started.game).await?;
     assert_eq!(actions, vec!["e4".to_string()]);
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }

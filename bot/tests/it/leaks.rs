@@ -7,26 +7,15 @@ use std::sync::Arc;
 use fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
 use kaboom_discord::messages::failure::UNREADABLE_GAME;
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, UserId};
+use kaboom_rules::{Color, Viewer};
+use kaboom_service::Services;
+use kaboom_service::painter::RendererPainter;
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
-use kaboom_testkit::driver::{Driver, StartedGame};
-
-const T0: i64 = 1_763_700_000;
-const ATOMIC: i64 = 0;
-const BEIRUT: i64 = 1;
-const NUKE: i64 = 2;
+use kaboom_testkit::driver::StartedGame;
+use kaboom_testkit::fixture::{ATOMIC, BEIRUT, NUKE, T0, TestBot};
 
 type Outcome = Result<(), DemoError>;
-
-/// The bot against a fresh fake, on a new database; returns the driver, the database URL
-/// and the directory guard.
-async fn start() -> Result<(Driver, String, tempfile::TempDir), DemoError> {
-    let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
-    let fake = FakeDiscord::start().await?;
-    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
-    Ok((d, url, dir))
-}
 
 /// Runs `sql` against the bot's database file (a second connection, as a host would).
 async fn sql(url: &str, sql: &str) {
@@ -36,31 +25,77 @@ async fn sql(url: &str, sql: &str) {
     c.close().await.unwrap();
 }
 
-/// Everything a reply shows: its text and its files' bytes as text.
+/// Everything a reply says in words: its JSON (text, embeds, components). Its files are
+/// checked apart: pictures as views of the position, PGNs as text.
 fn shown(r: &InteractionResponse) -> String {
-    let mut s = r.data().to_string();
-    for f in &r.files {
-        s.push_str(&String::from_utf8_lossy(&f.bytes));
+    r.data().to_string()
+}
+
+/// The pixels of a PNG (RGBA or RGB, 8 bits), with its size.
+fn pixels(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a buffer size")];
+    let info = reader.next_frame(&mut buf).expect("PNG pixels decode");
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// The views of `game`'s current position: `(viewer, bottom, pixels)` for every viewer and
+/// orientation, drawn by the bot's own painter.
+async fn views(d: &TestBot, game: GameId) -> Vec<(Viewer, Color, (u32, u32, Vec<u8>))> {
+    let services = Services::new(d.db.clone(), d.clock.clone(), Arc::new(RendererPainter));
+    let snap = services.games().load(game).await.expect("the game loads");
+    let mut all = Vec::new();
+    for viewer in [
+        Viewer::White,
+        Viewer::Black,
+        Viewer::Spectator,
+        Viewer::Full,
+    ] {
+        for bottom in [Color::White, Color::Black] {
+            let png = services
+                .games()
+                .paint(&snap, viewer, bottom)
+                .expect("the painter draws");
+            all.push((viewer, bottom, pixels(&png)));
+        }
     }
-    s
+    all
 }
 
 /// NU-3: while the carriers are chosen, White's choice reaches neither Black
 /// nor a spectator: not in `/pgn` (no `WhiteCarriers` tag, no full-state FEN), not in
-/// `/board`. Once both have chosen, the PGN names both carriers.
+/// `/board`, whose picture is Black's or a spectator's view of the position, never a view
+/// that shows White's carrier. Once both have chosen, the PGN names both carriers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nuke_carrier_stays_secret_until_both_chose() -> Outcome {
-    let (d, _url, _dir) = start().await?;
+    let d = TestBot::start().await?;
     let StartedGame { thread, game, .. } = d.start_game(NUKE).await?;
     d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
+    let views = views(&d, game).await;
+    let view = |viewer: Viewer, bottom: Color| {
+        views
+            .iter()
+            .find(|(v, b, _)| *v == viewer && *b == bottom)
+            .map(|(_, _, pixels)| pixels.clone())
+            .expect("every view was drawn")
+    };
+    for bottom in [Color::White, Color::Black] {
+        assert_ne!(
+            view(Viewer::Full, bottom),
+            view(Viewer::Spectator, bottom),
+            "the full view shows White's carrier, a spectator's does not"
+        );
+    }
     for user in [&d.bob, &d.carol] {
         for private in [false, true] {
             let r = d.cmd(user, thread, "pgn", vec![]).await?;
-            let text = shown(&r);
-            assert!(!r.files.is_empty(), "{text}");
+            assert_eq!(r.files.len(), 1, "{r:?}");
+            let pgn = String::from_utf8(r.files[0].bytes.clone()).expect("a PGN is text");
             assert!(
-                !text.contains("Carriers") && !text.contains("b1") && !text.contains("FEN"),
-                "{text}"
+                !pgn.contains("Carriers") && !pgn.contains("b1") && !pgn.contains("FEN"),
+                "{pgn}"
             );
             let r = d
                 .cmd(
@@ -70,17 +105,31 @@ async fn nuke_carrier_stays_secret_until_both_chose() -> Outcome {
                     vec![CommandOption::boolean("private", private)],
                 )
                 .await?;
-            assert!(!shown(&r).contains("b1"), "{}", shown(&r));
+            assert_eq!(r.files.len(), 1, "{r:?}");
+            let shown = pixels(&r.files[0].bytes);
+            let bottom = views
+                .iter()
+                .find(|(_, _, pixels)| *pixels == shown)
+                .map(|(_, bottom, _)| *bottom)
+                .expect("/board shows one of the position's views");
+            for secret in [Viewer::White, Viewer::Full] {
+                assert_ne!(
+                    shown,
+                    view(secret, bottom),
+                    "{} saw the {secret:?} view, which shows White's carrier",
+                    user.username
+                );
+            }
         }
     }
     d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
     let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
-    let text = shown(&r);
+    let pgn = String::from_utf8(r.files[0].bytes.clone()).expect("a PGN is text");
     assert!(
-        text.contains("[WhiteCarriers \"b1\"]") && text.contains("[BlackCarriers \"g8\"]"),
-        "{text}"
+        pgn.contains("[WhiteCarriers \"b1\"]\n[BlackCarriers \"g8\"]\n"),
+        "{pgn}"
     );
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -89,7 +138,8 @@ async fn nuke_carrier_stays_secret_until_both_chose() -> Outcome {
 /// actions (Booms).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_that_does_not_replay_shows_no_state() -> Outcome {
-    let (d, url, _dir) = start().await?;
+    let d = TestBot::start().await?;
+    let url = d.url().to_string();
     let StartedGame { thread, game, .. } = d.start_game(BEIRUT).await?;
     d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
     d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
@@ -119,11 +169,12 @@ async fn a_game_that_does_not_replay_shows_no_state() -> Outcome {
         let r = d.cmd(user, thread, name, options).await?;
         let text = shown(&r);
         assert_eq!(r.content(), Some(UNREADABLE_GAME), "/{name}: {text}");
+        assert!(r.files.is_empty(), "/{name} sent files: {text}");
         for secret in ["b1", "g8", "Boom", "rnbqkbnr", "RNBQKBNR"] {
             assert!(!text.contains(secret), "/{name} shows {secret}: {text}");
         }
     }
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -131,7 +182,8 @@ async fn a_game_that_does_not_replay_shows_no_state() -> Outcome {
 /// by its players in a direct message.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
-    let (d, url, _dir) = start().await?;
+    let d = TestBot::start().await?;
+    let url = d.url().to_string();
     let StartedGame { game, .. } = d.start_game(ATOMIC).await?;
     let option = || vec![CommandOption::string("game", game.to_string())];
     let refused = |r: &InteractionResponse| {
@@ -164,7 +216,7 @@ async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
             assert!(refused(&r), "/{name} from another server: {r:?}");
         }
     }
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -225,7 +277,8 @@ async fn a_damaged_row_costs_only_its_game() {
 /// `/games` lists a player's other games when one of their rows is damaged.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_lists_the_others_around_a_damaged_row() -> Outcome {
-    let (d, url, _dir) = start().await?;
+    let d = TestBot::start().await?;
+    let url = d.url().to_string();
     let StartedGame { game: first, .. } = d.start_game(ATOMIC).await?;
     let StartedGame { game: second, .. } = d.start_game(ATOMIC).await?;
     sql(
@@ -241,7 +294,7 @@ async fn games_lists_the_others_around_a_damaged_row() -> Outcome {
         text.contains(&format!("#{second} ")) && !text.contains(&format!("#{first} ")),
         "{text}"
     );
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -306,7 +359,6 @@ kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn scheduler_notices_ping_only_the_players() {
         use kaboom_rules::{GameOptions, Variant};
-        use kaboom_service::Services;
         use kaboom_store::challenges::{ColorChoice, NewChallenge};
         let fake = FakeDiscord::start().await.expect("fake starts");
         let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
@@ -367,7 +419,7 @@ kaboom_testkit::dbtest! {
 /// resignation), a display name holding `@everyone` and a role mention pings nobody.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bot_messages_ping_only_the_players() -> Outcome {
-    let (mut d, _url, _dir) = start().await?;
+    let mut d = TestBot::start().await?;
     d.alice = fake_discord::SimUser::new(1001, PINGING_NAME);
     let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
     let r = d.play(&d.alice, thread, "e4").await?;
@@ -379,7 +431,7 @@ async fn bot_messages_ping_only_the_players() -> Outcome {
     d.cmd(&d.bob, thread, "resign", vec![]).await?;
     d.cmd(&d.carol, thread, "board", vec![]).await?;
     assert!(assert_pings_only(&d.fake, &[d.alice.id, d.bob.id]) >= 8);
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -387,7 +439,7 @@ async fn bot_messages_ping_only_the_players() -> Outcome {
 /// server (a message created over REST carries no guild id: the link comes from the game).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn played_links_to_the_board_in_its_server() -> Outcome {
-    let (d, _url, _dir) = start().await?;
+    let d = TestBot::start().await?;
     let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
     let r = d.play(&d.alice, thread, "e4").await?;
     let board = d.boards(thread).pop().unwrap();
@@ -401,7 +453,7 @@ async fn played_links_to_the_board_in_its_server() -> Outcome {
         text.starts_with("Played") && text.ends_with(&link),
         "{text}"
     );
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -422,7 +474,8 @@ async fn challenges(url: &str) -> i64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
     use poise::serenity_prelude::Permissions;
-    let (d, url, _dir) = start().await?;
+    let d = TestBot::start().await?;
+    let url = d.url().to_string();
     let text = d.fake.text_channel_id();
     let thread = d.fake.add_thread(text, "chat")?;
     let dm = d.fake.dm_channel_for(d.alice.id);
@@ -456,7 +509,7 @@ async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
     d.fake.set_bot_permissions(Permissions::all());
     d.start_game(ATOMIC).await?;
     assert_eq!(challenges(&url).await, 1);
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -484,7 +537,7 @@ async fn games_with_sixty_games_fits_one_message() -> Outcome {
     use kaboom_rules::{GameOptions, Variant};
     use kaboom_service::Services;
     use kaboom_store::challenges::{ColorChoice, NewChallenge};
-    let (d, _url, _dir) = start().await?;
+    let d = TestBot::start().await?;
     let services = Services::new(
         d.db.clone(),
         Arc::new(TestClock::new(T0)),
@@ -525,7 +578,7 @@ async fn games_with_sixty_games_fits_one_message() -> Outcome {
     let listed = text.lines().filter(|l| l.starts_with('#')).count();
     let more = format!("… and {} more.", 60 - listed);
     assert!(listed >= 10 && text.ends_with(&more), "{text}");
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -619,7 +672,8 @@ fn challenge(opponent: Option<UserId>) -> kaboom_store::challenges::NewChallenge
 /// the games the caller plays. X's game in another server shows nowhere but in X's own DM.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_of_another_user_lists_only_what_the_caller_may_read() -> Outcome {
-    let (d, url, _dir) = start().await?;
+    let d = TestBot::start().await?;
+    let url = d.url().to_string();
     let StartedGame { game: here, .. } = d.start_game(ATOMIC).await?;
     let StartedGame {
         game: elsewhere, ..
@@ -673,7 +727,7 @@ async fn games_of_another_user_lists_only_what_the_caller_may_read() -> Outcome 
         .cmd(&d.alice, d.fake.dm_channel_for(d.alice.id), "games", vec![])
         .await?;
     assert!(listed(&r, here) && listed(&r, elsewhere), "{r:?}");
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
@@ -684,7 +738,8 @@ async fn games_of_another_user_lists_only_what_the_caller_may_read() -> Outcome 
 /// a DM: `/move game:`, `/board game:`, `/games`, `/help`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_direct_message_refuses_challenges_only() -> Outcome {
-    let (d, url, _dir) = start().await?;
+    let d = TestBot::start().await?;
+    let url = d.url().to_string();
     let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await?;
     let dm = d.fake.dm_channel_for(d.alice.id);
     let r = d
@@ -742,6 +797,6 @@ async fn a_direct_message_refuses_challenges_only() -> Outcome {
             _ => assert!(r.data()["embeds"][0].is_object(), "{r:?}"),
         }
     }
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }

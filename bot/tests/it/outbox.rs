@@ -6,31 +6,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use fake_discord::FakeDiscord;
 use kaboom_discord::outbox::DiscordEffects;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId};
 use kaboom_service::Services;
 use kaboom_service::painter::RendererPainter;
 use kaboom_store::{Db, outbox};
 use kaboom_testkit::clock::TestClock;
-use kaboom_testkit::demo::DemoError;
-use kaboom_testkit::driver::{Driver, ServicesFor, StartedGame};
-
-const T0: i64 = 1_763_700_000;
-const ATOMIC: i64 = 0;
-
-fn services_for() -> ServicesFor {
-    let clock = Arc::new(TestClock::new(T0));
-    Arc::new(move |db| Services::new(db, clock.clone(), Arc::new(RendererPainter)))
-}
-
-async fn start() -> Result<(Driver, kaboom_testkit::TempDb, String), DemoError> {
-    let dir = kaboom_testkit::TempDb::new().await;
-    let url = dir.url().to_string();
-    let fake = FakeDiscord::start().await?;
-    let d = Driver::start_with(fake, &url, services_for()).await?;
-    Ok((d, dir, url))
-}
+use kaboom_testkit::driver::{Driver, StartedGame};
+use kaboom_testkit::fixture::{ATOMIC, T0, TestBot};
 
 /// Waits (at most 20 s) until `thread` shows `n` boards.
 async fn wait_for_boards(d: &Driver, thread: ChannelId, n: usize) {
@@ -60,7 +43,8 @@ async fn board_entries(db: &Db, game: GameId) -> Vec<outbox::Entry> {
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_crash_between_commit_and_post_ends_with_the_board_posted_once() {
-        let (d, _dir, url) = start().await.unwrap();
+        let TestBot { driver: d, database: dir, .. } = TestBot::start().await.unwrap();
+        let url = dir.url().to_string();
         let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
         assert_eq!(d.boards(thread).len(), 1);
         let alice = d.alice.id;
@@ -111,7 +95,7 @@ kaboom_testkit::dbtest! {
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_5xx_on_the_board_says_saved_and_the_board_follows() {
-        let (d, _dir, _url) = start().await.unwrap();
+        let d = TestBot::start().await.unwrap();
         let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
         d.fake
             .fail_next("POST", &format!("/channels/{thread}/messages"), 500, 1);
@@ -134,14 +118,14 @@ kaboom_testkit::dbtest! {
             "{r:?}"
         );
         assert_eq!(d.boards(thread).len(), 3);
-        d.stop().await;
+        d.driver.stop().await;
     }
 }
 
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_retry_after_a_lost_answer_does_not_post_twice() {
-        let (d, _dir, _url) = start().await.unwrap();
+        let d = TestBot::start().await.unwrap();
         let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
         // Discord makes the message, but the bot sees a 502.
         d.fake
@@ -167,7 +151,7 @@ kaboom_testkit::dbtest! {
             .filter(|r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"))
             .count();
         assert_eq!(posts, 3, "opening board, the lost answer, the retry");
-        d.stop().await;
+        d.driver.stop().await;
     }
 }
 
@@ -214,7 +198,7 @@ kaboom_testkit::dbtest! {
     /// it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_lost_answer_on_thread_creation_ends_with_one_thread() {
-        let (d, _dir, _url) = start().await.unwrap();
+        let d = TestBot::start().await.unwrap();
         let posted = d.challenge(ATOMIC).await.unwrap();
         let message = posted.message_id.unwrap();
         let text = d.fake.text_channel_id();
@@ -263,7 +247,7 @@ kaboom_testkit::dbtest! {
         );
         assert!(challenge.custom_ids().is_empty(), "no buttons left");
         assert!(d.fake.unknown_routes().is_empty());
-        d.stop().await;
+        d.driver.stop().await;
     }
 }
 
@@ -274,7 +258,8 @@ kaboom_testkit::dbtest! {
     /// the challenge message's edit and the opening board once.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_crash_between_thread_creation_and_recording_ends_with_one_thread() {
-        let (d, _dir, url) = start().await.unwrap();
+        let TestBot { driver: d, database: dir, .. } = TestBot::start().await.unwrap();
+        let url = dir.url().to_string();
         let posted = d.challenge(ATOMIC).await.unwrap();
         let message = posted.message_id.unwrap();
         let id = challenge_id(&posted);
@@ -342,7 +327,7 @@ kaboom_testkit::dbtest! {
     /// machine the answer may come first, after waiting [`kaboom_discord::outbox::SETTLE`]).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn declining_and_cancelling_edit_the_challenge_message_through_the_outbox() {
-        let (d, _dir, _url) = start().await.unwrap();
+        let d = TestBot::start().await.unwrap();
         for (user, action, said, line) in [
             (
                 &d.bob,
@@ -373,6 +358,6 @@ kaboom_testkit::dbtest! {
             assert_eq!(entries.len(), 1, "{entries:?}");
             assert_eq!(entries[0].message_id, Some(MessageId(message)));
         }
-        d.stop().await;
+        d.driver.stop().await;
     }
 }

@@ -2,32 +2,20 @@
 //! `/play-bot`, the engine's replies as ordinary board posts, its Beirut carriers, and
 //! `/challenge` to the bot pointed to `/play-bot`.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fake_discord::{CommandOption, FakeDiscord, SimUser};
+use fake_discord::{CommandOption, SimUser};
 use kaboom_domain::game::GameState;
 use kaboom_domain::ids::GameId;
 use kaboom_store::{carriers, engine, games};
-use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::Driver;
+use kaboom_testkit::fixture::{ATOMIC, BEIRUT, TestBot};
 
-const T0: i64 = 1_763_700_000;
 // Choice indexes (poise ChoiceParameter: declaration order).
-const ATOMIC: i64 = 0;
-const BEIRUT: i64 = 1;
 const LEVEL_2: i64 = 1;
 const WHITE: i64 = 0;
 const BLACK: i64 = 1;
-
-async fn start() -> Result<(Driver, kaboom_testkit::TempDb), DemoError> {
-    let dir = kaboom_testkit::TempDb::new().await;
-    let url = dir.url().to_string();
-    let fake = FakeDiscord::start().await?;
-    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
-    Ok((d, dir))
-}
 
 /// alice's `/play-bot` at level 2; returns the game and its thread once the thread exists.
 async fn play_bot(d: &Driver, variant: i64, color: i64) -> Result<(GameId, u64), DemoError> {
@@ -63,7 +51,7 @@ kaboom_testkit::dbtest! {
     /// player's, in an unrated game where the bot is Black.
     #[tokio::test]
     async fn the_bot_answers_every_move_in_a_practice_game() -> Result<(), DemoError> {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (game, thread) = play_bot(&d, ATOMIC, WHITE).await?;
         let row = games::get(&d.db, game).await.unwrap().unwrap();
         assert_eq!(u64::from(row.black_id), d.fake.bot_user_id());
@@ -86,7 +74,7 @@ kaboom_testkit::dbtest! {
             r.content().unwrap_or_default().starts_with("Played"),
             "{r:?}"
         );
-        d.stop().await;
+        d.driver.stop().await;
         Ok(())
     }
 }
@@ -96,7 +84,7 @@ kaboom_testkit::dbtest! {
     /// shown to nobody) and, once alice has chosen, opens the game by itself.
     #[tokio::test]
     async fn the_bot_chooses_its_carriers_and_opens_as_white() -> Result<(), DemoError> {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let (game, thread) = play_bot(&d, BEIRUT, BLACK).await?;
         let deadline = Instant::now() + Duration::from_secs(20);
         while carriers::all(&d.db, game).await.unwrap().is_empty() {
@@ -127,7 +115,7 @@ kaboom_testkit::dbtest! {
                 "{m:?}"
             );
         }
-        d.stop().await;
+        d.driver.stop().await;
         Ok(())
     }
 }
@@ -136,7 +124,7 @@ kaboom_testkit::dbtest! {
     /// `/challenge` with the bot as the opponent points to `/play-bot` and stores nothing.
     #[tokio::test]
     async fn challenging_the_bot_points_to_play_bot() -> Result<(), DemoError> {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let bot = SimUser::new(d.fake.bot_user_id(), "kaboom");
         let r = d
             .cmd(
@@ -152,7 +140,7 @@ kaboom_testkit::dbtest! {
         let text = r.content().unwrap_or_default();
         assert!(text.contains("/play-bot"), "{text}");
         assert!(d.fake.threads().is_empty());
-        d.stop().await;
+        d.driver.stop().await;
         Ok(())
     }
 }

@@ -4,27 +4,13 @@
 //! retires it; `/settings me previews:` turns the automatic preview off; a Beirut player's
 //! preview never shows what they cannot know.
 
-use std::sync::Arc;
-
-use fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
+use fake_discord::{CommandOption, InteractionResponse};
 use kaboom_domain::ids::GameId;
-use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::Driver;
-
-const T0: i64 = 1_763_700_000;
-const ATOMIC: i64 = 0;
-const BEIRUT: i64 = 1;
+use kaboom_testkit::fixture::{ATOMIC, BEIRUT, TestBot};
 
 type Outcome = Result<(), DemoError>;
-
-async fn start() -> Result<(Driver, kaboom_testkit::TempDb), DemoError> {
-    let dir = kaboom_testkit::TempDb::new().await;
-    let url = dir.url().to_string();
-    let fake = FakeDiscord::start().await?;
-    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
-    Ok((d, dir))
-}
 
 /// `/move action:<text>` with the given extra options, unconfirmed.
 async fn send_move(
@@ -70,7 +56,7 @@ kaboom_testkit::dbtest! {
     /// exactly once; the second is told it is done.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn confirm_plays_an_explosive_action_exactly_once() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let started = d.start_game(ATOMIC).await?;
         let (thread, game) = (started.thread.get(), started.game);
         // Quiet moves are played at once.
@@ -121,7 +107,7 @@ kaboom_testkit::dbtest! {
         // Carol cannot press alice's buttons (a forged click): refused, nothing played.
         let r = d.click(&d.carol, message, &confirm).await?;
         assert!(content(&r).contains("someone else's"), "{r:?}");
-        d.stop().await;
+        d.driver.stop().await;
         Ok(())
     }
 }
@@ -131,7 +117,7 @@ kaboom_testkit::dbtest! {
     /// legal: Confirm answers with the position now.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_stale_preview_is_refused() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let started = d.start_game(ATOMIC).await?;
         let (thread, game) = (started.thread.get(), started.game);
         d.play(&d.alice, thread, "e4").await?;
@@ -150,7 +136,7 @@ kaboom_testkit::dbtest! {
         );
         assert!(stale.custom_ids().is_empty(), "buttons removed");
         assert_eq!(ply(&d, game).await, 4, "the stale preview did not play");
-        d.stop().await;
+        d.driver.stop().await;
         Ok(())
     }
 }
@@ -159,7 +145,7 @@ kaboom_testkit::dbtest! {
     /// Cancel retires a preview: its buttons go, and a later Confirm plays nothing.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn cancel_retires_a_preview() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let started = d.start_game(ATOMIC).await?;
         let (thread, game) = (started.thread.get(), started.game);
         d.play(&d.alice, thread, "e4").await?;
@@ -173,7 +159,7 @@ kaboom_testkit::dbtest! {
         let late = d.click(&d.alice, message, &confirm).await?;
         assert!(content(&late).contains("was cancelled"), "{late:?}");
         assert_eq!(ply(&d, game).await, 2);
-        d.stop().await;
+        d.driver.stop().await;
         Ok(())
     }
 }
@@ -183,7 +169,7 @@ kaboom_testkit::dbtest! {
     /// preview still comes with `preview:True`, even for a quiet move.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_setting_turns_automatic_previews_off() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let started = d.start_game(ATOMIC).await?;
         let thread = started.thread.get();
         let set = d
@@ -208,7 +194,7 @@ kaboom_testkit::dbtest! {
         assert!(r.custom_ids().is_empty());
         // Bob kept the default.
         d.play(&d.bob, thread, "Qxd5").await?;
-        d.stop().await;
+        d.driver.stop().await;
         Ok(())
     }
 }
@@ -219,7 +205,7 @@ kaboom_testkit::dbtest! {
     /// carrier), while playing it sets the bomb off.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_beirut_preview_keeps_the_opponents_carriers_hidden() -> Outcome {
-        let (d, _dir) = start().await?;
+        let d = TestBot::start().await?;
         let channel = d.fake.text_channel_id();
         let posted = d
             .cmd(
@@ -255,7 +241,7 @@ kaboom_testkit::dbtest! {
             last.contains("White's pawn d5") || last.contains("pawns"),
             "the carrier did explode: {last}"
         );
-        d.stop().await;
+        d.driver.stop().await;
         Ok(())
     }
 }

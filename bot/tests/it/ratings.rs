@@ -17,6 +17,7 @@ use kaboom_store::{Db, games::Readable};
 use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::Driver;
+use kaboom_testkit::fixture::T0;
 use kaboom_testkit::notifier::RecordingNotifier;
 use kaboom_testkit::painter::PlainPainter;
 use skillratings::Outcomes;
@@ -25,7 +26,6 @@ use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2, glicko2_ratin
 const ALICE: (UserId, &str) = (UserId(1001), "alice");
 const BOB: (UserId, &str) = (UserId(1002), "bob");
 const CAROL: (UserId, &str) = (UserId(1003), "carol");
-const T0: i64 = 1_763_700_000;
 const DAY: i64 = 86_400;
 
 fn services(db: Db, clock: Arc<TestClock>) -> Services {

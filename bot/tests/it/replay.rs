@@ -2,31 +2,18 @@
 //! GIF (after the result), `/replay` posts one on demand with the right view, and every
 //! public board of a game has White at the bottom.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fake_discord::{CommandOption, FakeDiscord};
+use fake_discord::CommandOption;
 use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png};
 use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
-use kaboom_testkit::clock::TestClock;
 use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::Driver;
 
 use kaboom_domain::ids::GameId;
-
-const T0: i64 = 1_763_700_000;
-const ATOMIC: i64 = 0;
-const BEIRUT: i64 = 1;
+use kaboom_testkit::fixture::{ATOMIC, BEIRUT, TestBot};
 
 type Outcome = Result<(), DemoError>;
-
-async fn start() -> Result<(Driver, tempfile::TempDir), DemoError> {
-    let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("kaboom.db").display());
-    let fake = FakeDiscord::start().await?;
-    let d = Driver::start_with_clock(fake, &url, Arc::new(TestClock::new(T0))).await?;
-    Ok((d, dir))
-}
 
 /// A challenge from alice (White) to bob, accepted: the thread's id and the game.
 async fn start_game(d: &Driver, variant: i64) -> Result<(u64, GameId), DemoError> {
@@ -75,7 +62,7 @@ const ATOMIC_WIN: [&str; 5] = ["Nf3", "a6", "f3g5", "a5", "Nxf7"];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_thread_gets_exactly_one_replay_gif() -> Outcome {
-    let (d, _dir) = start().await?;
+    let d = TestBot::start().await?;
     let (thread, _) = start_game(&d, ATOMIC).await?;
     for (i, text) in ATOMIC_WIN.iter().enumerate() {
         let user = if i % 2 == 0 { &d.alice } else { &d.bob };
@@ -121,13 +108,13 @@ async fn a_finished_game_thread_gets_exactly_one_replay_gif() -> Outcome {
     assert!(again.files[0].filename.ends_with(".gif"));
     assert!(gif_frames(&again.files[0].bytes) >= 8);
     assert_eq!(thread_gifs(&d, thread, 2).await.len(), 1);
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn public_boards_keep_white_at_the_bottom() -> Outcome {
-    let (d, _dir) = start().await?;
+    let d = TestBot::start().await?;
     let (thread, _) = start_game(&d, ATOMIC).await?;
     d.play(&d.alice, thread, "e4").await?;
     d.play(&d.bob, thread, "d5").await?;
@@ -150,13 +137,13 @@ async fn public_boards_keep_white_at_the_bottom() -> Outcome {
             "board after {text} is not White's side"
         );
     }
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replay_of_a_running_beirut_game_is_the_callers_own_view() -> Outcome {
-    let (d, _dir) = start().await?;
+    let d = TestBot::start().await?;
     let (thread, game) = start_game(&d, BEIRUT).await?;
     d.choose_carriers_by_dm(&d.alice, game, &["g1"]).await?;
     d.choose_carriers_by_dm(&d.bob, game, &["b8"]).await?;
@@ -208,6 +195,6 @@ async fn replay_of_a_running_beirut_game_is_the_callers_own_view() -> Outcome {
         .await?;
     assert!(refused.files.is_empty(), "a stranger got the replay by DM");
     assert!(refused.is_ephemeral());
-    d.stop().await;
+    d.driver.stop().await;
     Ok(())
 }

@@ -724,42 +724,6 @@ kaboom_testkit::dbtest! {
     }
 }
 
-#[test]
-fn configuration_from_the_environment() {
-    let c = SchedulerConfig::from_lookup(|_| None).unwrap();
-    assert_eq!(c, SchedulerConfig::default());
-    assert_eq!(c.defaults.nudge_shares, vec![50, 80]);
-    let c = SchedulerConfig::from_lookup(|k| match k {
-        "SCHEDULER_INTERVAL_SECS" => Some("5".into()),
-        "NUDGE_SHARES" => Some("30,60,90".into()),
-        "CHALLENGE_EXPIRY_HOURS" => Some("24".into()),
-        "DESIGNATION_TIMEOUT_HOURS" => Some("12".into()),
-        "IDLE_NUDGE_HOURS" => Some(" 72 ".into()),
-        "IDLE_REPEAT_HOURS" => Some("24".into()),
-        _ => None,
-    })
-    .unwrap();
-    assert_eq!(c.interval.as_secs(), 5);
-    assert_eq!(c.defaults.nudge_shares, vec![30, 60, 90]);
-    assert_eq!(c.challenge_ttl_secs, DAY);
-    assert_eq!(c.designation_timeout_secs, 12 * HOUR);
-    assert_eq!(
-        (c.defaults.idle_first_secs, c.defaults.idle_repeat_secs),
-        (3 * DAY, DAY)
-    );
-    for (name, bad) in [("IDLE_REPEAT_HOURS", "0"), ("NUDGE_SHARES", "50,150")] {
-        let e = SchedulerConfig::from_lookup(|k| (k == name).then(|| bad.to_string())).unwrap_err();
-        assert!(e.contains(name), "{e}");
-    }
-    let e =
-        SchedulerConfig::from_lookup(|k| (k == "SCHEDULER_INTERVAL_SECS").then(|| "soon".into()))
-            .unwrap_err();
-    assert!(
-        e.contains("SCHEDULER_INTERVAL_SECS") && e.contains("soon"),
-        "{e}"
-    );
-}
-
 kaboom_testkit::dbtest! {
     #[tokio::test]
     async fn settings_command_logic_changes_and_describes() {

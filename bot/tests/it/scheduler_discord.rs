@@ -250,8 +250,9 @@ mod with_bot {
 
     use super::{ChannelId, GuildId, HOUR, T0, UserId};
 
+    use kaboom_testkit::fixture::BEIRUT;
+
     const WAIT: Duration = Duration::from_secs(30);
-    const BEIRUT: i64 = 1; // choice index of the `variant` option
     const WHITE: i64 = 0; // choice index of the `color` option
 
     /// The real bot over a fresh database in `dir`, against a new fake Discord, its services

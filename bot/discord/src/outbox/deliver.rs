@@ -121,7 +121,7 @@ impl Deliverer {
         };
         let listening = deliverer.listening.clone();
         let deliverer = Arc::new(deliverer);
-        if services.db().engine() == kaboom_store::Engine::Postgres {
+        if services.deliveries().shared() {
             tokio::spawn(deliverer.clone().listen());
             tokio::spawn(deliverer.clone().renew_claims());
         }
@@ -138,7 +138,7 @@ impl Deliverer {
     /// records a failed attempt (PostgreSQL's `LISTEN`), and the dispatcher after a lost
     /// connection. Ends with the deliverer.
     async fn listen(self: Arc<Self>) {
-        let mut listener = match outbox::OutboxListener::start(self.services.db()).await {
+        let mut listener = match self.services.deliveries().listen().await {
             Ok(Some(listener)) => listener,
             Ok(None) => return,
             Err(e) => {
@@ -175,7 +175,7 @@ impl Deliverer {
         loop {
             tokio::select! {
                 _ = tick.tick() => {
-                    if let Err(e) = outbox::renew_claims(self.services.db(), &self.owner, unix_now()).await {
+                    if let Err(e) = self.services.deliveries().renew_claims(&self.owner, unix_now()).await {
                         tracing::warn!(error = %e, "outbox claims not renewed");
                     }
                 }
@@ -185,9 +185,10 @@ impl Deliverer {
     }
 
     async fn run(self: Arc<Self>) {
-        let period = match self.services.db().engine() {
-            kaboom_store::Engine::Sqlite => PERIOD,
-            kaboom_store::Engine::Postgres => SHARED_PERIOD,
+        let period = if self.services.deliveries().shared() {
+            SHARED_PERIOD
+        } else {
+            PERIOD
         };
         // Ends when the bot that holds the handle is gone (every receiver dropped).
         while !self.done.is_closed() {
@@ -214,7 +215,7 @@ impl Deliverer {
     /// posted are picked up at once.
     async fn dispatch(self: Arc<Self>) -> Result<Option<i64>, Error> {
         let mut queues: Vec<(Queue, Vec<Entry>)> = Vec::new();
-        for entry in outbox::pending(self.services.db()).await? {
+        for entry in self.services.deliveries().pending().await? {
             let key = queue(&entry);
             match queues.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, entries)) => entries.push(entry),
@@ -243,8 +244,12 @@ impl Deliverer {
             // Several processes on one database: only the one that holds the
             // queue's claim posts its entries.
             let claim = key.claim_key();
-            let db = self.services.db();
-            if !outbox::claim_queue(db, &claim, &self.owner, now).await? {
+            if !self
+                .services
+                .deliveries()
+                .claim(&claim, &self.owner, now)
+                .await?
+            {
                 self.in_flight
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -260,7 +265,7 @@ impl Deliverer {
                 if let Err(e) = me.deliver_queue(&claim, entries).await {
                     tracing::warn!(error = %e, "outbox delivery failed");
                 }
-                if let Err(e) = outbox::release_queue(me.services.db(), &claim, &me.owner).await {
+                if let Err(e) = me.services.deliveries().release(&claim, &me.owner).await {
                     tracing::warn!(error = %e, "outbox claim not released; it lapses");
                 }
                 me.in_flight
@@ -279,15 +284,15 @@ impl Deliverer {
     /// renewed before each entry; lost (this process stalled past its lease and another
     /// took the queue over), the delivery stops.
     async fn deliver_queue(&self, claim: &str, entries: Vec<Entry>) -> Result<(), Error> {
-        let db = self.services.db();
+        let deliveries = self.services.deliveries();
         for listed in entries {
-            if !outbox::claim_queue(db, claim, &self.owner, unix_now()).await? {
+            if !deliveries.claim(claim, &self.owner, unix_now()).await? {
                 tracing::warn!(queue = claim, "outbox queue taken over by another process");
                 return Ok(());
             }
             // Read again: the list may be older than a delivery task that just finished
             // this queue (the dispatcher listed it before the task left `in_flight`).
-            let Some(entry) = outbox::get(db, listed.id).await? else {
+            let Some(entry) = deliveries.entry(listed.id).await? else {
                 continue;
             };
             if entry.delivered_at.is_some() || entry.failed_at.is_some() {
@@ -299,7 +304,8 @@ impl Deliverer {
             }
             match self.deliver(&entry).await {
                 Ok(posted) => {
-                    outbox::mark_delivered(db, entry.id, posted.message_id, posted.thread_id, now)
+                    deliveries
+                        .delivered(entry.id, posted.message_id, posted.thread_id, now)
                         .await?;
                     tracing::debug!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, "outbox entry delivered");
                     self.done.send_modify(|v| *v += 1);
@@ -308,7 +314,9 @@ impl Deliverer {
                     let attempts = entry.attempts + 1;
                     let give_up = attempts >= MAX_ATTEMPTS;
                     let at = now + backoff_secs(attempts);
-                    outbox::mark_failed(db, entry.id, &e.to_string(), at, give_up, now).await?;
+                    deliveries
+                        .failed(entry.id, &e.to_string(), at, give_up, now)
+                        .await?;
                     self.done.send_modify(|v| *v += 1);
                     if give_up {
                         tracing::error!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry given up");

@@ -12,7 +12,7 @@ use crate::ids::{Domain, Serenity};
 use crate::messages;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
 use kaboom_service::ServiceError;
-use kaboom_store::outbox::{self, Entry};
+use kaboom_store::outbox::Entry;
 
 /// The ids Discord gave for a delivered entry.
 #[derive(Clone, Copy, Debug, Default)]
@@ -425,7 +425,7 @@ impl Deliverer {
         // the offer (same nonce): a DM that works on a retry would give the player both
         // (the faults test).
         let offered_before =
-            entry.attempts > 0 && outbox::dm_refused(services.db(), entry.id).await?;
+            entry.attempts > 0 && services.deliveries().dm_refused(entry.id).await?;
         if !offered_before {
             let dm = serenity::CreateMessage::new()
                 .content(messages::carrier_prompt(&snap.row, &menu))
@@ -461,7 +461,7 @@ impl Deliverer {
         {
             Ok(msg) => Ok(Posted::message(msg)),
             Err(e) => {
-                outbox::mark_dm_refused(self.services.db(), entry.id).await?;
+                self.services.deliveries().mark_dm_refused(entry.id).await?;
                 Err(e)
             }
         }
@@ -572,7 +572,11 @@ impl Deliverer {
         let Some(game_id) = entry.game_id else {
             return Ok(());
         };
-        let prompts = outbox::open_prompts(self.services.db(), game_id, entry.id).await?;
+        let prompts = self
+            .services
+            .deliveries()
+            .open_prompts(game_id, entry.id)
+            .await?;
         for prompt in prompts {
             match self.set_buttons(snap, prompt, vec![]).await {
                 Ok(_) => {}

@@ -55,8 +55,8 @@ impl OutboxHandle {
     /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. Each
     /// wake (any entry delivered) costs one indexed query of what is still undelivered.
     async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<i64>, Error> {
-        let db = self.services.db();
-        let Some(upto) = outbox::last_id(db, owner).await? else {
+        let deliveries = self.services.deliveries();
+        let Some(upto) = deliveries.last_id(owner).await? else {
             return Ok(Some(0));
         };
         let mut done = self.done.clone();
@@ -64,10 +64,9 @@ impl OutboxHandle {
         self.kick();
         let deadline = tokio::time::Instant::now() + SETTLE;
         // Another process may post these entries: without its deliveries heard, poll.
-        let poll = db.engine() == kaboom_store::Engine::Postgres
-            && !self.listening.load(Ordering::Relaxed);
+        let poll = deliveries.shared() && !self.listening.load(Ordering::Relaxed);
         loop {
-            let waiting = outbox::undelivered_upto(db, owner, upto).await?;
+            let waiting = deliveries.undelivered_upto(owner, upto).await?;
             if waiting.is_empty() {
                 return Ok(Some(upto));
             }
@@ -102,20 +101,18 @@ impl OutboxHandle {
     /// # Errors
     /// A storage error.
     pub async fn settle(&self, game_id: GameId) -> Result<Settled, Error> {
-        let db = self.services.db();
         let Some(upto) = self.wait_for(outbox::Owner::Game(game_id)).await? else {
             return Ok(Settled::Pending);
         };
-        let row = kaboom_store::games::get(db, game_id)
+        let (thread, channel, board) = self
+            .services
+            .deliveries()
+            .board_upto(game_id, upto)
             .await?
             .ok_or(Error::Missing("the game of a settled outbox entry is gone"))?;
-        let channel = row.thread_id.unwrap_or(row.channel_id);
-        let board = outbox::last_board_upto(db, game_id, upto)
-            .await?
-            .map(|m| (channel, m));
         Ok(Settled::Delivered {
-            board,
-            thread: row.thread_id,
+            board: board.map(|m| (thread.unwrap_or(channel), m)),
+            thread,
         })
     }
 
