@@ -1,12 +1,828 @@
-//! placeholder
-/// e
+//! Swiss pairings by the FIDE Dutch system (FIDE Handbook C.04.3, the text approved at the
+//! 87th FIDE Congress, Baku 2016, in force until 30 June 2025; with the Basic Rules C.04.1
+//! and the General Handling Rules C.04.2).
+//!
+//! ```
+//! use kaboom_pairing::{dutch, trf, Pair};
+//!
+//! // Round 2 of four players: 1 beat 3 and 4 beat 2 in round 1 (1 and 4 had White).
+//! let text = "\
+//! XXR 3
+//! 001    1      Alice                             2000                             1.0          3 w 1
+//! 001    2      Bob                               1900                             0.0          4 b 0
+//! 001    3      Carol                             1800                             0.0          1 b 0
+//! 001    4      Dave                              1700                             1.0          2 w 1
+//! ";
+//! let pairings = dutch::pair_round(&trf::parse(text).unwrap()).unwrap();
+//! // The winners meet, the losers meet (score brackets, C.04.3 A.3); colours alternate
+//! // (E.1), and between two equal preferences the higher-ranked player is served (E.4).
+//! assert_eq!(pairings.pairs, [Pair { white: 4, black: 1 }, Pair { white: 3, black: 2 }]);
+//! ```
+//!
+//! # How the pairing is computed
+//!
+//! Brackets are paired from the highest score down (C.04.3 A.3, B). For each bracket, one
+//! maximum-weight matching over the bracket and every lower player decides which pairs the
+//! bracket makes and who floats down. Each edge's weight is a vector of integers compared
+//! lexicographically, one component per criterion in the handbook's order, so the matching
+//! applies them one after the other:
+//!
+//! 1. only compatible players are joined: C.1 (no second game), C.3 (no two non-topscorers
+//!    with the same absolute colour preference); the bye goes only to a player allowed it
+//!    (C.2);
+//! 2. every player of the round is paired (C.4, completion: the lower players count too);
+//! 3. as many pairs as possible in the bracket (C.5), then the smallest pairing score
+//!    difference (C.6, A.8), then as many pairs and the smallest PSD in the next bracket (C.7);
+//! 4. colour criteria C.8 to C.11 (A.6, A.7), then float criteria C.12 to C.19 (A.4);
+//! 5. among the pairings still equal, the one the handbook's candidate order reaches first:
+//!    moved-down players are paired first, each with the highest-ranked resident possible
+//!    (B.3, B.5), then the remainder pairs S1 against S2 with the fewest exchanges (B.6) and
+//!    S2 in the order of its transpositions (B.5).
+//!
+//! Colours are then allocated by C.04.3 E.1 to E.5. This is the method of bbpPairings (a
+//! weighted matching whose weights encode the criteria), re-derived from the handbook.
+
+use std::collections::HashSet;
+
+use crate::matching::{LEX_COMPONENTS, LexWeight, max_weight_matching};
+use crate::trf::{Colour, GameResult, Tournament};
+use crate::{Pair, Pairings, Score};
+
+/// Why the Dutch system found no pairing.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DutchError {
-    /// x
-    #[error("x")]
-    NoPairing,
+    /// No pairing of all players satisfies the absolute criteria C.1 to C.3 (for example a
+    /// round-robin-like field where everybody has met everybody).
+    #[error("no pairing satisfies the absolute criteria (C.04.3 C.1-C.3) for round {round}")]
+    NoValidPairing {
+        /// The round that could not be paired (1-based).
+        round: u32,
+    },
+    /// Fewer than one player to pair.
+    #[error("nobody to pair in round {round}")]
+    NobodyToPair {
+        /// The round (1-based).
+        round: u32,
+    },
 }
-/// x
-pub fn pair_round(_t: &crate::Tournament) -> Result<crate::Pairings, DutchError> {
-    Err(DutchError::NoPairing)
+
+/// The strength of a colour preference (C.04.3 A.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Strength {
+    /// No game played yet: no preference (A.6.d).
+    None,
+    /// Colour difference 0: alternate with the last game (A.6.c).
+    Mild,
+    /// Colour difference ±1 (A.6.b).
+    Strong,
+    /// Colour difference beyond ±1, or the same colour in the last two games (A.6.a).
+    Absolute,
+}
+
+/// A float in an earlier round (C.04.3 A.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Float {
+    None,
+    Down,
+    Up,
+}
+
+/// What the pairing needs to know about one player of the round.
+#[derive(Clone, Debug)]
+struct Entrant {
+    start_rank: u32,
+    score: Score,
+    /// Colours of the games played over the board, in order.
+    colours: Vec<Colour>,
+    colour_difference: i32,
+    preference: Option<Colour>,
+    strength: Strength,
+    /// Floats one and two rounds before the round being paired.
+    floats: [Float; 2],
+    /// C.2: no pairing-allocated bye or forfeit win yet.
+    bye_allowed: bool,
+    /// Starting ranks of the opponents of games played (C.1).
+    opponents: HashSet<u32>,
+    /// A.7: over 50% of the maximum possible score, when pairing the last round.
+    topscorer: bool,
+}
+
+impl Entrant {
+    fn new(tournament: &Tournament, start_rank: u32, round: u32) -> Entrant {
+        let player = tournament
+            .player(start_rank)
+            .expect("entrant of the tournament");
+        let paired = round - 1;
+        let records: Vec<_> = (1..=paired).map(|r| player.round(r)).collect();
+        let colours: Vec<Colour> = records
+            .iter()
+            .filter(|r| r.result.was_played())
+            .filter_map(|r| r.colour)
+            .collect();
+        let whites = colours.iter().filter(|&&c| c == Colour::White).count() as i32;
+        let colour_difference = 2 * whites - colours.len() as i32;
+        let last_two_same =
+            colours.len() >= 2 && colours[colours.len() - 1] == colours[colours.len() - 2];
+        let (preference, strength) = if colours.is_empty() {
+            (None, Strength::None)
+        } else if colour_difference < -1 {
+            (Some(Colour::White), Strength::Absolute)
+        } else if colour_difference > 1 {
+            (Some(Colour::Black), Strength::Absolute)
+        } else if last_two_same {
+            (
+                Some(colours[colours.len() - 1].opposite()),
+                Strength::Absolute,
+            )
+        } else if colour_difference == -1 {
+            (Some(Colour::White), Strength::Strong)
+        } else if colour_difference == 1 {
+            (Some(Colour::Black), Strength::Strong)
+        } else {
+            (Some(colours[colours.len() - 1].opposite()), Strength::Mild)
+        };
+        let float_in = |back: u32| -> Float {
+            if back > paired {
+                return Float::None;
+            }
+            let r = round - back;
+            let record = player.round(r);
+            match record.opponent {
+                // A.4.b: a player who does not play in a round receives a downfloat.
+                _ if !record.result.was_played() => Float::Down,
+                Some(opponent) => {
+                    let own = player.points_after(r - 1);
+                    let theirs = tournament
+                        .player(opponent)
+                        .map_or(Score::ZERO, |o| o.points_after(r - 1));
+                    if own > theirs {
+                        Float::Down
+                    } else if own < theirs {
+                        Float::Up
+                    } else {
+                        Float::None
+                    }
+                }
+                None => Float::Down,
+            }
+        };
+        let score = player.points_after(paired);
+        let final_round = tournament.planned_rounds == Some(round);
+        Entrant {
+            start_rank,
+            score,
+            colour_difference,
+            preference,
+            strength,
+            floats: [float_in(1), float_in(2)],
+            bye_allowed: !records.iter().any(|r| {
+                matches!(
+                    r.result,
+                    GameResult::PairingAllocatedBye | GameResult::ForfeitWin
+                )
+            }),
+            opponents: records
+                .iter()
+                .filter(|r| r.result.was_played())
+                .filter_map(|r| r.opponent)
+                .collect(),
+            topscorer: final_round && score.0 * 2 > paired * Score::WIN.0,
+            colours,
+        }
+    }
+}
+
+/// The pairings of the next round of `tournament` (the round after
+/// [`Tournament::paired_rounds`]) by the Dutch system. Players with a record already entered
+/// for that round (a requested bye or an absence: `H`, `F`, `Z`, ...) are not paired.
+/// Points use the standard system (win 1, draw ½, pairing-allocated bye 1).
+///
+/// # Errors
+/// [`DutchError::NoValidPairing`] if the absolute criteria C.1-C.3 leave no complete
+/// pairing; [`DutchError::NobodyToPair`] if no player is to be paired.
+pub fn pair_round(tournament: &Tournament) -> Result<Pairings, DutchError> {
+    let round = tournament.paired_rounds() + 1;
+    let mut entrants: Vec<Entrant> = tournament
+        .players
+        .iter()
+        .filter(|player| player.round(round).result == GameResult::NotPaired)
+        .map(|player| Entrant::new(tournament, player.start_rank, round))
+        .collect();
+    if entrants.is_empty() {
+        return Err(DutchError::NobodyToPair { round });
+    }
+    // A.2: order by score, then pairing number.
+    entrants.sort_by(|a, b| b.score.cmp(&a.score).then(a.start_rank.cmp(&b.start_rank)));
+    let initial_colour = tournament.initial_colour.unwrap_or(Colour::White);
+    let final_round = tournament.planned_rounds == Some(round);
+    let pairs = Pairer {
+        entrants: &entrants,
+        final_round,
+    }
+    .pair()
+    .ok_or(DutchError::NoValidPairing { round })?;
+
+    let mut pairings = Pairings::default();
+    let mut games: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in pairs {
+        match b {
+            Some(b) => games.push(if a < b { (a, b) } else { (b, a) }),
+            None => pairings.byes.push(entrants[a].start_rank),
+        }
+    }
+    // C.04.2 (and the 2012 text's F.1): boards by the higher score, the sum of scores,
+    // then the rank of the higher player.
+    games.sort_by(|&(a1, b1), &(a2, b2)| {
+        let key = |a: usize, b: usize| (entrants[a].score, entrants[a].score + entrants[b].score);
+        key(a2, b2).cmp(&key(a1, b1)).then(a1.cmp(&a2))
+    });
+    for (higher, lower) in games {
+        let (white, black) = allocate_colours(&entrants[higher], &entrants[lower], initial_colour);
+        pairings.pairs.push(Pair { white, black });
+    }
+    Ok(pairings)
+}
+
+/// C.04.3 E: the colours of a pair, `higher` ranked above `lower` (A.2). Returns the
+/// starting ranks of White and Black.
+fn allocate_colours(higher: &Entrant, lower: &Entrant, initial_colour: Colour) -> (u32, u32) {
+    let higher_gets = |colour: Colour| {
+        if colour == Colour::White {
+            (higher.start_rank, lower.start_rank)
+        } else {
+            (lower.start_rank, higher.start_rank)
+        }
+    };
+    match (higher.preference, lower.preference) {
+        // E.1: grant both preferences (or the only one).
+        (Some(h), Some(l)) if h != l => return higher_gets(h),
+        (Some(h), None) => return higher_gets(h),
+        (None, Some(l)) => return higher_gets(l.opposite()),
+        _ => {}
+    }
+    if let (Some(preference), Some(_)) = (higher.preference, lower.preference) {
+        // E.2: the stronger preference; between two absolute ones, the wider colour difference.
+        if higher.strength != lower.strength {
+            return if higher.strength > lower.strength {
+                higher_gets(preference)
+            } else {
+                higher_gets(preference.opposite())
+            };
+        }
+        if higher.strength == Strength::Absolute
+            && higher.colour_difference.abs() != lower.colour_difference.abs()
+        {
+            return if higher.colour_difference.abs() > lower.colour_difference.abs() {
+                higher_gets(preference)
+            } else {
+                higher_gets(preference.opposite())
+            };
+        }
+    }
+    // E.3: alternate with the most recent game in which they had different colours.
+    for (h, l) in higher.colours.iter().rev().zip(lower.colours.iter().rev()) {
+        if h != l {
+            return higher_gets(l.to_owned());
+        }
+    }
+    // E.4: the higher-ranked player's preference.
+    if let Some(preference) = higher.preference {
+        return higher_gets(preference);
+    }
+    // E.5: the initial colour if the higher-ranked player's pairing number is odd.
+    if higher.start_rank % 2 == 1 {
+        higher_gets(initial_colour)
+    } else {
+        higher_gets(initial_colour.opposite())
+    }
+}
+
+/// One round's pairing state: the entrants in A.2 order.
+struct Pairer<'a> {
+    entrants: &'a [Entrant],
+    final_round: bool,
+}
+
+/// The role of a vertex in one bracket's matching.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    /// A moved-down player of the bracket (A.4.a).
+    MovedDown,
+    /// A resident of the bracket (A.3).
+    Resident,
+    /// A resident of the next bracket.
+    Next,
+    /// A player of a lower bracket.
+    Lower,
+    /// The dummy standing for the pairing-allocated bye.
+    Bye,
+}
+
+/// The tie-break between optimal pairings of a bracket: the handbook's candidate order
+/// (C.04.3 B.3-B.6).
+enum Ordering<'o> {
+    /// Pass 1: no ordering, the criteria only.
+    None,
+    /// Moved-down players first (B.3): each moved-down player (position in `mdps`) pairs
+    /// with the highest resident possible (position in `residents`).
+    MovedDown {
+        mdps: &'o [usize],
+        residents: &'o [usize],
+    },
+    /// The (remainder) homogeneous part (B.5, B.6): S1 against S2.
+    Remainder { s1: &'o [usize], s2: &'o [usize] },
+}
+
+impl Pairer<'_> {
+    fn compatible(&self, a: usize, b: usize) -> bool {
+        let (x, y) = (&self.entrants[a], &self.entrants[b]);
+        // C.1: not twice the same opponent.
+        if x.opponents.contains(&y.start_rank) {
+            return false;
+        }
+        // C.3: non-topscorers with the same absolute colour preference do not meet.
+        let both_absolute = x.strength == Strength::Absolute && y.strength == Strength::Absolute;
+        !(both_absolute
+            && x.preference == y.preference
+            && !(self.final_round && (x.topscorer || y.topscorer)))
+    }
+
+    /// Pairs every bracket; returns pairs of entrant indices, `None` for the bye.
+    fn pair(&self) -> Option<Vec<(usize, Option<usize>)>> {
+        let count = self.entrants.len();
+        let mut result = Vec::new();
+        let mut unpaired: Vec<usize> = (0..count).collect();
+        let mut moved_down: Vec<usize> = Vec::new();
+        let scores: Vec<Score> = {
+            let mut scores: Vec<Score> = self.entrants.iter().map(|e| e.score).collect();
+            scores.dedup();
+            scores
+        };
+        for (group, &score) in scores.iter().enumerate() {
+            let residents: Vec<usize> = unpaired
+                .iter()
+                .copied()
+                .filter(|&i| self.entrants[i].score == score && !moved_down.contains(&i))
+                .collect();
+            let last = group + 1 == scores.len();
+            let next_score = scores.get(group + 1).copied();
+            let lower: Vec<usize> = unpaired
+                .iter()
+                .copied()
+                .filter(|&i| self.entrants[i].score < score)
+                .collect();
+            let (pairs, floaters) =
+                self.pair_bracket(&moved_down, &residents, &lower, next_score, last)?;
+            for &(a, b) in &pairs {
+                result.push((a, b));
+                unpaired.retain(|&i| i != a && Some(i) != b);
+            }
+            moved_down = floaters;
+        }
+        Some(result)
+    }
+
+    /// Pairs one bracket: its moved-down players and residents, with the players of lower
+    /// brackets for completion. Returns the bracket's pairs (and the bye, in the last
+    /// bracket) and its downfloaters.
+    #[allow(clippy::type_complexity)]
+    fn pair_bracket(
+        &self,
+        moved_down: &[usize],
+        residents: &[usize],
+        lower: &[usize],
+        next_score: Option<Score>,
+        last: bool,
+    ) -> Option<(Vec<(usize, Option<usize>)>, Vec<usize>)> {
+        // Vertices: the bracket (moved-down first), the lower players, perhaps the bye.
+        let mut vertices: Vec<(usize, Role)> =
+            moved_down.iter().map(|&i| (i, Role::MovedDown)).collect();
+        vertices.extend(residents.iter().map(|&i| (i, Role::Resident)));
+        vertices.extend(lower.iter().map(|&i| {
+            (
+                i,
+                if Some(self.entrants[i].score) == next_score {
+                    Role::Next
+                } else {
+                    Role::Lower
+                },
+            )
+        }));
+        if vertices.len() % 2 == 1 {
+            vertices.push((usize::MAX, Role::Bye));
+        }
+        let bracket_score = self.entrants[residents[0]].score;
+        let mut context = BracketContext::new(self, &vertices, bracket_score, next_score);
+        if last {
+            context.next_score = None;
+        }
+
+        // Pass 1: the criteria only.
+        let mates = context.solve(&vertices, &Ordering::None, &HashSet::new())?;
+        let in_bracket = |role: Role| matches!(role, Role::MovedDown | Role::Resident);
+        let mut fixed: Vec<(usize, usize)> = Vec::new();
+        let mut excluded: HashSet<(usize, usize)> = HashSet::new();
+        let mdp_vertices: Vec<usize> = (0..moved_down.len()).collect();
+        let resident_vertices: Vec<usize> =
+            (moved_down.len()..moved_down.len() + residents.len()).collect();
+        let mut mates = mates;
+        let paired_mdps: Vec<usize> = mdp_vertices
+            .iter()
+            .copied()
+            .filter(|&v| mates[v].is_some_and(|m| in_bracket(vertices[m].1)))
+            .collect();
+        let mut remainder: Vec<usize> = resident_vertices.clone();
+        if !paired_mdps.is_empty() {
+            // Pass 2a: the moved-down players' opponents in candidate order (B.3, B.5).
+            mates = context.solve(
+                &vertices,
+                &Ordering::MovedDown {
+                    mdps: &mdp_vertices,
+                    residents: &resident_vertices,
+                },
+                &HashSet::new(),
+            )?;
+            for &v in &mdp_vertices {
+                match mates[v] {
+                    Some(m) if in_bracket(vertices[m].1) => {
+                        if !fixed.iter().any(|&(a, b)| a == m || b == m) {
+                            fixed.push((v, m));
+                        }
+                    }
+                    _ => {
+                        // Stays a downfloater: it may not join the remainder's pairs.
+                        for &r in &resident_vertices {
+                            excluded.insert((v.min(r), v.max(r)));
+                        }
+                        for &other in &mdp_vertices {
+                            if other != v {
+                                excluded.insert((v.min(other), v.max(other)));
+                            }
+                        }
+                    }
+                }
+            }
+            remainder.retain(|r| !fixed.iter().any(|&(a, b)| a == *r || b == *r));
+        }
+        // Pass 2b: the remainder, S1 against S2 (B.5, B.6), with the fixed pairs kept.
+        let remainder_pairs = remainder
+            .iter()
+            .filter(|&&r| mates[r].is_some_and(|m| vertices[m].1 == Role::Resident))
+            .count()
+            / 2;
+        let s1: Vec<usize> = remainder.iter().copied().take(remainder_pairs).collect();
+        let s2: Vec<usize> = remainder.iter().copied().skip(remainder_pairs).collect();
+        for &(a, b) in &fixed {
+            context.fixed.push((a, b));
+        }
+        let mates = context.solve(
+            &vertices,
+            &Ordering::Remainder { s1: &s1, s2: &s2 },
+            &excluded,
+        )?;
+
+        let mut pairs = Vec::new();
+        let mut floaters = Vec::new();
+        for v in 0..vertices.len() {
+            let (entrant, role) = vertices[v];
+            if !in_bracket(role) {
+                continue;
+            }
+            match mates[v] {
+                Some(m) if in_bracket(vertices[m].1) => {
+                    if v < m {
+                        pairs.push((entrant, Some(vertices[m].0)));
+                    }
+                }
+                Some(m) if vertices[m].1 == Role::Bye && last => pairs.push((entrant, None)),
+                _ => floaters.push(entrant),
+            }
+        }
+        if last && !floaters.is_empty() {
+            return None;
+        }
+        floaters.sort_by(|&a, &b| {
+            self.entrants[b].score.cmp(&self.entrants[a].score).then(
+                self.entrants[a]
+                    .start_rank
+                    .cmp(&self.entrants[b].start_rank),
+            )
+        });
+        Some((pairs, floaters))
+    }
+}
+
+/// The weights of one bracket's matching.
+struct BracketContext<'p, 'a> {
+    pairer: &'p Pairer<'a>,
+    roles: Vec<Role>,
+    entrants: Vec<usize>,
+    bracket_score: Score,
+    next_score: Option<Score>,
+    /// Pairs already decided in this bracket (vertex indices): only their edge is kept.
+    fixed: Vec<(usize, usize)>,
+    /// Distinct score differences of the bracket and of the next one, largest first.
+    bracket_differences: Vec<u32>,
+    next_differences: Vec<u32>,
+}
+
+/// Component offsets of the weight vector.
+const CARDINALITY: usize = 0;
+const BRACKET_PAIRS: usize = 1;
+
+impl<'p, 'a> BracketContext<'p, 'a> {
+    fn new(
+        pairer: &'p Pairer<'a>,
+        vertices: &[(usize, Role)],
+        bracket_score: Score,
+        next_score: Option<Score>,
+    ) -> BracketContext<'p, 'a> {
+        let mut context = BracketContext {
+            pairer,
+            roles: vertices.iter().map(|v| v.1).collect(),
+            entrants: vertices.iter().map(|v| v.0).collect(),
+            bracket_score,
+            next_score,
+            fixed: Vec::new(),
+            bracket_differences: Vec::new(),
+            next_differences: Vec::new(),
+        };
+        let mut bracket = HashSet::new();
+        let mut next = HashSet::new();
+        for a in 0..vertices.len() {
+            for b in a + 1..vertices.len() {
+                let (x, y) = context.differences(a, b);
+                bracket.extend(x);
+                next.extend(y);
+            }
+        }
+        context.bracket_differences = bracket.into_iter().collect();
+        context
+            .bracket_differences
+            .sort_unstable_by(|a, b| b.cmp(a));
+        context.next_differences = next.into_iter().collect();
+        context.next_differences.sort_unstable_by(|a, b| b.cmp(a));
+        context
+    }
+
+    fn score(&self, v: usize) -> u32 {
+        match self.roles[v] {
+            Role::Bye => 0,
+            _ => self.pairer.entrants[self.entrants[v]].score.0,
+        }
+    }
+
+    fn in_bracket(&self, v: usize) -> bool {
+        matches!(self.roles[v], Role::MovedDown | Role::Resident)
+    }
+
+    /// The score difference (A.8) the edge `a`-`b` adds to the bracket's PSD and to the next
+    /// bracket's PSD (C.7), in tenths of a point.
+    fn differences(&self, a: usize, b: usize) -> (Option<u32>, Option<u32>) {
+        let (a, b) = if self.in_bracket(a) || (!self.in_bracket(b) && self.roles[a] == Role::Next) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let artificial = |score: u32| score as i64 - i64::from(Score::WIN.0);
+        let bracket = if self.in_bracket(a) {
+            if self.in_bracket(b) {
+                Some(self.score(a).abs_diff(self.score(b)))
+            } else {
+                // A downfloater: its score minus (the bracket's lowest score - 1 point).
+                Some((self.score(a) as i64 - artificial(self.bracket_score.0)) as u32)
+            }
+        } else {
+            None
+        };
+        let next = match self.next_score {
+            None => None,
+            Some(next_score) => {
+                let is_next = |v: usize| self.roles[v] == Role::Next;
+                if self.in_bracket(a) && self.in_bracket(b) {
+                    None
+                } else if self.in_bracket(a) && is_next(b) {
+                    Some(self.score(a) - self.score(b))
+                } else if self.in_bracket(a) {
+                    Some((self.score(a) as i64 - artificial(next_score.0)) as u32)
+                } else if is_next(a) && is_next(b) {
+                    Some(0)
+                } else if is_next(a) {
+                    Some(Score::WIN.0)
+                } else {
+                    None
+                }
+            }
+        };
+        (bracket, next)
+    }
+
+    fn allowed(&self, a: usize, b: usize) -> bool {
+        match (self.roles[a], self.roles[b]) {
+            (Role::Bye, Role::Bye) => false,
+            (Role::Bye, _) => self.pairer.entrants[self.entrants[b]].bye_allowed,
+            (_, Role::Bye) => self.pairer.entrants[self.entrants[a]].bye_allowed,
+            _ => self.pairer.compatible(self.entrants[a], self.entrants[b]),
+        }
+    }
+
+    /// The weight of edge `a`-`b` (vertex indices, `a` ranked above `b` when both are
+    /// players).
+    fn weight(&self, a: usize, b: usize, ordering: &Ordering<'_>) -> LexWeight {
+        let mut w = [0i64; LEX_COMPONENTS];
+        w[CARDINALITY] = 1;
+        let both_in = self.in_bracket(a) && self.in_bracket(b);
+        if both_in {
+            w[BRACKET_PAIRS] = 1;
+        }
+        let mut at = BRACKET_PAIRS + 1;
+        let (bracket_difference, next_difference) = self.differences(a, b);
+        if let Some(d) = bracket_difference {
+            let index = self
+                .bracket_differences
+                .iter()
+                .position(|&x| x == d)
+                .expect("listed");
+            w[at + index] = -1;
+        }
+        at += self.bracket_differences.len();
+        // C.7: pairs, then the PSD, of the next bracket.
+        if self.next_score.is_some() {
+            let in_next = |v: usize| self.in_bracket(v) || self.roles[v] == Role::Next;
+            if in_next(a) && in_next(b) && !both_in {
+                w[at] = 1;
+            }
+            if let Some(d) = next_difference {
+                let index = self
+                    .next_differences
+                    .iter()
+                    .position(|&x| x == d)
+                    .expect("listed");
+                w[at + 1 + index] = -1;
+            }
+            at += 1 + self.next_differences.len();
+        }
+        // Colours (C.8-C.11) of pairs made in the bracket.
+        if both_in {
+            let (x, y) = (
+                &self.pairer.entrants[self.entrants[a]],
+                &self.pairer.entrants[self.entrants[b]],
+            );
+            let (higher, lower) = if self.entrants[a] < self.entrants[b] {
+                (x, y)
+            } else {
+                (y, x)
+            };
+            let (white, _) = allocate_colours(higher, lower, Colour::White);
+            let mut top_difference = 0;
+            let mut top_three = 0;
+            let mut missed = 0;
+            let mut missed_strong = 0;
+            let topscorers = self.pairer.final_round && (x.topscorer || y.topscorer);
+            for player in [x, y] {
+                let colour = if player.start_rank == white {
+                    Colour::White
+                } else {
+                    Colour::Black
+                };
+                let difference =
+                    player.colour_difference + if colour == Colour::White { 1 } else { -1 };
+                let n = player.colours.len();
+                let three =
+                    n >= 2 && player.colours[n - 1] == colour && player.colours[n - 2] == colour;
+                if topscorers && difference.abs() > 2 {
+                    top_difference += 1;
+                }
+                if topscorers && three {
+                    top_three += 1;
+                }
+                if player.preference.is_some_and(|p| p != colour) {
+                    missed += 1;
+                    if player.strength >= Strength::Strong {
+                        missed_strong += 1;
+                    }
+                }
+            }
+            w[at] = -top_difference; // C.8
+            w[at + 1] = -top_three; // C.9
+            w[at + 2] = -missed; // C.10
+            w[at + 3] = -missed_strong; // C.11
+        }
+        at += 4;
+        // Floats (C.12-C.19): a bracket player who floats down again, or up again.
+        let mut repeats = [0i64; 4];
+        let mut repeat_differences = [0i64; 4];
+        for (me, other) in [(a, b), (b, a)] {
+            if !self.in_bracket(me) {
+                continue;
+            }
+            let entrant = &self.pairer.entrants[self.entrants[me]];
+            let float = if !self.in_bracket(other) {
+                Float::Down
+            } else if self.score(me) > self.score(other) {
+                Float::Down
+            } else if self.score(me) < self.score(other) {
+                Float::Up
+            } else {
+                Float::None
+            };
+            if float == Float::None {
+                continue;
+            }
+            let difference = i64::from(bracket_difference.unwrap_or(0));
+            for (back, &earlier) in entrant.floats.iter().enumerate() {
+                if earlier == float {
+                    let index = 2 * back + usize::from(float == Float::Up);
+                    repeats[index] += 1;
+                    repeat_differences[index] += difference;
+                }
+            }
+        }
+        for index in 0..4 {
+            w[at + index] = -repeats[index]; // C.12-C.15
+            w[at + 4 + index] = -repeat_differences[index]; // C.16-C.19
+        }
+        at += 8;
+        // The handbook's candidate order.
+        let rest = LEX_COMPONENTS - at - 1;
+        match ordering {
+            Ordering::None => {}
+            Ordering::MovedDown { mdps, residents } => {
+                for (me, other) in [(a, b), (b, a)] {
+                    if let Some(position) = mdps.iter().position(|&v| v == me) {
+                        let partner = residents
+                            .iter()
+                            .position(|&v| v == other)
+                            .unwrap_or(residents.len() + 1);
+                        if position < rest {
+                            w[at + 1 + position] = -(partner as i64);
+                        }
+                    }
+                }
+            }
+            Ordering::Remainder { s1, s2 } => {
+                if s1.contains(&a) && s1.contains(&b) {
+                    w[at] = -1; // an exchange (B.6)
+                }
+                for (me, other) in [(a, b), (b, a)] {
+                    if let Some(position) = s1.iter().position(|&v| v == me) {
+                        let partner = match s2.iter().position(|&v| v == other) {
+                            Some(index) => index,
+                            None => {
+                                s2.len()
+                                    + s1.iter().position(|&v| v == other).unwrap_or(s1.len() + 1)
+                            }
+                        };
+                        if position < rest {
+                            w[at + 1 + position] = -(partner as i64);
+                        }
+                    }
+                }
+            }
+        }
+        LexWeight(w)
+    }
+
+    /// A maximum-weight matching with `ordering`; `None` if it leaves a player unpaired
+    /// (the absolute criteria allow no complete pairing).
+    fn solve(
+        &self,
+        vertices: &[(usize, Role)],
+        ordering: &Ordering<'_>,
+        excluded: &HashSet<(usize, usize)>,
+    ) -> Option<Vec<Option<usize>>> {
+        let n = vertices.len();
+        let fixed_vertex = |v: usize| self.fixed.iter().any(|&(a, b)| a == v || b == v);
+        let mut edges = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if !self.allowed(a, b) || excluded.contains(&(a, b)) {
+                    continue;
+                }
+                if (fixed_vertex(a) || fixed_vertex(b))
+                    && !self
+                        .fixed
+                        .iter()
+                        .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+                {
+                    continue;
+                }
+                // Both weights must be positive in the first component; keep the player
+                // ranked higher first for the ordering.
+                let (first, second) = if self.roles[b] == Role::Bye
+                    || (self.roles[a] != Role::Bye && self.entrants[a] < self.entrants[b])
+                {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                edges.push((a, b, self.weight(first, second, ordering)));
+            }
+        }
+        let mates = max_weight_matching(n, &edges);
+        if mates.iter().any(Option::is_none) {
+            return None;
+        }
+        Some(mates)
+    }
 }
