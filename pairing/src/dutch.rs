@@ -105,6 +105,10 @@ struct Entrant {
     opponents: HashSet<u32>,
     /// A.7: over 50% of the maximum possible score, when pairing the last round.
     topscorer: bool,
+    /// The pairing number of E.5: the place among the players with a pairing number, i.e.
+    /// paired in an earlier round or in this one (C.04.2: a player absent from the start
+    /// has none yet).
+    pairing_number: u32,
 }
 
 impl Entrant {
@@ -188,6 +192,7 @@ impl Entrant {
                 .collect(),
             topscorer: final_round && score.0 * 2 > paired * Score::WIN.0,
             colours,
+            pairing_number: 0,
         }
     }
 }
@@ -210,6 +215,17 @@ pub fn pair_round(tournament: &Tournament) -> Result<Pairings, DutchError> {
         .collect();
     if entrants.is_empty() {
         return Err(DutchError::NobodyToPair { round });
+    }
+    let has_pairing_number = |player: &crate::trf::Player| {
+        player.round(round).result == GameResult::NotPaired
+            || (1..round).any(|r| player.round(r).was_paired())
+    };
+    for entrant in &mut entrants {
+        entrant.pairing_number = tournament
+            .players
+            .iter()
+            .filter(|player| player.start_rank <= entrant.start_rank && has_pairing_number(player))
+            .count() as u32;
     }
     // A.2: order by score, then pairing number.
     entrants.sort_by(|a, b| b.score.cmp(&a.score).then(a.start_rank.cmp(&b.start_rank)));
@@ -744,7 +760,6 @@ impl<'p, 'a> BracketContext<'p, 'a> {
         }
         at += 8;
         // The handbook's candidate order.
-        let rest = LEX_COMPONENTS - at - 1;
         match ordering {
             Ordering::None => {}
             Ordering::MovedDown { mdps, residents } => {
@@ -754,29 +769,41 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                             .iter()
                             .position(|&v| v == other)
                             .unwrap_or(residents.len() + 1);
-                        if position < rest {
+                        if at + 1 + position < LEX_COMPONENTS {
                             w[at + 1 + position] = -(partner as i64);
                         }
                     }
                 }
             }
             Ordering::Remainder { s1, s2 } => {
+                // B.6: the fewest exchanges, then the smallest difference between the BSNs
+                // moved from S2 to S1 and those moved from S1 to S2. In a pair of two S1
+                // players the higher BSN went to S2; of two S2 players the lower went to S1.
+                let bsn = |v: usize| {
+                    s1.iter()
+                        .chain(s2.iter())
+                        .position(|&x| x == v)
+                        .map(|i| i as i64 + 1)
+                };
+                let all = (s1.len() + s2.len()) as i64;
                 if s1.contains(&a) && s1.contains(&b) {
-                    w[at] = -1; // an exchange (B.6)
+                    w[at] = -1;
+                    w[at + 1] = bsn(a).max(bsn(b)).unwrap_or(0);
                 }
-                for (me, other) in [(a, b), (b, a)] {
-                    if let Some(position) = s1.iter().position(|&v| v == me) {
-                        let partner = match s2.iter().position(|&v| v == other) {
-                            Some(index) => index,
-                            None => {
-                                s2.len()
-                                    + s1.iter().position(|&v| v == other).unwrap_or(s1.len() + 1)
-                            }
-                        };
-                        if position < rest {
-                            w[at + 1 + position] = -(partner as i64);
-                        }
-                    }
+                if s2.contains(&a) && s2.contains(&b) {
+                    w[at + 1] = -bsn(a).min(bsn(b)).unwrap_or(0);
+                }
+                // B.5: then S1 in order, each against the earliest S2 player possible; the
+                // S1 member of a pair is the one with the lower BSN.
+                let (me, partner) = match (bsn(a), bsn(b)) {
+                    (Some(x), Some(y)) => (x.min(y), x.max(y)),
+                    (Some(x), None) => (x, all + 1),
+                    (None, Some(y)) => (y, all + 1),
+                    (None, None) => (0, 0),
+                };
+                let position = me as usize;
+                if me > 0 && at + 1 + position < LEX_COMPONENTS {
+                    w[at + 1 + position] = -partner;
                 }
             }
         }
