@@ -306,7 +306,7 @@ fn allocate_colours(higher: &Entrant, lower: &Entrant, initial_colour: Colour) -
         return higher_gets(preference);
     }
     // E.5: the initial colour if the higher-ranked player's pairing number is odd.
-    if higher.start_rank % 2 == 1 {
+    if higher.pairing_number % 2 == 1 {
         higher_gets(initial_colour)
     } else {
         higher_gets(initial_colour.opposite())
