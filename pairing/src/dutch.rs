@@ -786,11 +786,18 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                         .map(|i| i as i64 + 1)
                 };
                 let all = (s1.len() + s2.len()) as i64;
+                // Every pair of two S2 players is one exchange; an S1 player left out of S1
+                // (paired with another S1 player, or floating down) is what it exchanged.
+                let in_remainder = |v: usize| s1.contains(&v) || s2.contains(&v);
                 if s1.contains(&a) && s1.contains(&b) {
-                    w[at] = -1;
                     w[at + 1] = bsn(a).max(bsn(b)).unwrap_or(0);
+                } else if s1.contains(&a) && !in_remainder(b) {
+                    w[at + 1] = bsn(a).unwrap_or(0);
+                } else if s1.contains(&b) && !in_remainder(a) {
+                    w[at + 1] = bsn(b).unwrap_or(0);
                 }
                 if s2.contains(&a) && s2.contains(&b) {
+                    w[at] = -1;
                     w[at + 1] = -bsn(a).min(bsn(b)).unwrap_or(0);
                 }
                 // B.5: then S1 in order, each against the earliest S2 player possible; the
