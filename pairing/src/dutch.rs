@@ -14,9 +14,10 @@
 //! 001    4      Dave                              1700                             1.0          2 w 1
 //! ";
 //! let pairings = dutch::pair_round(&trf::parse(text).unwrap()).unwrap();
-//! // The winners meet, the losers meet (score brackets, C.04.3 A.3); colours alternate
-//! // (E.1), and between two equal preferences the higher-ranked player is served (E.4).
-//! assert_eq!(pairings.pairs, [Pair { white: 4, black: 1 }, Pair { white: 3, black: 2 }]);
+//! // The winners meet, the losers meet (score brackets, C.04.3 A.3). Both winners had
+//! // White and both losers Black: between equal preferences the higher-ranked player is
+//! // served (E.4).
+//! assert_eq!(pairings.pairs, [Pair { white: 4, black: 1 }, Pair { white: 2, black: 3 }]);
 //! ```
 //!
 //! # How the pairing is computed
@@ -733,9 +734,8 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                 continue;
             }
             let entrant = &self.pairer.entrants[self.entrants[me]];
-            let float = if !self.in_bracket(other) {
-                Float::Down
-            } else if self.score(me) > self.score(other) {
+            // Floating out of the bracket, or meeting a lower score: a downfloat (A.4).
+            let float = if !self.in_bracket(other) || self.score(me) > self.score(other) {
                 Float::Down
             } else if self.score(me) < self.score(other) {
                 Float::Up

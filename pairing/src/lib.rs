@@ -16,7 +16,7 @@
 //! ```
 //! use kaboom_pairing::{pair_trf, System};
 //!
-//! // Four players, nobody has played yet: round 1 of the Berger table of 4.
+//! // Four players, nobody has played yet (TRF-16 player lines; XXR: 3 rounds).
 //! let trf = "\
 //! XXR 3
 //! 001    1      Alice                             2000
@@ -24,8 +24,11 @@
 //! 001    3      Carol                             1800
 //! 001    4      Dave                              1700
 //! ";
-//! let pairings = pair_trf(trf, System::Berger).unwrap();
-//! assert_eq!(pairings.to_string(), "2\n1 4\n2 3\n");
+//! // The Dutch system pairs the top half against the bottom half (C.04.3 B.2); the first
+//! // player gets the initial colour, White unless `XXC black1` says otherwise (E.5).
+//! assert_eq!(pair_trf(trf, System::Dutch).unwrap().to_string(), "2\n1 3\n4 2\n");
+//! // Round 1 of the Berger table of 4 (C.05 Annex 1).
+//! assert_eq!(pair_trf(trf, System::Berger).unwrap().to_string(), "2\n1 4\n2 3\n");
 //! ```
 #![deny(missing_docs)]
 

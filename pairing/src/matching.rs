@@ -169,7 +169,7 @@ impl<W: Weight> State<W> {
 
     fn endpoint(&self, p: usize) -> usize {
         let (i, j, _) = self.edges[p / 2];
-        if p % 2 == 0 { i } else { j }
+        if p.is_multiple_of(2) { i } else { j }
     }
 
     /// The slack of edge `k`: `dual(i) + dual(j) - 2 weight(k)`.
