@@ -22,30 +22,36 @@
 //!
 //! # How the pairing is computed
 //!
-//! Brackets are paired from the highest score down (C.04.3 A.3, B). For each bracket, one
-//! maximum-weight matching over the bracket and every lower player decides which pairs the
-//! bracket makes and who floats down. Each edge's weight is a vector of integers compared
-//! lexicographically, one component per criterion in the handbook's order, so the matching
-//! applies them one after the other:
+//! Brackets are paired from the highest score down (C.04.3 A.3, B). Each bracket is one
+//! maximum-weight matching over the bracket and the residents of the next one. Each edge's
+//! weight is a vector of integers compared lexicographically, one component per criterion
+//! in the handbook's order, so the matching applies them one after the other:
 //!
 //! 1. only compatible players are joined: C.1 (no second game), C.3 (no two non-topscorers
 //!    with the same absolute colour preference); the bye goes only to a player allowed it
 //!    (C.2);
-//! 2. every player of the round is paired (C.4, completion: the lower players count too);
-//! 3. as many pairs as possible in the bracket (C.5), then the smallest pairing score
+//! 2. as many pairs as possible in the bracket (C.5), then the smallest pairing score
 //!    difference (C.6, A.8), then as many pairs and the smallest PSD in the next bracket (C.7);
-//! 4. colour criteria C.8 to C.11 (A.6, A.7), then float criteria C.12 to C.19 (A.4);
-//! 5. among the pairings still equal, the one the handbook's candidate order reaches first:
+//! 3. colour criteria C.8 to C.11 (A.6, A.7), then float criteria C.12 to C.19 (A.4);
+//! 4. among the pairings still equal, the one the handbook's candidate order reaches first:
 //!    moved-down players are paired first, each with the highest-ranked resident possible
-//!    (B.3, B.5), then the remainder pairs S1 against S2 with the fewest exchanges (B.6) and
-//!    S2 in the order of its transpositions (B.5).
+//!    (B.3, B.5), then the remainder pairs S1 against S2 with the fewest exchanges and the
+//!    smallest BSN difference (B.6) and S2 in the order of its transpositions (B.5).
+//!
+//! If the downfloaters chosen leave the rest of the round unpairable (C.4, completion),
+//! the bracket is the penultimate pairing bracket (A.9): it is paired again with every lower
+//! player in view and completion as the first criterion, and all the players below it form
+//! the collapsed last bracket. The last bracket pairs everybody but the bye.
 //!
 //! Colours are then allocated by C.04.3 E.1 to E.5. This is the method of bbpPairings (a
-//! weighted matching whose weights encode the criteria), re-derived from the handbook.
+//! weighted matching whose weights encode the criteria, bracket by bracket), re-derived
+//! from the handbook; where the handbook leaves room, the choices follow bbpPairings'
+//! reading so that both programs agree (see `docs/PERFORMANCE.md`, "Swiss pairings against
+//! bbpPairings").
 
 use std::collections::HashSet;
 
-use crate::matching::{LEX_COMPONENTS, LexWeight, max_weight_matching};
+use crate::matching::{LEX_COMPONENTS, LexWeight, Weight, max_weight_matching};
 use crate::trf::{Colour, GameResult, Tournament};
 use crate::{Pair, Pairings, Score};
 
@@ -325,14 +331,38 @@ struct Pairer<'a> {
 enum Role {
     /// A moved-down player of the bracket (A.4.a).
     MovedDown,
-    /// A resident of the bracket (A.3).
+    /// A resident of the bracket (A.3); in the collapsed last bracket, every remaining
+    /// player who was not moved down.
     Resident,
-    /// A resident of the next bracket.
+    /// A resident of the next bracket (C.7 looks at it).
     Next,
-    /// A player of a lower bracket.
+    /// A player of a lower bracket, seen by the penultimate pairing bracket for completion.
     Lower,
-    /// The dummy standing for the pairing-allocated bye.
+    /// The dummy standing for the pairing-allocated bye (last bracket only).
     Bye,
+}
+
+/// How a bracket is paired.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// An ordinary bracket, paired with a view of the next one (C.7); `next_is_last` when
+    /// the next bracket is the last, whose pairs must leave the bye to an allowed player.
+    Ordinary { next_is_last: bool },
+    /// The penultimate pairing bracket (A.9): an ordinary bracket whose pairing left the
+    /// rest unpairable, paired again with every lower player in view so that the round
+    /// can be completed (C.4); the criteria still judge the bracket's own pairs.
+    Penultimate,
+    /// The last bracket: every remaining player (after a penultimate bracket, all lower
+    /// score groups collapsed into one, A.9), all paired but at most one, who gets the
+    /// pairing-allocated bye (C.2, C.4).
+    Last,
+}
+
+impl Mode {
+    /// Whether the matching must pair everybody it sees (C.4), the bye included.
+    fn completes(self) -> bool {
+        matches!(self, Mode::Penultimate | Mode::Last)
+    }
 }
 
 /// The tie-break between optimal pairings of a bracket: the handbook's candidate order
@@ -350,6 +380,9 @@ enum Ordering<'o> {
     Remainder { s1: &'o [usize], s2: &'o [usize] },
 }
 
+/// A bracket's pairs (entrant indices, `None` for the bye) and its downfloaters.
+type BracketPairing = (Vec<(usize, Option<usize>)>, Vec<usize>);
+
 impl Pairer<'_> {
     fn compatible(&self, a: usize, b: usize) -> bool {
         let (x, y) = (&self.entrants[a], &self.entrants[b]);
@@ -364,114 +397,166 @@ impl Pairer<'_> {
             && !(self.final_round && (x.topscorer || y.topscorer)))
     }
 
+    /// Whether `players` can all be paired, one of them perhaps with the bye (C.1-C.4).
+    fn can_complete(&self, players: &[usize]) -> bool {
+        let n = players.len();
+        let mut edges = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.compatible(players[a], players[b]) {
+                    edges.push((a, b, 1i64));
+                }
+            }
+            if n % 2 == 1 && self.entrants[players[a]].bye_allowed {
+                edges.push((a, n, 1i64));
+            }
+        }
+        let vertices = n + n % 2;
+        max_weight_matching(vertices, &edges)
+            .iter()
+            .all(Option::is_some)
+    }
+
     /// Pairs every bracket; returns pairs of entrant indices, `None` for the bye.
     fn pair(&self) -> Option<Vec<(usize, Option<usize>)>> {
-        let count = self.entrants.len();
+        let all: Vec<usize> = (0..self.entrants.len()).collect();
+        if !self.can_complete(&all) {
+            return None;
+        }
         let mut result = Vec::new();
-        let mut unpaired: Vec<usize> = (0..count).collect();
+        let mut unpaired = all;
         let mut moved_down: Vec<usize> = Vec::new();
-        let scores: Vec<Score> = {
-            let mut scores: Vec<Score> = self.entrants.iter().map(|e| e.score).collect();
-            scores.dedup();
-            scores
-        };
+        let mut scores: Vec<Score> = self.entrants.iter().map(|e| e.score).collect();
+        scores.dedup();
         for (group, &score) in scores.iter().enumerate() {
             let residents: Vec<usize> = unpaired
                 .iter()
                 .copied()
                 .filter(|&i| self.entrants[i].score == score && !moved_down.contains(&i))
                 .collect();
-            let last = group + 1 == scores.len();
-            let next_score = scores.get(group + 1).copied();
             let lower: Vec<usize> = unpaired
                 .iter()
                 .copied()
                 .filter(|&i| self.entrants[i].score < score)
                 .collect();
-            let (pairs, floaters) =
-                self.pair_bracket(&moved_down, &residents, &lower, next_score, last)?;
-            for &(a, b) in &pairs {
-                result.push((a, b));
-                unpaired.retain(|&i| i != a && Some(i) != b);
+            if !lower.is_empty() {
+                let next_score = scores[group + 1];
+                let next: Vec<usize> = lower
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.entrants[i].score == next_score)
+                    .collect();
+                let next_is_last = next.len() == lower.len();
+                let (pairs, floaters) = self.pair_bracket(
+                    &moved_down,
+                    &residents,
+                    &next,
+                    Mode::Ordinary { next_is_last },
+                )?;
+                let mut rest = floaters.clone();
+                rest.extend(&lower);
+                // C.4: the downfloaters must let the rest be paired; if not, this is the
+                // penultimate pairing bracket (A.9), paired again with completion in view,
+                // and everybody below it makes the collapsed last bracket.
+                if self.can_complete(&rest) {
+                    for &(a, b) in &pairs {
+                        result.push((a, b));
+                        unpaired.retain(|&i| i != a && Some(i) != b);
+                    }
+                    moved_down = floaters;
+                    continue;
+                }
+                let (pairs, floaters) =
+                    self.pair_bracket(&moved_down, &residents, &lower, Mode::Penultimate)?;
+                result.extend(pairs);
+                let (pairs, rest) = self.pair_bracket(&floaters, &lower, &[], Mode::Last)?;
+                if !rest.is_empty() {
+                    return None;
+                }
+                result.extend(pairs);
+                break;
             }
-            moved_down = floaters;
+            let (pairs, rest) = self.pair_bracket(&moved_down, &residents, &[], Mode::Last)?;
+            if !rest.is_empty() {
+                return None;
+            }
+            result.extend(pairs);
+            break;
         }
         Some(result)
     }
 
-    /// Pairs one bracket: its moved-down players and residents, with the players of lower
-    /// brackets for completion. Returns the bracket's pairs (and the bye, in the last
-    /// bracket) and its downfloaters.
-    #[allow(clippy::type_complexity)]
+    /// Pairs one bracket: its moved-down players and residents, seeing `others`: the next
+    /// bracket's residents in an ordinary bracket (C.7), every lower player in the
+    /// penultimate one (C.4). Returns the bracket's pairs (and the bye, in the last bracket)
+    /// and its downfloaters.
     fn pair_bracket(
         &self,
         moved_down: &[usize],
         residents: &[usize],
-        lower: &[usize],
-        next_score: Option<Score>,
-        last: bool,
-    ) -> Option<(Vec<(usize, Option<usize>)>, Vec<usize>)> {
-        // Vertices: the bracket (moved-down first), the lower players, perhaps the bye.
+        others: &[usize],
+        mode: Mode,
+    ) -> Option<BracketPairing> {
         let mut vertices: Vec<(usize, Role)> =
             moved_down.iter().map(|&i| (i, Role::MovedDown)).collect();
         vertices.extend(residents.iter().map(|&i| (i, Role::Resident)));
-        vertices.extend(lower.iter().map(|&i| {
-            (
-                i,
-                if Some(self.entrants[i].score) == next_score {
-                    Role::Next
-                } else {
-                    Role::Lower
-                },
-            )
-        }));
-        if vertices.len() % 2 == 1 {
+        let other_role = if mode == Mode::Penultimate {
+            Role::Lower
+        } else {
+            Role::Next
+        };
+        vertices.extend(others.iter().map(|&i| (i, other_role)));
+        if mode.completes() && vertices.len() % 2 == 1 {
             vertices.push((usize::MAX, Role::Bye));
         }
-        let bracket_score = self.entrants[residents[0]].score;
-        let mut context = BracketContext::new(self, &vertices, bracket_score, next_score);
-        if last {
-            context.next_score = None;
-        }
+        let next: &[usize] = if other_role == Role::Next {
+            others
+        } else {
+            &[]
+        };
+        let next_score = next.first().map(|&i| self.entrants[i].score);
+        // A.8's "lowest ranked player of the current bracket": as bbpPairings reads it, the
+        // lowest player the bracket's pairing looks at, the next bracket's in an ordinary one.
+        let lowest_score = residents
+            .iter()
+            .chain(next)
+            .map(|&i| self.entrants[i].score)
+            .min()?;
+        let mut context = BracketContext::new(self, &vertices, lowest_score, next_score, mode);
+        let in_bracket = |role: Role| matches!(role, Role::MovedDown | Role::Resident);
 
         // Pass 1: the criteria only.
-        let mates = context.solve(&vertices, &Ordering::None, &HashSet::new())?;
-        let in_bracket = |role: Role| matches!(role, Role::MovedDown | Role::Resident);
-        let mut fixed: Vec<(usize, usize)> = Vec::new();
+        let mut mates = context.solve(&Ordering::None, &HashSet::new())?;
         let mut excluded: HashSet<(usize, usize)> = HashSet::new();
         let mdp_vertices: Vec<usize> = (0..moved_down.len()).collect();
         let resident_vertices: Vec<usize> =
             (moved_down.len()..moved_down.len() + residents.len()).collect();
-        let mut mates = mates;
-        let paired_mdps: Vec<usize> = mdp_vertices
-            .iter()
-            .copied()
-            .filter(|&v| mates[v].is_some_and(|m| in_bracket(vertices[m].1)))
-            .collect();
+        let paired_in_bracket =
+            |mates: &[Option<usize>], v: usize| mates[v].is_some_and(|m| in_bracket(vertices[m].1));
         let mut remainder: Vec<usize> = resident_vertices.clone();
-        if !paired_mdps.is_empty() {
+        if mdp_vertices.iter().any(|&v| paired_in_bracket(&mates, v)) {
             // Pass 2a: the moved-down players' opponents in candidate order (B.3, B.5).
             mates = context.solve(
-                &vertices,
                 &Ordering::MovedDown {
                     mdps: &mdp_vertices,
                     residents: &resident_vertices,
                 },
                 &HashSet::new(),
             )?;
+            let mut fixed: Vec<(usize, usize)> = Vec::new();
             for &v in &mdp_vertices {
                 match mates[v] {
                     Some(m) if in_bracket(vertices[m].1) => {
-                        if !fixed.iter().any(|&(a, b)| a == m || b == m) {
+                        if !fixed
+                            .iter()
+                            .any(|&(a, b)| a == m || b == m || a == v || b == v)
+                        {
                             fixed.push((v, m));
                         }
                     }
                     _ => {
                         // Stays a downfloater: it may not join the remainder's pairs.
-                        for &r in &resident_vertices {
-                            excluded.insert((v.min(r), v.max(r)));
-                        }
-                        for &other in &mdp_vertices {
+                        for &other in mdp_vertices.iter().chain(&resident_vertices) {
                             if other != v {
                                 excluded.insert((v.min(other), v.max(other)));
                             }
@@ -480,6 +565,7 @@ impl Pairer<'_> {
                 }
             }
             remainder.retain(|r| !fixed.iter().any(|&(a, b)| a == *r || b == *r));
+            context.fixed = fixed;
         }
         // Pass 2b: the remainder, S1 against S2 (B.5, B.6), with the fixed pairs kept.
         let remainder_pairs = remainder
@@ -487,21 +573,12 @@ impl Pairer<'_> {
             .filter(|&&r| mates[r].is_some_and(|m| vertices[m].1 == Role::Resident))
             .count()
             / 2;
-        let s1: Vec<usize> = remainder.iter().copied().take(remainder_pairs).collect();
-        let s2: Vec<usize> = remainder.iter().copied().skip(remainder_pairs).collect();
-        for &(a, b) in &fixed {
-            context.fixed.push((a, b));
-        }
-        let mates = context.solve(
-            &vertices,
-            &Ordering::Remainder { s1: &s1, s2: &s2 },
-            &excluded,
-        )?;
+        let (s1, s2) = remainder.split_at(remainder_pairs);
+        let mates = context.solve(&Ordering::Remainder { s1, s2 }, &excluded)?;
 
         let mut pairs = Vec::new();
         let mut floaters = Vec::new();
-        for v in 0..vertices.len() {
-            let (entrant, role) = vertices[v];
+        for (v, &(entrant, role)) in vertices.iter().enumerate() {
             if !in_bracket(role) {
                 continue;
             }
@@ -511,20 +588,13 @@ impl Pairer<'_> {
                         pairs.push((entrant, Some(vertices[m].0)));
                     }
                 }
-                Some(m) if vertices[m].1 == Role::Bye && last => pairs.push((entrant, None)),
+                Some(m) if vertices[m].1 == Role::Bye && mode == Mode::Last => {
+                    pairs.push((entrant, None));
+                }
                 _ => floaters.push(entrant),
             }
         }
-        if last && !floaters.is_empty() {
-            return None;
-        }
-        floaters.sort_by(|&a, &b| {
-            self.entrants[b].score.cmp(&self.entrants[a].score).then(
-                self.entrants[a]
-                    .start_rank
-                    .cmp(&self.entrants[b].start_rank),
-            )
-        });
+        floaters.sort_unstable();
         Some((pairs, floaters))
     }
 }
@@ -534,32 +604,37 @@ struct BracketContext<'p, 'a> {
     pairer: &'p Pairer<'a>,
     roles: Vec<Role>,
     entrants: Vec<usize>,
-    bracket_score: Score,
+    /// The lowest score of the bracket's residents (A.8's artificial value is one point less).
+    lowest_score: Score,
+    /// The score of the next bracket's residents (ordinary brackets).
     next_score: Option<Score>,
+    mode: Mode,
     /// Pairs already decided in this bracket (vertex indices): only their edge is kept.
     fixed: Vec<(usize, usize)>,
-    /// Distinct score differences of the bracket and of the next one, largest first.
+    /// Distinct score differences (A.8) of the bracket and of the next one, largest first.
     bracket_differences: Vec<u32>,
     next_differences: Vec<u32>,
 }
 
 /// Component offsets of the weight vector.
-const CARDINALITY: usize = 0;
+const COMPLETION: usize = 0;
 const BRACKET_PAIRS: usize = 1;
 
 impl<'p, 'a> BracketContext<'p, 'a> {
     fn new(
         pairer: &'p Pairer<'a>,
         vertices: &[(usize, Role)],
-        bracket_score: Score,
+        lowest_score: Score,
         next_score: Option<Score>,
+        mode: Mode,
     ) -> BracketContext<'p, 'a> {
         let mut context = BracketContext {
             pairer,
             roles: vertices.iter().map(|v| v.1).collect(),
             entrants: vertices.iter().map(|v| v.0).collect(),
-            bracket_score,
+            lowest_score,
             next_score,
+            mode,
             fixed: Vec::new(),
             bracket_differences: Vec::new(),
             next_differences: Vec::new(),
@@ -567,10 +642,19 @@ impl<'p, 'a> BracketContext<'p, 'a> {
         let mut bracket = HashSet::new();
         let mut next = HashSet::new();
         for a in 0..vertices.len() {
+            if context.in_bracket(a) {
+                bracket.insert(context.float_difference(a));
+            }
+            if let Some(d) = context.next_float_difference(a) {
+                next.insert(d);
+            }
             for b in a + 1..vertices.len() {
-                let (x, y) = context.differences(a, b);
-                bracket.extend(x);
-                next.extend(y);
+                if context.in_bracket(a) && context.in_bracket(b) {
+                    bracket.insert(context.score(a).abs_diff(context.score(b)));
+                }
+                if let Some(d) = context.next_pair_difference(a, b) {
+                    next.insert(d);
+                }
             }
         }
         context.bracket_differences = bracket.into_iter().collect();
@@ -593,89 +677,92 @@ impl<'p, 'a> BracketContext<'p, 'a> {
         matches!(self.roles[v], Role::MovedDown | Role::Resident)
     }
 
-    /// The score difference (A.8) the edge `a`-`b` adds to the bracket's PSD and to the next
-    /// bracket's PSD (C.7), in tenths of a point.
-    fn differences(&self, a: usize, b: usize) -> (Option<u32>, Option<u32>) {
-        let (a, b) = if self.in_bracket(a) || (!self.in_bracket(b) && self.roles[a] == Role::Next) {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        let artificial = |score: u32| score as i64 - i64::from(Score::WIN.0);
-        let bracket = if self.in_bracket(a) {
-            if self.in_bracket(b) {
-                Some(self.score(a).abs_diff(self.score(b)))
-            } else {
-                // A downfloater: its score minus (the bracket's lowest score - 1 point).
-                Some((self.score(a) as i64 - artificial(self.bracket_score.0)) as u32)
-            }
-        } else {
-            None
-        };
-        let next = match self.next_score {
-            None => None,
-            Some(next_score) => {
-                let is_next = |v: usize| self.roles[v] == Role::Next;
-                if self.in_bracket(a) && self.in_bracket(b) {
-                    None
-                } else if self.in_bracket(a) && is_next(b) {
-                    Some(self.score(a) - self.score(b))
-                } else if self.in_bracket(a) {
-                    Some((self.score(a) as i64 - artificial(next_score.0)) as u32)
-                } else if is_next(a) && is_next(b) {
-                    Some(0)
-                } else if is_next(a) {
-                    Some(Score::WIN.0)
-                } else {
-                    None
-                }
-            }
-        };
-        (bracket, next)
+    /// A.8: a downfloater's score difference, its score minus the bracket's lowest score
+    /// plus one point (tenths of a point).
+    fn float_difference(&self, v: usize) -> u32 {
+        self.score(v) + Score::WIN.0 - self.lowest_score.0
+    }
+
+    /// The next bracket's (C.7) difference of `v` left unpaired there: a bracket player
+    /// floating on, or a next-bracket resident floating down.
+    fn next_float_difference(&self, v: usize) -> Option<u32> {
+        let next_score = self.next_score?;
+        (self.in_bracket(v) || self.roles[v] == Role::Next)
+            .then(|| self.score(v) + Score::WIN.0 - next_score.0)
+    }
+
+    /// The next bracket's difference of a pair made there: a bracket player's downfloat
+    /// against a next-bracket resident, or two next-bracket residents.
+    fn next_pair_difference(&self, a: usize, b: usize) -> Option<u32> {
+        self.next_score?;
+        let next = |v: usize| self.roles[v] == Role::Next;
+        let in_next = |v: usize| self.in_bracket(v) || next(v);
+        (in_next(a) && in_next(b) && (next(a) || next(b)))
+            .then(|| self.score(a).abs_diff(self.score(b)))
     }
 
     fn allowed(&self, a: usize, b: usize) -> bool {
         match (self.roles[a], self.roles[b]) {
             (Role::Bye, Role::Bye) => false,
+            // B.3: moved-down players are paired with residents, not with each other.
+            (Role::MovedDown, Role::MovedDown) => false,
             (Role::Bye, _) => self.pairer.entrants[self.entrants[b]].bye_allowed,
             (_, Role::Bye) => self.pairer.entrants[self.entrants[a]].bye_allowed,
             _ => self.pairer.compatible(self.entrants[a], self.entrants[b]),
         }
     }
 
+    fn bye_refused(&self, v: usize) -> i64 {
+        match self.roles[v] {
+            Role::Bye => 0,
+            _ => i64::from(!self.pairer.entrants[self.entrants[v]].bye_allowed),
+        }
+    }
+
     /// The weight of edge `a`-`b` (vertex indices, `a` ranked above `b` when both are
-    /// players).
+    /// players). Every component is the improvement over leaving both unpaired, so that
+    /// unpaired players (downfloaters) count with their baseline.
     fn weight(&self, a: usize, b: usize, ordering: &Ordering<'_>) -> LexWeight {
         let mut w = [0i64; LEX_COMPONENTS];
-        w[CARDINALITY] = 1;
         let both_in = self.in_bracket(a) && self.in_bracket(b);
+        if self.mode.completes() {
+            // C.4: everybody paired (the bye is the dummy's edge).
+            w[COMPLETION] = 1;
+        }
         if both_in {
-            w[BRACKET_PAIRS] = 1;
+            w[BRACKET_PAIRS] = 1; // C.5
         }
         let mut at = BRACKET_PAIRS + 1;
-        let (bracket_difference, next_difference) = self.differences(a, b);
-        if let Some(d) = bracket_difference {
-            let index = self
-                .bracket_differences
-                .iter()
-                .position(|&x| x == d)
-                .expect("listed");
-            w[at + index] = -1;
+        // C.6: the PSD, as counts per score difference, largest first; a pair replaces its
+        // two players' downfloater differences by its own.
+        let index_of = |list: &[u32], d: u32| list.iter().position(|&x| x == d).expect("listed");
+        if both_in {
+            w[at + index_of(&self.bracket_differences, self.float_difference(a))] += 1;
+            w[at + index_of(&self.bracket_differences, self.float_difference(b))] += 1;
+            w[at + index_of(
+                &self.bracket_differences,
+                self.score(a).abs_diff(self.score(b)),
+            )] -= 1;
         }
         at += self.bracket_differences.len();
         // C.7: pairs, then the PSD, of the next bracket.
-        if self.next_score.is_some() {
-            let in_next = |v: usize| self.in_bracket(v) || self.roles[v] == Role::Next;
-            if in_next(a) && in_next(b) && !both_in {
-                w[at] = 1;
+        if let Mode::Ordinary { next_is_last } = self.mode {
+            if next_is_last {
+                // The next bracket is the last: every pair of the two brackets counts, and
+                // pairs of players refused the bye count more, leaving it to one allowed it.
+                w[at] = 1 + self.bye_refused(a) + self.bye_refused(b);
             }
-            if let Some(d) = next_difference {
-                let index = self
-                    .next_differences
-                    .iter()
-                    .position(|&x| x == d)
-                    .expect("listed");
-                w[at + 1 + index] = -1;
+            if let Some(d) = self.next_pair_difference(a, b) {
+                if !next_is_last {
+                    w[at] = 1;
+                }
+                w[at + 1 + index_of(&self.next_differences, d)] -= 1;
+            }
+            for v in [a, b] {
+                let leaves_next = self.next_pair_difference(a, b).is_some() || both_in;
+                if let (true, Some(d)) = (leaves_next, self.next_float_difference(v)) {
+                    w[at + 1 + index_of(&self.next_differences, d)] += 1;
+                }
             }
             at += 1 + self.next_differences.len();
         }
@@ -726,37 +813,30 @@ impl<'p, 'a> BracketContext<'p, 'a> {
             w[at + 3] = -missed_strong; // C.11
         }
         at += 4;
-        // Floats (C.12-C.19): a bracket player who floats down again, or up again.
-        let mut repeats = [0i64; 4];
-        let mut repeat_differences = [0i64; 4];
-        for (me, other) in [(a, b), (b, a)] {
-            if !self.in_bracket(me) {
-                continue;
-            }
-            let entrant = &self.pairer.entrants[self.entrants[me]];
-            // Floating out of the bracket, or meeting a lower score: a downfloat (A.4).
-            let float = if !self.in_bracket(other) || self.score(me) > self.score(other) {
-                Float::Down
-            } else if self.score(me) < self.score(other) {
-                Float::Up
-            } else {
-                Float::None
-            };
-            if float == Float::None {
-                continue;
-            }
-            let difference = i64::from(bracket_difference.unwrap_or(0));
-            for (back, &earlier) in entrant.floats.iter().enumerate() {
-                if earlier == float {
-                    let index = 2 * back + usize::from(float == Float::Up);
-                    repeats[index] += 1;
-                    repeat_differences[index] += difference;
+        // Floats (C.12-C.19). Unpaired bracket players float down; a pair in the bracket
+        // replaces that by its own floats: down for the higher score, up for the lower.
+        if both_in {
+            for (me, other) in [(a, b), (b, a)] {
+                let entrant = &self.pairer.entrants[self.entrants[me]];
+                let float = match self.score(me).cmp(&self.score(other)) {
+                    std::cmp::Ordering::Greater => Float::Down,
+                    std::cmp::Ordering::Less => Float::Up,
+                    std::cmp::Ordering::Equal => Float::None,
+                };
+                let difference = i64::from(self.score(me).abs_diff(self.score(other)));
+                let baseline = i64::from(self.float_difference(me));
+                for (back, &earlier) in entrant.floats.iter().enumerate() {
+                    if earlier == Float::Down {
+                        w[at + 2 * back] += 1; // no longer the baseline downfloat
+                        w[at + 4 + 2 * back] += baseline;
+                    }
+                    if float != Float::None && earlier == float {
+                        let index = 2 * back + usize::from(float == Float::Up);
+                        w[at + index] -= 1; // C.12-C.15
+                        w[at + 4 + index] -= difference; // C.16-C.19
+                    }
                 }
             }
-        }
-        for index in 0..4 {
-            w[at + index] = -repeats[index]; // C.12-C.15
-            w[at + 4 + index] = -repeat_differences[index]; // C.16-C.19
         }
         at += 8;
         // The handbook's candidate order.
@@ -777,8 +857,9 @@ impl<'p, 'a> BracketContext<'p, 'a> {
             }
             Ordering::Remainder { s1, s2 } => {
                 // B.6: the fewest exchanges, then the smallest difference between the BSNs
-                // moved from S2 to S1 and those moved from S1 to S2. In a pair of two S1
-                // players the higher BSN went to S2; of two S2 players the lower went to S1.
+                // moved from S2 to S1 and those moved from S1 to S2. Every pair of two S2
+                // players is one exchange; an S1 player left out of S1 (paired with
+                // another S1 player, or floating down) is what it exchanged.
                 let bsn = |v: usize| {
                     s1.iter()
                         .chain(s2.iter())
@@ -786,8 +867,6 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                         .map(|i| i as i64 + 1)
                 };
                 let all = (s1.len() + s2.len()) as i64;
-                // Every pair of two S2 players is one exchange; an S1 player left out of S1
-                // (paired with another S1 player, or floating down) is what it exchanged.
                 let in_remainder = |v: usize| s1.contains(&v) || s2.contains(&v);
                 if s1.contains(&a) && s1.contains(&b) {
                     w[at + 1] = bsn(a).max(bsn(b)).unwrap_or(0);
@@ -817,15 +896,14 @@ impl<'p, 'a> BracketContext<'p, 'a> {
         LexWeight(w)
     }
 
-    /// A maximum-weight matching with `ordering`; `None` if it leaves a player unpaired
-    /// (the absolute criteria allow no complete pairing).
+    /// A maximum-weight matching with `ordering`. In the last bracket every player must be
+    /// paired (`None` otherwise: the absolute criteria allow no complete pairing).
     fn solve(
         &self,
-        vertices: &[(usize, Role)],
         ordering: &Ordering<'_>,
         excluded: &HashSet<(usize, usize)>,
     ) -> Option<Vec<Option<usize>>> {
-        let n = vertices.len();
+        let n = self.roles.len();
         let fixed_vertex = |v: usize| self.fixed.iter().any(|&(a, b)| a == v || b == v);
         let mut edges = Vec::new();
         for a in 0..n {
@@ -841,8 +919,6 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                 {
                     continue;
                 }
-                // Both weights must be positive in the first component; keep the player
-                // ranked higher first for the ordering.
                 let (first, second) = if self.roles[b] == Role::Bye
                     || (self.roles[a] != Role::Bye && self.entrants[a] < self.entrants[b])
                 {
@@ -850,11 +926,14 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                 } else {
                     (b, a)
                 };
-                edges.push((a, b, self.weight(first, second, ordering)));
+                let weight = self.weight(first, second, ordering);
+                if weight > LexWeight::zero() {
+                    edges.push((a, b, weight));
+                }
             }
         }
         let mates = max_weight_matching(n, &edges);
-        if mates.iter().any(Option::is_none) {
+        if self.mode.completes() && mates.iter().any(Option::is_none) {
             return None;
         }
         Some(mates)
