@@ -868,16 +868,33 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                 };
                 let all = (s1.len() + s2.len()) as i64;
                 let in_remainder = |v: usize| s1.contains(&v) || s2.contains(&v);
+                let mut moved_out = None;
+                let mut moved_in = None;
                 if s1.contains(&a) && s1.contains(&b) {
-                    w[at + 1] = bsn(a).max(bsn(b)).unwrap_or(0);
+                    moved_out = if bsn(a) > bsn(b) { Some(a) } else { Some(b) };
                 } else if s1.contains(&a) && !in_remainder(b) {
-                    w[at + 1] = bsn(a).unwrap_or(0);
+                    moved_out = Some(a);
                 } else if s1.contains(&b) && !in_remainder(a) {
-                    w[at + 1] = bsn(b).unwrap_or(0);
+                    moved_out = Some(b);
                 }
                 if s2.contains(&a) && s2.contains(&b) {
                     w[at] = -1;
-                    w[at + 1] = -bsn(a).min(bsn(b)).unwrap_or(0);
+                    moved_in = if bsn(a) < bsn(b) { Some(a) } else { Some(b) };
+                }
+                let out_flags = at + 2;
+                let in_flags = out_flags + s1.len();
+                let order = in_flags + s2.len();
+                if let Some(v) = moved_out {
+                    w[at + 1] += bsn(v).unwrap_or(0);
+                    // Then the exchange moving the S1 players with the highest BSNs ...
+                    let from_bottom = s1.iter().rev().position(|&x| x == v).expect("in S1");
+                    w[out_flags + from_bottom] = 1;
+                }
+                if let Some(v) = moved_in {
+                    w[at + 1] -= bsn(v).unwrap_or(0);
+                    // ... and the S2 players with the lowest BSNs.
+                    let from_top = s2.iter().position(|&x| x == v).expect("in S2");
+                    w[in_flags + from_top] = 1;
                 }
                 // B.5: then S1 in order, each against the earliest S2 player possible; the
                 // S1 member of a pair is the one with the lower BSN.
@@ -888,8 +905,8 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                     (None, None) => (0, 0),
                 };
                 let position = me as usize;
-                if me > 0 && at + 1 + position < LEX_COMPONENTS {
-                    w[at + 1 + position] = -partner;
+                if me > 0 && order + position < LEX_COMPONENTS {
+                    w[order + position] = -partner;
                 }
             }
         }

@@ -29,7 +29,7 @@ impl Weight for i64 {
 }
 
 /// The number of components of a [`LexWeight`].
-pub(crate) const LEX_COMPONENTS: usize = 96;
+pub(crate) const LEX_COMPONENTS: usize = 128;
 
 /// A vector of integers compared lexicographically (component 0 first), added component by
 /// component.
