@@ -842,71 +842,57 @@ impl<'p, 'a> BracketContext<'p, 'a> {
         // The handbook's candidate order.
         match ordering {
             Ordering::None => {}
+            // Each component is the gain over leaving the player unpaired, the worst
+            // position, so that unpaired players need no edge.
             Ordering::MovedDown { mdps, residents } => {
                 for (me, other) in [(a, b), (b, a)] {
-                    if let Some(position) = mdps.iter().position(|&v| v == me) {
-                        let partner = residents
-                            .iter()
-                            .position(|&v| v == other)
-                            .unwrap_or(residents.len() + 1);
-                        if at + 1 + position < LEX_COMPONENTS {
-                            w[at + 1 + position] = -(partner as i64);
-                        }
+                    if let (Some(position), Some(partner)) = (
+                        mdps.iter().position(|&v| v == me),
+                        residents.iter().position(|&v| v == other),
+                    ) && at + 1 + position < LEX_COMPONENTS
+                    {
+                        w[at + 1 + position] = (residents.len() - partner) as i64;
                     }
                 }
             }
             Ordering::Remainder { s1, s2 } => {
-                // B.6: the fewest exchanges, then the smallest difference between the BSNs
-                // moved from S2 to S1 and those moved from S1 to S2. Every pair of two S2
-                // players is one exchange; an S1 player left out of S1 (paired with
-                // another S1 player, or floating down) is what it exchanged.
                 let bsn = |v: usize| {
                     s1.iter()
                         .chain(s2.iter())
                         .position(|&x| x == v)
-                        .map(|i| i as i64 + 1)
+                        .map(|i| i + 1)
                 };
-                let all = (s1.len() + s2.len()) as i64;
-                let in_remainder = |v: usize| s1.contains(&v) || s2.contains(&v);
-                let mut moved_out = None;
-                let mut moved_in = None;
-                if s1.contains(&a) && s1.contains(&b) {
-                    moved_out = if bsn(a) > bsn(b) { Some(a) } else { Some(b) };
-                } else if s1.contains(&a) && !in_remainder(b) {
-                    moved_out = Some(a);
-                } else if s1.contains(&b) && !in_remainder(a) {
-                    moved_out = Some(b);
-                }
-                if s2.contains(&a) && s2.contains(&b) {
-                    w[at] = -1;
-                    moved_in = if bsn(a) < bsn(b) { Some(a) } else { Some(b) };
-                }
-                let out_flags = at + 2;
-                let in_flags = out_flags + s1.len();
-                let order = in_flags + s2.len();
-                if let Some(v) = moved_out {
-                    w[at + 1] += bsn(v).unwrap_or(0);
-                    // Then the exchange moving the S1 players with the highest BSNs ...
-                    let from_bottom = s1.iter().rev().position(|&x| x == v).expect("in S1");
-                    w[out_flags + from_bottom] = 1;
-                }
-                if let Some(v) = moved_in {
-                    w[at + 1] -= bsn(v).unwrap_or(0);
-                    // ... and the S2 players with the lowest BSNs.
-                    let from_top = s2.iter().position(|&x| x == v).expect("in S2");
-                    w[in_flags + from_top] = 1;
-                }
-                // B.5: then S1 in order, each against the earliest S2 player possible; the
-                // S1 member of a pair is the one with the lower BSN.
-                let (me, partner) = match (bsn(a), bsn(b)) {
-                    (Some(x), Some(y)) => (x.min(y), x.max(y)),
-                    (Some(x), None) => (x, all + 1),
-                    (None, Some(y)) => (y, all + 1),
-                    (None, None) => (0, 0),
-                };
-                let position = me as usize;
-                if me > 0 && order + position < LEX_COMPONENTS {
-                    w[order + position] = -partner;
+                if let (Some(x), Some(y)) = (bsn(a), bsn(b)) {
+                    let all = s1.len() + s2.len();
+                    // The pair's S1 member is the one with the lower BSN (B.5, B.6).
+                    let (member, partner) = (x.min(y), x.max(y));
+                    let member_vertex = if x < y { a } else { b };
+                    let out_flags = at + 2;
+                    let in_flags = out_flags + s1.len();
+                    let order = in_flags + s2.len();
+                    // B.6: the fewest exchanges (pairs of two S2 players), then the smallest
+                    // difference between the BSNs moved into S1 and those moved out, i.e.
+                    // the smallest sum of the S1 members' BSNs ...
+                    if member > s1.len() {
+                        w[at] = -1;
+                        let from_top = member - s1.len() - 1;
+                        // ... then moving in the S2 players with the lowest BSNs ...
+                        w[in_flags + from_top] = 1;
+                    } else {
+                        // ... after moving out the S1 players with the highest BSNs.
+                        let from_bottom = s1
+                            .iter()
+                            .rev()
+                            .position(|&v| v == member_vertex)
+                            .expect("in S1");
+                        w[out_flags + from_bottom] = -1;
+                    }
+                    w[at + 1] = -(member as i64);
+                    // B.5: then the S1 members in order, each against the earliest S2
+                    // player possible.
+                    if order + member < LEX_COMPONENTS {
+                        w[order + member] = (all + 1 - partner) as i64;
+                    }
                 }
             }
         }
