@@ -599,6 +599,33 @@ impl Pairer<'_> {
     }
 }
 
+/// Bits of a packed field holding values up to `max`.
+fn field_bits(max: usize) -> u32 {
+    usize::BITS - max.leading_zeros()
+}
+
+/// Lexicographic fields packed into weight components, most significant first: 56 bits of
+/// each component hold `56 / bits` fields (small enough that sums and the matching's duals
+/// stay far from overflow). Each field receives at most one edge's value in a matching, so
+/// the fields never carry into each other and the packed total orders like the fields.
+const PACKED_BITS: u32 = 56;
+
+/// The components `fields` fields of `bits` bits take.
+fn packed_words(fields: usize, bits: u32) -> usize {
+    fields.div_ceil((PACKED_BITS / bits) as usize)
+}
+
+/// Adds `value` to field `field` of the fields packed from component `base` on; fields past
+/// the last component are dropped (brackets of hundreds of players).
+fn add_packed(w: &mut [i64; LEX_COMPONENTS], base: usize, field: usize, bits: u32, value: i64) {
+    let per_word = (PACKED_BITS / bits) as usize;
+    let word = base + field / per_word;
+    let shift = bits as usize * (per_word - 1 - field % per_word);
+    if word < LEX_COMPONENTS {
+        w[word] += value << shift;
+    }
+}
+
 /// The weights of one bracket's matching.
 struct BracketContext<'p, 'a> {
     pairer: &'p Pairer<'a>,
@@ -849,9 +876,15 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                     if let (Some(position), Some(partner)) = (
                         mdps.iter().position(|&v| v == me),
                         residents.iter().position(|&v| v == other),
-                    ) && at + 1 + position < LEX_COMPONENTS
-                    {
-                        w[at + 1 + position] = (residents.len() - partner) as i64;
+                    ) {
+                        let bits = field_bits(residents.len());
+                        add_packed(
+                            &mut w,
+                            at + 1,
+                            position,
+                            bits,
+                            (residents.len() - partner) as i64,
+                        );
                     }
                 }
             }
@@ -868,16 +901,15 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                     let (member, partner) = (x.min(y), x.max(y));
                     let member_vertex = if x < y { a } else { b };
                     let out_flags = at + 2;
-                    let in_flags = out_flags + s1.len();
-                    let order = in_flags + s2.len();
+                    let in_flags = out_flags + packed_words(s1.len(), 1);
+                    let order = in_flags + packed_words(s2.len(), 1);
                     // B.6: the fewest exchanges (pairs of two S2 players), then the smallest
                     // difference between the BSNs moved into S1 and those moved out, i.e.
                     // the smallest sum of the S1 members' BSNs ...
                     if member > s1.len() {
                         w[at] = -1;
-                        let from_top = member - s1.len() - 1;
                         // ... then moving in the S2 players with the lowest BSNs ...
-                        w[in_flags + from_top] = 1;
+                        add_packed(&mut w, in_flags, member - s1.len() - 1, 1, 1);
                     } else {
                         // ... after moving out the S1 players with the highest BSNs.
                         let from_bottom = s1
@@ -885,14 +917,18 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                             .rev()
                             .position(|&v| v == member_vertex)
                             .expect("in S1");
-                        w[out_flags + from_bottom] = -1;
+                        add_packed(&mut w, out_flags, from_bottom, 1, -1);
                     }
                     w[at + 1] = -(member as i64);
                     // B.5: then the S1 members in order, each against the earliest S2
                     // player possible.
-                    if order + member < LEX_COMPONENTS {
-                        w[order + member] = (all + 1 - partner) as i64;
-                    }
+                    add_packed(
+                        &mut w,
+                        order,
+                        member,
+                        field_bits(all + 1),
+                        (all + 1 - partner) as i64,
+                    );
                 }
             }
         }
