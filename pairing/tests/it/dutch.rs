@@ -143,3 +143,24 @@ fn bye_among_the_leaders() {
 fn exchange_ties_follow_b6() {
     check_against_bbp_pairings("seed10-round6");
 }
+
+/// Round 1 of 64 players (C.04.3 B.2, E.5): one bracket, S1 = 1..32 against S2 = 33..64 in
+/// order, colours alternating from the top board. Large brackets keep the whole candidate
+/// order.
+#[test]
+fn round_one_of_sixty_four_players() {
+    let mut text = String::from("XXR 7\n");
+    for rank in 1..=64u32 {
+        text.push_str(&format!(
+            "001 {rank:>4}      {:<33} {:>4}\n",
+            format!("Player {rank}"),
+            2700 - 10 * rank
+        ));
+    }
+    let pairings = pair_trf(&text, System::Dutch).unwrap();
+    let expected: Vec<(u32, u32)> = (1..=32)
+        .map(|k| if k % 2 == 1 { (k, k + 32) } else { (k + 32, k) })
+        .collect();
+    assert_eq!(pairings.pairs, pairs(&expected));
+    assert!(pairings.byes.is_empty());
+}
