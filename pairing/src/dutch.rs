@@ -795,49 +795,8 @@ impl<'p, 'a> BracketContext<'p, 'a> {
         }
         // Colours (C.8-C.11) of pairs made in the bracket.
         if both_in {
-            let (x, y) = (
-                &self.pairer.entrants[self.entrants[a]],
-                &self.pairer.entrants[self.entrants[b]],
-            );
-            let (higher, lower) = if self.entrants[a] < self.entrants[b] {
-                (x, y)
-            } else {
-                (y, x)
-            };
-            let (white, _) = allocate_colours(higher, lower, Colour::White);
-            let mut top_difference = 0;
-            let mut top_three = 0;
-            let mut missed = 0;
-            let mut missed_strong = 0;
-            let topscorers = self.pairer.final_round && (x.topscorer || y.topscorer);
-            for player in [x, y] {
-                let colour = if player.start_rank == white {
-                    Colour::White
-                } else {
-                    Colour::Black
-                };
-                let difference =
-                    player.colour_difference + if colour == Colour::White { 1 } else { -1 };
-                let n = player.colours.len();
-                let three =
-                    n >= 2 && player.colours[n - 1] == colour && player.colours[n - 2] == colour;
-                if topscorers && difference.abs() > 2 {
-                    top_difference += 1;
-                }
-                if topscorers && three {
-                    top_three += 1;
-                }
-                if player.preference.is_some_and(|p| p != colour) {
-                    missed += 1;
-                    if player.strength >= Strength::Strong {
-                        missed_strong += 1;
-                    }
-                }
-            }
-            w[at] = -top_difference; // C.8
-            w[at + 1] = -top_three; // C.9
-            w[at + 2] = -missed; // C.10
-            w[at + 3] = -missed_strong; // C.11
+            let misses = self.colour_criteria(a, b);
+            w[at..at + 4].copy_from_slice(&misses);
         }
         at += 4;
         // Floats (C.12-C.19). Unpaired bracket players float down; a pair in the bracket
@@ -866,7 +825,66 @@ impl<'p, 'a> BracketContext<'p, 'a> {
             }
         }
         at += 8;
-        // The handbook's candidate order.
+        self.add_ordering(&mut w, at, a, b, ordering);
+        LexWeight(w)
+    }
+
+    /// C.8-C.11 for a pair made in the bracket: minus the number of topscorers (or their
+    /// opponents) with a colour difference beyond ±2, or the same colour three times, then
+    /// minus the players who miss their colour preference, then their strong one (the
+    /// colours allocated by E.1-E.5).
+    fn colour_criteria(&self, a: usize, b: usize) -> [i64; 4] {
+        let (x, y) = (
+            &self.pairer.entrants[self.entrants[a]],
+            &self.pairer.entrants[self.entrants[b]],
+        );
+        let (higher, lower) = if self.entrants[a] < self.entrants[b] {
+            (x, y)
+        } else {
+            (y, x)
+        };
+        let (white, _) = allocate_colours(higher, lower, Colour::White);
+        let mut top_difference = 0;
+        let mut top_three = 0;
+        let mut missed = 0;
+        let mut missed_strong = 0;
+        let topscorers = self.pairer.final_round && (x.topscorer || y.topscorer);
+        for player in [x, y] {
+            let colour = if player.start_rank == white {
+                Colour::White
+            } else {
+                Colour::Black
+            };
+            let difference =
+                player.colour_difference + if colour == Colour::White { 1 } else { -1 };
+            let n = player.colours.len();
+            let three =
+                n >= 2 && player.colours[n - 1] == colour && player.colours[n - 2] == colour;
+            if topscorers && difference.abs() > 2 {
+                top_difference += 1;
+            }
+            if topscorers && three {
+                top_three += 1;
+            }
+            if player.preference.is_some_and(|p| p != colour) {
+                missed += 1;
+                if player.strength >= Strength::Strong {
+                    missed_strong += 1;
+                }
+            }
+        }
+        [-top_difference, -top_three, -missed, -missed_strong]
+    }
+
+    /// The handbook's candidate order (B.3, B.5, B.6), from component `at` on.
+    fn add_ordering(
+        &self,
+        w: &mut [i64; LEX_COMPONENTS],
+        at: usize,
+        a: usize,
+        b: usize,
+        ordering: &Ordering<'_>,
+    ) {
         match ordering {
             Ordering::None => {}
             // Each component is the gain over leaving the player unpaired, the worst
@@ -879,7 +897,7 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                     ) {
                         let bits = field_bits(residents.len());
                         add_packed(
-                            &mut w,
+                            w,
                             at + 1,
                             position,
                             bits,
@@ -909,7 +927,7 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                     if member > s1.len() {
                         w[at] = -1;
                         // ... then moving in the S2 players with the lowest BSNs ...
-                        add_packed(&mut w, in_flags, member - s1.len() - 1, 1, 1);
+                        add_packed(w, in_flags, member - s1.len() - 1, 1, 1);
                     } else {
                         // ... after moving out the S1 players with the highest BSNs.
                         let from_bottom = s1
@@ -917,13 +935,13 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                             .rev()
                             .position(|&v| v == member_vertex)
                             .expect("in S1");
-                        add_packed(&mut w, out_flags, from_bottom, 1, -1);
+                        add_packed(w, out_flags, from_bottom, 1, -1);
                     }
                     w[at + 1] = -(member as i64);
                     // B.5: then the S1 members in order, each against the earliest S2
                     // player possible.
                     add_packed(
-                        &mut w,
+                        w,
                         order,
                         member,
                         field_bits(all + 1),
@@ -932,7 +950,6 @@ impl<'p, 'a> BracketContext<'p, 'a> {
                 }
             }
         }
-        LexWeight(w)
     }
 
     /// A maximum-weight matching with `ordering`. In the last bracket every player must be
