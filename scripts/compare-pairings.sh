@@ -12,7 +12,8 @@
 #   TOURNAMENTS  how many random tournaments (default 200)
 #   FIRST_SEED   seed of the first tournament (default 1); tournament i uses FIRST_SEED + i
 # Environment: CARGO_TARGET_DIR (default /work/target-pairing), KEEP=1 keeps the temp dir,
-# VERBOSE=1 prints every differing round.
+# VERBOSE=1 prints every differing round, SAVE_DIFFS=DIR keeps the files that differ,
+# OURS_FLAG=--dutch2025 pairs by the 2025 text (against bbpPairings 6).
 #
 # For every tournament (5-40 players, 3-11 rounds, draws, forfeits, withdrawals and
 # half-point byes) and every round r, both programs pair round r from the results of
@@ -101,7 +102,7 @@ for ((i = 0; i < count; i++)); do
             continue
         fi
         rounds_compared=$((rounds_compared + 1))
-        if ! "$ours" --dutch "$work/round.trf" > "$work/ours.out" 2> "$work/ours.err"; then
+        if ! "$ours" "${OURS_FLAG:---dutch}" "$work/round.trf" > "$work/ours.out" 2> "$work/ours.err"; then
             ours_failed=$((ours_failed + 1))
             [[ "${VERBOSE:-0}" == 1 ]] && echo "seed $seed round $round: ours failed: $(cat "$work/ours.err")"
             continue

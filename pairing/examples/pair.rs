@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p kaboom-pairing --example pair -- --dutch tournament.trf
+//! cargo run --release -p kaboom-pairing --example pair -- --dutch2025 tournament.trf
 //! cargo run --release -p kaboom-pairing --example pair -- --berger tournament.trf
 //! ```
 //!
@@ -20,13 +21,14 @@ fn main() -> ExitCode {
     for argument in &arguments {
         match argument.as_str() {
             "--dutch" => system = Some(System::Dutch),
+            "--dutch2025" => system = Some(System::Dutch2025),
             "--berger" => system = Some(System::Berger),
             "--double-berger" => system = Some(System::DoubleBerger),
             other => path = Some(other.to_owned()),
         }
     }
     let (Some(system), Some(path)) = (system, path) else {
-        eprintln!("usage: pair (--dutch | --berger | --double-berger) FILE.trf");
+        eprintln!("usage: pair (--dutch | --dutch2025 | --berger | --double-berger) FILE.trf");
         return ExitCode::from(2);
     };
     let text = match std::fs::read_to_string(&path) {

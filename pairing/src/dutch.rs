@@ -73,6 +73,27 @@ pub enum DutchError {
     },
 }
 
+/// Which text of C.04.3 to follow.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Edition {
+    /// The text approved at the 87th FIDE Congress (Baku 2016), in force from 1 July 2017
+    /// to 30 June 2025: criteria C.1-C.19, the penultimate and collapsed last brackets (A.9).
+    /// Checked to agree with bbpPairings 5.0.1 on every round of 600 random tournaments.
+    #[default]
+    Baku2016,
+    /// The text in force from 1 July 2025 (articles 1-5, criteria C.1-C.21), as far as
+    /// bbpPairings 6 reads it: the pairing-allocated bye goes to the lowest score possible
+    /// (then to the player with the fewest unplayed games), completion is required from the
+    /// first bracket on, brackets maximize the scores they pair instead of minimizing the
+    /// PSD, a round without a game is a downfloat only if it scored more than a loss
+    /// (1.4.3), and a full-point bye excludes a later pairing-allocated bye. Less checked:
+    /// see `docs/PERFORMANCE.md`.
+    Fide2025,
+}
+
 /// The strength of a colour preference (C.04.3 A.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Strength {
@@ -112,6 +133,8 @@ struct Entrant {
     opponents: HashSet<u32>,
     /// A.7: over 50% of the maximum possible score, when pairing the last round.
     topscorer: bool,
+    /// Games played over the board (the 2025 text's bye criterion counts them).
+    played_games: usize,
     /// The pairing number of E.5: the place among the players with a pairing number, i.e.
     /// paired in an earlier round or in this one (C.04.2: a player absent from the start
     /// has none yet).
@@ -119,7 +142,7 @@ struct Entrant {
 }
 
 impl Entrant {
-    fn new(tournament: &Tournament, start_rank: u32, round: u32) -> Entrant {
+    fn new(tournament: &Tournament, start_rank: u32, round: u32, edition: Edition) -> Entrant {
         let player = tournament
             .player(start_rank)
             .expect("entrant of the tournament");
@@ -159,8 +182,15 @@ impl Entrant {
             let r = round - back;
             let record = player.round(r);
             match record.opponent {
-                // A.4.b: a player who does not play in a round receives a downfloat.
-                _ if !record.result.was_played() => Float::Down,
+                // A.4.b (2016): a player who does not play in a round receives a downfloat;
+                // 1.4.3 (2025): only if he scores more than a loss without playing.
+                _ if !record.result.was_played() => {
+                    if edition == Edition::Baku2016 || record.result.points() > Score::ZERO {
+                        Float::Down
+                    } else {
+                        Float::None
+                    }
+                }
                 Some(opponent) => {
                     let own = player.points_after(r - 1);
                     let theirs = tournament
@@ -186,11 +216,17 @@ impl Entrant {
             preference,
             strength,
             floats: [float_in(1), float_in(2)],
-            bye_allowed: !records.iter().any(|r| {
-                matches!(
+            // C.2: no second pairing-allocated bye, nor one after a forfeit win (2016); nor
+            // after any unplayed round that scored a win (2025).
+            bye_allowed: !records.iter().any(|r| match edition {
+                Edition::Baku2016 => matches!(
                     r.result,
                     GameResult::PairingAllocatedBye | GameResult::ForfeitWin
-                )
+                ),
+                Edition::Fide2025 => {
+                    r.result == GameResult::PairingAllocatedBye
+                        || (!r.result.was_played() && r.result.points() >= Score::WIN)
+                }
             }),
             opponents: records
                 .iter()
@@ -200,6 +236,7 @@ impl Entrant {
             topscorer: final_round && score.0 * 2 > paired * Score::WIN.0,
             colours,
             pairing_number: 0,
+            played_games: records.iter().filter(|r| r.result.was_played()).count(),
         }
     }
 }
@@ -213,12 +250,20 @@ impl Entrant {
 /// [`DutchError::NoValidPairing`] if the absolute criteria C.1-C.3 leave no complete
 /// pairing; [`DutchError::NobodyToPair`] if no player is to be paired.
 pub fn pair_round(tournament: &Tournament) -> Result<Pairings, DutchError> {
+    pair_round_with(tournament, Edition::Baku2016)
+}
+
+/// [`pair_round`] by the chosen text of C.04.3 ([`Edition`]).
+///
+/// # Errors
+/// As [`pair_round`].
+pub fn pair_round_with(tournament: &Tournament, edition: Edition) -> Result<Pairings, DutchError> {
     let round = tournament.paired_rounds() + 1;
     let mut entrants: Vec<Entrant> = tournament
         .players
         .iter()
         .filter(|player| player.round(round).result == GameResult::NotPaired)
-        .map(|player| Entrant::new(tournament, player.start_rank, round))
+        .map(|player| Entrant::new(tournament, player.start_rank, round, edition))
         .collect();
     if entrants.is_empty() {
         return Err(DutchError::NobodyToPair { round });
@@ -238,11 +283,19 @@ pub fn pair_round(tournament: &Tournament) -> Result<Pairings, DutchError> {
     entrants.sort_by(|a, b| b.score.cmp(&a.score).then(a.start_rank.cmp(&b.start_rank)));
     let initial_colour = tournament.initial_colour.unwrap_or(Colour::White);
     let final_round = tournament.planned_rounds == Some(round);
-    let pairs = Pairer {
+    let mut scores: Vec<Score> = entrants.iter().map(|e| e.score).collect();
+    scores.dedup();
+    let mut pairer = Pairer {
         entrants: &entrants,
         final_round,
+        scores,
+        bye_score: None,
+        unplayed_ranks: Vec::new(),
+    };
+    let pairs = match edition {
+        Edition::Baku2016 => pairer.pair(),
+        Edition::Fide2025 => pairer.pair_2025(),
     }
-    .pair()
     .ok_or(DutchError::NoValidPairing { round })?;
 
     let mut pairings = Pairings::default();
@@ -324,6 +377,14 @@ fn allocate_colours(higher: &Entrant, lower: &Entrant, initial_colour: Colour) -
 struct Pairer<'a> {
     entrants: &'a [Entrant],
     final_round: bool,
+    /// The distinct scores, highest first.
+    scores: Vec<Score>,
+    /// 2025: the score of the pairing-allocated bye's assignee (the lowest possible).
+    bye_score: Option<Score>,
+    /// 2025: per entrant with the bye's score, the rank of its played games among them
+    /// (0 for the most): pairing a player with a higher rank is worth more, so that the
+    /// bye goes to the fewest unplayed games.
+    unplayed_ranks: Vec<(usize, i64)>,
 }
 
 /// The role of a vertex in one bracket's matching.
@@ -352,6 +413,9 @@ enum Mode {
     /// rest unpairable, paired again with every lower player in view so that the round
     /// can be completed (C.4); the criteria still judge the bracket's own pairs.
     Penultimate,
+    /// A bracket by the 2025 text: every remaining player in view, completion first;
+    /// `bye_criterion` when the bye's assignee comes from this bracket (C.9, 2025).
+    Global { bye_criterion: bool },
     /// The last bracket: every remaining player (after a penultimate bracket, all lower
     /// score groups collapsed into one, A.9), all paired but at most one, who gets the
     /// pairing-allocated bye (C.2, C.4).
@@ -361,7 +425,7 @@ enum Mode {
 impl Mode {
     /// Whether the matching must pair everybody it sees (C.4), the bye included.
     fn completes(self) -> bool {
-        matches!(self, Mode::Penultimate | Mode::Last)
+        matches!(self, Mode::Penultimate | Mode::Last | Mode::Global { .. })
     }
 }
 
@@ -384,6 +448,12 @@ enum Ordering<'o> {
 type BracketPairing = (Vec<(usize, Option<usize>)>, Vec<usize>);
 
 impl Pairer<'_> {
+    /// C.2, and in 2025 a score no higher than the bye's assignee's.
+    fn bye_candidate(&self, entrant: usize) -> bool {
+        let player = &self.entrants[entrant];
+        player.bye_allowed && self.bye_score.is_none_or(|score| player.score <= score)
+    }
+
     fn compatible(&self, a: usize, b: usize) -> bool {
         let (x, y) = (&self.entrants[a], &self.entrants[b]);
         // C.1: not twice the same opponent.
@@ -486,6 +556,76 @@ impl Pairer<'_> {
         Some(result)
     }
 
+    /// Pairs every bracket by the 2025 text: the bye's assignee score first (the lowest
+    /// possible), then bracket after bracket with every lower player in view.
+    fn pair_2025(&mut self) -> Option<Vec<(usize, Option<usize>)>> {
+        let all: Vec<usize> = (0..self.entrants.len()).collect();
+        if !self.can_complete(&all) {
+            return None;
+        }
+        if all.len() % 2 == 1 {
+            // The lowest score whose player may take the bye and leave the rest pairable.
+            let assignee = all.iter().rev().copied().find(|&p| {
+                self.entrants[p].bye_allowed && {
+                    let rest: Vec<usize> = all.iter().copied().filter(|&q| q != p).collect();
+                    self.can_complete(&rest)
+                }
+            })?;
+            let score = self.entrants[assignee].score;
+            self.bye_score = Some(score);
+            let mut played: Vec<usize> = all
+                .iter()
+                .filter(|&&p| self.entrants[p].score == score)
+                .map(|&p| self.entrants[p].played_games)
+                .collect();
+            played.sort_unstable_by(|a, b| b.cmp(a));
+            let rank_of =
+                |games: usize| played.iter().rposition(|&g| g == games).unwrap_or(0) as i64;
+            self.unplayed_ranks = all
+                .iter()
+                .filter(|&&p| self.entrants[p].score == score)
+                .map(|&p| (p, rank_of(self.entrants[p].played_games)))
+                .collect();
+        }
+        let mut result = Vec::new();
+        let mut unpaired = all;
+        let mut moved_down: Vec<usize> = Vec::new();
+        for &score in &self.scores {
+            let residents: Vec<usize> = unpaired
+                .iter()
+                .copied()
+                .filter(|&i| self.entrants[i].score == score && !moved_down.contains(&i))
+                .collect();
+            let lower: Vec<usize> = unpaired
+                .iter()
+                .copied()
+                .filter(|&i| self.entrants[i].score < score)
+                .collect();
+            let bye_criterion = self.bye_score.is_some_and(|bye| bye >= score);
+            let (pairs, floaters) = self.pair_bracket(
+                &moved_down,
+                &residents,
+                &lower,
+                Mode::Global { bye_criterion },
+            )?;
+            for &(a, b) in &pairs {
+                result.push((a, b));
+                unpaired.retain(|&i| i != a && Some(i) != b);
+            }
+            if lower.is_empty() {
+                // The last bracket: its only unpaired player has the bye.
+                match floaters[..] {
+                    [] => {}
+                    [bye] => result.push((bye, None)),
+                    _ => return None,
+                }
+                break;
+            }
+            moved_down = floaters;
+        }
+        Some(result)
+    }
+
     /// Pairs one bracket: its moved-down players and residents, seeing `others`: the next
     /// bracket's residents in an ordinary bracket (C.7), every lower player in the
     /// penultimate one (C.4). Returns the bracket's pairs (and the bye, in the last bracket)
@@ -500,21 +640,29 @@ impl Pairer<'_> {
         let mut vertices: Vec<(usize, Role)> =
             moved_down.iter().map(|&i| (i, Role::MovedDown)).collect();
         vertices.extend(residents.iter().map(|&i| (i, Role::Resident)));
-        let other_role = if mode == Mode::Penultimate {
-            Role::Lower
-        } else {
-            Role::Next
+        let next_score = match mode {
+            Mode::Ordinary { .. } | Mode::Global { .. } => {
+                others.first().map(|&i| self.entrants[i].score)
+            }
+            Mode::Penultimate | Mode::Last => None,
         };
-        vertices.extend(others.iter().map(|&i| (i, other_role)));
+        vertices.extend(others.iter().map(|&i| {
+            let role = if Some(self.entrants[i].score) == next_score {
+                Role::Next
+            } else {
+                Role::Lower
+            };
+            (i, role)
+        }));
         if mode.completes() && vertices.len() % 2 == 1 {
             vertices.push((usize::MAX, Role::Bye));
         }
-        let next: &[usize] = if other_role == Role::Next {
-            others
-        } else {
-            &[]
-        };
-        let next_score = next.first().map(|&i| self.entrants[i].score);
+        let next: Vec<usize> = vertices
+            .iter()
+            .filter(|v| v.1 == Role::Next)
+            .map(|v| v.0)
+            .collect();
+        let next = &next[..];
         // A.8's "lowest ranked player of the current bracket": as bbpPairings reads it, the
         // lowest player the bracket's pairing looks at, the next bracket's in an ordinary one.
         let lowest_score = residents
@@ -733,8 +881,8 @@ impl<'p, 'a> BracketContext<'p, 'a> {
             (Role::Bye, Role::Bye) => false,
             // B.3: moved-down players are paired with residents, not with each other.
             (Role::MovedDown, Role::MovedDown) => false,
-            (Role::Bye, _) => self.pairer.entrants[self.entrants[b]].bye_allowed,
-            (_, Role::Bye) => self.pairer.entrants[self.entrants[a]].bye_allowed,
+            (Role::Bye, _) => self.pairer.bye_candidate(self.entrants[b]),
+            (_, Role::Bye) => self.pairer.bye_candidate(self.entrants[a]),
             _ => self.pairer.compatible(self.entrants[a], self.entrants[b]),
         }
     }
@@ -750,6 +898,9 @@ impl<'p, 'a> BracketContext<'p, 'a> {
     /// players). Every component is the improvement over leaving both unpaired, so that
     /// unpaired players (downfloaters) count with their baseline.
     fn weight(&self, a: usize, b: usize, ordering: &Ordering<'_>) -> LexWeight {
+        if let Mode::Global { bye_criterion } = self.mode {
+            return self.weight_2025(a, b, ordering, bye_criterion);
+        }
         let mut w = [0i64; LEX_COMPONENTS];
         let both_in = self.in_bracket(a) && self.in_bracket(b);
         if self.mode.completes() {
@@ -825,6 +976,98 @@ impl<'p, 'a> BracketContext<'p, 'a> {
             }
         }
         at += 8;
+        self.add_ordering(&mut w, at, a, b, ordering);
+        LexWeight(w)
+    }
+
+    /// The weight by the 2025 text (as bbpPairings 6 orders it): completion, pairs and the
+    /// scores they pair in the bracket, then in the next bracket, the bye's assignee's
+    /// unplayed games, colours, repeated floats, then the scores of repeated floaters and of
+    /// repeated upfloaters' opponents, then the candidate order.
+    fn weight_2025(
+        &self,
+        a: usize,
+        b: usize,
+        ordering: &Ordering<'_>,
+        bye_criterion: bool,
+    ) -> LexWeight {
+        let mut w = [0i64; LEX_COMPONENTS];
+        w[COMPLETION] = 1;
+        let players =
+            a.max(b) != usize::MAX && self.roles[a] != Role::Bye && self.roles[b] != Role::Bye;
+        let both_in = self.in_bracket(a) && self.in_bracket(b);
+        let groups = self.pairer.scores.len();
+        let bits = field_bits(self.pairer.entrants.len() * 2);
+        let words = packed_words(groups, bits);
+        let group = |v: usize| {
+            let score = self.pairer.entrants[self.entrants[v]].score;
+            self.pairer
+                .scores
+                .iter()
+                .position(|&s| s == score)
+                .expect("a score")
+        };
+        // `a` is ranked above `b` when both are players.
+        let mut at = BRACKET_PAIRS;
+        if both_in {
+            w[at] = 1;
+            add_packed(&mut w, at + 1, group(a), bits, 1);
+        }
+        at += 1 + words;
+        let next_pair = players
+            && (self.roles[b] == Role::Next)
+            && (self.in_bracket(a) || self.roles[a] == Role::Next);
+        if next_pair {
+            w[at] = 1;
+            add_packed(&mut w, at + 1, group(a), bits, 1);
+        }
+        at += 1 + words;
+        if bye_criterion {
+            for v in [a, b] {
+                if self.roles[v] != Role::Bye
+                    && let Some(&(_, rank)) = self
+                        .pairer
+                        .unplayed_ranks
+                        .iter()
+                        .find(|&&(p, _)| p == self.entrants[v])
+                {
+                    w[at] += rank;
+                }
+            }
+        }
+        at += 1;
+        if both_in {
+            let misses = self.colour_criteria(a, b);
+            w[at..at + 4].copy_from_slice(&misses);
+        }
+        at += 4;
+        let float_scores = at + 4;
+        if both_in {
+            let (higher, lower) = (
+                &self.pairer.entrants[self.entrants[a]],
+                &self.pairer.entrants[self.entrants[b]],
+            );
+            let down = higher.score > lower.score;
+            for back in 0..2 {
+                // Repeated downfloats avoided: the lower player pairs in the bracket, and so
+                // does the higher one when it does not float down.
+                w[at + 2 * back] += i64::from(lower.floats[back] == Float::Down)
+                    + i64::from(!down && higher.floats[back] == Float::Down);
+                let repeated_up = down && lower.floats[back] == Float::Up;
+                w[at + 2 * back + 1] += i64::from(!repeated_up);
+                let base = float_scores + 2 * back * words;
+                if lower.floats[back] == Float::Down {
+                    add_packed(&mut w, base, group(b), bits, 1);
+                }
+                if higher.floats[back] == Float::Down {
+                    add_packed(&mut w, base, group(a), bits, 1);
+                }
+                if !repeated_up {
+                    add_packed(&mut w, base + words, group(a), bits, 1);
+                }
+            }
+        }
+        at = float_scores + 4 * words;
         self.add_ordering(&mut w, at, a, b, ordering);
         LexWeight(w)
     }

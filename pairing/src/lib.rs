@@ -86,8 +86,11 @@ impl fmt::Display for Pairings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum System {
-    /// Swiss, FIDE Dutch system (C.04.3): [`dutch::pair_round`].
+    /// Swiss, FIDE Dutch system (C.04.3, Baku 2016 text): [`dutch::pair_round`].
     Dutch,
+    /// Swiss, FIDE Dutch system by the text in force from 1 July 2025
+    /// ([`dutch::Edition::Fide2025`]; less checked than [`System::Dutch`]).
+    Dutch2025,
     /// Single round-robin by the Berger tables (C.05 Annex 1): [`berger::round_robin_pairings`].
     Berger,
     /// Double round-robin by the Berger tables, colours reversed in the second cycle.
@@ -125,6 +128,7 @@ pub fn pair(tournament: &Tournament, system: System) -> Result<Pairings, PairErr
         .unwrap_or(0);
     Ok(match system {
         System::Dutch => dutch::pair_round(tournament)?,
+        System::Dutch2025 => dutch::pair_round_with(tournament, dutch::Edition::Fide2025)?,
         System::Berger => berger::round_robin_pairings(players, round, berger::Cycles::Single)?,
         System::DoubleBerger => {
             berger::round_robin_pairings(players, round, berger::Cycles::Double)?
