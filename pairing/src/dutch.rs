@@ -1022,7 +1022,7 @@ impl<'p, 'a> BracketContext<'p, 'a> {
             add_packed(&mut w, at + 1, group(a), bits, 1);
         }
         at += 1 + words;
-        if bye_criterion {
+        if bye_criterion && players {
             for v in [a, b] {
                 if self.roles[v] != Role::Bye
                     && let Some(&(_, rank)) = self
