@@ -291,6 +291,7 @@ pub fn pair_round_with(tournament: &Tournament, edition: Edition) -> Result<Pair
         scores,
         bye_score: None,
         unplayed_ranks: Vec::new(),
+        floater_partner_floor: std::cell::Cell::new(None),
     };
     let pairs = match edition {
         Edition::Baku2016 => pairer.pair(),
@@ -385,6 +386,10 @@ struct Pairer<'a> {
     /// (0 for the most): pairing a player with a higher rank is worth more, so that the
     /// bye goes to the fewest unplayed games.
     unplayed_ranks: Vec<(usize, i64)>,
+    /// 2025: the lowest score a player carried into the next bracket (a downfloater or a
+    /// next resident) was matched with in the last bracket's matching (its own if none):
+    /// whether the bye's criterion applies to the next bracket, as bbpPairings 6 decides.
+    floater_partner_floor: std::cell::Cell<Option<Score>>,
 }
 
 /// The role of a vertex in one bracket's matching.
@@ -590,7 +595,10 @@ impl Pairer<'_> {
         let mut result = Vec::new();
         let mut unpaired = all;
         let mut moved_down: Vec<usize> = Vec::new();
-        for &score in &self.scores {
+        // C.9 (2025), as bbpPairings 6 applies it: in the bracket of the bye's assignee, when
+        // the previous bracket's downfloaters all stay in it.
+        let mut bye_criterion = self.bye_score.is_some_and(|bye| bye >= self.scores[0]);
+        for (group, &score) in self.scores.iter().enumerate() {
             let residents: Vec<usize> = unpaired
                 .iter()
                 .copied()
@@ -601,7 +609,6 @@ impl Pairer<'_> {
                 .copied()
                 .filter(|&i| self.entrants[i].score < score)
                 .collect();
-            let bye_criterion = self.bye_score.is_some_and(|bye| bye >= score);
             let (pairs, floaters) = self.pair_bracket(
                 &moved_down,
                 &residents,
@@ -622,6 +629,12 @@ impl Pairer<'_> {
                 break;
             }
             moved_down = floaters;
+            let next_score = self.scores[group + 1];
+            bye_criterion = self.bye_score.is_some_and(|bye| bye >= next_score)
+                && self
+                    .floater_partner_floor
+                    .get()
+                    .is_none_or(|floor| floor >= next_score);
         }
         Some(result)
     }
@@ -742,6 +755,19 @@ impl Pairer<'_> {
                 _ => floaters.push(entrant),
             }
         }
+        // Everybody carried into the next bracket: its downfloaters and the next residents.
+        let floor = vertices
+            .iter()
+            .enumerate()
+            .filter(|&(v, &(entrant, role))| {
+                role == Role::Next || (in_bracket(vertices[v].1) && floaters.contains(&entrant))
+            })
+            .map(|(v, &(entrant, _))| match mates[v] {
+                Some(m) if vertices[m].1 != Role::Bye => self.entrants[vertices[m].0].score,
+                _ => self.entrants[entrant].score,
+            })
+            .min();
+        self.floater_partner_floor.set(floor);
         floaters.sort_unstable();
         Some((pairs, floaters))
     }
