@@ -1,6 +1,8 @@
 //! Swiss pairings by the FIDE Dutch system (FIDE Handbook C.04.3, the text approved at the
 //! 87th FIDE Congress, Baku 2016, in force until 30 June 2025; with the Basic Rules C.04.1
-//! and the General Handling Rules C.04.2).
+//! and the General Handling Rules C.04.2). Article numbers below are that text's. The text
+//! in force from 1 July 2025 is available as [`Edition::Fide2025`] ([`pair_round_with`]),
+//! following bbpPairings 6's reading of it.
 //!
 //! ```
 //! use kaboom_pairing::{dutch, trf, Pair};
@@ -42,6 +44,13 @@
 //! the bracket is the penultimate pairing bracket (A.9): it is paired again with every lower
 //! player in view and completion as the first criterion, and all the players below it form
 //! the collapsed last bracket. The last bracket pairs everybody but the bye.
+//!
+//! By the 2025 text ([`Edition::Fide2025`]) the bye's assignee score is fixed first (the
+//! lowest possible), every bracket's matching sees all the lower players with completion
+//! as its first criterion (no penultimate bracket), the brackets maximize the scores they
+//! pair (by the higher player's score) instead of minimizing the PSD, the bye goes to the
+//! player with the fewest unplayed games among those with its score, and repeated floats
+//! weigh by the floaters' scores.
 //!
 //! Colours are then allocated by C.04.3 E.1 to E.5. This is the method of bbpPairings (a
 //! weighted matching whose weights encode the criteria, bracket by bracket), re-derived

@@ -5,7 +5,8 @@
 //!
 //! - Round-robin by the FIDE Berger tables (FIDE Handbook C.05, Annex 1): [`berger`].
 //! - Swiss by the FIDE Dutch system (FIDE Handbook C.04.3, the Baku 2016 text in force until
-//!   30 June 2025, with the general rules C.04.1 and C.04.2): [`dutch`].
+//!   30 June 2025, with the general rules C.04.1 and C.04.2; or the text in force from
+//!   1 July 2025, [`System::Dutch2025`]): [`dutch`].
 //! - Tournament Report Files (TRF-16, with the `XXR`/`XXC` extensions of JaVaFo and
 //!   bbpPairings): [`trf`].
 //! - Standings with the tie-breaks of FIDE C.07: [`tiebreak`].
