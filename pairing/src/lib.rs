@@ -90,7 +90,7 @@ pub enum System {
     /// Swiss, FIDE Dutch system (C.04.3, Baku 2016 text): [`dutch::pair_round`].
     Dutch,
     /// Swiss, FIDE Dutch system by the text in force from 1 July 2025
-    /// ([`dutch::Edition::Fide2025`]; less checked than [`System::Dutch`]).
+    /// ([`dutch::Edition::Fide2025`], as bbpPairings 6 reads it).
     Dutch2025,
     /// Single round-robin by the Berger tables (C.05 Annex 1): [`berger::round_robin_pairings`].
     Berger,
