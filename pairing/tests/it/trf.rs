@@ -177,3 +177,22 @@ fn malformed_lines_are_located() {
         })
     );
 }
+
+/// Every tournament file of the Dutch tests (written by bbpPairings' generator and cut by
+/// `scripts/compare-pairings.sh`) reads, writes back byte for byte, and reads the same.
+#[test]
+fn generated_files_round_trip() {
+    let directory = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
+    let mut files = 0;
+    for entry in std::fs::read_dir(directory).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "trf") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let tournament = parse(&text).unwrap();
+            assert_eq!(tournament.to_trf(), text, "{}", path.display());
+            assert_eq!(parse(&tournament.to_trf()).unwrap(), tournament);
+            files += 1;
+        }
+    }
+    assert_eq!(files, 9);
+}
