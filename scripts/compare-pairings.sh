@@ -11,9 +11,10 @@
 #   BBP_BINARY   the bbpPairings executable (or $BBP_PAIRINGS)
 #   TOURNAMENTS  how many random tournaments (default 200)
 #   FIRST_SEED   seed of the first tournament (default 1); tournament i uses FIRST_SEED + i
-# Environment: CARGO_TARGET_DIR (default /work/target-pairing), KEEP=1 keeps the temp dir,
+# Environment: CARGO_TARGET_DIR (default: the workspace's target/), KEEP=1 keeps the temp dir,
 # VERBOSE=1 prints every differing round, SAVE_DIFFS=DIR keeps the files that differ,
-# OURS_FLAG=--dutch2025 pairs by the 2025 text (against bbpPairings 6).
+# OURS_FLAG=--dutch2016 pairs by the Baku 2016 text (against bbpPairings 5); the default,
+# --dutch, by the text in force since 1 July 2025 (against bbpPairings 6).
 #
 # For every tournament (5-40 players, 3-11 rounds, draws, forfeits, withdrawals and
 # half-point byes) and every round r, both programs pair round r from the results of
@@ -29,7 +30,7 @@ if [[ -z "$bbp" || ! -x "$bbp" ]]; then
     exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/target-pairing}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-"$(cd "$(dirname "$0")/.." && pwd)/target"}
 (cd "$root" && cargo build --quiet --release -p kaboom-pairing --example pair)
 ours="$CARGO_TARGET_DIR/release/examples/pair"
 

@@ -133,6 +133,28 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: std::path::PathBuf,
     },
+    /// Pair the next round of a tournament in a FIDE Tournament Report File (TRF-16, with
+    /// the XXR and XXC lines bbpPairings and JaVaFo read), as the bot's leagues pair it;
+    /// prints the pairings as bbpPairings' and JaVaFo's -p output.
+    Pair {
+        /// dutch (Swiss), dutch2016 (its Baku 2016 text), berger or double-berger
+        /// (round-robin).
+        #[arg(long)]
+        system: cli::pairing::PairingSystem,
+        /// The tournament, with the rounds played so far and their results.
+        #[arg(long)]
+        trf: std::path::PathBuf,
+    },
+    /// Print the standings of a tournament in a TRF-16 file with its tie-breaks, as JSON.
+    Standings {
+        /// The tournament.
+        #[arg(long)]
+        trf: std::path::PathBuf,
+        /// auto, round-robin (direct encounter, Sonneborn-Berger, wins) or swiss (Buchholz
+        /// cut-1, Buchholz, Sonneborn-Berger).
+        #[arg(long, default_value = "auto")]
+        tie_breaks: cli::pairing::TieBreaks,
+    },
 }
 
 #[derive(Args)]
@@ -349,6 +371,22 @@ fn main() -> ExitCode {
             size,
             output,
         })),
+        Command::Pair { system, trf } => match cli::pairing::pair_file(&trf, system) {
+            Ok(pairings) => {
+                emit(pairings.trim_end());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(" pair", e),
+        },
+        Command::Standings { trf, tie_breaks } => {
+            match cli::pairing::standings_file(&trf, tie_breaks) {
+                Ok(json) => {
+                    emit(&json);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(" standings", e),
+            }
+        }
     }
 }
 

@@ -2,8 +2,8 @@
 //! JaVaFo, for `scripts/compare-pairings.sh`.
 //!
 //! ```text
+//! cargo run --release -p kaboom-pairing --example pair -- --dutch2016 tournament.trf
 //! cargo run --release -p kaboom-pairing --example pair -- --dutch tournament.trf
-//! cargo run --release -p kaboom-pairing --example pair -- --dutch2025 tournament.trf
 //! cargo run --release -p kaboom-pairing --example pair -- --berger tournament.trf
 //! ```
 //!
@@ -20,15 +20,15 @@ fn main() -> ExitCode {
     let mut path = None;
     for argument in &arguments {
         match argument.as_str() {
+            "--dutch2016" => system = Some(System::Dutch2016),
             "--dutch" => system = Some(System::Dutch),
-            "--dutch2025" => system = Some(System::Dutch2025),
             "--berger" => system = Some(System::Berger),
             "--double-berger" => system = Some(System::DoubleBerger),
             other => path = Some(other.to_owned()),
         }
     }
     let (Some(system), Some(path)) = (system, path) else {
-        eprintln!("usage: pair (--dutch | --dutch2025 | --berger | --double-berger) FILE.trf");
+        eprintln!("usage: pair (--dutch2016 | --dutch | --berger | --double-berger) FILE.trf");
         return ExitCode::from(2);
     };
     let text = match std::fs::read_to_string(&path) {

@@ -6,7 +6,7 @@
 //! - Round-robin by the FIDE Berger tables (FIDE Handbook C.05, Annex 1): [`berger`].
 //! - Swiss by the FIDE Dutch system (FIDE Handbook C.04.3, the Baku 2016 text in force until
 //!   30 June 2025, with the general rules C.04.1 and C.04.2; or the text in force from
-//!   1 July 2025, [`System::Dutch2025`]): [`dutch`].
+//!   1 July 2025, [`System::Dutch`]): [`dutch`].
 //! - Tournament Report Files (TRF-16, with the `XXR`/`XXC` extensions of JaVaFo and
 //!   bbpPairings): [`trf`].
 //! - Standings with the tie-breaks of FIDE C.07: [`tiebreak`].
@@ -27,7 +27,7 @@
 //! ";
 //! // The Dutch system pairs the top half against the bottom half (C.04.3 B.2); the first
 //! // player gets the initial colour, White unless `XXC black1` says otherwise (E.5).
-//! assert_eq!(pair_trf(trf, System::Dutch).unwrap().to_string(), "2\n1 3\n4 2\n");
+//! assert_eq!(pair_trf(trf, System::Dutch2016).unwrap().to_string(), "2\n1 3\n4 2\n");
 //! // Round 1 of the Berger table of 4 (C.05 Annex 1).
 //! assert_eq!(pair_trf(trf, System::Berger).unwrap().to_string(), "2\n1 4\n2 3\n");
 //! ```
@@ -87,11 +87,13 @@ impl fmt::Display for Pairings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum System {
-    /// Swiss, FIDE Dutch system (C.04.3, Baku 2016 text): [`dutch::pair_round`].
+    /// Swiss, FIDE Dutch system by the text in force since 1 July 2025 (C.04.3, criteria
+    /// C1-C21; [`dutch::Edition::Fide2025`], as bbpPairings 6 reads it): `kaboom pair
+    /// --system dutch` and the bot's Swiss leagues.
     Dutch,
-    /// Swiss, FIDE Dutch system by the text in force from 1 July 2025
-    /// ([`dutch::Edition::Fide2025`], as bbpPairings 6 reads it).
-    Dutch2025,
+    /// Swiss, FIDE Dutch system by the Baku 2016 text, in force until 30 June 2025
+    /// ([`dutch::pair_round`]): for tournaments paired under it.
+    Dutch2016,
     /// Single round-robin by the Berger tables (C.05 Annex 1): [`berger::round_robin_pairings`].
     Berger,
     /// Double round-robin by the Berger tables, colours reversed in the second cycle.
@@ -128,8 +130,8 @@ pub fn pair(tournament: &Tournament, system: System) -> Result<Pairings, PairErr
         .max()
         .unwrap_or(0);
     Ok(match system {
-        System::Dutch => dutch::pair_round(tournament)?,
-        System::Dutch2025 => dutch::pair_round_with(tournament, dutch::Edition::Fide2025)?,
+        System::Dutch2016 => dutch::pair_round(tournament)?,
+        System::Dutch => dutch::pair_round_with(tournament, dutch::Edition::Fide2025)?,
         System::Berger => berger::round_robin_pairings(players, round, berger::Cycles::Single)?,
         System::DoubleBerger => {
             berger::round_robin_pairings(players, round, berger::Cycles::Double)?

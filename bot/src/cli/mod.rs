@@ -1,11 +1,13 @@
 //! The command-line subcommands that are not the bot: rules analysis (`perft`, `moves`,
-//! `replay`), the engine's `analyse`, `render` and `invite-url`. They use the rules library and the renderer,
+//! `replay`), the engine's `analyse`, `render`, `invite-url`, and the leagues' `pair` and
+//! `standings`. They use the rules library and the renderer,
 //! nothing of the bot's layers, and belong to the `kaboom` binary only (`mod cli` in
 //! `main.rs`), not to the library.
 
 pub mod analyse;
 pub mod analysis;
 pub mod invite;
+pub mod pairing;
 pub mod render;
 
 #[cfg(test)]

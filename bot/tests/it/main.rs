@@ -21,6 +21,7 @@ mod invite_cli;
 mod kill_loop;
 mod leaks;
 mod outbox;
+mod pairing_cli;
 mod player_texts;
 mod practice;
 mod preview;
