@@ -1,0 +1,1292 @@
+//! Server leagues (correspondence tournaments): the pure model. A league's settings, its
+//! entrants, its rounds, games and byes as stored facts; the pairing of the next round
+//! ([`next_round`]), the conversion to a FIDE tournament report ([`to_tournament`], so to
+//! TRF-16 text by [`Tournament::to_trf`]), the standings ([`standings`]) and the policy of
+//! what is due at a time ([`round_due`]). No I/O: the league service stores a [`League`],
+//! calls these functions and acts on what they return.
+//!
+//! # Formats
+//!
+//! - **Round-robin** by the FIDE Berger tables (FIDE Handbook C.05, Annex 1), single or
+//!   double (colours reversed in the second cycle). An odd field uses the table of `n + 1`:
+//!   the player drawn against the dummy number has a bye worth 0 points, shown as a bye.
+//!   A double round-robin may play **both colours at once** ([`LeagueFormat::RoundRobin`]
+//!   `both_colours_at_once`): league round `r` starts the games of Berger round `r` and of
+//!   Berger round `r + cycle` (the same pairs, colours reversed), so the league has as many
+//!   rounds as one cycle. In the tournament report each game keeps its own Berger round
+//!   ([`LeagueGame::pairing_round`]), so the report stays a plain double round-robin.
+//! - **Swiss** by the FIDE Dutch system (C.04.3, the text in force from 1 July 2025,
+//!   [`kaboom_pairing::System::Dutch`]), with the basic rules C.04.1 and the general handling
+//!   rules C.04.2. The pairing-allocated bye (C.04.1.c) scores [`LeagueSettings::bye_value`]:
+//!   1 point unless the league sets ½ or 0. No player gets it twice (C.04.3 C.2).
+//!
+//! The initial order (C.04.2, [`League::close_sign_up`]): rating at the start, highest
+//! first; equal ratings by sign-up order. Start ranks are `1..=n` in that order.
+//!
+//! # Results, forfeits and withdrawals
+//!
+//! A game ends with a [`LeagueResult`], from White's side. A game the loser lost without
+//! both sides having moved is a forfeit (`+`/`-` in TRF-16, [`LeagueResult::from_game`]):
+//! it scores like a win or a loss but is not a game played (no colour, and in a Swiss the
+//! two may meet again, C.04.3 C.1). A result decided by the engine's adjudication is
+//! recorded with [`League::record_adjudicated_result`] and marked in the standings.
+//!
+//! A withdrawn player ([`League::withdraw`]) keeps the results of the games already played
+//! (the service resigns the games they still have running). After their withdrawal:
+//! - in a round-robin the Berger table keeps every start rank, and each later game of
+//!   theirs is a forfeit win for the opponent (no game is started);
+//! - in a Swiss they are not paired any more (`0000 - -` in their later rounds of the
+//!   report).
+//!
+//! FIDE's rule that the results of a player who withdrew before playing half of the games
+//! are cancelled is not applied: played games always count.
+//!
+//! # Rounds that never stall ([`round_due`])
+//!
+//! Every round has a deadline: its start plus [`LeagueSettings::round_length_secs`].
+//! `round_due(league, now)` decides, from the stored times and results only:
+//!
+//! 1. **Sign-up**: [`RoundDue::CloseSignUp`] once the sign-up deadline has passed
+//!    (`now >= deadline`) or the player limit is reached; otherwise wait until the
+//!    deadline (or until called again when somebody joins).
+//! 2. **Paused or finished**: nothing, no next check.
+//! 3. **Signed up, no round yet** (`Running { round: 0 }`): [`RoundDue::StartNextRound`].
+//! 4. **Round-robin, round `r` not the last**: [`RoundDue::StartNextRound`] at the round's
+//!    deadline, whether or not games of round `r` are still running (a round-robin's
+//!    pairings do not depend on results; a running game continues and counts when it ends);
+//!    before it, wait until the deadline.
+//! 5. **Swiss, round `r` not the last**: [`RoundDue::StartNextRound`] as soon as every game
+//!    of round `r` has a result, deadline or not. Otherwise, from the deadline plus
+//!    [`LeagueSettings::adjudication_grace_secs`] on, [`RoundDue::Adjudicate`] with the games
+//!    still running (the next round's pairings depend on their results); before that, wait
+//!    until the deadline plus the grace.
+//! 6. **Last round**: [`RoundDue::Finish`] once every game of the league has a result (in a
+//!    round-robin, games of earlier rounds may still be running); a Swiss adjudicates its
+//!    last round's running games at its deadline plus grace like any other round; a
+//!    round-robin waits for its games to end (their own time per move ends them), with no
+//!    timed next check: call again when a game ends.
+
+use kaboom_pairing::berger::{self, Cycles};
+use kaboom_pairing::trf::{Colour, GameResult, Player, RoundRecord, Tournament};
+use kaboom_pairing::{PairError, Score, Standing, System, TieBreak, tiebreak};
+use kaboom_rules::{Color, GameOptions, Variant};
+
+use crate::ids::{GameId, UserId};
+
+/// Seconds in a day.
+pub const DAY: i64 = 86_400;
+/// The fewest players a league's player limit may be.
+pub const MIN_PLAYER_LIMIT: u32 = 2;
+/// The most players a league may have.
+pub const MAX_PLAYERS: u32 = 64;
+/// The longest league name, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+/// The most days per move a league may give (as `/challenge` allows).
+pub const MAX_DAYS_PER_MOVE: u32 = 14;
+
+/// How a league pairs its rounds.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeagueFormat {
+    /// Round-robin by the Berger tables (FIDE Handbook C.05, Annex 1).
+    RoundRobin {
+        /// Single (every pair meets once) or double (twice, colours reversed).
+        cycles: Cycles,
+        /// Double round-robin only: both games of a pair start in the same round (one with
+        /// each colour), so the league has the rounds of one cycle. Ignored for a single
+        /// round-robin.
+        both_colours_at_once: bool,
+    },
+    /// Swiss by the FIDE Dutch system (C.04.3) over a fixed number of rounds.
+    Swiss {
+        /// The number of rounds (at least 1, fewer than the players).
+        rounds: u32,
+    },
+}
+
+impl LeagueFormat {
+    /// The fewest players the format can pair: 3 for a single round-robin, 2 for a double
+    /// round-robin (a two-game match), `rounds + 1` for a Swiss (nobody can meet the same
+    /// opponent twice, C.04.3 C.1).
+    #[must_use]
+    pub fn min_players(self) -> u32 {
+        match self {
+            LeagueFormat::RoundRobin {
+                cycles: Cycles::Single,
+                ..
+            } => 3,
+            LeagueFormat::RoundRobin {
+                cycles: Cycles::Double,
+                ..
+            } => 2,
+            LeagueFormat::Swiss { rounds } => (rounds + 1).max(2),
+        }
+    }
+
+    fn plays_both_colours_at_once(self) -> bool {
+        matches!(
+            self,
+            LeagueFormat::RoundRobin {
+                cycles: Cycles::Double,
+                both_colours_at_once: true
+            }
+        )
+    }
+
+    /// The number of pairing rounds (Berger or Swiss rounds, the rounds of the tournament
+    /// report) for `players` players.
+    #[must_use]
+    pub fn pairing_rounds(self, players: u32) -> u32 {
+        match self {
+            LeagueFormat::RoundRobin { cycles, .. } => {
+                berger::round_count(players.max(2), cycles).unwrap_or(0)
+            }
+            LeagueFormat::Swiss { rounds } => rounds,
+        }
+    }
+
+    /// The number of league rounds for `players` players: the pairing rounds, halved when
+    /// a double round-robin plays both colours at once.
+    #[must_use]
+    pub fn league_rounds(self, players: u32) -> u32 {
+        let rounds = self.pairing_rounds(players);
+        if self.plays_both_colours_at_once() {
+            rounds / 2
+        } else {
+            rounds
+        }
+    }
+
+    /// The tie-breaks of the standings (C.07): direct encounter, Sonneborn-Berger and wins
+    /// for a round-robin; Buchholz Cut-1, Buchholz and Sonneborn-Berger for a Swiss.
+    #[must_use]
+    pub fn tie_breaks(self) -> &'static [TieBreak] {
+        match self {
+            LeagueFormat::RoundRobin { .. } => &TieBreak::ROUND_ROBIN,
+            LeagueFormat::Swiss { .. } => &TieBreak::SWISS,
+        }
+    }
+}
+
+/// The points of a bye.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ByeValue {
+    /// 1 point: the pairing-allocated bye of C.04.1.c (`U` in TRF-16).
+    #[default]
+    Full,
+    /// ½ point (`H` in TRF-16).
+    Half,
+    /// No points (`Z` in TRF-16): a round-robin's bye (C.05 Annex 1).
+    Zero,
+}
+
+impl ByeValue {
+    /// The points it scores.
+    #[must_use]
+    pub fn points(self) -> Score {
+        match self {
+            ByeValue::Full => Score::WIN,
+            ByeValue::Half => Score::DRAW,
+            ByeValue::Zero => Score::ZERO,
+        }
+    }
+
+    /// Its TRF-16 result code.
+    #[must_use]
+    pub fn trf_result(self) -> GameResult {
+        match self {
+            ByeValue::Full => GameResult::PairingAllocatedBye,
+            ByeValue::Half => GameResult::HalfPointBye,
+            ByeValue::Zero => GameResult::ZeroPointBye,
+        }
+    }
+}
+
+/// A league's settings, fixed at creation ([`validate`]).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LeagueSettings {
+    /// Days per move of every league game (1 to [`MAX_DAYS_PER_MOVE`]).
+    pub days_per_move: u32,
+    /// Seconds from a round's start to its deadline; at least one move's time
+    /// (`days_per_move` days).
+    pub round_length_secs: i64,
+    /// Swiss: the points of the pairing-allocated bye (C.04.1.c). A round-robin's byes
+    /// always score 0.
+    pub bye_value: ByeValue,
+    /// Swiss: seconds after a round's deadline before its running games are adjudicated.
+    pub adjudication_grace_secs: i64,
+    /// Whether league games are rated.
+    pub rated: bool,
+}
+
+/// When sign-up closes: at a deadline, at a player limit, or whichever comes first. With
+/// neither, the league starts when someone who manages it says so.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct SignUp {
+    /// Sign-up closes at this time (Unix seconds).
+    pub deadline: Option<i64>,
+    /// Sign-up closes when this many players have joined ([`MIN_PLAYER_LIMIT`] to
+    /// [`MAX_PLAYERS`]).
+    pub player_limit: Option<u32>,
+}
+
+/// Where a league stands.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeagueStatus {
+    /// Players may join and leave.
+    SignUp,
+    /// Seeded; `round` is the latest league round started (0 before the first).
+    Running {
+        /// The latest league round started (1-based; 0: none yet).
+        round: u32,
+    },
+    /// Paused by someone who manages it: nothing is due; the round's deadline moves back by
+    /// the pause's length on resuming.
+    Paused {
+        /// The latest league round started.
+        round: u32,
+        /// Paused at (Unix seconds).
+        since: i64,
+    },
+    /// Over.
+    Finished,
+}
+
+/// A player of a league.
+#[derive(Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Entrant {
+    /// During sign-up, the sign-up number (1 for the first to join); from the start, the
+    /// start rank (pairing number) of the initial order (C.04.2).
+    pub start_rank: u32,
+    /// The player.
+    pub user_id: UserId,
+    /// Their display name (TRF-16 keeps 33 characters of it).
+    pub name: String,
+    /// Their rating in the league's variant when they joined (the shown rating), refreshed
+    /// by the service before seeding if it wants.
+    pub rating: u32,
+    /// The last league round they took part in, once they withdrew (0: withdrew before
+    /// round 1); `None` while they play.
+    pub withdrawn_after_round: Option<u32>,
+}
+
+impl Entrant {
+    /// Whether they are withdrawn from league round `round` (1-based).
+    #[must_use]
+    pub fn withdrawn_in(&self, round: u32) -> bool {
+        self.withdrawn_after_round.is_some_and(|last| last < round)
+    }
+}
+
+/// The result of a league game, from White's side.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeagueResult {
+    /// White won (`1-0`).
+    WhiteWins,
+    /// Drawn (`½-½`).
+    Draw,
+    /// Black won (`0-1`).
+    BlackWins,
+    /// White won by forfeit: the game was not played (`+`/`-` in TRF-16).
+    ForfeitWhiteWins,
+    /// Black won by forfeit.
+    ForfeitBlackWins,
+    /// Both lost by forfeit (two withdrawn players of a round-robin).
+    DoubleForfeit,
+}
+
+impl LeagueResult {
+    /// The league result of a finished game: `winner` (`None` for a draw) and whether both
+    /// sides made at least one move. A game lost before both sides moved (a time forfeit
+    /// of a player who never moved) is a forfeit, as in FIDE practice a player who does
+    /// not show up loses by forfeit; any other end is a game played.
+    #[must_use]
+    pub fn from_game(winner: Option<Color>, both_sides_moved: bool) -> LeagueResult {
+        match (winner, both_sides_moved) {
+            (None, _) => LeagueResult::Draw,
+            (Some(Color::White), true) => LeagueResult::WhiteWins,
+            (Some(Color::Black), true) => LeagueResult::BlackWins,
+            (Some(Color::White), false) => LeagueResult::ForfeitWhiteWins,
+            (Some(Color::Black), false) => LeagueResult::ForfeitBlackWins,
+        }
+    }
+
+    /// The TRF-16 result codes of White and of Black.
+    #[must_use]
+    pub fn trf_results(self) -> (GameResult, GameResult) {
+        match self {
+            LeagueResult::WhiteWins => (GameResult::Win, GameResult::Loss),
+            LeagueResult::Draw => (GameResult::Draw, GameResult::Draw),
+            LeagueResult::BlackWins => (GameResult::Loss, GameResult::Win),
+            LeagueResult::ForfeitWhiteWins => (GameResult::ForfeitWin, GameResult::ForfeitLoss),
+            LeagueResult::ForfeitBlackWins => (GameResult::ForfeitLoss, GameResult::ForfeitWin),
+            LeagueResult::DoubleForfeit => (GameResult::ForfeitLoss, GameResult::ForfeitLoss),
+        }
+    }
+
+    /// Whether the game was played (not a forfeit).
+    #[must_use]
+    pub fn was_played(self) -> bool {
+        matches!(
+            self,
+            LeagueResult::WhiteWins | LeagueResult::Draw | LeagueResult::BlackWins
+        )
+    }
+}
+
+/// One game of a league, started or forfeited.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LeagueGame {
+    /// The league round it belongs to (1-based).
+    pub round: u32,
+    /// Its round in the pairing and the tournament report (the Berger or Swiss round):
+    /// `round`, except for the second game of a pair played with both colours at once
+    /// (`round` plus the rounds of one cycle).
+    pub pairing_round: u32,
+    /// White's start rank.
+    pub white: u32,
+    /// Black's start rank.
+    pub black: u32,
+    /// The game played, `None` for a forfeit decided at the pairing (a withdrawn player).
+    pub game: Option<GameId>,
+    /// The result, `None` while the game runs.
+    pub result: Option<LeagueResult>,
+    /// Whether the result was decided by adjudication (the engine's evaluation).
+    pub adjudicated: bool,
+}
+
+/// A bye: a player without an opponent in a round.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LeagueBye {
+    /// The league round (1-based).
+    pub round: u32,
+    /// The pairing round (as [`LeagueGame::pairing_round`]).
+    pub pairing_round: u32,
+    /// The player's start rank.
+    pub start_rank: u32,
+    /// Its points: the league's bye value in a Swiss, 0 in a round-robin.
+    pub value: ByeValue,
+}
+
+/// A started league round.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LeagueRound {
+    /// The league round (1-based).
+    pub round: u32,
+    /// Started at (Unix seconds); moved back by pauses.
+    pub started_at: i64,
+}
+
+/// A league: its settings and everything that happened in it.
+#[derive(Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct League {
+    /// Its name (1 to [`MAX_NAME_CHARS`] characters).
+    pub name: String,
+    /// The variant of its games.
+    pub variant: Variant,
+    /// The options of its games.
+    pub options: GameOptions,
+    /// Round-robin or Swiss.
+    pub format: LeagueFormat,
+    /// Days per move, round length, bye value, grace, rated.
+    pub settings: LeagueSettings,
+    /// When sign-up closes.
+    pub sign_up: SignUp,
+    /// Created at (Unix seconds).
+    pub created_at: i64,
+    /// Where it stands.
+    pub status: LeagueStatus,
+    /// The colour of start rank 1 in round 1 of a Swiss (C.04.3 E.5, TRF `XXC`), drawn by
+    /// the service at the start.
+    pub initial_colour: Colour,
+    /// The players: in sign-up order during sign-up, by start rank after.
+    pub entrants: Vec<Entrant>,
+    /// The rounds started, in order.
+    pub rounds: Vec<LeagueRound>,
+    /// Every game started or forfeited, in order of pairing.
+    pub games: Vec<LeagueGame>,
+    /// Every bye.
+    pub byes: Vec<LeagueBye>,
+}
+
+/// Why a league action or setting is refused. The messages say what would be right.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LeagueError {
+    /// The name is empty or too long.
+    #[error("a league's name needs 1 to {max} characters")]
+    BadName {
+        /// The longest name allowed.
+        max: usize,
+    },
+    /// A Swiss without rounds.
+    #[error("a Swiss league needs at least 1 round")]
+    NoRounds,
+    /// A Swiss with as many rounds as players or more.
+    #[error(
+        "a Swiss league of {players} players can have at most {} rounds, not {rounds}",
+        players.saturating_sub(1)
+    )]
+    TooManyRounds {
+        /// The rounds asked for.
+        rounds: u32,
+        /// The players (the limit, or the players signed up).
+        players: u32,
+    },
+    /// The player limit is outside the range or below the format's minimum.
+    #[error("the player limit must be from {min} to {max}, not {limit}")]
+    BadPlayerLimit {
+        /// The limit asked for.
+        limit: u32,
+        /// The smallest limit the format allows.
+        min: u32,
+        /// The largest limit allowed.
+        max: u32,
+    },
+    /// Days per move outside 1 to [`MAX_DAYS_PER_MOVE`].
+    #[error("days per move must be from 1 to {max}, not {days}")]
+    BadDaysPerMove {
+        /// The days asked for.
+        days: u32,
+        /// The most days allowed.
+        max: u32,
+    },
+    /// A round shorter than one move's time.
+    #[error(
+        "a round must last at least the time for one move ({need} seconds = {days_per_move} days), not {round_length_secs} seconds"
+    )]
+    RoundTooShort {
+        /// The round length asked for (seconds).
+        round_length_secs: i64,
+        /// The days per move.
+        days_per_move: u32,
+        /// The shortest round allowed (seconds).
+        need: i64,
+    },
+    /// A negative grace.
+    #[error("the adjudication grace must be 0 seconds or more, not {grace_secs}")]
+    NegativeGrace {
+        /// The grace asked for (seconds).
+        grace_secs: i64,
+    },
+    /// Too few players to start.
+    #[error("the league needs at least {need} players to start, it has {have}")]
+    TooFewPlayers {
+        /// Players signed up.
+        have: u32,
+        /// Players needed.
+        need: u32,
+    },
+    /// The player has already joined.
+    #[error("you have already joined this league")]
+    AlreadyJoined,
+    /// The player is not in the league.
+    #[error("you are not in this league")]
+    NotAnEntrant,
+    /// Sign-up is over (started, or the deadline passed).
+    #[error("sign-up for this league is closed")]
+    SignUpClosed,
+    /// The player limit is reached.
+    #[error("the league is full ({limit} players)")]
+    LeagueFull {
+        /// The limit.
+        limit: u32,
+    },
+    /// The action needs a running league.
+    #[error("the league is not running")]
+    NotRunning,
+    /// The action needs a paused league.
+    #[error("the league is not paused")]
+    NotPaused,
+    /// Every round has been paired.
+    #[error("all {rounds} rounds have been played")]
+    AllRoundsPaired {
+        /// The league rounds.
+        rounds: u32,
+    },
+    /// A Swiss round cannot be paired while games of the previous one run.
+    #[error("round {round} still has {running} games running")]
+    RoundNotComplete {
+        /// The round.
+        round: u32,
+        /// Its games without a result.
+        running: u32,
+    },
+    /// The plan given to [`League::start_round`] is not for the next round, or the game ids
+    /// do not match its games.
+    #[error("this plan is not the next round's, or its game ids do not match")]
+    StalePlan,
+    /// No league game has this id.
+    #[error("game {0} is not a game of this league")]
+    UnknownGame(GameId),
+    /// The game already has a result.
+    #[error("game {0} already has a result")]
+    ResultAlreadyRecorded(GameId),
+    /// The player has already withdrawn.
+    #[error("you have already withdrawn from this league")]
+    AlreadyWithdrawn,
+    /// The pairing crate found no pairing.
+    #[error(transparent)]
+    Pairing(#[from] PairError),
+}
+
+/// Checks a league's settings at creation: a name of 1 to [`MAX_NAME_CHARS`] characters;
+/// days per move 1 to [`MAX_DAYS_PER_MOVE`]; a round at least one move's time long
+/// (`round_length_secs >= days_per_move * DAY`); a grace of 0 seconds or more; a Swiss of at
+/// least 1 round, and fewer rounds than the player limit (C.04.3 C.1: nobody meets an
+/// opponent twice); a player limit from the format's minimum ([`LeagueFormat::min_players`],
+/// at least [`MIN_PLAYER_LIMIT`]) to [`MAX_PLAYERS`].
+///
+/// # Errors
+/// The first [`LeagueError`] found, whose message says what would be right.
+pub fn validate(
+    name: &str,
+    format: LeagueFormat,
+    settings: &LeagueSettings,
+    sign_up: &SignUp,
+) -> Result<(), LeagueError> {
+    let chars = name.trim().chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(LeagueError::BadName {
+            max: MAX_NAME_CHARS,
+        });
+    }
+    if settings.days_per_move == 0 || settings.days_per_move > MAX_DAYS_PER_MOVE {
+        return Err(LeagueError::BadDaysPerMove {
+            days: settings.days_per_move,
+            max: MAX_DAYS_PER_MOVE,
+        });
+    }
+    let need = i64::from(settings.days_per_move) * DAY;
+    if settings.round_length_secs < need {
+        return Err(LeagueError::RoundTooShort {
+            round_length_secs: settings.round_length_secs,
+            days_per_move: settings.days_per_move,
+            need,
+        });
+    }
+    if settings.adjudication_grace_secs < 0 {
+        return Err(LeagueError::NegativeGrace {
+            grace_secs: settings.adjudication_grace_secs,
+        });
+    }
+    if let LeagueFormat::Swiss { rounds } = format {
+        if rounds == 0 {
+            return Err(LeagueError::NoRounds);
+        }
+        if rounds >= MAX_PLAYERS {
+            return Err(LeagueError::TooManyRounds {
+                rounds,
+                players: MAX_PLAYERS,
+            });
+        }
+    }
+    if let Some(limit) = sign_up.player_limit {
+        if let LeagueFormat::Swiss { rounds } = format
+            && rounds >= limit
+        {
+            return Err(LeagueError::TooManyRounds {
+                rounds,
+                players: limit,
+            });
+        }
+        let min = format.min_players().max(MIN_PLAYER_LIMIT);
+        if limit < min || limit > MAX_PLAYERS {
+            return Err(LeagueError::BadPlayerLimit {
+                limit,
+                min,
+                max: MAX_PLAYERS,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The pairings of one league round, to be started with [`League::start_round`].
+#[derive(Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct RoundPlan {
+    /// The league round (1-based).
+    pub round: u32,
+    /// The games to start, board order (two per pair when a double round-robin plays both
+    /// colours at once).
+    pub games: Vec<PlannedGame>,
+    /// The byes.
+    pub byes: Vec<LeagueBye>,
+    /// The games not played because a player withdrew: forfeits, with their result.
+    pub forfeits: Vec<LeagueGame>,
+}
+
+/// A game to start.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PlannedGame {
+    /// Its pairing round ([`LeagueGame::pairing_round`]).
+    pub pairing_round: u32,
+    /// White's start rank.
+    pub white: u32,
+    /// Black's start rank.
+    pub black: u32,
+}
+
+/// What a league owes at a time ([`round_due`]).
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum RoundDue {
+    /// Nothing now; look again at `until` (Unix seconds; `None`: only when something
+    /// happens, a join, a result, a resume).
+    Wait {
+        /// The next time something can be due.
+        until: Option<i64>,
+    },
+    /// Close sign-up ([`League::close_sign_up`]), then start round 1.
+    CloseSignUp,
+    /// Pair and start the next round ([`next_round`], [`League::start_round`]).
+    StartNextRound,
+    /// Adjudicate these running games (Swiss, deadline plus grace passed), then record
+    /// their results with [`League::record_adjudicated_result`].
+    Adjudicate {
+        /// The running games of the round, in pairing order.
+        games: Vec<GameId>,
+    },
+    /// Every game has a result after the last round: finish ([`League::finish`]).
+    Finish,
+}
+
+impl League {
+    /// A new league in sign-up, after [`validate`].
+    ///
+    /// # Errors
+    /// As [`validate`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: &str,
+        variant: Variant,
+        options: GameOptions,
+        format: LeagueFormat,
+        settings: LeagueSettings,
+        sign_up: SignUp,
+        created_at: i64,
+    ) -> Result<League, LeagueError> {
+        validate(name, format, &settings, &sign_up)?;
+        Ok(League {
+            name: name.trim().to_owned(),
+            variant,
+            options,
+            format,
+            settings,
+            sign_up,
+            created_at,
+            status: LeagueStatus::SignUp,
+            initial_colour: Colour::White,
+            entrants: Vec::new(),
+            rounds: Vec::new(),
+            games: Vec::new(),
+            byes: Vec::new(),
+        })
+    }
+
+    /// The entrant with start rank `start_rank`.
+    #[must_use]
+    pub fn entrant(&self, start_rank: u32) -> Option<&Entrant> {
+        self.entrants.iter().find(|e| e.start_rank == start_rank)
+    }
+
+    /// The entrant who is `user`.
+    #[must_use]
+    pub fn entrant_by_user(&self, user: UserId) -> Option<&Entrant> {
+        self.entrants.iter().find(|e| e.user_id == user)
+    }
+
+    /// The latest league round started (0 before the first and during sign-up; the last
+    /// round once finished).
+    #[must_use]
+    pub fn current_round(&self) -> u32 {
+        match self.status {
+            LeagueStatus::SignUp => 0,
+            LeagueStatus::Running { round } | LeagueStatus::Paused { round, .. } => round,
+            LeagueStatus::Finished => self.rounds.len() as u32,
+        }
+    }
+
+    /// The number of league rounds for the players signed up ([`LeagueFormat::league_rounds`]).
+    #[must_use]
+    pub fn round_count(&self) -> u32 {
+        self.format.league_rounds(self.entrants.len() as u32)
+    }
+
+    /// The deadline of league round `round` (Unix seconds): its start plus the round
+    /// length; `None` if it has not started.
+    #[must_use]
+    pub fn round_deadline(&self, round: u32) -> Option<i64> {
+        self.rounds
+            .iter()
+            .find(|r| r.round == round)
+            .map(|r| r.started_at + self.settings.round_length_secs)
+    }
+
+    /// Whether sign-up is over at `now`: the league started, the deadline passed, or the
+    /// player limit is reached.
+    #[must_use]
+    pub fn sign_up_closed(&self, now: i64) -> bool {
+        self.status != LeagueStatus::SignUp
+            || self.sign_up.deadline.is_some_and(|deadline| now >= deadline)
+            || self
+                .sign_up
+                .player_limit
+                .is_some_and(|limit| self.entrants.len() as u32 >= limit)
+    }
+
+    /// Signs `user` up with their display name and rating; returns their sign-up number.
+    ///
+    /// # Errors
+    /// [`LeagueError::AlreadyJoined`], [`LeagueError::LeagueFull`] at the player limit (or
+    /// [`MAX_PLAYERS`]), [`LeagueError::SignUpClosed`] after the start or the deadline.
+    pub fn join(
+        &mut self,
+        user: UserId,
+        name: &str,
+        rating: u32,
+        now: i64,
+    ) -> Result<u32, LeagueError> {
+        if self.entrant_by_user(user).is_some() {
+            return Err(LeagueError::AlreadyJoined);
+        }
+        let limit = self.sign_up.player_limit.unwrap_or(MAX_PLAYERS);
+        if self.status == LeagueStatus::SignUp && self.entrants.len() as u32 >= limit {
+            return Err(LeagueError::LeagueFull { limit });
+        }
+        if self.sign_up_closed(now) {
+            return Err(LeagueError::SignUpClosed);
+        }
+        let number = self.entrants.len() as u32 + 1;
+        self.entrants.push(Entrant {
+            start_rank: number,
+            user_id: user,
+            name: name.to_owned(),
+            rating,
+            withdrawn_after_round: None,
+        });
+        Ok(number)
+    }
+
+    /// Takes `user` off the list during sign-up (the later sign-up numbers move up).
+    ///
+    /// # Errors
+    /// [`LeagueError::SignUpClosed`] once the league started (withdraw instead),
+    /// [`LeagueError::NotAnEntrant`].
+    pub fn leave(&mut self, user: UserId) -> Result<(), LeagueError> {
+        if self.status != LeagueStatus::SignUp {
+            return Err(LeagueError::SignUpClosed);
+        }
+        let before = self.entrants.len();
+        self.entrants.retain(|e| e.user_id != user);
+        if self.entrants.len() == before {
+            return Err(LeagueError::NotAnEntrant);
+        }
+        for (index, entrant) in self.entrants.iter_mut().enumerate() {
+            entrant.start_rank = index as u32 + 1;
+        }
+        Ok(())
+    }
+
+    /// Closes sign-up and seeds the players by the initial order of C.04.2: rating,
+    /// highest first, equal ratings by sign-up order; start ranks `1..=n`. `initial_colour`
+    /// is the colour of start rank 1 in a Swiss's round 1 (C.04.3 E.5, drawn by the
+    /// service). The league is then `Running { round: 0 }`: round 1 is due.
+    ///
+    /// # Errors
+    /// [`LeagueError::SignUpClosed`] if not in sign-up; [`LeagueError::TooFewPlayers`] below
+    /// the format's minimum ([`LeagueFormat::min_players`]); the league stays in sign-up.
+    pub fn close_sign_up(&mut self, initial_colour: Colour) -> Result<(), LeagueError> {
+        if self.status != LeagueStatus::SignUp {
+            return Err(LeagueError::SignUpClosed);
+        }
+        let have = self.entrants.len() as u32;
+        let need = self.format.min_players();
+        if have < need {
+            return Err(LeagueError::TooFewPlayers { have, need });
+        }
+        // Stable: equal ratings keep sign-up order.
+        self.entrants.sort_by_key(|e| (std::cmp::Reverse(e.rating), e.start_rank));
+        for (index, entrant) in self.entrants.iter_mut().enumerate() {
+            entrant.start_rank = index as u32 + 1;
+        }
+        self.initial_colour = initial_colour;
+        self.status = LeagueStatus::Running { round: 0 };
+        Ok(())
+    }
+
+    /// Starts `plan`'s round at `started_at` (Unix seconds): records its games with
+    /// `game_ids` (one per [`RoundPlan::games`], same order), its byes and forfeits.
+    ///
+    /// # Errors
+    /// [`LeagueError::NotRunning`]; [`LeagueError::StalePlan`] if the plan is not for the
+    /// round after the current one or the ids do not match its games.
+    pub fn start_round(
+        &mut self,
+        plan: &RoundPlan,
+        started_at: i64,
+        game_ids: &[GameId],
+    ) -> Result<(), LeagueError> {
+        let LeagueStatus::Running { round } = self.status else {
+            return Err(LeagueError::NotRunning);
+        };
+        if plan.round != round + 1 || game_ids.len() != plan.games.len() {
+            return Err(LeagueError::StalePlan);
+        }
+        for (planned, &id) in plan.games.iter().zip(game_ids) {
+            self.games.push(LeagueGame {
+                round: plan.round,
+                pairing_round: planned.pairing_round,
+                white: planned.white,
+                black: planned.black,
+                game: Some(id),
+                result: None,
+                adjudicated: false,
+            });
+        }
+        self.games.extend(plan.forfeits.iter().copied());
+        self.byes.extend(plan.byes.iter().copied());
+        self.rounds.push(LeagueRound {
+            round: plan.round,
+            started_at,
+        });
+        self.status = LeagueStatus::Running { round: plan.round };
+        Ok(())
+    }
+
+    fn game_mut(&mut self, game: GameId) -> Result<&mut LeagueGame, LeagueError> {
+        let record = self
+            .games
+            .iter_mut()
+            .find(|g| g.game == Some(game))
+            .ok_or(LeagueError::UnknownGame(game))?;
+        if record.result.is_some() {
+            return Err(LeagueError::ResultAlreadyRecorded(game));
+        }
+        Ok(record)
+    }
+
+    /// Records the result of a league game that ended (on the board, by resignation, agreed
+    /// draw or time forfeit: [`LeagueResult::from_game`]).
+    ///
+    /// # Errors
+    /// [`LeagueError::UnknownGame`], [`LeagueError::ResultAlreadyRecorded`].
+    pub fn record_result(&mut self, game: GameId, result: LeagueResult) -> Result<(), LeagueError> {
+        self.game_mut(game)?.result = Some(result);
+        Ok(())
+    }
+
+    /// Records the result the adjudication decided for a game still running at a Swiss
+    /// round's deadline plus grace ([`RoundDue::Adjudicate`]); the standings mark it.
+    ///
+    /// # Errors
+    /// As [`League::record_result`].
+    pub fn record_adjudicated_result(
+        &mut self,
+        game: GameId,
+        result: LeagueResult,
+    ) -> Result<(), LeagueError> {
+        let record = self.game_mut(game)?;
+        record.result = Some(result);
+        record.adjudicated = true;
+        Ok(())
+    }
+
+    /// Withdraws `user` after the current round: their played games count, their later
+    /// games are forfeits (round-robin) or they are no longer paired (Swiss). Returns their
+    /// games still running, which the service ends by resignation (their results then come
+    /// through [`League::record_result`]).
+    ///
+    /// # Errors
+    /// [`LeagueError::NotRunning`] during sign-up (leave instead) or once finished;
+    /// [`LeagueError::NotAnEntrant`]; [`LeagueError::AlreadyWithdrawn`].
+    pub fn withdraw(&mut self, user: UserId) -> Result<Vec<GameId>, LeagueError> {
+        let round = match self.status {
+            LeagueStatus::Running { round } | LeagueStatus::Paused { round, .. } => round,
+            LeagueStatus::SignUp | LeagueStatus::Finished => return Err(LeagueError::NotRunning),
+        };
+        let entrant = self
+            .entrants
+            .iter_mut()
+            .find(|e| e.user_id == user)
+            .ok_or(LeagueError::NotAnEntrant)?;
+        if entrant.withdrawn_after_round.is_some() {
+            return Err(LeagueError::AlreadyWithdrawn);
+        }
+        entrant.withdrawn_after_round = Some(round);
+        let rank = entrant.start_rank;
+        Ok(self
+            .games
+            .iter()
+            .filter(|g| g.result.is_none() && (g.white == rank || g.black == rank))
+            .filter_map(|g| g.game)
+            .collect())
+    }
+
+    /// Pauses a running league at `now` (Unix seconds).
+    ///
+    /// # Errors
+    /// [`LeagueError::NotRunning`].
+    pub fn pause(&mut self, now: i64) -> Result<(), LeagueError> {
+        let LeagueStatus::Running { round } = self.status else {
+            return Err(LeagueError::NotRunning);
+        };
+        self.status = LeagueStatus::Paused { round, since: now };
+        Ok(())
+    }
+
+    /// Resumes a paused league at `now`: the current round's start (so its deadline) moves
+    /// back by the pause's length.
+    ///
+    /// # Errors
+    /// [`LeagueError::NotPaused`].
+    pub fn resume(&mut self, now: i64) -> Result<(), LeagueError> {
+        let LeagueStatus::Paused { round, since } = self.status else {
+            return Err(LeagueError::NotPaused);
+        };
+        if let Some(current) = self.rounds.iter_mut().find(|r| r.round == round) {
+            current.started_at += (now - since).max(0);
+        }
+        self.status = LeagueStatus::Running { round };
+        Ok(())
+    }
+
+    /// Marks the league finished (when [`round_due`] says [`RoundDue::Finish`]).
+    ///
+    /// # Errors
+    /// [`LeagueError::NotRunning`].
+    pub fn finish(&mut self) -> Result<(), LeagueError> {
+        if !matches!(self.status, LeagueStatus::Running { .. }) {
+            return Err(LeagueError::NotRunning);
+        }
+        self.status = LeagueStatus::Finished;
+        Ok(())
+    }
+
+    fn running_games(&self, round: u32) -> Vec<GameId> {
+        self.games
+            .iter()
+            .filter(|g| g.round == round && g.result.is_none())
+            .filter_map(|g| g.game)
+            .collect()
+    }
+}
+
+/// The league as a FIDE tournament report (TRF-16, [`Tournament::to_trf`]): one player per
+/// entrant by start rank with their rating at the start; per pairing round, every game with
+/// a result (`1 = 0`, forfeits `+ -`), every bye (round-robin `Z`; Swiss by the bye value,
+/// `U`, `H` or `Z`), and for a Swiss player who withdrew, `0000 - -` in each later round
+/// started. Games still running are left out (blank) until they end. `XXR` holds the
+/// pairing rounds, `XXC` the initial colour of a Swiss, a `012` line the league's name.
+/// Pairing, standings and export all use this one conversion.
+#[must_use]
+pub fn to_tournament(league: &League) -> Tournament {
+    let started = league.current_round();
+    tournament_through(league, started)
+}
+
+/// [`to_tournament`], plus for a Swiss the next round's absences of the withdrawn players
+/// (`0000 - -`, C.04.2: not to be paired): the report the next round is paired from. Give
+/// its TRF text to bbpPairings or JaVaFo to check a pairing.
+#[must_use]
+pub fn pairing_tournament(league: &League) -> Tournament {
+    let next = league.current_round() + 1;
+    tournament_through(league, next)
+}
+
+fn tournament_through(league: &League, withdrawn_through: u32) -> Tournament {
+    let players = league.entrants.len() as u32;
+    let mut tournament = Tournament {
+        players: league
+            .entrants
+            .iter()
+            .map(|e| Player::new(e.start_rank, &e.name, e.rating))
+            .collect(),
+        planned_rounds: Some(league.format.pairing_rounds(players)),
+        initial_colour: match league.format {
+            LeagueFormat::Swiss { .. } => Some(league.initial_colour),
+            LeagueFormat::RoundRobin { .. } => None,
+        },
+        other_lines: vec![(0, format!("012 {}", league.name))],
+    };
+    let mut set = |start_rank: u32, round: u32, record: RoundRecord| {
+        if let Some(player) = tournament
+            .players
+            .iter_mut()
+            .find(|p| p.start_rank == start_rank)
+        {
+            let index = round as usize - 1;
+            if player.games.len() <= index {
+                player.games.resize(index + 1, RoundRecord::NOT_PAIRED);
+            }
+            player.games[index] = record;
+        }
+    };
+    for game in &league.games {
+        let Some(result) = game.result else { continue };
+        let (white, black) = result.trf_results();
+        set(
+            game.white,
+            game.pairing_round,
+            RoundRecord {
+                opponent: Some(game.black),
+                colour: Some(Colour::White),
+                result: white,
+            },
+        );
+        set(
+            game.black,
+            game.pairing_round,
+            RoundRecord {
+                opponent: Some(game.white),
+                colour: Some(Colour::Black),
+                result: black,
+            },
+        );
+    }
+    for bye in &league.byes {
+        set(
+            bye.start_rank,
+            bye.pairing_round,
+            RoundRecord {
+                opponent: None,
+                colour: None,
+                result: bye.value.trf_result(),
+            },
+        );
+    }
+    if let LeagueFormat::Swiss { rounds } = league.format {
+        for entrant in &league.entrants {
+            if let Some(last) = entrant.withdrawn_after_round {
+                for round in last + 1..=withdrawn_through.min(rounds) {
+                    set(
+                        entrant.start_rank,
+                        round,
+                        RoundRecord {
+                            opponent: None,
+                            colour: None,
+                            result: GameResult::ForfeitLoss,
+                        },
+                    );
+                }
+            }
+        }
+    }
+    tournament
+}
+
+/// The pairings of the next league round: round-robin by the Berger table of every start
+/// rank (C.05 Annex 1; a withdrawn player's games become forfeit wins for the opponent, no
+/// game started; both Berger rounds of a pair when a double round-robin plays both colours
+/// at once); Swiss by the Dutch system (C.04.3, [`System::Dutch`]) on
+/// [`pairing_tournament`], without the withdrawn players, the bye scoring the league's bye
+/// value.
+///
+/// # Errors
+/// [`LeagueError::NotRunning`] unless running; [`LeagueError::AllRoundsPaired`] after the
+/// last round; [`LeagueError::RoundNotComplete`] for a Swiss whose current round has games
+/// running; [`LeagueError::Pairing`] if the pairing crate finds no pairing.
+pub fn next_round(league: &League) -> Result<RoundPlan, LeagueError> {
+    let LeagueStatus::Running { round: current } = league.status else {
+        return Err(LeagueError::NotRunning);
+    };
+    let rounds = league.round_count();
+    if current >= rounds {
+        return Err(LeagueError::AllRoundsPaired { rounds });
+    }
+    let round = current + 1;
+    let players = league.entrants.len() as u32;
+    let mut plan = RoundPlan {
+        round,
+        games: Vec::new(),
+        byes: Vec::new(),
+        forfeits: Vec::new(),
+    };
+    match league.format {
+        LeagueFormat::RoundRobin { cycles, .. } => {
+            let per_cycle = berger::table_size(players) - 1;
+            let mut pairing_rounds = vec![round];
+            if league.format.plays_both_colours_at_once() {
+                pairing_rounds.push(round + per_cycle);
+            }
+            let withdrawn = |rank: u32| league.entrant(rank).is_some_and(|e| e.withdrawn_in(round));
+            for pairing_round in pairing_rounds {
+                let pairings = berger::round_robin_pairings(players, pairing_round, cycles)
+                    .map_err(PairError::from)?;
+                for pair in pairings.pairs {
+                    let result = match (withdrawn(pair.white), withdrawn(pair.black)) {
+                        (false, false) => None,
+                        (false, true) => Some(LeagueResult::ForfeitWhiteWins),
+                        (true, false) => Some(LeagueResult::ForfeitBlackWins),
+                        (true, true) => Some(LeagueResult::DoubleForfeit),
+                    };
+                    match result {
+                        None => plan.games.push(PlannedGame {
+                            pairing_round,
+                            white: pair.white,
+                            black: pair.black,
+                        }),
+                        Some(result) => plan.forfeits.push(LeagueGame {
+                            round,
+                            pairing_round,
+                            white: pair.white,
+                            black: pair.black,
+                            game: None,
+                            result: Some(result),
+                            adjudicated: false,
+                        }),
+                    }
+                }
+                plan.byes.extend(pairings.byes.into_iter().map(|start_rank| LeagueBye {
+                    round,
+                    pairing_round,
+                    start_rank,
+                    value: ByeValue::Zero,
+                }));
+            }
+        }
+        LeagueFormat::Swiss { .. } => {
+            let running = league.running_games(current).len() as u32;
+            if running > 0 {
+                return Err(LeagueError::RoundNotComplete {
+                    round: current,
+                    running,
+                });
+            }
+            let pairings = kaboom_pairing::pair(&pairing_tournament(league), System::Dutch)?;
+            plan.games = pairings
+                .pairs
+                .iter()
+                .map(|pair| PlannedGame {
+                    pairing_round: round,
+                    white: pair.white,
+                    black: pair.black,
+                })
+                .collect();
+            plan.byes = pairings
+                .byes
+                .iter()
+                .map(|&start_rank| LeagueBye {
+                    round,
+                    pairing_round: round,
+                    start_rank,
+                    value: league.settings.bye_value,
+                })
+                .collect();
+        }
+    }
+    Ok(plan)
+}
+
+/// What `league` owes at `now` (Unix seconds), by the rules of the module documentation
+/// ("Rounds that never stall").
+#[must_use]
+pub fn round_due(league: &League, now: i64) -> RoundDue {
+    let round = match league.status {
+        LeagueStatus::SignUp => {
+            return if league.sign_up_closed(now) {
+                RoundDue::CloseSignUp
+            } else {
+                RoundDue::Wait {
+                    until: league.sign_up.deadline,
+                }
+            };
+        }
+        LeagueStatus::Paused { .. } | LeagueStatus::Finished => {
+            return RoundDue::Wait { until: None };
+        }
+        LeagueStatus::Running { round } => round,
+    };
+    if round == 0 {
+        return RoundDue::StartNextRound;
+    }
+    let last = round >= league.round_count();
+    let deadline = league
+        .round_deadline(round)
+        .unwrap_or(league.created_at + league.settings.round_length_secs);
+    match league.format {
+        LeagueFormat::RoundRobin { .. } => {
+            if last {
+                if league.games.iter().all(|g| g.result.is_some()) {
+                    RoundDue::Finish
+                } else {
+                    RoundDue::Wait { until: None }
+                }
+            } else if now >= deadline {
+                RoundDue::StartNextRound
+            } else {
+                RoundDue::Wait {
+                    until: Some(deadline),
+                }
+            }
+        }
+        LeagueFormat::Swiss { .. } => {
+            let running = league.running_games(round);
+            let adjudicate_at = deadline + league.settings.adjudication_grace_secs;
+            if running.is_empty() {
+                if last {
+                    RoundDue::Finish
+                } else {
+                    RoundDue::StartNextRound
+                }
+            } else if now >= adjudicate_at {
+                RoundDue::Adjudicate { games: running }
+            } else {
+                RoundDue::Wait {
+                    until: Some(adjudicate_at),
+                }
+            }
+        }
+    }
+}
+
+/// One line of a league's standings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LeagueStanding {
+    /// Rank, start rank, name, points and the C.07 tie-breaks, from the pairing crate.
+    pub standing: Standing,
+    /// The player.
+    pub user_id: UserId,
+    /// Whether they withdrew.
+    pub withdrawn: bool,
+    /// The league rounds of their byes (shown as byes; a round-robin's score 0).
+    pub bye_rounds: Vec<u32>,
+    /// The league rounds in which a result of theirs was decided by adjudication.
+    pub adjudicated_rounds: Vec<u32>,
+}
+
+/// The standings: points, then the tie-breaks of C.07 for the format
+/// ([`LeagueFormat::tie_breaks`]), computed by the pairing crate from [`to_tournament`]
+/// (games still running do not count yet), with each player's byes and adjudicated results.
+#[must_use]
+pub fn standings(league: &League) -> Vec<LeagueStanding> {
+    let tournament = to_tournament(league);
+    tiebreak::standings_with(&tournament, league.format.tie_breaks())
+        .into_iter()
+        .filter_map(|standing| {
+            let entrant = league.entrant(standing.start_rank)?;
+            let rank = entrant.start_rank;
+            let mut bye_rounds: Vec<u32> = league
+                .byes
+                .iter()
+                .filter(|b| b.start_rank == rank)
+                .map(|b| b.round)
+                .collect();
+            bye_rounds.dedup();
+            let adjudicated_rounds = league
+                .games
+                .iter()
+                .filter(|g| g.adjudicated && (g.white == rank || g.black == rank))
+                .map(|g| g.round)
+                .collect();
+            Some(LeagueStanding {
+                user_id: entrant.user_id,
+                withdrawn: entrant.withdrawn_after_round.is_some(),
+                bye_rounds,
+                adjudicated_rounds,
+                standing,
+            })
+        })
+        .collect()
+}
