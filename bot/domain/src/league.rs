@@ -729,7 +729,10 @@ impl League {
     #[must_use]
     pub fn sign_up_closed(&self, now: i64) -> bool {
         self.status != LeagueStatus::SignUp
-            || self.sign_up.deadline.is_some_and(|deadline| now >= deadline)
+            || self
+                .sign_up
+                .deadline
+                .is_some_and(|deadline| now >= deadline)
             || self
                 .sign_up
                 .player_limit
@@ -807,7 +810,8 @@ impl League {
             return Err(LeagueError::TooFewPlayers { have, need });
         }
         // Stable: equal ratings keep sign-up order.
-        self.entrants.sort_by_key(|e| (std::cmp::Reverse(e.rating), e.start_rank));
+        self.entrants
+            .sort_by_key(|e| (std::cmp::Reverse(e.rating), e.start_rank));
         for (index, entrant) in self.entrants.iter_mut().enumerate() {
             entrant.start_rank = index as u32 + 1;
         }
@@ -978,12 +982,24 @@ impl League {
 /// a result (`1 = 0`, forfeits `+ -`), every bye (round-robin `Z`; Swiss by the bye value,
 /// `U`, `H` or `Z`), and for a Swiss player who withdrew, `0000 - -` in each later round
 /// started. Games still running are left out (blank) until they end. `XXR` holds the
-/// pairing rounds, `XXC` the initial colour of a Swiss, a `012` line the league's name.
+/// pairing rounds, `XXC` the initial colour of a Swiss, a `012` line the league's name;
+/// each player line holds the points and the rank of the standings ([`standings`]).
 /// Pairing, standings and export all use this one conversion.
 #[must_use]
 pub fn to_tournament(league: &League) -> Tournament {
     let started = league.current_round();
-    tournament_through(league, started)
+    let mut tournament = tournament_through(league, started);
+    for line in tiebreak::standings_with(&tournament, league.format.tie_breaks()) {
+        if let Some(player) = tournament
+            .players
+            .iter_mut()
+            .find(|p| p.start_rank == line.start_rank)
+        {
+            player.points = line.points;
+            player.rank = line.rank;
+        }
+    }
+    tournament
 }
 
 /// [`to_tournament`], plus for a Swiss the next round's absences of the withdrawn players
@@ -1138,12 +1154,13 @@ pub fn next_round(league: &League) -> Result<RoundPlan, LeagueError> {
                         }),
                     }
                 }
-                plan.byes.extend(pairings.byes.into_iter().map(|start_rank| LeagueBye {
-                    round,
-                    pairing_round,
-                    start_rank,
-                    value: ByeValue::Zero,
-                }));
+                plan.byes
+                    .extend(pairings.byes.into_iter().map(|start_rank| LeagueBye {
+                        round,
+                        pairing_round,
+                        start_rank,
+                        value: ByeValue::Zero,
+                    }));
             }
         }
         LeagueFormat::Swiss { .. } => {
@@ -1289,4 +1306,475 @@ pub fn standings(league: &League) -> Vec<LeagueStanding> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kaboom_pairing::tiebreak::TieBreakValue;
+
+    const START: i64 = 1_000_000;
+    const ROUND: i64 = 7 * DAY;
+    const GRACE: i64 = 2 * DAY;
+
+    fn settings() -> LeagueSettings {
+        LeagueSettings {
+            days_per_move: 3,
+            round_length_secs: ROUND,
+            bye_value: ByeValue::Full,
+            adjudication_grace_secs: GRACE,
+            rated: true,
+        }
+    }
+
+    /// A league of `format` with the players `(name, rating)` signed up in this order (user
+    /// ids 1, 2, ...) and seeded.
+    fn seeded(format: LeagueFormat, players: &[(&str, u32)]) -> League {
+        let mut league = League::new(
+            "Autumn league",
+            Variant::Atomic,
+            GameOptions::default(),
+            format,
+            settings(),
+            SignUp::default(),
+            START,
+        )
+        .unwrap();
+        for (index, (name, rating)) in players.iter().enumerate() {
+            league
+                .join(UserId(index as u64 + 1), name, *rating, START)
+                .unwrap();
+        }
+        league.close_sign_up(Colour::White).unwrap();
+        league
+    }
+
+    /// Starts the next round at `now` with game ids from `next_id`; returns the plan.
+    fn start_next(league: &mut League, now: i64, next_id: &mut i64) -> RoundPlan {
+        let plan = next_round(league).unwrap();
+        let ids: Vec<GameId> = plan
+            .games
+            .iter()
+            .map(|_| {
+                *next_id += 1;
+                GameId(*next_id)
+            })
+            .collect();
+        league.start_round(&plan, now, &ids).unwrap();
+        plan
+    }
+
+    /// Records `rule(white, black)` for every running game of the current round.
+    fn play_out(league: &mut League, rule: impl Fn(u32, u32) -> LeagueResult) {
+        let round = league.current_round();
+        let running: Vec<(GameId, u32, u32)> = league
+            .games
+            .iter()
+            .filter(|g| g.round == round && g.result.is_none())
+            .map(|g| (g.game.unwrap(), g.white, g.black))
+            .collect();
+        for (id, white, black) in running {
+            league.record_result(id, rule(white, black)).unwrap();
+        }
+    }
+
+    /// (rank, start rank, points, tie-break values) of every line.
+    fn table(league: &League) -> Vec<(u32, u32, f64, Vec<Option<f64>>)> {
+        standings(league)
+            .into_iter()
+            .map(|line| {
+                let values = line
+                    .standing
+                    .tie_breaks
+                    .iter()
+                    .map(|TieBreakValue { value, .. }| *value)
+                    .collect();
+                (
+                    line.standing.rank,
+                    line.standing.start_rank,
+                    line.standing.points.as_points(),
+                    values,
+                )
+            })
+            .collect()
+    }
+
+    /// White wins every played game, except that start rank 1 beats start rank 2 with
+    /// either colour.
+    fn white_wins_but_1_beats_2(white: u32, black: u32) -> LeagueResult {
+        match (white, black) {
+            (2, 1) => LeagueResult::BlackWins,
+            _ => LeagueResult::WhiteWins,
+        }
+    }
+
+    /// The higher-placed player of the initial order (the lower start rank) wins.
+    fn higher_seed_wins(white: u32, black: u32) -> LeagueResult {
+        if white < black {
+            LeagueResult::WhiteWins
+        } else {
+            LeagueResult::BlackWins
+        }
+    }
+
+    #[test]
+    fn a_double_round_robin_with_a_withdrawal_is_played_to_the_end() {
+        // Sign-up order and ratings; the initial order (C.04.2) is by rating, equal
+        // ratings by sign-up order: Bea signed up before Cy, Dan before Eve.
+        let mut league = seeded(
+            LeagueFormat::RoundRobin {
+                cycles: Cycles::Double,
+                both_colours_at_once: false,
+            },
+            &[
+                ("Hal", 1700),
+                ("Bea", 2000),
+                ("Jo", 1400),
+                ("Ada", 2200),
+                ("Cy", 2000),
+                ("Ivy", 1600),
+                ("Dan", 1900),
+                ("Gus", 1750),
+                ("Fay", 1800),
+                ("Eve", 1900),
+            ],
+        );
+        let names: Vec<(u32, &str, u64)> = league
+            .entrants
+            .iter()
+            .map(|e| (e.start_rank, e.name.as_str(), e.user_id.get()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (1, "Ada", 4),
+                (2, "Bea", 2),
+                (3, "Cy", 5),
+                (4, "Dan", 7),
+                (5, "Eve", 10),
+                (6, "Fay", 9),
+                (7, "Gus", 8),
+                (8, "Hal", 1),
+                (9, "Ivy", 6),
+                (10, "Jo", 3),
+            ]
+        );
+        assert_eq!(league.round_count(), 18);
+        assert_eq!(round_due(&league, START), RoundDue::StartNextRound);
+        let mut id = 0;
+        for round in 1..=18u32 {
+            let now = START + i64::from(round - 1) * ROUND;
+            if round > 1 {
+                // The round-robin waits for the deadline, then starts the next round.
+                assert_eq!(
+                    round_due(&league, now - 1),
+                    RoundDue::Wait { until: Some(now) }
+                );
+                assert_eq!(round_due(&league, now), RoundDue::StartNextRound);
+            }
+            let plan = start_next(&mut league, now, &mut id);
+            if round == 6 {
+                // Berger table of 10, round 6: 10-8, 9-7, 1-6, 2-5, 3-4. Jo (10) withdrew
+                // after round 5: Hal (8) wins by forfeit, no game is started.
+                let games: Vec<(u32, u32)> =
+                    plan.games.iter().map(|g| (g.white, g.black)).collect();
+                assert_eq!(games, [(9, 7), (1, 6), (2, 5), (3, 4)]);
+                assert_eq!(
+                    plan.forfeits,
+                    [LeagueGame {
+                        round: 6,
+                        pairing_round: 6,
+                        white: 10,
+                        black: 8,
+                        game: None,
+                        result: Some(LeagueResult::ForfeitBlackWins),
+                        adjudicated: false,
+                    }]
+                );
+            }
+            play_out(&mut league, white_wins_but_1_beats_2);
+            if round == 5 {
+                assert_eq!(league.withdraw(UserId(3)), Ok(Vec::new()));
+                assert_eq!(
+                    league.withdraw(UserId(3)),
+                    Err(LeagueError::AlreadyWithdrawn)
+                );
+            }
+        }
+        assert_eq!(round_due(&league, START + 18 * ROUND), RoundDue::Finish);
+        assert_eq!(
+            next_round(&league),
+            Err(LeagueError::AllRoundsPaired { rounds: 18 })
+        );
+        // Jo (10) played rounds 1-5 of the Berger table of 10 (C.05 Annex 1):
+        // 1-10, 10-6, 2-10, 10-7, 3-10. White wins: Jo beat Fay (6) and Gus (7), lost to
+        // Ada (1), Bea (2) and Cy (3). Jo's 13 later games are forfeit wins of the opponent:
+        // Ada, Bea, Cy, Fay and Gus once (the second cycle), Dan, Eve, Hal, Ivy twice.
+        //
+        // Points: every pair without Jo splits its two games 1-1 (White wins), except that
+        // Ada beats Bea twice. So, with the 2 points against Jo:
+        //   Ada 7 (3..9) + 2 (Bea) + 2 (Jo) = 11;  Bea 7 + 0 + 2 = 9;
+        //   Cy, Dan, Eve, Hal, Ivy 8 + 2 = 10;  Fay, Gus 8 + 1 = 9;  Jo 2.
+        // Sum 90 = the 90 games.
+        //
+        // Direct encounter (C.07 art. 6) within the tied groups: every pair split its
+        // games, so each scores 1 per other member: {3,4,5,8,9} 4.0 each, {2,6,7} 2.0 each.
+        //
+        // Sonneborn-Berger (C.07 art. 9 and 16: a forfeit win counts the player's own score):
+        //   Ada: 2 x Bea 9 + (Cy..Ivy: 10+10+10+9+9+10+10 = 68) + Jo 2 + own 11 = 99
+        //   Dan, Eve, Hal, Ivy: the 8 others without Jo (11+9+10+10+9+9+10+10 = 78,
+        //     less their own 10 and plus the tenth: 78) + 2 forfeits x own 10 = 98
+        //   Cy: 78 + Jo 2 + own 10 = 90
+        //   Fay, Gus: (11+9+10+10+10+9+10+10 = 79) + Jo lost 0 + own 9 = 88
+        //   Bea: (Cy..Ivy 68) + Ada 0 + Jo 2 + own 9 = 79
+        //   Jo: Fay 9 + Gus 9 = 18
+        // Wins (C.07 art. 7, forfeit wins included): Ada 11, the 10-pointers 10, the
+        // 9-pointers 9, Jo 2. Equal on everything: a shared place.
+        assert_eq!(
+            table(&league),
+            [
+                (1, 1, 11.0, vec![None, Some(99.0), Some(11.0)]),
+                (2, 4, 10.0, vec![Some(4.0), Some(98.0), Some(10.0)]),
+                (2, 5, 10.0, vec![Some(4.0), Some(98.0), Some(10.0)]),
+                (2, 8, 10.0, vec![Some(4.0), Some(98.0), Some(10.0)]),
+                (2, 9, 10.0, vec![Some(4.0), Some(98.0), Some(10.0)]),
+                (6, 3, 10.0, vec![Some(4.0), Some(90.0), Some(10.0)]),
+                (7, 6, 9.0, vec![Some(2.0), Some(88.0), Some(9.0)]),
+                (7, 7, 9.0, vec![Some(2.0), Some(88.0), Some(9.0)]),
+                (9, 2, 9.0, vec![Some(2.0), Some(79.0), Some(9.0)]),
+                (10, 10, 2.0, vec![None, Some(18.0), Some(2.0)]),
+            ]
+        );
+        let lines = standings(&league);
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|line| line.withdrawn)
+                .map(|line| line.user_id)
+                .collect::<Vec<_>>(),
+            [UserId(3)]
+        );
+        // The report: Jo's round 6 is a forfeit loss against Hal with White, round 5 a loss
+        // to Cy; 18 rounds. The Berger table of 10 gives Jo 4 (Black) in round 7, 9 (White)
+        // in round 8, 5 (Black) in round 9; the second cycle repeats it, colours reversed.
+        let tournament = to_tournament(&league);
+        assert_eq!(tournament.planned_rounds, Some(18));
+        let jo = tournament.player(10).unwrap();
+        assert_eq!(
+            (jo.round(5), jo.round(6)),
+            (
+                RoundRecord {
+                    opponent: Some(3),
+                    colour: Some(Colour::Black),
+                    result: GameResult::Loss
+                },
+                RoundRecord {
+                    opponent: Some(8),
+                    colour: Some(Colour::White),
+                    result: GameResult::ForfeitLoss
+                }
+            )
+        );
+        assert_eq!(
+            jo.to_trf_line(),
+            "001   10      Jo                                1400                             2.0   10     \
+             1 b 0     6 w 1     2 b 0     7 w 1     3 b 0     8 w -     4 b -     9 w -     5 b -  \
+             \x20  1 w -     6 b -     2 w -     7 b -     3 w -     8 b -     4 w -     9 b -     5 w -"
+        );
+        league.finish().unwrap();
+        assert_eq!(
+            round_due(&league, START + 99 * ROUND),
+            RoundDue::Wait { until: None }
+        );
+    }
+
+    #[test]
+    fn a_seven_round_swiss_of_eleven_players() {
+        let players: Vec<(String, u32)> =
+            (1..=11).map(|i| (format!("P{i}"), 2100 - 10 * i)).collect();
+        let players: Vec<(&str, u32)> = players.iter().map(|(n, r)| (n.as_str(), *r)).collect();
+        let mut league = seeded(LeagueFormat::Swiss { rounds: 7 }, &players);
+        let mut id = 0;
+        let mut rounds = Vec::new();
+        for round in 1..=7u32 {
+            let now = START + i64::from(round - 1) * ROUND;
+            assert_eq!(round_due(&league, now), RoundDue::StartNextRound);
+            let plan = start_next(&mut league, now, &mut id);
+            rounds.push((
+                plan.games
+                    .iter()
+                    .map(|g| (g.white, g.black))
+                    .collect::<Vec<_>>(),
+                plan.byes
+                    .iter()
+                    .map(|b| (b.start_rank, b.value))
+                    .collect::<Vec<_>>(),
+            ));
+            if round == 3 {
+                // P1-P2 is still running at the deadline: the Swiss waits for the grace,
+                // then adjudicates it; the other games are over.
+                let running = league
+                    .games
+                    .iter()
+                    .find(|g| (g.white, g.black) == (1, 2))
+                    .unwrap();
+                let running = running.game.unwrap();
+                for game in league.games.clone().iter().filter(|g| g.round == 3) {
+                    if game.game != Some(running) {
+                        league
+                            .record_result(
+                                game.game.unwrap(),
+                                higher_seed_wins(game.white, game.black),
+                            )
+                            .unwrap();
+                    }
+                }
+                let deadline = now + ROUND;
+                assert_eq!(
+                    round_due(&league, deadline),
+                    RoundDue::Wait {
+                        until: Some(deadline + GRACE)
+                    }
+                );
+                assert_eq!(
+                    next_round(&league),
+                    Err(LeagueError::RoundNotComplete {
+                        round: 3,
+                        running: 1
+                    })
+                );
+                assert_eq!(
+                    round_due(&league, deadline + GRACE),
+                    RoundDue::Adjudicate {
+                        games: vec![running]
+                    }
+                );
+                league
+                    .record_adjudicated_result(running, LeagueResult::WhiteWins)
+                    .unwrap();
+            }
+            play_out(&mut league, higher_seed_wins);
+        }
+        // Round 1 (C.04.3): the bye to the lowest (11); S1 = 1-5 against S2 = 6-10, start
+        // rank 1 White (XXC white1) and colours alternating down the boards. Round 2: the
+        // winners' bracket {1,2,3,4,5,11} pairs 1-4, 2-5, 3-11 with colours alternated
+        // from round 1; the losers' bracket gives the bye to its lowest player without
+        // one (10) and pairs 6-9, 7-8. Later rounds as the pairing crate computes them.
+        let full = ByeValue::Full;
+        assert_eq!(
+            rounds,
+            [
+                (
+                    vec![(1, 6), (7, 2), (3, 8), (9, 4), (5, 10)],
+                    vec![(11, full)]
+                ),
+                (
+                    vec![(4, 1), (2, 5), (11, 3), (6, 9), (8, 7)],
+                    vec![(10, full)]
+                ),
+                (
+                    vec![(1, 2), (3, 4), (5, 11), (10, 6), (7, 9)],
+                    vec![(8, full)]
+                ),
+                (
+                    vec![(3, 1), (2, 6), (7, 5), (4, 10), (11, 8)],
+                    vec![(9, full)]
+                ),
+                (
+                    vec![(1, 5), (2, 3), (8, 4), (10, 7), (9, 11)],
+                    vec![(6, full)]
+                ),
+                (
+                    vec![(7, 1), (4, 2), (6, 3), (9, 8), (11, 10)],
+                    vec![(5, full)]
+                ),
+                (
+                    vec![(8, 1), (2, 11), (5, 3), (6, 7), (10, 9)],
+                    vec![(4, full)]
+                ),
+            ]
+        );
+        // One bye per round, never twice to the same player (C.04.3 C.2).
+        let mut bye_holders: Vec<u32> = league.byes.iter().map(|b| b.start_rank).collect();
+        bye_holders.sort_unstable();
+        assert_eq!(bye_holders, [4, 5, 6, 8, 9, 10, 11]);
+        assert_eq!(round_due(&league, START + 7 * ROUND), RoundDue::Finish);
+        // By hand, from the pairings above (the higher seed always wins, a bye is 1 point):
+        //   P1 beat 6,4,2,3,5,7,8: 7.  P2 lost to 1 only: 6.  P3 lost to 1, 2: 5.
+        //   P4 beat 9,10,8 + bye: 4.  P5 beat 10,11,7 + bye: 4.  P6 beat 9,10,7 + bye: 4.
+        //   P7 beat 8,9,10: 3.  P8 beat 11,9 + bye: 3.  P9 beat 11,10 + bye: 3.
+        //   P10 beat 11 + bye: 2.  P11 bye: 1.  Sum 42 = 35 games + 7 byes.
+        // Buchholz (C.07 art. 8; the bye counts the player's own score, art. 16), Cut-1
+        // drops the lowest value, Sonneborn-Berger sums the beaten opponents' scores:
+        //   P1: 4+4+6+5+4+3+3 = 29, cut 26, SB 29.
+        //   P2: 3+4+7+4+5+4+1 = 28, cut 27, SB 28-7 = 21.
+        //   P3: 3+1+4+7+6+4+4 = 29, cut 28, SB 3+1+4+4+4 = 16.
+        //   P4: 3+7+5+2+3+6 + bye 4 = 30, cut 28, SB 3+2+3+4 = 12.
+        //   P6: 7+3+2+6 + bye 4 + 5+3 = 30, cut 28, SB 3+2+4+3 = 12 (shares 4th with P4).
+        //   P5: 2+6+1+3+7 + bye 4 + 5 = 28, cut 27, SB 2+1+3+4 = 10.
+        //   P8: 5+3 + bye 3 + 1+4+3+7 = 26, cut 25, SB 1+3+3 = 7.
+        //   P9: 4+4+3 + bye 3 + 1+3+2 = 20, cut 19, SB 1+3+2 = 6.
+        //   P10: 4 + bye 2 + 4+4+3+1+3 = 21, cut 20, SB 2+1 = 3.
+        //   P11: bye 1 + 5+4+3+3+2+6 = 24, cut 23, SB 1.
+        assert_eq!(
+            table(&league),
+            [
+                (1, 1, 7.0, vec![Some(26.0), Some(29.0), Some(29.0)]),
+                (2, 2, 6.0, vec![Some(27.0), Some(28.0), Some(21.0)]),
+                (3, 3, 5.0, vec![Some(28.0), Some(29.0), Some(16.0)]),
+                (4, 4, 4.0, vec![Some(28.0), Some(30.0), Some(12.0)]),
+                (4, 6, 4.0, vec![Some(28.0), Some(30.0), Some(12.0)]),
+                (6, 5, 4.0, vec![Some(27.0), Some(28.0), Some(10.0)]),
+                (7, 7, 3.0, vec![Some(27.0), Some(29.0), Some(8.0)]),
+                (8, 8, 3.0, vec![Some(25.0), Some(26.0), Some(7.0)]),
+                (9, 9, 3.0, vec![Some(19.0), Some(20.0), Some(6.0)]),
+                (10, 10, 2.0, vec![Some(20.0), Some(21.0), Some(3.0)]),
+                (11, 11, 1.0, vec![Some(23.0), Some(24.0), Some(1.0)]),
+            ]
+        );
+        let marks: Vec<(u32, Vec<u32>, Vec<u32>)> = standings(&league)
+            .into_iter()
+            .map(|line| {
+                (
+                    line.standing.start_rank,
+                    line.bye_rounds,
+                    line.adjudicated_rounds,
+                )
+            })
+            .collect();
+        assert_eq!(
+            marks,
+            [
+                (1, vec![], vec![3]),
+                (2, vec![], vec![3]),
+                (3, vec![], vec![]),
+                (4, vec![7], vec![]),
+                (6, vec![5], vec![]),
+                (5, vec![6], vec![]),
+                (7, vec![], vec![]),
+                (8, vec![3], vec![]),
+                (9, vec![4], vec![]),
+                (10, vec![2], vec![]),
+                (11, vec![1], vec![]),
+            ]
+        );
+        let text = to_tournament(&league).to_trf();
+        assert_eq!(
+            text.lines().take(4).collect::<Vec<_>>(),
+            [
+                "012 Autumn league",
+                "XXR 7",
+                "XXC white1",
+                "001    1      P1                                2090                             \
+                 7.0    1     6 w 1     4 b 1     2 w 1     3 b 1     5 w 1     7 b 1     8 b 1",
+            ]
+        );
+        assert_eq!(
+            text.lines().last(),
+            Some(
+                "001   11      P11                               1990                             \
+                 1.0   11  0000 - U     3 w 0     5 b 0     8 w 0     9 b 0    10 w 0     2 b 0"
+            )
+        );
+    }
 }
