@@ -657,7 +657,6 @@ impl League {
     ///
     /// # Errors
     /// As [`validate`].
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: &str,
         variant: Variant,
@@ -1775,6 +1774,474 @@ mod tests {
                 "001   11      P11                               1990                             \
                  1.0   11  0000 - U     3 w 0     5 b 0     8 w 0     9 b 0    10 w 0     2 b 0"
             )
+        );
+    }
+
+    fn four_players() -> Vec<(&'static str, u32)> {
+        vec![("Ada", 2000), ("Bea", 1900), ("Cy", 1800), ("Dan", 1700)]
+    }
+
+    #[test]
+    fn a_round_robin_starts_the_next_round_at_the_deadline_with_a_game_running() {
+        let single = LeagueFormat::RoundRobin {
+            cycles: Cycles::Single,
+            both_colours_at_once: false,
+        };
+        let mut league = seeded(single, &four_players());
+        let mut id = 0;
+        // Berger table of 4: round 1 1-4, 2-3; round 2 4-3, 1-2; round 3 2-4, 3-1.
+        start_next(&mut league, START, &mut id);
+        league
+            .record_result(GameId(1), LeagueResult::WhiteWins)
+            .unwrap();
+        // 2-3 (game 2) is still running.
+        assert_eq!(
+            round_due(&league, START + ROUND - 1),
+            RoundDue::Wait {
+                until: Some(START + ROUND)
+            }
+        );
+        assert_eq!(round_due(&league, START + ROUND), RoundDue::StartNextRound);
+        let plan = start_next(&mut league, START + ROUND, &mut id);
+        assert_eq!(
+            plan.games,
+            [
+                PlannedGame {
+                    pairing_round: 2,
+                    white: 4,
+                    black: 3
+                },
+                PlannedGame {
+                    pairing_round: 2,
+                    white: 1,
+                    black: 2
+                }
+            ]
+        );
+        // The running game is not in the report yet.
+        assert_eq!(
+            to_tournament(&league).player(2).unwrap().round(1),
+            RoundRecord::NOT_PAIRED
+        );
+        league.record_result(GameId(3), LeagueResult::Draw).unwrap();
+        league
+            .record_result(GameId(4), LeagueResult::WhiteWins)
+            .unwrap();
+        assert_eq!(
+            round_due(&league, START + 2 * ROUND),
+            RoundDue::StartNextRound
+        );
+        start_next(&mut league, START + 2 * ROUND, &mut id);
+        league
+            .record_result(GameId(5), LeagueResult::WhiteWins)
+            .unwrap();
+        league
+            .record_result(GameId(6), LeagueResult::BlackWins)
+            .unwrap();
+        // The last round is over but game 2 of round 1 still runs: no timed check.
+        assert_eq!(
+            round_due(&league, START + 10 * ROUND),
+            RoundDue::Wait { until: None }
+        );
+        league.record_result(GameId(2), LeagueResult::Draw).unwrap();
+        assert_eq!(round_due(&league, START + 10 * ROUND), RoundDue::Finish);
+        // Ada 1 + 1 + 1 = 3; Bea ½ + 0 + 1 = 1½; Cy ½ + ½ + 0 = 1; Dan 0 + ½ + 0 = ½.
+        let points: Vec<(u32, f64)> = standings(&league)
+            .iter()
+            .map(|line| (line.standing.start_rank, line.standing.points.as_points()))
+            .collect();
+        assert_eq!(points, [(1, 3.0), (2, 1.5), (3, 1.0), (4, 0.5)]);
+        assert_eq!(
+            league.record_result(GameId(2), LeagueResult::Draw),
+            Err(LeagueError::ResultAlreadyRecorded(GameId(2)))
+        );
+        assert_eq!(
+            league.record_result(GameId(99), LeagueResult::Draw),
+            Err(LeagueError::UnknownGame(GameId(99)))
+        );
+    }
+
+    #[test]
+    fn a_swiss_waits_then_adjudicates_at_the_deadline_plus_grace() {
+        let mut league = seeded(LeagueFormat::Swiss { rounds: 2 }, &four_players());
+        let mut id = 0;
+        let plan = start_next(&mut league, START, &mut id);
+        // C.04.3: S1 {1, 2} against S2 {3, 4}, colours alternating from White.
+        assert_eq!(
+            plan.games
+                .iter()
+                .map(|g| (g.white, g.black))
+                .collect::<Vec<_>>(),
+            [(1, 3), (4, 2)]
+        );
+        league
+            .record_result(GameId(1), LeagueResult::WhiteWins)
+            .unwrap();
+        let adjudicate_at = START + ROUND + GRACE;
+        for now in [START + DAY, START + ROUND, adjudicate_at - 1] {
+            assert_eq!(
+                round_due(&league, now),
+                RoundDue::Wait {
+                    until: Some(adjudicate_at)
+                }
+            );
+        }
+        assert_eq!(
+            round_due(&league, adjudicate_at),
+            RoundDue::Adjudicate {
+                games: vec![GameId(2)]
+            }
+        );
+        league
+            .record_adjudicated_result(GameId(2), LeagueResult::Draw)
+            .unwrap();
+        assert_eq!(round_due(&league, adjudicate_at), RoundDue::StartNextRound);
+        start_next(&mut league, adjudicate_at, &mut id);
+        play_out(&mut league, higher_seed_wins);
+        // Every game of round 2 ended before its deadline: the next thing is the finish.
+        assert_eq!(round_due(&league, adjudicate_at + DAY), RoundDue::Finish);
+        league.finish().unwrap();
+        assert_eq!(league.status, LeagueStatus::Finished);
+        assert_eq!(
+            round_due(&league, adjudicate_at + DAY),
+            RoundDue::Wait { until: None }
+        );
+        assert_eq!(next_round(&league), Err(LeagueError::NotRunning));
+    }
+
+    #[test]
+    fn a_swiss_starts_the_next_round_as_soon_as_the_round_is_over() {
+        let mut league = seeded(LeagueFormat::Swiss { rounds: 2 }, &four_players());
+        let mut id = 0;
+        start_next(&mut league, START, &mut id);
+        play_out(&mut league, higher_seed_wins);
+        assert_eq!(round_due(&league, START + DAY), RoundDue::StartNextRound);
+    }
+
+    #[test]
+    fn a_pause_moves_the_deadline_back_by_its_length() {
+        let single = LeagueFormat::RoundRobin {
+            cycles: Cycles::Single,
+            both_colours_at_once: false,
+        };
+        let mut league = seeded(single, &four_players());
+        let mut id = 0;
+        start_next(&mut league, START, &mut id);
+        league.pause(START + DAY).unwrap();
+        assert_eq!(
+            round_due(&league, START + 9 * ROUND),
+            RoundDue::Wait { until: None }
+        );
+        assert_eq!(league.pause(START + DAY), Err(LeagueError::NotRunning));
+        league.resume(START + 3 * DAY).unwrap();
+        assert_eq!(league.round_deadline(1), Some(START + ROUND + 2 * DAY));
+        assert_eq!(
+            round_due(&league, START + ROUND),
+            RoundDue::Wait {
+                until: Some(START + ROUND + 2 * DAY)
+            }
+        );
+        assert_eq!(league.resume(START), Err(LeagueError::NotPaused));
+    }
+
+    #[test]
+    fn a_double_round_robin_may_play_both_colours_at_once() {
+        let both = LeagueFormat::RoundRobin {
+            cycles: Cycles::Double,
+            both_colours_at_once: true,
+        };
+        let mut league = seeded(both, &four_players());
+        assert_eq!(league.round_count(), 3);
+        let mut id = 0;
+        let plan = start_next(&mut league, START, &mut id);
+        // Berger round 1 (1-4, 2-3) and its second-cycle twin, round 4 (4-1, 3-2).
+        assert_eq!(
+            plan.games
+                .iter()
+                .map(|g| (g.pairing_round, g.white, g.black))
+                .collect::<Vec<_>>(),
+            [(1, 1, 4), (1, 2, 3), (4, 4, 1), (4, 3, 2)]
+        );
+        play_out(&mut league, |_, _| LeagueResult::WhiteWins);
+        for round in 2..=3 {
+            let now = START + i64::from(round - 1) * ROUND;
+            assert_eq!(round_due(&league, now), RoundDue::StartNextRound);
+            start_next(&mut league, now, &mut id);
+            play_out(&mut league, |_, _| LeagueResult::WhiteWins);
+        }
+        assert_eq!(round_due(&league, START + 2 * ROUND), RoundDue::Finish);
+        let tournament = to_tournament(&league);
+        assert_eq!(tournament.planned_rounds, Some(6));
+        let ada = tournament.player(1).unwrap();
+        assert_eq!(
+            (ada.round(1), ada.round(4)),
+            (
+                RoundRecord {
+                    opponent: Some(4),
+                    colour: Some(Colour::White),
+                    result: GameResult::Win
+                },
+                RoundRecord {
+                    opponent: Some(4),
+                    colour: Some(Colour::Black),
+                    result: GameResult::Loss
+                }
+            )
+        );
+        // Every pair split its two games: 3 points each.
+        assert_eq!(
+            standings(&league)
+                .iter()
+                .map(|line| line.standing.points.as_points())
+                .collect::<Vec<_>>(),
+            [3.0, 3.0, 3.0, 3.0]
+        );
+    }
+
+    #[test]
+    fn a_round_robin_bye_scores_nothing_and_is_shown() {
+        let single = LeagueFormat::RoundRobin {
+            cycles: Cycles::Single,
+            both_colours_at_once: false,
+        };
+        let mut players = four_players();
+        players.push(("Eve", 1600));
+        let mut league = seeded(single, &players);
+        assert_eq!(league.round_count(), 5);
+        let mut id = 0;
+        // The table of 6: round 1 is 1-6, 2-5, 3-4; Ada meets the dummy number 6.
+        let plan = start_next(&mut league, START, &mut id);
+        assert_eq!(
+            plan.byes,
+            [LeagueBye {
+                round: 1,
+                pairing_round: 1,
+                start_rank: 1,
+                value: ByeValue::Zero
+            }]
+        );
+        play_out(&mut league, |_, _| LeagueResult::Draw);
+        let ada = &to_tournament(&league).players[0];
+        assert_eq!(
+            ada.round(1),
+            RoundRecord {
+                opponent: None,
+                colour: None,
+                result: GameResult::ZeroPointBye
+            }
+        );
+        let line = &standings(&league)[4];
+        assert_eq!(
+            (
+                line.standing.start_rank,
+                line.standing.points,
+                line.bye_rounds.clone()
+            ),
+            (1, Score::ZERO, vec![1])
+        );
+    }
+
+    #[test]
+    fn a_withdrawn_swiss_player_is_not_paired_again() {
+        let mut players = four_players();
+        players.push(("Eve", 1600));
+        let mut league = seeded(LeagueFormat::Swiss { rounds: 3 }, &players);
+        let mut id = 0;
+        start_next(&mut league, START, &mut id);
+        // Bea (2) withdraws with her round 1 game running: the service resigns it.
+        let bea = league.entrant(2).unwrap().user_id;
+        let running: Vec<GameId> = league
+            .games
+            .iter()
+            .filter(|g| g.white == 2 || g.black == 2)
+            .filter_map(|g| g.game)
+            .collect();
+        assert_eq!(league.withdraw(bea), Ok(running.clone()));
+        let resigned = league
+            .games
+            .iter()
+            .find(|g| g.game == Some(running[0]))
+            .unwrap();
+        let result = if resigned.white == 2 {
+            LeagueResult::BlackWins
+        } else {
+            LeagueResult::WhiteWins
+        };
+        league.record_result(running[0], result).unwrap();
+        play_out(&mut league, higher_seed_wins);
+        // The next round is paired from a report where Bea is absent (`0000 - -`).
+        let absent = RoundRecord {
+            opponent: None,
+            colour: None,
+            result: GameResult::ForfeitLoss,
+        };
+        assert_eq!(
+            pairing_tournament(&league).player(2).unwrap().round(2),
+            absent
+        );
+        assert_eq!(
+            to_tournament(&league).player(2).unwrap().round(2),
+            RoundRecord::NOT_PAIRED
+        );
+        let plan = start_next(&mut league, START + DAY, &mut id);
+        let mut paired: Vec<u32> = plan.games.iter().flat_map(|g| [g.white, g.black]).collect();
+        paired.sort_unstable();
+        assert_eq!((paired, plan.byes), (vec![1, 3, 4, 5], vec![]));
+        assert_eq!(to_tournament(&league).player(2).unwrap().round(2), absent);
+    }
+
+    #[test]
+    fn sign_up_closes_at_its_deadline_or_its_player_limit() {
+        let single = LeagueFormat::RoundRobin {
+            cycles: Cycles::Single,
+            both_colours_at_once: false,
+        };
+        let sign_up = SignUp {
+            deadline: Some(START + DAY),
+            player_limit: Some(3),
+        };
+        let new = || {
+            League::new(
+                " Spring ",
+                Variant::Nuke,
+                GameOptions::default(),
+                single,
+                settings(),
+                sign_up,
+                START,
+            )
+            .unwrap()
+        };
+        let mut league = new();
+        assert_eq!(league.name, "Spring");
+        assert_eq!(
+            round_due(&league, START),
+            RoundDue::Wait {
+                until: Some(START + DAY)
+            }
+        );
+        assert_eq!(league.join(UserId(1), "Ada", 1500, START), Ok(1));
+        assert_eq!(
+            league.join(UserId(1), "Ada", 1500, START),
+            Err(LeagueError::AlreadyJoined)
+        );
+        assert_eq!(league.join(UserId(2), "Bea", 1600, START), Ok(2));
+        assert_eq!(
+            league.join(UserId(3), "Cy", 1500, START + DAY),
+            Err(LeagueError::SignUpClosed)
+        );
+        assert_eq!(round_due(&league, START + DAY), RoundDue::CloseSignUp);
+        assert_eq!(
+            league.close_sign_up(Colour::White),
+            Err(LeagueError::TooFewPlayers { have: 2, need: 3 })
+        );
+        assert_eq!(league.status, LeagueStatus::SignUp);
+
+        let mut league = new();
+        for (user, name) in [(1, "Ada"), (2, "Bea"), (3, "Cy")] {
+            league.join(UserId(user), name, 1500, START).unwrap();
+        }
+        assert_eq!(
+            league.join(UserId(4), "Dan", 1500, START),
+            Err(LeagueError::LeagueFull { limit: 3 })
+        );
+        assert_eq!(round_due(&league, START), RoundDue::CloseSignUp);
+        league.leave(UserId(1)).unwrap();
+        assert_eq!(
+            league
+                .entrants
+                .iter()
+                .map(|e| (e.start_rank, e.user_id))
+                .collect::<Vec<_>>(),
+            [(1, UserId(2)), (2, UserId(3))]
+        );
+        assert_eq!(league.leave(UserId(1)), Err(LeagueError::NotAnEntrant));
+        assert_eq!(league.withdraw(UserId(2)), Err(LeagueError::NotRunning));
+    }
+
+    #[test]
+    fn settings_are_checked_with_messages_that_say_what_would_be_right() {
+        let check = |format: LeagueFormat, settings: LeagueSettings, limit: Option<u32>| {
+            validate(
+                "League",
+                format,
+                &settings,
+                &SignUp {
+                    deadline: None,
+                    player_limit: limit,
+                },
+            )
+            .map_err(|error| error.to_string())
+        };
+        let swiss = |rounds| LeagueFormat::Swiss { rounds };
+        let single = LeagueFormat::RoundRobin {
+            cycles: Cycles::Single,
+            both_colours_at_once: false,
+        };
+        assert_eq!(check(swiss(7), settings(), Some(11)), Ok(()));
+        assert_eq!(
+            check(swiss(0), settings(), None),
+            Err("a Swiss league needs at least 1 round".to_owned())
+        );
+        assert_eq!(
+            check(swiss(8), settings(), Some(8)),
+            Err("a Swiss league of 8 players can have at most 7 rounds, not 8".to_owned())
+        );
+        assert_eq!(
+            check(single, settings(), Some(2)),
+            Err("the player limit must be from 3 to 64, not 2".to_owned())
+        );
+        assert_eq!(
+            check(single, settings(), Some(65)),
+            Err("the player limit must be from 3 to 64, not 65".to_owned())
+        );
+        let short = LeagueSettings {
+            round_length_secs: 2 * DAY,
+            ..settings()
+        };
+        assert_eq!(
+            check(single, short, None),
+            Err(
+                "a round must last at least the time for one move (259200 seconds = 3 days), \
+                 not 172800 seconds"
+                    .to_owned()
+            )
+        );
+        let slow = LeagueSettings {
+            days_per_move: 15,
+            ..settings()
+        };
+        assert_eq!(
+            check(single, slow, None),
+            Err("days per move must be from 1 to 14, not 15".to_owned())
+        );
+        assert_eq!(
+            validate(" ", single, &settings(), &SignUp::default()).map_err(|e| e.to_string()),
+            Err("a league's name needs 1 to 100 characters".to_owned())
+        );
+        let mut league = seeded(swiss(3), &four_players());
+        league.status = LeagueStatus::SignUp;
+        league.entrants.truncate(3);
+        assert_eq!(
+            league.close_sign_up(Colour::Black),
+            Err(LeagueError::TooFewPlayers { have: 3, need: 4 })
+        );
+    }
+
+    #[test]
+    fn a_game_lost_before_both_sides_moved_is_a_forfeit() {
+        assert_eq!(
+            LeagueResult::from_game(Some(Color::Black), false),
+            LeagueResult::ForfeitBlackWins
+        );
+        assert_eq!(
+            LeagueResult::from_game(Some(Color::White), true),
+            LeagueResult::WhiteWins
+        );
+        assert_eq!(LeagueResult::from_game(None, false), LeagueResult::Draw);
+        assert_eq!(
+            LeagueResult::ForfeitBlackWins.trf_results(),
+            (GameResult::ForfeitLoss, GameResult::ForfeitWin)
         );
     }
 }
