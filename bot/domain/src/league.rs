@@ -20,6 +20,13 @@
 //!   rules C.04.2. The pairing-allocated bye (C.04.1.c) scores [`LeagueSettings::bye_value`]:
 //!   1 point unless the league sets ½ or 0. No player gets it twice (C.04.3 C.2).
 //!
+//!   TRF-16 has a code for the pairing-allocated bye (`U`) only at 1 point; a bye of ½ or 0
+//!   is written `H` or `Z`, so it scores right in pairing and standings, but the pairing
+//!   crate then reads it as a requested bye: C.2 does not keep that player from a second
+//!   pairing-allocated bye, and Buchholz Cut-1 cuts it first as a voluntarily unplayed
+//!   round. The fix belongs in `kaboom-pairing`: JaVaFo's `XXS` point system (`XXS
+//!   PAB=0.5`), with `U` scored by it.
+//!
 //! The initial order (C.04.2, [`League::close_sign_up`]): rating at the start, highest
 //! first; equal ratings by sign-up order. Start ranks are `1..=n` in that order.
 //!
@@ -65,6 +72,45 @@
 //!    last round's running games at its deadline plus grace like any other round; a
 //!    round-robin waits for its games to end (their own time per move ends them), with no
 //!    timed next check: call again when a game ends.
+//!
+//! # Example
+//!
+//! ```
+//! use kaboom_domain::ids::{GameId, UserId};
+//! use kaboom_domain::league::*;
+//! use kaboom_pairing::berger::Cycles;
+//! use kaboom_pairing::trf::Colour;
+//! use kaboom_rules::{GameOptions, Variant};
+//!
+//! let format = LeagueFormat::RoundRobin { cycles: Cycles::Single, both_colours_at_once: false };
+//! let settings = LeagueSettings {
+//!     days_per_move: 3,
+//!     round_length_secs: 7 * DAY,
+//!     bye_value: ByeValue::Full,
+//!     adjudication_grace_secs: 2 * DAY,
+//!     rated: true,
+//! };
+//! let now = 1_700_000_000;
+//! let mut league = League::new(
+//!     "Atomic autumn", Variant::Atomic, GameOptions::default(), format, settings,
+//!     SignUp { deadline: Some(now + DAY), player_limit: None }, now,
+//! )?;
+//! league.join(UserId(11), "Ada", 1800, now)?;
+//! league.join(UserId(12), "Bea", 1900, now)?;
+//! league.join(UserId(13), "Cy", 1700, now)?;
+//! assert_eq!(round_due(&league, now + DAY), RoundDue::CloseSignUp);
+//! league.close_sign_up(Colour::White)?; // Bea 1, Ada 2, Cy 3 (C.04.2 initial order)
+//! assert_eq!(round_due(&league, now + DAY), RoundDue::StartNextRound);
+//! // The Berger table of 4, round 1: 1-4 (4 is the dummy: a bye for Bea), 2-3.
+//! let plan = next_round(&league)?;
+//! assert_eq!(plan.games, [PlannedGame { pairing_round: 1, white: 2, black: 3 }]);
+//! assert_eq!(plan.byes[0].start_rank, 1);
+//! league.start_round(&plan, now + DAY, &[GameId(70)])?; // the service created game 70
+//! league.record_result(GameId(70), LeagueResult::WhiteWins)?;
+//! assert_eq!(round_due(&league, now + DAY), RoundDue::Wait { until: Some(now + 8 * DAY) });
+//! assert_eq!(standings(&league)[0].standing.name, "Ada");
+//! # Ok::<(), LeagueError>(())
+//! ```
 
 use kaboom_pairing::berger::{self, Cycles};
 use kaboom_pairing::trf::{Colour, GameResult, Player, RoundRecord, Tournament};
@@ -1097,6 +1143,11 @@ fn tournament_through(league: &League, withdrawn_through: u32) -> Tournament {
 /// at once); Swiss by the Dutch system (C.04.3, [`System::Dutch`]) on
 /// [`pairing_tournament`], without the withdrawn players, the bye scoring the league's bye
 /// value.
+///
+/// A round-robin reads its round from the Berger table by the league's round number
+/// ([`berger::round_robin_pairings`], what [`kaboom_pairing::pair`] does for
+/// [`System::Berger`]) rather than from the report, whose latest rounds may hold only games
+/// still running; a Swiss is paired by [`kaboom_pairing::pair`] on the report.
 ///
 /// # Errors
 /// [`LeagueError::NotRunning`] unless running; [`LeagueError::AllRoundsPaired`] after the
