@@ -180,12 +180,12 @@ impl LeagueFormat {
     }
 
     /// The number of pairing rounds (Berger or Swiss rounds, the rounds of the tournament
-    /// report) for `players` players.
+    /// report) for `players` players (0 for a round-robin of fewer than 2).
     #[must_use]
     pub fn pairing_rounds(self, players: u32) -> u32 {
         match self {
             LeagueFormat::RoundRobin { cycles, .. } => {
-                berger::round_count(players.max(2), cycles).unwrap_or(0)
+                berger::round_count(players, cycles).unwrap_or(0)
             }
             LeagueFormat::Swiss { rounds } => rounds,
         }
@@ -769,6 +769,20 @@ impl League {
             .map(|r| r.started_at + self.settings.round_length_secs)
     }
 
+    /// When the next league round starts if started at `now` (Unix seconds): for a
+    /// round-robin, the current round's deadline if it has passed, so that the schedule
+    /// does not drift by the scheduler's delays; otherwise (a Swiss, or the first round)
+    /// `now`. The time to give [`League::start_round`].
+    #[must_use]
+    pub fn next_round_starts_at(&self, now: i64) -> i64 {
+        match self.format {
+            LeagueFormat::RoundRobin { .. } => self
+                .round_deadline(self.current_round())
+                .map_or(now, |deadline| deadline.min(now)),
+            LeagueFormat::Swiss { .. } => now,
+        }
+    }
+
     /// Whether sign-up is over at `now`: the league started, the deadline passed, or the
     /// player limit is reached.
     #[must_use]
@@ -1062,14 +1076,14 @@ fn tournament_through(league: &League, withdrawn_through: u32) -> Tournament {
         players: league
             .entrants
             .iter()
-            .map(|e| Player::new(e.start_rank, &e.name, e.rating))
+            .map(|e| Player::new(e.start_rank, &one_line(&e.name), e.rating))
             .collect(),
         planned_rounds: Some(league.format.pairing_rounds(players)),
         initial_colour: match league.format {
             LeagueFormat::Swiss { .. } => Some(league.initial_colour),
             LeagueFormat::RoundRobin { .. } => None,
         },
-        other_lines: vec![(0, format!("012 {}", league.name))],
+        other_lines: vec![(0, format!("012 {}", one_line(&league.name)))],
     };
     let mut set = |start_rank: u32, round: u32, record: RoundRecord| {
         if let Some(player) = tournament
@@ -1135,6 +1149,13 @@ fn tournament_through(league: &League, withdrawn_through: u32) -> Tournament {
         }
     }
     tournament
+}
+
+/// `text` with control characters (line breaks) as spaces: one TRF-16 line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 /// The pairings of the next league round: round-robin by the Berger table of every start
@@ -1853,6 +1874,11 @@ mod tests {
             }
         );
         assert_eq!(round_due(&league, START + ROUND), RoundDue::StartNextRound);
+        // A sweep an hour late starts the round at the deadline all the same.
+        assert_eq!(
+            league.next_round_starts_at(START + ROUND + 3600),
+            START + ROUND
+        );
         let plan = start_next(&mut league, START + ROUND, &mut id);
         assert_eq!(
             plan.games,
@@ -2277,6 +2303,22 @@ mod tests {
             league.close_sign_up(Colour::Black),
             Err(LeagueError::TooFewPlayers { have: 3, need: 4 })
         );
+    }
+
+    #[test]
+    fn the_report_keeps_names_on_one_line() {
+        let mut league = seeded(
+            LeagueFormat::Swiss { rounds: 1 },
+            &[("Ada\nBea", 1500), ("Cy", 1400)],
+        );
+        league.name = "Two\r\nlines".to_owned();
+        assert_eq!(
+            to_tournament(&league).to_trf(),
+            "012 Two  lines\nXXR 1\nXXC white1\n\
+             001    1      Ada Bea                           1500                             0.0    1\n\
+             001    2      Cy                                1400                             0.0    1\n"
+        );
+        assert_eq!(league.next_round_starts_at(START + 5), START + 5);
     }
 
     #[test]
