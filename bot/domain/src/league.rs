@@ -34,8 +34,8 @@
 //!
 //! A game ends with a [`LeagueResult`], from White's side. A game the loser lost without
 //! both sides having moved is a forfeit (`+`/`-` in TRF-16, [`LeagueResult::from_game`]):
-//! it scores like a win or a loss but is not a game played (no colour, and in a Swiss the
-//! two may meet again, C.04.3 C.1). A result decided by the engine's adjudication is
+//! it scores like a win or a loss but is not a game played (its colour does not count,
+//! C.04.3 A.6, and in a Swiss the two may meet again, C.04.3 C.1). A result decided by the engine's adjudication is
 //! recorded with [`League::record_adjudicated_result`] and marked in the standings.
 //!
 //! A withdrawn player ([`League::withdraw`]) keeps the results of the games already played
@@ -2303,6 +2303,53 @@ mod tests {
             league.close_sign_up(Colour::Black),
             Err(LeagueError::TooFewPlayers { have: 3, need: 4 })
         );
+    }
+
+    #[test]
+    fn a_swiss_bye_scores_the_league_s_bye_value() {
+        let mut league = League::new(
+            "Half byes",
+            Variant::Beirut,
+            GameOptions::default(),
+            LeagueFormat::Swiss { rounds: 2 },
+            LeagueSettings {
+                bye_value: ByeValue::Half,
+                ..settings()
+            },
+            SignUp::default(),
+            START,
+        )
+        .unwrap();
+        for (user, name, rating) in [(1, "Ada", 1600), (2, "Bea", 1500), (3, "Cy", 1400)] {
+            league.join(UserId(user), name, rating, START).unwrap();
+        }
+        league.close_sign_up(Colour::Black).unwrap();
+        let mut id = 0;
+        // Round 1: the bye to the lowest (3); 1 against 2, start rank 1 Black (XXC black1).
+        let plan = start_next(&mut league, START, &mut id);
+        assert_eq!(
+            (plan.games, plan.byes),
+            (
+                vec![PlannedGame {
+                    pairing_round: 1,
+                    white: 2,
+                    black: 1
+                }],
+                vec![LeagueBye {
+                    round: 1,
+                    pairing_round: 1,
+                    start_rank: 3,
+                    value: ByeValue::Half
+                }]
+            )
+        );
+        play_out(&mut league, higher_seed_wins);
+        let tournament = to_tournament(&league);
+        assert_eq!(
+            tournament.player(3).unwrap().to_trf_line(),
+            "001    3      Cy                                1400                             0.5    2  0000 - H"
+        );
+        assert_eq!(tournament.initial_colour, Some(Colour::Black));
     }
 
     #[test]
