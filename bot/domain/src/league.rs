@@ -2076,6 +2076,68 @@ mod tests {
     }
 
     #[test]
+    fn withdrawals_forfeit_both_games_of_a_pair_played_at_once() {
+        let both = LeagueFormat::RoundRobin {
+            cycles: Cycles::Double,
+            both_colours_at_once: true,
+        };
+        let mut league = seeded(both, &four_players());
+        let mut id = 0;
+        start_next(&mut league, START, &mut id);
+        play_out(&mut league, |_, _| LeagueResult::Draw);
+        // Cy (3) and Dan (4) withdraw after round 1.
+        for rank in [3, 4] {
+            let user = league.entrant(rank).unwrap().user_id;
+            assert_eq!(league.withdraw(user), Ok(vec![]));
+        }
+        // Berger round 2 of 4: 4-3, 1-2; its twin, round 5: 3-4, 2-1.
+        let plan = start_next(&mut league, START + ROUND, &mut id);
+        assert_eq!(
+            plan.games
+                .iter()
+                .map(|g| (g.pairing_round, g.white, g.black))
+                .collect::<Vec<_>>(),
+            [(2, 1, 2), (5, 2, 1)]
+        );
+        assert_eq!(
+            plan.forfeits
+                .iter()
+                .map(|g| (g.pairing_round, g.white, g.black, g.result))
+                .collect::<Vec<_>>(),
+            [
+                (2, 4, 3, Some(LeagueResult::DoubleForfeit)),
+                (5, 3, 4, Some(LeagueResult::DoubleForfeit))
+            ]
+        );
+        // Round 3: 2-4, 3-1 and 4-2, 1-3: Ada and Bea win both by forfeit.
+        play_out(&mut league, |_, _| LeagueResult::Draw);
+        let plan = start_next(&mut league, START + 2 * ROUND, &mut id);
+        assert_eq!(plan.games, []);
+        assert_eq!(
+            plan.forfeits
+                .iter()
+                .map(|g| (g.pairing_round, g.white, g.black, g.result))
+                .collect::<Vec<_>>(),
+            [
+                (3, 2, 4, Some(LeagueResult::ForfeitWhiteWins)),
+                (3, 3, 1, Some(LeagueResult::ForfeitBlackWins)),
+                (6, 4, 2, Some(LeagueResult::ForfeitBlackWins)),
+                (6, 1, 3, Some(LeagueResult::ForfeitWhiteWins))
+            ]
+        );
+        // Round 1 all drawn (1 each), round 2: Ada-Bea drawn twice (+1 each), Cy and Dan
+        // lose both by forfeit; round 3: Ada and Bea +2 each.
+        assert_eq!(round_due(&league, START + 2 * ROUND), RoundDue::Finish);
+        assert_eq!(
+            standings(&league)
+                .iter()
+                .map(|line| (line.standing.start_rank, line.standing.points.as_points()))
+                .collect::<Vec<_>>(),
+            [(1, 4.0), (2, 4.0), (3, 1.0), (4, 1.0)]
+        );
+    }
+
+    #[test]
     fn a_round_robin_bye_scores_nothing_and_is_shown() {
         let single = LeagueFormat::RoundRobin {
             cycles: Cycles::Single,
