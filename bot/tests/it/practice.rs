@@ -138,7 +138,7 @@ kaboom_testkit::dbtest! {
             )
             .await?;
         let text = r.content().unwrap_or_default();
-        assert!(text.contains("/play-bot"), "{text}");
+        assert_eq!(text, "To play me, use `/play-bot` (choose a variant and a level from 1 to 5). `/challenge` is for playing other people.");
         assert!(d.fake.threads().is_empty());
         d.driver.stop().await;
         Ok(())

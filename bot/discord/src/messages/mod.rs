@@ -108,6 +108,8 @@ pub fn outcome_line(row: &GameRow, outcome: &Outcome) -> String {
             side(c),
             outcome.reason.describe()
         ),
+        // An aborted game has no result: PGN's `*` in bold would read `*****` on Discord.
+        None if outcome.result() == "*" => format!("{}, no result", outcome.reason.describe()),
         None => format!("**{}** · {}", outcome.result(), outcome.reason.describe()),
     }
 }
