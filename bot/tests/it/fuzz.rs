@@ -174,106 +174,108 @@ fn samples<S: Strategy>(strategy: S, count: usize) -> Vec<S::Value> {
         .collect()
 }
 
-/// The running bot answers forged custom ids (and a forged carrier choice) with an
-/// ephemeral refusal, changes nothing, and the game then plays on.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn forged_components_are_refused_and_the_game_plays_on() -> Result<(), DemoError> {
-    let d = TestBot::start().await?;
-    let started = d.start_game(BEIRUT).await?; // a carrier menu to forge choices on
-    let game = started.game.0;
-    let message = started.challenge_message;
-    let mut forged: Vec<String> = [
-        "",
-        "kb",
-        "kb:",
-        "kb::",
-        "kb:accept",
-        "kb:accept:",
-        "kb:accept:x",
-        "kb:accept:999999",
-        "kb:decline:-1",
-        "kb:cancel:9223372036854775807",
-        "kb:resign:999999",
-        "kb:resignyes:999999",
-        "kb:drawyes:0",
-        "kb:view:999999",
-        "kb:carriers:999999",
-        "kb:nosuch:1",
-        "other:app:1",
-        "kb:view:1:2",
-        "kb:resign:99999999999999999999",
-        "kb:tbyes:999999",
-        "kb:tbno:0",
-        "kb:rematch:999999",
-    ]
-    .iter()
-    .map(ToString::to_string)
-    .collect();
-    forged.push(format!("kb:carriers:{game}")); // a button where a select menu belongs
-    forged.push(format!("kb:zzz:{game}"));
-    forged.push(format!("kb:tbyes:{game}")); // no takeback proposed
-    forged.push(format!("kb:rematch:{game}")); // the game is not over
-    forged.extend(
-        samples(custom_id_like(), 12)
-            .into_iter()
-            .filter(|id| !id.is_empty() && id.chars().count() <= 100),
-    );
-    let public = |d: &Driver| {
-        let mut all = d.fake.messages_in(d.fake.text_channel_id());
-        all.extend(d.fake.messages_in(started.thread.get()));
-        all.iter().filter(|m| !m.is_ephemeral()).count()
-    };
-    let before = public(&d);
-    for custom_id in &forged {
-        let answer = d.click(&d.alice, message, custom_id).await?;
-        let text = answer.content().unwrap_or_default();
-        // Answered privately (an ephemeral message, or the edit of an ephemeral deferral).
-        assert!(!text.is_empty(), "{custom_id:?}: {answer:?}");
-        assert!(
-            !text.contains("Sorry, that failed"),
-            "{custom_id:?}: {text}"
+kaboom_testkit::dbtest! {
+    /// The running bot answers forged custom ids (and a forged carrier choice) with an
+    /// ephemeral refusal, changes nothing, and the game then plays on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn forged_components_are_refused_and_the_game_plays_on() -> Result<(), DemoError> {
+        let d = TestBot::start().await?;
+        let started = d.start_game(BEIRUT).await?; // a carrier menu to forge choices on
+        let game = started.game.0;
+        let message = started.challenge_message;
+        let mut forged: Vec<String> = [
+            "",
+            "kb",
+            "kb:",
+            "kb::",
+            "kb:accept",
+            "kb:accept:",
+            "kb:accept:x",
+            "kb:accept:999999",
+            "kb:decline:-1",
+            "kb:cancel:9223372036854775807",
+            "kb:resign:999999",
+            "kb:resignyes:999999",
+            "kb:drawyes:0",
+            "kb:view:999999",
+            "kb:carriers:999999",
+            "kb:nosuch:1",
+            "other:app:1",
+            "kb:view:1:2",
+            "kb:resign:99999999999999999999",
+            "kb:tbyes:999999",
+            "kb:tbno:0",
+            "kb:rematch:999999",
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        forged.push(format!("kb:carriers:{game}")); // a button where a select menu belongs
+        forged.push(format!("kb:zzz:{game}"));
+        forged.push(format!("kb:tbyes:{game}")); // no takeback proposed
+        forged.push(format!("kb:rematch:{game}")); // the game is not over
+        forged.extend(
+            samples(custom_id_like(), 12)
+                .into_iter()
+                .filter(|id| !id.is_empty() && id.chars().count() <= 100),
         );
-    }
-    assert_eq!(public(&d), before, "no public message for a forged click");
+        let public = |d: &Driver| {
+            let mut all = d.fake.messages_in(d.fake.text_channel_id());
+            all.extend(d.fake.messages_in(started.thread.get()));
+            all.iter().filter(|m| !m.is_ephemeral()).count()
+        };
+        let before = public(&d);
+        for custom_id in &forged {
+            let answer = d.click(&d.alice, message, custom_id).await?;
+            let text = answer.content().unwrap_or_default();
+            // Answered privately (an ephemeral message, or the edit of an ephemeral deferral).
+            assert!(!text.is_empty(), "{custom_id:?}: {answer:?}");
+            assert!(
+                !text.contains("Sorry, that failed"),
+                "{custom_id:?}: {text}"
+            );
+        }
+        assert_eq!(public(&d), before, "no public message for a forged click");
 
-    // Forged carrier choices in the real menu: refused, then a real choice works.
-    let menu = format!("kb:carriers:{game}");
-    let dm = d
-        .fake
-        .wait_for_messages_in(d.fake.dm_channel_for(d.alice.id), 1, WAIT)
-        .await?
-        .into_iter()
-        .rev()
-        .find(|m| m.custom_ids().contains(&menu))
-        .expect("a carrier menu by DM");
-    let bad_values: Vec<Vec<String>> = vec![
-        vec![],
-        vec!["z9".into()],
-        vec!["e1".into()], // the king
-        vec!["e7".into()], // the opponent's piece
-        vec!["g1".into(), "g1".into()],
-        vec!["x".repeat(100)],
-    ];
-    for values in &bad_values {
-        let values: Vec<&str> = values.iter().map(String::as_str).collect();
-        let sent = d.fake.select_menu(&d.alice, dm.id, &menu, &values)?;
-        let answer = d.answer(&sent).await?;
-        let text = answer.content().unwrap_or_default();
-        assert!(!text.is_empty(), "{values:?}: {answer:?}");
-        assert!(!text.contains("Sorry, that failed"), "{values:?}: {text}");
+        // Forged carrier choices in the real menu: refused, then a real choice works.
+        let menu = format!("kb:carriers:{game}");
+        let dm = d
+            .fake
+            .wait_for_messages_in(d.fake.dm_channel_for(d.alice.id), 1, WAIT)
+            .await?
+            .into_iter()
+            .rev()
+            .find(|m| m.custom_ids().contains(&menu))
+            .expect("a carrier menu by DM");
+        let bad_values: Vec<Vec<String>> = vec![
+            vec![],
+            vec!["z9".into()],
+            vec!["e1".into()], // the king
+            vec!["e7".into()], // the opponent's piece
+            vec!["g1".into(), "g1".into()],
+            vec!["x".repeat(100)],
+        ];
+        for values in &bad_values {
+            let values: Vec<&str> = values.iter().map(String::as_str).collect();
+            let sent = d.fake.select_menu(&d.alice, dm.id, &menu, &values)?;
+            let answer = d.answer(&sent).await?;
+            let text = answer.content().unwrap_or_default();
+            assert!(!text.is_empty(), "{values:?}: {answer:?}");
+            assert!(!text.contains("Sorry, that failed"), "{values:?}: {text}");
+        }
+        d.choose_carriers_by_dm(&d.alice, started.game, &["g1"])
+            .await?;
+        d.choose_carriers_by_dm(&d.bob, started.game, &["g8"])
+            .await?;
+        let moved = d.play(&d.alice, started.thread, "e4").await?;
+        assert!(moved.content().is_some(), "{moved:?}");
+        let row = kaboom_store::games::get(&d.db, started.game)
+            .await?
+            .expect("the game");
+        assert_eq!(row.ply, 1, "only the real move was applied");
+        let actions = kaboom_store::games::actions(&d.db, started.game).await?;
+        assert_eq!(actions, vec!["e4".to_string()]);
+        d.driver.stop().await;
+        Ok(())
     }
-    d.choose_carriers_by_dm(&d.alice, started.game, &["g1"])
-        .await?;
-    d.choose_carriers_by_dm(&d.bob, started.game, &["g8"])
-        .await?;
-    let moved = d.play(&d.alice, started.thread, "e4").await?;
-    assert!(moved.content().is_some(), "{moved:?}");
-    let row = kaboom_store::games::get(&d.db, started.game)
-        .await?
-        .expect("the game");
-    assert_eq!(row.ply, 1, "only the real move was applied");
-    let actions = kaboom_store::games::actions(&d.db, started.game).await?;
-    assert_eq!(actions, vec!["e4".to_string()]);
-    d.driver.stop().await;
-    Ok(())
 }
