@@ -1,6 +1,10 @@
 //! What the bot must not show, and to whom. Secrets (carriers, full states)
 //! appear in no reply before the rules make them public, damaged games answer without
 //! their state, and games are read only where they belong.
+//!
+//! Every test runs on both databases except those that damage a row with a value of the
+//! wrong type (`ply = 'x'`): SQLite stores it, PostgreSQL's column types refuse it, so
+//! that damage exists on SQLite only.
 
 use std::sync::Arc;
 
@@ -17,12 +21,19 @@ use kaboom_testkit::fixture::{ATOMIC, BEIRUT, NUKE, T0, TestBot};
 
 type Outcome = Result<(), DemoError>;
 
-/// Runs `sql` against the bot's database file (a second connection, as a host would).
+/// Runs `sql` against the bot's database, the SQLite file or the PostgreSQL database (a
+/// second connection, as a host would).
 async fn sql(url: &str, sql: &str) {
     use sqlx::Connection;
-    let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
-    sqlx::query(sql).execute(&mut c).await.unwrap();
-    c.close().await.unwrap();
+    if url.starts_with("postgres") {
+        let mut c = sqlx::PgConnection::connect(url).await.unwrap();
+        sqlx::query(sql).execute(&mut c).await.unwrap();
+        c.close().await.unwrap();
+    } else {
+        let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
+        sqlx::query(sql).execute(&mut c).await.unwrap();
+        c.close().await.unwrap();
+    }
 }
 
 /// Everything a reply says in words: its JSON (text, embeds, components). Its files are
@@ -64,160 +75,166 @@ async fn views(d: &TestBot, game: GameId) -> Vec<(Viewer, Color, (u32, u32, Vec<
     all
 }
 
-/// NU-3: while the carriers are chosen, White's choice reaches neither Black
-/// nor a spectator: not in `/pgn` (no `WhiteCarriers` tag, no full-state FEN), not in
-/// `/board`, whose picture is Black's or a spectator's view of the position, never a view
-/// that shows White's carrier. Once both have chosen, the PGN names both carriers.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn nuke_carrier_stays_secret_until_both_chose() -> Outcome {
-    let d = TestBot::start().await?;
-    let StartedGame { thread, game, .. } = d.start_game(NUKE).await?;
-    d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
-    let views = views(&d, game).await;
-    let view = |viewer: Viewer, bottom: Color| {
-        views
-            .iter()
-            .find(|(v, b, _)| *v == viewer && *b == bottom)
-            .map(|(_, _, pixels)| pixels.clone())
-            .expect("every view was drawn")
-    };
-    for bottom in [Color::White, Color::Black] {
-        assert_ne!(
-            view(Viewer::Full, bottom),
-            view(Viewer::Spectator, bottom),
-            "the full view shows White's carrier, a spectator's does not"
-        );
-    }
-    for user in [&d.bob, &d.carol] {
-        for private in [false, true] {
-            let r = d.cmd(user, thread, "pgn", vec![]).await?;
-            assert_eq!(r.files.len(), 1, "{r:?}");
-            let pgn = String::from_utf8(r.files[0].bytes.clone()).expect("a PGN is text");
-            assert!(
-                !pgn.contains("Carriers") && !pgn.contains("b1") && !pgn.contains("FEN"),
-                "{pgn}"
-            );
-            let r = d
-                .cmd(
-                    user,
-                    thread,
-                    "board",
-                    vec![CommandOption::boolean("private", private)],
-                )
-                .await?;
-            assert_eq!(r.files.len(), 1, "{r:?}");
-            let shown = pixels(&r.files[0].bytes);
-            let bottom = views
+kaboom_testkit::dbtest! {
+    /// NU-3: while the carriers are chosen, White's choice reaches neither Black
+    /// nor a spectator: not in `/pgn` (no `WhiteCarriers` tag, no full-state FEN), not in
+    /// `/board`, whose picture is Black's or a spectator's view of the position, never a view
+    /// that shows White's carrier. Once both have chosen, the PGN names both carriers.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn nuke_carrier_stays_secret_until_both_chose() -> Outcome {
+        let d = TestBot::start().await?;
+        let StartedGame { thread, game, .. } = d.start_game(NUKE).await?;
+        d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
+        let views = views(&d, game).await;
+        let view = |viewer: Viewer, bottom: Color| {
+            views
                 .iter()
-                .find(|(_, _, pixels)| *pixels == shown)
-                .map(|(_, bottom, _)| *bottom)
-                .expect("/board shows one of the position's views");
-            for secret in [Viewer::White, Viewer::Full] {
-                assert_ne!(
-                    shown,
-                    view(secret, bottom),
-                    "{} saw the {secret:?} view, which shows White's carrier",
-                    user.username
+                .find(|(v, b, _)| *v == viewer && *b == bottom)
+                .map(|(_, _, pixels)| pixels.clone())
+                .expect("every view was drawn")
+        };
+        for bottom in [Color::White, Color::Black] {
+            assert_ne!(
+                view(Viewer::Full, bottom),
+                view(Viewer::Spectator, bottom),
+                "the full view shows White's carrier, a spectator's does not"
+            );
+        }
+        for user in [&d.bob, &d.carol] {
+            for private in [false, true] {
+                let r = d.cmd(user, thread, "pgn", vec![]).await?;
+                assert_eq!(r.files.len(), 1, "{r:?}");
+                let pgn = String::from_utf8(r.files[0].bytes.clone()).expect("a PGN is text");
+                assert!(
+                    !pgn.contains("Carriers") && !pgn.contains("b1") && !pgn.contains("FEN"),
+                    "{pgn}"
                 );
+                let r = d
+                    .cmd(
+                        user,
+                        thread,
+                        "board",
+                        vec![CommandOption::boolean("private", private)],
+                    )
+                    .await?;
+                assert_eq!(r.files.len(), 1, "{r:?}");
+                let shown = pixels(&r.files[0].bytes);
+                let bottom = views
+                    .iter()
+                    .find(|(_, _, pixels)| *pixels == shown)
+                    .map(|(_, bottom, _)| *bottom)
+                    .expect("/board shows one of the position's views");
+                for secret in [Viewer::White, Viewer::Full] {
+                    assert_ne!(
+                        shown,
+                        view(secret, bottom),
+                        "{} saw the {secret:?} view, which shows White's carrier",
+                        user.username
+                    );
+                }
             }
         }
+        d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
+        let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
+        let pgn = String::from_utf8(r.files[0].bytes.clone()).expect("a PGN is text");
+        assert!(
+            pgn.contains("[WhiteCarriers \"b1\"]\n[BlackCarriers \"g8\"]\n"),
+            "{pgn}"
+        );
+        d.driver.stop().await;
+        Ok(())
     }
-    d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
-    let r = d.cmd(&d.carol, thread, "pgn", vec![]).await?;
-    let pgn = String::from_utf8(r.files[0].bytes.clone()).expect("a PGN is text");
-    assert!(
-        pgn.contains("[WhiteCarriers \"b1\"]\n[BlackCarriers \"g8\"]\n"),
-        "{pgn}"
-    );
-    d.driver.stop().await;
-    Ok(())
 }
 
-/// A Beirut game whose stored actions no longer replay answers every
-/// command with one sentence, never its full state (carriers) nor the mover's legal
-/// actions (Booms).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_that_does_not_replay_shows_no_state() -> Outcome {
-    let d = TestBot::start().await?;
-    let url = d.url().to_string();
-    let StartedGame { thread, game, .. } = d.start_game(BEIRUT).await?;
-    d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
-    d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
-    let r = d.play(&d.alice, thread, "e4").await?;
-    assert!(
-        r.content().unwrap_or_default().starts_with("Played"),
-        "{r:?}"
-    );
-    // A rules fix (or a damaged row) makes the stored first move illegal.
-    sql(
-        &url,
-        &format!("UPDATE game_actions SET action = 'Qxh7' WHERE game_id = {game} AND ply = 1"),
-    )
-    .await;
-    let asks: Vec<(&fake_discord::SimUser, &str, Vec<CommandOption>)> = vec![
-        (&d.carol, "board", vec![]),
-        (&d.carol, "pgn", vec![]),
-        (
-            &d.bob,
-            "board",
-            vec![CommandOption::boolean("private", true)],
-        ),
-        (&d.bob, "move", vec![CommandOption::string("action", "e5")]),
-        (&d.alice, "resign", vec![]),
-    ];
-    for (user, name, options) in asks {
-        let r = d.cmd(user, thread, name, options).await?;
-        let text = shown(&r);
-        assert_eq!(r.content(), Some(UNREADABLE_GAME), "/{name}: {text}");
-        assert!(r.files.is_empty(), "/{name} sent files: {text}");
-        for secret in ["b1", "g8", "Boom", "rnbqkbnr", "RNBQKBNR"] {
-            assert!(!text.contains(secret), "/{name} shows {secret}: {text}");
+kaboom_testkit::dbtest! {
+    /// A Beirut game whose stored actions no longer replay answers every
+    /// command with one sentence, never its full state (carriers) nor the mover's legal
+    /// actions (Booms).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_that_does_not_replay_shows_no_state() -> Outcome {
+        let d = TestBot::start().await?;
+        let url = d.url().to_string();
+        let StartedGame { thread, game, .. } = d.start_game(BEIRUT).await?;
+        d.choose_carriers_by_dm(&d.alice, game, &["b1"]).await?;
+        d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
+        let r = d.play(&d.alice, thread, "e4").await?;
+        assert!(
+            r.content().unwrap_or_default().starts_with("Played"),
+            "{r:?}"
+        );
+        // A rules fix (or a damaged row) makes the stored first move illegal.
+        sql(
+            &url,
+            &format!("UPDATE game_actions SET action = 'Qxh7' WHERE game_id = {game} AND ply = 1"),
+        )
+        .await;
+        let asks: Vec<(&fake_discord::SimUser, &str, Vec<CommandOption>)> = vec![
+            (&d.carol, "board", vec![]),
+            (&d.carol, "pgn", vec![]),
+            (
+                &d.bob,
+                "board",
+                vec![CommandOption::boolean("private", true)],
+            ),
+            (&d.bob, "move", vec![CommandOption::string("action", "e5")]),
+            (&d.alice, "resign", vec![]),
+        ];
+        for (user, name, options) in asks {
+            let r = d.cmd(user, thread, name, options).await?;
+            let text = shown(&r);
+            assert_eq!(r.content(), Some(UNREADABLE_GAME), "/{name}: {text}");
+            assert!(r.files.is_empty(), "/{name} sent files: {text}");
+            for secret in ["b1", "g8", "Boom", "rnbqkbnr", "RNBQKBNR"] {
+                assert!(!text.contains(secret), "/{name} shows {secret}: {text}");
+            }
         }
+        d.driver.stop().await;
+        Ok(())
     }
-    d.driver.stop().await;
-    Ok(())
 }
 
-/// `/pgn game:N` and `/board game:N` read a game only in its own server, or
-/// by its players in a direct message.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
-    let d = TestBot::start().await?;
-    let url = d.url().to_string();
-    let StartedGame { game, .. } = d.start_game(ATOMIC).await?;
-    let option = || vec![CommandOption::string("game", game.to_string())];
-    let refused = |r: &InteractionResponse| {
-        r.files.is_empty()
-            && r.content()
-                .unwrap_or_default()
-                .contains("can be read only in its own server")
-    };
-    // In a DM: its players only.
-    let carol_dm = d.fake.dm_channel_for(d.carol.id);
-    let alice_dm = d.fake.dm_channel_for(d.alice.id);
-    for name in ["pgn", "board"] {
-        let r = d.cmd(&d.carol, carol_dm, name, option()).await?;
-        assert!(refused(&r), "carol /{name} in a DM: {r:?}");
-        let r = d.cmd(&d.alice, alice_dm, name, option()).await?;
-        assert!(!r.files.is_empty(), "alice /{name} in a DM: {r:?}");
-    }
-    // In its server, anyone; in another server, nobody (not even a player).
-    let text = d.fake.text_channel_id();
-    let r = d.cmd(&d.carol, text, "pgn", option()).await?;
-    assert!(!r.files.is_empty(), "{r:?}");
-    sql(
-        &url,
-        &format!("UPDATE games SET guild_id = 4242 WHERE id = {game}"),
-    )
-    .await;
-    for user in [&d.carol, &d.alice] {
+kaboom_testkit::dbtest! {
+    /// `/pgn game:N` and `/board game:N` read a game only in its own server, or
+    /// by its players in a direct message.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn games_are_read_only_in_their_server_or_by_their_players() -> Outcome {
+        let d = TestBot::start().await?;
+        let url = d.url().to_string();
+        let StartedGame { game, .. } = d.start_game(ATOMIC).await?;
+        let option = || vec![CommandOption::string("game", game.to_string())];
+        let refused = |r: &InteractionResponse| {
+            r.files.is_empty()
+                && r.content()
+                    .unwrap_or_default()
+                    .contains("can be read only in its own server")
+        };
+        // In a DM: its players only.
+        let carol_dm = d.fake.dm_channel_for(d.carol.id);
+        let alice_dm = d.fake.dm_channel_for(d.alice.id);
         for name in ["pgn", "board"] {
-            let r = d.cmd(user, text, name, option()).await?;
-            assert!(refused(&r), "/{name} from another server: {r:?}");
+            let r = d.cmd(&d.carol, carol_dm, name, option()).await?;
+            assert!(refused(&r), "carol /{name} in a DM: {r:?}");
+            let r = d.cmd(&d.alice, alice_dm, name, option()).await?;
+            assert!(!r.files.is_empty(), "alice /{name} in a DM: {r:?}");
         }
+        // In its server, anyone; in another server, nobody (not even a player).
+        let text = d.fake.text_channel_id();
+        let r = d.cmd(&d.carol, text, "pgn", option()).await?;
+        assert!(!r.files.is_empty(), "{r:?}");
+        sql(
+            &url,
+            &format!("UPDATE games SET guild_id = 4242 WHERE id = {game}"),
+        )
+        .await;
+        for user in [&d.carol, &d.alice] {
+            for name in ["pgn", "board"] {
+                let r = d.cmd(user, text, name, option()).await?;
+                assert!(refused(&r), "/{name} from another server: {r:?}");
+            }
+        }
+        d.driver.stop().await;
+        Ok(())
     }
-    d.driver.stop().await;
-    Ok(())
 }
 
 /// One game row that does not decode (its `ply` is text) costs only that
@@ -415,102 +432,115 @@ kaboom_testkit::dbtest! {
     }
 }
 
-/// Through a whole game with the real bot (challenge, boards, draw offer,
-/// resignation), a display name holding `@everyone` and a role mention pings nobody.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bot_messages_ping_only_the_players() -> Outcome {
-    let mut d = TestBot::start().await?;
-    d.alice = fake_discord::SimUser::new(1001, PINGING_NAME);
-    let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
-    let r = d.play(&d.alice, thread, "e4").await?;
-    assert!(
-        r.content().unwrap_or_default().starts_with("Played"),
-        "{r:?}"
-    );
-    d.offer_and_decline_draw(thread).await?;
-    d.cmd(&d.bob, thread, "resign", vec![]).await?;
-    d.cmd(&d.carol, thread, "board", vec![]).await?;
-    assert!(assert_pings_only(&d.fake, &[d.alice.id, d.bob.id]) >= 8);
-    d.driver.stop().await;
-    Ok(())
+kaboom_testkit::dbtest! {
+    /// Through a whole game with the real bot (challenge, boards, draw offer,
+    /// resignation), a display name holding `@everyone` and a role mention pings nobody.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bot_messages_ping_only_the_players() -> Outcome {
+        let mut d = TestBot::start().await?;
+        d.alice = fake_discord::SimUser::new(1001, PINGING_NAME);
+        let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
+        let r = d.play(&d.alice, thread, "e4").await?;
+        assert!(
+            r.content().unwrap_or_default().starts_with("Played"),
+            "{r:?}"
+        );
+        d.offer_and_decline_draw(thread).await?;
+        d.cmd(&d.bob, thread, "resign", vec![]).await?;
+        d.cmd(&d.carol, thread, "board", vec![]).await?;
+        assert!(assert_pings_only(&d.fake, &[d.alice.id, d.bob.id]) >= 8);
+        d.driver.stop().await;
+        Ok(())
+    }
 }
 
-/// The private "Played ..." confirmation links to the board message in its
-/// server (a message created over REST carries no guild id: the link comes from the game).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn played_links_to_the_board_in_its_server() -> Outcome {
-    let d = TestBot::start().await?;
-    let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
-    let r = d.play(&d.alice, thread, "e4").await?;
-    let board = d.boards(thread).pop().unwrap();
-    let link = format!(
-        "https://discord.com/channels/{}/{thread}/{}",
-        d.fake.guild_id(),
-        board.id
-    );
-    let text = r.content().unwrap_or_default();
-    assert!(
-        text.starts_with("Played") && text.ends_with(&link),
-        "{text}"
-    );
-    d.driver.stop().await;
-    Ok(())
+kaboom_testkit::dbtest! {
+    /// The private "Played ..." confirmation links to the board message in its
+    /// server (a message created over REST carries no guild id: the link comes from the game).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn played_links_to_the_board_in_its_server() -> Outcome {
+        let d = TestBot::start().await?;
+        let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
+        let r = d.play(&d.alice, thread, "e4").await?;
+        let board = d.boards(thread).pop().unwrap();
+        let link = format!(
+            "https://discord.com/channels/{}/{thread}/{}",
+            d.fake.guild_id(),
+            board.id
+        );
+        let text = r.content().unwrap_or_default();
+        assert!(
+            text.starts_with("Played") && text.ends_with(&link),
+            "{text}"
+        );
+        d.driver.stop().await;
+        Ok(())
+    }
 }
 
 /// The number of stored challenges.
 async fn challenges(url: &str) -> i64 {
     use sqlx::Connection;
-    let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
-    let n: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM challenges")
-        .fetch_one(&mut c)
-        .await
-        .unwrap();
+    let query = "SELECT COUNT(*) FROM challenges";
+    let n: (i64,) = if url.starts_with("postgres") {
+        let mut c = sqlx::PgConnection::connect(url).await.unwrap();
+        let n = sqlx::query_as(query).fetch_one(&mut c).await.unwrap();
+        c.close().await.unwrap();
+        n
+    } else {
+        let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
+        let n = sqlx::query_as(query).fetch_one(&mut c).await.unwrap();
+        c.close().await.unwrap();
+        n
+    };
     n.0
 }
 
-/// `/challenge` is refused, before anything is stored, where no game thread
-/// can be opened (a thread, a direct message) and where the bot lacks a permission it
-/// needs (named in the refusal).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
-    use poise::serenity_prelude::Permissions;
-    let d = TestBot::start().await?;
-    let url = d.url().to_string();
-    let text = d.fake.text_channel_id();
-    let thread = d.fake.add_thread(text, "chat")?;
-    let dm = d.fake.dm_channel_for(d.alice.id);
-    let options = || {
-        vec![
-            CommandOption::integer("variant", ATOMIC),
-            CommandOption::user("opponent", &d.bob),
-        ]
-    };
-    for (channel, place) in [(thread, "a thread"), (dm, "a direct message")] {
-        let r = d.cmd(&d.alice, channel, "challenge", options()).await?;
-        let said = r.content().unwrap_or_default();
-        assert!(
-            said.contains(&format!("cannot be posted in {place}")),
-            "{said}"
+kaboom_testkit::dbtest! {
+    /// `/challenge` is refused, before anything is stored, where no game thread
+    /// can be opened (a thread, a direct message) and where the bot lacks a permission it
+    /// needs (named in the refusal).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
+        use poise::serenity_prelude::Permissions;
+        let d = TestBot::start().await?;
+        let url = d.url().to_string();
+        let text = d.fake.text_channel_id();
+        let thread = d.fake.add_thread(text, "chat")?;
+        let dm = d.fake.dm_channel_for(d.alice.id);
+        let options = || {
+            vec![
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::user("opponent", &d.bob),
+            ]
+        };
+        for (channel, place) in [(thread, "a thread"), (dm, "a direct message")] {
+            let r = d.cmd(&d.alice, channel, "challenge", options()).await?;
+            let said = r.content().unwrap_or_default();
+            assert!(
+                said.contains(&format!("cannot be posted in {place}")),
+                "{said}"
+            );
+            assert!(r.custom_ids().is_empty(), "{r:?}");
+        }
+        d.fake.set_bot_permissions(
+            kaboom_discord::place::NEEDED
+                - Permissions::CREATE_PUBLIC_THREADS
+                - Permissions::ATTACH_FILES,
         );
-        assert!(r.custom_ids().is_empty(), "{r:?}");
+        let r = d.cmd(&d.alice, text, "challenge", options()).await?;
+        let said = r.content().unwrap_or_default();
+        assert_eq!(
+            said,
+            "I cannot host a game in this channel: I lack the Attach Files, Create Public Threads permissions here. Ask a server admin to grant them to my role in this channel, or use another channel."
+        );
+        assert_eq!(challenges(&url).await, 0);
+        d.fake.set_bot_permissions(Permissions::all());
+        d.start_game(ATOMIC).await?;
+        assert_eq!(challenges(&url).await, 1);
+        d.driver.stop().await;
+        Ok(())
     }
-    d.fake.set_bot_permissions(
-        kaboom_discord::place::NEEDED
-            - Permissions::CREATE_PUBLIC_THREADS
-            - Permissions::ATTACH_FILES,
-    );
-    let r = d.cmd(&d.alice, text, "challenge", options()).await?;
-    let said = r.content().unwrap_or_default();
-    assert_eq!(
-        said,
-        "I cannot host a game in this channel: I lack the Attach Files, Create Public Threads permissions here. Ask a server admin to grant them to my role in this channel, or use another channel."
-    );
-    assert_eq!(challenges(&url).await, 0);
-    d.fake.set_bot_permissions(Permissions::all());
-    d.start_game(ATOMIC).await?;
-    assert_eq!(challenges(&url).await, 1);
-    d.driver.stop().await;
-    Ok(())
 }
 
 /// The permissions `/challenge` checks are the invite link's (as
@@ -530,56 +560,58 @@ fn challenge_checks_the_invite_permissions() {
     assert_eq!(kaboom_discord::place::NEEDED.bits(), bits);
 }
 
-/// `/games` with 60 active games stays within Discord's 2000 characters,
-/// listing what fits and saying how many more there are.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn games_with_sixty_games_fits_one_message() -> Outcome {
-    use kaboom_rules::{GameOptions, Variant};
-    use kaboom_service::Services;
-    use kaboom_store::challenges::{ColorChoice, NewChallenge};
-    let d = TestBot::start().await?;
-    let services = Services::new(
-        d.db.clone(),
-        Arc::new(TestClock::new(T0)),
-        Arc::new(kaboom_testkit::painter::PlainPainter),
-    );
-    for _ in 0..60 {
-        let c = services
-            .challenges()
-            .create(NewChallenge {
-                guild_id: Some(GuildId(d.fake.guild_id())),
-                channel_id: ChannelId(d.fake.text_channel_id()),
-                challenger_id: UserId(d.alice.id),
-                challenger_name: "alice".into(),
-                opponent_id: Some(UserId(d.bob.id)),
-                variant: Variant::Atomic,
-                options: GameOptions::default(),
-                days_per_move: Some(3),
-                color: ColorChoice::White,
-                rated: false,
-            })
-            .await
-            .unwrap();
-        services
-            .challenges()
-            .accept(c.id, UserId(d.bob.id), "bob")
-            .await
-            .unwrap();
+kaboom_testkit::dbtest! {
+    /// `/games` with 60 active games stays within Discord's 2000 characters,
+    /// listing what fits and saying how many more there are.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn games_with_sixty_games_fits_one_message() -> Outcome {
+        use kaboom_rules::{GameOptions, Variant};
+        use kaboom_service::Services;
+        use kaboom_store::challenges::{ColorChoice, NewChallenge};
+        let d = TestBot::start().await?;
+        let services = Services::new(
+            d.db.clone(),
+            Arc::new(TestClock::new(T0)),
+            Arc::new(kaboom_testkit::painter::PlainPainter),
+        );
+        for _ in 0..60 {
+            let c = services
+                .challenges()
+                .create(NewChallenge {
+                    guild_id: Some(GuildId(d.fake.guild_id())),
+                    channel_id: ChannelId(d.fake.text_channel_id()),
+                    challenger_id: UserId(d.alice.id),
+                    challenger_name: "alice".into(),
+                    opponent_id: Some(UserId(d.bob.id)),
+                    variant: Variant::Atomic,
+                    options: GameOptions::default(),
+                    days_per_move: Some(3),
+                    color: ColorChoice::White,
+                    rated: false,
+                })
+                .await
+                .unwrap();
+            services
+                .challenges()
+                .accept(c.id, UserId(d.bob.id), "bob")
+                .await
+                .unwrap();
+        }
+        let r = d
+            .cmd(&d.alice, d.fake.text_channel_id(), "games", vec![])
+            .await?;
+        let text = r.content().unwrap_or_default();
+        assert!(
+            text.chars().count() <= 2000,
+            "{} chars",
+            text.chars().count()
+        );
+        let listed = text.lines().filter(|l| l.starts_with('#')).count();
+        let more = format!("… and {} more.", 60 - listed);
+        assert!(listed >= 10 && text.ends_with(&more), "{text}");
+        d.driver.stop().await;
+        Ok(())
     }
-    let r = d
-        .cmd(&d.alice, d.fake.text_channel_id(), "games", vec![])
-        .await?;
-    let text = r.content().unwrap_or_default();
-    assert!(
-        text.chars().count() <= 2000,
-        "{} chars",
-        text.chars().count()
-    );
-    let listed = text.lines().filter(|l| l.starts_with('#')).count();
-    let more = format!("… and {} more.", 60 - listed);
-    assert!(listed >= 10 && text.ends_with(&more), "{text}");
-    d.driver.stop().await;
-    Ok(())
 }
 
 /// An open challenge whose row does not decode does not stop the sweep: it
@@ -667,136 +699,140 @@ fn challenge(opponent: Option<UserId>) -> kaboom_store::challenges::NewChallenge
     }
 }
 
-/// `/games user:X` lists only the games of X that the caller may read where they
-/// ask (as `/pgn` and `/board`): in a server, that server's games; in a direct message,
-/// the games the caller plays. X's game in another server shows nowhere but in X's own DM.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn games_of_another_user_lists_only_what_the_caller_may_read() -> Outcome {
-    let d = TestBot::start().await?;
-    let url = d.url().to_string();
-    let StartedGame { game: here, .. } = d.start_game(ATOMIC).await?;
-    let StartedGame {
-        game: elsewhere, ..
-    } = d.start_game(ATOMIC).await?;
-    sql(
-        &url,
-        &format!("UPDATE games SET guild_id = 4242 WHERE id = {elsewhere}"),
-    )
-    .await;
-    let listed = |r: &InteractionResponse, id: GameId| {
-        r.content()
-            .unwrap_or_default()
-            .lines()
-            .any(|l| l.starts_with(&format!("#{id} ")))
-    };
-    let of_alice = || vec![CommandOption::user("user", &d.alice)];
-    // Carol, in the server: only the server's game.
-    let r = d
-        .cmd(&d.carol, d.fake.text_channel_id(), "games", of_alice())
-        .await?;
-    assert!(listed(&r, here) && !listed(&r, elsewhere), "{r:?}");
-    assert!(
-        r.content()
-            .unwrap_or_default()
-            .contains("alice in this server"),
-        "{r:?}"
-    );
-    // Carol, in her DM: she plays neither.
-    let r = d
-        .cmd(
-            &d.carol,
-            d.fake.dm_channel_for(d.carol.id),
-            "games",
-            of_alice(),
+kaboom_testkit::dbtest! {
+    /// `/games user:X` lists only the games of X that the caller may read where they
+    /// ask (as `/pgn` and `/board`): in a server, that server's games; in a direct message,
+    /// the games the caller plays. X's game in another server shows nowhere but in X's own DM.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn games_of_another_user_lists_only_what_the_caller_may_read() -> Outcome {
+        let d = TestBot::start().await?;
+        let url = d.url().to_string();
+        let StartedGame { game: here, .. } = d.start_game(ATOMIC).await?;
+        let StartedGame {
+            game: elsewhere, ..
+        } = d.start_game(ATOMIC).await?;
+        sql(
+            &url,
+            &format!("UPDATE games SET guild_id = 4242 WHERE id = {elsewhere}"),
         )
-        .await?;
-    assert!(!listed(&r, here) && !listed(&r, elsewhere), "{r:?}");
-    assert!(
-        r.content()
-            .unwrap_or_default()
-            .contains("no active games with you"),
-        "{r:?}"
-    );
-    // Bob, in his DM: alice's games against him, both.
-    let r = d
-        .cmd(&d.bob, d.fake.dm_channel_for(d.bob.id), "games", of_alice())
-        .await?;
-    assert!(listed(&r, here) && listed(&r, elsewhere), "{r:?}");
-    // Alice, in her DM: her own games, both.
-    let r = d
-        .cmd(&d.alice, d.fake.dm_channel_for(d.alice.id), "games", vec![])
-        .await?;
-    assert!(listed(&r, here) && listed(&r, elsewhere), "{r:?}");
-    d.driver.stop().await;
-    Ok(())
+        .await;
+        let listed = |r: &InteractionResponse, id: GameId| {
+            r.content()
+                .unwrap_or_default()
+                .lines()
+                .any(|l| l.starts_with(&format!("#{id} ")))
+        };
+        let of_alice = || vec![CommandOption::user("user", &d.alice)];
+        // Carol, in the server: only the server's game.
+        let r = d
+            .cmd(&d.carol, d.fake.text_channel_id(), "games", of_alice())
+            .await?;
+        assert!(listed(&r, here) && !listed(&r, elsewhere), "{r:?}");
+        assert!(
+            r.content()
+                .unwrap_or_default()
+                .contains("alice in this server"),
+            "{r:?}"
+        );
+        // Carol, in her DM: she plays neither.
+        let r = d
+            .cmd(
+                &d.carol,
+                d.fake.dm_channel_for(d.carol.id),
+                "games",
+                of_alice(),
+            )
+            .await?;
+        assert!(!listed(&r, here) && !listed(&r, elsewhere), "{r:?}");
+        assert!(
+            r.content()
+                .unwrap_or_default()
+                .contains("no active games with you"),
+            "{r:?}"
+        );
+        // Bob, in his DM: alice's games against him, both.
+        let r = d
+            .cmd(&d.bob, d.fake.dm_channel_for(d.bob.id), "games", of_alice())
+            .await?;
+        assert!(listed(&r, here) && listed(&r, elsewhere), "{r:?}");
+        // Alice, in her DM: her own games, both.
+        let r = d
+            .cmd(&d.alice, d.fake.dm_channel_for(d.alice.id), "games", vec![])
+            .await?;
+        assert!(listed(&r, here) && listed(&r, elsewhere), "{r:?}");
+        d.driver.stop().await;
+        Ok(())
+    }
 }
 
-/// In a direct message Discord sends the bot's `app_permissions` as the fixed
-/// DM set (files, embeds, mentions, external emojis: no View Channel, no Send Messages, no
-/// threads). `/challenge` there is refused for the place, saying where to go, not for
-/// permissions the bot would "lack"; the commands that work from anywhere keep working in
-/// a DM: `/move game:`, `/board game:`, `/games`, `/help`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_direct_message_refuses_challenges_only() -> Outcome {
-    let d = TestBot::start().await?;
-    let url = d.url().to_string();
-    let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await?;
-    let dm = d.fake.dm_channel_for(d.alice.id);
-    let r = d
-        .cmd(
-            &d.alice,
-            dm,
-            "challenge",
-            vec![
-                CommandOption::integer("variant", ATOMIC),
-                CommandOption::user("opponent", &d.bob),
-            ],
-        )
-        .await?;
-    let said = r.content().unwrap_or_default();
-    assert_eq!(
-        said,
-        "A challenge cannot be posted in a direct message: its game is played in a thread of a server's text channel. Use /challenge in one."
-    );
-    for permission in ["View Channel", "Send Messages", "lack"] {
-        assert!(!said.contains(permission), "{said}");
-    }
-    assert!(r.custom_ids().is_empty(), "{r:?}");
-    assert_eq!(challenges(&url).await, 1, "only the game's own challenge");
-
-    let in_game = || vec![CommandOption::string("game", game.to_string())];
-    let mut options = in_game();
-    options.push(CommandOption::string("action", "e4"));
-    let before = d.fake.messages_in(thread.into()).len();
-    let r = d.cmd(&d.alice, dm, "move", options).await?;
-    assert!(
-        r.content().unwrap_or_default().starts_with("Played"),
-        "{r:?}"
-    );
-    // The move's board reaches the game's thread as from anywhere else.
-    d.fake
-        .wait_for_messages_in(
-            thread.into(),
-            before + 1,
-            std::time::Duration::from_secs(10),
-        )
-        .await?;
-    for (name, mut options) in [("board", in_game()), ("games", vec![]), ("help", vec![])] {
-        if name == "board" {
-            options.push(CommandOption::boolean("private", true));
-        }
-        let r = d.cmd(&d.alice, dm, name, options).await?;
-        let text = shown(&r);
-        assert!(
-            !text.contains("cannot be posted") && !text.contains("Sorry"),
-            "/{name} in a DM: {text}"
+kaboom_testkit::dbtest! {
+    /// In a direct message Discord sends the bot's `app_permissions` as the fixed
+    /// DM set (files, embeds, mentions, external emojis: no View Channel, no Send Messages, no
+    /// threads). `/challenge` there is refused for the place, saying where to go, not for
+    /// permissions the bot would "lack"; the commands that work from anywhere keep working in
+    /// a DM: `/move game:`, `/board game:`, `/games`, `/help`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_direct_message_refuses_challenges_only() -> Outcome {
+        let d = TestBot::start().await?;
+        let url = d.url().to_string();
+        let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await?;
+        let dm = d.fake.dm_channel_for(d.alice.id);
+        let r = d
+            .cmd(
+                &d.alice,
+                dm,
+                "challenge",
+                vec![
+                    CommandOption::integer("variant", ATOMIC),
+                    CommandOption::user("opponent", &d.bob),
+                ],
+            )
+            .await?;
+        let said = r.content().unwrap_or_default();
+        assert_eq!(
+            said,
+            "A challenge cannot be posted in a direct message: its game is played in a thread of a server's text channel. Use /challenge in one."
         );
-        match name {
-            "board" => assert!(!r.files.is_empty(), "{r:?}"),
-            "games" => assert!(text.contains(&format!("#{game} ")), "{text}"),
-            _ => assert!(r.data()["embeds"][0].is_object(), "{r:?}"),
+        for permission in ["View Channel", "Send Messages", "lack"] {
+            assert!(!said.contains(permission), "{said}");
         }
+        assert!(r.custom_ids().is_empty(), "{r:?}");
+        assert_eq!(challenges(&url).await, 1, "only the game's own challenge");
+
+        let in_game = || vec![CommandOption::string("game", game.to_string())];
+        let mut options = in_game();
+        options.push(CommandOption::string("action", "e4"));
+        let before = d.fake.messages_in(thread.into()).len();
+        let r = d.cmd(&d.alice, dm, "move", options).await?;
+        assert!(
+            r.content().unwrap_or_default().starts_with("Played"),
+            "{r:?}"
+        );
+        // The move's board reaches the game's thread as from anywhere else.
+        d.fake
+            .wait_for_messages_in(
+                thread.into(),
+                before + 1,
+                std::time::Duration::from_secs(10),
+            )
+            .await?;
+        for (name, mut options) in [("board", in_game()), ("games", vec![]), ("help", vec![])] {
+            if name == "board" {
+                options.push(CommandOption::boolean("private", true));
+            }
+            let r = d.cmd(&d.alice, dm, name, options).await?;
+            let text = shown(&r);
+            assert!(
+                !text.contains("cannot be posted") && !text.contains("Sorry"),
+                "/{name} in a DM: {text}"
+            );
+            match name {
+                "board" => assert!(!r.files.is_empty(), "{r:?}"),
+                "games" => assert!(text.contains(&format!("#{game} ")), "{text}"),
+                _ => assert!(r.data()["embeds"][0].is_object(), "{r:?}"),
+            }
+        }
+        d.driver.stop().await;
+        Ok(())
     }
-    d.driver.stop().await;
-    Ok(())
 }
