@@ -171,7 +171,7 @@ pub struct ServeArgs {
     token: Blankable<String>,
     /// Where games are stored: sqlite://FILE (created if missing) or postgres://... [default:
     /// sqlite://kaboom.db]
-    #[arg(long, env = "DATABASE_URL", value_name = "DATABASE_URL", value_parser = any_text,
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, value_name = "DATABASE_URL", value_parser = any_text,
           default_value = "", hide_default_value = true)]
     database_url: Blankable<String>,
     /// Register the commands in this server only, which takes effect at once.

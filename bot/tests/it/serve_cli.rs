@@ -122,3 +122,27 @@ fn refused_token_stops_serve_with_one_line() {
     );
     drop(server);
 }
+
+/// `kaboom serve --help` shows each flag's variable but not the values of those that hold
+/// secrets: the token and the database URL (a PostgreSQL URL carries its password).
+#[test]
+fn serve_help_hides_the_token_and_the_database_password() {
+    let out = Command::new(env!("CARGO_BIN_EXE_kaboom"))
+        .args(["serve", "--help"])
+        .env("DISCORD_TOKEN", "t0ken-value")
+        .env(
+            "DATABASE_URL",
+            "postgres://kaboom:s3cret-password@db.internal/kaboom",
+        )
+        .env("DEV_GUILD_ID", "42")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.contains("[env: DEV_GUILD_ID=42]"), "{help}");
+    assert!(help.contains("[env: DATABASE_URL]"), "{help}");
+    assert!(help.contains("[env: DISCORD_TOKEN]"), "{help}");
+    for secret in ["t0ken-value", "s3cret-password"] {
+        assert!(!help.contains(secret), "the help shows {secret}: {help}");
+    }
+}
