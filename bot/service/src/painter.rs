@@ -106,10 +106,7 @@ impl BoardPainter for RendererPainter {
         bottom: Color,
     ) -> Result<Vec<u8>, PaintError> {
         let options = kaboom_renderer::RenderOptions {
-            orientation: match bottom {
-                Color::White => kaboom_renderer::Orientation::White,
-                Color::Black => kaboom_renderer::Orientation::Black,
-            },
+            orientation: orientation(bottom),
             ..kaboom_renderer::RenderOptions::default()
         };
         let last = last.map(kaboom_renderer::LastAction::from_ply);

@@ -1,5 +1,5 @@
-//! Helpers shared by the CLI tests (`cli`, `beirut_cli`, `nuke_cli`, `bomberman_cli`,
-//! `bombalot_cli`): running the `kaboom` binary as a user would and reading its output.
+//! Helpers shared by the tests: running the `kaboom` binary as a user would and reading its
+//! output (the CLI tests), and decoding the PNGs the bot posts.
 
 // Each test file is its own crate and uses only some of these helpers.
 #![allow(dead_code)]
@@ -36,4 +36,15 @@ pub fn json(out: &Output) -> Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// The pixels of a PNG (8 bits per channel, RGB or RGBA as encoded) and its size in
+/// pixels; panics when the bytes are not a whole, valid PNG.
+pub fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a buffer size")];
+    let info = reader.next_frame(&mut buf).expect("PNG pixels decode");
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
 }

@@ -76,10 +76,7 @@ fn assert_pngs_valid(fake: &FakeDiscord) {
     let files = fake.attachments();
     assert!(!files.is_empty());
     for f in files.iter().filter(|f| f.filename.ends_with(".png")) {
-        let decoder = png::Decoder::new(std::io::Cursor::new(f.bytes.clone()));
-        let mut reader = decoder.read_info().expect("PNG header");
-        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-        reader.next_frame(&mut buf).expect("PNG data");
+        crate::common::decode_png(&f.bytes);
     }
 }
 

@@ -79,15 +79,6 @@ fn within_limits(what: &str, r: &InteractionResponse) -> String {
     text
 }
 
-/// Decodes a PNG fully, returning its size.
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().expect("a PNG header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("a buffer size")];
-    let info = reader.next_frame(&mut buf).expect("PNG pixels decode");
-    (info.width, info.height)
-}
-
 kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn help_and_rules_answer_within_discords_limits() {
@@ -194,7 +185,7 @@ kaboom_testkit::dbtest! {
                 "{what}: the embed does not show the attachment"
             );
             assert!(file.filename.ends_with(".png"), "{}", file.filename);
-            let (w, h) = png_size(&file.bytes);
+            let (w, h, _) = crate::common::decode_png(&file.bytes);
             assert!(w >= 64 && h >= 64, "{what}: a {w}x{h} picture");
             let docs = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../docs/rules/img")

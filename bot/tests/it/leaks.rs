@@ -19,37 +19,22 @@ use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::StartedGame;
 use kaboom_testkit::fixture::{ATOMIC, BEIRUT, NUKE, T0, TestBot};
 
+use crate::common::decode_png;
+
 type Outcome = Result<(), DemoError>;
 
 /// Runs `sql` against the bot's database, the SQLite file or the PostgreSQL database (a
 /// second connection, as a host would).
 async fn sql(url: &str, sql: &str) {
-    use sqlx::Connection;
-    if url.starts_with("postgres") {
-        let mut c = sqlx::PgConnection::connect(url).await.unwrap();
-        sqlx::query(sql).execute(&mut c).await.unwrap();
-        c.close().await.unwrap();
-    } else {
-        let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
-        sqlx::query(sql).execute(&mut c).await.unwrap();
-        c.close().await.unwrap();
-    }
+    let db = kaboom_store::Db::connect(url).await.unwrap();
+    kaboom_store::sql::query(sql).execute(&db).await.unwrap();
+    db.close().await;
 }
 
 /// Everything a reply says in words: its JSON (text, embeds, components). Its files are
 /// checked apart: pictures as views of the position, PGNs as text.
 fn shown(r: &InteractionResponse) -> String {
     r.data().to_string()
-}
-
-/// The pixels of a PNG (RGBA or RGB, 8 bits), with its size.
-fn pixels(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    let mut reader = decoder.read_info().expect("a PNG header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("a buffer size")];
-    let info = reader.next_frame(&mut buf).expect("PNG pixels decode");
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 /// The views of `game`'s current position: `(viewer, bottom, pixels)` for every viewer and
@@ -69,7 +54,7 @@ async fn views(d: &TestBot, game: GameId) -> Vec<(Viewer, Color, (u32, u32, Vec<
                 .games()
                 .paint(&snap, viewer, bottom)
                 .expect("the painter draws");
-            all.push((viewer, bottom, pixels(&png)));
+            all.push((viewer, bottom, decode_png(&png)));
         }
     }
     all
@@ -118,7 +103,7 @@ kaboom_testkit::dbtest! {
                     )
                     .await?;
                 assert_eq!(r.files.len(), 1, "{r:?}");
-                let shown = pixels(&r.files[0].bytes);
+                let shown = decode_png(&r.files[0].bytes);
                 let bottom = views
                     .iter()
                     .find(|(_, _, pixels)| *pixels == shown)
@@ -480,20 +465,13 @@ kaboom_testkit::dbtest! {
 
 /// The number of stored challenges.
 async fn challenges(url: &str) -> i64 {
-    use sqlx::Connection;
-    let query = "SELECT COUNT(*) FROM challenges";
-    let n: (i64,) = if url.starts_with("postgres") {
-        let mut c = sqlx::PgConnection::connect(url).await.unwrap();
-        let n = sqlx::query_as(query).fetch_one(&mut c).await.unwrap();
-        c.close().await.unwrap();
-        n
-    } else {
-        let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
-        let n = sqlx::query_as(query).fetch_one(&mut c).await.unwrap();
-        c.close().await.unwrap();
-        n
-    };
-    n.0
+    let db = kaboom_store::Db::connect(url).await.unwrap();
+    let (n,) = kaboom_store::sql::query("SELECT COUNT(*) FROM challenges")
+        .fetch_one::<(i64,)>(&db)
+        .await
+        .unwrap();
+    db.close().await;
+    n
 }
 
 kaboom_testkit::dbtest! {
