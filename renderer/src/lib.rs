@@ -17,7 +17,8 @@
 //! or detonation square), kings in check, carriers and loose bombs with their count,
 //! frozen and locked pieces, the imitator's current kind, and an optional explosion
 //! preview ([`RenderOptions::preview`]). [`render_replay_gif`] draws a whole game as an
-//! animated GIF.
+//! animated GIF. The [`table`] module draws league standings and crosstables
+//! ([`render_table_png`]).
 //!
 //! ```
 //! use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
@@ -189,7 +190,13 @@ mod replay;
 
 pub use replay::{ReplayFrame, ReplayOptions, SUBFRAME_DELAY_CS, render_replay_gif, replay_plan};
 mod sprites;
+pub mod table;
 mod text;
+
+pub use table::{
+    Align, Cell, CellStyle, Column, MAX_CELL_CHARS, MAX_TABLE_WIDTH, TableImage, render_table_png,
+    render_table_svg, table_size,
+};
 
 /// The board as SVG text, `options.size` pixels wide (clamped to 64..=4096); the
 /// height follows from the variant's geometry and the header strip.
