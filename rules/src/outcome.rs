@@ -39,6 +39,9 @@ pub enum EndReason {
     TimeForfeit,
     /// The game was called off before it really started.
     Aborted,
+    /// A league decided the result of a game still running at its round's deadline (the
+    /// engine's evaluation: docs/leagues.md, "Adjudication").
+    Adjudication,
 }
 
 impl EndReason {
@@ -59,6 +62,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::TimeForfeit => "time-forfeit",
             EndReason::Aborted => "aborted",
+            EndReason::Adjudication => "adjudication",
         }
     }
 
@@ -79,6 +83,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::TimeForfeit => "time forfeit",
             EndReason::Aborted => "aborted",
+            EndReason::Adjudication => "adjudicated",
         }
     }
 }

@@ -144,6 +144,11 @@ pub async fn serve(config: Config) -> Result<(), Error> {
         .with_scheduler_waker(waker.clone());
     // The scheduler writes its notices into the same outbox and wakes the same deliverer.
     let outbox_waker = services.outbox_waker().clone();
+    // The scheduler sweeps the leagues too: their rounds and standings are posted as the
+    // bot's own changes are.
+    let league_services = services
+        .clone()
+        .with_effects(crate::outbox::DiscordEffects::for_services(&services));
     let mut client = serenity::ClientBuilder::new_with_http(http, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;
@@ -156,6 +161,7 @@ pub async fn serve(config: Config) -> Result<(), Error> {
         crate::messages::scheduler_wording(),
     )
     .with_waker(waker)
+    .with_leagues(league_services)
     .spawn();
     run_gateway(&mut client, config.shards).await
 }

@@ -6,6 +6,7 @@ use poise::serenity_prelude as serenity;
 
 use crate::ids::Domain;
 use crate::messages::comforts::ids as comfort_ids;
+use crate::messages::leagues::actions as words;
 use crate::messages::{self, ids};
 use crate::types::{Data, Error};
 use crate::{flows, respond};
@@ -242,6 +243,25 @@ async fn route(
             data.outbox.settle_challenge(challenge.id).await?;
             let opponent = challenge.spec.opponent_id.unwrap_or(user);
             answer(http, ic, messages::comforts::rematch_reply(opponent)).await
+        }
+        words::JOIN | words::LEAVE => {
+            let guild = ic
+                .guild_id
+                .ok_or(ServiceError::from(
+                    kaboom_service::leagues::LeagueRefusal::OutsideServer,
+                ))?
+                .domain();
+            let leagues = services.leagues();
+            let text = if action == words::JOIN {
+                let row = leagues
+                    .join(id, guild, user, ic.user.display_name())
+                    .await?;
+                messages::leagues::joined(&row, user)
+            } else {
+                messages::leagues::left(&leagues.leave(id, guild, user).await?)
+            };
+            data.outbox.settle_league(id).await?;
+            answer(http, ic, text).await
         }
         _ => Err(ServiceError::Refused(Refusal::StaleButton).into()),
     }

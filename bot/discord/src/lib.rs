@@ -43,6 +43,9 @@ pub enum Error {
     /// A board picture or a replay was not drawn.
     #[error(transparent)]
     Paint(#[from] kaboom_service::painter::PaintError),
+    /// A standings picture was not drawn.
+    #[error(transparent)]
+    Render(#[from] kaboom_renderer::RenderError),
     /// An outbox entry's payload does not read as an `outbox::Effect`.
     #[error(transparent)]
     Payload(#[from] serde_json::Error),

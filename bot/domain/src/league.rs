@@ -1015,6 +1015,25 @@ impl League {
         Ok(())
     }
 
+    /// Calls the league off during sign-up (its sign-up closed with too few players to
+    /// pair): it is finished without a round ([`League::was_cancelled`]).
+    ///
+    /// # Errors
+    /// [`LeagueError::SignUpClosed`] once it started.
+    pub fn cancel(&mut self) -> Result<(), LeagueError> {
+        if self.status != LeagueStatus::SignUp {
+            return Err(LeagueError::SignUpClosed);
+        }
+        self.status = LeagueStatus::Finished;
+        Ok(())
+    }
+
+    /// Whether the league was called off before its first round ([`League::cancel`]).
+    #[must_use]
+    pub fn was_cancelled(&self) -> bool {
+        self.status == LeagueStatus::Finished && self.rounds.is_empty()
+    }
+
     /// Marks the league finished (when [`round_due`] says [`RoundDue::Finish`]).
     ///
     /// # Errors

@@ -229,33 +229,12 @@ impl Games<'_> {
         self,
         mut tx: kaboom_store::Tx,
         row: &GameRow,
-        mut game: AnyGame,
+        game: AnyGame,
         outcome: Outcome,
     ) -> Result<Ended, ServiceError> {
-        game.declare(outcome);
-        let outcome = game.status().outcome().unwrap_or(outcome);
-        let update = StateUpdate::finished(row, game.fen(Viewer::Full), outcome);
-        if !games::update_state(&mut tx, row.id, &update, self.core.clock.now()).await? {
-            return Err(ServiceError::MovedOn {
-                game_id: row.id,
-                ply: row.ply,
-            });
-        }
-        games::clear_draw_offer(&mut tx, row.id).await?;
-        let reveal = carriers::all(&mut tx, row.id).await?;
-        let snap = Core::snapshot_tx(&mut tx, row.id, game).await?;
-        let rating = self.core.rate(&mut tx, &snap).await?;
-        let ended = Ended {
-            snap,
-            outcome,
-            reveal,
-            rating: rating.map(Box::new),
-        };
-        self.core
-            .enqueue(&mut tx, outbox::Committed::Ended(&ended))
-            .await?;
+        let ended = self.core.end_in_tx(&mut tx, row, game, outcome).await?;
         tx.commit().await?;
-        tracing::info!(game_id = %row.id, result = outcome.result(), reason = %outcome.reason, "game ended");
+        tracing::info!(game_id = %row.id, result = ended.outcome.result(), reason = %ended.outcome.reason, "game ended");
         Ok(ended)
     }
 
@@ -299,6 +278,7 @@ impl Games<'_> {
     /// # Errors
     /// [`ServiceError::Refused`] when they do not play it, it is over, or both have moved.
     pub async fn abort(self, id: GameId, user: UserId) -> Result<Ended, ServiceError> {
+        crate::leagues::refuse_league_abort(self.core, id).await?;
         let (tx, row, game, _) = self.open_for_write(id, user, Act::Abort).await?;
         if game.ply_count() >= 2 {
             return refuse(Refusal::TooLateToAbort);
@@ -462,5 +442,43 @@ impl Games<'_> {
         self.core
             .painter
             .paint(&game.board_view(Viewer::Spectator), None, Color::White)
+    }
+}
+
+impl Core {
+    /// Ends game `row` (replayed as `game`) with `outcome` inside `tx`, with the expected-ply
+    /// check: the draw offer cleared, the carriers revealed, the rating written and the
+    /// outbox entries of the end ([`outbox::Committed::Ended`]). The caller commits.
+    ///
+    /// # Errors
+    /// [`ServiceError::MovedOn`] when the game left `row.ply`; [`ServiceError::Storage`].
+    pub(crate) async fn end_in_tx(
+        &self,
+        tx: &mut kaboom_store::Tx,
+        row: &GameRow,
+        mut game: AnyGame,
+        outcome: Outcome,
+    ) -> Result<Ended, ServiceError> {
+        game.declare(outcome);
+        let outcome = game.status().outcome().unwrap_or(outcome);
+        let update = StateUpdate::finished(row, game.fen(Viewer::Full), outcome);
+        if !games::update_state(tx, row.id, &update, self.clock.now()).await? {
+            return Err(ServiceError::MovedOn {
+                game_id: row.id,
+                ply: row.ply,
+            });
+        }
+        games::clear_draw_offer(tx, row.id).await?;
+        let reveal = carriers::all(&mut *tx, row.id).await?;
+        let snap = Core::snapshot_tx(tx, row.id, game).await?;
+        let rating = self.rate(tx, &snap).await?;
+        let ended = Ended {
+            snap,
+            outcome,
+            reveal,
+            rating: rating.map(Box::new),
+        };
+        self.enqueue(tx, outbox::Committed::Ended(&ended)).await?;
+        Ok(ended)
     }
 }

@@ -18,6 +18,7 @@ pub mod comforts;
 pub mod commitment;
 pub mod engine;
 mod game_actions;
+pub mod leagues;
 pub mod outbox;
 pub mod painter;
 pub mod pgn;
@@ -343,6 +344,12 @@ aggregate!(
     /// entries delivered or failed (for the Discord layer's deliverer).
     Deliveries,
     deliveries
+);
+aggregate!(
+    /// Server leagues: creating them, sign-up, rounds, results, withdrawals and the
+    /// scheduler's sweep of them.
+    Leagues,
+    leagues
 );
 aggregate!(
     /// Explosion previews: each player's setting, storing, confirming and cancelling them.

@@ -49,6 +49,8 @@ pub enum Committed<'a> {
     Draw(&'a DrawResult),
     /// A change of the correspondence comforts.
     Comfort(&'a super::comfort_types::ComfortChange),
+    /// A change of a league: its posts, and the games of a round it started.
+    League(&'a super::leagues::LeagueChange),
 }
 
 /// Wakes the outbox's deliverer after a commit that wrote entries (the services' and the

@@ -189,6 +189,8 @@ pub enum Refusal {
     /// A refusal of the correspondence comforts (conditional moves, vacations,
     /// takebacks, notes, rematches).
     Comfort(super::comfort_types::ComfortRefusal),
+    /// A league action refused.
+    League(super::leagues::LeagueRefusal),
     /// An explosion preview's button pressed by someone other than its player.
     NotYourPreview,
     /// An explosion preview already confirmed: its action was played.

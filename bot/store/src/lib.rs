@@ -23,6 +23,7 @@ pub mod comforts;
 pub mod copy; // SQLite to PostgreSQL
 pub mod engine; // practice opponent
 pub mod games;
+pub mod leagues; // server leagues
 pub mod outbox; // Discord outbox
 pub mod previews; // explosion previews
 pub mod ratings; // ratings

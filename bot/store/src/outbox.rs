@@ -16,6 +16,8 @@ pub struct NewEffect {
     pub game_id: Option<GameId>,
     /// The challenge it belongs to (the challenge message's edits), if any.
     pub challenge_id: Option<i64>,
+    /// The league it belongs to (its sign-up post, rounds and standings), if any.
+    pub league_id: Option<i64>,
     /// The effect's kind (`thread`, `board`, `announcement`, `nudge`, ...: the tag of
     /// `discord::outbox::Effect`).
     pub kind: String,
@@ -32,6 +34,8 @@ pub struct Entry {
     pub game_id: Option<GameId>,
     /// The challenge.
     pub challenge_id: Option<i64>,
+    /// The league.
+    pub league_id: Option<i64>,
     /// The kind.
     pub kind: String,
     /// The payload (JSON text).
@@ -60,6 +64,7 @@ struct StoredEntry {
     id: i64,
     game_id: Option<i64>,
     challenge_id: Option<i64>,
+    league_id: Option<i64>,
     kind: String,
     payload: String,
     nonce: String,
@@ -81,6 +86,7 @@ impl TryFrom<StoredEntry> for Entry {
             id: r.id,
             game_id: r.game_id.map(GameId::from),
             challenge_id: r.challenge_id,
+            league_id: r.league_id,
             kind: r.kind,
             payload: r.payload,
             nonce: r.nonce,
@@ -110,7 +116,7 @@ fn fresh_nonce() -> Result<String, StorageError> {
     ))
 }
 
-/// Rows per multi-row insert (8 parameters each, far below SQLite's limit).
+/// Rows per multi-row insert (9 parameters each, far below SQLite's limit).
 const CHUNK: usize = 200;
 
 /// Writes `effects` inside the change's transaction `tx`, due at once (`now`, Unix s), in
@@ -127,12 +133,13 @@ pub async fn insert(tx: &mut Tx, effects: &[NewEffect], now: i64) -> Result<(), 
             .map(|_| fresh_nonce())
             .collect::<Result<Vec<_>, _>>()?;
         let mut q = query(
-            "INSERT INTO discord_outbox (game_id, challenge_id, kind, payload, nonce, attempts,
-                next_attempt_at, created_at) ",
+            "INSERT INTO discord_outbox (game_id, challenge_id, league_id, kind, payload, nonce,
+                attempts, next_attempt_at, created_at) ",
         );
         q.push_values(chunk.iter().zip(nonces), |mut b, (e, nonce)| {
             b.push_bind(e.game_id)
                 .push_bind(e.challenge_id)
+                .push_bind(e.league_id)
                 .push_bind(e.kind.clone())
                 .push_bind(e.payload.clone())
                 .push_bind(nonce)
@@ -192,6 +199,8 @@ pub enum Owner {
     Game(GameId),
     /// Challenge `0`'s entries.
     Challenge(i64),
+    /// League `0`'s entries.
+    League(i64),
 }
 
 impl Owner {
@@ -199,6 +208,7 @@ impl Owner {
         match self {
             Owner::Game(id) => ("game_id", i64::from(id)),
             Owner::Challenge(id) => ("challenge_id", id),
+            Owner::League(id) => ("league_id", id),
         }
     }
 }
@@ -303,6 +313,19 @@ pub async fn for_challenge(db: &Db, challenge_id: i64) -> Result<Vec<Entry>, Sto
     entries(
         query("SELECT * FROM discord_outbox WHERE challenge_id = $1 ORDER BY id")
             .bind(challenge_id)
+            .fetch_all(db)
+            .await?,
+    )
+}
+
+/// League `league_id`'s entries, in order.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn for_league(db: &Db, league_id: i64) -> Result<Vec<Entry>, StorageError> {
+    entries(
+        query("SELECT * FROM discord_outbox WHERE league_id = $1 ORDER BY id")
+            .bind(league_id)
             .fetch_all(db)
             .await?,
     )

@@ -19,6 +19,7 @@ mod fuzz;
 mod help_rules;
 mod invite_cli;
 mod kill_loop;
+mod leagues;
 mod leaks;
 mod outbox;
 mod pairing_cli;

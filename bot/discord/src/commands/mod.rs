@@ -11,6 +11,8 @@ pub mod game;
 #[allow(missing_docs)]
 pub mod info;
 #[allow(missing_docs)]
+pub mod league;
+#[allow(missing_docs)]
 pub mod play;
 #[allow(missing_docs)]
 pub mod practice;
@@ -51,6 +53,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         comforts::takeback(),
         comforts::note(),
         replay::replay(),
+        league::league(),
     ]
 }
 

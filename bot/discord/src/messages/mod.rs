@@ -5,6 +5,7 @@ pub mod comforts;
 pub mod failure;
 pub mod fairness;
 pub mod full_rules;
+pub mod leagues;
 pub mod mentions;
 pub mod preview;
 pub mod ratings;
@@ -573,6 +574,7 @@ impl Wording for SchedulerWords {
 pub fn refusal(r: &Refusal) -> String {
     match r {
         Refusal::Comfort(c) => comforts::refusal(c),
+        Refusal::League(l) => leagues::refusal(l),
         Refusal::UnknownGame { id } => format!("There is no game #{id}."),
         Refusal::UnknownChallenge { id } => format!("There is no challenge #{id}."),
         Refusal::NotAPlayer { white, black, act } => {

@@ -41,6 +41,7 @@ pub fn backoff_secs(attempts: i64) -> i64 {
 enum Queue {
     Game(GameId),
     Challenge(i64),
+    League(i64),
     Entry(i64),
 }
 
@@ -50,6 +51,7 @@ impl Queue {
         match self {
             Queue::Game(id) => format!("game:{id}"),
             Queue::Challenge(id) => format!("challenge:{id}"),
+            Queue::League(id) => format!("league:{id}"),
             Queue::Entry(id) => format!("entry:{id}"),
         }
     }
@@ -60,6 +62,7 @@ fn queue(entry: &Entry) -> Queue {
         .game_id
         .map(Queue::Game)
         .or(entry.challenge_id.map(Queue::Challenge))
+        .or(entry.league_id.map(Queue::League))
         .unwrap_or(Queue::Entry(entry.id))
 }
 

@@ -125,6 +125,38 @@ pub enum Effect {
         /// endings, whose notices do not carry the ply).
         ply: i64,
     },
+    /// A league's sign-up post in `channel_id` with its Join and Leave buttons; its
+    /// message is recorded on the league (the entry's `league_id`).
+    LeagueSignUp {
+        /// The league's channel.
+        channel_id: ChannelId,
+        /// The text, already worded.
+        text: String,
+    },
+    /// The league's sign-up post gets `text`, keeping its Join and Leave buttons while
+    /// sign-up is `open`. A post that is gone is left so: the league's other posts say
+    /// the rest.
+    LeagueSignUpEdit {
+        /// The text, already worded.
+        text: String,
+        /// Whether sign-up is still open (the buttons stay).
+        open: bool,
+    },
+    /// A post in the league's channel: a round's pairings, a withdrawal, an adjudication,
+    /// the standings (as a table image too with `standings_image`).
+    LeaguePost {
+        /// The league's channel.
+        channel_id: ChannelId,
+        /// The text, already worded.
+        text: String,
+        /// The users it may ping (no one else, whatever the text holds).
+        pings: Vec<UserId>,
+        /// Whether the league's standings image is attached (rendered at delivery).
+        standings_image: bool,
+        /// The round the image's standings are after; `None`: the final standings.
+        #[serde(default)]
+        after_round: Option<u32>,
+    },
 }
 
 impl Effect {
@@ -144,6 +176,9 @@ impl Effect {
             Effect::ClosePrompts => "close-prompts",
             Effect::ChallengePost { .. } => "challenge-post",
             Effect::ReplayGif { .. } => "replay-gif",
+            Effect::LeagueSignUp { .. } => "league-sign-up",
+            Effect::LeagueSignUpEdit { .. } => "league-sign-up-edit",
+            Effect::LeaguePost { .. } => "league-post",
         }
     }
 
@@ -151,6 +186,7 @@ impl Effect {
         NewEffect {
             game_id,
             challenge_id,
+            league_id: None,
             kind: self.kind().to_string(),
             // Plain strings, numbers and booleans: serializing cannot fail.
             payload: serde_json::to_string(self).unwrap_or_default(),
@@ -160,6 +196,15 @@ impl Effect {
     /// The outbox entry of this effect of game `game_id`.
     pub fn for_game(&self, game_id: GameId) -> NewEffect {
         self.entry(Some(game_id), None)
+    }
+
+    /// The outbox entry of this effect of league `league_id` (its own queue: the sign-up
+    /// post, rounds and standings).
+    pub fn for_league(&self, league_id: i64) -> NewEffect {
+        NewEffect {
+            league_id: Some(league_id),
+            ..self.entry(None, None)
+        }
     }
 
     /// The outbox entry of this effect of challenge `challenge_id` (no game).

@@ -45,6 +45,7 @@ impl DiscordEffects {
                 return vec![effect.for_challenge(challenge.id)];
             }
             Committed::Comfort(change) => return comfort_effects(change),
+            Committed::League(change) => return self.league_effects(change),
             other => match self.game_effects(other) {
                 Some(effects) => effects,
                 None => return Vec::new(),
@@ -62,14 +63,6 @@ impl DiscordEffects {
         by: UserId,
     ) -> Vec<NewEffect> {
         let row = &snap.row;
-        let mut caption = messages::board_caption(snap, None, &[], &[]);
-        if row.state == GameState::Setup {
-            caption.push('\n');
-            caption.push_str(&messages::designation_abort_note(
-                row.created_at,
-                self.designation_timeout_secs,
-            ));
-        }
         let mut v = vec![
             Effect::Thread {
                 channel_id: row.channel_id,
@@ -78,6 +71,24 @@ impl DiscordEffects {
             }
             .for_game(row.id),
             Effect::ChallengeAccepted { by }.entry(Some(row.id), Some(challenge.id)),
+        ];
+        v.extend(self.opening(snap, &[]));
+        v
+    }
+
+    /// A new game's first board (with `lines` under its caption, and the designation
+    /// timeout for Beirut and Nuke) and its carrier menus.
+    fn opening(&self, snap: &kaboom_service::Snapshot, lines: &[String]) -> Vec<NewEffect> {
+        let row = &snap.row;
+        let mut caption = messages::board_caption(snap, None, &[], lines);
+        if row.state == GameState::Setup {
+            caption.push('\n');
+            caption.push_str(&messages::designation_abort_note(
+                row.created_at,
+                self.designation_timeout_secs,
+            ));
+        }
+        let mut v = vec![
             Effect::Board {
                 ply: row.ply,
                 caption,
@@ -96,12 +107,106 @@ impl DiscordEffects {
         v
     }
 
+    /// A league's change: the sign-up post's edit first (when its list or state changed),
+    /// then per event its posts in the league's channel, and for a round the threads,
+    /// first boards and carrier menus of its games.
+    fn league_effects(&self, change: &kaboom_service::leagues::LeagueChange) -> Vec<NewEffect> {
+        use kaboom_service::leagues::LeagueEvent;
+        use messages::leagues as words;
+        let row = &change.league;
+        let id = row.id;
+        let post = |text: String, pings: Vec<UserId>| {
+            Effect::LeaguePost {
+                channel_id: row.channel_id,
+                text,
+                pings,
+                standings_image: false,
+                after_round: None,
+            }
+            .for_league(id)
+        };
+        let standings = |after_round: Option<u32>| {
+            Effect::LeaguePost {
+                channel_id: row.channel_id,
+                text: words::standings_post(row, after_round),
+                pings: Vec::new(),
+                standings_image: true,
+                after_round,
+            }
+            .for_league(id)
+        };
+        let mut v = Vec::new();
+        let edits_sign_up = change.events.iter().any(|e| {
+            matches!(
+                e,
+                LeagueEvent::SignUpChanged
+                    | LeagueEvent::SignUpClosed
+                    | LeagueEvent::Cancelled { .. }
+            )
+        });
+        if edits_sign_up {
+            let open = row.league.status == kaboom_domain::league::LeagueStatus::SignUp;
+            v.push(
+                Effect::LeagueSignUpEdit {
+                    text: words::sign_up_post(row),
+                    open,
+                }
+                .for_league(id),
+            );
+        }
+        for event in &change.events {
+            match event {
+                LeagueEvent::Created => v.push(
+                    Effect::LeagueSignUp {
+                        channel_id: row.channel_id,
+                        text: words::sign_up_post(row),
+                    }
+                    .for_league(id),
+                ),
+                LeagueEvent::SignUpChanged | LeagueEvent::SignUpClosed => {}
+                LeagueEvent::Cancelled { have, need } => {
+                    v.push(post(words::cancelled(row, *have, *need), Vec::new()));
+                }
+                LeagueEvent::RoundStarted { round, games } => {
+                    if *round > 1 {
+                        v.push(standings(Some(round - 1)));
+                    }
+                    for snap in games {
+                        let s = &snap.row;
+                        v.push(
+                            Effect::Thread {
+                                channel_id: s.channel_id,
+                                name: messages::thread_name(s),
+                                message_id: None,
+                            }
+                            .for_game(s.id),
+                        );
+                        v.extend(self.opening(snap, &[words::game_line(row, *round)]));
+                    }
+                    let text = words::round_started(row, *round, games);
+                    v.push(post(text, words::round_pings(games)));
+                }
+                LeagueEvent::Adjudicated { ended } => {
+                    v.push(post(words::adjudicated(row, &ended.snap), Vec::new()));
+                }
+                LeagueEvent::Withdrawn { user } => {
+                    v.push(post(words::withdrawn(row, *user), Vec::new()));
+                }
+                LeagueEvent::Finished => {
+                    v.push(standings(None));
+                }
+            }
+        }
+        v
+    }
+
     /// The effects of a change to a game in play (`None` for the changes of challenges).
     fn game_effects(&self, change: Committed<'_>) -> Option<(GameId, Vec<Effect>)> {
         Some(match change {
             Committed::Accepted { .. }
             | Committed::ChallengeClosed { .. }
-            | Committed::Comfort(_) => return None,
+            | Committed::Comfort(_)
+            | Committed::League(_) => return None,
             Committed::Played(played) => {
                 let mut notes = Vec::new();
                 if played.declined_draw {

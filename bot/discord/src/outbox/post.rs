@@ -236,6 +236,20 @@ impl Deliverer {
                 pings,
             } => self.post_challenge(entry, channel_id, text, pings).await,
             Effect::ReplayGif { ply } => self.post_replay(entry, ply).await,
+            Effect::LeagueSignUp { channel_id, text } => {
+                self.post_sign_up(entry, channel_id, text).await
+            }
+            Effect::LeagueSignUpEdit { text, open } => self.edit_sign_up(entry, text, open).await,
+            Effect::LeaguePost {
+                channel_id,
+                text,
+                pings,
+                standings_image,
+                after_round,
+            } => {
+                self.post_league(entry, channel_id, text, pings, standings_image, after_round)
+                    .await
+            }
         }
     }
 
@@ -727,6 +741,116 @@ impl Deliverer {
         // No message to mark: say it in the channel.
         let msg = self
             .send(channel, text_only(line), entry.nonce.clone())
+            .await?;
+        Ok(Posted::message(msg.id.domain()))
+    }
+
+    /// The league an entry belongs to.
+    #[allow(clippy::result_large_err)]
+    fn league_of(entry: &Entry) -> Result<i64, Error> {
+        entry
+            .league_id
+            .ok_or(Error::Missing("a league's outbox entry names no league"))
+    }
+
+    /// A league's sign-up post with its buttons; its message is recorded on the league.
+    async fn post_sign_up(
+        &self,
+        entry: &Entry,
+        channel_id: ChannelId,
+        text: String,
+    ) -> Result<Posted, Error> {
+        let league_id = Self::league_of(entry)?;
+        let message = serenity::CreateMessage::new()
+            .content(text)
+            .components(messages::leagues::sign_up_buttons(league_id))
+            .allowed_mentions(messages::mentions::none());
+        let msg = self
+            .send(channel_id.serenity(), message, entry.nonce.clone())
+            .await?
+            .id
+            .domain();
+        self.services.leagues().set_message(league_id, msg).await?;
+        Ok(Posted::message(msg))
+    }
+
+    /// The league's sign-up post edited to `text`, with its buttons while `open`. Not
+    /// posted yet (its entry comes first in the league's queue, so only if it was given
+    /// up) or deleted: nothing to edit.
+    async fn edit_sign_up(&self, entry: &Entry, text: String, open: bool) -> Result<Posted, Error> {
+        let league = self
+            .services
+            .leagues()
+            .load(Self::league_of(entry)?)
+            .await?;
+        let Some(message) = league.message_id else {
+            tracing::warn!(
+                league = league.id,
+                "the league's sign-up post was never posted; not edited"
+            );
+            return Ok(Posted::default());
+        };
+        let buttons = if open {
+            messages::leagues::sign_up_buttons(league.id)
+        } else {
+            Vec::new()
+        };
+        let edited = league
+            .channel_id
+            .serenity()
+            .edit_message(
+                &*self.http,
+                message.serenity(),
+                serenity::EditMessage::new()
+                    .content(text)
+                    .components(buttons)
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await;
+        match edited {
+            Ok(_) => Ok(Posted::message(message)),
+            Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => {
+                tracing::info!(
+                    league = league.id,
+                    "the league's sign-up post is gone; not edited"
+                );
+                Ok(Posted::default())
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A post in a league's channel, pinging only `pings`; with `standings_image`, the
+    /// league's standings (as they are now, headed after round `after_round` or final) as
+    /// a picture.
+    async fn post_league(
+        &self,
+        entry: &Entry,
+        channel_id: ChannelId,
+        text: String,
+        pings: Vec<UserId>,
+        standings_image: bool,
+        after_round: Option<u32>,
+    ) -> Result<Posted, Error> {
+        let mut message = serenity::CreateMessage::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::only(&pings));
+        if standings_image {
+            let league = self
+                .services
+                .leagues()
+                .load(Self::league_of(entry)?)
+                .await?;
+            let table = messages::leagues::standings_image(&league, after_round);
+            let png = self
+                .services
+                .cpu()
+                .run(move || kaboom_renderer::render_table_png(&table))
+                .await??;
+            message = message.add_file(serenity::CreateAttachment::bytes(png, "standings.png"));
+        }
+        let msg = self
+            .send(channel_id.serenity(), message, entry.nonce.clone())
             .await?;
         Ok(Posted::message(msg.id.domain()))
     }

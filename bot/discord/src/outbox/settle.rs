@@ -127,4 +127,16 @@ impl OutboxHandle {
             .await?
             .is_some())
     }
+
+    /// As [`OutboxHandle::settle`] for league `league_id`'s entries (its sign-up post's
+    /// edits, its rounds and standings): whether they are out.
+    ///
+    /// # Errors
+    /// A storage error.
+    pub async fn settle_league(&self, league_id: i64) -> Result<bool, Error> {
+        Ok(self
+            .wait_for(outbox::Owner::League(league_id))
+            .await?
+            .is_some())
+    }
 }

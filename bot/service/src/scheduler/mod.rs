@@ -72,6 +72,8 @@ pub struct SweepReport {
     pub nudged: Vec<(GameId, String)>,
     /// Vacations ended because their days ran out.
     pub vacations_ended: usize,
+    /// What the leagues' sweep did ([`Scheduler::with_leagues`]).
+    pub leagues: crate::leagues::LeagueSweep,
 }
 
 /// The scheduler: storage, clock, notice planner and configuration.
@@ -83,6 +85,7 @@ pub struct Scheduler {
     config: SchedulerConfig,
     wording: Arc<dyn Wording>,
     waker: SchedulerWaker,
+    leagues: Option<crate::Services>,
 }
 
 /// The side to move at `ply` (C-2: White first, one action per turn).
@@ -182,7 +185,17 @@ impl Scheduler {
             config,
             wording,
             waker: SchedulerWaker::default(),
+            leagues: None,
         }
+    }
+
+    /// The same scheduler, also sweeping the leagues through `services` after the games
+    /// ([`crate::Leagues::sweep`]: results, rounds, adjudications). Give it services that
+    /// write the Discord layer's effects ([`crate::Services::with_effects`]), so that
+    /// rounds and standings are posted.
+    pub fn with_leagues(mut self, services: crate::Services) -> Scheduler {
+        self.leagues = Some(services);
+        self
     }
 
     /// The same scheduler, woken by `waker` (give the services a clone of it:
@@ -315,6 +328,13 @@ impl Scheduler {
             self.committed(&notices);
             if (read as i64) < self.config.batch {
                 break;
+            }
+        }
+        // Leagues last: the games this sweep ended count for them at once.
+        if let Some(services) = &self.leagues {
+            match services.leagues().sweep().await {
+                Ok(leagues) => report.leagues = leagues,
+                Err(e) => tracing::error!(error = %e, "league sweep failed"),
             }
         }
         Ok(report)

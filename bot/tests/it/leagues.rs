@@ -1,0 +1,442 @@
+//! Server leagues end to end through the fake Discord: a league created with `/league
+//! create`, players joining and leaving with the sign-up post's buttons, `/league start`,
+//! rounds started by the scheduler at their deadlines, games ending by resignation, agreed
+//! draw and time forfeit, a withdrawal, the standings posts (text and picture) and the final
+//! standings, on both databases.
+
+use fake_discord::{CommandOption, FakeMessage, SimUser};
+use kaboom_domain::ids::GameId;
+use kaboom_domain::league::{LeagueResult, LeagueStatus};
+use kaboom_service::scheduler::SchedulerConfig;
+use kaboom_testkit::demo::DemoError;
+use kaboom_testkit::driver::Driver;
+use kaboom_testkit::fixture::{ATOMIC, TestBot};
+
+const DAY: i64 = 86_400;
+
+type Outcome = Result<(), DemoError>;
+
+fn fail(text: impl Into<String>) -> DemoError {
+    DemoError::Step(text.into())
+}
+
+/// `/league <sub> ...` by `user` in the server's text channel: the answer's text.
+async fn league(
+    d: &Driver,
+    user: &SimUser,
+    sub: &str,
+    options: Vec<CommandOption>,
+) -> Result<String, DemoError> {
+    let answer = d
+        .cmd(
+            user,
+            d.fake.text_channel_id(),
+            "league",
+            vec![CommandOption::subcommand(sub, options)],
+        )
+        .await?;
+    if !answer.is_ephemeral() {
+        return Err(fail(format!("/league {sub} answered publicly")));
+    }
+    Ok(answer.content().unwrap_or_default().to_string())
+}
+
+/// The posts in the server's text channel that are not interaction answers, oldest first.
+fn channel_posts(d: &Driver) -> Vec<FakeMessage> {
+    d.fake
+        .messages_in(d.fake.text_channel_id())
+        .into_iter()
+        .filter(|m| m.interaction_id.is_none())
+        .collect()
+}
+
+/// The league's stored games of round `round`, in pairing order: (game, white, black).
+async fn round_games(d: &Driver, id: i64, round: u32) -> Vec<(GameId, String, String)> {
+    let row = kaboom_store::leagues::get(&d.db, id)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut out = Vec::new();
+    for g in row.league.games.iter().filter(|g| g.round == round) {
+        let Some(game) = g.game else { continue };
+        let stored = kaboom_store::games::get(&d.db, game)
+            .await
+            .unwrap()
+            .unwrap();
+        out.push((game, stored.white_name, stored.black_name));
+    }
+    out
+}
+
+/// The thread of game `game` (posted by then).
+async fn thread_of(d: &Driver, game: GameId) -> Result<u64, DemoError> {
+    let row = kaboom_store::games::get(&d.db, game)
+        .await
+        .unwrap()
+        .ok_or_else(|| fail(format!("no game {game}")))?;
+    row.thread_id
+        .map(|t| t.get())
+        .ok_or_else(|| fail(format!("game {game} has no thread")))
+}
+
+kaboom_testkit::dbtest! {
+    /// A four-player single round-robin from creation to final standings. Guards: the
+    /// sign-up post lists the players as they join and leave and loses its buttons at the
+    /// start; a second Join is refused; the Berger table of 4 pairs the rounds (1-4 2-3,
+    /// 4-3 1-2, 2-4 3-1); each round starts at the previous one's deadline whatever its
+    /// games; a time forfeit of a player who never moved and a withdrawal's resigned
+    /// game score as forfeits; the standings after each round and at the end equal the
+    /// hand-computed ones (points, direct encounter, Sonneborn-Berger, wins).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_round_robin_of_four_plays_to_its_final_standings() -> Outcome {
+        let d = TestBot::start().await?;
+        let dave = SimUser::new(1004, "dave");
+        let scheduler = d.scheduler(d.clock.clone(), SchedulerConfig::default());
+        let created = league(
+            &d,
+            &d.carol,
+            "create",
+            vec![
+                CommandOption::string("name", "Autumn Atomic"),
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::integer("format", 0),
+                CommandOption::integer("days_per_move", 0),
+                CommandOption::integer("round_days", 2),
+                CommandOption::boolean("rated", false),
+            ],
+        )
+        .await?;
+        assert_eq!(
+            created,
+            "League #1 created: **Autumn Atomic** · Atomic, single round-robin. Its sign-up post is in this channel; players join with its button. Start it with `/league start` (or it starts when sign-up closes)."
+        );
+        let posts = channel_posts(&d);
+        let sign_up = posts.last().ok_or_else(|| fail("no sign-up post"))?;
+        assert_eq!(sign_up.custom_ids(), ["kb:lgjoin:1", "kb:lgleave:1"]);
+        assert_eq!(
+            sign_up.content(),
+            "**Autumn Atomic** · Atomic, single round-robin\nCasual · 1 day per move · rounds of 2 days\nSign-up is open until an organiser starts the league. Organiser: <@1003>. Press **Join** to take part.\n\nNo players yet."
+        );
+        let post_id = sign_up.id;
+
+        for user in [&d.alice, &d.bob, &d.carol, &dave] {
+            let joined = d.click(user, post_id, "kb:lgjoin:1").await?;
+            assert!(joined.is_ephemeral());
+        }
+        let again = d.click(&d.bob, post_id, "kb:lgjoin:1").await?;
+        assert_eq!(again.content(), Some("You have already joined this league."));
+        let left = d.click(&dave, post_id, "kb:lgleave:1").await?;
+        assert_eq!(
+            left.content(),
+            Some("You left **Autumn Atomic** · Atomic, single round-robin.")
+        );
+        let rejoined = d.click(&dave, post_id, "kb:lgjoin:1").await?;
+        assert_eq!(
+            rejoined.content(),
+            Some("You joined **Autumn Atomic** · Atomic, single round-robin: 4 players so far. Your games will be posted in this channel.")
+        );
+        d.outbox_delivered().await?;
+        let listed = d
+            .fake
+            .messages_in(d.fake.text_channel_id())
+            .into_iter()
+            .find(|m| m.id == post_id)
+            .ok_or_else(|| fail("the sign-up post is gone"))?;
+        assert_eq!(
+            listed.content(),
+            "**Autumn Atomic** · Atomic, single round-robin\nCasual · 1 day per move · rounds of 2 days\nSign-up is open until an organiser starts the league. Organiser: <@1003>. Press **Join** to take part.\n\nPlayers (4):\n1. alice (1500)\n2. bob (1500)\n3. carol (1500)\n4. dave (1500)"
+        );
+
+        // A member without Manage Server cannot start it.
+        let member = SimUser::new(1005, "erin").with_permissions(fake_discord::MEMBER_PERMISSIONS);
+        let refused = league(&d, &member, "start", vec![CommandOption::string("league", "1")]).await?;
+        assert_eq!(
+            refused,
+            "`/league start` needs the Manage Server permission, which you do not have in this server. Ask a server admin to do it."
+        );
+        let started = league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        assert_eq!(
+            started,
+            "**Autumn Atomic** · Atomic, single round-robin has started with 4 players: round 1's games are posted in its channel."
+        );
+        d.outbox_delivered().await?;
+
+        // Round 1 (Berger 4: 1-4, 2-3).
+        let r1 = round_games(&d, 1, 1).await;
+        let names = |games: &[(GameId, String, String)]| {
+            games
+                .iter()
+                .map(|(_, w, b)| format!("{w}-{b}"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&r1), ["alice-dave", "bob-carol"]);
+        let round_post = channel_posts(&d).last().unwrap().content().to_string();
+        let deadline = kaboom_testkit::fixture::T0 + 2 * DAY;
+        assert_eq!(
+            round_post,
+            format!(
+                "**Autumn Atomic** · Atomic, single round-robin · **round 1 of 3** starts.\nThe round ends <t:{deadline}:f> (<t:{deadline}:R>) (the next round starts then; a game still running goes on and counts when it ends).\n<@1001> (White) vs <@1004>: game #{}\n<@1002> (White) vs <@1003>: game #{}",
+                r1[0].0, r1[1].0
+            )
+        );
+        let sign_up_now = d
+            .fake
+            .messages_in(d.fake.text_channel_id())
+            .into_iter()
+            .find(|m| m.id == post_id)
+            .unwrap();
+        assert!(sign_up_now.custom_ids().is_empty(), "sign-up closed: no buttons");
+
+        // alice-dave: played, alice resigns (0-1); bob-carol: agreed draw.
+        let t = thread_of(&d, r1[0].0).await?;
+        d.play(&d.alice, t, "e4").await?;
+        d.play(&dave, t, "e5").await?;
+        d.cmd(&d.alice, t, "resign", vec![]).await?;
+        let t = thread_of(&d, r1[1].0).await?;
+        d.play(&d.bob, t, "d4").await?;
+        d.play(&d.carol, t, "d5").await?;
+        d.cmd(&d.bob, t, "draw", vec![]).await?;
+        d.cmd(&d.carol, t, "draw", vec![]).await?;
+
+        // Round 2 at round 1's deadline (Berger 4: 4-3, 1-2).
+        d.clock.advance(2 * DAY);
+        let report = scheduler.sweep().await?;
+        assert_eq!(report.leagues.rounds_started, [(1, 2)]);
+        d.outbox_delivered().await?;
+        let r2 = round_games(&d, 1, 2).await;
+        assert_eq!(names(&r2), ["dave-carol", "alice-bob"]);
+        let posts = channel_posts(&d);
+        let standings = &posts[posts.len() - 2];
+        assert_eq!(
+            standings.content(),
+            "**Autumn Atomic** · Atomic, single round-robin · standings after round 1 of 3.\n```\n  #  Player   Pts     DE     SB   Wins\n  1  dave       1      -      0      1\n  2  bob        ½    0.5   0.25      0\n  2  carol      ½    0.5   0.25      0\n  4  alice      0      -      0      0\n```"
+        );
+        assert_eq!(standings.attachments.len(), 1);
+        assert_eq!(standings.attachments[0].filename, "standings.png");
+
+        // dave-carol: dave never moves and loses on time (a forfeit); alice-bob: bob resigns.
+        let t = thread_of(&d, r2[1].0).await?;
+        d.play(&d.alice, t, "e4").await?;
+        d.play(&d.bob, t, "e5").await?;
+        d.cmd(&d.bob, t, "resign", vec![]).await?;
+        d.clock.advance(DAY + 1);
+        scheduler.sweep().await?;
+        // Round 3 at round 2's deadline (Berger 4: 2-4, 3-1).
+        d.clock.advance(DAY);
+        let report = scheduler.sweep().await?;
+        assert_eq!(report.leagues.rounds_started, [(1, 3)]);
+        d.outbox_delivered().await?;
+        let r3 = round_games(&d, 1, 3).await;
+        assert_eq!(names(&r3), ["bob-dave", "carol-alice"]);
+        let row = kaboom_store::leagues::get(&d.db, 1).await.unwrap().unwrap();
+        let dave_carol = row.league.games.iter().find(|g| g.game == Some(r2[0].0)).unwrap();
+        assert_eq!(dave_carol.result, Some(LeagueResult::ForfeitBlackWins));
+
+        // carol withdraws: her game with alice is resigned, a forfeit (nobody had moved).
+        let withdrew = league(&d, &d.carol, "withdraw", vec![CommandOption::string("league", "1")]).await?;
+        assert_eq!(
+            withdrew,
+            "You withdrew from **Autumn Atomic** · Atomic, single round-robin. Your games played count; your running games were resigned."
+        );
+        let t = thread_of(&d, r3[0].0).await?;
+        d.play(&d.bob, t, "e4").await?;
+        d.play(&dave, t, "e5").await?;
+        d.cmd(&dave, t, "resign", vec![]).await?;
+        let report = scheduler.sweep().await?;
+        assert_eq!(report.leagues.finished, [1]);
+        d.outbox_delivered().await?;
+        let row = kaboom_store::leagues::get(&d.db, 1).await.unwrap().unwrap();
+        assert_eq!(row.league.status, LeagueStatus::Finished);
+        let last = channel_posts(&d).last().unwrap().clone();
+        // By hand (C.07): alice 0 + 1 + 1 (forfeit win) = 2; bob ½ + 0 + 1 = 1½; carol
+        // ½ + 1 (forfeit win) + 0 (forfeit loss) = 1½; dave 1 + 0 (forfeit loss) + 0 = 1.
+        // Sonneborn-Berger counts an unplayed round (a forfeit) with the player's own
+        // score as the opponent's (C.07 article 16, the 2023 rule): alice 1½ (bob) + 2 = 3.5; carol ½ × 1½ (bob) + 1½ = 2.25;
+        // bob ½ × 1½ (carol) + 1 (dave) = 1.75; dave 2 (alice). bob and carol drew their
+        // direct encounter (½ each), so Sonneborn-Berger puts carol second. Wins count
+        // forfeit wins.
+        assert_eq!(
+            last.content(),
+            "**Autumn Atomic** · Atomic, single round-robin · **final standings**. Winner: alice with 2 points.\n```\n  #  Player   Pts     DE     SB   Wins\n  1  alice      2      -    3.5      2\n  2  carol*    1½    0.5   2.25      1\n  3  bob       1½    0.5   1.75      1\n  4  dave       1      -      2      1\n```\n\\* withdrew: games played count, later games are forfeits."
+        );
+        assert_eq!(last.attachments.len(), 1);
+        Ok(())
+    }
+}
+
+mod swiss {
+    use std::collections::{HashMap, HashSet};
+    use std::sync::Arc;
+
+    use kaboom_domain::ids::{GuildId, UserId};
+    use kaboom_domain::league::{
+        ByeValue, DAY, LeagueFormat, LeagueResult, LeagueSettings, LeagueStatus, SignUp, standings,
+    };
+    use kaboom_rules::{GameOptions, Variant};
+    use kaboom_service::leagues::NewLeague;
+    use kaboom_service::{PlayRequest, Services};
+    use kaboom_store::leagues::{LeaguePlace, LeagueRow};
+    use kaboom_testkit::clock::TestClock;
+    use kaboom_testkit::fixture::T0;
+    use kaboom_testkit::painter::PlainPainter;
+
+    const GUILD: GuildId = GuildId(900);
+
+    async fn row(services: &Services) -> LeagueRow {
+        services.leagues().get(1, GUILD).await.unwrap()
+    }
+
+    kaboom_testkit::dbtest! {
+        /// A 7-round Swiss of 11 players through the league service and its sweep, with
+        /// scripted results. Guards what the Dutch system and the league promise whatever
+        /// the pairings: every round pairs each active player once and gives exactly one
+        /// pairing-allocated bye (1 point), never twice to one player; nobody meets the
+        /// same opponent twice; a player who withdrew after round 3 has their running game
+        /// resigned and is paired no more; a game still running at the round's deadline
+        /// plus grace is adjudicated by the engine (a level position: drawn) and marked;
+        /// the final standings' points equal the results recorded.
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn a_swiss_of_eleven_pairs_seven_rounds_with_byes_a_withdrawal_and_an_adjudication() {
+            let (db, _guard) = kaboom_testkit::temp_db().await;
+            let clock = Arc::new(TestClock::new(T0));
+            let services = Services::new(db, clock.clone(), Arc::new(PlainPainter));
+            let settings = LeagueSettings {
+                days_per_move: 1,
+                round_length_secs: 2 * DAY,
+                bye_value: ByeValue::Full,
+                adjudication_grace_secs: DAY,
+                rated: true,
+            };
+            services
+                .leagues()
+                .create(NewLeague {
+                    place: LeaguePlace {
+                        guild_id: GUILD,
+                        channel_id: kaboom_domain::ids::ChannelId(901),
+                        created_by: UserId(100),
+                    },
+                    name: "Atomic Swiss".to_string(),
+                    variant: Variant::Atomic,
+                    options: GameOptions::default(),
+                    format: LeagueFormat::Swiss { rounds: 7 },
+                    settings,
+                    sign_up: SignUp::default(),
+                })
+                .await
+                .unwrap();
+            for n in 1..=11u64 {
+                services
+                    .leagues()
+                    .join(1, GUILD, UserId(100 + n), &format!("p{n}"))
+                    .await
+                    .unwrap();
+            }
+            services.leagues().start(1, GUILD).await.unwrap();
+            let withdrawn = UserId(111);
+            let mut byes: HashSet<u32> = HashSet::new();
+            let mut met: HashSet<(u32, u32)> = HashSet::new();
+            for round in 1..=7u32 {
+                let league = row(&services).await.league;
+                assert_eq!(league.current_round(), round, "round {round} started");
+                let active: Vec<u32> = league
+                    .entrants
+                    .iter()
+                    .filter(|e| !e.withdrawn_in(round))
+                    .map(|e| e.start_rank)
+                    .collect();
+                let games: Vec<_> = league.games.iter().filter(|g| g.round == round).collect();
+                let round_byes: Vec<_> = league.byes.iter().filter(|b| b.round == round).collect();
+                let mut seen: Vec<u32> = games.iter().flat_map(|g| [g.white, g.black]).collect();
+                seen.extend(round_byes.iter().map(|b| b.start_rank));
+                seen.sort_unstable();
+                assert_eq!(seen, active, "round {round}: everyone active plays once");
+                assert_eq!(round_byes.len(), active.len() % 2, "round {round}: one bye for an odd field");
+                for bye in &round_byes {
+                    assert!(byes.insert(bye.start_rank), "a second bye for {}", bye.start_rank);
+                }
+                for g in &games {
+                    let pair = (g.white.min(g.black), g.white.max(g.black));
+                    assert!(met.insert(pair), "round {round}: {pair:?} met before");
+                }
+                // Results: each game is played (both move), then the lower start rank wins,
+                // except every third board, drawn; in round 4 the first board runs on
+                // into adjudication; after round 3 the 11th player withdraws.
+                for (board, g) in games.iter().enumerate() {
+                    let id = g.game.unwrap();
+                    let snap = services.games().load(id).await.unwrap();
+                    let (white, black) = (snap.row.white_id, snap.row.black_id);
+                    // Atomic's main line: level (the engine scores it within a pawn).
+                    services.games().play(PlayRequest::new(id, white, "Nf3")).await.unwrap();
+                    services.games().play(PlayRequest::new(id, black, "f6")).await.unwrap();
+                    if round == 4 && board == 0 {
+                        continue;
+                    }
+                    if round == 4 && (white == withdrawn || black == withdrawn) {
+                        continue;
+                    }
+                    if board % 3 == 2 {
+                        services.games().offer_draw(id, white).await.unwrap();
+                        services.games().offer_draw(id, black).await.unwrap();
+                    } else {
+                        let loser = if g.white < g.black { black } else { white };
+                        services.games().resign(id, loser).await.unwrap();
+                    }
+                }
+                if round == 4 {
+                    // The withdrawal resigns p11's running game.
+                    services.leagues().withdraw(1, GUILD, withdrawn).await.unwrap();
+                }
+                // The deadline, then the grace: the sweep starts the next round (or
+                // adjudicates first).
+                clock.advance(3 * DAY + 1);
+                let report = services.leagues().sweep().await.unwrap();
+                if round == 4 {
+                    assert_eq!(report.adjudicated.len(), 1, "round 4's first board");
+                }
+            }
+            let league = row(&services).await.league;
+            assert_eq!(league.status, LeagueStatus::Finished);
+            let adjudicated: Vec<_> = league.games.iter().filter(|g| g.adjudicated).collect();
+            assert_eq!(adjudicated.len(), 1);
+            assert_eq!(adjudicated[0].round, 4);
+            assert_eq!(adjudicated[0].result, Some(LeagueResult::Draw));
+            let p11 = league.entrant_by_user(withdrawn).unwrap();
+            assert_eq!(p11.withdrawn_after_round, Some(4));
+            assert!(
+                league
+                    .games
+                    .iter()
+                    .all(|g| g.round <= 4 || (g.white != p11.start_rank && g.black != p11.start_rank)),
+                "no pairing after the withdrawal"
+            );
+            // Points: each player's results and byes, added up by hand from the record.
+            let mut points: HashMap<u32, u32> = HashMap::new(); // in half points
+            for g in &league.games {
+                let (w, b) = match g.result.unwrap() {
+                    LeagueResult::WhiteWins | LeagueResult::ForfeitWhiteWins => (2, 0),
+                    LeagueResult::BlackWins | LeagueResult::ForfeitBlackWins => (0, 2),
+                    LeagueResult::Draw => (1, 1),
+                    LeagueResult::DoubleForfeit => (0, 0),
+                };
+                *points.entry(g.white).or_default() += w;
+                *points.entry(g.black).or_default() += b;
+            }
+            for bye in &league.byes {
+                *points.entry(bye.start_rank).or_default() += 2;
+            }
+            let table = standings(&league);
+            assert_eq!(table.len(), 11);
+            for line in &table {
+                let expected = points.get(&line.standing.start_rank).copied().unwrap_or(0);
+                assert_eq!(
+                    line.standing.points.to_string(),
+                    format!("{}.{}", expected / 2, if expected % 2 == 1 { 5 } else { 0 }),
+                    "{}",
+                    line.standing.name
+                );
+            }
+            let ranks: Vec<u32> = table.iter().map(|l| l.standing.rank).collect();
+            assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+        }
+    }
+}
