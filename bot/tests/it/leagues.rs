@@ -259,7 +259,23 @@ kaboom_testkit::dbtest! {
             last.content(),
             "**Autumn Atomic** · Atomic, single round-robin · **final standings**. Winner: alice with 2 points.\n```\n  #  Player   Pts     DE     SB   Wins\n  1  alice      2      -    3.5      2\n  2  carol*    1½    0.5   2.25      1\n  3  bob       1½    0.5   1.75      1\n  4  dave       1      -      2      1\n```\n\\* withdrew: games played count, later games are forfeits."
         );
-        assert_eq!(last.attachments.len(), 1);
+        // The picture is the league's final crosstable as the renderer draws it.
+        let pictures: Vec<_> = d
+            .fake
+            .attachments()
+            .into_iter()
+            .filter(|f| f.filename == "standings.png")
+            .collect();
+        assert_eq!(pictures.len(), 3, "after rounds 1 and 2, and the final standings");
+        let expected = kaboom_renderer::render_table_png(
+            &kaboom_discord::messages::leagues::standings_image(&row, None),
+        )
+        .unwrap();
+        let last_picture = &pictures.last().unwrap().bytes;
+        assert_eq!(
+            crate::common::decode_png(last_picture),
+            crate::common::decode_png(&expected)
+        );
         Ok(())
     }
 }
@@ -438,5 +454,127 @@ mod swiss {
             let ranks: Vec<u32> = table.iter().map(|l| l.standing.rank).collect();
             assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
         }
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// Bad input gets a clear, private answer and changes nothing: `/league` in a direct
+    /// message; settings the model refuses; an unknown league; starting with one player;
+    /// two Join clicks of one player at once (one joins, the other is told so); joining
+    /// after the start; a second league's sign-up kept apart; aborting a league game.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bad_league_input_is_refused_privately() -> Outcome {
+        let d = TestBot::start().await?;
+        let dm = d.fake.dm_channel_for(d.alice.id);
+        let in_dm = d
+            .cmd(&d.alice, dm, "league", vec![CommandOption::subcommand("list", vec![])])
+            .await?;
+        assert_eq!(
+            in_dm.content(),
+            Some("`/league list` works in a server's channel, not in a direct message.")
+        );
+        let too_many_rounds = league(
+            &d,
+            &d.carol,
+            "create",
+            vec![
+                CommandOption::string("name", "Quick Swiss"),
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::integer("format", 3),
+                CommandOption::integer("rounds", 7),
+                CommandOption::integer("player_limit", 6),
+            ],
+        )
+        .await?;
+        assert_eq!(
+            too_many_rounds,
+            "A Swiss league of 6 players can have at most 5 rounds, not 7."
+        );
+        let short_rounds = league(
+            &d,
+            &d.carol,
+            "create",
+            vec![
+                CommandOption::string("name", "Rushed"),
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::integer("format", 0),
+                CommandOption::integer("days_per_move", 2),
+                CommandOption::integer("round_days", 2),
+            ],
+        )
+        .await?;
+        assert_eq!(
+            short_rounds,
+            "A round must last at least the time for one move (259200 seconds = 3 days), not 172800 seconds."
+        );
+        assert_eq!(
+            league(&d, &d.alice, "list", vec![]).await?,
+            "This server has no leagues yet. Members with Manage Server create one with `/league create`."
+        );
+        let unknown = league(&d, &d.alice, "standings", vec![CommandOption::string("league", "99")]).await?;
+        assert_eq!(
+            unknown,
+            "There is no league #99 in this server. `/league list` shows this server's leagues."
+        );
+        let typo = league(&d, &d.alice, "standings", vec![CommandOption::string("league", "autumn")]).await?;
+        assert_eq!(
+            typo,
+            "`autumn` is not a league: choose one from the list, or type its number (e.g. `3`)."
+        );
+
+        league(
+            &d,
+            &d.carol,
+            "create",
+            vec![
+                CommandOption::string("name", "Small"),
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::integer("format", 0),
+            ],
+        )
+        .await?;
+        let post = channel_posts(&d).last().unwrap().id;
+        d.click(&d.alice, post, "kb:lgjoin:1").await?;
+        let lonely = league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        assert_eq!(lonely, "The league needs at least 3 players to start, it has 1.");
+
+        // Two clicks of bob's at once: one joins, the other is told he already has.
+        let first = d.fake.click_button(&d.bob, post, "kb:lgjoin:1")?;
+        let second = d.fake.click_button(&d.bob, post, "kb:lgjoin:1")?;
+        let (a, b) = (d.answer(&first).await?, d.answer(&second).await?);
+        let mut texts = [a.content().unwrap_or_default(), b.content().unwrap_or_default()];
+        texts.sort_unstable();
+        assert_eq!(
+            texts,
+            [
+                "You have already joined this league.",
+                "You joined **Small** · Atomic, single round-robin: 2 players so far. Your games will be posted in this channel.",
+            ]
+        );
+        let row = kaboom_store::leagues::get(&d.db, 1).await.unwrap().unwrap();
+        assert_eq!(row.league.entrants.len(), 2);
+
+        d.click(&d.carol, post, "kb:lgjoin:1").await?;
+        league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        let late = d.click(&SimUser::new(1004, "dave"), post, "kb:lgjoin:1").await?;
+        assert_eq!(late.content(), Some("Sign-up for this league is closed."));
+        let again = league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        assert_eq!(again, "Sign-up for this league is closed.");
+
+        // League games cannot be aborted.
+        d.outbox_delivered().await?;
+        let (game, _, _) = round_games(&d, 1, 1).await.into_iter().next().unwrap();
+        let thread = thread_of(&d, game).await?;
+        let snap = kaboom_store::games::get(&d.db, game).await.unwrap().unwrap();
+        // Round 1 of three players (Berger 4): alice has the bye, bob (White) plays carol.
+        assert_eq!(snap.white_id.get(), d.bob.id);
+        let abort = d.cmd(&d.bob, thread, "abort", vec![]).await?;
+        assert_eq!(
+            abort.content(),
+            Some("League games cannot be aborted: they are part of a round. Resign if you must stop.")
+        );
+        let snap = kaboom_store::games::get(&d.db, game).await.unwrap().unwrap();
+        assert_eq!(snap.state, kaboom_store::games::GameState::Active);
+        Ok(())
     }
 }

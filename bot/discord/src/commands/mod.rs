@@ -232,6 +232,12 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 tracing::warn!(error = %e, "could not report missing permissions to the user");
             }
         }
+        poise::FrameworkError::GuildOnly { ctx, .. } => {
+            let text = messages::server_only(&ctx.command().qualified_name);
+            if let Err(e) = say_private(ctx, text).await {
+                tracing::warn!(error = %e, "could not report a server-only command to the user");
+            }
+        }
         poise::FrameworkError::Command { error, ctx, .. } => {
             let text = match &error {
                 Error::Service(refused @ ServiceError::Refused(_)) => {

@@ -570,6 +570,12 @@ impl Wording for SchedulerWords {
     }
 }
 
+/// The answer to a server-only command (`/league ...`, `/settings server`) used in a
+/// direct message.
+pub fn server_only(command: &str) -> String {
+    format!("`/{command}` works in a server's channel, not in a direct message.")
+}
+
 /// What a refused player reads.
 pub fn refusal(r: &Refusal) -> String {
     match r {
