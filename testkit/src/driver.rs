@@ -53,7 +53,6 @@ pub struct Driver {
     pub carol: SimUser,
     url: String,
     services_for: ServicesFor,
-    services: Services,
     outbox_waker: OutboxWaker,
     shards: Arc<serenity::ShardManager>,
     running: tokio::task::JoinHandle<()>,
@@ -104,7 +103,7 @@ impl Driver {
         // Shared with the schedulers tests start beside the bot ([`Driver::scheduler`]).
         let outbox_waker = OutboxWaker::default();
         let services = services_for(db.clone()).with_outbox_waker(outbox_waker.clone());
-        let framework = kaboom_discord::bot::framework(services.clone(), None);
+        let framework = kaboom_discord::bot::framework(services, None);
         let mut client = fake
             .client_builder(kaboom_discord::bot::intents())
             .framework(framework)
@@ -142,7 +141,6 @@ impl Driver {
             carol,
             url: url.to_string(),
             services_for,
-            services,
             outbox_waker,
             shards,
             running,
@@ -153,7 +151,10 @@ impl Driver {
     /// reading the time from `clock`, with `config`; its notices go into the outbox, and
     /// this bot's deliverer (woken by it) posts them.
     pub fn scheduler(&self, clock: Arc<dyn Clock>, config: SchedulerConfig) -> Scheduler {
-        let planner = kaboom_discord::outbox::DiscordEffects::for_services(&self.services);
+        // The leagues' sweep writes the bot's own effects, woken deliveries included.
+        let services =
+            (self.services_for)(self.db.clone()).with_outbox_waker(self.outbox_waker.clone());
+        let planner = kaboom_discord::outbox::DiscordEffects::for_services(&services);
         Scheduler::new(
             self.db.clone(),
             clock,
@@ -163,7 +164,7 @@ impl Driver {
             config,
             kaboom_discord::messages::scheduler_wording(),
         )
-        .with_leagues(self.services.clone().with_effects(planner))
+        .with_leagues(services.with_effects(planner))
     }
 
     /// Waits (at most [`WAIT`]) until the bot's outbox has posted everything due.

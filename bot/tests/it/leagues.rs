@@ -276,92 +276,70 @@ kaboom_testkit::dbtest! {
             crate::common::decode_png(last_picture),
             crate::common::decode_png(&expected)
         );
+        d.stop().await;
         Ok(())
     }
 }
 
 mod swiss {
     use std::collections::{HashMap, HashSet};
-    use std::sync::Arc;
 
-    use kaboom_domain::ids::{GuildId, UserId};
-    use kaboom_domain::league::{
-        ByeValue, DAY, LeagueFormat, LeagueResult, LeagueSettings, LeagueStatus, SignUp, standings,
-    };
-    use kaboom_rules::{GameOptions, Variant};
-    use kaboom_service::leagues::NewLeague;
-    use kaboom_service::{PlayRequest, Services};
-    use kaboom_store::leagues::{LeaguePlace, LeagueRow};
-    use kaboom_testkit::clock::TestClock;
-    use kaboom_testkit::fixture::T0;
-    use kaboom_testkit::painter::PlainPainter;
-
-    const GUILD: GuildId = GuildId(900);
-
-    async fn row(services: &Services) -> LeagueRow {
-        services.leagues().get(1, GUILD).await.unwrap()
-    }
+    use super::*;
+    use kaboom_domain::league::standings;
 
     kaboom_testkit::dbtest! {
-        /// A 7-round Swiss of 11 players through the league service and its sweep, with
-        /// scripted results. Guards what the Dutch system and the league promise whatever
-        /// the pairings: every round pairs each active player once and gives exactly one
+        /// A 7-round Swiss of 11 players through the fake Discord, with scripted results.
+        /// Guards what the Dutch system and the league promise whatever the pairings:
+        /// every round pairs each active player once and gives exactly one
         /// pairing-allocated bye (1 point), never twice to one player; nobody meets the
-        /// same opponent twice; a player who withdrew after round 3 has their running game
-        /// resigned and is paired no more; a game still running at the round's deadline
-        /// plus grace is adjudicated by the engine (a level position: drawn) and marked;
-        /// the final standings' points equal the results recorded.
+        /// same opponent twice; a game lost on time by a player who never moved is a
+        /// forfeit; a player who withdrew during round 4 has their running game resigned
+        /// and is paired no more; a game still running at the round's deadline plus grace
+        /// is adjudicated by the engine (a level position: drawn) and marked; the final
+        /// points equal those added up from the script.
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn a_swiss_of_eleven_pairs_seven_rounds_with_byes_a_withdrawal_and_an_adjudication() {
-            let (db, _guard) = kaboom_testkit::temp_db().await;
-            let clock = Arc::new(TestClock::new(T0));
-            let services = Services::new(db, clock.clone(), Arc::new(PlainPainter));
-            let settings = LeagueSettings {
-                days_per_move: 1,
-                round_length_secs: 2 * DAY,
-                bye_value: ByeValue::Full,
-                adjudication_grace_secs: DAY,
-                rated: true,
-            };
-            services
-                .leagues()
-                .create(NewLeague {
-                    place: LeaguePlace {
-                        guild_id: GUILD,
-                        channel_id: kaboom_domain::ids::ChannelId(901),
-                        created_by: UserId(100),
-                    },
-                    name: "Atomic Swiss".to_string(),
-                    variant: Variant::Atomic,
-                    options: GameOptions::default(),
-                    format: LeagueFormat::Swiss { rounds: 7 },
-                    settings,
-                    sign_up: SignUp::default(),
-                })
-                .await
-                .unwrap();
-            for n in 1..=11u64 {
-                services
-                    .leagues()
-                    .join(1, GUILD, UserId(100 + n), &format!("p{n}"))
-                    .await
-                    .unwrap();
+        async fn a_swiss_of_eleven_pairs_seven_rounds_with_byes_a_withdrawal_and_an_adjudication() -> Outcome {
+            let d = TestBot::start().await?;
+            let scheduler = d.scheduler(d.clock.clone(), SchedulerConfig::default());
+            let players: Vec<SimUser> = (1..=11u64)
+                .map(|n| SimUser::new(3000 + n, format!("s{n}")))
+                .collect();
+            let rank_of = |user: u64| (user - 3000) as u32;
+            league(
+                &d,
+                &d.carol,
+                "create",
+                vec![
+                    CommandOption::string("name", "Atomic Swiss"),
+                    CommandOption::integer("variant", ATOMIC),
+                    CommandOption::integer("format", 3),
+                    CommandOption::integer("rounds", 7),
+                    CommandOption::integer("days_per_move", 0),
+                    CommandOption::integer("round_days", 2),
+                ],
+            )
+            .await?;
+            let post = channel_posts(&d).last().unwrap().id;
+            for p in &players {
+                d.click(p, post, "kb:lgjoin:1").await?;
             }
-            services.leagues().start(1, GUILD).await.unwrap();
-            let withdrawn = UserId(111);
+            league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+            let withdrawn = 11u32;
             let mut byes: HashSet<u32> = HashSet::new();
             let mut met: HashSet<(u32, u32)> = HashSet::new();
+            let mut points: HashMap<u32, u32> = HashMap::new(); // half points
             for round in 1..=7u32 {
-                let league = row(&services).await.league;
-                assert_eq!(league.current_round(), round, "round {round} started");
-                let active: Vec<u32> = league
+                d.outbox_delivered().await?;
+                let league_now = kaboom_store::leagues::get(&d.db, 1).await.unwrap().unwrap().league;
+                assert_eq!(league_now.current_round(), round, "round {round} started");
+                let active: Vec<u32> = league_now
                     .entrants
                     .iter()
                     .filter(|e| !e.withdrawn_in(round))
                     .map(|e| e.start_rank)
                     .collect();
-                let games: Vec<_> = league.games.iter().filter(|g| g.round == round).collect();
-                let round_byes: Vec<_> = league.byes.iter().filter(|b| b.round == round).collect();
+                let games: Vec<_> = league_now.games.iter().filter(|g| g.round == round).copied().collect();
+                let round_byes: Vec<_> = league_now.byes.iter().filter(|b| b.round == round).collect();
                 let mut seen: Vec<u32> = games.iter().flat_map(|g| [g.white, g.black]).collect();
                 seen.extend(round_byes.iter().map(|b| b.start_rank));
                 seen.sort_unstable();
@@ -369,78 +347,103 @@ mod swiss {
                 assert_eq!(round_byes.len(), active.len() % 2, "round {round}: one bye for an odd field");
                 for bye in &round_byes {
                     assert!(byes.insert(bye.start_rank), "a second bye for {}", bye.start_rank);
+                    *points.entry(bye.start_rank).or_default() += 2;
                 }
                 for g in &games {
                     let pair = (g.white.min(g.black), g.white.max(g.black));
                     assert!(met.insert(pair), "round {round}: {pair:?} met before");
                 }
                 // Results: each game is played (both move), then the lower start rank wins,
-                // except every third board, drawn; in round 4 the first board runs on
-                // into adjudication; after round 3 the 11th player withdraws.
+                // except every third board, drawn; in round 2 the first board's White never
+                // moves (lost on time); in round 4 the first board runs on into
+                // adjudication, and s11 withdraws, resigning their game.
                 for (board, g) in games.iter().enumerate() {
                     let id = g.game.unwrap();
-                    let snap = services.games().load(id).await.unwrap();
-                    let (white, black) = (snap.row.white_id, snap.row.black_id);
-                    // Atomic's main line: level (the engine scores it within a pawn).
-                    services.games().play(PlayRequest::new(id, white, "Nf3")).await.unwrap();
-                    services.games().play(PlayRequest::new(id, black, "f6")).await.unwrap();
-                    if round == 4 && board == 0 {
+                    let (w, b) = (g.white, g.black);
+                    let white = &players[w as usize - 1];
+                    let black = &players[b as usize - 1];
+                    assert_eq!(rank_of(white.id), w);
+                    if round == 2 && board == 0 {
+                        *points.entry(b).or_default() += 2;
                         continue;
                     }
-                    if round == 4 && (white == withdrawn || black == withdrawn) {
+                    let thread = thread_of(&d, id).await?;
+                    // Atomic's main line: level (the engine scores it within a pawn).
+                    d.play(white, thread, "Nf3").await?;
+                    d.play(black, thread, "f6").await?;
+                    if round == 4 && board == 0 {
+                        *points.entry(w).or_default() += 1;
+                        *points.entry(b).or_default() += 1;
+                        continue;
+                    }
+                    if round == 4 && (w == withdrawn || b == withdrawn) {
+                        let other = if w == withdrawn { b } else { w };
+                        *points.entry(other).or_default() += 2;
                         continue;
                     }
                     if board % 3 == 2 {
-                        services.games().offer_draw(id, white).await.unwrap();
-                        services.games().offer_draw(id, black).await.unwrap();
+                        d.cmd(white, thread, "draw", vec![]).await?;
+                        d.cmd(black, thread, "draw", vec![]).await?;
+                        *points.entry(w).or_default() += 1;
+                        *points.entry(b).or_default() += 1;
+                    } else if w < b {
+                        d.cmd(black, thread, "resign", vec![]).await?;
+                        *points.entry(w).or_default() += 2;
                     } else {
-                        let loser = if g.white < g.black { black } else { white };
-                        services.games().resign(id, loser).await.unwrap();
+                        d.cmd(white, thread, "resign", vec![]).await?;
+                        *points.entry(b).or_default() += 2;
                     }
                 }
+                let mut elapsed = 0;
                 if round == 4 {
-                    // The withdrawal resigns p11's running game.
-                    services.leagues().withdraw(1, GUILD, withdrawn).await.unwrap();
+                    league(
+                        &d,
+                        &players[withdrawn as usize - 1],
+                        "withdraw",
+                        vec![CommandOption::string("league", "1")],
+                    )
+                    .await?;
+                    // The first board goes on past the round's deadline and grace, each
+                    // player moving within their day (Black's king step keeps it level).
+                    let g = games[0];
+                    let thread = thread_of(&d, g.game.unwrap()).await?;
+                    let (white, black) = (&players[g.white as usize - 1], &players[g.black as usize - 1]);
+                    for (user, action) in [(white, "Ng1"), (black, "Kf7"), (white, "Nf3")] {
+                        d.clock.advance(DAY * 9 / 10);
+                        elapsed += DAY * 9 / 10;
+                        d.play(user, thread, action).await?;
+                    }
                 }
-                // The deadline, then the grace: the sweep starts the next round (or
-                // adjudicates first).
-                clock.advance(3 * DAY + 1);
-                let report = services.leagues().sweep().await.unwrap();
+                // The deadline, then the grace: the sweep ends games on time, adjudicates,
+                // and starts the next round.
+                d.clock.advance(3 * DAY + 1 - elapsed);
+                let report = scheduler.sweep().await?;
                 if round == 4 {
-                    assert_eq!(report.adjudicated.len(), 1, "round 4's first board");
+                    assert_eq!(report.leagues.adjudicated.len(), 1, "round 4's first board");
+                }
+                if round == 2 {
+                    assert_eq!(report.forfeited.len(), 1, "round 2's first board");
                 }
             }
-            let league = row(&services).await.league;
-            assert_eq!(league.status, LeagueStatus::Finished);
-            let adjudicated: Vec<_> = league.games.iter().filter(|g| g.adjudicated).collect();
+            d.outbox_delivered().await?;
+            let league_end = kaboom_store::leagues::get(&d.db, 1).await.unwrap().unwrap().league;
+            assert_eq!(league_end.status, LeagueStatus::Finished);
+            let adjudicated: Vec<_> = league_end.games.iter().filter(|g| g.adjudicated).collect();
             assert_eq!(adjudicated.len(), 1);
             assert_eq!(adjudicated[0].round, 4);
             assert_eq!(adjudicated[0].result, Some(LeagueResult::Draw));
-            let p11 = league.entrant_by_user(withdrawn).unwrap();
-            assert_eq!(p11.withdrawn_after_round, Some(4));
+            let forfeit = league_end.games.iter().find(|g| g.round == 2).unwrap();
+            assert_eq!(forfeit.result, Some(LeagueResult::ForfeitBlackWins));
+            let s11 = league_end.entrant(withdrawn).unwrap();
+            assert_eq!(s11.withdrawn_after_round, Some(4));
             assert!(
-                league
+                league_end
                     .games
                     .iter()
-                    .all(|g| g.round <= 4 || (g.white != p11.start_rank && g.black != p11.start_rank)),
+                    .all(|g| g.round <= 4 || (g.white != withdrawn && g.black != withdrawn)),
                 "no pairing after the withdrawal"
             );
-            // Points: each player's results and byes, added up by hand from the record.
-            let mut points: HashMap<u32, u32> = HashMap::new(); // in half points
-            for g in &league.games {
-                let (w, b) = match g.result.unwrap() {
-                    LeagueResult::WhiteWins | LeagueResult::ForfeitWhiteWins => (2, 0),
-                    LeagueResult::BlackWins | LeagueResult::ForfeitBlackWins => (0, 2),
-                    LeagueResult::Draw => (1, 1),
-                    LeagueResult::DoubleForfeit => (0, 0),
-                };
-                *points.entry(g.white).or_default() += w;
-                *points.entry(g.black).or_default() += b;
-            }
-            for bye in &league.byes {
-                *points.entry(bye.start_rank).or_default() += 2;
-            }
-            let table = standings(&league);
+            let table = standings(&league_end);
             assert_eq!(table.len(), 11);
             for line in &table {
                 let expected = points.get(&line.standing.start_rank).copied().unwrap_or(0);
@@ -453,6 +456,8 @@ mod swiss {
             }
             let ranks: Vec<u32> = table.iter().map(|l| l.standing.rank).collect();
             assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+            d.stop().await;
+            Ok(())
         }
     }
 }
@@ -575,6 +580,143 @@ kaboom_testkit::dbtest! {
         );
         let snap = kaboom_store::games::get(&d.db, game).await.unwrap().unwrap();
         assert_eq!(snap.state, kaboom_store::games::GameState::Active);
+        d.stop().await;
+        Ok(())
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// A 10-player double round-robin, both colours at once (9 league rounds of 10 games),
+    /// through the fake Discord to the end: every game played and decided by resignation
+    /// or agreed draw, one lost on time by a player who never moved (a forfeit), and one
+    /// player withdrawing after round 5 (their later games forfeit wins for their
+    /// opponents, none started). Guards that every pair meets twice with both colours,
+    /// and that the final points and wins equal those added up from the script itself.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_double_round_robin_of_ten_plays_to_the_end() -> Outcome {
+        let d = TestBot::start().await?;
+        let scheduler = d.scheduler(d.clock.clone(), SchedulerConfig::default());
+        let players: Vec<SimUser> = (1..=10u64)
+            .map(|n| SimUser::new(2000 + n, format!("p{n}")))
+            .collect();
+        let rank_of = |user: u64| (user - 2000) as u32;
+        league(
+            &d,
+            &d.carol,
+            "create",
+            vec![
+                CommandOption::string("name", "Double Ten"),
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::integer("format", 2),
+                CommandOption::integer("days_per_move", 0),
+                CommandOption::integer("round_days", 2),
+            ],
+        )
+        .await?;
+        let post = channel_posts(&d).last().unwrap().id;
+        for p in &players {
+            d.click(p, post, "kb:lgjoin:1").await?;
+        }
+        league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        // (white rank, black rank, white's points x2, decided over the board)
+        let mut log: Vec<(u32, u32, u32, bool)> = Vec::new();
+        let withdrawn = 10u32;
+        for round in 1..=9u32 {
+            d.outbox_delivered().await?;
+            let games = round_games(&d, 1, round).await;
+            let expected_games = if round <= 5 { 10 } else { 8 };
+            assert_eq!(games.len(), expected_games, "round {round}");
+            for (board, (game, _, _)) in games.iter().enumerate() {
+                let row = kaboom_store::games::get(&d.db, *game).await.unwrap().unwrap();
+                let (w, b) = (rank_of(row.white_id.get()), rank_of(row.black_id.get()));
+                let white = &players[w as usize - 1];
+                let black = &players[b as usize - 1];
+                if round == 3 && board == 0 {
+                    // White never moves: lost on time, a forfeit.
+                    log.push((w, b, 0, false));
+                    continue;
+                }
+                let thread = thread_of(&d, *game).await?;
+                d.play(white, thread, "Nf3").await?;
+                d.play(black, thread, "f6").await?;
+                if (w + b + round) % 5 == 0 {
+                    d.cmd(white, thread, "draw", vec![]).await?;
+                    d.cmd(black, thread, "draw", vec![]).await?;
+                    log.push((w, b, 1, true));
+                } else if w < b {
+                    d.cmd(black, thread, "resign", vec![]).await?;
+                    log.push((w, b, 2, true));
+                } else {
+                    d.cmd(white, thread, "resign", vec![]).await?;
+                    log.push((w, b, 0, true));
+                }
+            }
+            if round == 5 {
+                league(
+                    &d,
+                    &players[withdrawn as usize - 1],
+                    "withdraw",
+                    vec![CommandOption::string("league", "1")],
+                )
+                .await?;
+            }
+            d.clock.advance(2 * DAY);
+            scheduler.sweep().await?;
+        }
+        d.outbox_delivered().await?;
+        let row = kaboom_store::leagues::get(&d.db, 1).await.unwrap().unwrap();
+        assert_eq!(row.league.status, LeagueStatus::Finished);
+        // Every pair met twice, once with each colour (forfeits included).
+        let mut pairs = std::collections::HashMap::new();
+        for g in &row.league.games {
+            *pairs.entry((g.white, g.black)).or_insert(0) += 1;
+        }
+        for a in 1..=10u32 {
+            for b in 1..=10u32 {
+                if a != b {
+                    assert_eq!(pairs.get(&(a, b)), Some(&1), "{a} as White against {b}");
+                }
+            }
+        }
+        // Points and wins from the script: logged games, then the forfeit wins against
+        // the withdrawn player for each game with them not played.
+        let mut points = [0u32; 11];
+        let mut wins = [0u32; 11];
+        for &(w, b, white_points, _) in &log {
+            points[w as usize] += white_points;
+            points[b as usize] += 2 - white_points;
+            match white_points {
+                2 => wins[w as usize] += 1,
+                0 => wins[b as usize] += 1,
+                _ => {}
+            }
+        }
+        for p in 1..withdrawn {
+            let played = log
+                .iter()
+                .filter(|&&(w, b, _, _)| (w, b) == (p, withdrawn) || (w, b) == (withdrawn, p))
+                .count() as u32;
+            points[p as usize] += 2 * (2 - played);
+            wins[p as usize] += 2 - played;
+        }
+        let standings = kaboom_domain::league::standings(&row.league);
+        for line in &standings {
+            let rank = line.standing.start_rank as usize;
+            let half_points = points[rank];
+            assert_eq!(
+                line.standing.points.to_string(),
+                format!("{}.{}", half_points / 2, if half_points % 2 == 1 { 5 } else { 0 }),
+                "p{rank}'s points"
+            );
+            let shown_wins = line
+                .standing
+                .tie_breaks
+                .iter()
+                .find(|t| t.tie_break == kaboom_pairing::TieBreak::Wins)
+                .and_then(|t| t.value);
+            assert_eq!(shown_wins, Some(f64::from(wins[rank])), "p{rank}'s wins");
+        }
+        d.stop().await;
         Ok(())
     }
 }
