@@ -247,6 +247,16 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
             summary.line()
         );
         games.push(summary);
+        let t = Instant::now();
+        let outcome = play_league(&d, &clock, out, &mut pages).await;
+        let summary = summary_of(
+            Variant::Atomic,
+            "Atomic league of four",
+            outcome,
+            t.elapsed().as_secs_f64(),
+        );
+        println!("[league] Atomic, a round-robin of four: {}", summary.line());
+        games.push(summary);
     }
     write_ratings(&d, out, variants).await?;
     let report_so_far = Report {
@@ -962,6 +972,191 @@ async fn play_clock_game(
     })
 }
 
+/// The league's fourth player (besides alice, bob and carol).
+const DAVE_ID: u64 = 1004;
+
+/// The folder of the league, beside the variants' folders.
+const LEAGUE_DIR: &str = "league";
+
+/// A small league on the demo's clock: carol (who manages the server) creates an Atomic
+/// single round-robin with `/league create`, alice, bob, carol and dave join with the
+/// sign-up post's button, carol starts it, and its three rounds are played (each game two
+/// moves, then the lower start number wins, or a draw is agreed), each round starting when
+/// the clock reaches the previous one's deadline. The page shows the league's channel: the
+/// sign-up post, the rounds' pairings, the standings after each round and the final
+/// crosstable picture.
+async fn play_league(
+    d: &Driver,
+    clock: &std::sync::Arc<crate::clock::TestClock>,
+    out: &Path,
+    pages: &mut Vec<page::GamePage>,
+) -> Result<GameSummary, DemoError> {
+    use fake_discord::CommandOption;
+    let dir = out.join(LEAGUE_DIR);
+    clear_dir(&dir)?;
+    let marker = d.last_message_id();
+    let dave = fake_discord::SimUser::new(DAVE_ID, "dave");
+    let channel = d.fake.text_channel_id();
+    let league =
+        |sub: &str, options: Vec<CommandOption>| vec![CommandOption::subcommand(sub, options)];
+    // Choices: format 0 is "round-robin", days_per_move 0 is "1 day".
+    d.cmd(
+        &d.carol,
+        channel,
+        "league",
+        league(
+            "create",
+            vec![
+                CommandOption::string("name", "Demo League"),
+                CommandOption::integer("variant", 0),
+                CommandOption::integer("format", 0),
+                CommandOption::integer("days_per_move", 0),
+                CommandOption::integer("round_days", 2),
+                CommandOption::boolean("rated", false),
+            ],
+        ),
+    )
+    .await?;
+    d.outbox_delivered().await?;
+    let Some(sign_up) = d
+        .fake
+        .messages_in(channel)
+        .into_iter()
+        .rev()
+        .find(|m| m.custom_ids().iter().any(|c| c.starts_with("kb:lgjoin:")))
+    else {
+        return fail("no league sign-up post");
+    };
+    let join = sign_up.custom_ids()[0].clone();
+    let league_id: i64 = join
+        .rsplit(':')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let players = [&d.alice, &d.bob, &d.carol, &dave];
+    for p in players {
+        d.click(p, sign_up.id, &join).await?;
+    }
+    d.cmd(
+        &d.carol,
+        channel,
+        "league",
+        league(
+            "start",
+            vec![CommandOption::string("league", league_id.to_string())],
+        ),
+    )
+    .await?;
+    let time: std::sync::Arc<dyn kaboom_domain::clock::Clock> = clock.clone();
+    let scheduler = d.scheduler(time, kaboom_service::scheduler::SchedulerConfig::default());
+    let now = || kaboom_domain::clock::Clock::now(clock.as_ref());
+    let mut checkpoints = Vec::new();
+    let user_of = |id: u64| players.into_iter().find(|p| p.id == id);
+    let mut plies = 0;
+    for round in 1..=3u32 {
+        d.outbox_delivered().await?;
+        let Some(row) = kaboom_store::leagues::get(&d.db, league_id).await? else {
+            return fail("the league is not stored");
+        };
+        for (board, g) in row
+            .league
+            .games
+            .iter()
+            .filter(|g| g.round == round)
+            .enumerate()
+        {
+            let Some(game) = g.game else { continue };
+            let Some(stored) = kaboom_store::games::get(&d.db, game).await? else {
+                return fail(format!("league game #{game} is not stored"));
+            };
+            let (Some(white), Some(black), Some(thread)) = (
+                user_of(stored.white_id.get()),
+                user_of(stored.black_id.get()),
+                stored.thread_id,
+            ) else {
+                return fail(format!(
+                    "league game #{game} has no thread or unknown players"
+                ));
+            };
+            d.play(white, thread, "Nf3").await?;
+            d.play(black, thread, "f6").await?;
+            plies += 2;
+            if board == 1 && round == 2 {
+                d.cmd(white, thread, "draw", vec![]).await?;
+                d.cmd(black, thread, "draw", vec![]).await?;
+            } else if g.white < g.black {
+                d.cmd(black, thread, "resign", vec![]).await?;
+            } else {
+                d.cmd(white, thread, "resign", vec![]).await?;
+            }
+        }
+        d.outbox_delivered().await?;
+        checkpoints.push((d.last_message_id(), now()));
+        clock.advance(2 * 86_400);
+        scheduler
+            .sweep()
+            .await
+            .map_err(|e| DemoError::Step(format!("sweep: {e}")))?;
+    }
+    d.outbox_delivered().await?;
+    let Some(row) = kaboom_store::leagues::get(&d.db, league_id).await? else {
+        return fail("the league is not stored");
+    };
+    let table = kaboom_domain::league::standings(&row.league);
+    let first: Vec<&str> = table
+        .iter()
+        .filter(|l| l.standing.rank == 1)
+        .map(|l| l.standing.name.as_str())
+        .collect();
+    let winner = match (first.as_slice(), table.first()) {
+        ([one], Some(l)) => format!("{one} wins with {} points", l.standing.points),
+        (_, Some(l)) => format!(
+            "{} share first place with {} points",
+            first.join(" and "),
+            l.standing.points
+        ),
+        _ => String::new(),
+    };
+    let mut problem = None;
+    if row.league.status != kaboom_domain::league::LeagueStatus::Finished {
+        problem = Some(format!(
+            "the league did not finish: {:?}",
+            row.league.status
+        ));
+    }
+    let (images, league_page) = write_files_to(
+        d,
+        &dir,
+        LEAGUE_DIR,
+        Thread {
+            id: channel,
+            marker,
+            challenge: 0,
+            summary: format!(
+                "Demo League: Atomic, single round-robin of four, 1 day per move, rounds of 2 days, on the demo's clock · {winner}"
+            ),
+            now: Some(now()),
+            checkpoints,
+        },
+        &[],
+    )?;
+    if images < 3 {
+        problem = problem.or(Some(format!("{images} standings pictures, expected 3")));
+    }
+    pages.push(league_page);
+    Ok(GameSummary {
+        variant: Variant::Atomic,
+        title: "Atomic league of four".into(),
+        plies,
+        result: winner,
+        ratings: "-".into(),
+        images,
+        ok: problem.is_none(),
+        problem,
+        seconds: 0.0,
+    })
+}
+
 /// The folder of the practice game, beside the variants' folders.
 const PRACTICE_DIR: &str = "practice";
 /// The most plies the practice game may take before the demo calls it a failure.
@@ -1201,6 +1396,7 @@ fn names(d: &Driver) -> page::Names {
     for u in [&d.alice, &d.bob, &d.carol] {
         names.users.insert(u.id, u.username.clone());
     }
+    names.users.insert(DAVE_ID, "dave".into());
     names.users.insert(d.fake.bot_user_id(), "Kaboom".into());
     let channel = d.fake.text_channel_id();
     if let Some(name) = d

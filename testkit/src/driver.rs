@@ -602,7 +602,10 @@ impl Driver {
                 return u.username.clone();
             }
         }
-        "Kaboom (bot)".into()
+        match self.fake.user(id) {
+            Some(u) if id != self.fake.bot_user_id() => u.username,
+            _ => "Kaboom (bot)".into(),
+        }
     }
 
     /// The first public payload since `marker` that names one of `secrets` as a word (see

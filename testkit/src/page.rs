@@ -173,7 +173,22 @@ pub fn escape(text: &str) -> String {
 /// `> ` quotes, `-# ` small text, line breaks; everything else escaped.
 pub fn markdown_html(text: &str) -> String {
     let mut lines = Vec::new();
+    // A fenced code block (```), shown monospaced with its spacing, as Discord does.
+    let mut code: Option<Vec<String>> = None;
     for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            match code.take() {
+                Some(block) => {
+                    lines.push(format!("<pre class=\"code\">{}</pre>", block.join("\n")))
+                }
+                None => code = Some(Vec::new()),
+            }
+            continue;
+        }
+        if let Some(block) = code.as_mut() {
+            block.push(escape(line));
+            continue;
+        }
         let (class, body) = if let Some(b) = line.strip_prefix("> ") {
             (Some("quote"), b)
         } else if let Some(b) = line.strip_prefix("-# ") {
@@ -186,6 +201,10 @@ pub fn markdown_html(text: &str) -> String {
             Some(c) => format!("<span class=\"{c}\">{html}</span>"),
             None => html,
         });
+    }
+    if let Some(block) = code {
+        // An unclosed fence: its lines as they are.
+        lines.extend(block);
     }
     lines.join("<br>")
 }
@@ -374,7 +393,7 @@ section.game>.ghead{padding:10px 16px;background:#2b2d31}
 .private{border-left:3px solid #5865f2;padding-left:8px}
 .embed{border-left:4px solid #f0b232;background:#2b2d31;border-radius:4px;padding:8px 12px;margin:4px 0;max-width:520px}
 .etitle{font-weight:700;color:#f2f3f5}.field{margin-top:4px}
-.quote{border-left:3px solid #4e5058;padding-left:8px;display:inline-block}.small{font-size:12px;color:#949ba4}
+.quote{border-left:3px solid #4e5058;padding-left:8px;display:inline-block}pre.code{background:#2b2d31;border:1px solid #1e1f22;border-radius:4px;padding:6px 8px;margin:4px 0;font:13px/1.35 monospace;white-space:pre;overflow-x:auto}.small{font-size:12px;color:#949ba4}
 code{background:#1e1f22;border-radius:3px;padding:0 3px;font-size:13px}
 img.board{display:block;max-width:300px;border-radius:4px;margin:4px 0}
 .row{margin:4px 0}.button{display:inline-block;padding:3px 12px;margin:2px 6px 2px 0;border-radius:3px;font-size:13px;font-weight:500;color:#fff;background:#4e5058}

@@ -280,6 +280,16 @@ fn tie_break_value(value: Option<f64>) -> String {
     }
 }
 
+/// `league` as it stood at the end of league round `round`: its games and byes of later
+/// rounds left out (the standings "after round `round`", whenever they are drawn).
+pub fn through_round(league: &League, round: u32) -> League {
+    let mut past = league.clone();
+    past.games.retain(|g| g.round <= round);
+    past.byes.retain(|b| b.round <= round);
+    past.rounds.retain(|r| r.round <= round);
+    past
+}
+
 /// The standings as a monospaced table: place, name, points, the tie-breaks of the format;
 /// a withdrawn player marked, adjudicated results noted below.
 pub fn standings_table(league: &League) -> String {
@@ -348,20 +358,30 @@ pub fn standings_post(row: &LeagueRow, after_round: Option<u32>) -> String {
             league.round_count()
         )
     } else {
-        let winner = standings(league)
-            .into_iter()
-            .find(|l| l.standing.rank == 1)
-            .map(|l| {
-                format!(
-                    " Winner: {} with {} points.",
-                    plain(&l.standing.name),
-                    points(l.standing.points)
-                )
-            })
-            .unwrap_or_default();
+        let table = standings(league);
+        let first: Vec<String> = table
+            .iter()
+            .filter(|l| l.standing.rank == 1)
+            .map(|l| plain(&l.standing.name))
+            .collect();
+        let winner = match (first.as_slice(), table.first()) {
+            ([one], Some(l)) => {
+                format!(" Winner: {one} with {} points.", points(l.standing.points))
+            }
+            (many, Some(l)) if !many.is_empty() => format!(
+                " Shared first place, equal on points and every tie-break: {} with {} points.",
+                many.join(" and "),
+                points(l.standing.points)
+            ),
+            _ => String::new(),
+        };
         format!("{} · **final standings**.{winner}", title(league))
     };
-    format!("{head}\n{}", standings_table(league))
+    let table = match after_round {
+        Some(round) => standings_table(&through_round(league, round)),
+        None => standings_table(league),
+    };
+    format!("{head}\n{table}")
 }
 
 /// A league called off at the close of sign-up.
@@ -458,9 +478,12 @@ pub fn joined(row: &LeagueRow, user: UserId) -> String {
             title(league)
         ),
         _ => format!(
-            "You joined {}: {} players so far. Your games will be posted in this channel.",
+            "You joined {}: {} so far. Your games will be posted in this channel.",
             title(league),
-            league.entrants.len()
+            match league.entrants.len() {
+                1 => "1 player".to_string(),
+                n => format!("{n} players"),
+            }
         ),
     }
 }
@@ -567,7 +590,14 @@ fn combined_style(styles: &[CellStyle]) -> CellStyle {
 /// running), for a Swiss a row per player with each round's colour, opponent (start
 /// number) and result. Points and the format's tie-breaks close each row.
 pub fn standings_image(row: &LeagueRow, after_round: Option<u32>) -> TableImage {
-    let league = &row.league;
+    let past;
+    let league = match after_round {
+        Some(round) => {
+            past = through_round(&row.league, round);
+            &past
+        }
+        None => &row.league,
+    };
     let lines = standings(league);
     let breaks = league.format.tie_breaks();
     let subtitle = match after_round {
@@ -602,7 +632,7 @@ pub fn standings_image(row: &LeagueRow, after_round: Option<u32>) -> TableImage 
             header: "No.".to_string(),
             align: Align::Right,
         });
-        for round in 1..=league.current_round() {
+        for round in 1..=after_round.unwrap_or_else(|| league.current_round()) {
             columns.push(Column {
                 header: format!("R{round}"),
                 align: Align::Center,
@@ -646,7 +676,7 @@ pub fn standings_image(row: &LeagueRow, after_round: Option<u32>) -> TableImage 
             }
         } else {
             cells.push(Cell::new(me.to_string()));
-            for round in 1..=league.current_round() {
+            for round in 1..=after_round.unwrap_or_else(|| league.current_round()) {
                 let game = league
                     .games
                     .iter()
