@@ -24,6 +24,20 @@ async fn event_handler(
             tracing::info!(user = %data_about_bot.user.name, "connected to Discord");
             Ok(())
         }
+        // Removed from a server (not an outage: "If the unavailable field is not set, the
+        // user was removed from the guild",
+        // https://discord.com/developers/docs/events/gateway-events#guild-delete): its
+        // running leagues pause, as nothing can be posted there any more.
+        serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            let guild = crate::ids::Domain::domain(incomplete.id);
+            framework
+                .user_data
+                .services
+                .leagues()
+                .pause_guild(guild)
+                .await?;
+            Ok(())
+        }
         _ => Ok(()),
     }
 }

@@ -139,6 +139,14 @@ pub enum LeagueEvent {
     },
     /// Every round is over: the final standings.
     Finished,
+    /// The league was paused: by someone who manages it, or (`bot_removed`) because the
+    /// bot was removed from its server. Nothing is due until it resumes; games go on.
+    Paused {
+        /// Whether the bot was removed from the server (nothing can be posted there).
+        bot_removed: bool,
+    },
+    /// The league resumed: the current round's deadline moved back by the pause's length.
+    Resumed,
 }
 
 /// A committed change of a league: the league as it is after it, and what happened.
@@ -512,6 +520,66 @@ impl Leagues<'_> {
                 .await?,
         );
         Ok(self.save(tx, row, league, events, now).await?.league)
+    }
+
+    /// Pauses league `id` (someone who manages it: the Discord layer checks who): no round
+    /// starts and no game is adjudicated until it resumes; its games go on.
+    ///
+    /// # Errors
+    /// [`LeagueRefusal::Unknown`]; [`LeagueRefusal::Rules`] with
+    /// [`LeagueError::NotRunning`] unless it is running.
+    pub async fn pause(self, id: i64, guild: GuildId) -> Result<LeagueRow, ServiceError> {
+        let (tx, row, now) = self.open(id, Some(guild)).await?;
+        let mut league = row.league.clone();
+        league.pause(now)?;
+        let events = vec![LeagueEvent::Paused { bot_removed: false }];
+        Ok(self.save(tx, row, league, events, now).await?.league)
+    }
+
+    /// Resumes paused league `id`: the current round's deadline moves back by the pause's
+    /// length, and whatever is due then is done at once.
+    ///
+    /// # Errors
+    /// [`LeagueRefusal::Unknown`]; [`LeagueRefusal::Rules`] with
+    /// [`LeagueError::NotPaused`] unless it is paused.
+    pub async fn resume(self, id: i64, guild: GuildId) -> Result<LeagueRow, ServiceError> {
+        let (mut tx, row, now) = self.open(id, Some(guild)).await?;
+        let mut league = row.league.clone();
+        league.resume(now)?;
+        let mut events = vec![LeagueEvent::Resumed];
+        self.core.record_results(&mut tx, id, &mut league).await?;
+        events.extend(
+            self.core
+                .advance(&mut tx, id, &mut league, now, &HashMap::new())
+                .await?,
+        );
+        Ok(self.save(tx, row, league, events, now).await?.league)
+    }
+
+    /// The bot was removed from server `guild`: each of its running leagues pauses (an
+    /// organiser resumes it with `/league resume` once the bot is back). Returns their ids.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn pause_guild(self, guild: GuildId) -> Result<Vec<i64>, ServiceError> {
+        let mut paused = Vec::new();
+        for listed in
+            leagues::in_guild(&self.core.db, guild, false, i64::from(league::MAX_PLAYERS)).await?
+        {
+            if !matches!(listed.league.status, league::LeagueStatus::Running { .. }) {
+                continue;
+            }
+            let (tx, row, now) = self.open(listed.id, Some(guild)).await?;
+            let mut league = row.league.clone();
+            if league.pause(now).is_err() {
+                continue;
+            }
+            let events = vec![LeagueEvent::Paused { bot_removed: true }];
+            self.save(tx, row, league, events, now).await?;
+            tracing::info!(league = listed.id, guild = %guild, "league paused: the bot was removed from its server");
+            paused.push(listed.id);
+        }
+        Ok(paused)
     }
 
     /// The scheduler's part: every due league records its finished games' results and

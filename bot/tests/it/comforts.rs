@@ -211,7 +211,7 @@ kaboom_testkit::dbtest! {
 
         // On her own turn alice's line starts with her move, played now: d4, then if d5, c4.
         let ack = line(&d, &d.alice, thread, "d4 d5 c4").await?;
-        assert_eq!(ack, "Played **d4** in game #1: https://discord.com/channels/1323802873040994304/1323802873145851904/1323802873338789888\nConditional line saved in game #1: `d5 c4`. Only you see it; `/premove list` shows your lines.");
+        assert_eq!(ack, "Played **d4** in game #1: https://discord.com/channels/1323802873040994304/1323802873150046208/1323802873342984192\nConditional line saved in game #1: `d5 c4`. Only you see it; `/premove list` shows your lines.");
         assert_eq!(moves(&d, g.game).await.len(), 5);
         d.play(&d.bob, thread, "d5").await?;
         assert_eq!(
@@ -662,7 +662,7 @@ kaboom_testkit::dbtest! {
             "{by_alice:?}"
         );
         let started = d.click(&d.bob, offer.id, &accept).await?;
-        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873221349376>.");
+        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873225543680>.");
         let threads = d.fake.threads();
         let new_thread = threads.last().unwrap().id;
         assert_ne!(new_thread, thread);

@@ -720,3 +720,80 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// Pausing: an organiser's `/league pause` stops the round clock (the deadline passes
+    /// and no round starts) while games go on; `/league resume` moves the round's deadline
+    /// back by the pause's length and says so; removing the bot from the server pauses
+    /// its running leagues (nothing can be posted there) until an organiser resumes them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_league_pauses_and_resumes_and_pauses_when_the_bot_is_removed() -> Outcome {
+        let d = TestBot::start().await?;
+        let scheduler = d.scheduler(d.clock.clone(), SchedulerConfig::default());
+        league(
+            &d,
+            &d.carol,
+            "create",
+            vec![
+                CommandOption::string("name", "Paused"),
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::integer("format", 0),
+                CommandOption::integer("days_per_move", 0),
+                CommandOption::integer("round_days", 2),
+            ],
+        )
+        .await?;
+        let post = channel_posts(&d).last().unwrap().id;
+        for user in [&d.alice, &d.bob, &d.carol] {
+            d.click(user, post, "kb:lgjoin:1").await?;
+        }
+        league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        d.clock.advance(DAY);
+        let paused = league(&d, &d.carol, "pause", vec![CommandOption::string("league", "1")]).await?;
+        assert_eq!(
+            paused,
+            "**Paused** · Atomic, single round-robin is paused. `/league resume` starts its clock again."
+        );
+        d.outbox_delivered().await?;
+        assert_eq!(
+            channel_posts(&d).last().unwrap().content(),
+            "**Paused** · Atomic, single round-robin is paused by an organiser: no round starts and no game is adjudicated until it resumes. Games in progress go on."
+        );
+        // Round 1's deadline (2 days after the start) passes while paused: no round 2.
+        d.clock.advance(3 * DAY);
+        let report = scheduler.sweep().await?;
+        assert!(report.leagues.rounds_started.is_empty());
+        let resumed = league(&d, &d.carol, "resume", vec![CommandOption::string("league", "1")]).await?;
+        assert_eq!(resumed, "**Paused** · Atomic, single round-robin has resumed.");
+        d.outbox_delivered().await?;
+        // Paused 3 days after 1 day of the round: 1 day of it is left.
+        let deadline = kaboom_testkit::fixture::T0 + 2 * DAY + 3 * DAY;
+        assert_eq!(
+            channel_posts(&d).last().unwrap().content(),
+            format!(
+                "**Paused** · Atomic, single round-robin resumes: round 1 now ends <t:{deadline}:f> (<t:{deadline}:R>)."
+            )
+        );
+        d.clock.advance(DAY);
+        let report = scheduler.sweep().await?;
+        assert_eq!(report.leagues.rounds_started, [(1, 2)]);
+
+        d.fake.remove_bot_from_guild(d.fake.guild_id())?;
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let row = kaboom_store::leagues::get(&d.db, 1).await.unwrap().unwrap();
+            if matches!(row.league.status, LeagueStatus::Paused { .. }) {
+                break;
+            }
+            if tokio::time::Instant::now() > deadline {
+                return Err(fail(format!("not paused: {:?}", row.league.status)));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        d.clock.advance(5 * DAY);
+        let report = scheduler.sweep().await?;
+        assert!(report.leagues.rounds_started.is_empty(), "paused: no round 3");
+        d.stop().await;
+        Ok(())
+    }
+}

@@ -388,7 +388,7 @@ mod with_bot {
         );
         assert_eq!(
             in_thread[0].content(),
-            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873175212032\nFrom any channel: `/move game:1 action:...`"
+            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873179406336\nFrom any channel: `/move game:1 action:...`"
         );
         assert!(fake.messages_in(fake.dm_channel_for(alice.id)).is_empty());
         d.stop().await;
@@ -533,7 +533,7 @@ mod with_bot {
             .unwrap();
         assert_eq!(
             d.answer(&sent).await.expect("an answer").content().unwrap(),
-            "Game on! See <#1323802873145851904>."
+            "Game on! See <#1323802873150046208>."
         );
         let thread = fake.threads().last().unwrap().id;
         // The thread's first board says it too, for spectators and for players whose DMs

@@ -92,7 +92,16 @@ impl LeagueDays {
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("create", "start", "standings", "list", "withdraw", "export"),
+    subcommands(
+        "create",
+        "start",
+        "pause",
+        "resume",
+        "standings",
+        "list",
+        "withdraw",
+        "export"
+    ),
     subcommand_required
 )]
 pub async fn league(_ctx: Context<'_>) -> Result<(), Error> {
@@ -265,6 +274,46 @@ pub async fn start(
     let row = ctx.data().services.leagues().start(id, guild).await?;
     ctx.data().outbox.settle_league(row.id).await?;
     say_private(ctx, words::started(&row)).await
+}
+
+/// Pause a league: no round starts and no game is adjudicated until it resumes.
+///
+/// Games in progress go on with their own time per move.
+#[poise::command(
+    slash_command,
+    guild_only,
+    required_permissions = "MANAGE_GUILD",
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub async fn pause(
+    ctx: Context<'_>,
+    #[description = "Which league"]
+    #[autocomplete = "autocomplete_league"]
+    league: String,
+) -> Result<(), Error> {
+    let (guild, id) = league_option(ctx, &league)?;
+    let row = ctx.data().services.leagues().pause(id, guild).await?;
+    ctx.data().outbox.settle_league(row.id).await?;
+    say_private(ctx, words::paused_reply(&row)).await
+}
+
+/// Resume a paused league: the current round's deadline moves back by the pause.
+#[poise::command(
+    slash_command,
+    guild_only,
+    required_permissions = "MANAGE_GUILD",
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub async fn resume(
+    ctx: Context<'_>,
+    #[description = "Which league"]
+    #[autocomplete = "autocomplete_league"]
+    league: String,
+) -> Result<(), Error> {
+    let (guild, id) = league_option(ctx, &league)?;
+    let row = ctx.data().services.leagues().resume(id, guild).await?;
+    ctx.data().outbox.settle_league(row.id).await?;
+    say_private(ctx, words::resumed_reply(&row)).await
 }
 
 /// A league's standings: points, then tie-breaks.

@@ -719,3 +719,38 @@ pub fn standings_image(row: &LeagueRow, after_round: Option<u32>) -> TableImage 
 pub fn exported(id: i64) -> String {
     format!("League #{id}: its tournament report (FIDE TRF-16) and its games (PGN).")
 }
+
+/// A league paused by an organiser.
+pub fn paused(row: &LeagueRow) -> String {
+    format!(
+        "{} is paused by an organiser: no round starts and no game is adjudicated until it resumes. Games in progress go on.",
+        title(&row.league)
+    )
+}
+
+/// A league resumed: the current round's deadline.
+pub fn resumed(row: &LeagueRow) -> String {
+    let league = &row.league;
+    match league.round_deadline(league.current_round()) {
+        Some(deadline) if league.status != LeagueStatus::Finished => format!(
+            "{} resumes: round {} now ends {}.",
+            title(league),
+            league.current_round(),
+            timestamp(deadline)
+        ),
+        _ => format!("{} resumes.", title(league)),
+    }
+}
+
+/// The reply to `/league pause`.
+pub fn paused_reply(row: &LeagueRow) -> String {
+    format!(
+        "{} is paused. `/league resume` starts its clock again.",
+        title(&row.league)
+    )
+}
+
+/// The reply to `/league resume`.
+pub fn resumed_reply(row: &LeagueRow) -> String {
+    format!("{} has resumed.", title(&row.league))
+}

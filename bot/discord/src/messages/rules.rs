@@ -404,6 +404,35 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
         "note",
         "private notes on a game, shown to you with **My view**.",
     ),
+    (
+        "league create",
+        "a round-robin or Swiss league in this channel; players join with its post's button (Manage Server permission).",
+    ),
+    (
+        "league start",
+        "close a league's sign-up and start round 1 (Manage Server permission).",
+    ),
+    (
+        "league pause",
+        "stop a league's round clock; games go on (Manage Server permission).",
+    ),
+    (
+        "league resume",
+        "start a paused league's round clock again (Manage Server permission).",
+    ),
+    (
+        "league standings",
+        "a league's standings: points, then tie-breaks.",
+    ),
+    ("league list", "this server's leagues."),
+    (
+        "league withdraw",
+        "leave a league that has started; your games played count.",
+    ),
+    (
+        "league export",
+        "a league's tournament report (TRF) and all its games (PGN).",
+    ),
 ];
 
 /// `/help`'s embed title.

@@ -195,6 +195,14 @@ impl DiscordEffects {
                 LeagueEvent::Finished => {
                     v.push(standings(None));
                 }
+                // Nothing can be posted in a server the bot was removed from.
+                LeagueEvent::Paused { bot_removed: true } => {}
+                LeagueEvent::Paused { bot_removed: false } => {
+                    v.push(post(words::paused(row), Vec::new()));
+                }
+                LeagueEvent::Resumed => {
+                    v.push(post(words::resumed(row), Vec::new()));
+                }
             }
         }
         v
