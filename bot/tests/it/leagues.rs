@@ -259,6 +259,57 @@ kaboom_testkit::dbtest! {
             last.content(),
             "**Autumn Atomic** · Atomic, single round-robin · **final standings**. Winner: alice with 2 points.\n```\n  #  Player   Pts     DE     SB   Wins\n  1  alice      2      -    3.5      2\n  2  carol*    1½    0.5   2.25      1\n  3  bob       1½    0.5   1.75      1\n  4  dave       1      -      2      1\n```\n\\* withdrew: games played count, later games are forfeits."
         );
+        // The export: the report reads back with each player's points, and the PGN holds
+        // the six games, each with the league as its event and its round.
+        let exported = d
+            .cmd(
+                &d.bob,
+                d.fake.text_channel_id(),
+                "league",
+                vec![CommandOption::subcommand(
+                    "export",
+                    vec![CommandOption::string("league", "1")],
+                )],
+            )
+            .await?;
+        assert_eq!(
+            exported.content(),
+            Some("League #1: its tournament report (FIDE TRF-16) and its games (PGN).")
+        );
+        let names: Vec<&str> = exported.files.iter().map(|f| f.filename.as_str()).collect();
+        assert_eq!(names, ["kaboom-league-1.trf", "kaboom-league-1.pgn"]);
+        let report = kaboom_pairing::trf::parse(&String::from_utf8_lossy(&exported.files[0].bytes))
+            .map_err(|e| fail(format!("the exported report does not read: {e}")))?;
+        let points: Vec<(String, String)> = report
+            .players
+            .iter()
+            .map(|p| (p.name.clone(), p.points.to_string()))
+            .collect();
+        assert_eq!(
+            points,
+            [
+                ("alice".to_string(), "2.0".to_string()),
+                ("bob".to_string(), "1.5".to_string()),
+                ("carol".to_string(), "1.5".to_string()),
+                ("dave".to_string(), "1.0".to_string()),
+            ]
+        );
+        assert_eq!(report.planned_rounds, Some(3));
+        let pgn = String::from_utf8_lossy(&exported.files[1].bytes).to_string();
+        let events = pgn.lines().filter(|l| *l == "[Event \"Autumn Atomic\"]").count();
+        let rounds: Vec<&str> = pgn.lines().filter(|l| l.starts_with("[Round ")).collect();
+        assert_eq!(events, 6);
+        assert_eq!(
+            rounds,
+            [
+                "[Round \"1\"]",
+                "[Round \"1\"]",
+                "[Round \"2\"]",
+                "[Round \"2\"]",
+                "[Round \"3\"]",
+                "[Round \"3\"]"
+            ]
+        );
         // The picture is the league's final crosstable as the renderer draws it.
         let pictures: Vec<_> = d
             .fake
