@@ -82,8 +82,8 @@ fn demo_runs_all_five_games_and_writes_its_files() {
     );
     assert_eq!(
         html.matches("<section class=\"game\" id=").count(),
-        7,
-        "five games, the clock game and the practice game"
+        8,
+        "five games, the clock game, the practice game and the league"
     );
     for variant in [
         "atomic",
@@ -93,6 +93,7 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         "bombalot",
         "clock",
         "practice",
+        "league",
     ] {
         assert!(
             html.contains(&format!("src=\"{variant}/001.png\"")),
@@ -135,6 +136,22 @@ fn demo_runs_all_five_games_and_writes_its_files() {
             && stdout.contains("time forfeit"),
         "{stdout}"
     );
+    // The league: its channel's page shows the sign-up, the rounds and three standings
+    // pictures (after rounds 1 and 2, and the final crosstable).
+    let league = std::fs::read_to_string(out.join("league").join("transcript.md")).unwrap();
+    assert_eq!(league.matches("](00").count(), 3, "{league}");
+    for needle in [
+        "**Demo League** · Atomic, single round-robin\nCasual · 1 day per move · rounds of 2 days",
+        "**round 1 of 3** starts.",
+        "**round 3 of 3** starts.",
+        "standings after round 2 of 3.",
+        "**final standings**.",
+    ] {
+        assert!(
+            league.contains(needle),
+            "the league's page lacks {needle}:\n{league}"
+        );
+    }
     // The Bombalot game shows a co-square kill, the imitator, a push off the
     // board and a goal win (the demo itself checks them on the stored game), and its page
     // says where to look.
