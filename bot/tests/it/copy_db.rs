@@ -52,7 +52,10 @@ kaboom_testkit::pgtest! {
             "{stdout}\n{}",
             String::from_utf8_lossy(&run.stderr)
         );
-        assert!(stdout.contains("games: 4 rows"), "{stdout}");
+        // Four games, and the league's six (three rounds of two).
+        assert!(stdout.lines().any(|l| l.trim() == "games: 10 rows"), "{stdout}");
+        assert!(stdout.lines().any(|l| l.trim() == "leagues: 1 rows"), "{stdout}");
+        assert!(stdout.lines().any(|l| l.trim() == "league_games: 6 rows"), "{stdout}");
         assert!(
             !stdout.contains("kaboom@"),
             "no URL (with its password) in the output"
