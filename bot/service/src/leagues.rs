@@ -67,8 +67,6 @@ pub enum LeagueRefusal {
     },
     /// League games cannot be aborted: they are part of a round.
     NoAbort,
-    /// Only the league's players, its creator and the server's managers may do this.
-    NotAllowed,
     /// The league changed while this change was made: nothing was written; try again.
     Busy,
 }

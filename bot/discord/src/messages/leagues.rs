@@ -459,9 +459,6 @@ pub fn refusal(r: &LeagueRefusal) -> String {
             "League games cannot be aborted: they are part of a round. Resign if you must stop."
                 .to_string()
         }
-        LeagueRefusal::NotAllowed => {
-            "Only the league's organiser and members with Manage Server can do this.".to_string()
-        }
         LeagueRefusal::Busy => {
             "The league changed while your request was saved; nothing was done. Try again."
                 .to_string()
