@@ -294,9 +294,11 @@ fn pgn_escape(text: &str) -> String {
         .collect()
 }
 
-/// A verdict computed before the write transaction: valid while the game is at `ply`.
+/// A verdict computed before the write transaction, with the game it was searched on:
+/// valid while the game is at `ply`.
 struct Verdict {
     ply: i64,
+    game: AnyGame,
     outcome: Outcome,
     result: LeagueResult,
 }
@@ -438,7 +440,7 @@ impl Leagues<'_> {
         if league.sign_up_closed(now) {
             events.extend(
                 self.core
-                    .advance(&mut tx, id, &mut league, now, &HashMap::new())
+                    .advance(&mut tx, &row, &mut league, now, &HashMap::new())
                     .await?,
             );
         }
@@ -477,7 +479,7 @@ impl Leagues<'_> {
         let mut events = vec![LeagueEvent::SignUpClosed];
         events.extend(
             self.core
-                .advance(&mut tx, id, &mut league, now, &HashMap::new())
+                .advance(&mut tx, &row, &mut league, now, &HashMap::new())
                 .await?,
         );
         Ok(self.save(tx, row, league, events, now).await?.league)
@@ -514,7 +516,7 @@ impl Leagues<'_> {
         let mut events = vec![LeagueEvent::Withdrawn { user }];
         events.extend(
             self.core
-                .advance(&mut tx, id, &mut league, now, &HashMap::new())
+                .advance(&mut tx, &row, &mut league, now, &HashMap::new())
                 .await?,
         );
         Ok(self.save(tx, row, league, events, now).await?.league)
@@ -548,7 +550,7 @@ impl Leagues<'_> {
         self.core.record_results(&mut tx, id, &mut league).await?;
         events.extend(
             self.core
-                .advance(&mut tx, id, &mut league, now, &HashMap::new())
+                .advance(&mut tx, &row, &mut league, now, &HashMap::new())
                 .await?,
         );
         Ok(self.save(tx, row, league, events, now).await?.league)
@@ -629,7 +631,7 @@ impl Leagues<'_> {
         let results = self.core.record_results(&mut tx, id, &mut league).await?;
         let events = self
             .core
-            .advance(&mut tx, id, &mut league, now, &verdicts)
+            .advance(&mut tx, &row, &mut league, now, &verdicts)
             .await?;
         // Saved even when nothing happened: the next check moves on, so that the league is
         // not looked at again before something is due.
@@ -653,12 +655,17 @@ impl Leagues<'_> {
             if snap.outcome().is_some() {
                 continue;
             }
-            let game = snap.game.clone();
-            let (outcome, result) = self.core.cpu.run(move || adjudicate(&game)).await??;
+            let ply = snap.row.ply;
+            let (game, outcome, result) = self
+                .core
+                .cpu
+                .run(move || adjudicate(&snap.game).map(|(o, r)| (snap.game, o, r)))
+                .await??;
             verdicts.insert(
                 game_id,
                 Verdict {
-                    ply: snap.row.ply,
+                    ply,
+                    game,
                     outcome,
                     result,
                 },
@@ -756,11 +763,12 @@ impl Core {
     /// Does what is due for `league` at `now`, as long as something is: closes sign-up
     /// (or calls the league off with too few players), starts rounds (their games created
     /// in `tx`), ends adjudicated games with their `verdicts`, finishes the league.
-    /// Returns what happened.
+    /// Returns what happened. `place` is the league as stored before the change (its id,
+    /// server and channel).
     async fn advance(
         &self,
         tx: &mut kaboom_store::Tx,
-        id: i64,
+        place: &LeagueRow,
         league: &mut League,
         now: i64,
         verdicts: &HashMap<GameId, Verdict>,
@@ -786,7 +794,7 @@ impl Core {
                     let mut snaps = Vec::new();
                     for planned in &plan.games {
                         let snap = self
-                            .start_league_game(tx, id, league, planned, plan.round)
+                            .start_league_game(tx, place, league, planned, plan.round)
                             .await?;
                         ids.push(snap.row.id);
                         snaps.push(snap);
@@ -810,8 +818,9 @@ impl Core {
                         if row.ply != verdict.ply || row.state == GameState::Finished {
                             continue;
                         }
-                        let snap = self.load(game_id).await?;
-                        let ended = self.end_in_tx(tx, &row, snap.game, verdict.outcome).await?;
+                        let ended = self
+                            .end_in_tx(tx, &row, verdict.game.clone(), verdict.outcome)
+                            .await?;
                         league.record_adjudicated_result(game_id, verdict.result)?;
                         leagues::mark_recorded(tx, game_id).await?;
                         events.push(LeagueEvent::Adjudicated {
@@ -835,20 +844,18 @@ impl Core {
         Ok(events)
     }
 
-    /// Creates the game `planned` of league `id`'s round `round` in `tx`: an ordinary game
-    /// (in setup for Beirut and Nuke) in the league's channel with its days per move and
-    /// rating, tagged with the league and round.
+    /// Creates the game `planned` of round `round` of `league` (stored as `place`) in
+    /// `tx`: an ordinary game (in setup for Beirut and Nuke) in the league's channel with its
+    /// days per move and rating, tagged with the league and round.
     async fn start_league_game(
         &self,
         tx: &mut kaboom_store::Tx,
-        id: i64,
+        place: &LeagueRow,
         league: &League,
         planned: &league::PlannedGame,
         round: u32,
     ) -> Result<Snapshot, ServiceError> {
-        let row = leagues::get(&mut *tx, id)
-            .await?
-            .ok_or_else(|| ServiceError::Corrupt(format!("league #{id} vanished")))?;
+        let id = place.id;
         let player = |rank: u32| {
             league
                 .entrant(rank)
@@ -868,8 +875,8 @@ impl Core {
         let days = Some(league.settings.days_per_move);
         let new = NewGame {
             challenge_id: None,
-            guild_id: Some(row.guild_id),
-            channel_id: row.channel_id,
+            guild_id: Some(place.guild_id),
+            channel_id: place.channel_id,
             deadline_at: self.deadline_for(tx, days, white.0).await?,
             white,
             black,
