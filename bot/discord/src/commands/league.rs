@@ -8,7 +8,7 @@ use kaboom_pairing::berger::Cycles;
 use kaboom_rules::GameOptions;
 use kaboom_service::leagues::{LeagueRefusal, NewLeague};
 use kaboom_service::{DEFAULT_DAYS_PER_MOVE, ServiceError};
-use kaboom_store::leagues::LeaguePlace;
+use kaboom_store::leagues::{LeaguePlace, LeagueRow};
 use poise::serenity_prelude as serenity;
 
 use super::challenge::VariantChoice;
@@ -135,13 +135,47 @@ async fn autocomplete_league(
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
+/// What `/league start|pause|resume|withdraw` do to the league they name.
+#[derive(Copy, Clone, Debug)]
+enum Change {
+    Start,
+    Pause,
+    Resume,
+    Withdraw,
+}
+
+/// Applies `what` to the league of the `league` option, waits for its posts, and answers
+/// privately.
+async fn change(ctx: Context<'_>, league: &str, what: Change) -> Result<(), Error> {
+    let (guild, id) = league_option(ctx, league)?;
+    let leagues = ctx.data().services.leagues();
+    let (row, text): (_, fn(&LeagueRow) -> String) = match what {
+        Change::Start => (leagues.start(id, guild).await?, words::started),
+        Change::Pause => (leagues.pause(id, guild).await?, words::paused_reply),
+        Change::Resume => (leagues.resume(id, guild).await?, words::resumed_reply),
+        Change::Withdraw => {
+            let user = ctx.author().id.domain();
+            let row = leagues.withdraw(id, guild, user).await?;
+            (row, words::withdrew_reply)
+        }
+    };
+    ctx.data().outbox.settle_league(row.id).await?;
+    say_private(ctx, text(&row)).await
+}
+
+/// The server of a `/league` command.
+#[allow(clippy::result_large_err)]
+fn server(ctx: Context<'_>) -> Result<kaboom_domain::ids::GuildId, ServiceError> {
+    Ok(ctx.guild_id().ok_or(LeagueRefusal::OutsideServer)?.domain())
+}
+
 /// The server and the league id of a `league` option (`12` or `#12`).
 #[allow(clippy::result_large_err)]
 fn league_option(
     ctx: Context<'_>,
     text: &str,
 ) -> Result<(kaboom_domain::ids::GuildId, i64), ServiceError> {
-    let guild = ctx.guild_id().ok_or(LeagueRefusal::OutsideServer)?.domain();
+    let guild = server(ctx)?;
     let id =
         text.trim()
             .trim_start_matches('#')
@@ -200,9 +234,7 @@ pub async fn create(
     >,
 ) -> Result<(), Error> {
     crate::place::check_challenge(ctx).map_err(ServiceError::from)?;
-    let guild = ctx
-        .guild_id()
-        .ok_or(ServiceError::from(LeagueRefusal::OutsideServer))?;
+    let guild = server(ctx)?;
     let services = &ctx.data().services;
     let days = days_per_move.map_or(DEFAULT_DAYS_PER_MOVE, LeagueDays::days);
     let format = match format {
@@ -225,7 +257,7 @@ pub async fn create(
     let now = services.clock().now();
     let new = NewLeague {
         place: LeaguePlace {
-            guild_id: guild.domain(),
+            guild_id: guild,
             channel_id: ctx.channel_id().domain(),
             created_by: ctx.author().id.domain(),
         },
@@ -270,10 +302,7 @@ pub async fn start(
     #[autocomplete = "autocomplete_league"]
     league: String,
 ) -> Result<(), Error> {
-    let (guild, id) = league_option(ctx, &league)?;
-    let row = ctx.data().services.leagues().start(id, guild).await?;
-    ctx.data().outbox.settle_league(row.id).await?;
-    say_private(ctx, words::started(&row)).await
+    change(ctx, &league, Change::Start).await
 }
 
 /// Pause a league: no round starts and no game is adjudicated until it resumes.
@@ -291,10 +320,7 @@ pub async fn pause(
     #[autocomplete = "autocomplete_league"]
     league: String,
 ) -> Result<(), Error> {
-    let (guild, id) = league_option(ctx, &league)?;
-    let row = ctx.data().services.leagues().pause(id, guild).await?;
-    ctx.data().outbox.settle_league(row.id).await?;
-    say_private(ctx, words::paused_reply(&row)).await
+    change(ctx, &league, Change::Pause).await
 }
 
 /// Resume a paused league: the current round's deadline moves back by the pause.
@@ -310,10 +336,7 @@ pub async fn resume(
     #[autocomplete = "autocomplete_league"]
     league: String,
 ) -> Result<(), Error> {
-    let (guild, id) = league_option(ctx, &league)?;
-    let row = ctx.data().services.leagues().resume(id, guild).await?;
-    ctx.data().outbox.settle_league(row.id).await?;
-    say_private(ctx, words::resumed_reply(&row)).await
+    change(ctx, &league, Change::Resume).await
 }
 
 /// A league's standings: points, then tie-breaks.
@@ -332,15 +355,8 @@ pub async fn standings(
 /// This server's leagues.
 #[poise::command(slash_command, guild_only)]
 pub async fn list(ctx: Context<'_>) -> Result<(), Error> {
-    let guild = ctx
-        .guild_id()
-        .ok_or(ServiceError::from(LeagueRefusal::OutsideServer))?;
-    let rows = ctx
-        .data()
-        .services
-        .leagues()
-        .in_guild(guild.domain(), true)
-        .await?;
+    let guild = server(ctx)?;
+    let rows = ctx.data().services.leagues().in_guild(guild, true).await?;
     say_private(ctx, words::list(&rows)).await
 }
 
@@ -352,16 +368,7 @@ pub async fn withdraw(
     #[autocomplete = "autocomplete_league"]
     league: String,
 ) -> Result<(), Error> {
-    let (guild, id) = league_option(ctx, &league)?;
-    let user = ctx.author().id.domain();
-    let row = ctx
-        .data()
-        .services
-        .leagues()
-        .withdraw(id, guild, user)
-        .await?;
-    ctx.data().outbox.settle_league(row.id).await?;
-    say_private(ctx, words::withdrew_reply(&row)).await
+    change(ctx, &league, Change::Withdraw).await
 }
 
 /// Download a league as a FIDE tournament report (TRF) and all its games as one PGN.

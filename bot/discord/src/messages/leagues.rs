@@ -6,7 +6,7 @@ use poise::serenity_prelude as serenity;
 use super::{ids, mention, timestamp};
 use kaboom_domain::ids::UserId;
 use kaboom_domain::league::{
-    self, ByeValue, League, LeagueFormat, LeagueResult, LeagueStatus, standings,
+    self, ByeValue, League, LeagueFormat, LeagueResult, LeagueStanding, LeagueStatus, standings,
 };
 use kaboom_pairing::berger::Cycles;
 use kaboom_pairing::{Score, TieBreak};
@@ -290,10 +290,9 @@ pub fn through_round(league: &League, round: u32) -> League {
     past
 }
 
-/// The standings as a monospaced table: place, name, points, the tie-breaks of the format;
-/// a withdrawn player marked, adjudicated results noted below.
-pub fn standings_table(league: &League) -> String {
-    let lines = standings(league);
+/// `lines` (the [`standings`] of `league`) as a monospaced table: place, name, points, the
+/// tie-breaks of the format; a withdrawn player marked, adjudicated results noted below.
+pub fn standings_table(league: &League, lines: &[LeagueStanding]) -> String {
     let breaks = league.format.tie_breaks();
     let width = lines
         .iter()
@@ -306,7 +305,7 @@ pub fn standings_table(league: &League) -> String {
         out.push_str(&format!("  {:>5}", tie_break_name(*t)));
     }
     out.push('\n');
-    for l in &lines {
+    for l in lines {
         let mut name: String = l.standing.name.chars().take(24).collect();
         if l.withdrawn {
             name = format!("{}*", name.chars().take(23).collect::<String>());
@@ -340,6 +339,8 @@ pub fn standings_table(league: &League) -> String {
 /// games still run, the table.
 pub fn standings_post(row: &LeagueRow, after_round: Option<u32>) -> String {
     let league = &row.league;
+    let past = after_round.map(|round| through_round(league, round));
+    let lines = standings(past.as_ref().unwrap_or(league));
     let running = league
         .games
         .iter()
@@ -358,13 +359,12 @@ pub fn standings_post(row: &LeagueRow, after_round: Option<u32>) -> String {
             league.round_count()
         )
     } else {
-        let table = standings(league);
-        let first: Vec<String> = table
+        let first: Vec<String> = lines
             .iter()
             .filter(|l| l.standing.rank == 1)
             .map(|l| plain(&l.standing.name))
             .collect();
-        let winner = match (first.as_slice(), table.first()) {
+        let winner = match (first.as_slice(), lines.first()) {
             ([one], Some(l)) => {
                 format!(" Winner: {one} with {} points.", points(l.standing.points))
             }
@@ -377,10 +377,7 @@ pub fn standings_post(row: &LeagueRow, after_round: Option<u32>) -> String {
         };
         format!("{} · **final standings**.{winner}", title(league))
     };
-    let table = match after_round {
-        Some(round) => standings_table(&through_round(league, round)),
-        None => standings_table(league),
-    };
+    let table = standings_table(past.as_ref().unwrap_or(league), &lines);
     format!("{head}\n{table}")
 }
 
