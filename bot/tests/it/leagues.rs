@@ -68,6 +68,74 @@ async fn round_games(d: &Driver, id: i64, round: u32) -> Vec<(GameId, String, St
     out
 }
 
+/// `players` named `prefix1`, `prefix2`, ... with ids `base + 1`, `base + 2`, ...: start
+/// number `n` is the `n`th (equal ratings keep the order of joining).
+fn players(base: u64, prefix: &str, count: u64) -> Vec<SimUser> {
+    (1..=count)
+        .map(|n| SimUser::new(base + n, format!("{prefix}{n}")))
+        .collect()
+}
+
+/// carol creates league #1 named `name` (Atomic, `format`'s choice number, 1 day per move,
+/// rounds of 2 days, and `options`), `players` join in order with its post's button, and
+/// carol starts it.
+async fn started_league(
+    d: &Driver,
+    name: &str,
+    format: i64,
+    options: Vec<CommandOption>,
+    players: &[SimUser],
+) -> Outcome {
+    let mut all = vec![
+        CommandOption::string("name", name),
+        CommandOption::integer("variant", ATOMIC),
+        CommandOption::integer("format", format),
+        CommandOption::integer("days_per_move", 0),
+        CommandOption::integer("round_days", 2),
+    ];
+    all.extend(options);
+    league(d, &d.carol, "create", all).await?;
+    let post = channel_posts(d).last().unwrap().id;
+    for p in players {
+        d.click(p, post, "kb:lgjoin:1").await?;
+    }
+    league(
+        d,
+        &d.carol,
+        "start",
+        vec![CommandOption::string("league", "1")],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Both players move once in `thread`, Atomic's level main line (`Nf3 f6`: the engine scores
+/// it within a pawn).
+async fn open_game(d: &Driver, thread: u64, white: &SimUser, black: &SimUser) -> Outcome {
+    d.play(white, thread, "Nf3").await?;
+    d.play(black, thread, "f6").await?;
+    Ok(())
+}
+
+/// Ends the game in `thread` with White scoring `white_half_points` (2: Black resigns,
+/// 1: a draw agreed, 0: White resigns).
+async fn decide(
+    d: &Driver,
+    thread: u64,
+    white: &SimUser,
+    black: &SimUser,
+    white_half_points: u32,
+) -> Outcome {
+    match white_half_points {
+        2 => d.cmd(black, thread, "resign", vec![]).await.map(drop),
+        1 => {
+            d.cmd(white, thread, "draw", vec![]).await?;
+            d.cmd(black, thread, "draw", vec![]).await.map(drop)
+        }
+        _ => d.cmd(white, thread, "resign", vec![]).await.map(drop),
+    }
+}
+
 /// The thread of game `game` (posted by then).
 async fn thread_of(d: &Driver, game: GameId) -> Result<u64, DemoError> {
     let row = kaboom_store::games::get(&d.db, game)
@@ -352,29 +420,10 @@ mod swiss {
         async fn a_swiss_of_eleven_pairs_seven_rounds_with_byes_a_withdrawal_and_an_adjudication() -> Outcome {
             let d = TestBot::start().await?;
             let scheduler = d.scheduler(d.clock.clone(), SchedulerConfig::default());
-            let players: Vec<SimUser> = (1..=11u64)
-                .map(|n| SimUser::new(3000 + n, format!("s{n}")))
-                .collect();
+            let players = players(3000, "s", 11);
             let rank_of = |user: u64| (user - 3000) as u32;
-            league(
-                &d,
-                &d.carol,
-                "create",
-                vec![
-                    CommandOption::string("name", "Atomic Swiss"),
-                    CommandOption::integer("variant", ATOMIC),
-                    CommandOption::integer("format", 3),
-                    CommandOption::integer("rounds", 7),
-                    CommandOption::integer("days_per_move", 0),
-                    CommandOption::integer("round_days", 2),
-                ],
-            )
-            .await?;
-            let post = channel_posts(&d).last().unwrap().id;
-            for p in &players {
-                d.click(p, post, "kb:lgjoin:1").await?;
-            }
-            league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+            let rounds = vec![CommandOption::integer("rounds", 7)];
+            started_league(&d, "Atomic Swiss", 3, rounds, &players).await?;
             let withdrawn = 11u32;
             let mut byes: HashSet<u32> = HashSet::new();
             let mut met: HashSet<(u32, u32)> = HashSet::new();
@@ -419,9 +468,7 @@ mod swiss {
                         continue;
                     }
                     let thread = thread_of(&d, id).await?;
-                    // Atomic's main line: level (the engine scores it within a pawn).
-                    d.play(white, thread, "Nf3").await?;
-                    d.play(black, thread, "f6").await?;
+                    open_game(&d, thread, white, black).await?;
                     if round == 4 && board == 0 {
                         *points.entry(w).or_default() += 1;
                         *points.entry(b).or_default() += 1;
@@ -432,18 +479,14 @@ mod swiss {
                         *points.entry(other).or_default() += 2;
                         continue;
                     }
-                    if board % 3 == 2 {
-                        d.cmd(white, thread, "draw", vec![]).await?;
-                        d.cmd(black, thread, "draw", vec![]).await?;
-                        *points.entry(w).or_default() += 1;
-                        *points.entry(b).or_default() += 1;
-                    } else if w < b {
-                        d.cmd(black, thread, "resign", vec![]).await?;
-                        *points.entry(w).or_default() += 2;
-                    } else {
-                        d.cmd(white, thread, "resign", vec![]).await?;
-                        *points.entry(b).or_default() += 2;
-                    }
+                    let white_points = match board % 3 {
+                        2 => 1,
+                        _ if w < b => 2,
+                        _ => 0,
+                    };
+                    decide(&d, thread, white, black, white_points).await?;
+                    *points.entry(w).or_default() += white_points;
+                    *points.entry(b).or_default() += 2 - white_points;
                 }
                 let mut elapsed = 0;
                 if round == 4 {
@@ -647,28 +690,9 @@ kaboom_testkit::dbtest! {
     async fn a_double_round_robin_of_ten_plays_to_the_end() -> Outcome {
         let d = TestBot::start().await?;
         let scheduler = d.scheduler(d.clock.clone(), SchedulerConfig::default());
-        let players: Vec<SimUser> = (1..=10u64)
-            .map(|n| SimUser::new(2000 + n, format!("p{n}")))
-            .collect();
+        let players = players(2000, "p", 10);
         let rank_of = |user: u64| (user - 2000) as u32;
-        league(
-            &d,
-            &d.carol,
-            "create",
-            vec![
-                CommandOption::string("name", "Double Ten"),
-                CommandOption::integer("variant", ATOMIC),
-                CommandOption::integer("format", 2),
-                CommandOption::integer("days_per_move", 0),
-                CommandOption::integer("round_days", 2),
-            ],
-        )
-        .await?;
-        let post = channel_posts(&d).last().unwrap().id;
-        for p in &players {
-            d.click(p, post, "kb:lgjoin:1").await?;
-        }
-        league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        started_league(&d, "Double Ten", 2, Vec::new(), &players).await?;
         // (white rank, black rank, white's points x2, decided over the board)
         let mut log: Vec<(u32, u32, u32, bool)> = Vec::new();
         let withdrawn = 10u32;
@@ -688,19 +712,16 @@ kaboom_testkit::dbtest! {
                     continue;
                 }
                 let thread = thread_of(&d, *game).await?;
-                d.play(white, thread, "Nf3").await?;
-                d.play(black, thread, "f6").await?;
-                if (w + b + round) % 5 == 0 {
-                    d.cmd(white, thread, "draw", vec![]).await?;
-                    d.cmd(black, thread, "draw", vec![]).await?;
-                    log.push((w, b, 1, true));
+                open_game(&d, thread, white, black).await?;
+                let white_points = if (w + b + round) % 5 == 0 {
+                    1
                 } else if w < b {
-                    d.cmd(black, thread, "resign", vec![]).await?;
-                    log.push((w, b, 2, true));
+                    2
                 } else {
-                    d.cmd(white, thread, "resign", vec![]).await?;
-                    log.push((w, b, 0, true));
-                }
+                    0
+                };
+                decide(&d, thread, white, black, white_points).await?;
+                log.push((w, b, white_points, true));
             }
             if round == 5 {
                 league(
@@ -781,24 +802,8 @@ kaboom_testkit::dbtest! {
     async fn a_league_pauses_and_resumes_and_pauses_when_the_bot_is_removed() -> Outcome {
         let d = TestBot::start().await?;
         let scheduler = d.scheduler(d.clock.clone(), SchedulerConfig::default());
-        league(
-            &d,
-            &d.carol,
-            "create",
-            vec![
-                CommandOption::string("name", "Paused"),
-                CommandOption::integer("variant", ATOMIC),
-                CommandOption::integer("format", 0),
-                CommandOption::integer("days_per_move", 0),
-                CommandOption::integer("round_days", 2),
-            ],
-        )
-        .await?;
-        let post = channel_posts(&d).last().unwrap().id;
-        for user in [&d.alice, &d.bob, &d.carol] {
-            d.click(user, post, "kb:lgjoin:1").await?;
-        }
-        league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        let three = [d.alice.clone(), d.bob.clone(), d.carol.clone()];
+        started_league(&d, "Paused", 0, Vec::new(), &three).await?;
         d.clock.advance(DAY);
         let paused = league(&d, &d.carol, "pause", vec![CommandOption::string("league", "1")]).await?;
         assert_eq!(
