@@ -102,7 +102,7 @@ impl From<FakeError> for ControlError {
             FakeError::UnknownMessage(_)
             | FakeError::UnknownChannel(_)
             | FakeError::UnknownGuild(_) => StatusCode::NOT_FOUND,
-            FakeError::BotNotInGuild(_) => StatusCode::FORBIDDEN,
+            FakeError::BotNotInGuild(_) | FakeError::NotAMember { .. } => StatusCode::FORBIDDEN,
             FakeError::WrongChannelType(_)
             | FakeError::UnsupportedChannelType(_)
             | FakeError::ThreadArchived(_) => StatusCode::BAD_REQUEST,

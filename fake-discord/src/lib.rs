@@ -180,6 +180,15 @@ pub enum FakeError {
     /// A component interaction named a message the fake does not have.
     #[error("unknown message {0}: components can only be used on messages the fake stored")]
     UnknownMessage(u64),
+    /// A user acted in a guild they left ([`FakeDiscord::remove_member`]): Discord shows a
+    /// guild's channels only to its members.
+    #[error("user {user} is not a member of guild {guild}: they left it")]
+    NotAMember {
+        /// The guild.
+        guild: u64,
+        /// The user who left.
+        user: u64,
+    },
     /// An interaction named a channel the fake does not have.
     #[error(
         "unknown channel {0}: use text_channel_id(), add_thread() or dm_channel_for() to get a \
@@ -457,6 +466,53 @@ impl FakeDiscord {
         })
     }
 
+    /// Adds a role named `name` (no permissions of its own) to guild `guild_id`, as a
+    /// server admin does in Server Settings, and tells the gateway (GUILD_ROLE_CREATE,
+    /// <https://discord.com/developers/docs/events/gateway-events#guild-role-create>). Give
+    /// it to users with [`SimUser::with_roles`]; pass it in a ROLE option with
+    /// [`CommandOption::role`].
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownGuild`].
+    pub fn add_role(&self, guild_id: u64, name: &str) -> Result<u64, FakeError> {
+        self.shared.update(|s| {
+            let id = s.ids.next();
+            let guild = s
+                .guilds
+                .iter_mut()
+                .find(|g| g.id == guild_id)
+                .ok_or(FakeError::UnknownGuild(guild_id))?;
+            guild.roles.push((id, name.to_string()));
+            let role = s.added_role_json(guild_id, id);
+            s.broadcast(
+                "GUILD_ROLE_CREATE",
+                json!({ "guild_id": guild_id.to_string(), "role": role }),
+            );
+            Ok(id)
+        })
+    }
+
+    /// User `user_id` leaves guild `guild_id` (or is kicked): from then on Get Guild Member
+    /// answers 404 / 10007 Unknown Member for them
+    /// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#json>), and they
+    /// can no longer use the guild's commands or buttons ([`FakeError::NotAMember`]). The
+    /// GUILD_MEMBER_REMOVE event needs the privileged GUILD_MEMBERS intent, which the bot
+    /// does not ask for, so none is sent.
+    ///
+    /// # Errors
+    /// [`FakeError::UnknownGuild`].
+    pub fn remove_member(&self, guild_id: u64, user_id: u64) -> Result<(), FakeError> {
+        self.shared.update(|s| {
+            let guild = s
+                .guilds
+                .iter_mut()
+                .find(|g| g.id == guild_id)
+                .ok_or(FakeError::UnknownGuild(guild_id))?;
+            guild.departed.insert(user_id);
+            Ok(())
+        })
+    }
+
     // ---- knobs and setup -----------------------------------------------------------------
 
     /// Makes the user known (for `GET /users/{id}`, guild members, DM recipients). Users
@@ -711,6 +767,15 @@ impl FakeDiscord {
             {
                 return Err(FakeError::BotNotInGuild(guild));
             }
+            if let Some(guild) = guild
+                && s.guild(guild)
+                    .is_some_and(|g| g.departed.contains(&user.id))
+            {
+                return Err(FakeError::NotAMember {
+                    guild,
+                    user: user.id,
+                });
+            }
             let in_guild = guild.is_some();
             s.users.insert(user.id, user.clone());
             let (data, message) = make_data(s, guild)?;
@@ -808,6 +873,18 @@ impl FakeDiscord {
         let admin_role = State::admin_role_of(home);
         if let Some(resolved) = resolved_json(&users, guild.is_some(), &joined_at, admin_role) {
             data["resolved"] = resolved;
+        }
+        // ROLE options resolve to the role objects (Resolved Data structure: "roles: the ids
+        // and partial Role objects", https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-resolved-data-structure).
+        // A Discord client offers only the guild's own roles, so other ids resolve to nothing.
+        let mut role_ids = Vec::new();
+        options.iter().for_each(|o| o.role_ids(&mut role_ids));
+        let roles: serde_json::Map<String, Value> = role_ids
+            .into_iter()
+            .filter_map(|id| Some((id.to_string(), s.added_role_json(guild?, id)?)))
+            .collect();
+        if !roles.is_empty() {
+            data["resolved"]["roles"] = Value::Object(roles);
         }
         data
     }

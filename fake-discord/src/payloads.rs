@@ -109,6 +109,10 @@ pub struct SimUser {
     /// `permissions`). [`SimUser::new`] gives every permission (an Administrator); use
     /// [`SimUser::with_permissions`] for an ordinary member (e.g. [`MEMBER_PERMISSIONS`]).
     pub permissions: Permissions,
+    /// Roles made with [`crate::FakeDiscord::add_role`] that the user holds (besides the
+    /// Admin role of an Administrator), listed in the member's `roles`. They grant no
+    /// permission: `permissions` stays the user's whole set.
+    pub roles: Vec<u64>,
 }
 
 impl SimUser {
@@ -119,7 +123,14 @@ impl SimUser {
             username: username.into(),
             global_name: None,
             permissions: Permissions::all(),
+            roles: Vec::new(),
         }
+    }
+
+    /// The same user holding these roles (ids from [`crate::FakeDiscord::add_role`]).
+    pub fn with_roles(mut self, roles: Vec<u64>) -> Self {
+        self.roles = roles;
+        self
     }
 
     /// The same user with these permissions in the guild (instead of every permission).
@@ -141,14 +152,15 @@ impl SimUser {
         member
     }
 
-    /// The ids of the roles of this user: the Admin role for an Administrator, else none
-    /// (the `@everyone` role is implied, as on Discord).
+    /// The ids of the roles of this user: the Admin role for an Administrator, then the
+    /// roles given with [`SimUser::with_roles`] (the `@everyone` role is implied, as on
+    /// Discord).
     pub(crate) fn roles(&self, admin_role: u64) -> Vec<u64> {
-        if self.permissions.administrator() {
-            vec![admin_role]
-        } else {
-            Vec::new()
-        }
+        let admin = self.permissions.administrator().then_some(admin_role);
+        admin
+            .into_iter()
+            .chain(self.roles.iter().copied())
+            .collect()
     }
 
     /// The same user with a display name (`global_name`).
@@ -225,6 +237,25 @@ pub struct CommandOption {
     pub resolved_user: Option<SimUser>,
 }
 
+/// A role of a guild (<https://discord.com/developers/docs/topics/permissions#role-object>)
+/// with the given `permissions` string, at `position` in the role list (0 is `@everyone`).
+pub(crate) fn role_json(id: u64, name: &str, position: u64, permissions: &str) -> Value {
+    json!({
+        "id": id.to_string(),
+        "name": name,
+        "color": 0,
+        "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
+        "hoist": false,
+        "icon": null,
+        "unicode_emoji": null,
+        "position": position,
+        "permissions": permissions,
+        "managed": false,
+        "mentionable": false,
+        "flags": 0,
+    })
+}
+
 impl CommandOption {
     fn leaf(name: impl Into<String>, kind: u8, value: Value) -> Self {
         Self {
@@ -263,6 +294,13 @@ impl CommandOption {
         let mut option = Self::leaf(name, 6, Value::String(user.id.to_string()));
         option.resolved_user = Some(user.clone());
         option
+    }
+
+    /// A ROLE option (type 8): the value is the role's id; on dispatch the role (made with
+    /// [`crate::FakeDiscord::add_role`] in the interaction's guild) is added to
+    /// `data.resolved.roles` as Discord does.
+    pub fn role(name: impl Into<String>, role_id: u64) -> Self {
+        Self::leaf(name, 8, Value::String(role_id.to_string()))
     }
 
     /// A SUB_COMMAND (type 1) with its own options.
@@ -308,6 +346,19 @@ impl CommandOption {
             object["focused"] = Value::Bool(true);
         }
         object
+    }
+
+    /// All role ids given by ROLE options in this option and its nested options.
+    pub(crate) fn role_ids(&self, out: &mut Vec<u64>) {
+        if self.kind == 8
+            && let Some(id) = self.value.as_ref().and_then(Value::as_str)
+            && let Ok(id) = id.parse()
+        {
+            out.push(id);
+        }
+        for option in &self.options {
+            option.role_ids(out);
+        }
     }
 
     /// All users referred to by this option and its nested options.

@@ -39,6 +39,12 @@ pub struct FakeGuild {
     /// Whether the bot is in the guild: `false` after
     /// [`crate::FakeDiscord::remove_bot_from_guild`].
     pub bot_member: bool,
+    /// Roles added with [`crate::FakeDiscord::add_role`]: (id, name), after `@everyone`
+    /// and Admin.
+    pub roles: Vec<(u64, String)>,
+    /// Users who left the guild ([`crate::FakeDiscord::remove_member`]): Get Guild Member
+    /// answers 404 Unknown Member for them, and they cannot act there.
+    pub departed: std::collections::BTreeSet<u64>,
 }
 
 /// Discord's shortest thread `auto_archive_duration`, in minutes ("60, 1440, 4320, 10080",
@@ -263,6 +269,8 @@ impl State {
                 },
                 text_channel_id: ids.next(),
                 bot_member: true,
+                roles: Vec::new(),
+                departed: Default::default(),
             })
             .collect();
         let guild_id = guilds[0].id;
@@ -325,6 +333,16 @@ impl State {
     }
 
     /// Whether the bot is in guild `guild_id` (a guild of the fake it was not removed from).
+    /// The role JSON of role `role_id` added to guild `guild_id` with
+    /// [`crate::FakeDiscord::add_role`], if there is one.
+    pub(crate) fn added_role_json(&self, guild_id: u64, role_id: u64) -> Option<Value> {
+        let guild = self.guild(guild_id)?;
+        let (position, (id, name)) = (2..)
+            .zip(&guild.roles)
+            .find(|(_, (id, _))| *id == role_id)?;
+        Some(payloads::role_json(*id, name, position, "0"))
+    }
+
     pub(crate) fn bot_in_guild(&self, guild_id: u64) -> bool {
         self.guild(guild_id).is_some_and(|g| g.bot_member)
     }
@@ -431,35 +449,22 @@ impl State {
         let admin_role = Self::admin_role_of(guild.id);
         let joined_at = snowflake_timestamp(guild.id);
         let guild_id = guild.id.to_string();
-        let everyone = json!({
-            "id": guild_id,
-            "name": "@everyone",
-            "color": 0,
-            "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
-            "hoist": false,
-            "icon": null,
-            "unicode_emoji": null,
-            "position": 0,
-            "permissions": payloads::MEMBER_PERMISSIONS.bits().to_string(),
-            "managed": false,
-            "mentionable": false,
-            "flags": 0,
-        });
+        let everyone = payloads::role_json(
+            guild.id,
+            "@everyone",
+            0,
+            &payloads::MEMBER_PERMISSIONS.bits().to_string(),
+        );
         // Administrators (the bot, and users with Administrator) have this role.
-        let admin = json!({
-            "id": admin_role.to_string(),
-            "name": "Admin",
-            "color": 0,
-            "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
-            "hoist": false,
-            "icon": null,
-            "unicode_emoji": null,
-            "position": 1,
-            "permissions": payloads::ALL_PERMISSIONS,
-            "managed": false,
-            "mentionable": false,
-            "flags": 0,
-        });
+        let admin = payloads::role_json(admin_role, "Admin", 1, payloads::ALL_PERMISSIONS);
+        let mut roles = vec![everyone, admin];
+        roles.extend(
+            guild
+                .roles
+                .iter()
+                .zip(2..)
+                .map(|((id, name), position)| payloads::role_json(*id, name, position, "0")),
+        );
         let mut members = vec![payloads::member_json(
             &self.bot_user_json(),
             &joined_at,
@@ -467,7 +472,10 @@ impl State {
         )];
         let mut user_ids: Vec<&u64> = self.users.keys().collect();
         user_ids.sort();
-        for id in user_ids.into_iter().filter(|_| presences_intent) {
+        for id in user_ids
+            .into_iter()
+            .filter(|id| presences_intent && !guild.departed.contains(id))
+        {
             let user = &self.users[id];
             members.push(payloads::member_json(
                 &user.to_json(),
@@ -493,7 +501,7 @@ impl State {
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [everyone, admin],
+            "roles": roles,
             "emojis": [],
             "features": [],
             "mfa_level": 0,
@@ -1954,9 +1962,12 @@ impl State {
             ("POST", ["channels", _, "typing"]) => (204, None),
             // https://discord.com/developers/docs/resources/guild#get-guild-member
             ("GET", ["guilds", gid, "members", uid]) => {
+                let guild = parse_id(gid)
+                    .and_then(|g| self.guild(g))
+                    .filter(|g| g.bot_member);
                 match (
-                    parse_id(gid).filter(|g| self.bot_in_guild(*g)),
-                    parse_id(uid),
+                    guild.map(|g| g.id),
+                    parse_id(uid).filter(|u| guild.is_some_and(|g| !g.departed.contains(u))),
                 ) {
                     (Some(gid), Some(uid)) => {
                         let user = self.user_json(uid);

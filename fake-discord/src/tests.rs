@@ -285,6 +285,57 @@ async fn interactions_deserialize_in_serenity() {
     ));
 }
 
+/// Roles: a role an admin adds is announced (GUILD_ROLE_CREATE), listed in the holder's
+/// `member.roles`, and resolved in a ROLE option; a member who left is Unknown Member to
+/// Get Guild Member (404 / 10007) and can no longer use the guild's commands.
+#[tokio::test]
+async fn roles_resolve_and_members_who_left_are_unknown() {
+    use reqwest::Method;
+    let fake = FakeDiscord::start().await.unwrap();
+    let mut events = fake_session(&fake);
+    let guild = fake.guild_id();
+    let role = fake.add_role(guild, "League organisers").unwrap();
+    let (name, created) = events.recv().await.unwrap();
+    assert_eq!(name, "GUILD_ROLE_CREATE");
+    let event: serenity::GuildRoleCreateEvent = parse("GUILD_ROLE_CREATE", &created);
+    assert_eq!(
+        (event.role.id.get(), event.role.name.as_str()),
+        (role, "League organisers")
+    );
+
+    let carol = SimUser::new(1003, "carol")
+        .with_permissions(MEMBER_PERMISSIONS)
+        .with_roles(vec![role]);
+    fake.slash_command(
+        &carol,
+        fake.text_channel_id(),
+        "settings",
+        vec![CommandOption::role("organisers", role)],
+    )
+    .unwrap();
+    let (_, payload) = events.recv().await.unwrap();
+    let serenity::Interaction::Command(command) = parse("role option", &payload) else {
+        panic!("not a command: {payload:#}");
+    };
+    let member = command.member.as_ref().expect("a member in a guild");
+    assert_eq!(member.roles, [serenity::RoleId::new(role)]);
+    let options = command.data.options();
+    assert!(
+        matches!(options[0].value, serenity::ResolvedValue::Role(r) if r.id.get() == role && r.name == "League organisers"),
+        "{payload:#}"
+    );
+
+    let path = format!("/guilds/{guild}/members/{}", carol.id);
+    assert_eq!(fake.bot_request(Method::GET, &path, None).await.0, 200);
+    fake.remove_member(guild, carol.id).unwrap();
+    let (status, body) = fake.bot_request(Method::GET, &path, None).await;
+    assert_eq!((status, body["code"].clone()), (404, json!(10007)));
+    assert!(matches!(
+        fake.slash_command(&carol, fake.text_channel_id(), "settings", vec![]),
+        Err(FakeError::NotAMember { guild: g, user: 1003 }) if g == guild
+    ));
+}
+
 #[tokio::test]
 async fn callbacks_are_recorded_and_acknowledged_once() {
     use reqwest::Method;

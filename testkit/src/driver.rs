@@ -55,6 +55,8 @@ pub struct Driver {
     services_for: ServicesFor,
     outbox_waker: OutboxWaker,
     shards: Arc<serenity::ShardManager>,
+    /// The bot client's REST client (the schedulers' league membership check uses it).
+    http: Arc<serenity::Http>,
     running: tokio::task::JoinHandle<()>,
 }
 
@@ -110,6 +112,7 @@ impl Driver {
             .await
             .map_err(|e| step(format!("the bot client does not build: {e}")))?;
         let shards = client.shard_manager.clone();
+        let http = client.http.clone();
         let running = tokio::spawn(async move {
             let _ = client.start().await;
         });
@@ -143,6 +146,7 @@ impl Driver {
             services_for,
             outbox_waker,
             shards,
+            http,
             running,
         })
     }
@@ -164,7 +168,9 @@ impl Driver {
             config,
             kaboom_discord::messages::scheduler_wording(),
         )
-        .with_leagues(services.with_effects(planner))
+        .with_leagues(services.with_effects(planner).with_membership(Arc::new(
+            kaboom_discord::members::DiscordMembership::new(self.http.clone()),
+        )))
     }
 
     /// Waits (at most [`WAIT`]) until the bot's outbox has posted everything due.

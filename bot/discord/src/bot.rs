@@ -81,7 +81,10 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                 // Every side effect of a change goes through the outbox; its
                 // deliverer first posts what a crash or a failure left.
                 let planner = crate::outbox::DiscordEffects::for_services(&services);
-                let services = services.with_effects(planner);
+                let membership = crate::members::DiscordMembership::new(ctx.http.clone());
+                let services = services
+                    .with_effects(planner)
+                    .with_membership(Arc::new(membership));
                 let outbox = crate::outbox::Deliverer::spawn(services.clone(), ctx.http.clone());
                 // The practice opponent plays as the bot's own user; its worker
                 // first plays whatever turns a restart left.
@@ -175,7 +178,9 @@ pub async fn serve(config: Config) -> Result<(), Error> {
         crate::messages::scheduler_wording(),
     )
     .with_waker(waker)
-    .with_leagues(league_services)
+    .with_leagues(league_services.with_membership(Arc::new(
+        crate::members::DiscordMembership::new(client.http.clone()),
+    )))
     .spawn();
     run_gateway(&mut client, config.shards).await
 }

@@ -3,7 +3,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use kaboom_domain::ids::{ChannelId, GuildId, MessageId, UserId};
+use kaboom_domain::ids::{ChannelId, GuildId, MessageId, RoleId, UserId};
 
 /// A serenity id as the domain's.
 pub(crate) trait Domain {
@@ -40,4 +40,4 @@ macro_rules! both_ways {
     )*};
 }
 
-both_ways!(UserId, ChannelId, GuildId, MessageId);
+both_ways!(UserId, ChannelId, GuildId, MessageId, RoleId);

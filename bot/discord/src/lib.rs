@@ -14,6 +14,7 @@ pub mod components;
 pub mod config;
 pub mod flows;
 pub(crate) mod ids;
+pub mod members;
 pub mod messages;
 pub mod notifier;
 pub mod outbox;

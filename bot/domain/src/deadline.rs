@@ -188,6 +188,7 @@ impl Default for SchedulerConfig {
                 nudge_shares: vec![50, 80],
                 idle_first_secs: 48 * HOUR,
                 idle_repeat_secs: 7 * 24 * HOUR,
+                league_organisers: None,
             },
             batch: 256,
         }
@@ -234,6 +235,7 @@ mod tests {
             nudge_shares: vec![50, 80],
             idle_first_secs: 2 * DAY,
             idle_repeat_secs: 7 * DAY,
+            league_organisers: None,
         }
     }
 

@@ -146,3 +146,7 @@ snowflake!(
     /// A Discord message's id.
     MessageId
 );
+snowflake!(
+    /// A Discord role's id (a server's roles: `/settings server league_organisers`).
+    RoleId
+);

@@ -1,5 +1,8 @@
-//! Nudge settings: how a player wants to be reminded, and a server's reminder defaults.
+//! Nudge settings: how a player wants to be reminded, and a server's settings (reminder
+//! defaults, league organisers).
 //! Stored by the store crate (`kaboom_store::settings`); read by the deadline policy.
+
+use crate::ids::RoleId;
 
 /// Where a player's nudges go; stored as its name ([`NudgeVia::name`], and `FromStr` back).
 #[derive(Copy, Clone, Eq, PartialEq, Debug, strum::EnumString, strum::IntoStaticStr)]
@@ -38,7 +41,7 @@ impl Default for UserSettings {
     }
 }
 
-/// A server's nudge settings.
+/// A server's settings (`/settings server`): its reminder thresholds and who may run leagues.
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub struct GuildSettings {
     /// Shares of the time per move (percent, 1-99, ascending) at which the player to move
@@ -48,6 +51,9 @@ pub struct GuildSettings {
     pub idle_first_secs: i64,
     /// Untimed games: then again every this many seconds.
     pub idle_repeat_secs: i64,
+    /// The role whose members may create and manage leagues, besides the members with the
+    /// Manage Server permission; `None`: those members only.
+    pub league_organisers: Option<RoleId>,
 }
 
 /// `50,80` -> `[50, 80]`: percentages 1-99, sorted, duplicates removed.

@@ -33,7 +33,7 @@ use kaboom_store::games::{self, GameState, NewGame};
 use kaboom_store::leagues::{self, FinishedGame, LeaguePlace, LeagueRow};
 
 use super::{Core, Ended, Leagues, ServiceError, Snapshot, outbox, refuse};
-use kaboom_domain::ids::{GameId, GuildId, MessageId, UserId};
+use kaboom_domain::ids::{GameId, GuildId, MessageId, RoleId, UserId};
 
 /// Positions the engine searches to adjudicate a game (a fixed budget: the same position
 /// always gets the same verdict).
@@ -69,6 +69,34 @@ pub enum LeagueRefusal {
     NoAbort,
     /// The league changed while this change was made: nothing was written; try again.
     Busy,
+    /// Only members with Manage Server, or with the server's league organiser role
+    /// (`/settings server league_organisers`), create and manage leagues.
+    NotOrganiser {
+        /// The server's league organiser role, if it set one.
+        role: Option<RoleId>,
+    },
+}
+
+/// Whether a user is still a member of a server, asked when a league's sign-up closes so
+/// that players who left the server are taken off the list instead of being paired (the
+/// Discord layer asks Discord's Get Guild Member).
+pub trait Membership: Send + Sync {
+    /// `Some(true)` for a member, `Some(false)` when Discord says the user is not one
+    /// (404 Unknown Member), `None` when it cannot tell (then the player stays).
+    fn is_member(
+        &self,
+        guild: GuildId,
+        user: UserId,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<bool>> + Send + '_>>;
+}
+
+/// Who is asking to create or manage a league: what the member's interaction says of them.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Organiser {
+    /// Whether the member has the Manage Server permission in the channel.
+    pub manage_server: bool,
+    /// The member's roles.
+    pub roles: Vec<RoleId>,
 }
 
 impl From<LeagueError> for ServiceError {
@@ -111,6 +139,11 @@ pub enum LeagueEvent {
     SignUpChanged,
     /// Sign-up closed and the players were seeded (the sign-up post loses its buttons).
     SignUpClosed,
+    /// These players had left the server when sign-up closed: they were taken off the list.
+    LeftServer {
+        /// The players (id and name shown), in sign-up order.
+        players: Vec<(UserId, String)>,
+    },
     /// Sign-up closed with too few players: the league is called off.
     Cancelled {
         /// Players signed up.
@@ -294,6 +327,25 @@ fn pgn_escape(text: &str) -> String {
         .collect()
 }
 
+/// Takes the players in `departed` who are still signed up to `league` off its list
+/// (before sign-up closes), and says so.
+fn take_off(league: &mut League, departed: &[UserId]) -> Vec<LeagueEvent> {
+    let mut players = Vec::new();
+    for &user in departed {
+        let name = league.entrant_by_user(user).map(|e| e.name.clone());
+        if let Some(name) = name
+            && league.leave(user).is_ok()
+        {
+            players.push((user, name));
+        }
+    }
+    if players.is_empty() {
+        Vec::new()
+    } else {
+        vec![LeagueEvent::LeftServer { players }]
+    }
+}
+
 /// A verdict computed before the write transaction, with the game it was searched on:
 /// valid while the game is at `ply`.
 struct Verdict {
@@ -304,6 +356,48 @@ struct Verdict {
 }
 
 impl Leagues<'_> {
+    /// Checks that `member` may create and manage leagues in `guild`: Manage Server, or the
+    /// server's league organiser role (docs/leagues.md, "Who runs a league").
+    ///
+    /// # Errors
+    /// [`LeagueRefusal::NotOrganiser`] naming the role, if the server set one;
+    /// [`ServiceError::Storage`] on a database failure.
+    pub async fn check_organiser(
+        self,
+        guild: GuildId,
+        member: &Organiser,
+    ) -> Result<(), ServiceError> {
+        if member.manage_server {
+            return Ok(());
+        }
+        let role = kaboom_store::settings::guild(&self.core.db, guild)
+            .await?
+            .and_then(|s| s.league_organisers);
+        match role {
+            Some(role) if member.roles.contains(&role) => Ok(()),
+            role => Err(LeagueRefusal::NotOrganiser { role }.into()),
+        }
+    }
+
+    /// The entrants of `row` who left its server, in sign-up order: none without a
+    /// [`Membership`] check (see [`Services::with_membership`](super::Services::with_membership)) or while the
+    /// league is past sign-up; a player the check cannot tell about stays.
+    async fn departed(self, row: &LeagueRow) -> Vec<UserId> {
+        let Some(membership) = &self.core.membership else {
+            return Vec::new();
+        };
+        if row.league.status != league::LeagueStatus::SignUp {
+            return Vec::new();
+        }
+        let mut departed = Vec::new();
+        for entrant in &row.league.entrants {
+            if membership.is_member(row.guild_id, entrant.user_id).await == Some(false) {
+                departed.push(entrant.user_id);
+            }
+        }
+        departed
+    }
+
     /// Creates a league in sign-up and writes its sign-up post.
     ///
     /// # Errors
@@ -473,10 +567,12 @@ impl Leagues<'_> {
     /// [`LeagueError::SignUpClosed`] once started or [`LeagueError::TooFewPlayers`] (the
     /// league stays in sign-up).
     pub async fn start(self, id: i64, guild: GuildId) -> Result<LeagueRow, ServiceError> {
+        let departed = self.departed(&self.get(id, guild).await?).await;
         let (mut tx, row, now) = self.open(id, Some(guild)).await?;
         let mut league = row.league.clone();
+        let mut events = take_off(&mut league, &departed);
         league.close_sign_up(initial_colour()?)?;
-        let mut events = vec![LeagueEvent::SignUpClosed];
+        events.push(LeagueEvent::SignUpClosed);
         events.extend(
             self.core
                 .advance(&mut tx, &row, &mut league, now, &HashMap::new())
@@ -626,13 +722,25 @@ impl Leagues<'_> {
     /// One league's step of the sweep: the results recorded, and the change written.
     async fn step(self, id: i64, now: i64) -> Result<(usize, Option<LeagueChange>), ServiceError> {
         let verdicts = self.verdicts(id, now).await?;
+        let departed = match leagues::get(&self.core.db, id).await? {
+            Some(row) if league::round_due(&row.league, now) == RoundDue::CloseSignUp => {
+                self.departed(&row).await
+            }
+            _ => Vec::new(),
+        };
         let (mut tx, row, _) = self.open(id, None).await?;
         let mut league = row.league.clone();
         let results = self.core.record_results(&mut tx, id, &mut league).await?;
-        let events = self
-            .core
-            .advance(&mut tx, &row, &mut league, now, &verdicts)
-            .await?;
+        let mut events = if league::round_due(&league, now) == RoundDue::CloseSignUp {
+            take_off(&mut league, &departed)
+        } else {
+            Vec::new()
+        };
+        events.extend(
+            self.core
+                .advance(&mut tx, &row, &mut league, now, &verdicts)
+                .await?,
+        );
         // Saved even when nothing happened: the next check moves on, so that the league is
         // not looked at again before something is due.
         let change = self.save(tx, row, league, events, now).await?;

@@ -282,6 +282,8 @@ pub(crate) struct Core {
     pub(crate) replays: Arc<replay::ReplayCache>,
     /// The practice opponent's searches and the waker of its worker.
     pub(crate) engine: engine::EngineRunner,
+    /// Who is still a member of a server, asked when a league's sign-up closes.
+    pub(crate) membership: Option<Arc<dyn leagues::Membership>>,
 }
 
 macro_rules! aggregate {
@@ -406,6 +408,7 @@ impl Services {
             cpu: replay::CpuPool::for_this_machine(),
             replays: Arc::new(replay::ReplayCache::default()),
             engine: engine::EngineRunner::default(),
+            membership: None,
         };
         Services {
             core: Arc::new(core),
@@ -479,6 +482,13 @@ impl Services {
         waker: kaboom_domain::deadline::SchedulerWaker,
     ) -> Services {
         self.core_mut().scheduler_waker = waker;
+        self
+    }
+
+    /// The same services asking `membership` which players left the server when a league's
+    /// sign-up closes (without it, nobody is taken off).
+    pub fn with_membership(mut self, membership: Arc<dyn leagues::Membership>) -> Services {
+        self.core_mut().membership = Some(membership);
         self
     }
 

@@ -1,12 +1,45 @@
-//! Players' and servers' settings: reminders (`/settings me`, `/settings server`).
+//! Players' and servers' settings: reminders (`/settings me`, `/settings server`) and a
+//! server's league organisers.
 
-use kaboom_domain::ids::{GuildId, UserId};
+use kaboom_domain::ids::{GuildId, RoleId, UserId};
 use kaboom_store::settings::{self, GuildSettings, NudgeVia, UserSettings};
 
 use super::{Refusal, ServiceError, Settings};
 
 /// The hours a server may set for untimed games' reminders: from one hour to 90 days.
 pub const REMINDER_HOURS: std::ops::RangeInclusive<i64> = 1..=24 * 90;
+
+/// What `/settings server` changes; each field left `None` stays as it is.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct GuildChange<'a> {
+    /// Timed games: the shares of the time per move at which to remind, e.g. `"50,80"`.
+    pub shares: Option<&'a str>,
+    /// Untimed games: hours before the first reminder, in [`REMINDER_HOURS`].
+    pub idle_hours: Option<i64>,
+    /// Untimed games: hours between the next reminders, in [`REMINDER_HOURS`].
+    pub repeat_hours: Option<i64>,
+    /// Who may create and manage leagues besides Manage Server members.
+    pub league_organisers: Option<LeagueOrganisers>,
+}
+
+/// Who may create and manage a server's leagues (docs/leagues.md, "Who runs a league").
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum LeagueOrganisers {
+    /// Members with the Manage Server permission only.
+    ManageServerOnly,
+    /// Those, and the members holding this role.
+    AlsoRole(RoleId),
+}
+
+impl LeagueOrganisers {
+    /// The role that may organise besides Manage Server members, if any.
+    pub fn role(self) -> Option<RoleId> {
+        match self {
+            LeagueOrganisers::ManageServerOnly => None,
+            LeagueOrganisers::AlsoRole(role) => Some(role),
+        }
+    }
+}
 
 impl Settings<'_> {
     /// `user`'s reminder settings after changing what is given (`nudges` on or off, `via`
@@ -31,11 +64,11 @@ impl Settings<'_> {
         Ok(s)
     }
 
-    /// Server `guild`'s reminder settings after changing what is given: `shares` of a timed
-    /// game's time per move at which to remind (percentages, e.g. `"50,80"`), and for untimed
-    /// games the hours before the first reminder (`idle_hours`) and between the next ones
-    /// (`repeat_hours`), each in [`REMINDER_HOURS`]. A server that set nothing starts from the
-    /// running scheduler's defaults; nothing is written when nothing is given.
+    /// Server `guild`'s settings after applying `change`: `shares` of a timed game's time per
+    /// move at which to remind (percentages, e.g. `"50,80"`), for untimed games the hours
+    /// before the first reminder (`idle_hours`) and between the next ones (`repeat_hours`),
+    /// each in [`REMINDER_HOURS`], and who may run leagues. A server that set nothing starts
+    /// from the running scheduler's defaults; nothing is written when nothing is given.
     ///
     /// # Errors
     /// [`ServiceError::Refused`] ([`Refusal::BadSetting`], saying what would be right) for a
@@ -43,14 +76,21 @@ impl Settings<'_> {
     pub async fn update_guild(
         self,
         guild: GuildId,
-        shares: Option<&str>,
-        idle_hours: Option<i64>,
-        repeat_hours: Option<i64>,
+        change: GuildChange<'_>,
     ) -> Result<GuildSettings, ServiceError> {
         let mut s = settings::guild(&self.core.db, guild)
             .await?
             .unwrap_or_else(|| self.core.scheduler.defaults.clone());
-        let changed = shares.is_some() || idle_hours.is_some() || repeat_hours.is_some();
+        let GuildChange {
+            shares,
+            idle_hours,
+            repeat_hours,
+            league_organisers,
+        } = change;
+        let changed = shares.is_some()
+            || idle_hours.is_some()
+            || repeat_hours.is_some()
+            || league_organisers.is_some();
         if let Some(text) = shares {
             s.nudge_shares = settings::parse_shares(text)
                 .map_err(|reason| ServiceError::Refused(Refusal::BadSetting { reason }))?;
@@ -67,6 +107,9 @@ impl Settings<'_> {
                 }
                 *field = h * 3600;
             }
+        }
+        if let Some(organisers) = league_organisers {
+            s.league_organisers = organisers.role();
         }
         if changed {
             settings::put_guild(&self.core.db, guild, &s, self.core.clock.now()).await?;

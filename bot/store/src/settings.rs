@@ -1,10 +1,11 @@
 //! The `user_settings` and `guild_settings` tables: how a player wants to be
-//! nudged, and a server's nudge defaults. A missing row means "the defaults".
+//! nudged, and a server's settings (nudge defaults, league organisers). A missing row means
+//! "the defaults".
 
 use super::sql::{On, query};
 
 use super::{Db, StorageError, parse_stored};
-use kaboom_domain::ids::{GuildId, UserId};
+use kaboom_domain::ids::{GuildId, RoleId, UserId};
 
 pub use kaboom_domain::settings::{
     GuildSettings, NudgeVia, UserSettings, format_shares, parse_shares,
@@ -83,6 +84,7 @@ struct StoredGuild {
     nudge_shares: String,
     idle_first_secs: i64,
     idle_repeat_secs: i64,
+    league_role_id: Option<i64>,
 }
 
 fn read_guild(row: Option<StoredGuild>) -> Result<Option<GuildSettings>, StorageError> {
@@ -91,13 +93,18 @@ fn read_guild(row: Option<StoredGuild>) -> Result<Option<GuildSettings>, Storage
             nudge_shares: parse_shares(&r.nudge_shares).map_err(StorageError::Corrupt)?,
             idle_first_secs: r.idle_first_secs,
             idle_repeat_secs: r.idle_repeat_secs,
+            league_organisers: r
+                .league_role_id
+                .map(RoleId::try_from)
+                .transpose()
+                .map_err(|e| StorageError::Corrupt(e.to_string()))?,
         })
     })
     .transpose()
 }
 
 /// The query of [`guild`] (for `EXPLAIN QUERY PLAN` in the benchmark).
-pub const GUILD: &str = "SELECT nudge_shares, idle_first_secs, idle_repeat_secs FROM guild_settings WHERE guild_id = $1";
+pub const GUILD: &str = "SELECT nudge_shares, idle_first_secs, idle_repeat_secs, league_role_id FROM guild_settings WHERE guild_id = $1";
 
 /// The server's stored settings, if an admin set any, on the pool or inside a transaction.
 ///
@@ -124,15 +131,17 @@ pub async fn put_guild(
     let mut tx = db.begin_write().await?;
     query(
         "INSERT INTO guild_settings (guild_id, nudge_shares, idle_first_secs, idle_repeat_secs,
-            updated_at) VALUES ($1, $2, $3, $4, $5)
+            league_role_id, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (guild_id) DO UPDATE SET nudge_shares = excluded.nudge_shares,
             idle_first_secs = excluded.idle_first_secs,
-            idle_repeat_secs = excluded.idle_repeat_secs, updated_at = excluded.updated_at",
+            idle_repeat_secs = excluded.idle_repeat_secs,
+            league_role_id = excluded.league_role_id, updated_at = excluded.updated_at",
     )
     .bind(guild)
     .bind(format_shares(&s.nudge_shares))
     .bind(s.idle_first_secs)
     .bind(s.idle_repeat_secs)
+    .bind(s.league_organisers)
     .bind(now)
     .execute(&mut tx)
     .await?;

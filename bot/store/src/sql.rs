@@ -20,7 +20,7 @@ use sqlx::sqlite::{SqliteArguments, SqliteRow};
 use sqlx::{FromRow, Postgres, Sqlite};
 
 use super::{Db, Engine, Pool, Tx, TxInner};
-use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, RoleId, UserId};
 
 /// A bound value: the kinds of values the schema stores, each possibly `NULL` (the `None`
 /// keeps the SQL type, which PostgreSQL checks).
@@ -70,6 +70,7 @@ to_arg!(Int:
     ChannelId => i64::from,
     GuildId => i64::from,
     MessageId => i64::from,
+    RoleId => i64::from,
 );
 to_arg!(Text:
     String => |v| v,

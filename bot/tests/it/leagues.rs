@@ -215,14 +215,41 @@ kaboom_testkit::dbtest! {
             "**Autumn Atomic** · Atomic, single round-robin\nCasual · 1 day per move · rounds of 2 days\nSign-up is open until an organiser starts the league. Organiser: <@1003>. Press **Join** to take part.\n\nPlayers (4):\n1. alice (1500)\n2. bob (1500)\n3. carol (1500)\n4. dave (1500)"
         );
 
-        // A member without Manage Server cannot start it.
-        let member = SimUser::new(1005, "erin").with_permissions(fake_discord::MEMBER_PERMISSIONS);
-        let refused = league(&d, &member, "start", vec![CommandOption::string("league", "1")]).await?;
+        // A member without Manage Server cannot start it, until an admin makes a role of
+        // hers the server's league organisers (`/settings server league_organisers`).
+        let erin = SimUser::new(1005, "erin").with_permissions(fake_discord::MEMBER_PERMISSIONS);
+        let refused = league(&d, &erin, "start", vec![CommandOption::string("league", "1")]).await?;
         assert_eq!(
             refused,
-            "`/league start` needs the Manage Server permission, which you do not have in this server. Ask a server admin to do it."
+            "Only members with the Manage Server permission create and manage leagues in this server. A server admin can let a role do it too with `/settings server league_organisers`."
         );
-        let started = league(&d, &d.carol, "start", vec![CommandOption::string("league", "1")]).await?;
+        let role = d.fake.add_role(d.fake.guild_id(), "League organisers")?;
+        let set = d
+            .cmd(
+                &d.alice,
+                d.fake.text_channel_id(),
+                "settings",
+                vec![CommandOption::subcommand(
+                    "server",
+                    vec![CommandOption::role("league_organisers", role)],
+                )],
+            )
+            .await?;
+        assert_eq!(
+            set.content(),
+            Some(format!("Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 48 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server and the <@&{role}> role.").as_str())
+        );
+        let refused = league(&d, &erin, "start", vec![CommandOption::string("league", "1")]).await?;
+        assert_eq!(
+            refused,
+            format!("Only members with the Manage Server permission or the <@&{role}> role create and manage leagues in this server.")
+        );
+        // frank joins, then leaves the server: starting the league takes him off the list.
+        let frank = SimUser::new(1006, "frank");
+        d.click(&frank, post_id, "kb:lgjoin:1").await?;
+        d.fake.remove_member(d.fake.guild_id(), frank.id)?;
+        let erin = erin.with_roles(vec![role]);
+        let started = league(&d, &erin, "start", vec![CommandOption::string("league", "1")]).await?;
         assert_eq!(
             started,
             "**Autumn Atomic** · Atomic, single round-robin has started with 4 players: round 1's games are posted in its channel."
@@ -238,7 +265,12 @@ kaboom_testkit::dbtest! {
                 .collect::<Vec<_>>()
         };
         assert_eq!(names(&r1), ["alice-dave", "bob-carol"]);
-        let round_post = channel_posts(&d).last().unwrap().content().to_string();
+        let posts = channel_posts(&d);
+        assert_eq!(
+            posts[posts.len() - 2].content(),
+            "frank has left the server and was taken off the players of **Autumn Atomic** · Atomic, single round-robin."
+        );
+        let round_post = posts.last().unwrap().content().to_string();
         let deadline = kaboom_testkit::fixture::T0 + 2 * DAY;
         assert_eq!(
             round_post,

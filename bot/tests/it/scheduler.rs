@@ -681,6 +681,7 @@ kaboom_testkit::dbtest! {
                 nudge_shares: vec![25],
                 idle_first_secs: DAY,
                 idle_repeat_secs: 2 * DAY,
+                league_organisers: None,
             },
             T0,
         )
@@ -720,6 +721,8 @@ kaboom_testkit::dbtest! {
     #[tokio::test]
     async fn settings_command_logic_changes_and_describes() {
         use kaboom_discord::commands::settings::{apply_guild, apply_user};
+        use kaboom_domain::ids::RoleId;
+        use kaboom_service::settings::{GuildChange, LeagueOrganisers};
         let w = world().await;
         let db = w.services.db();
         let text = apply_user(&w.services, ALICE, None, None).await.unwrap();
@@ -737,16 +740,39 @@ kaboom_testkit::dbtest! {
                 via: NudgeVia::Thread
             }
         );
-        let text = apply_guild(&w.services, GUILD, Some("90, 60"), Some(24), None)
-            .await
-            .unwrap();
-        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.");
-        let bad = apply_guild(&w.services, GUILD, Some("150"), None, None).await;
+        let change = GuildChange {
+            shares: Some("90, 60"),
+            idle_hours: Some(24),
+            ..GuildChange::default()
+        };
+        let text = apply_guild(&w.services, GUILD, change).await.unwrap();
+        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.");
+        let change = GuildChange {
+            league_organisers: Some(LeagueOrganisers::AlsoRole(RoleId(77))),
+            ..GuildChange::default()
+        };
+        let text = apply_guild(&w.services, GUILD, change).await.unwrap();
+        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server and the <@&77> role.");
+        let change = GuildChange {
+            league_organisers: Some(LeagueOrganisers::ManageServerOnly),
+            ..GuildChange::default()
+        };
+        let text = apply_guild(&w.services, GUILD, change).await.unwrap();
+        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.", "the role is cleared");
+        let change = GuildChange {
+            shares: Some("150"),
+            ..GuildChange::default()
+        };
+        let bad = apply_guild(&w.services, GUILD, change).await;
         assert!(
             matches!(&bad, Err(ServiceError::Refused(Refusal::BadSetting { reason })) if reason.contains("1 to 99")),
             "{bad:?}"
         );
-        let bad = apply_guild(&w.services, GUILD, None, Some(0), None).await;
+        let change = GuildChange {
+            idle_hours: Some(0),
+            ..GuildChange::default()
+        };
+        let bad = apply_guild(&w.services, GUILD, change).await;
         assert!(
             matches!(&bad, Err(ServiceError::Refused(Refusal::BadSetting { reason })) if reason.contains("idle_hours")),
             "{bad:?}"

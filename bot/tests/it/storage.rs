@@ -22,6 +22,7 @@ kaboom_testkit::dbtest! {
             nudge_shares: vec![25, 75],
             idle_first_secs: 3600,
             idle_repeat_secs: 7200,
+            league_organisers: None,
         };
         put_guild(&db, GuildId(9), &g, 1).await.unwrap();
         assert_eq!(guild(&db, GuildId(9)).await.unwrap(), Some(g));

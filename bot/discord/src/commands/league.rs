@@ -6,7 +6,7 @@
 use kaboom_domain::league::{self, ByeValue, LeagueFormat, LeagueSettings, SignUp};
 use kaboom_pairing::berger::Cycles;
 use kaboom_rules::GameOptions;
-use kaboom_service::leagues::{LeagueRefusal, NewLeague};
+use kaboom_service::leagues::{LeagueRefusal, NewLeague, Organiser};
 use kaboom_service::{DEFAULT_DAYS_PER_MOVE, ServiceError};
 use kaboom_store::leagues::{LeaguePlace, LeagueRow};
 use poise::serenity_prelude as serenity;
@@ -148,6 +148,9 @@ enum Change {
 /// privately.
 async fn change(ctx: Context<'_>, league: &str, what: Change) -> Result<(), Error> {
     let (guild, id) = league_option(ctx, league)?;
+    if !matches!(what, Change::Withdraw) {
+        check_organiser(ctx, guild).await?;
+    }
     let leagues = ctx.data().services.leagues();
     let (row, text): (_, fn(&LeagueRow) -> String) = match what {
         Change::Start => (leagues.start(id, guild).await?, words::started),
@@ -161,6 +164,30 @@ async fn change(ctx: Context<'_>, league: &str, what: Change) -> Result<(), Erro
     };
     ctx.data().outbox.settle_league(row.id).await?;
     say_private(ctx, text(&row)).await
+}
+
+/// Refuses unless the author may create and manage leagues in `guild`: the Manage Server
+/// permission (the interaction member's `permissions`, which Discord computes for the
+/// channel: <https://discord.com/developers/docs/resources/guild#guild-member-object>) or
+/// the server's league organiser role among the member's `roles`.
+async fn check_organiser(
+    ctx: Context<'_>,
+    guild: kaboom_domain::ids::GuildId,
+) -> Result<(), Error> {
+    let member = match ctx {
+        poise::Context::Application(app) => app.interaction.member.as_deref(),
+        poise::Context::Prefix(_) => None,
+    };
+    let organiser = Organiser {
+        manage_server: member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild()),
+        roles: member
+            .map(|m| m.roles.iter().map(|r| r.domain()).collect())
+            .unwrap_or_default(),
+    };
+    let leagues = ctx.data().services.leagues();
+    Ok(leagues.check_organiser(guild, &organiser).await?)
 }
 
 /// The server of a `/league` command.
@@ -192,12 +219,7 @@ fn league_option(
 /// meeting others with the same score. Each round lasts the days you set; a round-robin
 /// starts its next round on time even if games still run (they count when they end), a
 /// Swiss adjudicates games still running after a grace period.
-#[poise::command(
-    slash_command,
-    guild_only,
-    required_permissions = "MANAGE_GUILD",
-    default_member_permissions = "MANAGE_GUILD"
-)]
+#[poise::command(slash_command, guild_only)]
 #[allow(clippy::too_many_arguments)] // one argument per slash option
 pub async fn create(
     ctx: Context<'_>,
@@ -235,6 +257,7 @@ pub async fn create(
 ) -> Result<(), Error> {
     crate::place::check_challenge(ctx).map_err(ServiceError::from)?;
     let guild = server(ctx)?;
+    check_organiser(ctx, guild).await?;
     let services = &ctx.data().services;
     let days = days_per_move.map_or(DEFAULT_DAYS_PER_MOVE, LeagueDays::days);
     let format = match format {
@@ -290,12 +313,7 @@ pub async fn create(
 }
 
 /// Close sign-up now and start the first round.
-#[poise::command(
-    slash_command,
-    guild_only,
-    required_permissions = "MANAGE_GUILD",
-    default_member_permissions = "MANAGE_GUILD"
-)]
+#[poise::command(slash_command, guild_only)]
 pub async fn start(
     ctx: Context<'_>,
     #[description = "Which league"]
@@ -308,12 +326,7 @@ pub async fn start(
 /// Pause a league: no round starts and no game is adjudicated until it resumes.
 ///
 /// Games in progress go on with their own time per move.
-#[poise::command(
-    slash_command,
-    guild_only,
-    required_permissions = "MANAGE_GUILD",
-    default_member_permissions = "MANAGE_GUILD"
-)]
+#[poise::command(slash_command, guild_only)]
 pub async fn pause(
     ctx: Context<'_>,
     #[description = "Which league"]
@@ -324,12 +337,7 @@ pub async fn pause(
 }
 
 /// Resume a paused league: the current round's deadline moves back by the pause.
-#[poise::command(
-    slash_command,
-    guild_only,
-    required_permissions = "MANAGE_GUILD",
-    default_member_permissions = "MANAGE_GUILD"
-)]
+#[poise::command(slash_command, guild_only)]
 pub async fn resume(
     ctx: Context<'_>,
     #[description = "Which league"]

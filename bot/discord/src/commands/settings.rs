@@ -1,13 +1,15 @@
 //! `/settings me` (a player's reminders) and `/settings server` (a server's reminder
-//! defaults, Manage Server only). The logic is in [`apply_user`] and
+//! defaults and league organisers, Manage Server only). The logic is in [`apply_user`] and
 //! [`apply_guild`], with no Discord types, so it is tested without Discord.
 
 use super::say_private;
 use crate::ids::Domain;
 use crate::types::{Context, Error};
 use kaboom_domain::ids::{GuildId, UserId};
-use kaboom_service::{ServiceError, Services};
+use kaboom_service::settings::{GuildChange, LeagueOrganisers};
+use kaboom_service::{Refusal, ServiceError, Services};
 use kaboom_store::settings::NudgeVia;
+use poise::serenity_prelude as serenity;
 
 /// Where reminders go (the option's choices).
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
@@ -84,8 +86,8 @@ pub async fn apply_user(
     })
 }
 
-/// Changes what is given of server `guild`'s reminder settings (starting from the running
-/// scheduler's defaults when it has none) and describes the result.
+/// Applies `change` to server `guild`'s settings (starting from the running scheduler's
+/// defaults when it has none) and describes the result.
 ///
 /// # Errors
 /// [`ServiceError::Refused`] for bad values (saying what would be right);
@@ -93,16 +95,15 @@ pub async fn apply_user(
 pub async fn apply_guild(
     services: &Services,
     guild: GuildId,
-    shares: Option<&str>,
-    idle_hours: Option<i64>,
-    repeat_hours: Option<i64>,
+    change: GuildChange<'_>,
 ) -> Result<String, ServiceError> {
-    let s = services
-        .settings()
-        .update_guild(guild, shares, idle_hours, repeat_hours)
-        .await?;
+    let s = services.settings().update_guild(guild, change).await?;
+    let organisers = match s.league_organisers {
+        Some(role) => format!("members with Manage Server and the <@&{role}> role"),
+        None => "members with Manage Server".to_string(),
+    };
     Ok(format!(
-        "Reminders in this server: timed games at {} of the time per move; untimed games after {} hours without a move, then every {} hours.",
+        "Reminders in this server: timed games at {} of the time per move; untimed games after {} hours without a move, then every {} hours.\nLeagues are created and managed by {organisers}.",
         s.nudge_shares
             .iter()
             .map(|p| format!("{p}%"))
@@ -113,7 +114,7 @@ pub async fn apply_guild(
     ))
 }
 
-/// Reminder settings: your own (`me`) or the server's defaults (`server`, Manage Server).
+/// Settings: your own reminders and previews (`me`), or the server's (`server`, Manage Server).
 #[poise::command(slash_command, subcommands("me", "server"), subcommand_required)]
 pub async fn settings(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
@@ -140,7 +141,7 @@ pub async fn me(
     say_private(ctx, format!("{text}\n{previews}")).await
 }
 
-/// The server's reminder defaults (needs the Manage Server permission).
+/// The server's reminder defaults and who runs leagues (needs the Manage Server permission).
 ///
 /// Without options, shows them.
 #[poise::command(
@@ -159,19 +160,35 @@ pub async fn server(
     #[description = "Untimed games: then every this many hours (default 168)"] repeat_hours: Option<
         i64,
     >,
+    #[description = "Members with this role may also create and manage leagues"]
+    league_organisers: Option<serenity::Role>,
+    #[description = "True: only members with Manage Server run leagues again"]
+    league_organisers_off: Option<bool>,
 ) -> Result<(), Error> {
     let Some(guild) = ctx.guild_id() else {
         return say_private(ctx, "Server settings can only be changed in a server.").await;
     };
     let services = &ctx.data().services;
-    let text = apply_guild(
-        services,
-        guild.domain(),
-        shares.as_deref(),
+    let league_organisers = match (league_organisers, league_organisers_off) {
+        (Some(_), Some(true)) => {
+            let reason =
+                "Give either league_organisers (a role) or league_organisers_off, not both.";
+            return Err(ServiceError::Refused(Refusal::BadSetting {
+                reason: reason.into(),
+            })
+            .into());
+        }
+        (Some(role), _) => Some(LeagueOrganisers::AlsoRole(role.id.domain())),
+        (None, Some(true)) => Some(LeagueOrganisers::ManageServerOnly),
+        (None, _) => None,
+    };
+    let change = GuildChange {
+        shares: shares.as_deref(),
         idle_hours,
         repeat_hours,
-    )
-    .await?;
+        league_organisers,
+    };
+    let text = apply_guild(services, guild.domain(), change).await?;
     say_private(ctx, text).await
 }
 

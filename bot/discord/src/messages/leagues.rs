@@ -390,6 +390,23 @@ pub fn cancelled(row: &LeagueRow, have: u32, need: u32) -> String {
     )
 }
 
+/// Players who had left the server when sign-up closed, taken off the list.
+pub fn left_server(row: &LeagueRow, players: &[(UserId, String)]) -> String {
+    let names: Vec<String> = players.iter().map(|(_, name)| plain(name)).collect();
+    let (names, verb) = match names.as_slice() {
+        [one] => (one.clone(), "has left the server and was"),
+        [rest @ .., last] => (
+            format!("{} and {last}", rest.join(", ")),
+            "have left the server and were",
+        ),
+        [] => (String::new(), "were"),
+    };
+    format!(
+        "{names} {verb} taken off the players of {}.",
+        title(&row.league)
+    )
+}
+
 /// A player's withdrawal.
 pub fn withdrawn(row: &LeagueRow, user: UserId) -> String {
     let league = &row.league;
@@ -460,6 +477,10 @@ pub fn refusal(r: &LeagueRefusal) -> String {
             "The league changed while your request was saved; nothing was done. Try again."
                 .to_string()
         }
+        LeagueRefusal::NotOrganiser { role: None } => "Only members with the Manage Server permission create and manage leagues in this server. A server admin can let a role do it too with `/settings server league_organisers`.".to_string(),
+        LeagueRefusal::NotOrganiser { role: Some(role) } => format!(
+            "Only members with the Manage Server permission or the <@&{role}> role create and manage leagues in this server."
+        ),
     }
 }
 

@@ -141,6 +141,7 @@ impl DiscordEffects {
                 e,
                 LeagueEvent::SignUpChanged
                     | LeagueEvent::SignUpClosed
+                    | LeagueEvent::LeftServer { .. }
                     | LeagueEvent::Cancelled { .. }
             )
         });
@@ -164,6 +165,9 @@ impl DiscordEffects {
                     .for_league(id),
                 ),
                 LeagueEvent::SignUpChanged | LeagueEvent::SignUpClosed => {}
+                LeagueEvent::LeftServer { players } => {
+                    v.push(post(words::left_server(row, players), Vec::new()));
+                }
                 LeagueEvent::Cancelled { have, need } => {
                     v.push(post(words::cancelled(row, *have, *need), Vec::new()));
                 }
