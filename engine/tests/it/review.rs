@@ -7,7 +7,7 @@ use kaboom_engine::review::{
 };
 use kaboom_engine::{Score, Viewer, analyse};
 use kaboom_rules::notation::movetext_actions;
-use kaboom_rules::{AnyGame, Color, GameOptions, Variant};
+use kaboom_rules::{AnyGame, Color, EndReason, GameOptions, Outcome, Variant};
 
 /// Small enough for a debug build; every planted blunder below is a one- or two-ply fact.
 const BUDGET: u64 = 3_000;
@@ -161,6 +161,29 @@ fn engine_moves_are_accurate_and_unmarked() {
         );
         assert_eq!(r.white_win_percents().len(), 10);
     }
+}
+
+/// A game ended off the board leaves a playable position, which is searched (White resigned
+/// after Kc2: ...Nxb2 still wins in one); a game the board ended (threefold repetition, C-4)
+/// scores by its result, a draw.
+#[test]
+fn declared_ends_are_searched_and_board_ends_score_by_result() {
+    let mut resigned = game(
+        Variant::Atomic,
+        "4k3/5p2/8/7Q/8/3n4/1P6/3K4 w - - 0 1",
+        "1. Kc2",
+    );
+    resigned.declare(Outcome::win(Color::Black, EndReason::Resignation));
+    let r = review(&resigned);
+    assert_eq!(r.plies[0].eval, Score::Loss { plies: 1 });
+    let repeated = game(
+        Variant::Atomic,
+        "4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1",
+        "1. Nf3 Kd8 2. Ng1 Ke8 3. Nf3 Kd8 4. Ng1 Ke8",
+    );
+    assert!(repeated.status().is_finished());
+    let r = review(&repeated);
+    assert_eq!(r.plies[7].eval, Score::Centipawns { value: 0 });
 }
 
 /// Games that cannot be reviewed say why.
