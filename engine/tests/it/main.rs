@@ -4,4 +4,5 @@
 
 mod games;
 mod hidden;
+mod review;
 mod search;
