@@ -116,6 +116,22 @@ enum Command {
         #[arg(long)]
         movetime: Option<u64>,
     },
+    /// Analyse a whole game as the bot's /analysis does and print it as JSON: each
+    /// player's accuracy and, per ply, the evaluation, the mark (inaccuracy, mistake,
+    /// blunder) and the better move with its line. Beirut and Nuke need --carriers.
+    AnalyseGame {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// The game's PGN movetext.
+        #[arg(long, conflicts_with = "pgn", required_unless_present = "pgn")]
+        moves: Option<String>,
+        /// A PGN file holding the game (its tags are skipped; give --variant).
+        #[arg(long)]
+        pgn: Option<std::path::PathBuf>,
+        /// Positions to search per ply. Default: the bot's budget for the variant.
+        #[arg(long)]
+        nodes: Option<u64>,
+    },
     /// Draw the position (after --moves) as one viewer sees it, to a PNG or SVG file.
     Render {
         #[command(flatten)]
@@ -358,6 +374,25 @@ fn main() -> ExitCode {
             )
             .map(|a| emit(&json(&a))),
         ),
+        Command::AnalyseGame {
+            setup,
+            moves,
+            pgn,
+            nodes,
+        } => {
+            let movetext = match (moves, pgn) {
+                (Some(moves), _) => Ok(moves),
+                (None, Some(path)) => std::fs::read_to_string(&path)
+                    .map(|text| cli::review::pgn_movetext(&text))
+                    .map_err(|e| cli::analysis::CliError(format!("--pgn {}: {e}", path.display()))),
+                (None, None) => Err(cli::analysis::CliError(
+                    "give the game with --moves or --pgn".into(),
+                )),
+            };
+            done(movetext.and_then(|text| {
+                cli::review::analyse_game(&setup.setup(), &text, nodes).map(|r| emit(&json(&r)))
+            }))
+        }
         Command::Render {
             setup,
             moves,

@@ -1,5 +1,5 @@
 //! The command-line subcommands that are not the bot: rules analysis (`perft`, `moves`,
-//! `replay`), the engine's `analyse`, `render`, `invite-url`, and the leagues' `pair` and
+//! `replay`), the engine's `analyse` and `analyse-game`, `render`, `invite-url`, and the leagues' `pair` and
 //! `standings`. They use the rules library and the renderer,
 //! nothing of the bot's layers, and belong to the `kaboom` binary only (`mod cli` in
 //! `main.rs`), not to the library.
@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod invite;
 pub mod pairing;
 pub mod render;
+pub mod review;
 
 #[cfg(test)]
 mod tests;
