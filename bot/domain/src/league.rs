@@ -1102,6 +1102,7 @@ fn tournament_through(league: &League, withdrawn_through: u32) -> Tournament {
             LeagueFormat::Swiss { .. } => Some(league.initial_colour),
             LeagueFormat::RoundRobin { .. } => None,
         },
+        pab_points: Score::WIN,
         other_lines: vec![(0, format!("012 {}", one_line(&league.name)))],
     };
     let mut set = |start_rank: u32, round: u32, record: RoundRecord| {
