@@ -195,17 +195,19 @@ impl Entrant {
                 // A.4.b (2016): a player who does not play in a round receives a downfloat;
                 // 1.4.3 (2025): only if he scores more than a loss without playing.
                 _ if !record.result.was_played() => {
-                    if edition == Edition::Baku2016 || record.result.points() > Score::ZERO {
+                    if edition == Edition::Baku2016
+                        || tournament.points_of(record.result) > Score::ZERO
+                    {
                         Float::Down
                     } else {
                         Float::None
                     }
                 }
                 Some(opponent) => {
-                    let own = player.points_after(r - 1);
+                    let own = tournament.points_after(player, r - 1);
                     let theirs = tournament
                         .player(opponent)
-                        .map_or(Score::ZERO, |o| o.points_after(r - 1));
+                        .map_or(Score::ZERO, |o| tournament.points_after(o, r - 1));
                     if own > theirs {
                         Float::Down
                     } else if own < theirs {
@@ -217,7 +219,7 @@ impl Entrant {
                 None => Float::Down,
             }
         };
-        let score = player.points_after(paired);
+        let score = tournament.points_after(player, paired);
         let final_round = tournament.planned_rounds == Some(round);
         Entrant {
             start_rank,
@@ -235,7 +237,7 @@ impl Entrant {
                 ),
                 Edition::Fide2025 => {
                     r.result == GameResult::PairingAllocatedBye
-                        || (!r.result.was_played() && r.result.points() >= Score::WIN)
+                        || (!r.result.was_played() && tournament.points_of(r.result) >= Score::WIN)
                 }
             }),
             opponents: records
@@ -254,7 +256,9 @@ impl Entrant {
 /// The pairings of the next round of `tournament` (the round after
 /// [`Tournament::paired_rounds`]) by the Dutch system. Players with a record already entered
 /// for that round (a requested bye or an absence: `H`, `F`, `Z`, ...) are not paired.
-/// Points use the standard system (win 1, draw ½, pairing-allocated bye 1).
+/// Points are the tournament's ([`Tournament::points_of`]: win 1, draw ½, the
+/// pairing-allocated bye [`Tournament::pab_points`]); whatever its value, a player who has
+/// had the pairing-allocated bye (`U`) does not get it again (C.2).
 ///
 /// # Errors
 /// [`DutchError::NoValidPairing`] if the absolute criteria C.1-C.3 leave no complete

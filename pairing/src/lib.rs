@@ -8,7 +8,8 @@
 //!   30 June 2025, with the general rules C.04.1 and C.04.2; or the text in force from
 //!   1 July 2025, [`System::Dutch`]): [`dutch`].
 //! - Tournament Report Files (TRF-16, with the `XXR`/`XXC` extensions of JaVaFo and
-//!   bbpPairings): [`trf`].
+//!   bbpPairings, and the points of the pairing-allocated bye from JaVaFo's `XXS PAB=` or
+//!   bbpPairings' `BBU`: [`Tournament::pab_points`]): [`trf`].
 //! - Standings with the tie-breaks of FIDE C.07: [`tiebreak`].
 //!
 //! [`Pairings`] prints in the `-p` output format of bbpPairings and JaVaFo: the number of

@@ -34,7 +34,10 @@
 //! player's own final score (the 2023 rule; the older "virtual opponent" of the 2009
 //! Swiss Pairings Programs Committee is not used). Opponents' scores are their actual
 //! scores. A low cut (Cut-1) removes first a voluntarily unplayed round (half-point bye,
-//! zero-point bye, forfeit loss, not paired), then the least significant value.
+//! zero-point bye, forfeit loss, not paired), then the least significant value. The
+//! pairing-allocated bye (`U`) is not voluntary, whatever it is worth
+//! ([`Tournament::pab_points`]): its Sonneborn-Berger value is the player's own score times
+//! those points.
 
 use crate::Score;
 use crate::trf::{GameResult, Player, RoundRecord, Tournament};
@@ -50,7 +53,8 @@ pub enum TieBreak {
     /// times the points scored against that opponent.
     SonnebornBerger,
     /// Number of wins (C.07 article 7, WIN): rounds in which the player obtained the points
-    /// of a win, played or not (wins, forfeit wins, full-point and pairing-allocated byes).
+    /// of a win, played or not (wins, forfeit wins, full-point byes, and pairing-allocated
+    /// byes when [`Tournament::pab_points`] is one point).
     Wins,
     /// Buchholz Cut-1 (C.07 articles 8 and 14): Buchholz without its least significant value.
     BuchholzCut1,
@@ -94,7 +98,8 @@ pub struct Standing {
     pub start_rank: u32,
     /// The player's name.
     pub name: String,
-    /// Points from the games recorded, standard point system (win 1, draw ½).
+    /// Points from the games recorded ([`Tournament::points_of`]: win 1, draw ½, the
+    /// pairing-allocated bye [`Tournament::pab_points`]).
     pub points: Score,
     /// The tie-break values, in order of application.
     pub tie_breaks: Vec<TieBreakValue>,
@@ -138,9 +143,9 @@ pub fn standings_with(tournament: &Tournament, tie_breaks: &[TieBreak]) -> Vec<S
         .max()
         .unwrap_or(0) as u32;
     let points = |start_rank: u32| {
-        tournament
-            .player(start_rank)
-            .map_or(Score::ZERO, |player| player.points_after(rounds))
+        tournament.player(start_rank).map_or(Score::ZERO, |player| {
+            tournament.points_after(player, rounds)
+        })
     };
     let mut table: Vec<Standing> = tournament
         .players
@@ -149,7 +154,7 @@ pub fn standings_with(tournament: &Tournament, tie_breaks: &[TieBreak]) -> Vec<S
             rank: 0,
             start_rank: player.start_rank,
             name: player.name.clone(),
-            points: player.points_after(rounds),
+            points: tournament.points_after(player, rounds),
             tie_breaks: Vec::new(),
         })
         .collect();
@@ -158,9 +163,15 @@ pub fn standings_with(tournament: &Tournament, tie_breaks: &[TieBreak]) -> Vec<S
             let value = match tie_break {
                 TieBreak::DirectEncounter => None, // needs the tied group, filled in below
                 TieBreak::SonnebornBerger => Some(
-                    f64::from(sonneborn_berger(player, rounds, standing.points, &points)) / 100.0,
+                    f64::from(sonneborn_berger(
+                        tournament,
+                        player,
+                        rounds,
+                        standing.points,
+                        &points,
+                    )) / 100.0,
                 ),
-                TieBreak::Wins => Some(f64::from(wins(player, rounds))),
+                TieBreak::Wins => Some(f64::from(wins(tournament, player, rounds))),
                 TieBreak::BuchholzCut1 => {
                     Some(buchholz(player, rounds, standing.points, &points, 1).as_points())
                 }
@@ -246,6 +257,7 @@ fn buchholz(
 /// Sonneborn-Berger (C.07 article 9) in hundredths of a point: per round, the opponent's
 /// score (own score for an unplayed round) times the points obtained.
 fn sonneborn_berger(
+    tournament: &Tournament,
     player: &Player,
     rounds: u32,
     own: Score,
@@ -254,15 +266,15 @@ fn sonneborn_berger(
     (1..=rounds)
         .map(|round| {
             let r = record(player, round);
-            round_opponent_score(&r, own, points).0 * r.result.points().0
+            round_opponent_score(&r, own, points).0 * tournament.points_of(r.result).0
         })
         .sum()
 }
 
 /// Rounds with the points of a win (C.07 article 7, WIN).
-fn wins(player: &Player, rounds: u32) -> u32 {
+fn wins(tournament: &Tournament, player: &Player, rounds: u32) -> u32 {
     (1..=rounds)
-        .filter(|&round| record(player, round).result.points() == Score::WIN)
+        .filter(|&round| tournament.points_of(record(player, round).result) == Score::WIN)
         .count() as u32
 }
 
@@ -305,7 +317,7 @@ fn fill_direct_encounter(
                     r.opponent
                         .is_some_and(|opponent| members.contains(&opponent))
                 })
-                .map(|r| r.result.points())
+                .map(|r| tournament.points_of(r.result))
                 .sum();
             standing.tie_breaks[position].value = Some(scored.as_points());
         }

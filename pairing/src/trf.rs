@@ -1,5 +1,7 @@
 //! FIDE Tournament Report File, 2016 format (TRF-16), with the `XXR` and `XXC` extensions
-//! that JaVaFo and bbpPairings read: parse ([`parse`]) and write ([`Tournament::to_trf`]).
+//! that JaVaFo and bbpPairings read, and the value of the pairing-allocated bye from
+//! JaVaFo's `XXS PAB=` and bbpPairings' `BBU` lines: parse ([`parse`]) and write
+//! ([`Tournament::to_trf`]).
 //!
 //! ```
 //! use kaboom_pairing::trf::{parse, Colour, GameResult};
@@ -41,8 +43,48 @@
 //! Result codes: `1 0 =` played games; `+ -` forfeits; `W D L` unrated games; `H` half-point
 //! bye, `F` full-point bye, `U` pairing-allocated bye, `Z` zero-point bye; blank: not paired.
 //! Lines other than `001`, `XXR` and `XXC` are kept verbatim, in order, for writing back.
+//!
+//! # The value of the pairing-allocated bye
+//!
+//! Points are the standard ones (win 1, draw ½, loss 0; `F` 1, `H` ½, `Z` 0), except that a
+//! tournament may give the pairing-allocated bye (`U`) fewer points than a win:
+//! [`Tournament::pab_points`], read from either of the two extensions that carry it:
+//!
+//! - JaVaFo's point system, `XXS CODE=VALUE ...` (JaVaFo 2 Advanced User Manual, "Scoring
+//!   point system", <https://www.rrweb.org/javafo/aum/JaVaFo2_AUM.htm>): `PAB` is the code
+//!   of the pairing-allocated bye (default 1.0; the shortcut `W` does not include it), the
+//!   value a decimal number such as `.5`; a line may hold several codes and a file several
+//!   `XXS` lines, the last one said winning. For example `XXS PAB=0.5`. The other codes
+//!   (`W`, `D`, `WW`, `FPB`, ...) are not read: their line is kept verbatim.
+//! - bbpPairings' `BBU` line (`src/fileformats/trf.cpp` of
+//!   BieremaBoyzProgramming/bbpPairings, `readPoints`: the points, with at most one
+//!   decimal, in columns 5-12, so the line has at least 8 characters; bbpPairings writes
+//!   `"BBU "` and the points right-aligned in 4 columns): `BBU  0.5`. Its other point lines
+//!   (`BBW`, `BBD`, ...) are not read; note that without `BBU`, bbpPairings gives the
+//!   pairing-allocated bye the points of `BBW`.
+//!
+//! Both lines are kept verbatim where they were; if a file has both, the last line read
+//! sets [`Tournament::pab_points`]. [`Tournament::to_trf`] writes `XXS PAB=` and `BBU` lines
+//! only when the lines kept do not already say the value: a file read is written back as it
+//! was, and a tournament built in code with a bye of ½ or 0 points gets both lines, so that
+//! either program reads it.
+//!
+//! ```
+//! use kaboom_pairing::{trf, Score};
+//!
+//! let text = "\
+//! XXR 3
+//! XXS PAB=0.5
+//! 001    1      Alice                                                              0.5       0000 - U
+//! ";
+//! let tournament = trf::parse(text).unwrap();
+//! assert_eq!(tournament.pab_points, Score::DRAW);
+//! let alice = &tournament.players[0];
+//! assert_eq!(tournament.points_after(alice, 1), Score::DRAW);
+//! assert_eq!(tournament.to_trf(), text);
+//! ```
 
-use crate::score::Score;
+use crate::score::{Score, ScoreError};
 
 /// A piece colour in a game record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -140,16 +182,15 @@ impl GameResult {
         })
     }
 
-    /// Points for this result with the standard point system (win 1, draw ½, loss 0; a
-    /// pairing-allocated bye scores as a win, C.04.1.c).
-    #[must_use]
-    pub fn points(self) -> Score {
+    /// Points for this result with the standard point system (win 1, draw ½, loss 0), the
+    /// pairing-allocated bye scoring `pab_points` ([`Tournament::points_of`]).
+    fn points(self, pab_points: Score) -> Score {
         match self {
+            GameResult::PairingAllocatedBye => pab_points,
             GameResult::Win
             | GameResult::ForfeitWin
             | GameResult::UnratedWin
-            | GameResult::FullPointBye
-            | GameResult::PairingAllocatedBye => Score::WIN,
+            | GameResult::FullPointBye => Score::WIN,
             GameResult::Draw | GameResult::UnratedDraw | GameResult::HalfPointBye => Score::DRAW,
             GameResult::Loss
             | GameResult::ForfeitLoss
@@ -259,17 +300,6 @@ impl Player {
             .copied()
             .unwrap_or(RoundRecord::NOT_PAIRED)
     }
-
-    /// Points from the first `rounds` rounds of [`Player::games`], with the standard point
-    /// system ([`GameResult::points`]).
-    #[must_use]
-    pub fn points_after(&self, rounds: u32) -> Score {
-        self.games
-            .iter()
-            .take(rounds as usize)
-            .map(|game| game.result.points())
-            .sum()
-    }
 }
 
 /// A tournament as a TRF-16 file describes it.
@@ -282,9 +312,31 @@ pub struct Tournament {
     /// `XXC`: the colour of the first player in round 1 (`white1` or `black1`); `None` if
     /// absent, which pairing reads as White.
     pub initial_colour: Option<Colour>,
-    /// Every other line (`012` name, `022` city, `092` type, ...), verbatim and in order,
-    /// with its position among all lines so writing restores the layout.
+    /// The points of a pairing-allocated bye (`U`, C.04.1.c): one point ([`Score::WIN`])
+    /// unless JaVaFo's `XXS PAB=` or bbpPairings' `BBU` line says otherwise (see the module
+    /// documentation). Every result is scored through it: [`Tournament::points_of`].
+    #[serde(default = "one_point")]
+    pub pab_points: Score,
+    /// Every other line (`012` name, `022` city, `092` type, `XXS`, `BBU`, ...), verbatim
+    /// and in order, with its position among all lines so writing restores the layout.
     pub other_lines: Vec<(usize, String)>,
+}
+
+fn one_point() -> Score {
+    Score::WIN
+}
+
+impl Default for Tournament {
+    /// No players, no `XXR`/`XXC`, a one-point pairing-allocated bye, no other lines.
+    fn default() -> Tournament {
+        Tournament {
+            players: Vec::new(),
+            planned_rounds: None,
+            initial_colour: None,
+            pab_points: Score::WIN,
+            other_lines: Vec::new(),
+        }
+    }
 }
 
 /// Why a TRF file could not be read.
@@ -307,6 +359,13 @@ pub enum TrfError {
     /// An `XXC` line holds neither `white1` nor `black1`.
     #[error("line {line}: XXC needs white1 or black1")]
     BadInitialColour {
+        /// The line number (1-based).
+        line: usize,
+    },
+    /// The points of the pairing-allocated bye in an `XXS` line (`PAB=`) or a `BBU` line are
+    /// not a number of points with at most one decimal.
+    #[error("line {line}: the points of the pairing-allocated bye are not a number like 0.5")]
+    BadByePoints {
         /// The line number (1-based).
         line: usize,
     },
@@ -398,15 +457,11 @@ fn parse_optional_number(text: &str) -> Option<Option<u32>> {
 /// Reads a TRF-16 file. Line endings may be `\n`, `\r\n` or `\r` (bbpPairings writes `\r`).
 ///
 /// # Errors
-/// [`TrfError`] for the first malformed `001`, `XXR` or `XXC` line, a repeated starting rank,
-/// or an opponent without a player line.
+/// [`TrfError`] for the first malformed `001`, `XXR` or `XXC` line, an `XXS` `PAB=` or a
+/// `BBU` value that is not a number of points, a repeated starting rank, or an opponent
+/// without a player line.
 pub fn parse(text: &str) -> Result<Tournament, TrfError> {
-    let mut tournament = Tournament {
-        players: Vec::new(),
-        planned_rounds: None,
-        initial_colour: None,
-        other_lines: Vec::new(),
-    };
+    let mut tournament = Tournament::default();
     let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
     for (index, line) in normalized.lines().enumerate() {
         let number = index + 1;
@@ -445,6 +500,11 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 None => return Err(TrfError::BadInitialColour { line: number }),
             }
         } else {
+            if let Some((_, points)) =
+                stated_pab_points(line).map_err(|_| TrfError::BadByePoints { line: number })?
+            {
+                tournament.pab_points = points;
+            }
             tournament.other_lines.push((index, line.to_owned()));
         }
     }
@@ -465,6 +525,34 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
         }
     }
     Ok(tournament)
+}
+
+/// The extension line that states the points of the pairing-allocated bye.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PabLine {
+    /// JaVaFo's `XXS ... PAB=VALUE ...`.
+    Xxs,
+    /// bbpPairings' `BBU VALUE`.
+    Bbu,
+}
+
+/// The points of the pairing-allocated bye that `line` states, and in which extension:
+/// the last `PAB=` of an `XXS` line (JaVaFo), the value of a `BBU` line (bbpPairings);
+/// `Ok(None)` for any other line, an `XXS` line without `PAB=` included.
+fn stated_pab_points(line: &str) -> Result<Option<(PabLine, Score)>, ScoreError> {
+    if let Some(codes) = line.strip_prefix("XXS") {
+        let mut stated = None;
+        for word in codes.split_whitespace() {
+            if let Some(value) = word.strip_prefix("PAB=") {
+                stated = Some((PabLine::Xxs, value.parse()?));
+            }
+        }
+        Ok(stated)
+    } else if let Some(value) = line.strip_prefix("BBU") {
+        Ok(Some((PabLine::Bbu, value.parse()?)))
+    } else {
+        Ok(None)
+    }
 }
 
 fn parse_player(line: &str) -> Result<Player, PlayerLineProblem> {
@@ -581,8 +669,14 @@ fn truncate(text: &str, width: usize) -> String {
 
 impl Tournament {
     /// The tournament as TRF-16 text, lines ending in `\n`: the other lines at their
-    /// original positions, `XXR` and `XXC` if set, then the player lines (bbpPairings and
-    /// JaVaFo read it).
+    /// original positions, `XXR` and `XXC` if set, the value of the pairing-allocated bye
+    /// (`XXS PAB=0.5` and `BBU  0.5`) unless it is one point or the other lines already
+    /// state it, then the player lines (bbpPairings and JaVaFo read it).
+    ///
+    /// The bye's lines are written when the `XXS PAB=` or the `BBU` lines kept in
+    /// [`Tournament::other_lines`] end on another value than [`Tournament::pab_points`] (the
+    /// new lines come after them, and both programs take the last value read), or when
+    /// neither kind states a value and the bye is not worth one point.
     #[must_use]
     pub fn to_trf(&self) -> String {
         let mut generated = Vec::new();
@@ -598,6 +692,26 @@ impl Tournament {
                     "black1"
                 }
             ));
+        }
+        // What each program reads from the lines kept: its last value, if any.
+        let stated = |extension: PabLine| {
+            self.other_lines
+                .iter()
+                .rev()
+                .filter_map(|(_, line)| stated_pab_points(line).ok().flatten())
+                .find(|&(from, _)| from == extension)
+                .map(|(_, points)| points)
+        };
+        let write_pab = match (stated(PabLine::Xxs), stated(PabLine::Bbu)) {
+            (None, None) => self.pab_points != Score::WIN,
+            (javafo, bbp) => [javafo, bbp]
+                .into_iter()
+                .flatten()
+                .any(|points| points != self.pab_points),
+        };
+        if write_pab {
+            generated.push(format!("XXS PAB={}", self.pab_points));
+            generated.push(format!("BBU {:>4}", self.pab_points.to_string()));
         }
         generated.extend(self.players.iter().map(Player::to_trf_line));
         let mut lines = Vec::new();
@@ -621,6 +735,26 @@ impl Tournament {
         let mut text = lines.join("\n");
         text.push('\n');
         text
+    }
+
+    /// The points of `result` in this tournament: win 1, draw ½, loss 0 (played, forfeited
+    /// or unrated alike); byes `F` 1, `H` ½, `Z` 0; the pairing-allocated bye `U`
+    /// [`Tournament::pab_points`]; not paired 0.
+    #[must_use]
+    pub fn points_of(&self, result: GameResult) -> Score {
+        result.points(self.pab_points)
+    }
+
+    /// The points of `player` from the first `rounds` rounds of [`Player::games`]
+    /// ([`Tournament::points_of`]).
+    #[must_use]
+    pub fn points_after(&self, player: &Player, rounds: u32) -> Score {
+        player
+            .games
+            .iter()
+            .take(rounds as usize)
+            .map(|game| self.points_of(game.result))
+            .sum()
     }
 
     /// The player with starting rank `start_rank`.

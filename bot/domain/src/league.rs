@@ -18,14 +18,14 @@
 //! - **Swiss** by the FIDE Dutch system (C.04.3, the text in force from 1 July 2025,
 //!   [`kaboom_pairing::System::Dutch`]), with the basic rules C.04.1 and the general handling
 //!   rules C.04.2. The pairing-allocated bye (C.04.1.c) scores [`LeagueSettings::bye_value`]:
-//!   1 point unless the league sets ½ or 0. No player gets it twice (C.04.3 C.2).
+//!   1 point unless the league sets ½ or 0. No player gets it twice (C.04.1, C.04.3 C.2).
 //!
-//!   TRF-16 has a code for the pairing-allocated bye (`U`) only at 1 point; a bye of ½ or 0
-//!   is written `H` or `Z`, so it scores right in pairing and standings, but the pairing
-//!   crate then reads it as a requested bye: C.2 does not keep that player from a second
-//!   pairing-allocated bye, and Buchholz Cut-1 cuts it first as a voluntarily unplayed
-//!   round. The fix belongs in `kaboom-pairing`: JaVaFo's `XXS` point system (`XXS
-//!   PAB=0.5`), with `U` scored by it.
+//!   In the tournament report every pairing-allocated bye is `U`, whatever it is worth, and
+//!   the report's [`Tournament::pab_points`] is the league's bye value: pairing, standings
+//!   and the exported TRF-16 score `U` with it (a bye of ½ or 0 writes JaVaFo's `XXS PAB=`
+//!   and bbpPairings' `BBU` lines), and the pairing knows the player has had the bye. A bye
+//!   of ½ or 0 is therefore not a requested bye (`H`, `Z`), which Buchholz Cut-1 would cut
+//!   first as a voluntarily unplayed round.
 //!
 //! The initial order (C.04.2, [`League::close_sign_up`]): rating at the start, highest
 //! first; equal ratings by sign-up order. Start ranks are `1..=n` in that order.
@@ -214,16 +214,18 @@ impl LeagueFormat {
     }
 }
 
-/// The points of a bye.
+/// The points of a bye. In the tournament report ([`to_tournament`]) a Swiss bye is the
+/// pairing-allocated bye `U` whatever its value, which sets [`Tournament::pab_points`]; a
+/// round-robin's bye is always [`ByeValue::Zero`], written `Z`.
 #[derive(Copy, Clone, Eq, PartialEq, Debug, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ByeValue {
-    /// 1 point: the pairing-allocated bye of C.04.1.c (`U` in TRF-16).
+    /// 1 point: the pairing-allocated bye of C.04.1.c, as FIDE scores it.
     #[default]
     Full,
-    /// ½ point (`H` in TRF-16).
+    /// ½ point.
     Half,
-    /// No points (`Z` in TRF-16): a round-robin's bye (C.05 Annex 1).
+    /// No points; also a round-robin's bye (C.05 Annex 1).
     Zero,
 }
 
@@ -235,16 +237,6 @@ impl ByeValue {
             ByeValue::Full => Score::WIN,
             ByeValue::Half => Score::DRAW,
             ByeValue::Zero => Score::ZERO,
-        }
-    }
-
-    /// Its TRF-16 result code.
-    #[must_use]
-    pub fn trf_result(self) -> GameResult {
-        match self {
-            ByeValue::Full => GameResult::PairingAllocatedBye,
-            ByeValue::Half => GameResult::HalfPointBye,
-            ByeValue::Zero => GameResult::ZeroPointBye,
         }
     }
 }
@@ -1057,11 +1049,13 @@ impl League {
 
 /// The league as a FIDE tournament report (TRF-16, [`Tournament::to_trf`]): one player per
 /// entrant by start rank with their rating at the start; per pairing round, every game with
-/// a result (`1 = 0`, forfeits `+ -`), every bye (round-robin `Z`; Swiss by the bye value,
-/// `U`, `H` or `Z`), and for a Swiss player who withdrew, `0000 - -` in each later round
-/// started. Games still running are left out (blank) until they end. `XXR` holds the
-/// pairing rounds, `XXC` the initial colour of a Swiss, a `012` line the league's name;
-/// each player line holds the points and the rank of the standings ([`standings`]).
+/// a result (`1 = 0`, forfeits `+ -`), every bye (round-robin `Z`; Swiss `U`, the
+/// pairing-allocated bye, worth the league's bye value: [`Tournament::pab_points`], written
+/// as `XXS PAB=` and `BBU` lines unless it is 1 point), and for a Swiss player who withdrew,
+/// `0000 - -` in each later round started. Games still running are left out (blank) until
+/// they end. `XXR` holds the pairing rounds, `XXC` the initial colour of a Swiss, a `012`
+/// line the league's name; each player line holds the points and the rank of the standings
+/// ([`standings`]).
 /// Pairing, standings and export all use this one conversion.
 #[must_use]
 pub fn to_tournament(league: &League) -> Tournament {
@@ -1102,7 +1096,17 @@ fn tournament_through(league: &League, withdrawn_through: u32) -> Tournament {
             LeagueFormat::Swiss { .. } => Some(league.initial_colour),
             LeagueFormat::RoundRobin { .. } => None,
         },
+        pab_points: match league.format {
+            LeagueFormat::Swiss { .. } => league.settings.bye_value.points(),
+            LeagueFormat::RoundRobin { .. } => Score::WIN,
+        },
         other_lines: vec![(0, format!("012 {}", one_line(&league.name)))],
+    };
+    // A Swiss bye is the pairing-allocated bye (C.04.1.c) whatever it is worth; a
+    // round-robin's is the dummy number's, worth nothing.
+    let bye_result = match league.format {
+        LeagueFormat::Swiss { .. } => GameResult::PairingAllocatedBye,
+        LeagueFormat::RoundRobin { .. } => GameResult::ZeroPointBye,
     };
     let mut set = |start_rank: u32, round: u32, record: RoundRecord| {
         if let Some(player) = tournament
@@ -1146,7 +1150,7 @@ fn tournament_through(league: &League, withdrawn_through: u32) -> Tournament {
             RoundRecord {
                 opponent: None,
                 colour: None,
-                result: bye.value.trf_result(),
+                result: bye_result,
             },
         );
     }
@@ -2425,12 +2429,144 @@ mod tests {
             )
         );
         play_out(&mut league, higher_seed_wins);
+        // The bye is the pairing-allocated bye `U`, worth the league's ½ point: the report
+        // says so to JaVaFo (`XXS PAB=0.5`) and to bbpPairings (`BBU  0.5`).
         let tournament = to_tournament(&league);
+        assert_eq!(tournament.pab_points, Score::DRAW);
         assert_eq!(
             tournament.player(3).unwrap().to_trf_line(),
-            "001    3      Cy                                1400                             0.5    2  0000 - H"
+            "001    3      Cy                                1400                             0.5    2  0000 - U"
         );
         assert_eq!(tournament.initial_colour, Some(Colour::Black));
+        let text = tournament.to_trf();
+        assert_eq!(
+            text.lines().take(5).collect::<Vec<_>>(),
+            [
+                "012 Half byes",
+                "XXR 2",
+                "XXC black1",
+                "XXS PAB=0.5",
+                "BBU  0.5"
+            ]
+        );
+        let read = kaboom_pairing::trf::parse(&text).unwrap();
+        assert_eq!(read.pab_points, Score::DRAW);
+        assert_eq!(read.to_trf(), text);
+        // Standings: Ada beat Bea (1), Cy's bye (½), Bea (0).
+        let points: Vec<(u32, Score)> = standings(&league)
+            .iter()
+            .map(|line| (line.standing.start_rank, line.standing.points))
+            .collect();
+        assert_eq!(
+            points,
+            [(1, Score::WIN), (3, Score::DRAW), (2, Score::ZERO)]
+        );
+    }
+
+    /// Regression: a Swiss bye worth ½ or 0 points used to be written `H` or `Z` (a bye the
+    /// player asked for) in the report the next round is paired from, so the Dutch pairing
+    /// did not know the player had had the pairing-allocated bye and could give it to them
+    /// again: with 0-point byes and the higher seed always winning, player 5 had it in
+    /// rounds 1 and 3. FIDE C.04.1 (and C.04.3 C.2): a player who has already received the
+    /// pairing-allocated bye shall not receive it again. Guards that, whatever the bye is
+    /// worth, each of the four rounds of a five-player Swiss gives the bye to a different
+    /// player, written `U` and scoring the league's bye value.
+    #[test]
+    fn a_swiss_never_gives_the_bye_twice_whatever_it_is_worth() {
+        for (value, expected) in [
+            (ByeValue::Zero, [(1, 5), (2, 4), (3, 3), (4, 2)]),
+            (ByeValue::Half, [(1, 5), (2, 4), (3, 3), (4, 2)]),
+        ] {
+            let mut league = League::new(
+                "Byes",
+                Variant::Atomic,
+                GameOptions::default(),
+                LeagueFormat::Swiss { rounds: 4 },
+                LeagueSettings {
+                    bye_value: value,
+                    ..settings()
+                },
+                SignUp::default(),
+                START,
+            )
+            .unwrap();
+            for (user, (name, rating)) in four_players()
+                .into_iter()
+                .chain([("Eve", 1600)])
+                .enumerate()
+            {
+                league
+                    .join(UserId(user as u64 + 1), name, rating, START)
+                    .unwrap();
+            }
+            league.close_sign_up(Colour::White).unwrap();
+            let mut id = 0;
+            for round in 1..=4u32 {
+                let now = START + i64::from(round - 1) * ROUND;
+                let plan = start_next(&mut league, now, &mut id);
+                assert_eq!(plan.byes.len(), 1, "{value:?}, round {round}");
+                assert_eq!(plan.byes[0].value, value);
+                play_out(&mut league, higher_seed_wins);
+            }
+            let byes: Vec<(u32, u32)> = league
+                .byes
+                .iter()
+                .map(|bye| (bye.round, bye.start_rank))
+                .collect();
+            assert_eq!(byes, expected, "{value:?}");
+            let tournament = to_tournament(&league);
+            for &(round, start_rank) in &expected {
+                assert_eq!(
+                    tournament.player(start_rank).unwrap().round(round).result,
+                    GameResult::PairingAllocatedBye
+                );
+            }
+            let games: Vec<(u32, u32, u32)> = league
+                .games
+                .iter()
+                .map(|g| (g.round, g.white, g.black))
+                .collect();
+            assert_eq!(
+                games,
+                [
+                    (1, 1, 3),
+                    (1, 4, 2),
+                    (2, 2, 1),
+                    (2, 3, 5),
+                    (3, 1, 4),
+                    (3, 5, 2),
+                    (4, 5, 1),
+                    (4, 4, 3)
+                ],
+                "{value:?}"
+            );
+            // By hand (the higher seed wins; b: the bye's value):
+            //   1 beat 3, 2, 4, 5: 4.  2 beat 4, 5, lost to 1, bye: 2 + b.
+            //   3 beat 5, 4, lost to 1, bye: 2 + b.  4 and 5: a bye and three losses: b.
+            // Buchholz (the bye counts the player's own score, C.07 art. 16; it is not
+            // voluntary, so Cut-1 drops the lowest value), Sonneborn-Berger (the bye: own
+            // score times b):
+            //   1: 3 + 2 + 4 + 5 = 2(2 + b) + 2b = 4 + 4b, cut 4 + 3b, SB the same 4 + 4b.
+            //   2: 4 + 1 + 5 + own = b + 4 + b + (2 + b) = 6 + 3b, cut 6 + 2b, SB 2b + b(2 + b).
+            //   4: 2 + own + 1 + 3 = (2 + b) + b + 4 + (2 + b) = 8 + 3b, cut 8 + 2b, SB b².
+            let expected_table = match value {
+                ByeValue::Zero => [
+                    (1, 1, 4.0, vec![Some(4.0), Some(4.0), Some(4.0)]),
+                    (2, 2, 2.0, vec![Some(6.0), Some(6.0), Some(0.0)]),
+                    (2, 3, 2.0, vec![Some(6.0), Some(6.0), Some(0.0)]),
+                    (4, 4, 0.0, vec![Some(8.0), Some(8.0), Some(0.0)]),
+                    (4, 5, 0.0, vec![Some(8.0), Some(8.0), Some(0.0)]),
+                ],
+                _ => [
+                    (1, 1, 4.0, vec![Some(5.5), Some(6.0), Some(6.0)]),
+                    (2, 2, 2.5, vec![Some(7.0), Some(7.5), Some(2.25)]),
+                    (2, 3, 2.5, vec![Some(7.0), Some(7.5), Some(2.25)]),
+                    (4, 4, 0.5, vec![Some(9.0), Some(9.5), Some(0.25)]),
+                    (4, 5, 0.5, vec![Some(9.0), Some(9.5), Some(0.25)]),
+                ],
+            };
+            assert_eq!(table(&league), expected_table, "{value:?}");
+        }
     }
 
     #[test]

@@ -200,3 +200,25 @@ fn the_bye_by_each_text() {
 fn the_bye_by_each_text_in_round_two() {
     check_both_editions("v6-seed144-round2");
 }
+
+/// 3 players, round 2, the pairing-allocated bye worth nothing (`XXS PAB=0`, `BBU  0.0`):
+/// Carol had it in round 1 and has the lowest score, but C.2 (C.04.1: no second
+/// pairing-allocated bye) keeps it from her whatever it is worth; 1 and 2 have met, so the
+/// bye goes to 2, the lower of the two on 0.5, and Carol meets Alice.
+#[test]
+fn a_zero_point_pab_is_not_given_twice() {
+    let text = "\
+XXR 3
+XXS PAB=0
+BBU  0.0
+001    1      Alice                                                              0.5          2 w =
+001    2      Bob                                                                0.5          1 b =
+001    3      Carol                                                              0.0       0000 - U
+";
+    let tournament = trf::parse(text).unwrap();
+    assert_eq!(tournament.pab_points, kaboom_pairing::Score::ZERO);
+    for system in [System::Dutch2016, System::Dutch] {
+        let pairings = kaboom_pairing::pair(&tournament, system).unwrap();
+        assert_eq!(pairings.to_string(), "2\n3 1\n2 0\n", "{system:?}");
+    }
+}

@@ -25,16 +25,17 @@ fn tournament(records: &[&[(u32, char, char)]]) -> Tournament {
                     result: GameResult::from_code(code).unwrap(),
                 })
                 .collect();
-            player.points = player.points_after(3);
             player
         })
         .collect();
-    Tournament {
+    let mut tournament = Tournament {
         players,
-        planned_rounds: None,
-        initial_colour: None,
-        other_lines: vec![],
+        ..Tournament::default()
+    };
+    for index in 0..tournament.players.len() {
+        tournament.players[index].points = tournament.points_after(&tournament.players[index], 3);
     }
+    tournament
 }
 
 fn values(table: &[kaboom_pairing::Standing], start_rank: u32) -> Vec<Option<f64>> {
@@ -158,5 +159,69 @@ fn standings_serialize_to_the_documented_json_shape() {
                 {"tie_break": "wins", "value": 2.0}
             ]
         })
+    );
+}
+
+/// [`swiss`] with the pairing-allocated bye worth ½ point (JaVaFo's `XXS PAB=0.5`). Final
+/// scores: 1: 1.5, 2: 2.5, 3: 1.5 (bye ½, two draws), 4: 0.5, 5: 1.5 (draw, bye ½,
+/// half-point bye).
+#[test]
+fn a_half_point_pab_scores_half_a_point_in_every_tie_break() {
+    let mut tournament = swiss();
+    tournament.pab_points = Score::DRAW;
+    let table = standings_with(
+        &tournament,
+        &[
+            TieBreak::BuchholzCut1,
+            TieBreak::Buchholz,
+            TieBreak::SonnebornBerger,
+            TieBreak::Wins,
+        ],
+    );
+    // [Buchholz Cut-1, Buchholz, Sonneborn-Berger, wins]
+    // 1: opponents 4 (0.5), 3 (1.5), 2 (2.5): BH 4.5, cut 0.5 → 4.0;
+    //    SB 1×0.5 + ½×1.5 = 1.25; one win.
+    assert_eq!(
+        values(&table, 1),
+        [Some(4.0), Some(4.5), Some(1.25), Some(1.0)]
+    );
+    // 2: 5 (1.5), forfeit win → own 2.5, 1 (1.5): BH 5.5, cut 1.5 → 4.0;
+    //    SB ½×1.5 + 1×2.5 + 1×1.5 = 4.75; two wins (the forfeit counts).
+    assert_eq!(
+        values(&table, 2),
+        [Some(4.0), Some(5.5), Some(4.75), Some(2.0)]
+    );
+    // 3: bye → own 1.5 (not voluntary: not cut first), 1 (1.5), 4 (0.5): BH 3.5, cut 0.5
+    //    → 3.0; SB ½×1.5 (the bye's ½ point) + ½×1.5 + ½×0.5 = 1.75; the bye is no win.
+    assert_eq!(
+        values(&table, 3),
+        [Some(3.0), Some(3.5), Some(1.75), Some(0.0)]
+    );
+    // 4: 1 (1.5), forfeit loss → own 0.5 (voluntary, cut first), 3 (1.5): BH 3.5,
+    //    cut 0.5 → 3.0; SB ½×1.5 = 0.75.
+    assert_eq!(
+        values(&table, 4),
+        [Some(3.0), Some(3.5), Some(0.75), Some(0.0)]
+    );
+    // 5: 2 (2.5), bye → own 1.5, half-point bye → own 1.5 (voluntary, cut first):
+    //    BH 5.5, cut 1.5 → 4.0; SB ½×2.5 + ½×1.5 + ½×1.5 = 2.75.
+    assert_eq!(
+        values(&table, 5),
+        [Some(4.0), Some(5.5), Some(2.75), Some(0.0)]
+    );
+    // 1, 3 and 5 tie on 1.5: 3 has the lowest Cut-1; 5 beats 1 on Buchholz.
+    let order: Vec<(u32, u32, Score)> = table
+        .iter()
+        .map(|s| (s.rank, s.start_rank, s.points))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            (1, 2, Score(25)),
+            (2, 5, Score(15)),
+            (3, 1, Score(15)),
+            (4, 3, Score(15)),
+            (5, 4, Score(5))
+        ]
     );
 }

@@ -112,8 +112,7 @@ fn a_tournament_built_in_code_round_trips() {
     let tournament = Tournament {
         players: vec![alice, bob],
         planned_rounds: Some(1),
-        initial_colour: None,
-        other_lines: vec![],
+        ..Tournament::default()
     };
     let text = tournament.to_trf();
     assert_eq!(
@@ -195,4 +194,147 @@ fn generated_files_round_trip() {
         }
     }
     assert_eq!(files, 9);
+}
+
+/// Three players, two rounds of a Swiss whose pairing-allocated bye is worth ½ point,
+/// said as JaVaFo says it (JaVaFo 2 Advanced User Manual, "Scoring point system": `XXS
+/// PAB=0.5`). Alice beat Bob, then had the bye; Carol had the bye, then beat Bob.
+const HALF_POINT_BYE_JAVAFO: &str = "\
+012 Half-point byes
+XXR 3
+XXS PAB=0.5
+001    1      Alice                             1900                             1.5    1     2 w 1  0000 - U
+001    2      Bob                               1800                             0.0    3     1 b 0     3 w 0
+001    3      Carol                             1700                             1.5    2  0000 - U     2 b 1
+";
+
+#[test]
+fn a_javafo_pab_line_is_read_and_written_back() {
+    let tournament = parse(HALF_POINT_BYE_JAVAFO).unwrap();
+    assert_eq!(tournament.pab_points, Score::DRAW);
+    assert_eq!(
+        tournament.points_of(GameResult::PairingAllocatedBye),
+        Score(5)
+    );
+    let points: Vec<Score> = tournament
+        .players
+        .iter()
+        .map(|player| tournament.points_after(player, 2))
+        .collect();
+    assert_eq!(points, [Score(15), Score(0), Score(15)]);
+    assert_eq!(
+        tournament.points_after(&tournament.players[0], 1),
+        Score::WIN
+    );
+    // The line is kept where it was; nothing is added, so the text comes back exactly.
+    assert_eq!(tournament.other_lines[1], (2, "XXS PAB=0.5".to_owned()));
+    assert_eq!(tournament.to_trf(), HALF_POINT_BYE_JAVAFO);
+    assert_eq!(parse(&tournament.to_trf()).unwrap(), tournament);
+}
+
+#[test]
+fn a_bbp_pairings_pab_line_is_read_and_written_back() {
+    // bbpPairings' form (src/fileformats/trf.cpp, writeFile): "BBU " and the points
+    // right-aligned in 4 columns.
+    let text = HALF_POINT_BYE_JAVAFO.replace("XXS PAB=0.5", "BBU  0.5");
+    let tournament = parse(&text).unwrap();
+    assert_eq!(tournament.pab_points, Score::DRAW);
+    assert_eq!(
+        tournament.points_after(&tournament.players[2], 2),
+        Score(15)
+    );
+    assert_eq!(tournament.to_trf(), text);
+    // One space is read as well, and written back as it was.
+    let text = HALF_POINT_BYE_JAVAFO.replace("XXS PAB=0.5", "BBU 0.5");
+    let tournament = parse(&text).unwrap();
+    assert_eq!(tournament.pab_points, Score::DRAW);
+    assert_eq!(tournament.to_trf(), text);
+}
+
+#[test]
+fn other_point_codes_are_kept_but_not_read() {
+    // JaVaFo's other codes (here the standard values) stay on their line; PAB is the last
+    // one said, over several XXS lines.
+    let text =
+        HALF_POINT_BYE_JAVAFO.replace("XXS PAB=0.5", "XXS W=1 D=.5 PAB=1\nXXS FPB=1 PAB=.5 ZPB=0");
+    let tournament = parse(&text).unwrap();
+    assert_eq!(tournament.pab_points, Score::DRAW);
+    assert_eq!(tournament.to_trf(), text);
+    // An XXS line without PAB leaves the bye at one point.
+    let text = HALF_POINT_BYE_JAVAFO.replace("XXS PAB=0.5", "XXS W=1 D=0.5");
+    let tournament = parse(&text).unwrap();
+    assert_eq!(tournament.pab_points, Score::WIN);
+    assert_eq!(
+        tournament.points_after(&tournament.players[0], 2),
+        Score(20)
+    );
+    assert_eq!(tournament.to_trf(), text);
+}
+
+#[test]
+fn a_tournament_built_in_code_writes_the_pab_value_for_both_programs() {
+    let mut carol = Player::new(1, "Carol", 0);
+    carol.games.push(RoundRecord {
+        opponent: None,
+        colour: None,
+        result: GameResult::PairingAllocatedBye,
+    });
+    let mut tournament = Tournament {
+        players: vec![carol],
+        planned_rounds: Some(2),
+        pab_points: Score::DRAW,
+        ..Tournament::default()
+    };
+    tournament.players[0].points = tournament.points_after(&tournament.players[0], 1);
+    let text = tournament.to_trf();
+    assert_eq!(
+        text,
+        "XXR 2\n\
+         XXS PAB=0.5\n\
+         BBU  0.5\n\
+         001    1      Carol                                                              0.5       0000 - U\n"
+    );
+    let read = parse(&text).unwrap();
+    assert_eq!(read.pab_points, Score::DRAW);
+    assert_eq!(read.to_trf(), text);
+    // A zero-point bye; a one-point bye (the default) writes neither line.
+    tournament.pab_points = Score::ZERO;
+    assert!(tournament.to_trf().contains("XXS PAB=0.0\nBBU  0.0\n"));
+    tournament.pab_points = Score::WIN;
+    assert!(!tournament.to_trf().contains("PAB"));
+    assert!(!tournament.to_trf().contains("BBU"));
+}
+
+#[test]
+fn a_changed_pab_value_is_written_after_the_lines_read() {
+    let mut tournament = parse(HALF_POINT_BYE_JAVAFO).unwrap();
+    tournament.pab_points = Score::ZERO;
+    let text = tournament.to_trf();
+    // Both programs take the last value they read.
+    assert_eq!(
+        text.lines().take(6).collect::<Vec<_>>(),
+        [
+            "012 Half-point byes",
+            "XXR 3",
+            "XXS PAB=0.5",
+            "XXS PAB=0.0",
+            "BBU  0.0",
+            "001    1      Alice                             1900                             1.5    1     2 w 1  0000 - U",
+        ]
+    );
+    assert_eq!(parse(&text).unwrap().pab_points, Score::ZERO);
+}
+
+#[test]
+fn a_pab_value_that_is_not_a_number_is_an_error() {
+    assert_eq!(
+        parse("012 x\nXXS W=1 PAB=half\n"),
+        Err(TrfError::BadByePoints { line: 2 })
+    );
+    assert_eq!(
+        parse("XXS PAB=0.25\n"),
+        Err(TrfError::BadByePoints { line: 1 })
+    );
+    assert_eq!(parse("BBU\n"), Err(TrfError::BadByePoints { line: 1 }));
+    assert_eq!(parse("BBU  x.5\n"), Err(TrfError::BadByePoints { line: 1 }));
 }
