@@ -1059,8 +1059,22 @@ impl League {
 /// Pairing, standings and export all use this one conversion.
 #[must_use]
 pub fn to_tournament(league: &League) -> Tournament {
-    let started = league.current_round();
-    let mut tournament = tournament_through(league, started);
+    with_standings(tournament_through(league, league.current_round()), league)
+}
+
+/// [`to_tournament`], plus for a Swiss the next round's absences of the withdrawn players
+/// (`0000 - -`, C.04.2: not to be paired): the report the next round is paired from. Give
+/// its TRF text to bbpPairings or JaVaFo to check a pairing: its player lines hold the
+/// points of the games played, which both programs check against the results.
+#[must_use]
+pub fn pairing_tournament(league: &League) -> Tournament {
+    let next = league.current_round() + 1;
+    with_standings(tournament_through(league, next), league)
+}
+
+/// `tournament` with each player line's points and rank from the league's standings (the
+/// absences of the next round score nothing, so they change neither).
+fn with_standings(mut tournament: Tournament, league: &League) -> Tournament {
     for line in tiebreak::standings_with(&tournament, league.format.tie_breaks()) {
         if let Some(player) = tournament
             .players
@@ -1072,15 +1086,6 @@ pub fn to_tournament(league: &League) -> Tournament {
         }
     }
     tournament
-}
-
-/// [`to_tournament`], plus for a Swiss the next round's absences of the withdrawn players
-/// (`0000 - -`, C.04.2: not to be paired): the report the next round is paired from. Give
-/// its TRF text to bbpPairings or JaVaFo to check a pairing.
-#[must_use]
-pub fn pairing_tournament(league: &League) -> Tournament {
-    let next = league.current_round() + 1;
-    tournament_through(league, next)
 }
 
 fn tournament_through(league: &League, withdrawn_through: u32) -> Tournament {
@@ -2245,6 +2250,17 @@ mod tests {
             to_tournament(&league).player(2).unwrap().round(2),
             RoundRecord::NOT_PAIRED
         );
+        // Its player lines hold the points of round 1, as bbpPairings and JaVaFo check them
+        // against the results (a report with every score 0.0 is refused there).
+        let report = pairing_tournament(&league);
+        let points: Vec<Score> = (1..=5)
+            .map(|rank| report.player(rank).unwrap().points)
+            .collect();
+        let from_results: Vec<Score> = (1..=5)
+            .map(|rank| report.points_after(report.player(rank).unwrap(), 1))
+            .collect();
+        assert_eq!(points, from_results);
+        assert!(points.iter().any(|p| *p > Score::ZERO), "{points:?}");
         let plan = start_next(&mut league, START + DAY, &mut id);
         let mut paired: Vec<u32> = plan.games.iter().flat_map(|g| [g.white, g.black]).collect();
         paired.sort_unstable();
