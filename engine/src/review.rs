@@ -191,7 +191,7 @@ pub struct PlyReview {
 impl PlyReview {
     /// The mover's loss in win percent on this ply, in percentage points (0 to 100; negative
     /// when the mover's chances grew).
-    pub fn drop(&self) -> f64 {
+    pub fn win_drop(&self) -> f64 {
         self.win_before - self.win_after
     }
 }
@@ -229,11 +229,15 @@ impl GameReview {
         win_percent(self.variant, self.start)
     }
 
-    /// Every ply, the mover's biggest losses in win percent ([`PlyReview::drop`]) first; ties
+    /// Every ply, the mover's biggest losses in win percent ([`PlyReview::win_drop`]) first; ties
     /// in ply order. The first three are the game's three biggest swings.
     pub fn swings(&self) -> Vec<&PlyReview> {
         let mut plies: Vec<&PlyReview> = self.plies.iter().collect();
-        plies.sort_by(|a, b| b.drop().total_cmp(&a.drop()).then(a.ply.cmp(&b.ply)));
+        plies.sort_by(|a, b| {
+            b.win_drop()
+                .total_cmp(&a.win_drop())
+                .then(a.ply.cmp(&b.ply))
+        });
         plies
     }
 }
