@@ -42,7 +42,7 @@ use std::time::Duration;
 
 pub use kaboom_rules::Viewer;
 use kaboom_rules::{AnyGame, Color, Game, Position};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use carriers::choose_carriers;
 pub use level::{Level, ParseLevelError};
@@ -92,7 +92,7 @@ impl Limits {
 }
 
 /// A search's score from the point of view of the side to move.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Score {
     /// An evaluation in centipawns (a pawn is 100; in Bombalot a tweke is 100).

@@ -55,7 +55,7 @@
 
 use kaboom_rules::beirut::Designation;
 use kaboom_rules::{AnyGame, Color, Game, Outcome, Position, Variant, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{Limits, Score, search};
 
@@ -134,7 +134,7 @@ pub enum ReviewError {
 }
 
 /// lila's judgement of a ply (`Advice.Judgement`, `modules/tree/src/main/Advice.scala`).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mark {
     /// The mover's winning chances dropped by 0.1 to 0.2 (5 to 10 win-percent points), or a
@@ -150,7 +150,7 @@ pub enum Mark {
 
 /// Each side's accuracy over the game, in percent (0 to 100); `None` for a side that made
 /// no move.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameAccuracy {
     /// White's accuracy, in percent.
     pub white: Option<f64>,
@@ -159,7 +159,7 @@ pub struct GameAccuracy {
 }
 
 /// One ply of a reviewed game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlyReview {
     /// The ply's number, from 1 (the first action after the carrier designations).
     pub ply: usize,
@@ -197,7 +197,7 @@ impl PlyReview {
 }
 
 /// A reviewed game: the accuracy of each side and every ply judged.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameReview {
     /// The variant.
     pub variant: Variant,

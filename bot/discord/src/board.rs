@@ -74,3 +74,22 @@ pub async fn replay(
         format!("game-{}-replay.gif", snap.row.id),
     ))
 }
+
+/// The attachments of an analysis's result post for finished game `snap`: the annotated
+/// PGN (`game-N-analysis.pgn`).
+///
+/// # Errors
+/// [`Error::Service`] when the carriers cannot be read.
+pub async fn analysis_files(
+    services: &Services,
+    snap: &Snapshot,
+    review: std::sync::Arc<kaboom_engine::review::GameReview>,
+) -> Result<Vec<serenity::CreateAttachment>, Error> {
+    // The game is over: its carriers are public (BE-9).
+    let designations = services.games().designations(snap.row.id).await?;
+    let pgn = kaboom_service::pgn::annotated_pgn(snap, &designations, &review);
+    Ok(vec![serenity::CreateAttachment::bytes(
+        pgn.into_bytes(),
+        format!("game-{}-analysis.pgn", snap.row.id),
+    )])
+}

@@ -93,6 +93,9 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                     name: ready.user.name.clone(),
                 };
                 kaboom_service::engine::spawn_worker(services.clone(), engine.clone());
+                // Post-game analyses, one at a time on their own pool; the worker first
+                // finishes what a restart left.
+                kaboom_service::analysis::spawn_worker(services.clone());
                 Ok(Data {
                     services,
                     outbox,
@@ -158,7 +161,8 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let waker = kaboom_service::scheduler::SchedulerWaker::default();
     let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
         .with_scheduler_config(scheduler_config.clone())
-        .with_scheduler_waker(waker.clone());
+        .with_scheduler_waker(waker.clone())
+        .with_analysis_nodes(config.analysis_nodes);
     // The scheduler writes its notices into the same outbox and wakes the same deliverer.
     let outbox_waker = services.outbox_waker().clone();
     // The scheduler sweeps the leagues too: their rounds and standings are posted as the

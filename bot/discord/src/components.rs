@@ -179,6 +179,12 @@ async fn route(
                 messages::fairness::verify_text(&snap.row, snap.outcome().is_some(), &designations);
             answer(http, ic, text).await
         }
+        messages::analysis::ANALYSE => {
+            let guild = ic.guild_id.map(Domain::domain);
+            let a = services.analyses().request(GameId(id), user, guild).await?;
+            data.outbox.settle(GameId(id)).await?;
+            answer(http, ic, messages::analysis::answer(&a)).await
+        }
         ids::VIEW => {
             let snap = services.games().load(GameId(id)).await?;
             let (text, image) = flows::own_view_with_note(services, &snap, user).await?;

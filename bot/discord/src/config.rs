@@ -51,6 +51,9 @@ pub struct Config {
     /// The correspondence scheduler's settings (`SCHEDULER_INTERVAL_SECS` and the others of
     /// [`SchedulerArgs`]).
     pub scheduler: SchedulerConfig,
+    /// Positions a post-game analysis searches per move (`ANALYSIS_NODES`); `None`: the
+    /// engine's default per variant (`kaboom_engine::review::default_nodes`).
+    pub analysis_nodes: Option<u64>,
 }
 
 /// Which gateway shards a process runs: shards `first..=last` of `count` (Discord's
@@ -191,6 +194,11 @@ pub struct ServeArgs {
     #[arg(long, env = "SHARD_IDS", value_name = "SHARD_IDS", value_parser = shard_ids,
           default_value = "", hide_default_value = true)]
     shard_ids: Blankable<ShardIds>,
+    /// Post-game analysis: positions the engine searches per move [default: about a minute
+    /// of one core for a 40-move game, per variant].
+    #[arg(long, env = "ANALYSIS_NODES", value_name = "ANALYSIS_NODES", value_parser = whole_above_zero,
+          default_value = "", hide_default_value = true)]
+    analysis_nodes: Blankable<i64>,
     /// The correspondence scheduler's settings.
     #[command(flatten)]
     scheduler: SchedulerArgs,
@@ -382,6 +390,7 @@ impl Config {
             api_base: args.api_base.0,
             shards,
             scheduler: args.scheduler.config(),
+            analysis_nodes: args.analysis_nodes.0.and_then(|n| u64::try_from(n).ok()),
         })
     }
 }

@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod access;
+pub mod analysis;
 mod challenge_actions;
 pub mod comfort_types;
 pub mod comforts;
@@ -284,6 +285,13 @@ pub(crate) struct Core {
     pub(crate) engine: engine::EngineRunner,
     /// Who is still a member of a server, asked when a league's sign-up closes.
     pub(crate) membership: Option<Arc<dyn leagues::Membership>>,
+    /// Post-game analyses' searches: their own pool, apart from the one that replays and
+    /// paints for moves and from the practice opponent's.
+    pub(crate) analysis_pool: replay::CpuPool,
+    /// Nodes per position of an analysis; `None`: the engine's default per variant.
+    pub(crate) analysis_nodes: Option<u64>,
+    /// Wakes the analysis worker after a request.
+    pub(crate) analysis_waker: Arc<tokio::sync::Notify>,
 }
 
 macro_rules! aggregate {
@@ -354,6 +362,11 @@ aggregate!(
     leagues
 );
 aggregate!(
+    /// Post-game analyses: requests, the worker's claims, progress and results.
+    Analyses,
+    analyses
+);
+aggregate!(
     /// Explosion previews: each player's setting, storing, confirming and cancelling them.
     Previews,
     previews
@@ -409,6 +422,9 @@ impl Services {
             replays: Arc::new(replay::ReplayCache::default()),
             engine: engine::EngineRunner::default(),
             membership: None,
+            analysis_pool: replay::CpuPool::new(analysis::ANALYSIS_SEARCHES),
+            analysis_nodes: None,
+            analysis_waker: Arc::new(tokio::sync::Notify::new()),
         };
         Services {
             core: Arc::new(core),

@@ -51,6 +51,8 @@ pub enum Committed<'a> {
     Comfort(&'a super::comfort_types::ComfortChange),
     /// A change of a league: its posts, and the games of a round it started.
     League(&'a super::leagues::LeagueChange),
+    /// A change of a post-game analysis: queued, progress, done or failed.
+    Analysis(&'a super::analysis::AnalysisChange),
 }
 
 /// Wakes the outbox's deliverer after a commit that wrote entries (the services' and the

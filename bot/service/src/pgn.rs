@@ -31,6 +31,107 @@ pub fn carriers_public(snap: &Snapshot) -> bool {
 /// The PGN of `snap`. `designations` are written as `WhiteCarriers`/`BlackCarriers` tags
 /// (pass them only when they may be public: after a Beirut game, or for Nuke).
 pub fn pgn(snap: &Snapshot, designations: &[Designation]) -> String {
+    let mut out = tags(snap, designations, &[]);
+    let result = snap.outcome().map_or("*", |o| o.result());
+    let mut moves = String::new();
+    for (i, ply) in snap.game.plies().iter().enumerate() {
+        if i % 2 == 0 {
+            moves.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        moves.push_str(&ply.display);
+        moves.push(' ');
+    }
+    moves.push_str(result);
+    out.push_str(&moves);
+    out.push('\n');
+    out
+}
+
+/// The PGN of finished game `snap` annotated with its analysis (`review`): an `Annotator`
+/// tag, and per ply its evaluation as a `[%eval]` comment (pawns from White's point of
+/// view, `#N`/`#-N` for a forced win in N moves), the mark as a NAG (`$6` `?!`
+/// inaccuracy, `$2` `?` mistake, `$4` `??` blunder: PGN standard 10, "Numeric Annotation
+/// Glyphs") and the engine's better line as a variation. The carriers are public: the game
+/// is over (BE-9).
+pub fn annotated_pgn(
+    snap: &Snapshot,
+    designations: &[Designation],
+    review: &kaboom_engine::review::GameReview,
+) -> String {
+    use kaboom_engine::review::Mark;
+    let annotator = format!(
+        "Kaboom engine, {} positions per move",
+        review.nodes_per_position
+    );
+    let mut out = tags(snap, designations, &[("Annotator", &annotator)]);
+    let result = snap.outcome().map_or("*", |o| o.result());
+    let mut moves = String::new();
+    // After a comment or a variation, Black's move is numbered again (`12... Nf6`).
+    let mut renumber = false;
+    for (i, ply) in snap.game.plies().iter().enumerate() {
+        let number = i / 2 + 1;
+        if i % 2 == 0 {
+            moves.push_str(&format!("{number}. "));
+        } else if renumber {
+            moves.push_str(&format!("{number}... "));
+        }
+        moves.push_str(&ply.display);
+        renumber = false;
+        let Some(judged) = review.plies.get(i) else {
+            moves.push(' ');
+            continue;
+        };
+        match judged.mark {
+            Some(Mark::Inaccuracy) => moves.push_str(" $6"),
+            Some(Mark::Mistake) => moves.push_str(" $2"),
+            Some(Mark::Blunder) => moves.push_str(" $4"),
+            None => {}
+        }
+        if let Some(eval) = pgn_eval(judged.eval) {
+            moves.push_str(&format!(" {{ [%eval {eval}] }}"));
+            renumber = true;
+        }
+        if judged.better.is_some() && !judged.line.is_empty() {
+            moves.push_str(" (");
+            for (j, action) in judged.line.iter().enumerate() {
+                let at = i + j;
+                if at % 2 == 0 {
+                    moves.push_str(&format!("{}. ", at / 2 + 1));
+                } else if j == 0 {
+                    moves.push_str(&format!("{}... ", at / 2 + 1));
+                }
+                moves.push_str(action);
+                if j + 1 < judged.line.len() {
+                    moves.push(' ');
+                }
+            }
+            moves.push(')');
+            renumber = true;
+        }
+        moves.push(' ');
+    }
+    moves.push_str(result);
+    out.push_str(&moves);
+    out.push('\n');
+    out
+}
+
+/// A `[%eval]` value: pawns with two decimals from White's point of view (`0.35`,
+/// `-1.20`), `#N` / `#-N` for a forced win of White / Black in N moves; `None` for a
+/// position the game ended in (nothing left to evaluate).
+pub fn pgn_eval(score: kaboom_engine::Score) -> Option<String> {
+    use kaboom_engine::Score;
+    match score {
+        Score::Centipawns { value } => Some(format!("{:.2}", f64::from(value) / 100.0)),
+        Score::Win { plies: 0 } | Score::Loss { plies: 0 } => None,
+        Score::Win { plies } => Some(format!("#{}", plies.div_ceil(2))),
+        Score::Loss { plies } => Some(format!("#-{}", plies.div_ceil(2))),
+    }
+}
+
+/// The tag pairs of `snap`'s PGN (the Seven Tag Roster, the variant's, the carriers when
+/// given) with `extra` tags after them, and the blank line before the movetext.
+fn tags(snap: &Snapshot, designations: &[Designation], extra: &[(&str, &str)]) -> String {
     let row = &snap.row;
     let game = &snap.game;
     let finished = snap.outcome();
@@ -66,17 +167,9 @@ pub fn pgn(snap: &Snapshot, designations: &[Designation]) -> String {
         };
         tag(key, &d.squares);
     }
-    out.push('\n');
-    let mut moves = String::new();
-    for (i, ply) in game.plies().iter().enumerate() {
-        if i % 2 == 0 {
-            moves.push_str(&format!("{}. ", i / 2 + 1));
-        }
-        moves.push_str(&ply.display);
-        moves.push(' ');
+    for (key, value) in extra {
+        tag(key, value);
     }
-    moves.push_str(result);
-    out.push_str(&moves);
     out.push('\n');
     out
 }

@@ -191,6 +191,8 @@ pub enum Refusal {
     Comfort(super::comfort_types::ComfortRefusal),
     /// A league action refused.
     League(super::leagues::LeagueRefusal),
+    /// An analysis the game does not allow.
+    Analysis(super::analysis::AnalysisRefusal),
     /// An explosion preview's button pressed by someone other than its player.
     NotYourPreview,
     /// An explosion preview already confirmed: its action was played.

@@ -17,6 +17,7 @@
 //! and the change of every rated game).
 #![deny(missing_docs)]
 
+pub mod analyses; // post-game analyses
 pub mod carriers;
 pub mod challenges;
 pub mod comforts;

@@ -3,6 +3,8 @@
 // poise's macro turns each command's doc comment into its Discord description and help,
 // leaving the generated function undocumented for rustdoc: hence the allow.
 #[allow(missing_docs)]
+pub mod analysis;
+#[allow(missing_docs)]
 pub mod challenge;
 #[allow(missing_docs)]
 pub mod comforts;
@@ -54,6 +56,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         comforts::note(),
         replay::replay(),
         league::league(),
+        analysis::analysis(),
+        analysis::moves(),
     ]
 }
 

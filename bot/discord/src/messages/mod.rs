@@ -1,6 +1,7 @@
 //! Message texts and components: what the players read. Public texts use only public
 //! information (spectator views, commitments); Beirut carriers appear only after the end.
 
+pub mod analysis;
 pub mod comforts;
 pub mod failure;
 pub mod fairness;
@@ -99,6 +100,55 @@ pub fn players_line(row: &GameRow) -> String {
     format!("{} (White) vs {} (Black)", row.white_name, row.black_name)
 }
 
+/// The numbered movetext of `plies` (their public text, `display`), the first being ply
+/// `first` (0-based): `1. e4 e5 2. Nf3`, or `12... Kd7 13. Qh5` from Black's ply.
+pub fn numbered_moves(plies: &[PlyRecord], first: usize) -> String {
+    let mut out = Vec::new();
+    for (i, ply) in plies.iter().enumerate() {
+        let at = first + i;
+        let number = at / 2 + 1;
+        if at % 2 == 0 {
+            out.push(format!("{number}. {}", ply.display));
+        } else if i == 0 {
+            out.push(format!("{number}... {}", ply.display));
+        } else {
+            out.push(ply.display.clone());
+        }
+    }
+    out.join(" ")
+}
+
+/// `/moves`: the game's whole move list, numbered, under a heading; the start of a list
+/// too long for one message is cut with `…` (the PGN has it all).
+pub fn move_list(snap: &Snapshot) -> String {
+    let row = &snap.row;
+    let plies = snap.game.plies();
+    let heading = format!(
+        "**Game #{}** · {} · {} · {} {}",
+        row.id,
+        row.variant.title(),
+        players_line(row),
+        plies.len(),
+        if plies.len() == 1 { "ply" } else { "plies" }
+    );
+    if plies.is_empty() {
+        return format!("{heading}
+No move yet.");
+    }
+    let result = snap.outcome().map(|o| format!(" {}", o.result())).unwrap_or_default();
+    let mut first = 0;
+    loop {
+        let cut = if first > 0 { "… " } else { "" };
+        let text = format!("{heading}
+{cut}{}{result}", numbered_moves(&plies[first..], first));
+        // Discord's content limit, 2000 characters (Create Message).
+        if text.chars().count() <= 2000 || first + 1 >= plies.len() {
+            return text;
+        }
+        first += 2;
+    }
+}
+
 /// `1-0 · alice wins by king exploded`.
 pub fn outcome_line(row: &GameRow, outcome: &Outcome) -> String {
     match outcome.winner {
@@ -186,6 +236,9 @@ pub fn board_buttons(game_id: GameId, finished: bool) -> Vec<serenity::CreateAct
         return vec![serenity::CreateActionRow::Buttons(vec![
             view,
             comforts::rematch_button(game_id),
+            serenity::CreateButton::new(ids::make(analysis::ANALYSE, game_id))
+                .label("Analyse")
+                .style(serenity::ButtonStyle::Secondary),
         ])];
     }
     vec![serenity::CreateActionRow::Buttons(vec![
@@ -581,6 +634,7 @@ pub fn refusal(r: &Refusal) -> String {
     match r {
         Refusal::Comfort(c) => comforts::refusal(c),
         Refusal::League(l) => leagues::refusal(l),
+        Refusal::Analysis(a) => analysis::refusal(a),
         Refusal::UnknownGame { id } => format!("There is no game #{id}."),
         Refusal::UnknownChallenge { id } => format!("There is no challenge #{id}."),
         Refusal::NotAPlayer { white, black, act } => {

@@ -125,6 +125,21 @@ pub enum Effect {
         /// endings, whose notices do not carry the ply).
         ply: i64,
     },
+    /// The progress post of the game's analysis in its thread: posted the first time (its
+    /// message recorded on the analysis), edited in place after.
+    AnalysisProgress {
+        /// The text, already worded.
+        text: String,
+    },
+    /// The game's analysis in its thread: `text` with the evaluation chart, the boards of
+    /// the key moments and the annotated PGN (made at delivery from the stored review);
+    /// the progress post says it is done.
+    AnalysisResult {
+        /// The text, already worded.
+        text: String,
+        /// The progress post's final text.
+        progress: String,
+    },
     /// A league's sign-up post in `channel_id` with its Join and Leave buttons; its
     /// message is recorded on the league (the entry's `league_id`).
     LeagueSignUp {
@@ -176,6 +191,8 @@ impl Effect {
             Effect::ClosePrompts => "close-prompts",
             Effect::ChallengePost { .. } => "challenge-post",
             Effect::ReplayGif { .. } => "replay-gif",
+            Effect::AnalysisProgress { .. } => "analysis-progress",
+            Effect::AnalysisResult { .. } => "analysis-result",
             Effect::LeagueSignUp { .. } => "league-sign-up",
             Effect::LeagueSignUpEdit { .. } => "league-sign-up-edit",
             Effect::LeaguePost { .. } => "league-post",

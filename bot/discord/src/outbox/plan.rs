@@ -46,6 +46,7 @@ impl DiscordEffects {
             }
             Committed::Comfort(change) => return comfort_effects(change),
             Committed::League(change) => return self.league_effects(change),
+            Committed::Analysis(change) => return analysis_effects(change),
             other => match self.game_effects(other) {
                 Some(effects) => effects,
                 None => return Vec::new(),
@@ -218,7 +219,8 @@ impl DiscordEffects {
             Committed::Accepted { .. }
             | Committed::ChallengeClosed { .. }
             | Committed::Comfort(_)
-            | Committed::League(_) => return None,
+            | Committed::League(_)
+            | Committed::Analysis(_) => return None,
             Committed::Played(played) => {
                 let mut notes = Vec::new();
                 if played.declined_draw {
@@ -395,4 +397,24 @@ impl EffectPlanner for DiscordEffects {
     fn plan(&self, change: Committed<'_>) -> Vec<NewEffect> {
         self.effects(change)
     }
+}
+
+/// An analysis's change: its progress post (posted, then edited), and at the end the result.
+fn analysis_effects(change: &kaboom_service::analysis::AnalysisChange) -> Vec<NewEffect> {
+    use kaboom_service::analysis::AnalysisEvent;
+    use messages::analysis as words;
+    let row = &change.analysis;
+    let effect = match &change.event {
+        AnalysisEvent::Queued | AnalysisEvent::Progress => Effect::AnalysisProgress {
+            text: words::progress(row),
+        },
+        AnalysisEvent::Done { review } => Effect::AnalysisResult {
+            text: words::result(&change.snap.row, review),
+            progress: words::progress_done(row),
+        },
+        AnalysisEvent::Failed { reason } => Effect::AnalysisProgress {
+            text: words::failed(row, reason),
+        },
+    };
+    vec![effect.for_game(row.game_id)]
 }

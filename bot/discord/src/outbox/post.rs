@@ -236,6 +236,10 @@ impl Deliverer {
                 pings,
             } => self.post_challenge(entry, channel_id, text, pings).await,
             Effect::ReplayGif { ply } => self.post_replay(entry, ply).await,
+            Effect::AnalysisProgress { text } => self.analysis_progress(entry, text).await,
+            Effect::AnalysisResult { text, progress } => {
+                self.analysis_result(entry, text, progress).await
+            }
             Effect::LeagueSignUp { channel_id, text } => {
                 self.post_sign_up(entry, channel_id, text).await
             }
@@ -853,5 +857,77 @@ impl Deliverer {
             .send(channel_id.serenity(), message, entry.nonce.clone())
             .await?;
         Ok(Posted::message(msg.id.domain()))
+    }
+
+    /// The analysis's progress post: posted in the game's thread the first time (and
+    /// recorded), edited to `text` after. A post that was deleted is left so.
+    async fn analysis_progress(&self, entry: &Entry, text: String) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let services = &self.services;
+        let snap = services.games().load(game_id).await?;
+        let message = services.analyses().get(game_id).await?.and_then(|a| a.message_id);
+        let Some(message) = message else {
+            let post = serenity::CreateMessage::new()
+                .content(text)
+                .allowed_mentions(messages::mentions::none());
+            let msg = self.post_in_game(entry, &snap, post).await?;
+            services.analyses().set_message(game_id, msg).await?;
+            return Ok(Posted::message(msg));
+        };
+        let channel = board::game_channel(&snap);
+        self.ensure_open(channel).await?;
+        let edited = channel
+            .edit_message(
+                &*self.http,
+                message.serenity(),
+                serenity::EditMessage::new()
+                    .content(text)
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await;
+        match edited {
+            Ok(_) => Ok(Posted::message(message)),
+            Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => Ok(Posted::default()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The analysis's result in the game's thread: `text` with the evaluation chart, the
+    /// boards of the key moments and the annotated PGN; then the progress post says
+    /// `progress` (done).
+    async fn analysis_result(
+        &self,
+        entry: &Entry,
+        text: String,
+        progress: String,
+    ) -> Result<Posted, Error> {
+        let game_id = game_of(entry)?;
+        let services = &self.services;
+        let snap = services.games().load(game_id).await?;
+        let Some(row) = services.analyses().get(game_id).await? else {
+            return Ok(Posted::default());
+        };
+        let review = kaboom_service::analysis::read_review(&row)?;
+        let files = board::analysis_files(services, &snap, review).await?;
+        let post = serenity::CreateMessage::new()
+            .content(text)
+            .files(files)
+            .allowed_mentions(messages::mentions::none());
+        let msg = self.post_in_game(entry, &snap, post).await?;
+        if let Some(message) = row.message_id {
+            let edited = board::game_channel(&snap)
+                .edit_message(
+                    &*self.http,
+                    message.serenity(),
+                    serenity::EditMessage::new()
+                        .content(progress)
+                        .allowed_mentions(messages::mentions::none()),
+                )
+                .await;
+            if let Err(e) = edited {
+                tracing::debug!(game_id = %game_id, error = %e, "could not close the analysis progress post");
+            }
+        }
+        Ok(Posted::message(msg))
     }
 }
