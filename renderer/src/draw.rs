@@ -10,7 +10,7 @@ use kaboom_rules::{BoardView, Cause, Color, Geometry, Kind, Square, Status};
 
 use crate::pieces::{self, piece_group, piece_id};
 use crate::text::{self, Anchor};
-use crate::{LastAction, Orientation, RenderOptions, Theme};
+use crate::{ARROW_OPACITY, Arrow, LastAction, Orientation, RenderOptions, Theme};
 
 /// Design units of the layout, relative to a square of 100: the picture is
 /// `LEFT + files * 100 + RIGHT` design units wide, then scaled so that a square is a
@@ -599,6 +599,9 @@ pub(crate) fn scene_with(
         let _ = write!(t, r##"<use xlink:href="#pv" {}/>"##, lay.place(x, y));
     }
 
+    // Analysis arrows and rings, above everything.
+    draw_arrows(&mut t, &options.arrows, &lay);
+
     Scene {
         layout: lay,
         open,
@@ -678,6 +681,62 @@ fn arrow(t: &mut String, (x1, y1): (f32, f32), (x2, y2): (f32, f32), w: f32, col
         n(bx - px),
         n(by - py)
     );
+}
+
+/// The analysis arrows ([`RenderOptions::arrows`]), in order, each one translucent
+/// outline: a shaft 17 % of a square wide from the centre of `from`, a head 45 % of a
+/// square long and 56 % wide whose tip is just short of the centre of `to`; a ring
+/// round the square when `from == to`. Arrows with a square off the board are left out.
+fn draw_arrows(t: &mut String, arrows: &[Arrow], lay: &Layout) {
+    let sqf = lay.sqf();
+    let opacity = n4(ARROW_OPACITY);
+    for a in arrows {
+        if !lay.geo.contains(a.from) || !lay.geo.contains(a.to) {
+            continue;
+        }
+        let colour = a.kind.colour();
+        let (from, to) = (centre(lay, a.from), centre(lay, a.to));
+        if a.from == a.to {
+            let _ = write!(
+                t,
+                r#"<circle cx="{}" cy="{}" r="{}" fill="none" stroke="{colour}" stroke-width="{}" opacity="{opacity}"/>"#,
+                n(from.0),
+                n(from.1),
+                n(sqf * 0.42),
+                n(sqf * 0.1),
+            );
+            continue;
+        }
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        let (ux, uy) = (dx / len, dy / len);
+        // Perpendicular unit vector.
+        let (px, py) = (-uy, ux);
+        let tip_len = len - sqf * 0.08;
+        let head = (sqf * 0.45).min(tip_len * 0.6);
+        let (shaft, wing) = (sqf * 0.085, sqf * 0.28);
+        let at = |along: f32, across: f32| {
+            (
+                from.0 + ux * along + px * across,
+                from.1 + uy * along + py * across,
+            )
+        };
+        let base = tip_len - head;
+        let points = [
+            at(0.0, shaft),
+            at(base, shaft),
+            at(base, wing),
+            at(tip_len, 0.0),
+            at(base, -wing),
+            at(base, -shaft),
+            at(0.0, -shaft),
+        ];
+        let mut d = String::new();
+        for (i, (x, y)) in points.iter().enumerate() {
+            let _ = write!(d, "{}{} {}", if i == 0 { 'M' } else { 'L' }, n(*x), n(*y));
+        }
+        let _ = write!(t, r#"<path d="{d}z" fill="{colour}" opacity="{opacity}"/>"#);
+    }
 }
 
 /// The marks of the last action's removals and pushes, above the pieces (C-6): each

@@ -76,6 +76,68 @@ pub struct RenderOptions {
     pub theme: Theme,
     /// Squares to mark as "would be removed" (an explosion preview); empty for none.
     pub preview: Vec<Square>,
+    /// Arrows and rings drawn above everything on the board (post-game analysis: the
+    /// engine's better move, the move played), in order; empty for none (the default).
+    /// See [`Arrow`].
+    pub arrows: Vec<Arrow>,
+}
+
+/// What an [`Arrow`] stands for, which gives its colour.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default)]
+pub enum ArrowKind {
+    /// The engine's better move: green (`#15781b`), like lichess's best-move arrow.
+    #[default]
+    Better,
+    /// The move actually played: red (`#c62828`; brighter than lichess's `#882020`, which
+    /// is hard to see on the brown dark squares).
+    Played,
+}
+
+impl ArrowKind {
+    /// The colour as SVG `#rrggbb` text. Arrows are drawn with this colour at opacity
+    /// [`ARROW_OPACITY`], so on the board it blends with the squares and pieces under it.
+    pub fn colour(self) -> &'static str {
+        match self {
+            ArrowKind::Better => "#15781b",
+            ArrowKind::Played => "#c62828",
+        }
+    }
+}
+
+/// How opaque an [`Arrow`] is drawn (0..=1): the pieces under it stay visible.
+pub const ARROW_OPACITY: f32 = 0.8;
+
+/// An arrow on the board from one square's centre to another's, above the pieces,
+/// semi-transparent ([`ARROW_OPACITY`]), scaled with the square size (the shaft is 17 %
+/// of a square wide, the head 45 % long), drawn in the picture's [`Orientation`]. With `from == to` it is a
+/// ring round the square instead: the picture of an action that is not a move from one
+/// square to another (a Beirut `Boom@e5`, a Bombalot detonation). An arrow with a square
+/// outside the variant's board is not drawn.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub struct Arrow {
+    /// The square the arrow starts at (its centre).
+    pub from: Square,
+    /// The square the arrow points to (its head's tip is just short of the centre);
+    /// equal to `from` for a ring.
+    pub to: Square,
+    /// What it stands for (its colour).
+    pub kind: ArrowKind,
+}
+
+impl Arrow {
+    /// An arrow of `kind` from `from` to `to`.
+    pub fn new(from: Square, to: Square, kind: ArrowKind) -> Arrow {
+        Arrow { from, to, kind }
+    }
+
+    /// A ring of `kind` round `square` (an arrow from the square to itself).
+    pub fn ring(square: Square, kind: ArrowKind) -> Arrow {
+        Arrow {
+            from: square,
+            to: square,
+            kind,
+        }
+    }
 }
 
 impl Default for RenderOptions {
@@ -85,6 +147,7 @@ impl Default for RenderOptions {
             orientation: Orientation::White,
             theme: Theme::Classic,
             preview: Vec::new(),
+            arrows: Vec::new(),
         }
     }
 }
@@ -183,6 +246,7 @@ pub enum RenderError {
     Gif(String),
 }
 
+pub mod chart;
 mod draw;
 mod ghosts;
 mod pieces;
@@ -193,6 +257,10 @@ mod sprites;
 pub mod table;
 mod text;
 
+pub use chart::{
+    EvalChart, Mark, eval_chart_point, eval_chart_size, render_eval_chart_png,
+    render_eval_chart_svg,
+};
 pub use table::{
     Align, Cell, CellStyle, Column, MAX_CELL_CHARS, MAX_TABLE_WIDTH, TableImage, render_table_png,
     render_table_svg, table_size,
@@ -205,6 +273,25 @@ pub use table::{
 /// (all text is drawn as glyph paths from an embedded font, never with system fonts).
 pub fn render_svg(board: &BoardView, last: Option<&LastAction>, options: &RenderOptions) -> String {
     draw::svg(board, last, options)
+}
+
+/// Where [`render_svg`] and [`render_png`] draw `square` of a `variant` board with
+/// `options` (its size and orientation): the square's top-left corner and its side, in
+/// whole pixels of the picture from its top-left corner, as `(x, y, side)`. Bombalot's
+/// goal squares lie outside the board. `None` for a square not on the variant's board.
+/// For callers that place things over a board image (and for tests of the marks).
+pub fn square_box(
+    variant: kaboom_rules::Variant,
+    options: &RenderOptions,
+    square: Square,
+) -> Option<(u32, u32, u32)> {
+    let geo = variant.geometry();
+    if !geo.contains(square) {
+        return None;
+    }
+    let lay = draw::Layout::new(geo, options.orientation, options.size);
+    let (x, y) = lay.origin(square);
+    Some((x as u32, y as u32, lay.sq))
 }
 
 /// The board as PNG bytes (8-bit indexed colour), `options.size` pixels wide: the

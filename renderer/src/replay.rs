@@ -127,6 +127,7 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
         orientation: options.orientation,
         theme: options.theme,
         preview: Vec::new(),
+        arrows: Vec::new(),
     };
     let viewer = options.viewer;
     let plies = game.ply_count();
@@ -411,6 +412,7 @@ fn palette_for(
         orientation: Orientation::White,
         theme,
         preview: Vec::new(),
+        arrows: Vec::new(),
     };
     let mut counts = ColourMap::new();
     let mut canvas = None;

@@ -241,7 +241,7 @@ fn clip(text: &str) -> Cow<'_, str> {
 
 /// `text` shortened with an ellipsis so that it is at most `avail` pixels wide at
 /// `size` in Bold (empty when not even the ellipsis fits).
-fn fit(text: &str, size: f32, avail: f32) -> String {
+pub(crate) fn fit(text: &str, size: f32, avail: f32) -> String {
     if text::width_in(text, size, Weight::Bold) <= avail {
         return text.to_string();
     }
@@ -258,7 +258,7 @@ fn fit(text: &str, size: f32, avail: f32) -> String {
 }
 
 /// Text escaped for an SVG attribute or element.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
