@@ -75,21 +75,83 @@ pub async fn replay(
     ))
 }
 
-/// The attachments of an analysis's result post for finished game `snap`: the annotated
-/// PGN (`game-N-analysis.pgn`).
+/// The attachments of an analysis's result post for finished game `snap`: the evaluation
+/// chart (`game-N-chart.png`, White's winning chances over the game with the marked plies),
+/// a board per key moment (`game-N-ply-P.png`: the position before ply P with the move
+/// played as a red arrow and the engine's better move as a green one, every carrier shown:
+/// the game is over, BE-9) and the annotated PGN (`game-N-analysis.pgn`). Pictures are
+/// drawn off the async runtime on the services' CPU pool.
 ///
 /// # Errors
-/// [`Error::Service`] when the carriers cannot be read.
+/// [`Error::Paint`] from the renderer; [`Error::Service`] when the game cannot be read.
 pub async fn analysis_files(
     services: &Services,
     snap: &Snapshot,
     review: std::sync::Arc<kaboom_engine::review::GameReview>,
 ) -> Result<Vec<serenity::CreateAttachment>, Error> {
+    use kaboom_engine::review::Mark;
+    let id = snap.row.id;
+    let mut files = Vec::new();
+    let title = format!(
+        "Game #{id} · {} · {}",
+        snap.row.variant.title(),
+        crate::messages::players_line(&snap.row)
+    );
+    let r = review.clone();
+    let chart = services
+        .cpu()
+        .run(move || {
+            let mut series = vec![r.start_win_percent()];
+            series.extend(r.white_win_percents());
+            let marks: Vec<(usize, kaboom_renderer::Mark)> = r
+                .plies
+                .iter()
+                .filter_map(|p| {
+                    let mark = match p.mark? {
+                        Mark::Inaccuracy => kaboom_renderer::Mark::Inaccuracy,
+                        Mark::Mistake => kaboom_renderer::Mark::Mistake,
+                        Mark::Blunder => kaboom_renderer::Mark::Blunder,
+                    };
+                    Some((p.ply, mark))
+                })
+                .collect();
+            kaboom_renderer::render_eval_chart_png(&kaboom_renderer::EvalChart {
+                title: &title,
+                win_percent: &series,
+                marks: &marks,
+                width: kaboom_renderer::chart::CHART_WIDTH,
+            })
+        })
+        .await??;
+    files.push(serenity::CreateAttachment::bytes(
+        chart,
+        format!("game-{id}-chart.png"),
+    ));
+    for moment in crate::messages::analysis::key_moments(&review) {
+        let before = services.games().load_at(id, moment.ply as i64 - 1).await?;
+        let arrows = kaboom_service::analysis::key_moment_arrows(
+            &before.game,
+            &moment.san,
+            moment.better.as_deref(),
+        );
+        let painter = services.painter().clone();
+        let png = services
+            .cpu()
+            .run(move || {
+                painter.paint_with_arrows(&before.game, Viewer::Full, PUBLIC_BOTTOM, &arrows)
+            })
+            .await??;
+        files.push(serenity::CreateAttachment::bytes(
+            png,
+            format!("game-{id}-ply-{}.png", moment.ply),
+        ));
+    }
     // The game is over: its carriers are public (BE-9).
-    let designations = services.games().designations(snap.row.id).await?;
+    let designations = services.games().designations(id).await?;
     let pgn = kaboom_service::pgn::annotated_pgn(snap, &designations, &review);
-    Ok(vec![serenity::CreateAttachment::bytes(
+    files.push(serenity::CreateAttachment::bytes(
         pgn.into_bytes(),
-        format!("game-{}-analysis.pgn", snap.row.id),
-    )])
+        format!("game-{id}-analysis.pgn"),
+    ));
+    Ok(files)
 }

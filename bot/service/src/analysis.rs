@@ -137,7 +137,10 @@ impl Analyses<'_> {
         if plies == 0 {
             return Err(AnalysisRefusal::NoMoves { id }.into());
         }
-        let nodes = self.core.analysis_budget(snap.row.variant).nodes_per_position;
+        let nodes = self
+            .core
+            .analysis_budget(snap.row.variant)
+            .nodes_per_position;
         let now = self.core.clock.now();
         let mut tx = self.core.db.begin_write().await?;
         let nodes = i64::try_from(nodes).unwrap_or(i64::MAX);
@@ -160,7 +163,9 @@ impl Analyses<'_> {
         self.core
             .enqueue(&mut tx, outbox::Committed::Analysis(&change))
             .await?;
-        tx.commit().await.map_err(kaboom_store::StorageError::from)?;
+        tx.commit()
+            .await
+            .map_err(kaboom_store::StorageError::from)?;
         self.core.outbox_waker.wake();
         self.core.analysis_waker.notify_one();
         Ok(AnalysisAnswer::Queued(analysis))
@@ -302,9 +307,9 @@ impl Analyses<'_> {
         snap: &Snapshot,
         event: AnalysisEvent,
     ) -> Result<(), ServiceError> {
-        let analysis = analyses::get(&mut tx, snap.row.id)
-            .await?
-            .ok_or_else(|| ServiceError::Corrupt(format!("analysis of game #{} vanished", snap.row.id)))?;
+        let analysis = analyses::get(&mut tx, snap.row.id).await?.ok_or_else(|| {
+            ServiceError::Corrupt(format!("analysis of game #{} vanished", snap.row.id))
+        })?;
         let change = AnalysisChange {
             snap: snap.clone(),
             analysis,
@@ -313,10 +318,42 @@ impl Analyses<'_> {
         self.core
             .enqueue(&mut tx, outbox::Committed::Analysis(&change))
             .await?;
-        tx.commit().await.map_err(kaboom_store::StorageError::from)?;
+        tx.commit()
+            .await
+            .map_err(kaboom_store::StorageError::from)?;
         self.core.outbox_waker.wake();
         Ok(())
     }
+}
+
+/// The arrows of a key moment on `before` (the game before the ply): the action played
+/// (red) and the engine's better one (green, drawn last so it is on top), each from its
+/// start to its arrival square, or a ring on the centre of a Boom or detonation. An
+/// action that does not play on `before` gets no arrow.
+pub fn key_moment_arrows(
+    before: &kaboom_rules::AnyGame,
+    played: &str,
+    better: Option<&str>,
+) -> Vec<kaboom_renderer::Arrow> {
+    use kaboom_renderer::{Arrow, ArrowKind};
+    let arrow = |text: &str, kind: ArrowKind| {
+        let mut game = before.clone();
+        game.play(None, text).ok()?;
+        let squares = game.plies().last()?.squares;
+        match (squares.from, squares.to, squares.detonation) {
+            (Some(from), Some(to), _) => Some(Arrow::new(from, to, kind)),
+            (_, _, Some(centre)) => Some(Arrow::ring(centre, kind)),
+            (_, Some(to), None) => Some(Arrow::ring(to, kind)),
+            _ => None,
+        }
+    };
+    [
+        arrow(played, ArrowKind::Played),
+        better.and_then(|b| arrow(b, ArrowKind::Better)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The stored review of a finished analysis.
@@ -324,10 +361,9 @@ impl Analyses<'_> {
 /// # Errors
 /// [`ServiceError::Corrupt`] when it is missing or does not read.
 pub fn read_review(row: &AnalysisRow) -> Result<Arc<GameReview>, ServiceError> {
-    let text = row
-        .review
-        .as_deref()
-        .ok_or_else(|| ServiceError::Corrupt(format!("analysis of game #{} has no review", row.game_id)))?;
+    let text = row.review.as_deref().ok_or_else(|| {
+        ServiceError::Corrupt(format!("analysis of game #{} has no review", row.game_id))
+    })?;
     serde_json::from_str(text)
         .map(Arc::new)
         .map_err(|e| ServiceError::Corrupt(format!("the review of game #{}: {e}", row.game_id)))

@@ -78,6 +78,29 @@ pub trait BoardPainter: Send + Sync + 'static {
         kaboom_renderer::render_replay_gif(game, &options).map_err(PaintError::from)
     }
 
+    /// A PNG of `game`'s board as `viewer` sees it from `bottom`'s side, its last ply
+    /// highlighted, with `arrows` drawn over it (an analysis's key moment: the move
+    /// played and the engine's better move). Every painter draws it with the renderer.
+    ///
+    /// # Errors
+    /// [`PaintError`] saying why the picture could not be drawn.
+    fn paint_with_arrows(
+        &self,
+        game: &AnyGame,
+        viewer: Viewer,
+        bottom: Color,
+        arrows: &[kaboom_renderer::Arrow],
+    ) -> Result<Vec<u8>, PaintError> {
+        let options = kaboom_renderer::RenderOptions {
+            orientation: orientation(bottom),
+            arrows: arrows.to_vec(),
+            ..kaboom_renderer::RenderOptions::default()
+        };
+        let last = kaboom_renderer::LastAction::from_game(game, game.ply_count());
+        kaboom_renderer::render_png(&game.board_view(viewer), last.as_ref(), &options)
+            .map_err(PaintError::from)
+    }
+
     /// An explosion preview: `view` is the board *after* the action `last`,
     /// and the pieces it removes are drawn as translucent ghosts on the squares where they
     /// stood. Painters without ghosts draw [`BoardPainter::paint`]'s picture.

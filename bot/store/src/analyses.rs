@@ -128,11 +128,12 @@ pub async fn get<'a>(
     on: impl Into<On<'a>>,
     game: GameId,
 ) -> Result<Option<AnalysisRow>, StorageError> {
-    let row: Option<StoredAnalysis> =
-        query(&format!("SELECT {COLUMNS} FROM analyses WHERE game_id = $1"))
-            .bind(game)
-            .fetch_optional(on)
-            .await?;
+    let row: Option<StoredAnalysis> = query(&format!(
+        "SELECT {COLUMNS} FROM analyses WHERE game_id = $1"
+    ))
+    .bind(game)
+    .fetch_optional(on)
+    .await?;
     row.map(AnalysisRow::try_from).transpose()
 }
 
@@ -143,7 +144,11 @@ pub async fn get<'a>(
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
-pub async fn claim(db: &Db, now: i64, stale_before: i64) -> Result<Option<AnalysisRow>, StorageError> {
+pub async fn claim(
+    db: &Db,
+    now: i64,
+    stale_before: i64,
+) -> Result<Option<AnalysisRow>, StorageError> {
     loop {
         let candidate: Option<(i64, String, Option<i64>)> = query(
             "SELECT game_id, state, claimed_at FROM analyses
@@ -197,12 +202,7 @@ pub async fn set_progress(
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn finish(
-    tx: &mut Tx,
-    game: GameId,
-    review: &str,
-    now: i64,
-) -> Result<(), StorageError> {
+pub async fn finish(tx: &mut Tx, game: GameId, review: &str, now: i64) -> Result<(), StorageError> {
     query(
         "UPDATE analyses SET state = 'done', review = $1, done_plies = total_plies,
             finished_at = $2 WHERE game_id = $3",

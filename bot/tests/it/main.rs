@@ -2,6 +2,7 @@
 //! test binary, and linking ~15 of them against the bot cost minutes and gigabytes.
 
 mod analyse_cli;
+mod analysis;
 mod archived;
 mod beirut_cli;
 mod bombalot_cli;

@@ -139,9 +139,7 @@ fn counts(review: &GameReview, color: Color) -> String {
             .filter(|p| p.mover == color && p.mark == Some(mark))
             .count()
     };
-    let word = |n: usize, one: &str, many: &str| {
-        format!("{n} {}", if n == 1 { one } else { many })
-    };
+    let word = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
         "{}, {}, {}",
         word(count(Mark::Inaccuracy), "inaccuracy", "inaccuracies"),

@@ -132,15 +132,23 @@ pub fn move_list(snap: &Snapshot) -> String {
         if plies.len() == 1 { "ply" } else { "plies" }
     );
     if plies.is_empty() {
-        return format!("{heading}
-No move yet.");
+        return format!(
+            "{heading}
+No move yet."
+        );
     }
-    let result = snap.outcome().map(|o| format!(" {}", o.result())).unwrap_or_default();
+    let result = snap
+        .outcome()
+        .map(|o| format!(" {}", o.result()))
+        .unwrap_or_default();
     let mut first = 0;
     loop {
         let cut = if first > 0 { "… " } else { "" };
-        let text = format!("{heading}
-{cut}{}{result}", numbered_moves(&plies[first..], first));
+        let text = format!(
+            "{heading}
+{cut}{}{result}",
+            numbered_moves(&plies[first..], first)
+        );
         // Discord's content limit, 2000 characters (Create Message).
         if text.chars().count() <= 2000 || first + 1 >= plies.len() {
             return text;

@@ -865,7 +865,11 @@ impl Deliverer {
         let game_id = game_of(entry)?;
         let services = &self.services;
         let snap = services.games().load(game_id).await?;
-        let message = services.analyses().get(game_id).await?.and_then(|a| a.message_id);
+        let message = services
+            .analyses()
+            .get(game_id)
+            .await?
+            .and_then(|a| a.message_id);
         let Some(message) = message else {
             let post = serenity::CreateMessage::new()
                 .content(text)
