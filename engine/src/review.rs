@@ -242,17 +242,21 @@ impl GameReview {
     }
 }
 
-/// The constant `k` of [`winning_chances`] for `variant`, per centipawn. lila's value,
-/// 0.00368208 (`MULTIPLIER` in `modules/tree/src/main/WinPercent.scala`, fitted to
-/// Stockfish's centipawns in standard chess by lila pull request 11148), for every variant
-/// until Kaboom's own games give a better fit for the engine's evaluation.
+/// lichess's win-percent constant, per centipawn: `MULTIPLIER` in
+/// `modules/tree/src/main/WinPercent.scala`, fitted to Stockfish's centipawns in standard
+/// chess by lila pull request 11148. The reference [`win_percent_k`] is measured against.
+pub const LICHESS_WIN_PERCENT_K: f64 = 0.003_682_08;
+
+/// The constant `k` of [`winning_chances`] for `variant`, per centipawn:
+/// [`LICHESS_WIN_PERCENT_K`] for every variant until the `fit_win_k` example
+/// (`engine/examples/fit_win_k.rs`) gives a fit to the engine's own evaluation.
 pub fn win_percent_k(variant: Variant) -> f64 {
     match variant {
         Variant::Atomic
         | Variant::Beirut
         | Variant::Nuke
         | Variant::Bomberman
-        | Variant::Bombalot => 0.003_682_08,
+        | Variant::Bombalot => LICHESS_WIN_PERCENT_K,
     }
 }
 
