@@ -10,7 +10,8 @@
 //!
 //! For each variant it plays `GAMES` engine-against-engine games with the arena
 //! (`kaboom_engine::arena::play`): both sides at level `L` (default 3), the first four plies
-//! random (seeded by the seed, the variant and the game's number) so games differ, drawn
+//! random (seeded by the seed, the variant and the game's number, so a run of some
+//! `--variants` plays the same games as a run of all) so games differ, drawn
 //! after 300 plies as the strength matches are. Every `E`-th position (default 3, so that
 //! both sides are to move in turn; neighbouring positions say much the same) of a game from
 //! ply `P` (default 8) on is then searched as the review searches it: `kaboom_engine::analyse` with
@@ -92,7 +93,13 @@ fn main() {
     );
     let started_all = Instant::now();
     let mut rows = Vec::new();
-    for (vi, &variant) in variants.iter().enumerate() {
+    for &variant in &variants {
+        // The variant's place in `Variant::ALL`, not in `--variants`: a run of some variants
+        // plays the same games as the full run.
+        let vi = Variant::ALL
+            .iter()
+            .position(|&v| v == variant)
+            .expect("a variant");
         let started = Instant::now();
         let budget = match variant {
             Variant::Atomic | Variant::Beirut | Variant::Nuke => nodes,
