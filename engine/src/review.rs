@@ -49,7 +49,8 @@
 //! `modules/analyse/src/main/AccuracyPercent.scala` (move and game accuracy),
 //! `modules/common/src/main/Maths.scala` (the means and the population standard deviation)
 //! and `modules/tree/src/main/Advice.scala` (inaccuracy, mistake, blunder). The one
-//! constant fitted to Stockfish's centipawns is per variant: [`win_percent_k`].
+//! constant lichess fitted to Stockfish's centipawns ([`LICHESS_WIN_PERCENT_K`]) is fitted
+//! to the engine's evaluation per variant: [`win_percent_k`].
 //! Where lila starts a game's accuracy from a fixed +15 centipawns (`Cp.initial`, the
 //! standard start position), a review uses the search of the game's real start position.
 
@@ -242,17 +243,45 @@ impl GameReview {
     }
 }
 
-/// The constant `k` of [`winning_chances`] for `variant`, per centipawn. lila's value,
-/// 0.00368208 (`MULTIPLIER` in `modules/tree/src/main/WinPercent.scala`, fitted to
-/// Stockfish's centipawns in standard chess by lila pull request 11148), for every variant
-/// until Kaboom's own games give a better fit for the engine's evaluation.
+/// lichess's win-percent constant, per centipawn: `MULTIPLIER` in
+/// `modules/tree/src/main/WinPercent.scala`, fitted to Stockfish's centipawns in standard
+/// chess by lila pull request 11148. The reference [`win_percent_k`] is measured against.
+pub const LICHESS_WIN_PERCENT_K: f64 = 0.003_682_08;
+
+/// The constant `k` of [`winning_chances`] for `variant`, per centipawn: fitted to the
+/// engine's own evaluation as lichess fitted [`LICHESS_WIN_PERCENT_K`] to Stockfish's, so
+/// that `100 / (1 + e^(−k·cp))` predicts the expected score of the side to move.
+///
+/// The fits are by the `fit_win_k` example (`engine/examples/fit_win_k.rs`; method, table and
+/// calibration in `docs/PERFORMANCE.md`, "Win-percent constant per variant (post-game
+/// analysis)"): 50 level-3 self-play games per variant, every third position from ply 8
+/// searched as a review searches it (20,000 nodes, 4,000 in the 10x10 variants), `k` by
+/// maximum likelihood, a 95% interval from 1000 bootstrap resamples of the games. Reproduce
+/// with `cargo run --release -p kaboom-engine --example fit_win_k -- 50` (seed 20261124;
+/// `-- 50 --variants nuke` for one variant, the same games). A fit is used when its interval
+/// is informative (its upper bound under three times its lower, away from the range's
+/// edges); otherwise lichess's value stays.
+///
+/// - Atomic: lichess's. The fit, 0.00212 (95%: 0.00061 to 0.00536; 50 games, +26 =5 −19
+///   for White, 1106 positions), is too wide to say anything, and holds lichess's value.
+/// - Beirut: 0.003601, fitted (95%: 0.00251 to 0.00631; 50 games, +23 =6 −21, 1977
+///   positions): lichess's value to within 2%.
+/// - Nuke: lichess's. The fit is degenerate, 0.0005, the floor of the range searched (50
+///   games, 36 drawn, 2610 positions): level-3 play rarely converts a material edge in Nuke,
+///   where only a carrier can take the king (NU-2), so positions at ±1000 centipawns end in
+///   draws by the 100-ply rule and the score barely follows the evaluation. To fit again
+///   once the engine converts such endings.
+/// - Bomberman Chess: 0.001819, fitted (95%: 0.00114 to 0.00276; 50 games, +20 =10 −20, 2418
+///   positions): its centipawns turn into wins at half lichess's rate.
+/// - Bombalot: 0.001630, fitted (95%: 0.00102 to 0.00243; 50 games, +22 =0 −28, 1016
+///   positions): its centipawns turn into wins at less than half lichess's rate.
 pub fn win_percent_k(variant: Variant) -> f64 {
     match variant {
-        Variant::Atomic
-        | Variant::Beirut
-        | Variant::Nuke
-        | Variant::Bomberman
-        | Variant::Bombalot => 0.003_682_08,
+        // The fits say nothing yet (see above).
+        Variant::Atomic | Variant::Nuke => LICHESS_WIN_PERCENT_K,
+        Variant::Beirut => 0.003_601,
+        Variant::Bomberman => 0.001_819,
+        Variant::Bombalot => 0.001_630,
     }
 }
 

@@ -2,8 +2,8 @@
 //! engine game judged accurate, lila's formulas on hand-computed values, the JSON's names.
 
 use kaboom_engine::review::{
-    GameReview, Mark, ReviewBudget, ReviewError, ReviewProgress, game_accuracy, mark,
-    move_accuracy, review_game, win_percent, win_percent_k, winning_chances,
+    GameReview, LICHESS_WIN_PERCENT_K, Mark, ReviewBudget, ReviewError, ReviewProgress,
+    game_accuracy, mark, move_accuracy, review_game, win_percent, win_percent_k, winning_chances,
 };
 use kaboom_engine::{Score, Viewer, analyse};
 use kaboom_rules::notation::movetext_actions;
@@ -210,29 +210,44 @@ fn unreviewable_games_are_refused() {
     );
 }
 
-/// lila's win percent (WinPercent.scala): 0 cp is 50 exactly, symmetric, clamped at ±1000 cp,
-/// forced results at the ceiling; k is lichess's for every variant for now.
+/// lila's win percent (WinPercent.scala) with each variant's constant: 0 cp is 50 exactly,
+/// symmetric, `100 / (1 + e^(−k·cp))`, clamped at ±1000 cp, forced results at the ceiling;
+/// with lichess's constant, lila's own values.
 #[test]
 fn win_percent_follows_lila() {
-    let v = Variant::Atomic;
     let cp = |value| Score::Centipawns { value };
-    for variant in Variant::ALL {
-        assert_eq!(win_percent_k(variant), 0.003_682_08);
+    // lila's values with its constant (`WinPercent.MULTIPLIER`), from the formula.
+    let lila = |k: f64, cp: f64| 50.0 + 50.0 * (2.0 / (1.0 + (-k * cp).exp()) - 1.0);
+    assert_eq!(LICHESS_WIN_PERCENT_K, 0.003_682_08);
+    assert!((lila(LICHESS_WIN_PERCENT_K, 100.0) - 59.102_589_719_161_28).abs() < 1e-9);
+    assert!((lila(LICHESS_WIN_PERCENT_K, 1000.0) - 97.544_743_634_143_23).abs() < 1e-9);
+    for v in Variant::ALL {
+        let k = win_percent_k(v);
+        assert!(k > 0.0 && k.is_finite(), "{v}: {k}");
+        assert_eq!(win_percent(v, cp(0)), 50.0);
+        for value in [1, 60, 100, 350, 999, 1000] {
+            let expected = lila(k, f64::from(value));
+            assert!(
+                (win_percent(v, cp(value)) - expected).abs() < 1e-9,
+                "{v} {value}"
+            );
+            assert!((win_percent(v, cp(-value)) - (100.0 - expected)).abs() < 1e-9);
+            assert!(
+                (winning_chances(v, -value) + expected / 50.0 - 1.0).abs() < 1e-12,
+                "{v} {value}"
+            );
+        }
+        assert_eq!(win_percent(v, cp(5000)), win_percent(v, cp(1000)));
+        assert!(win_percent(v, cp(200)) > win_percent(v, cp(100)));
+        assert_eq!(
+            win_percent(v, Score::Win { plies: 3 }),
+            win_percent(v, cp(1000))
+        );
+        assert_eq!(
+            win_percent(v, Score::Loss { plies: 0 }),
+            win_percent(v, cp(-1000))
+        );
     }
-    assert_eq!(win_percent(v, cp(0)), 50.0);
-    assert!((win_percent(v, cp(100)) - 59.102_589_719_161_28).abs() < 1e-9);
-    assert!((win_percent(v, cp(1000)) - 97.544_743_634_143_23).abs() < 1e-9);
-    assert_eq!(win_percent(v, cp(5000)), win_percent(v, cp(1000)));
-    assert_eq!(
-        win_percent(v, Score::Win { plies: 3 }),
-        win_percent(v, cp(1000))
-    );
-    assert_eq!(
-        win_percent(v, Score::Loss { plies: 0 }),
-        win_percent(v, cp(-1000))
-    );
-    assert!((win_percent(v, cp(-1000)) - 2.455_256_365_856_776_3).abs() < 1e-9);
-    assert!((winning_chances(v, -60) + 0.110_015_296_824_907).abs() < 1e-12);
 }
 
 /// lila's move accuracy (AccuracyPercent.fromWinPercents), with its +1 bonus and clamp.
@@ -270,29 +285,48 @@ fn game_accuracy_follows_lila() {
     assert_eq!(game_accuracy(&[50.0], Color::White).white, None);
 }
 
-/// lila's marks (Advice.scala): winning-chance drops of 0.1, 0.2, 0.3, and the mate rules.
+/// lila's marks (Advice.scala): winning-chance drops of 0.1, 0.2, 0.3, and the mate rules,
+/// in every variant with its constant (a drop of `d` from 0 is `2·atanh(d) / k` centipawns).
 #[test]
 fn marks_follow_lila() {
-    let v = Variant::Nuke;
     let cp = |value| Score::Centipawns { value };
     let (win, loss) = (Score::Win { plies: 3 }, Score::Loss { plies: 2 });
-    assert_eq!(mark(v, cp(0), cp(-50)), None);
-    assert_eq!(mark(v, cp(0), cp(-55)), Some(Mark::Inaccuracy));
-    assert_eq!(mark(v, cp(0), cp(-110)), Some(Mark::Inaccuracy));
-    assert_eq!(mark(v, cp(0), cp(-120)), Some(Mark::Mistake));
-    assert_eq!(mark(v, cp(0), cp(-170)), Some(Mark::Blunder));
-    assert_eq!(mark(v, cp(300), cp(0)), Some(Mark::Blunder));
-    assert_eq!(mark(v, cp(-50), cp(0)), None);
-    assert_eq!(mark(v, cp(0), loss), Some(Mark::Blunder));
-    assert_eq!(mark(v, cp(-800), loss), Some(Mark::Mistake));
-    assert_eq!(mark(v, cp(-1000), loss), Some(Mark::Inaccuracy));
-    assert_eq!(mark(v, win, cp(600)), Some(Mark::Blunder));
-    assert_eq!(mark(v, win, cp(800)), Some(Mark::Mistake));
-    assert_eq!(mark(v, win, cp(1200)), Some(Mark::Inaccuracy));
-    assert_eq!(mark(v, win, loss), Some(Mark::Blunder));
-    assert_eq!(mark(v, win, Score::Win { plies: 9 }), None);
-    assert_eq!(mark(v, loss, Score::Loss { plies: 1 }), None);
-    assert_eq!(mark(v, cp(0), win), None);
+    for v in Variant::ALL {
+        // The centipawns whose winning chances are −d, rounded away from the threshold.
+        let below = |d: f64| (2.0 * f64::atanh(d) / win_percent_k(v)).floor() as i32 - 1;
+        let above = |d: f64| (2.0 * f64::atanh(d) / win_percent_k(v)).ceil() as i32 + 1;
+        assert_eq!(mark(v, cp(0), cp(-below(0.1))), None, "{v}");
+        assert_eq!(
+            mark(v, cp(0), cp(-above(0.1))),
+            Some(Mark::Inaccuracy),
+            "{v}"
+        );
+        assert_eq!(
+            mark(v, cp(0), cp(-below(0.2))),
+            Some(Mark::Inaccuracy),
+            "{v}"
+        );
+        assert_eq!(mark(v, cp(0), cp(-above(0.2))), Some(Mark::Mistake), "{v}");
+        assert_eq!(mark(v, cp(0), cp(-below(0.3))), Some(Mark::Mistake), "{v}");
+        assert_eq!(mark(v, cp(0), cp(-above(0.3))), Some(Mark::Blunder), "{v}");
+        assert_eq!(mark(v, cp(above(0.3)), cp(0)), Some(Mark::Blunder), "{v}");
+        assert_eq!(mark(v, cp(-above(0.3)), cp(0)), None, "{v}");
+        assert_eq!(mark(v, cp(0), loss), Some(Mark::Blunder));
+        assert_eq!(mark(v, cp(-800), loss), Some(Mark::Mistake));
+        assert_eq!(mark(v, cp(-1000), loss), Some(Mark::Inaccuracy));
+        assert_eq!(mark(v, win, cp(600)), Some(Mark::Blunder));
+        assert_eq!(mark(v, win, cp(800)), Some(Mark::Mistake));
+        assert_eq!(mark(v, win, cp(1200)), Some(Mark::Inaccuracy));
+        assert_eq!(mark(v, win, loss), Some(Mark::Blunder));
+        assert_eq!(mark(v, win, Score::Win { plies: 9 }), None);
+        assert_eq!(mark(v, loss, Score::Loss { plies: 1 }), None);
+        assert_eq!(mark(v, cp(0), win), None);
+    }
+    // With lichess's constant, lila's thresholds from 0: 55, 110 and 170 centipawns.
+    let lichess = |d: f64| 2.0 * f64::atanh(d) / LICHESS_WIN_PERCENT_K;
+    assert!((54.0..55.0).contains(&lichess(0.1)), "{}", lichess(0.1));
+    assert!((110.0..111.0).contains(&lichess(0.2)));
+    assert!((168.0..169.0).contains(&lichess(0.3)));
 }
 
 /// The JSON a CLI prints: `accuracy.white`/`black` and per ply `ply`, `san`, `eval`,
