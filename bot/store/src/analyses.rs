@@ -88,9 +88,6 @@ impl TryFrom<StoredAnalysis> for AnalysisRow {
     }
 }
 
-const COLUMNS: &str = "game_id, requested_by, state, nodes, done_plies, total_plies, review, \
-     message_id, requested_at";
-
 /// Queues the analysis of game `game` for `by` at `nodes` per position, inside the
 /// transaction that writes its progress post; `false` (nothing written) when the game
 /// already has one.
@@ -128,9 +125,10 @@ pub async fn get<'a>(
     on: impl Into<On<'a>>,
     game: GameId,
 ) -> Result<Option<AnalysisRow>, StorageError> {
-    let row: Option<StoredAnalysis> = query(&format!(
-        "SELECT {COLUMNS} FROM analyses WHERE game_id = $1"
-    ))
+    let row: Option<StoredAnalysis> = query(
+        "SELECT game_id, requested_by, state, nodes, done_plies, total_plies, review,
+            message_id, requested_at FROM analyses WHERE game_id = $1",
+    )
     .bind(game)
     .fetch_optional(on)
     .await?;

@@ -107,7 +107,7 @@ pub fn numbered_moves(plies: &[PlyRecord], first: usize) -> String {
     for (i, ply) in plies.iter().enumerate() {
         let at = first + i;
         let number = at / 2 + 1;
-        if at % 2 == 0 {
+        if at.is_multiple_of(2) {
             out.push(format!("{number}. {}", ply.display));
         } else if i == 0 {
             out.push(format!("{number}... {}", ply.display));

@@ -361,6 +361,11 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     ("pgn", "download a game as PGN."),
     (
+        "analysis",
+        "after a game, the engine's analysis in its thread: accuracy, mistakes and the better moves, with a chart and an annotated PGN.",
+    ),
+    ("moves", "a game's whole move list."),
+    (
         "replay",
         "watch a game as an animated GIF: every move and blast, the final position held.",
     ),
@@ -375,7 +380,7 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "settings server",
-        "the server's reminder defaults (Manage Server permission).",
+        "the server's reminder defaults and its league organiser role (Manage Server permission).",
     ),
     (
         "premove line",
@@ -406,19 +411,19 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "league create",
-        "a round-robin or Swiss league in this channel; players join with its post's button (Manage Server permission).",
+        "a round-robin or Swiss league in this channel; players join with its post's button (Manage Server, or the server's league organiser role).",
     ),
     (
         "league start",
-        "close a league's sign-up and start round 1 (Manage Server permission).",
+        "close a league's sign-up and start round 1 (league organisers).",
     ),
     (
         "league pause",
-        "stop a league's round clock; games go on (Manage Server permission).",
+        "stop a league's round clock; games go on (league organisers).",
     ),
     (
         "league resume",
-        "start a paused league's round clock again (Manage Server permission).",
+        "start a paused league's round clock again (league organisers).",
     ),
     (
         "league standings",
