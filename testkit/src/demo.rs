@@ -202,7 +202,18 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
     let clock = std::sync::Arc::new(crate::clock::TestClock::new(wall_now));
-    let d = Driver::start_with_clock(fake, &url, clock.clone()).await?;
+    let services_for: crate::driver::ServicesFor = {
+        let clock = clock.clone();
+        std::sync::Arc::new(move |db| {
+            kaboom_service::Services::new(
+                db,
+                clock.clone(),
+                std::sync::Arc::new(kaboom_service::painter::RendererPainter),
+            )
+            .with_analysis_nodes(Some(DEMO_ANALYSIS_NODES))
+        })
+    };
+    let d = Driver::start_with(fake, &url, services_for).await?;
     let mut games = Vec::new();
     let mut pages = Vec::new();
     let total = variants.len();
@@ -826,6 +837,12 @@ async fn play_variant(
             "not rated".into()
         }
     };
+    // The finished Atomic game is analysed, as its players would ask for after it.
+    if variant == Variant::Atomic
+        && let Err(e) = analyse_game(d, thread.get(), game).await
+    {
+        problem = problem.or(Some(e.to_string()));
+    }
     let plies = stored.plies().len();
     let (images, game_page) = write_files(
         d,
@@ -857,6 +874,52 @@ async fn play_variant(
         problem,
         seconds: 0.0,
     })
+}
+
+/// Positions the demo's post-game analysis searches per move: a tenth of the bot's default
+/// for Atomic in a release build (`kaboom demo`), a hundredth in a debug build (the test
+/// suite runs the demo), so that it takes seconds.
+pub const DEMO_ANALYSIS_NODES: u64 = if cfg!(debug_assertions) {
+    4_000
+} else {
+    40_000
+};
+
+/// carol asks for `/analysis` of the finished game `game` in `thread`, as a player would
+/// after it; waits (at most two minutes) until its result, with the evaluation chart, is
+/// posted there.
+///
+/// # Errors
+/// [`DemoError::Step`] when the bot does not queue it or the result does not come.
+async fn analyse_game(
+    d: &Driver,
+    thread: u64,
+    game: kaboom_domain::ids::GameId,
+) -> Result<(), DemoError> {
+    let asked = d.cmd(&d.carol, thread, "analysis", Vec::new()).await?;
+    if !asked
+        .content()
+        .unwrap_or_default()
+        .starts_with("Analysing game")
+    {
+        return fail(format!("/analysis was not queued: {asked:?}"));
+    }
+    let chart = format!("game-{game}-chart.png");
+    let deadline = Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let posted = d
+            .fake
+            .messages_in(thread)
+            .iter()
+            .any(|m| m.attachments.iter().any(|a| a.filename == chart));
+        if posted {
+            return d.outbox_delivered().await;
+        }
+        if Instant::now() > deadline {
+            return fail("the analysis was not posted within two minutes");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
 }
 
 /// The folder of the reminder and time forfeit game.

@@ -126,7 +126,7 @@ kaboom_testkit::dbtest! {
         tokio::time::sleep(Duration::from_millis(1000)).await;
         let boards = d.boards(thread);
         assert_eq!(boards.len(), 3, "{boards:?}");
-        assert_eq!(boards[2].content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n**1... e5** by bob\n<@1001> (White) to move · deadline <t:1766205600:f> (<t:1766205600:R>)");
+        assert_eq!(boards[2].content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n1. e4 **1... e5** by bob\n<@1001> (White) to move · deadline <t:1766205600:f> (<t:1766205600:R>)");
         assert!(d.fake.unknown_routes().is_empty());
         d.driver.stop().await;
     }

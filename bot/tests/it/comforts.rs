@@ -202,7 +202,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(moves(&d, g.game).await, ["Nf3", "Nc6"]);
         let boards = d.boards(thread);
         let last = boards.last().unwrap();
-        assert_eq!(last.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n**1... Nc6** by bob\n(Played by conditional move.)\n<@1001> (White) to move · deadline <t:1763959200:f> (<t:1763959200:R>)");
+        assert_eq!(last.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n1. Nf3 **1... Nc6** by bob\n(Played by conditional move.)\n<@1001> (White) to move · deadline <t:1763959200:f> (<t:1763959200:R>)");
         // Then e4 -> e6; the line is used up.
         d.play(&d.alice, thread, "e4").await?;
         assert_eq!(moves(&d, g.game).await, ["Nf3", "Nc6", "e4", "e6"]);
@@ -211,7 +211,7 @@ kaboom_testkit::dbtest! {
 
         // On her own turn alice's line starts with her move, played now: d4, then if d5, c4.
         let ack = line(&d, &d.alice, thread, "d4 d5 c4").await?;
-        assert_eq!(ack, "Played **d4** in game #1: https://discord.com/channels/1323802873040994304/1323802873150046208/1323802873342984192\nConditional line saved in game #1: `d5 c4`. Only you see it; `/premove list` shows your lines.");
+        assert_eq!(ack, "Played **d4** in game #1: https://discord.com/channels/1323802873040994304/1323802873158434816/1323802873351372800\nConditional line saved in game #1: `d5 c4`. Only you see it; `/premove list` shows your lines.");
         assert_eq!(moves(&d, g.game).await.len(), 5);
         d.play(&d.bob, thread, "d5").await?;
         assert_eq!(
@@ -662,7 +662,7 @@ kaboom_testkit::dbtest! {
             "{by_alice:?}"
         );
         let started = d.click(&d.bob, offer.id, &accept).await?;
-        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873225543680>.");
+        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873233932288>.");
         let threads = d.fake.threads();
         let new_thread = threads.last().unwrap().id;
         assert_ne!(new_thread, thread);

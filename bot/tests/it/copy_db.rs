@@ -56,6 +56,8 @@ kaboom_testkit::pgtest! {
         assert!(stdout.lines().any(|l| l.trim() == "games: 10 rows"), "{stdout}");
         assert!(stdout.lines().any(|l| l.trim() == "leagues: 1 rows"), "{stdout}");
         assert!(stdout.lines().any(|l| l.trim() == "league_games: 6 rows"), "{stdout}");
+        // The Atomic game's analysis.
+        assert!(stdout.lines().any(|l| l.trim() == "analyses: 1 rows"), "{stdout}");
         assert!(
             !stdout.contains("kaboom@"),
             "no URL (with its password) in the output"

@@ -115,7 +115,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(choices[0].0, "Nxf7# · blast removes Ke8, Bf8, Ng8");
         d.play(&d.alice, thread, "Nxf7").await?;
         let last = d.boards(thread).pop().unwrap();
-        assert_eq!(last.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n**3. Nxf7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawn f7\nGame over: **1-0** · alice (White) wins by king exploded\nRatings (Atomic): alice 1741? (+241) · bob 1258? (-242)");
+        assert_eq!(last.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n1. Nf3 a6 2. Ng5 a5 **3. Nxf7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawn f7\nGame over: **1-0** · alice (White) wins by king exploded\nRatings (Atomic): alice 1741? (+241) · bob 1258? (-242)");
         assert_eq!(d.boards(thread).len(), 6);
         // Only the latest board message keeps buttons (My view, once the game is over).
         let with_buttons: Vec<_> = d
@@ -309,7 +309,7 @@ kaboom_testkit::dbtest! {
         assert!(r.content().unwrap().starts_with("Played"), "{r:?}");
         d.play(&d.bob, thread, "Nc6").await?;
         let last = d.boards(thread).pop().unwrap();
-        assert_eq!(last.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n**2... Nc6** by bob\n(The draw offer lapsed with this move.)\n<@1001> (White) to move · deadline <t:1763959200:f> (<t:1763959200:R>)");
+        assert_eq!(last.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n1. e4 e5 2. Nf3 **2... Nc6** by bob\n(The draw offer lapsed with this move.)\n<@1001> (White) to move · deadline <t:1763959200:f> (<t:1763959200:R>)");
         finish(d).await
     }
 }
@@ -391,9 +391,9 @@ kaboom_testkit::dbtest! {
         d.play(&d.alice, thread, "Boom@f7").await?;
         let end = d.boards(thread).pop().unwrap();
         let text = end.content();
-        assert_eq!(text, "**Beirut** · alice (White) vs bob (Black) · game #1\n**4. Boom@f7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawns e7, g7\nGame over: **1-0** · alice (White) wins by king exploded\nWhite's carrier: the knight from g1, exploded on f7\nBlack's carrier: the knight from b8, never moved\n(**Verify fairness** shows how to check them against the sealed choice.)\nRatings (Beirut): alice 1741? (+241) · bob 1258? (-242)");
+        assert_eq!(text, "**Beirut** · alice (White) vs bob (Black) · game #1\n… 2. Ng5 a5 3. Nxf7 a4 **4. Boom@f7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawns e7, g7\nGame over: **1-0** · alice (White) wins by king exploded\nWhite's carrier: the knight from g1, exploded on f7\nBlack's carrier: the knight from b8, never moved\n(**Verify fairness** shows how to check them against the sealed choice.)\nRatings (Beirut): alice 1741? (+241) · bob 1258? (-242)");
         // Carriers named by piece, where they started and where they went.
-        assert_eq!(text, "**Beirut** · alice (White) vs bob (Black) · game #1\n**4. Boom@f7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawns e7, g7\nGame over: **1-0** · alice (White) wins by king exploded\nWhite's carrier: the knight from g1, exploded on f7\nBlack's carrier: the knight from b8, never moved\n(**Verify fairness** shows how to check them against the sealed choice.)\nRatings (Beirut): alice 1741? (+241) · bob 1258? (-242)");
+        assert_eq!(text, "**Beirut** · alice (White) vs bob (Black) · game #1\n… 2. Ng5 a5 3. Nxf7 a4 **4. Boom@f7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawns e7, g7\nGame over: **1-0** · alice (White) wins by king exploded\nWhite's carrier: the knight from g1, exploded on f7\nBlack's carrier: the knight from b8, never moved\n(**Verify fairness** shows how to check them against the sealed choice.)\nRatings (Beirut): alice 1741? (+241) · bob 1258? (-242)");
         assert!(!text.contains("printf") && !text.contains("salt"), "{text}");
         // Verify fairness: its sha256sum line reproduces the commitment sealed at the start.
         let proof = d.click(&d.carol, end.id, &verify).await?;
@@ -432,7 +432,7 @@ kaboom_testkit::dbtest! {
         );
         d.play(&d.alice, thread, "Nxf7").await?;
         let end = d.boards(thread).pop().unwrap();
-        assert_eq!(end.content(), "**Nuke** · alice (White) vs bob (Black) · game #1\n**3. Nxf7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawns f7, e7, g7\nGame over: **1-0** · alice (White) wins by king exploded\nRatings (Nuke): alice 1741? (+241) · bob 1258? (-242)");
+        assert_eq!(end.content(), "**Nuke** · alice (White) vs bob (Black) · game #1\n1. Nf3 a6 2. Ng5 a5 **3. Nxf7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawns f7, e7, g7\nGame over: **1-0** · alice (White) wins by king exploded\nRatings (Nuke): alice 1741? (+241) · bob 1258? (-242)");
         finish(d.driver).await
     }
 }
@@ -497,7 +497,7 @@ kaboom_testkit::dbtest! {
         assert!(choices.iter().any(|(_, v)| v == &line[0]), "{choices:?}");
         play_line(&d, thread, &line).await?;
         let end = d.boards(thread).pop().unwrap();
-        assert_eq!(end.content(), "**Bomberman Chess** · alice (White) vs bob (Black) · game #1\n**34... Dxg4#** by bob · removed White's Bg4\nGame over: **0-1** · bob (Black) wins by checkmate\nRatings (Bomberman Chess): alice 1258? (-242) · bob 1741? (+241)");
+        assert_eq!(end.content(), "**Bomberman Chess** · alice (White) vs bob (Black) · game #1\n… 32... Bh5 33. exf4 Dxh4 34. Ni2 **34... Dxg4#** by bob · removed White's Bg4\nGame over: **0-1** · bob (Black) wins by checkmate\nRatings (Bomberman Chess): alice 1258? (-242) · bob 1741? (+241)");
         assert_eq!(d.boards(thread).len(), line.len() + 1);
         finish(d.driver).await
     }
@@ -516,7 +516,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(choices.len(), 25, "at most 25 suggestions");
         play_line(&d, thread, &line).await?;
         let end = d.boards(thread).pop().unwrap();
-        assert_eq!(end.content(), "**Bombalot** · alice (White) vs bob (Black) · game #1\n**37. e8-e9#** by alice\nGame over: **1-0** · alice (White) wins by two pieces in the goal\nRatings (Bombalot): alice 1741? (+241) · bob 1258? (-242)");
+        assert_eq!(end.content(), "**Bombalot** · alice (White) vs bob (Black) · game #1\n… 35. e6-e7 h6-g6 36. e7-e8 g6-g5 **37. e8-e9#** by alice\nGame over: **1-0** · alice (White) wins by two pieces in the goal\nRatings (Bombalot): alice 1741? (+241) · bob 1258? (-242)");
         finish(d.driver).await
     }
 }

@@ -126,7 +126,7 @@ kaboom_testkit::dbtest! {
         d.play(&d.bob, thread, "Nc6").await?;
         assert_eq!(ply(&d, game).await, 4);
         let stale = d.click(&d.alice, r.message_id.unwrap(), &confirm).await?;
-        assert_eq!(content(&stale), "The game moved on since this preview, so it was not played; here is the position now.\n**Atomic** · alice (White) vs bob (Black) · game #1\n**2... Nc6** by bob\n<@1001> (White) to move · deadline <t:1763959200:f> (<t:1763959200:R>)");
+        assert_eq!(content(&stale), "The game moved on since this preview, so it was not played; here is the position now.\n**Atomic** · alice (White) vs bob (Black) · game #1\n1. e4 d5 2. Nf3 **2... Nc6** by bob\n<@1001> (White) to move · deadline <t:1763959200:f> (<t:1763959200:R>)");
         assert!(stale.custom_ids().is_empty(), "buttons removed");
         assert_eq!(ply(&d, game).await, 4, "the stale preview did not play");
         d.driver.stop().await;

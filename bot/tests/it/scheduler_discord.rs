@@ -143,9 +143,10 @@ kaboom_testkit::dbtest! {
             in_thread[3].attachments
         );
         let buttons = fake.message(board.id.get()).unwrap().custom_ids();
-        assert_eq!(buttons.len(), 2, "{buttons:?}");
+        assert_eq!(buttons.len(), 3, "{buttons:?}");
         assert!(buttons[0].starts_with("kb:view:"), "{buttons:?}");
         assert!(buttons[1].starts_with("kb:rematch:"), "{buttons:?}");
+        assert!(buttons[2].starts_with("kb:analyse:"), "{buttons:?}");
 
         // Seven days on, the open challenge expires: its message says so and has no buttons.
         clock.advance(7 * 24 * HOUR);
@@ -327,7 +328,7 @@ mod with_bot {
         let text = server.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 30% of the time per move; untimed games after 24 hours without a move, then every 168 hours."
+            "Reminders in this server: timed games at 30% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server."
         );
         let bad = cmd(
             &d,
@@ -388,7 +389,7 @@ mod with_bot {
         );
         assert_eq!(
             in_thread[0].content(),
-            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873179406336\nFrom any channel: `/move game:1 action:...`"
+            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873187794944\nFrom any channel: `/move game:1 action:...`"
         );
         assert!(fake.messages_in(fake.dm_channel_for(alice.id)).is_empty());
         d.stop().await;
@@ -445,7 +446,7 @@ mod with_bot {
         let text = changed.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours."
+            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server."
         );
         let stored = stored::guild(&db, GuildId(fake.guild_id())).await.unwrap();
         assert_eq!(stored.map(|s| s.idle_first_secs), Some(12 * 3600));
@@ -454,7 +455,7 @@ mod with_bot {
         let text = shown.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours."
+            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server."
         );
         assert!(shown.is_ephemeral());
         d.stop().await;
@@ -533,7 +534,7 @@ mod with_bot {
             .unwrap();
         assert_eq!(
             d.answer(&sent).await.expect("an answer").content().unwrap(),
-            "Game on! See <#1323802873150046208>."
+            "Game on! See <#1323802873158434816>."
         );
         let thread = fake.threads().last().unwrap().id;
         // The thread's first board says it too, for spectators and for players whose DMs

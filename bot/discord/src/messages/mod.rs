@@ -204,7 +204,13 @@ pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String 
     s
 }
 
-/// The caption of a board message after an action (or at the start with `ply: None`).
+/// How many plies before the last one a board's caption lists (`… 10... Kd7 11. Nxe5
+/// Boom@e4 **12. Qh5** by alice`): the last four, so a player coming back after days sees
+/// how the position arose; `/moves` lists them all.
+pub const EARLIER_PLIES_SHOWN: usize = 4;
+
+/// The caption of a board message after an action (or at the start with `ply: None`): the
+/// game, the last plies with the one just played in bold, notes, and whose turn it is.
 pub fn board_caption(
     snap: &Snapshot,
     ply: Option<&PlyRecord>,
@@ -219,7 +225,21 @@ pub fn board_caption(
         row.id
     )];
     if let Some(p) = ply {
-        lines.push(action_line(row, snap.game.ply_count(), p));
+        let plies = snap.game.plies();
+        let shown = plies.len().saturating_sub(1);
+        let first = shown.saturating_sub(EARLIER_PLIES_SHOWN);
+        let earlier = match &plies[first..shown] {
+            [] => String::new(),
+            some => format!(
+                "{}{} ",
+                if first > 0 { "… " } else { "" },
+                numbered_moves(some, first)
+            ),
+        };
+        lines.push(format!(
+            "{earlier}{}",
+            action_line(row, snap.game.ply_count(), p)
+        ));
     }
     lines.extend(notes.iter().cloned());
     match snap.outcome() {
