@@ -452,11 +452,7 @@ impl FakeDiscord {
     /// [`FakeError::UnknownGuild`].
     pub fn remove_bot_from_guild(&self, guild_id: u64) -> Result<(), FakeError> {
         self.shared.update(|s| {
-            let guild = s
-                .guilds
-                .iter_mut()
-                .find(|g| g.id == guild_id)
-                .ok_or(FakeError::UnknownGuild(guild_id))?;
+            let guild = s.guild_mut(guild_id)?;
             if guild.bot_member {
                 guild.bot_member = false;
                 s.guild_commands.remove(&guild_id);
@@ -477,11 +473,7 @@ impl FakeDiscord {
     pub fn add_role(&self, guild_id: u64, name: &str) -> Result<u64, FakeError> {
         self.shared.update(|s| {
             let id = s.ids.next();
-            let guild = s
-                .guilds
-                .iter_mut()
-                .find(|g| g.id == guild_id)
-                .ok_or(FakeError::UnknownGuild(guild_id))?;
+            let guild = s.guild_mut(guild_id)?;
             guild.roles.push((id, name.to_string()));
             let role = s.added_role_json(guild_id, id);
             s.broadcast(
@@ -503,11 +495,7 @@ impl FakeDiscord {
     /// [`FakeError::UnknownGuild`].
     pub fn remove_member(&self, guild_id: u64, user_id: u64) -> Result<(), FakeError> {
         self.shared.update(|s| {
-            let guild = s
-                .guilds
-                .iter_mut()
-                .find(|g| g.id == guild_id)
-                .ok_or(FakeError::UnknownGuild(guild_id))?;
+            let guild = s.guild_mut(guild_id)?;
             guild.departed.insert(user_id);
             Ok(())
         })

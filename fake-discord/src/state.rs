@@ -322,6 +322,17 @@ impl State {
         self.guilds.iter().find(|g| g.id == guild_id)
     }
 
+    /// Guild `guild_id`, to change.
+    ///
+    /// # Errors
+    /// [`crate::FakeError::UnknownGuild`].
+    pub(crate) fn guild_mut(&mut self, guild_id: u64) -> Result<&mut FakeGuild, crate::FakeError> {
+        self.guilds
+            .iter_mut()
+            .find(|g| g.id == guild_id)
+            .ok_or(crate::FakeError::UnknownGuild(guild_id))
+    }
+
     /// The guild a channel (or thread) belongs to; `None` for DM channels and unknown ids.
     pub(crate) fn guild_of_channel(&self, channel_id: u64) -> Option<u64> {
         self.channels

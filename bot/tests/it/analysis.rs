@@ -74,8 +74,11 @@ kaboom_testkit::dbtest! {
             asked.content(),
             Some(format!("Analysing game #{id}: its progress and then the result are posted in the game's thread.").as_str())
         );
+        // The result's entry is delivered once it is posted and the progress post edited.
+        let done = format!("**Analysis of game #{id}** · done: 5 of 5 plies. The result follows.");
         let posts = posts_until(&d, thread, |posts| {
             posts.iter().any(|m| m.attachments.iter().any(|a| a.filename.ends_with(".pgn")))
+                && posts.iter().any(|m| m.content() == done)
         })
         .await;
         let progress = posts

@@ -372,20 +372,26 @@ impl Deliverer {
             return Ok(Posted::default());
         };
         let row = self.services.games().load(game_id).await?.row;
-        let edited = challenge
-            .spec
-            .channel_id
-            .serenity()
-            .edit_message(
-                &*self.http,
-                message.serenity(),
-                serenity::EditMessage::new()
-                    .content(messages::challenge_accepted(&challenge, by, row.thread_id))
-                    .components(vec![])
-                    .allowed_mentions(messages::mentions::none()),
-            )
-            .await;
-        match edited {
+        let edit = serenity::EditMessage::new()
+            .content(messages::challenge_accepted(&challenge, by, row.thread_id))
+            .components(vec![])
+            .allowed_mentions(messages::mentions::none());
+        self.edit_posted(challenge.spec.channel_id.serenity(), message, edit)
+            .await
+    }
+
+    /// Edits `message` in `channel` with `edit`: the message as posted, or nothing when it
+    /// was deleted (10008 Unknown Message: there is nothing left to edit).
+    async fn edit_posted(
+        &self,
+        channel: serenity::ChannelId,
+        message: MessageId,
+        edit: serenity::EditMessage,
+    ) -> Result<Posted, Error> {
+        match channel
+            .edit_message(&*self.http, message.serenity(), edit)
+            .await
+        {
             Ok(_) => Ok(Posted::message(message)),
             Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => Ok(Posted::default()),
             Err(e) => Err(e.into()),
@@ -799,29 +805,12 @@ impl Deliverer {
         } else {
             Vec::new()
         };
-        let edited = league
-            .channel_id
-            .serenity()
-            .edit_message(
-                &*self.http,
-                message.serenity(),
-                serenity::EditMessage::new()
-                    .content(text)
-                    .components(buttons)
-                    .allowed_mentions(messages::mentions::none()),
-            )
-            .await;
-        match edited {
-            Ok(_) => Ok(Posted::message(message)),
-            Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => {
-                tracing::info!(
-                    league = league.id,
-                    "the league's sign-up post is gone; not edited"
-                );
-                Ok(Posted::default())
-            }
-            Err(e) => Err(e.into()),
-        }
+        let edit = serenity::EditMessage::new()
+            .content(text)
+            .components(buttons)
+            .allowed_mentions(messages::mentions::none());
+        self.edit_posted(league.channel_id.serenity(), message, edit)
+            .await
     }
 
     /// A post in a league's channel, pinging only `pings`; with `standings_image`, the
@@ -880,20 +869,10 @@ impl Deliverer {
         };
         let channel = board::game_channel(&snap);
         self.ensure_open(channel).await?;
-        let edited = channel
-            .edit_message(
-                &*self.http,
-                message.serenity(),
-                serenity::EditMessage::new()
-                    .content(text)
-                    .allowed_mentions(messages::mentions::none()),
-            )
-            .await;
-        match edited {
-            Ok(_) => Ok(Posted::message(message)),
-            Err(e) if discord_code(&e) == Some(UNKNOWN_MESSAGE) => Ok(Posted::default()),
-            Err(e) => Err(e.into()),
-        }
+        let edit = serenity::EditMessage::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::none());
+        self.edit_posted(channel, message, edit).await
     }
 
     /// The analysis's result in the game's thread: `text` with the evaluation chart, the
