@@ -20,6 +20,12 @@
 //! Run: `cargo build --release -p fake-discord && cargo bench -p kaboom --bench load`
 //! (`LOAD_GAMES=2000 LOAD_SECONDS=60 ...` for other sizes; `LOAD_SEED` for the moves).
 //!
+//! `LOAD_ANALYSES=1`: meanwhile a spectator asks for `/analysis` of every game that ends
+//! during the stream (at the bot's default budget per variant), so that the bot's analysis
+//! worker searches all along; the run then also prints how many analyses were asked for
+//! and finished. Run it once with and once without, one after the other, to see what
+//! analyses cost the moves (docs/PERFORMANCE.md, "Post-game analysis beside the load").
+//!
 //! On PostgreSQL: `LOAD_DATABASE_URL=postgres://USER@HOST:PORT/DB` names a
 //! server whose user may create databases; the run makes a fresh database there (dropped
 //! at the end) and every `kaboom serve` uses it. `LOAD_PROCESSES=N` (default 1; more needs
@@ -236,6 +242,9 @@ async fn seed_game(control: &Control, db: &Db, channel: &str, i: u64) -> Game {
     }
 }
 
+/// The user who asks for analyses with `LOAD_ANALYSES` (no player's id).
+const SPECTATOR: u64 = 999;
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -250,6 +259,7 @@ async fn run() {
     let seconds = env_or("LOAD_SECONDS", 30);
     let players = env_or("LOAD_PLAYERS", 32) as usize;
     let seed = env_or("LOAD_SEED", 17);
+    let analyses = env_or("LOAD_ANALYSES", 0) > 0;
     let n_processes = env_or("LOAD_PROCESSES", 1).max(1);
     let postgres = std::env::var("LOAD_DATABASE_URL")
         .ok()
@@ -320,6 +330,7 @@ async fn run() {
     control
         .add_players(FIRST_USER..FIRST_USER + 2 * n_games)
         .await;
+    control.add_players([SPECTATOR]).await;
     let db = Arc::new(Db::connect(&url).await.unwrap());
 
     // Seeding, 8 games at a time.
@@ -488,10 +499,47 @@ async fn run() {
             }
         })
     };
+    // With LOAD_ANALYSES, a spectator asks for the analysis of each game that has ended.
+    let analysing = analyses.then(|| {
+        let (control, all) = (control.clone(), all.clone());
+        tokio::spawn(async move {
+            let mut asked = vec![false; all.len()];
+            let mut count = 0usize;
+            while Instant::now() < end {
+                tokio::time::sleep(Duration::from_millis(250)).await;
+                for i in 0..all.len() {
+                    let thread = {
+                        let game = all[i].lock().unwrap();
+                        if asked[i] || game.state.status() == Status::Ongoing {
+                            continue;
+                        }
+                        game.thread.clone()
+                    };
+                    asked[i] = true;
+                    let sent = control
+                        .send_command(SPECTATOR, &thread, "analysis", json!([]))
+                        .await;
+                    let answer = control.answer(&sent).await;
+                    let content = answer["content"].as_str().unwrap_or_default();
+                    assert!(content.starts_with("Analysing game"), "{answer}");
+                    count += 1;
+                }
+            }
+            count
+        })
+    });
     for w in workers {
         w.await.unwrap();
     }
     typing.await.unwrap();
+    if let Some(task) = analysing {
+        let asked = task.await.unwrap();
+        let (done,): (i64,) = sql::query("SELECT COUNT(*) AS n FROM analyses WHERE state = 'done'")
+            .fetch_one(&*db)
+            .await
+            .unwrap();
+        println!("analyses: {asked} asked for during the stream, {done} finished by its end");
+    }
     let elapsed = load_start.elapsed().as_secs_f64();
     let bot_cpus: Vec<f64> = bot_pids
         .iter()
