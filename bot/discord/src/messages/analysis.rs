@@ -199,8 +199,14 @@ pub fn result(row: &GameRow, review: &GameReview) -> String {
         accuracy(review.accuracy.black),
         counts(review, Color::Black),
     );
+    // The carriers are public once the game is over (BE-9); say they were used.
+    let carriers = if row.variant.has_designation() {
+        ", with every carrier known"
+    } else {
+        ""
+    };
     let footer = format!(
-        "\nThe engine searched {} positions per move, with every carrier known. The chart, the key moments (the better move as a green arrow) and the annotated PGN are attached.",
+        "\nThe engine searched {} positions per move{carriers}. The chart, the key moments (the better move as a green arrow) and the annotated PGN are attached.",
         thousands(review.nodes_per_position)
     );
     let marked: Vec<&PlyReview> = review.plies.iter().filter(|p| p.mark.is_some()).collect();
