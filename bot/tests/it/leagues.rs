@@ -885,3 +885,56 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// Sign-up closed by its deadline (the scheduler's sweep, not `/league start`): a player
+    /// who left the server meanwhile (Get Guild Member answers 404 Unknown Member) is taken
+    /// off the list before seeding, the channel says so, and the league starts with the
+    /// others.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_sign_up_deadline_takes_off_players_who_left_the_server() -> Outcome {
+        let d = TestBot::start().await?;
+        let scheduler = d.scheduler(d.clock.clone(), SchedulerConfig::default());
+        let players = players(3000, "q", 4);
+        league(
+            &d,
+            &d.carol,
+            "create",
+            vec![
+                CommandOption::string("name", "Deadline Cup"),
+                CommandOption::integer("variant", ATOMIC),
+                CommandOption::integer("format", 0),
+                CommandOption::integer("days_per_move", 0),
+                CommandOption::integer("round_days", 2),
+                CommandOption::integer("sign_up_days", 1),
+            ],
+        )
+        .await?;
+        let post = channel_posts(&d).last().unwrap().id;
+        for p in &players {
+            d.click(p, post, "kb:lgjoin:1").await?;
+        }
+        d.fake.remove_member(d.fake.guild_id(), players[3].id)?;
+        d.clock.advance(DAY);
+        let report = scheduler.sweep().await?;
+        assert_eq!(report.leagues.rounds_started, [(1, 1)]);
+        d.outbox_delivered().await?;
+        let row = kaboom_store::leagues::get(&d.db, 1).await.unwrap().unwrap();
+        let names: Vec<&str> = row.league.entrants.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["q1", "q2", "q3"]);
+        assert_eq!(row.league.status, LeagueStatus::Running { round: 1 });
+        let posts: Vec<String> = channel_posts(&d)
+            .iter()
+            .map(|m| m.content().to_string())
+            .collect();
+        assert!(
+            posts.contains(
+                &"q4 has left the server and was taken off the players of **Deadline Cup** · Atomic, single round-robin."
+                    .to_string()
+            ),
+            "{posts:#?}"
+        );
+        d.stop().await;
+        Ok(())
+    }
+}
