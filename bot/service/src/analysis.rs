@@ -77,8 +77,8 @@ pub enum AnalysisAnswer {
     Queued(AnalysisRow),
     /// Someone asked before and it is not finished yet.
     InProgress(AnalysisRow),
-    /// It is finished.
-    Done(AnalysisRow, Arc<GameReview>),
+    /// It is finished: the result is in the game's thread.
+    Done(AnalysisRow),
     /// It was tried and failed.
     Failed(AnalysisRow),
 }
@@ -147,14 +147,11 @@ impl Analyses<'_> {
         if !analyses::insert(&mut tx, id, by, nodes, plies as i64, now).await? {
             // Asked for at the same moment by someone else.
             drop(tx);
-            return self
-                .answer(id)
-                .await?
-                .ok_or_else(|| ServiceError::Corrupt(format!("analysis of game #{id} vanished")));
+            return self.answer(id).await?.ok_or_else(|| vanished(id));
         }
         let analysis = analyses::get(&mut tx, id)
             .await?
-            .ok_or_else(|| ServiceError::Corrupt(format!("analysis of game #{id} vanished")))?;
+            .ok_or_else(|| vanished(id))?;
         let change = AnalysisChange {
             snap,
             analysis: analysis.clone(),
@@ -174,7 +171,7 @@ impl Analyses<'_> {
     /// Game `id`'s analysis as it stands, if one was asked for.
     ///
     /// # Errors
-    /// Storage failures; [`ServiceError::Corrupt`] for a stored review that does not read.
+    /// Storage failures.
     pub async fn answer(self, id: GameId) -> Result<Option<AnalysisAnswer>, ServiceError> {
         let Some(row) = analyses::get(&self.core.db, id).await? else {
             return Ok(None);
@@ -182,10 +179,7 @@ impl Analyses<'_> {
         Ok(Some(match row.state {
             AnalysisState::Queued | AnalysisState::Running => AnalysisAnswer::InProgress(row),
             AnalysisState::Failed => AnalysisAnswer::Failed(row),
-            AnalysisState::Done => {
-                let review = read_review(&row)?;
-                AnalysisAnswer::Done(row, review)
-            }
+            AnalysisState::Done => AnalysisAnswer::Done(row),
         }))
     }
 
@@ -307,9 +301,9 @@ impl Analyses<'_> {
         snap: &Snapshot,
         event: AnalysisEvent,
     ) -> Result<(), ServiceError> {
-        let analysis = analyses::get(&mut tx, snap.row.id).await?.ok_or_else(|| {
-            ServiceError::Corrupt(format!("analysis of game #{} vanished", snap.row.id))
-        })?;
+        let analysis = analyses::get(&mut tx, snap.row.id)
+            .await?
+            .ok_or_else(|| vanished(snap.row.id))?;
         let change = AnalysisChange {
             snap: snap.clone(),
             analysis,
@@ -354,6 +348,11 @@ pub fn key_moment_arrows(
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// The error of an analysis row that was written and is gone (a bug or a damaged database).
+fn vanished(id: GameId) -> ServiceError {
+    ServiceError::Corrupt(format!("analysis of game #{id} vanished"))
 }
 
 /// The stored review of a finished analysis.

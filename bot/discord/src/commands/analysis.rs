@@ -1,7 +1,7 @@
 //! `/analysis [game]`: the engine's post-game analysis, posted in the game's thread; and
 //! `/moves [game]`: a game's whole move list.
 
-use super::{autocomplete_game, resolve_game, say_private};
+use super::{autocomplete_game, readable_game, resolve_game, say_private};
 use crate::ids::Domain;
 use crate::messages;
 use crate::types::{Context, Error};
@@ -38,14 +38,6 @@ pub async fn moves(
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
 ) -> Result<(), Error> {
-    let id = resolve_game(ctx, game.as_deref()).await?;
-    let guild = ctx.guild_id().map(Domain::domain);
-    let caller = ctx.author().id.domain();
-    let snap = ctx
-        .data()
-        .services
-        .games()
-        .load_readable(id, caller, guild)
-        .await?;
+    let snap = readable_game(ctx, game.as_deref()).await?;
     say_private(ctx, messages::move_list(&snap)).await
 }

@@ -4,7 +4,7 @@ use kaboom_rules::Variant;
 use poise::serenity_prelude as serenity;
 
 use super::challenge::VariantChoice;
-use super::{autocomplete_game, resolve_game, say_private};
+use super::{autocomplete_game, readable_game, say_private};
 use crate::ids::Domain;
 use crate::messages::{self, rules};
 use crate::types::{Context, Error};
@@ -93,14 +93,8 @@ pub async fn pgn(
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
 ) -> Result<(), Error> {
-    let id = resolve_game(ctx, game.as_deref()).await?;
-    let guild = ctx.guild_id().map(Domain::domain);
-    let services = &ctx.data().services;
-    services
-        .games()
-        .load_readable(id, ctx.author().id.domain(), guild)
-        .await?;
-    let text = services.games().pgn(id).await?;
+    let id = readable_game(ctx, game.as_deref()).await?.row.id;
+    let text = ctx.data().services.games().pgn(id).await?;
     crate::respond::send(
         ctx,
         poise::CreateReply::default()

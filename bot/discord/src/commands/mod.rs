@@ -163,6 +163,23 @@ pub async fn resolve_game(ctx: Context<'_>, game: Option<&str>) -> Result<GameId
     Err(ServiceError::Refused(Refusal::WhichGame).into())
 }
 
+/// The game of a `game` option ([`resolve_game`]) if the caller may read it here: its
+/// server's members, or its players in a direct message (`Games::load_readable`).
+///
+/// # Errors
+/// As [`resolve_game`]; [`Refusal::NotReadableHere`] outside the game's server.
+pub async fn readable_game(
+    ctx: Context<'_>,
+    game: Option<&str>,
+) -> Result<kaboom_service::Snapshot, Error> {
+    let id = resolve_game(ctx, game).await?;
+    let guild = ctx.guild_id().map(Domain::domain);
+    let games = ctx.data().services.games();
+    Ok(games
+        .load_readable(id, ctx.author().id.domain(), guild)
+        .await?)
+}
+
 /// Autocomplete for `game` options: the caller's active games.
 pub async fn autocomplete_game(
     ctx: Context<'_>,

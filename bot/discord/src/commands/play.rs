@@ -3,7 +3,7 @@
 use kaboom_rules::Viewer;
 use poise::serenity_prelude as serenity;
 
-use super::{autocomplete_game, resolve_game};
+use super::{autocomplete_game, readable_game, resolve_game};
 use crate::ids::Domain;
 use crate::messages;
 use crate::types::{Context, Error};
@@ -98,19 +98,14 @@ pub async fn board(
         crate::respond::defer(ctx, false).await?;
     }
     let services = &ctx.data().services;
-    let id = resolve_game(ctx, game.as_deref()).await?;
-    let guild = ctx.guild_id().map(Domain::domain);
-    let snap = services
-        .games()
-        .load_readable(id, ctx.author().id.domain(), guild)
-        .await?;
+    let snap = readable_game(ctx, game.as_deref()).await?;
     let (text, image) = if private {
         flows::own_view_with_note(services, &snap, ctx.author().id.domain()).await?
     } else {
         let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
         let mut text = messages::board_caption(&snap, snap.game.plies().last(), &[], &[]);
         if let Some(outcome) = snap.outcome() {
-            let change = services.ratings().rating_change(id).await?;
+            let change = services.ratings().rating_change(snap.row.id).await?;
             for line in messages::ratings::result_lines(&snap.row, &outcome, change.as_ref()) {
                 text.push('\n');
                 text.push_str(&line);

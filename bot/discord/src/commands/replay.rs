@@ -3,7 +3,7 @@
 use kaboom_rules::Viewer;
 use poise::serenity_prelude as serenity;
 
-use super::{autocomplete_game, resolve_game};
+use super::{autocomplete_game, readable_game};
 use crate::board;
 use crate::ids::Domain;
 use crate::messages;
@@ -21,12 +21,10 @@ pub async fn replay(
     game: Option<String>,
 ) -> Result<(), Error> {
     let services = &ctx.data().services;
-    let id = resolve_game(ctx, game.as_deref()).await?;
-    let guild = ctx.guild_id().map(Domain::domain);
     let caller = ctx.author().id.domain();
     // Who may read the game at all (service/access.rs): its server's members, or its
     // players in a direct message.
-    let snap = services.games().load_readable(id, caller, guild).await?;
+    let snap = readable_game(ctx, game.as_deref()).await?;
     // Hidden information (BE-2): a finished game is public in full; while it runs, a
     // player sees their own view from their side, anyone else the spectator view.
     let (viewer, bottom) = if snap.outcome().is_some() {

@@ -51,7 +51,7 @@ pub fn answer(answer: &AnalysisAnswer) -> String {
             "Game #{} is being analysed ({} of {} plies so far): the result will be posted in its thread.",
             row.game_id, row.done_plies, row.total_plies
         ),
-        AnalysisAnswer::Done(row, _) => format!(
+        AnalysisAnswer::Done(row) => format!(
             "Game #{} is already analysed: the result is in its thread.",
             row.game_id
         ),
