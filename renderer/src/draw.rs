@@ -28,19 +28,19 @@ const HEADER: f32 = 84.0;
 const GOAL_GAP: f32 = 8.0;
 
 /// The colours of one theme.
-struct Palette {
-    light: &'static str,
-    dark: &'static str,
-    frame: &'static str,
-    coords: &'static str,
-    header_text: &'static str,
-    header_dim: &'static str,
-    goal: &'static str,
-    goal_net: &'static str,
-    highlight: &'static str,
+pub(crate) struct Palette {
+    pub(crate) light: &'static str,
+    pub(crate) dark: &'static str,
+    pub(crate) frame: &'static str,
+    pub(crate) coords: &'static str,
+    pub(crate) header_text: &'static str,
+    pub(crate) header_dim: &'static str,
+    pub(crate) goal: &'static str,
+    pub(crate) goal_net: &'static str,
+    pub(crate) highlight: &'static str,
 }
 
-fn palette(theme: Theme) -> Palette {
+pub(crate) fn palette(theme: Theme) -> Palette {
     match theme {
         Theme::Classic => Palette {
             light: "#efd9b4",
@@ -83,10 +83,10 @@ pub(crate) struct Layout {
     geo: Geometry,
     orientation: Orientation,
     /// Design units to pixels.
-    k: f32,
+    pub(crate) k: f32,
     /// Square side in whole pixels.
     pub(crate) sq: u32,
-    left: f32,
+    pub(crate) left: f32,
     header: f32,
     gap: f32,
     pub(crate) width: u32,
@@ -392,12 +392,15 @@ pub(crate) fn scene_with(
         r##"<g id="offb"><circle cx="0" cy="0" r="15" fill="#00838f" stroke="#fff" stroke-width="3"/><path d="M-6-6l12 12M6-6l-12 12" stroke="#fff" stroke-width="5" stroke-linecap="round"/></g>"##,
         r##"<g id="det" fill="none" stroke="#c4001a" stroke-width="6"><circle cx="50" cy="50" r="38"/><circle cx="50" cy="50" r="18"/><path d="M50 2v24M50 74v24M2 50h24M74 50h24"/></g>"##,
         r##"<g id="frz"><rect x="3" y="3" width="94" height="94" rx="8" fill="#7cc7ff" fill-opacity=".45" stroke="#e8f7ff" stroke-width="5" stroke-dasharray="10 6"/></g>"##,
-        r##"<g id="frzb"><circle cx="82" cy="82" r="15" fill="#1f78c8" stroke="#fff" stroke-width="2.5"/><path d="M82 71v22M72.5 76.5l19 11M72.5 87.5l19-11" stroke="#fff" stroke-width="3" stroke-linecap="round"/></g>"##,
-        r##"<g id="lock"><circle cx="82" cy="82" r="15" fill="#3c3a36" stroke="#fff" stroke-width="2.5"/><path d="M76.5 80v-4a5.5 5.5 0 0 1 11 0v4" fill="none" stroke="#fff" stroke-width="3"/><rect x="74" y="79" width="16" height="12" rx="2" fill="#ffd21f"/></g>"##,
+        // Corner badges are centred on (0, 0) and placed in a free corner of their square
+        // (see `Corner`): 23 units in radius (about 14 px across at 260 px wide), with a
+        // white rim that separates them from the piece and the square.
+        r##"<g id="frzb"><circle r="22" fill="#1565c0" stroke="#fff" stroke-width="3.5"/><path d="M0-15v30M-13-7.5l26 15M-13 7.5l26-15" stroke="#fff" stroke-width="4.5" stroke-linecap="round"/></g>"##,
+        r##"<g id="lock"><circle r="22" fill="#2b2926" stroke="#fff" stroke-width="3.5"/><path d="M-7.5-2v-5.5a7.5 7.5 0 0 1 15 0v5.5" fill="none" stroke="#fff" stroke-width="4.5"/><rect x="-11.5" y="-3.5" width="23" height="17" rx="3" fill="#ffd21f"/></g>"##,
         r##"<g id="pv"><rect x="5" y="5" width="90" height="90" rx="6" fill="#e4002b" fill-opacity=".2" stroke="#e4002b" stroke-width="6" stroke-dasharray="16 9"/><path d="M10 10l16 16M90 10L74 26M10 90l16-16M90 90L74 74" stroke="#e4002b" stroke-width="6" stroke-linecap="round"/></g>"##,
-        r##"<circle id="badge" cx="0" cy="0" r="21" fill="#fffbe8" stroke="#ff9d1c" stroke-width="3"/>"##,
+        r##"<circle id="badge" cx="0" cy="0" r="23" fill="#fffbe8" stroke="#e07800" stroke-width="4"/>"##,
         // The carrier badge: larger and with a dark rim, legible at 260 px wide.
-        r##"<circle id="cbadge" cx="0" cy="0" r="27" fill="#fffbe8" stroke="#7a3d00" stroke-width="4"/>"##,
+        r##"<circle id="cbadge" cx="0" cy="0" r="25" fill="#fffbe8" stroke="#7a3d00" stroke-width="4"/>"##,
     ));
     let _ = write!(open, r#"<g id="bomb">{}</g>"#, pieces::bomb_badge());
     open.push_str("</defs>");
@@ -492,6 +495,8 @@ pub(crate) fn scene_with(
             let (x, y) = lay.origin(sq);
             let _ = write!(m, r##"<use xlink:href="#det" {}/>"##, lay.place(x, y));
         }
+        // Bomberman's blast waves along ranks and files (BM-6).
+        draw_waves(&mut m, &bomberman_waves(board, last), &lay);
     }
 
     // Kings in check.
@@ -527,56 +532,37 @@ pub(crate) fn scene_with(
         })
         .collect();
 
-    // Above the pieces: what the last action removed or pushed, then the badges.
+    // Above the pieces: what the last action removed or pushed, then the badges, each
+    // in a corner of its own (`Corners`).
     let mut t = String::new();
+    let mut corners = Corners::default();
     if let Some(last) = last {
-        draw_removals(&mut t, last, &on_board, &lay, ghost_opacity);
+        draw_removals(&mut t, last, &on_board, &lay, ghost_opacity, &mut corners);
     }
-    // Badges: carriers, imitated kind, frozen, locked.
-    for p in &on_board {
-        let (x, y) = lay.origin(p.square);
-        if p.carrier {
-            let _ = write!(
-                t,
-                r##"<g {}><use xlink:href="#cbadge" x="72" y="28"/><use xlink:href="#bomb" transform="translate(49 4) scale(.46)"/></g>"##,
-                lay.place(x, y)
-            );
-        }
-        if let Some(k) = p.imitating {
-            let _ = write!(
-                t,
-                r##"<g {}><use xlink:href="#badge" x="22" y="22"/><use xlink:href="#{}" transform="translate(3 3) scale(.38)"/></g>"##,
-                lay.place(x, y),
-                piece_id(k, p.color)
-            );
-        }
-        if p.frozen {
-            let _ = write!(t, r##"<use xlink:href="#frzb" {}/>"##, lay.place(x, y));
-        }
-        if p.locked {
-            let _ = write!(t, r##"<use xlink:href="#lock" {}/>"##, lay.place(x, y));
-        }
-    }
-
-    // Loose bombs (NU-9): a small bomb in the lower-left corner, with the count.
+    // Loose bombs (NU-9): a bomb in the lower-left corner, with the count beside it
+    // (which takes the lower-right corner too). Drawn before the piece badges, which
+    // then avoid their corners.
     let mut loose = board.loose_bombs.clone();
     loose.sort_by_key(|b| b.square);
-    for b in loose {
+    for b in &loose {
         if !geo.contains(b.square) || b.count == 0 {
             continue;
         }
         let (x, y) = lay.origin(b.square);
+        corners.block(b.square, Corner::BottomLeft);
         let _ = write!(
             t,
-            r##"<g {}><use xlink:href="#bomb" transform="translate(0 56) scale(.44)"/>"##,
-            lay.place(x, y)
+            r##"<g {}><circle cx="25" cy="75" r="{}" fill="#fffbe8" fill-opacity=".85" stroke="#7a3d00" stroke-width="3.5"/><use xlink:href="#bomb" transform="translate(4 54) scale(.42)"/>"##,
+            lay.place(x, y),
+            n(BADGE_R)
         );
         if b.count > 1 {
+            corners.block(b.square, Corner::BottomRight);
             let d = text::path_data(
                 &format!("\u{d7}{}", b.count),
-                40.0,
+                50.0,
                 97.0,
-                38.0,
+                40.0,
                 Anchor::Start,
             );
             let _ = write!(
@@ -585,6 +571,56 @@ pub(crate) fn scene_with(
             );
         }
         t.push_str("</g>");
+    }
+    // Badges: carriers, imitated kind, locked, frozen.
+    for p in &on_board {
+        let (x, y) = lay.origin(p.square);
+        if p.carrier {
+            let corner = corners.take(p.square, Corner::TopRight);
+            let (cx, cy) = corner.centre();
+            let _ = write!(
+                t,
+                r##"<g {}><use xlink:href="#cbadge" x="{}" y="{}"/><use xlink:href="#bomb" transform="translate({} {}) scale(.46)"/></g>"##,
+                lay.place(x, y),
+                n(cx),
+                n(cy),
+                n(cx - 23.0),
+                n(cy - 24.0)
+            );
+        }
+        if let Some(k) = p.imitating {
+            let (cx, cy) = corners.take(p.square, Corner::TopRight).centre();
+            let _ = write!(
+                t,
+                r##"<g {}><use xlink:href="#badge" x="{}" y="{}"/><use xlink:href="#{}" transform="translate({} {}) scale(.42)"/></g>"##,
+                lay.place(x, y),
+                n(cx),
+                n(cy),
+                piece_id(k, p.color),
+                n(cx - 21.0),
+                n(cy - 21.0)
+            );
+        }
+        if p.locked {
+            let (cx, cy) = corners.take(p.square, Corner::BottomLeft).centre();
+            let _ = write!(
+                t,
+                r##"<g {}><use xlink:href="#lock" x="{}" y="{}"/></g>"##,
+                lay.place(x, y),
+                n(cx),
+                n(cy)
+            );
+        }
+        if p.frozen {
+            let (cx, cy) = corners.take(p.square, Corner::BottomRight).centre();
+            let _ = write!(
+                t,
+                r##"<g {}><use xlink:href="#frzb" x="{}" y="{}"/></g>"##,
+                lay.place(x, y),
+                n(cx),
+                n(cy)
+            );
+        }
     }
 
     // Explosion preview on top of everything on the board.
@@ -739,33 +775,260 @@ fn draw_arrows(t: &mut String, arrows: &[Arrow], lay: &Layout) {
     }
 }
 
+/// A corner of a square where a badge goes (in the picture, whatever the orientation).
+/// Marks stacked on one square take different corners ([`Corners`]), so none hides
+/// another: the removed piece's badge top left, a carrier or the imitator's kind top
+/// right, a frozen piece's snowflake bottom right, a locked piece's padlock and loose
+/// bombs bottom left.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum Corner {
+    TopLeft,
+    TopRight,
+    BottomRight,
+    BottomLeft,
+}
+
+impl Corner {
+    /// The order a badge falls back to when its own corner is taken.
+    const FALLBACK: [Corner; 4] = [
+        Corner::TopLeft,
+        Corner::TopRight,
+        Corner::BottomLeft,
+        Corner::BottomRight,
+    ];
+
+    /// The centre of a badge of radius [`BADGE_R`] in this corner, in the square's 100
+    /// units (its white rim stays inside the square).
+    fn centre(self) -> (f32, f32) {
+        let (near, far) = (BADGE_R + 2.5, 97.5 - BADGE_R);
+        match self {
+            Corner::TopLeft => (near, near),
+            Corner::TopRight => (far, near),
+            Corner::BottomRight => (far, far),
+            Corner::BottomLeft => (near, far),
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Radius of a corner badge in the square's 100 units: two badges side by side fill the
+/// square's width without overlapping.
+const BADGE_R: f32 = 24.0;
+
+/// The corners already taken on each square, so stacked marks go to different ones.
+#[derive(Default)]
+struct Corners(std::collections::BTreeMap<Square, [bool; 4]>);
+
+impl Corners {
+    /// Marks `corner` of `sq` as taken (by a mark that is not a corner badge, such as
+    /// the pushed-off marker on the square's edge).
+    fn block(&mut self, sq: Square, corner: Corner) {
+        self.0.entry(sq).or_default()[corner.index()] = true;
+    }
+
+    /// A corner for a badge on `sq`: `preferred` when free, else the first free one in
+    /// [`Corner::FALLBACK`] order, else `preferred` anyway (never more than four marks).
+    fn take(&mut self, sq: Square, preferred: Corner) -> Corner {
+        let taken = self.0.entry(sq).or_default();
+        let corner = if !taken[preferred.index()] {
+            preferred
+        } else {
+            Corner::FALLBACK
+                .into_iter()
+                .find(|c| !taken[c.index()])
+                .unwrap_or(preferred)
+        };
+        taken[corner.index()] = true;
+        corner
+    }
+}
+
+/// A small copy of `piece` in a disc of `colour` centred at (`cx`, `cy`) in the square's
+/// 100 units (the badge of a removed piece), with a white rim.
+fn piece_badge(t: &mut String, cx: f32, cy: f32, colour: &str, piece: kaboom_rules::Piece) {
+    let r = BADGE_R;
+    let scale = 0.46;
+    let off = 50.0 * scale;
+    let _ = write!(
+        t,
+        r##"<circle cx="{}" cy="{}" r="{}" fill="{colour}" stroke="#fff" stroke-width="3.5"/><use xlink:href="#{}" transform="translate({} {}) scale({scale})"/>"##,
+        n(cx),
+        n(cy),
+        n(r),
+        piece_id(piece.kind, piece.color),
+        n(cx - off),
+        n(cy - off),
+    );
+}
+
+/// One wave of a Bomberman Chess blast (BM-6): from the exploding bomb's square along a
+/// rank or file to the square of the piece it destroyed, or to the board's edge.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub(crate) struct Wave {
+    /// The exploding bomb's square.
+    pub(crate) from: Square,
+    /// The last square the wave reached.
+    pub(crate) to: Square,
+    /// Whether it destroyed the piece on `to` (else it left the board past `to`).
+    pub(crate) hit: bool,
+}
+
+/// The waves of the last action's Bomberman blast (BM-5 to BM-7), replayed from the
+/// picture's own data: the bomb that exploded first (the detonated one, or the bomb a
+/// non-Defuser captured, on the move's target square), the pieces standing after the
+/// action and the removed ones (C-6), each wave sent north, east, south, west, skipping
+/// the way back, stopping at the first piece and setting off every bomb it hits, in
+/// first-in first-out order. Empty for other variants and actions without a blast.
+pub(crate) fn bomberman_waves(board: &BoardView, last: &LastAction) -> Vec<Wave> {
+    if board.variant != kaboom_rules::Variant::Bomberman {
+        return Vec::new();
+    }
+    let geo = board.variant.geometry();
+    let exploded = |sq: Square| {
+        last.removals.iter().any(|r| {
+            r.square == sq
+                && r.piece.kind == Kind::Bomb
+                && RemovalMark::of(r.cause) == RemovalMark::Explosion
+        })
+    };
+    let origin = last
+        .squares
+        .detonation
+        .or(last.squares.to)
+        .filter(|&sq| exploded(sq));
+    let Some(origin) = origin else {
+        return Vec::new();
+    };
+    // What stood on each square when the blast began: the pieces left and the removed
+    // ones (the mover stood on the origin, which leaves the board first).
+    let mut cells: std::collections::BTreeMap<Square, Kind> = std::collections::BTreeMap::new();
+    for p in &board.pieces {
+        cells.insert(p.square, p.kind);
+    }
+    for r in &last.removals {
+        cells.entry(r.square).or_insert(r.piece.kind);
+        if r.piece.kind == Kind::Bomb {
+            cells.insert(r.square, Kind::Bomb);
+        }
+    }
+    cells.remove(&origin);
+    // North, east, south, west (BM-6), as file and rank steps.
+    const DIRS: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let step = |sq: Square, (df, dr): (i8, i8)| -> Option<Square> {
+        let f = sq.file().checked_add_signed(df)?;
+        let r = sq.rank().checked_add_signed(dr)?;
+        Square::new(f, r).filter(|&s| geo.contains(s) && !geo.is_goal(s))
+    };
+    let mut waves = Vec::new();
+    let mut queue = std::collections::VecDeque::from([(origin, None::<usize>)]);
+    // At most one explosion per bomb square; a bound on the work for any input.
+    let mut exploded_at = vec![origin];
+    while let Some((from, back)) = queue.pop_front() {
+        for (d, &dir) in DIRS.iter().enumerate() {
+            if Some(d) == back {
+                continue;
+            }
+            let mut cur = from;
+            let mut reached = None;
+            let mut hit = false;
+            while let Some(next) = step(cur, dir) {
+                cur = next;
+                reached = Some(cur);
+                if let Some(kind) = cells.remove(&cur) {
+                    hit = true;
+                    if kind == Kind::Bomb && !exploded_at.contains(&cur) && exploded_at.len() < 100
+                    {
+                        exploded_at.push(cur);
+                        queue.push_back((cur, Some((d + 2) % 4)));
+                    }
+                    break;
+                }
+            }
+            if let Some(to) = reached {
+                waves.push(Wave { from, to, hit });
+            }
+        }
+    }
+    waves
+}
+
+/// The waves of a Bomberman blast ([`bomberman_waves`]) under the pieces: an orange band
+/// with a yellow core along every square a wave crossed, from the bomb's centre to the
+/// centre of the piece it destroyed (whose blast mark is drawn above), or across the
+/// last square to the board's edge.
+fn draw_waves(m: &mut String, waves: &[Wave], lay: &Layout) {
+    if waves.is_empty() {
+        return;
+    }
+    let sqf = lay.sqf();
+    let mut d = String::new();
+    for w in waves {
+        let a = centre(lay, w.from);
+        let mut b = centre(lay, w.to);
+        if !w.hit {
+            // On to the board's edge, past the last square's centre.
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let len = (dx * dx + dy * dy).sqrt();
+            if len >= 1.0 {
+                b = (b.0 + dx / len * sqf * 0.5, b.1 + dy / len * sqf * 0.5);
+            }
+        }
+        let _ = write!(d, "M{} {}L{} {}", n(a.0), n(a.1), n(b.0), n(b.1));
+    }
+    let _ = write!(
+        m,
+        r##"<path d="{d}" fill="none" stroke="#ff6a00" stroke-opacity=".55" stroke-width="{}"/><path d="{d}" fill="none" stroke="#ffd23f" stroke-opacity=".9" stroke-width="{}"/>"##,
+        n(sqf * 0.34),
+        n(sqf * 0.11)
+    );
+}
+
 /// The marks of the last action's removals and pushes, above the pieces (C-6): each
 /// removed piece is drawn again where it stood (faded, when its square is empty now; as
-/// a small badge in the square's corner when another piece stands there, such as a
-/// capturer), under the mark of its cause; the jump path through the landing squares
-/// (BA-17); arrows for pushed pieces and a marker where a piece left the board (BA-6).
+/// a small badge in a corner of the square when another piece stands there, such as a
+/// capturer), under the mark of its cause. A capturer destroyed where it captured (an
+/// Atomic capture, a Nuke carrier's blast, a Bomberman bomb taken) is the faded piece on
+/// its square and the piece it took the badge. Then the jump path through the landing
+/// squares (BA-17), arrows for pushed pieces and, where a piece left the board, the
+/// pushed-off piece in a teal disc on the square's edge (BA-6).
 fn draw_removals(
     t: &mut String,
     last: &LastAction,
     on_board: &[&kaboom_rules::PieceView],
     lay: &Layout,
     ghost_opacity: f32,
+    corners: &mut Corners,
 ) {
     let geo = lay.geo;
     let sqf = lay.sqf();
     let occupied = |sq: Square| on_board.iter().any(|p| p.square == sq);
-    // One entry per square: the first piece removed there and the strongest mark.
-    let mut marks: Vec<(Square, Option<kaboom_rules::Piece>, RemovalMark)> = Vec::new();
+    // One entry per square: the first piece removed there (the one that stood there),
+    // a later one (a capturer destroyed there) and the strongest mark.
+    type Entry = (
+        Square,
+        Option<kaboom_rules::Piece>,
+        Option<kaboom_rules::Piece>,
+        RemovalMark,
+    );
+    let mut marks: Vec<Entry> = Vec::new();
     for r in &last.removals {
         let mark = RemovalMark::of(r.cause);
-        match marks.iter_mut().find(|(s, _, _)| *s == r.square) {
-            Some(entry) => entry.2 = entry.2.min(mark),
-            None => marks.push((r.square, Some(r.piece), mark)),
+        match marks.iter_mut().find(|e| e.0 == r.square) {
+            Some(entry) => {
+                entry.3 = entry.3.min(mark);
+                if entry.2.is_none() {
+                    entry.2 = Some(r.piece);
+                }
+            }
+            None => marks.push((r.square, Some(r.piece), None, mark)),
         }
     }
     for &sq in &last.removed {
-        if !marks.iter().any(|(s, _, _)| *s == sq) {
-            marks.push((sq, None, RemovalMark::Explosion));
+        if !marks.iter().any(|e| e.0 == sq) {
+            marks.push((sq, None, None, RemovalMark::Explosion));
         }
     }
     marks.sort_by_key(|m| m.0);
@@ -778,41 +1041,77 @@ fn draw_removals(
         }
         _ => None,
     };
-    for &(sq, piece, mark) in &marks {
+    // The squares pieces were pushed off from, with the piece when known.
+    let mut off: Vec<(Square, Option<kaboom_rules::Piece>)> = marks
+        .iter()
+        .filter(|m| m.3 == RemovalMark::PushedOff)
+        .map(|m| (m.0, m.1))
+        .collect();
+    for p in &last.pushes {
+        if p.to.is_none() && !off.iter().any(|o| o.0 == p.from) {
+            off.push((p.from, None));
+        }
+    }
+    off.sort_by_key(|o| o.0);
+    // The marker on the edge takes the two corners beside that edge.
+    if let Some((ux, uy)) = step {
+        let beside = if ux.abs() >= uy.abs() {
+            if ux > 0.0 {
+                [Corner::TopRight, Corner::BottomRight]
+            } else {
+                [Corner::TopLeft, Corner::BottomLeft]
+            }
+        } else if uy > 0.0 {
+            [Corner::BottomLeft, Corner::BottomRight]
+        } else {
+            [Corner::TopLeft, Corner::TopRight]
+        };
+        for &(sq, _) in &off {
+            for c in beside {
+                corners.block(sq, c);
+            }
+        }
+    }
+    for &(sq, piece, capturer, mark) in &marks {
         if !geo.contains(sq) {
             continue;
         }
         let (x, y) = lay.origin(sq);
+        let on_edge = mark == RemovalMark::PushedOff && step.is_some();
         // The blast's translucent fill goes under the destroyed piece, its outline over it.
         if mark == RemovalMark::Explosion && !occupied(sq) {
             let _ = write!(t, r##"<use xlink:href="#blast" {}/>"##, lay.place(x, y));
         }
-        if let Some(piece) = piece {
-            if occupied(sq) {
-                let _ = write!(
-                    t,
-                    r##"<g {}><circle cx="26" cy="26" r="25" fill="{}" stroke="#fff" stroke-width="3"/><use xlink:href="#{}" transform="translate(3 3) scale(.46)"/></g>"##,
-                    lay.place(x, y),
-                    mark.colour(),
-                    piece_id(piece.kind, piece.color)
-                );
-            } else {
-                let _ = write!(
-                    t,
-                    r##"<use xlink:href="#{}" opacity="{}" {}/>"##,
-                    piece_id(piece.kind, piece.color),
-                    n4(ghost_opacity.clamp(0.0, 1.0)),
-                    lay.place(x, y)
-                );
-            }
+        // The piece drawn faded on the square, and the one shown as a corner badge.
+        let (faded, badge) = match (piece, capturer) {
+            _ if occupied(sq) => (None, piece.filter(|_| !on_edge)),
+            (Some(p), Some(c)) => (Some(c), Some(p)),
+            (p, _) => (p, None),
+        };
+        if let Some(piece) = faded {
+            let _ = write!(
+                t,
+                r##"<use xlink:href="#{}" opacity="{}" {}/>"##,
+                piece_id(piece.kind, piece.color),
+                n4(ghost_opacity.clamp(0.0, 1.0)),
+                lay.place(x, y)
+            );
         }
         let id = match mark {
-            RemovalMark::Explosion => "blasto",
-            RemovalMark::Jump => "jmpx",
-            RemovalMark::Capture => "capr",
-            RemovalMark::PushedOff => continue,
+            RemovalMark::Explosion => Some("blasto"),
+            RemovalMark::Jump => Some("jmpx"),
+            RemovalMark::Capture => Some("capr"),
+            RemovalMark::PushedOff => None,
         };
-        let _ = write!(t, r##"<use xlink:href="#{id}" {}/>"##, lay.place(x, y));
+        if let Some(id) = id {
+            let _ = write!(t, r##"<use xlink:href="#{id}" {}/>"##, lay.place(x, y));
+        }
+        if let Some(piece) = badge {
+            let (cx, cy) = corners.take(sq, Corner::TopLeft).centre();
+            let _ = write!(t, "<g {}>", lay.place(x, y));
+            piece_badge(t, cx, cy, mark.colour(), piece);
+            t.push_str("</g>");
+        }
     }
     // The jump path (BA-17): from the start square through every landing square.
     if let Some(from) = last.squares.from.filter(|_| !last.jump_path.is_empty()) {
@@ -854,57 +1153,60 @@ fn draw_removals(
             }
         }
     }
-    // Pushes (BA-6, BA-14): an arrow per pushed piece; off the board, an arrow to a marker.
+    // Pushes (BA-6, BA-14): an arrow per pushed piece.
     let colour = RemovalMark::PushedOff.colour();
-    let mut off: Vec<Square> = marks
-        .iter()
-        .filter(|m| m.2 == RemovalMark::PushedOff)
-        .map(|m| m.0)
-        .collect();
     for p in &last.pushes {
-        match p.to {
-            Some(to) if geo.contains(p.from) && geo.contains(to) => {
-                let (a, b) = (centre(lay, p.from), centre(lay, to));
-                // From just past the piece's centre to just short of the next one.
-                let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-                arrow(
-                    t,
-                    (a.0 + dx * 0.25, a.1 + dy * 0.25),
-                    (a.0 + dx * 0.8, a.1 + dy * 0.8),
-                    sqf * 0.08,
-                    colour,
-                );
-            }
-            Some(_) => {}
-            None => off.push(p.from),
-        }
-    }
-    off.sort();
-    off.dedup();
-    if let Some((ux, uy)) = step {
-        for sq in off {
-            if !geo.contains(sq) {
-                continue;
-            }
-            let a = centre(lay, sq);
-            // The marker sits on the board's edge (the right margin is narrow).
-            let end = (a.0 + ux * sqf * 0.5, a.1 + uy * sqf * 0.5);
-            let tip = (a.0 + ux * sqf * 0.36, a.1 + uy * sqf * 0.36);
+        if let Some(to) = p.to
+            && geo.contains(p.from)
+            && geo.contains(to)
+        {
+            let (a, b) = (centre(lay, p.from), centre(lay, to));
+            // From just past the piece's centre to just short of the next one.
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
             arrow(
                 t,
-                (a.0 + ux * sqf * 0.1, a.1 + uy * sqf * 0.1),
-                tip,
+                (a.0 + dx * 0.25, a.1 + dy * 0.25),
+                (a.0 + dx * 0.8, a.1 + dy * 0.8),
                 sqf * 0.08,
                 colour,
             );
-            let _ = write!(
-                t,
-                r##"<use xlink:href="#offb" transform="translate({} {}) scale({})"/>"##,
-                n(end.0),
-                n(end.1),
-                n4(sqf / 100.0)
-            );
         }
+    }
+    // Pushed off (BA-6): an arrow to the square's edge, where the piece that left sits
+    // in a teal disc with a white rim (or the off-board marker, a cross, when the piece
+    // is not known).
+    let Some((ux, uy)) = step else {
+        return;
+    };
+    for (sq, piece) in off {
+        if !geo.contains(sq) {
+            continue;
+        }
+        let a = centre(lay, sq);
+        let reach = (50.0 - BADGE_R) / 100.0;
+        let end = (a.0 + ux * sqf * reach, a.1 + uy * sqf * reach);
+        arrow(
+            t,
+            (a.0 - ux * sqf * 0.1, a.1 - uy * sqf * 0.1),
+            (
+                a.0 + ux * sqf * (reach - 0.12),
+                a.1 + uy * sqf * (reach - 0.12),
+            ),
+            sqf * 0.08,
+            colour,
+        );
+        let _ = write!(
+            t,
+            r#"<g transform="translate({} {}) scale({})">"#,
+            n(end.0),
+            n(end.1),
+            n4(sqf / 100.0)
+        );
+        match piece {
+            Some(piece) => piece_badge(t, 0.0, 0.0, colour, piece),
+            None => t.push_str(r##"<use xlink:href="#offb" transform="scale(1.5)"/>"##),
+        }
+        t.push_str("</g>");
     }
 }
 
