@@ -252,7 +252,11 @@ mod ghosts;
 mod pieces;
 mod replay;
 
-pub use replay::{ReplayFrame, ReplayOptions, SUBFRAME_DELAY_CS, render_replay_gif, replay_plan};
+pub use replay::{
+    Caption, FAST_REPLAY_TOTAL_CS, MAX_NAME_CHARS, MIN_BLAST_CS, MIN_EVENT_PLY_CS,
+    MIN_QUIET_PLY_CS, ReplayFrame, ReplayOptions, ReplayPace, SUBFRAME_DELAY_CS, caption_height,
+    render_caption_png, render_replay_gif, replay_captions, replay_delays, replay_plan,
+};
 mod sprites;
 pub mod table;
 mod text;

@@ -49,7 +49,50 @@ pub struct ReplayOptions {
     pub blast_delay_cs: u16,
     /// How long the final position is held before the loop starts again, in centiseconds.
     pub final_delay_cs: u16,
+    /// White's name for the captions (a display name; cut to [`MAX_NAME_CHARS`]
+    /// characters with `…`); `None` writes "White".
+    pub white_name: Option<String>,
+    /// Black's name for the captions; `None` writes "Black".
+    pub black_name: Option<String>,
+    /// Whether every frame has a caption strip under the board: the move number and the
+    /// ply's text (`12. Qh5`, `12... Boom@e4`) and the mover's name ([`replay_captions`]).
+    /// On by default; off gives frames exactly as tall as the board images.
+    pub captions: bool,
+    /// How fast the replay runs ([`ReplayPace`]); [`ReplayPace::Normal`] by default.
+    pub pace: ReplayPace,
 }
+
+/// How fast a replay runs.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default)]
+pub enum ReplayPace {
+    /// Every delay as [`ReplayOptions`] gives it: a long game takes over a minute
+    /// (150 plies of 0.8 s).
+    #[default]
+    Normal,
+    /// [`ReplayPace::Capped`] at [`FAST_REPLAY_TOTAL_CS`] (30 s).
+    Fast,
+    /// The whole loop lasts at most `total_cs` centiseconds where the game allows it:
+    /// quiet plies (nothing removed) are shortened first, down to
+    /// [`MIN_QUIET_PLY_CS`]; then the start and final holds, down to 0.8 s and 3 s; then
+    /// the plies that removed pieces and their blast frames, in proportion, down to
+    /// [`MIN_EVENT_PLY_CS`] and [`MIN_BLAST_CS`], so explosions stay readable. A game too
+    /// long for the cap at those minimums takes longer. A game that fits is unchanged.
+    Capped {
+        /// The cap on the sum of all frame delays, in centiseconds.
+        total_cs: u32,
+    },
+}
+
+/// The cap of [`ReplayPace::Fast`]: 30 s, in centiseconds.
+pub const FAST_REPLAY_TOTAL_CS: u32 = 3000;
+/// The shortest hold of a quiet ply under a capped pace, in centiseconds.
+pub const MIN_QUIET_PLY_CS: u16 = 6;
+/// The shortest hold of a ply that removed pieces under a capped pace, in centiseconds.
+pub const MIN_EVENT_PLY_CS: u16 = 30;
+/// The shortest blast frame under a capped pace, in centiseconds.
+pub const MIN_BLAST_CS: u16 = 6;
+/// Names in captions are cut to this many characters (with `…`).
+pub const MAX_NAME_CHARS: usize = 24;
 
 impl Default for ReplayOptions {
     fn default() -> ReplayOptions {
@@ -62,8 +105,25 @@ impl Default for ReplayOptions {
             ply_delay_cs: 80,
             blast_delay_cs: 20,
             final_delay_cs: 500,
+            white_name: None,
+            black_name: None,
+            captions: true,
+            pace: ReplayPace::Normal,
         }
     }
+}
+
+/// The caption of one replay frame ([`replay_captions`]).
+#[derive(Clone, Eq, PartialEq, Hash, Debug)]
+pub struct Caption {
+    /// The move number and the ply's text with its check or win mark (`12. Qh5`,
+    /// `12... Boom@e4`), or `Start` for the start position. Drawn on the left.
+    pub text: String,
+    /// The mover's name, or both names (`Alice vs Bob`) on the start frame. Drawn on the
+    /// right, after a disc of the mover's colour.
+    pub name: String,
+    /// The side that made the ply; `None` for the start frame (no disc).
+    pub mover: Option<Color>,
 }
 
 /// One frame of a replay, in order ([`replay_plan`]).
@@ -111,17 +171,315 @@ pub fn replay_plan(game: &AnyGame) -> Vec<ReplayFrame> {
     plan
 }
 
+/// Whether ply `ply` (1-based) of `game` removed anything (a capture, an explosion,
+/// a jump, a push off the board): such plies keep a longer hold under a capped pace.
+fn eventful(game: &AnyGame, ply: usize) -> bool {
+    ply.checked_sub(1)
+        .and_then(|i| game.plies().get(i))
+        .is_some_and(|p| !p.removed.is_empty())
+}
+
+/// The delay of every frame of `game`'s replay, in centiseconds, in [`replay_plan`]
+/// order, as [`render_replay_gif`] writes them (a frame drawn in several bands shows the
+/// same total). With [`ReplayPace::Normal`] they are [`ReplayOptions`]' delays; with a
+/// capped pace they are shortened as [`ReplayPace::Capped`] describes.
+pub fn replay_delays(game: &AnyGame, options: &ReplayOptions) -> Vec<u16> {
+    let plan = replay_plan(game);
+    let plies = game.ply_count();
+    // Which hold each frame is: start, final, blast, eventful ply, quiet ply.
+    #[derive(Copy, Clone, PartialEq)]
+    enum Hold {
+        Start,
+        Final,
+        Blast,
+        Event,
+        Quiet,
+    }
+    let holds: Vec<Hold> = plan
+        .iter()
+        .map(|f| match *f {
+            ReplayFrame::Start if plies == 0 => Hold::Final,
+            ReplayFrame::Start => Hold::Start,
+            ReplayFrame::Blast { .. } => Hold::Blast,
+            ReplayFrame::Ply { ply } if ply == plies => Hold::Final,
+            ReplayFrame::Ply { ply } if eventful(game, ply) => Hold::Event,
+            ReplayFrame::Ply { .. } => Hold::Quiet,
+        })
+        .collect();
+    let count = |h: Hold| holds.iter().filter(|&&x| x == h).count() as u64;
+    let mut start = u64::from(options.start_delay_cs);
+    let mut fin = u64::from(options.final_delay_cs);
+    let mut blast = u64::from(options.blast_delay_cs);
+    let mut event = u64::from(options.ply_delay_cs);
+    let mut quiet = u64::from(options.ply_delay_cs);
+    let cap = match options.pace {
+        ReplayPace::Normal => None,
+        ReplayPace::Fast => Some(u64::from(FAST_REPLAY_TOTAL_CS)),
+        ReplayPace::Capped { total_cs } => Some(u64::from(total_cs)),
+    };
+    if let Some(cap) = cap {
+        let (ns, nf, nb, ne, nq) = (
+            count(Hold::Start),
+            count(Hold::Final),
+            count(Hold::Blast),
+            count(Hold::Event),
+            count(Hold::Quiet),
+        );
+        let fixed = |start: u64, fin: u64, blast: u64, event: u64| {
+            ns * start + nf * fin + nb * blast + ne * event
+        };
+        let fit_quiet = |rest: u64, quiet: u64| {
+            (rest / nq.max(1)).clamp(u64::from(MIN_QUIET_PLY_CS).min(quiet), quiet)
+        };
+        let total = |start, fin, blast, event, quiet| fixed(start, fin, blast, event) + nq * quiet;
+        if total(start, fin, blast, event, quiet) > cap {
+            // Quiet plies first.
+            quiet = fit_quiet(cap.saturating_sub(fixed(start, fin, blast, event)), quiet);
+        }
+        if total(start, fin, blast, event, quiet) > cap {
+            // Then the start and final holds.
+            start = start.min(80);
+            fin = fin.min(300);
+            quiet = fit_quiet(cap.saturating_sub(fixed(start, fin, blast, event)), quiet);
+        }
+        if total(start, fin, blast, event, quiet) > cap {
+            // Then the plies that removed pieces and their blasts, in proportion.
+            let rest = cap.saturating_sub(ns * start + nf * fin + nq * quiet);
+            let now = nb * blast + ne * event;
+            if now > 0 {
+                let scale = |v: u64, min: u16| (v * rest / now).clamp(u64::from(min).min(v), v);
+                blast = scale(blast, MIN_BLAST_CS);
+                event = scale(event, MIN_EVENT_PLY_CS);
+            }
+        }
+    }
+    let cs = |v: u64| u16::try_from(v).unwrap_or(u16::MAX);
+    holds
+        .iter()
+        .map(|h| match h {
+            Hold::Start => cs(start),
+            Hold::Final => cs(fin),
+            Hold::Blast => cs(blast),
+            Hold::Event => cs(event),
+            Hold::Quiet => cs(quiet),
+        })
+        .collect()
+}
+
+/// The name for `color` in captions: the given one (trimmed, cut to
+/// [`MAX_NAME_CHARS`] characters with `…`), or "White" / "Black".
+fn name_of(options: &ReplayOptions, color: Color) -> String {
+    let given = match color {
+        Color::White => options.white_name.as_deref(),
+        Color::Black => options.black_name.as_deref(),
+    }
+    .map(str::trim)
+    .filter(|n| !n.is_empty());
+    match given {
+        Some(n) if n.chars().count() > MAX_NAME_CHARS => {
+            let mut cut: String = n.chars().take(MAX_NAME_CHARS - 1).collect();
+            cut.push('\u{2026}');
+            cut
+        }
+        Some(n) => n.to_string(),
+        None => match color {
+            Color::White => "White".to_string(),
+            Color::Black => "Black".to_string(),
+        },
+    }
+}
+
+/// The caption of every frame of `game`'s replay, in [`replay_plan`] order: `Start` and
+/// both names for the start frame; for ply frames and their blast frames the move
+/// number of the position the ply was played from, `.` after it for White and `...` for
+/// Black, the ply's text with its check or win mark ([`kaboom_rules::PlyRecord`]'s
+/// `display`, the same for every viewer), and the mover's name.
+pub fn replay_captions(game: &AnyGame, options: &ReplayOptions) -> Vec<Caption> {
+    let mut cache: Vec<Option<Caption>> = vec![None; game.ply_count() + 1];
+    replay_plan(game)
+        .iter()
+        .map(|f| {
+            let ply = match *f {
+                ReplayFrame::Start => 0,
+                ReplayFrame::Blast { ply, .. } | ReplayFrame::Ply { ply } => ply,
+            };
+            if let Some(Some(c)) = cache.get(ply) {
+                return c.clone();
+            }
+            let c = caption_for(game, options, ply);
+            if let Some(slot) = cache.get_mut(ply) {
+                *slot = Some(c.clone());
+            }
+            c
+        })
+        .collect()
+}
+
+/// The caption of ply `ply` (1-based; 0 for the start).
+fn caption_for(game: &AnyGame, options: &ReplayOptions, ply: usize) -> Caption {
+    let record = ply.checked_sub(1).and_then(|i| game.plies().get(i));
+    let Some(record) = record else {
+        return Caption {
+            text: "Start".to_string(),
+            name: format!(
+                "{} vs {}",
+                name_of(options, Color::White),
+                name_of(options, Color::Black)
+            ),
+            mover: None,
+        };
+    };
+    let number = game
+        .board_view_after(ply - 1, Viewer::Spectator)
+        .map_or(1 + (ply as u32 - 1) / 2, |b| b.fullmoves);
+    let dots = match record.mover {
+        Color::White => ".",
+        Color::Black => "...",
+    };
+    Caption {
+        text: format!("{number}{dots} {}", record.display),
+        name: name_of(options, record.mover),
+        mover: Some(record.mover),
+    }
+}
+
+/// Height in pixels of the caption strip under the board in a replay of `variant`
+/// drawn with `options` (0 when [`ReplayOptions::captions`] is off): 76 units of a
+/// 100-unit square, 42 px at the default 480 px width of an 8x8 board.
+pub fn caption_height(variant: Variant, options: &ReplayOptions) -> u32 {
+    if !options.captions {
+        return 0;
+    }
+    let lay = crate::draw::Layout::new(variant.geometry(), options.orientation, options.size);
+    caption_height_for(&lay)
+}
+
+fn caption_height_for(lay: &crate::draw::Layout) -> u32 {
+    (76.0 * lay.k).round().max(12.0) as u32
+}
+
+/// The caption strip as an SVG document, `lay.width` x `height` pixels.
+fn caption_svg(caption: &Caption, lay: &crate::draw::Layout, height: u32, theme: Theme) -> String {
+    use crate::text::{self, Anchor};
+    use std::fmt::Write as _;
+    let pal = crate::draw::palette(theme);
+    let k = lay.k;
+    let w = lay.width as f32;
+    let h = height as f32;
+    let size = 38.0 * k;
+    let rule = (2.0 * k).round().max(1.0);
+    let base = rule + (h - rule) / 2.0 + text::cap_height(size) / 2.0;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{height}" viewBox="0 0 {} {height}"><rect width="{}" height="{height}" fill="{}"/>"#,
+        lay.width, lay.width, lay.width, pal.frame
+    );
+    // A rule between the board's file letters and the caption.
+    let _ = write!(
+        s,
+        r#"<rect x="{}" width="{}" height="{rule}" fill="{}"/>"#,
+        lay.left,
+        w - lay.left - 16.0 * k,
+        pal.header_dim
+    );
+    let left_x = lay.left;
+    let right_x = w - 20.0 * k;
+    let left_w = text::width(&caption.text, size);
+    let disc_r = 11.0 * k;
+    let disc_w = if caption.mover.is_some() {
+        2.0 * disc_r + 12.0 * k
+    } else {
+        0.0
+    };
+    // The name shrinks to the room the move's text leaves (never the move's text).
+    let room = (right_x - left_x - left_w - 28.0 * k - disc_w).max(0.0);
+    let name_w = text::width(&caption.name, size);
+    let name_size = if name_w > room && name_w > 0.0 {
+        size * room / name_w
+    } else {
+        size
+    };
+    let d = text::path_data(&caption.text, left_x, base, size, Anchor::Start);
+    let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_text);
+    if name_size >= 6.0 * k {
+        let d = text::path_data(&caption.name, right_x, base, name_size, Anchor::End);
+        let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_dim);
+        if let Some(mover) = caption.mover {
+            let shown_w = text::width(&caption.name, name_size);
+            let cx = right_x - shown_w - 12.0 * k - disc_r;
+            let fill = match mover {
+                Color::White => "#ffffff",
+                Color::Black => "#000000",
+            };
+            let mut num = String::new();
+            crate::text::num(&mut num, cx);
+            let _ = write!(
+                s,
+                r#"<circle cx="{num}" cy="{}" r="{}" fill="{fill}" stroke="{}" stroke-width="{}"/>"#,
+                rule + (h - rule) / 2.0,
+                disc_r,
+                pal.header_dim,
+                (2.0 * k).max(1.0)
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The caption strip alone, as [`render_replay_gif`] draws it under the board of a
+/// `variant` replay with `options` (the same width, theme and text size), as PNG bytes
+/// (indexed colour): [`ReplayOptions::size`] pixels wide (clamped to 64..=4096) and
+/// [`caption_height`] high (at least 12 px, also when captions are off).
+///
+/// # Errors
+/// [`RenderError`] as for [`crate::svg_to_png`] (an internal failure only).
+pub fn render_caption_png(
+    variant: Variant,
+    caption: &Caption,
+    options: &ReplayOptions,
+) -> Result<Vec<u8>, RenderError> {
+    let lay = crate::draw::Layout::new(variant.geometry(), options.orientation, options.size);
+    let height = caption_height_for(&lay);
+    crate::svg_to_png(&caption_svg(caption, &lay, height, options.theme))
+}
+
+/// The caption strip rasterized: `lay.width` x `height` RGBA pixels.
+fn caption_pixels(
+    caption: &Caption,
+    lay: &crate::draw::Layout,
+    height: u32,
+    theme: Theme,
+) -> Result<Pixmap, RenderError> {
+    let mut pixmap = Pixmap::new(lay.width, height).ok_or(RenderError::Allocate {
+        width: lay.width,
+        height,
+    })?;
+    crate::rasterize_onto(&caption_svg(caption, lay, height, theme), &mut pixmap)?;
+    Ok(pixmap)
+}
+
 /// The whole game as an animated GIF ([`replay_plan`]'s frames), every frame from
 /// `options.orientation` as `options.viewer` sees the game. The first frame equals
 /// [`crate::render_png`] of the start position and the last one the board image of the
 /// final position (`game.board_view(viewer)` with the last ply highlighted), up to the
-/// fixed palette's colours at anti-aliased edges.
+/// fixed palette's colours at anti-aliased edges. Under the board, each frame has a
+/// caption strip ([`ReplayOptions::captions`], [`replay_captions`],
+/// [`render_caption_png`]), so the GIF is [`caption_height`] pixels taller than the
+/// board images. Frame delays are [`replay_delays`] ([`ReplayOptions::pace`]).
 ///
 /// # Errors
 /// [`RenderError`] when a frame cannot be drawn (see [`crate::render_png`]) or GIF
 /// encoding fails.
 pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<u8>, RenderError> {
     let plan = replay_plan(game);
+    let delays = replay_delays(game, options);
+    let captions = if options.captions {
+        replay_captions(game, options)
+    } else {
+        Vec::new()
+    };
     let render = RenderOptions {
         size: options.size,
         orientation: options.orientation,
@@ -141,95 +499,121 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
     let geo = game.variant().geometry();
     let palette = palette_for(geo.files, geo.goals, options.theme, options.size)?;
     let mut out = Vec::new();
-    let mut previous: Option<Pixmap> = None;
-    let mut current: Option<Pixmap> = None;
     let mut lookup = palette.lookup();
     let mut indices = Vec::new();
     let layout = crate::draw::Layout::new(geo, options.orientation, options.size);
-    let mut encoder = gif::Encoder::new(
-        &mut out,
-        to_u16(layout.width)?,
-        to_u16(layout.height)?,
-        &palette.rgb,
-    )
-    .map_err(|e| RenderError::Gif(e.to_string()))?;
+    let strip = if options.captions {
+        caption_height_for(&layout)
+    } else {
+        0
+    };
+    let (w, h) = (layout.width, layout.height + strip);
+    // Frames are the board image with the caption strip under it: RGBA, w x h.
+    let frame_len = w as usize * h as usize * 4;
+    let mut previous: Vec<u8> = Vec::new();
+    let mut current: Vec<u8> = vec![0; frame_len];
+    let mut board_canvas: Option<Pixmap> = None;
+    let mut strip_cache: Option<(Caption, Pixmap)> = None;
+    let mut encoder = gif::Encoder::new(&mut out, to_u16(w)?, to_u16(h)?, &palette.rgb)
+        .map_err(|e| RenderError::Gif(e.to_string()))?;
     encoder
         .set_repeat(gif::Repeat::Infinite)
         .map_err(|e| RenderError::Gif(e.to_string()))?;
-    {
-        for (n, frame) in plan.iter().enumerate() {
-            let (ply, opacity) = match *frame {
-                ReplayFrame::Start => (0, crate::draw::GHOST_OPACITY),
-                ReplayFrame::Blast { ply, opacity } => (ply, opacity),
-                ReplayFrame::Ply { ply } => (ply, crate::draw::GHOST_OPACITY),
-            };
-            let Some(board) = board_at(ply) else { continue };
-            let last = LastAction::from_game(game, ply);
-            let pixmap = crate::render_onto(&mut current, &board, last.as_ref(), &render, opacity)?;
-            let (w, h) = (pixmap.width(), pixmap.height());
-            let delay = match frame {
-                ReplayFrame::Start if plies == 0 => options.final_delay_cs,
-                ReplayFrame::Start => options.start_delay_cs,
-                ReplayFrame::Blast { .. } => options.blast_delay_cs,
-                ReplayFrame::Ply { ply } if *ply == plies => options.final_delay_cs,
-                ReplayFrame::Ply { .. } => options.ply_delay_cs,
-            };
-            let bands = match &previous {
-                Some(prev) => changed_bands(prev.data(), pixmap.data(), w as usize, h as usize),
-                None => vec![(0, 0, w as usize, h as usize)],
-            };
-            // Nothing changed: a 1x1 transparent frame keeps the frame and its delay.
-            let bands = if bands.is_empty() {
-                vec![(0, 0, 1, 1)]
-            } else {
-                bands
-            };
-            let data = pixmap.data();
-            let prev = previous.as_ref().map(|p| p.data());
-            let count = bands.len();
-            for (b, &(x0, y0, rw, rh)) in bands.iter().enumerate() {
-                indices.clear();
-                for y in y0..y0 + rh {
-                    let row = (y * w as usize + x0) * 4..(y * w as usize + x0 + rw) * 4;
-                    let cur = &data[row.clone()];
-                    match prev {
-                        Some(prev) => {
-                            let old = &prev[row];
-                            for (c, o) in cur.chunks_exact(4).zip(old.chunks_exact(4)) {
-                                indices.push(if c == o { TRANSPARENT } else { lookup.index(c) });
-                            }
+    for (n, frame) in plan.iter().enumerate() {
+        let (ply, opacity) = match *frame {
+            ReplayFrame::Start => (0, crate::draw::GHOST_OPACITY),
+            ReplayFrame::Blast { ply, opacity } => (ply, opacity),
+            ReplayFrame::Ply { ply } => (ply, crate::draw::GHOST_OPACITY),
+        };
+        let Some(board) = board_at(ply) else { continue };
+        let last = LastAction::from_game(game, ply);
+        let pixmap =
+            crate::render_onto(&mut board_canvas, &board, last.as_ref(), &render, opacity)?;
+        let board_bytes = pixmap.data();
+        let split = board_bytes.len().min(frame_len);
+        current[..split].copy_from_slice(&board_bytes[..split]);
+        if let Some(caption) = captions.get(n) {
+            let fresh = !strip_cache.as_ref().is_some_and(|(c, _)| c == caption);
+            if fresh {
+                let px = caption_pixels(caption, &layout, strip, options.theme)?;
+                strip_cache = Some((caption.clone(), px));
+            }
+            if let Some((_, px)) = &strip_cache {
+                let len = px.data().len().min(frame_len - split);
+                current[split..split + len].copy_from_slice(&px.data()[..len]);
+            }
+        }
+        let delay = delays.get(n).copied().unwrap_or(options.ply_delay_cs);
+        let mut bands = if previous.is_empty() {
+            vec![(0, 0, w as usize, h as usize)]
+        } else {
+            changed_bands(&previous, &current, w as usize, h as usize)
+        };
+        // Nothing changed: a 1x1 transparent frame keeps the frame and its delay.
+        if bands.is_empty() {
+            bands = vec![(0, 0, 1, 1)];
+        }
+        // Every band but the last shows for SUBFRAME_DELAY_CS; when the delay is too
+        // short for that, the frame is one rectangle round every change.
+        if bands.len() > 1
+            && delay < SUBFRAME_DELAY_CS * (bands.len() as u16 - 1) + SUBFRAME_DELAY_CS + 1
+        {
+            let (x0, y0) = bands.iter().fold((usize::MAX, usize::MAX), |a, b| {
+                (a.0.min(b.0), a.1.min(b.1))
+            });
+            let (x1, y1) = bands
+                .iter()
+                .fold((0, 0), |a, b| (a.0.max(b.0 + b.2), a.1.max(b.1 + b.3)));
+            bands = vec![(x0, y0, x1 - x0, y1 - y0)];
+        }
+        let prev = (!previous.is_empty()).then_some(previous.as_slice());
+        let count = bands.len();
+        for (b, &(x0, y0, rw, rh)) in bands.iter().enumerate() {
+            indices.clear();
+            for y in y0..y0 + rh {
+                let row = (y * w as usize + x0) * 4..(y * w as usize + x0 + rw) * 4;
+                let cur = &current[row.clone()];
+                match prev {
+                    Some(prev) => {
+                        let old = &prev[row];
+                        for (c, o) in cur.chunks_exact(4).zip(old.chunks_exact(4)) {
+                            indices.push(if c == o { TRANSPARENT } else { lookup.index(c) });
                         }
-                        None => {
-                            for c in cur.chunks_exact(4) {
-                                indices.push(lookup.index(c));
-                            }
+                    }
+                    None => {
+                        for c in cur.chunks_exact(4) {
+                            indices.push(lookup.index(c));
                         }
                     }
                 }
-                // Every band but the last shows for SUBFRAME_DELAY_CS; the last carries
-                // the rest of the frame's delay.
-                let spent = SUBFRAME_DELAY_CS * (count as u16 - 1);
-                let band_delay = if b + 1 < count {
-                    SUBFRAME_DELAY_CS
-                } else {
-                    delay.saturating_sub(spent).max(SUBFRAME_DELAY_CS + 1)
-                };
-                let gif_frame = gif::Frame {
-                    left: to_u16(x0 as u32)?,
-                    top: to_u16(y0 as u32)?,
-                    width: to_u16(rw as u32)?,
-                    height: to_u16(rh as u32)?,
-                    delay: band_delay,
-                    dispose: gif::DisposalMethod::Keep,
-                    transparent: (n > 0).then_some(TRANSPARENT),
-                    buffer: Cow::Borrowed(&indices),
-                    ..gif::Frame::default()
-                };
-                encoder
-                    .write_frame(&gif_frame)
-                    .map_err(|e| RenderError::Gif(e.to_string()))?;
             }
-            // The frame just drawn becomes the one to compare with.
+            // Every band but the last shows for SUBFRAME_DELAY_CS; the last carries
+            // the rest of the frame's delay.
+            let spent = SUBFRAME_DELAY_CS * (count as u16 - 1);
+            let band_delay = if b + 1 < count {
+                SUBFRAME_DELAY_CS
+            } else {
+                delay.saturating_sub(spent).max(SUBFRAME_DELAY_CS + 1)
+            };
+            let gif_frame = gif::Frame {
+                left: to_u16(x0 as u32)?,
+                top: to_u16(y0 as u32)?,
+                width: to_u16(rw as u32)?,
+                height: to_u16(rh as u32)?,
+                delay: band_delay,
+                dispose: gif::DisposalMethod::Keep,
+                transparent: (n > 0).then_some(TRANSPARENT),
+                buffer: Cow::Borrowed(&indices),
+                ..gif::Frame::default()
+            };
+            encoder
+                .write_frame(&gif_frame)
+                .map_err(|e| RenderError::Gif(e.to_string()))?;
+        }
+        // The frame just drawn becomes the one to compare with.
+        if previous.is_empty() {
+            previous = current.clone();
+        } else {
             std::mem::swap(&mut previous, &mut current);
         }
     }

@@ -2,8 +2,9 @@
 //! against the board images, decoded with the `gif` crate.
 
 use kaboom_renderer::{
-    LastAction, Orientation, RenderOptions, ReplayFrame, ReplayOptions, SUBFRAME_DELAY_CS,
-    render_png, render_replay_gif, replay_plan,
+    FAST_REPLAY_TOTAL_CS, LastAction, Orientation, RenderOptions, ReplayFrame, ReplayOptions,
+    ReplayPace, SUBFRAME_DELAY_CS, caption_height, render_caption_png, render_png,
+    render_replay_gif, replay_captions, replay_delays, replay_plan,
 };
 use kaboom_rules::{AnyGame, GameOptions, Variant, Viewer};
 
@@ -124,12 +125,21 @@ fn bomberman_replay_frames_match_the_board_images() {
     };
     let start = game.board_view_after(0, Viewer::Spectator).unwrap();
     let (pw, ph, first) = png_rgba(&render_png(&start, None, &render).unwrap());
-    assert_eq!((pw, ph), (w, h));
-    assert_same_picture(&frames[0].0, &first, "first frame");
+    // The frames are the board images with the caption strip under them.
+    assert_eq!(
+        (pw, ph + caption_height(Variant::Bomberman, &options)),
+        (w, h)
+    );
+    let board_part = |frame: &[u8]| frame[..(pw * ph * 4) as usize].to_vec();
+    assert_same_picture(&board_part(&frames[0].0), &first, "first frame");
     let last = game.plies().last().map(LastAction::from_ply);
     let (_, _, final_png) =
         png_rgba(&render_png(&game.board_view(Viewer::Spectator), last.as_ref(), &render).unwrap());
-    assert_same_picture(&frames.last().unwrap().0, &final_png, "last frame");
+    assert_same_picture(
+        &board_part(&frames.last().unwrap().0),
+        &final_png,
+        "last frame",
+    );
     // A middle frame is not the final picture (the frames do change).
     assert_ne!(frames[frames.len() / 2].0, frames.last().unwrap().0);
 }
@@ -215,4 +225,148 @@ fn a_game_without_plies_is_one_held_frame() {
     let (_, _, frames) = decode(&render_replay_gif(&game, &options).unwrap());
     assert_eq!(frames.len(), 1);
     assert_eq!(frames[0].1, options.final_delay_cs);
+}
+
+/// The caption strip (the rows under the board) of a decoded frame `w` pixels wide.
+fn strip(frame: &[u8], w: u32, board_h: u32) -> &[u8] {
+    &frame[(w * board_h * 4) as usize..]
+}
+
+/// Every frame has a caption: the move number, the ply's text and the mover's name,
+/// as [`render_caption_png`] draws it alone; consecutive plies' captions differ, a ply's
+/// blast frames share its caption, and the names come from the options.
+#[test]
+fn every_frame_has_the_caption_of_its_ply() {
+    let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).unwrap();
+    for san in ["e4", "d5", "exd5", "Qxd5", "Nc3"] {
+        game.play(None, san).unwrap();
+    }
+    let options = ReplayOptions {
+        size: 320,
+        white_name: Some("Alice".into()),
+        black_name: Some("Bob".into()),
+        ..ReplayOptions::default()
+    };
+    let captions = replay_captions(&game, &options);
+    let plan = replay_plan(&game);
+    assert_eq!(captions.len(), plan.len());
+    let texts: Vec<(&str, &str)> = captions
+        .iter()
+        .map(|c| (c.text.as_str(), c.name.as_str()))
+        .collect();
+    assert_eq!(texts[0], ("Start", "Alice vs Bob"));
+    assert!(texts.contains(&("1. e4", "Alice")));
+    assert!(texts.contains(&("1... d5", "Bob")));
+    assert!(texts.contains(&("2. exd5", "Alice")));
+    assert_eq!(texts.last().unwrap(), &("3. Nc3", "Alice"));
+
+    let (w, h, frames) = decode(&render_replay_gif(&game, &options).unwrap());
+    assert_eq!(frames.len(), plan.len());
+    let strip_h = caption_height(Variant::Atomic, &options);
+    assert!(strip_h >= 20, "{strip_h} px");
+    let board_h = h - strip_h;
+    for (i, (frame, _)) in frames.iter().enumerate() {
+        let (cw, ch, alone) =
+            png_rgba(&render_caption_png(Variant::Atomic, &captions[i], &options).unwrap());
+        assert_eq!((cw, ch), (w, strip_h));
+        assert_same_picture(strip(frame, w, board_h), &alone, &format!("caption {i}"));
+    }
+    // Consecutive frames of different plies have different captions (clearly: many
+    // pixels), and a blast frame's caption is its ply's.
+    for i in 1..frames.len() {
+        let (a, b) = (
+            strip(&frames[i - 1].0, w, board_h),
+            strip(&frames[i].0, w, board_h),
+        );
+        let changed = a
+            .chunks_exact(4)
+            .zip(b.chunks_exact(4))
+            .filter(|(p, q)| (0..3).any(|c| p[c].abs_diff(q[c]) > 60))
+            .count();
+        let same_ply = captions[i - 1] == captions[i];
+        if same_ply {
+            assert_eq!(
+                changed, 0,
+                "frame {i}: a blast frame keeps its ply's caption"
+            );
+        } else {
+            assert!(
+                changed > 50,
+                "frame {i}: caption changed by {changed} pixels"
+            );
+        }
+    }
+    // Without captions the frames are the board images' size.
+    let (_, plain_h, _) = decode(
+        &render_replay_gif(
+            &game,
+            &ReplayOptions {
+                captions: false,
+                ..options.clone()
+            },
+        )
+        .unwrap(),
+    );
+    assert_eq!(plain_h, board_h);
+}
+
+/// A long game's fast replay lasts at most 30 s (the sum of the decoded frame delays),
+/// while its normal replay takes over a minute; explosions keep a readable hold.
+#[test]
+fn a_long_game_in_fast_pace_fits_the_cap() {
+    let mut seed = 7;
+    let game = loop {
+        let g = random_game(Variant::Bomberman, 150, seed);
+        if g.ply_count() == 150 {
+            break g;
+        }
+        seed += 1;
+    };
+    let normal = ReplayOptions {
+        size: 240,
+        ..ReplayOptions::default()
+    };
+    let fast = ReplayOptions {
+        pace: ReplayPace::Fast,
+        ..normal.clone()
+    };
+    let total = |o: &ReplayOptions| -> u32 {
+        let (_, _, frames) = decode(&render_replay_gif(&game, o).unwrap());
+        assert_eq!(frames.len(), replay_plan(&game).len());
+        frames.iter().map(|f| u32::from(f.1)).sum()
+    };
+    let normal_total = total(&normal);
+    assert!(normal_total > 6000, "normal: {normal_total} cs");
+    let fast_total = total(&fast);
+    assert!(fast_total <= FAST_REPLAY_TOTAL_CS, "fast: {fast_total} cs");
+    assert_eq!(
+        fast_total,
+        replay_delays(&game, &fast)
+            .iter()
+            .map(|&d| u32::from(d))
+            .sum::<u32>()
+    );
+    // Plies that removed pieces hold longer than quiet ones.
+    let delays = replay_delays(&game, &fast);
+    let plan = replay_plan(&game);
+    let mut event = u16::MAX;
+    let mut quiet = 0u16;
+    for (f, &d) in plan.iter().zip(&delays) {
+        if let ReplayFrame::Ply { ply } = *f
+            && ply < game.ply_count()
+        {
+            if game.plies()[ply - 1].removed.is_empty() {
+                quiet = quiet.max(d);
+            } else {
+                event = event.min(d);
+            }
+        }
+    }
+    assert!(
+        event >= 30 && event > quiet,
+        "event {event} cs, quiet {quiet} cs"
+    );
+    // A short game is not sped up.
+    let short = random_game(Variant::Atomic, 10, 3);
+    assert_eq!(replay_delays(&short, &fast), replay_delays(&short, &normal));
 }
