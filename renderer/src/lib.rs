@@ -17,8 +17,10 @@
 //! or detonation square), kings in check, carriers and loose bombs with their count,
 //! frozen and locked pieces, the imitator's current kind, and an optional explosion
 //! preview ([`RenderOptions::preview`]). [`render_replay_gif`] draws a whole game as an
-//! animated GIF. The [`table`] module draws league standings and crosstables
-//! ([`render_table_png`]).
+//! animated GIF, with a caption strip (move, ply text, mover's name) and an optional
+//! capped pace ([`ReplayPace`]). The [`table`] module draws league standings and
+//! crosstables ([`render_table_png`]); the [`legend`] module draws a variant's pieces
+//! with their names and what they do ([`render_legend_png`]).
 //!
 //! ```
 //! use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
@@ -249,6 +251,7 @@ pub enum RenderError {
 pub mod chart;
 mod draw;
 mod ghosts;
+pub mod legend;
 mod pieces;
 mod replay;
 
@@ -265,6 +268,7 @@ pub use chart::{
     EvalChart, Mark, eval_chart_point, eval_chart_size, render_eval_chart_png,
     render_eval_chart_svg,
 };
+pub use legend::{LegendEntry, legend_entries, legend_size, render_legend_png, render_legend_svg};
 pub use table::{
     Align, Cell, CellStyle, Column, MAX_CELL_CHARS, MAX_TABLE_WIDTH, TableImage, render_table_png,
     render_table_svg, table_size,

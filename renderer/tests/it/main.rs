@@ -7,6 +7,7 @@ mod analysis;
 mod common;
 mod ghosts;
 mod golden;
+mod legend;
 mod marks;
 mod replay;
 mod table;
