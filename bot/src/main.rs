@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use cli::analysis::{self, Carriers, Setup};
-use kaboom_discord::config::{ConfigError, ServeArgs};
+use kaboom_discord::config::{ConfigError, LogFormat, ServeArgs};
 use kaboom_rules::validity::ProblemKind;
 use kaboom_rules::{Variant, Viewer};
 
@@ -184,7 +184,7 @@ struct SetupArgs {
     /// Beirut/Nuke designation: white=SQ[,SQ...],black=SQ[,SQ...].
     #[arg(long)]
     carriers: Option<Carriers>,
-    /// Beirut: captured carriers explode (BE-6).
+    /// Beirut: captured carriers explode too (the Dead Man's Switch).
     #[arg(long)]
     dead_mans_switch: bool,
     /// Analyse a --fen position that cannot arise in play anyway (no king, more pieces
@@ -218,13 +218,17 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 }
 
 fn serve(args: ServeArgs) -> Result<(), String> {
+    use std::io::IsTerminal;
     let config = kaboom_discord::config::Config::from_args(args).map_err(|e| e.to_string())?;
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
+    let log = tracing_subscriber::fmt().with_env_filter(
+        tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+    );
+    match config.log_format {
+        // Colour codes only for a terminal: a journal or a file shows them as `#033[`.
+        LogFormat::Text => log.with_ansi(std::io::stdout().is_terminal()).init(),
+        LogFormat::Json => log.json().with_ansi(false).init(),
+    }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     runtime
         .block_on(kaboom_discord::bot::serve(config))

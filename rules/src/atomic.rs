@@ -134,17 +134,17 @@ impl Atomic {
     /// Why a pseudo-legal (or king-capturing) move is not legal, for error messages.
     fn illegal_reason(&self, mv: &Move) -> String {
         if mv.role == Role::King && mv.capture.is_some() {
-            return "kings cannot capture in Atomic (AT-5)".into();
+            return "kings cannot capture in Atomic".into(); // AT-5
         }
         if matches!(mv.kind, MoveKind::Castle { .. }) && !self.castle_path_safe(mv) {
-            return "the king would castle out of, through or into check (AT-8)".into();
+            return "the king would castle out of, through or into check".into(); // AT-8
         }
         let mut after = self.clone();
         after.apply::<false>(mv, &mut Vec::new());
         if after.state.board.king(self.state.turn).is_none() {
-            "the explosion would destroy your own king (AT-5)".into()
+            "the explosion would destroy your own king".into() // AT-5
         } else {
-            "it would leave your king in check (AT-7)".into()
+            "it would leave your king in check".into() // AT-7
         }
     }
 

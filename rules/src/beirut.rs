@@ -113,7 +113,7 @@ impl Beirut {
         if !(1..=MAX_CARRIERS).contains(&options.carriers) {
             return Err(OptionsError {
                 reason: format!(
-                    "Multiple Beirut allows 1 to {MAX_CARRIERS} carriers per side, not {} (BE-2)",
+                    "Multiple Beirut allows 1 to {MAX_CARRIERS} carriers per side, not {}", // BE-2
                     options.carriers
                 ),
             });
@@ -188,16 +188,16 @@ impl Beirut {
     fn boom_problem(&self, s: u8) -> Option<String> {
         let us = self.state.turn;
         if self.known(us) & bit(s) == 0 {
-            return Some(format!("you have no carrier on {} (BE-3)", square(s)));
+            return Some(format!("you have no carrier on {}", square(s))); // BE-3
         }
         let mut after = self.clone();
         after.boom::<false>(s, &mut Vec::new());
         let board = &after.state.board;
         match (board.king(us), board.king(us.other())) {
-            (None, _) => Some("the Boom would destroy your own king (BE-4)".into()),
+            (None, _) => Some("the Boom would destroy your own king".into()), // BE-4
             (Some(_), None) => None,
             _ if after.state.in_check(us) => {
-                Some("the Boom would leave your king in check (BE-4)".into())
+                Some("the Boom would leave your king in check".into()) // BE-4
             }
             _ => None,
         }
@@ -309,19 +309,19 @@ impl Beirut {
     /// Why a pseudo-legal chess move is illegal, for error messages.
     fn illegal_reason(&self, mv: &Move) -> String {
         if mv.capture == Some(Role::King) {
-            return "a king is never captured (BE-1)".into();
+            return "a king is never captured".into(); // BE-1
         }
         if !self.started() {
-            return "the game has not started: carriers are still to be chosen (BE-2)".into();
+            return "the game has not started: carriers are still to be chosen".into(); // BE-2
         }
         if matches!(mv.kind, MoveKind::Castle { .. }) {
             let mut after = self.state.clone();
             after.apply(mv);
             if !after.in_check(self.state.turn) {
-                return "the king would castle out of or through check (BE-1)".into();
+                return "the king would castle out of or through check".into(); // BE-1
             }
         }
-        "it would leave your king in check (BE-1)".into()
+        "it would leave your king in check".into() // BE-1
     }
 
     fn designation_fen(d: Designation) -> String {

@@ -20,9 +20,10 @@
 //! games `DIR/ratings.md` holds alice's `/profile` and each variant's `/leaderboard` as
 //! the bot answered them.
 //!
-//! Output: `DIR/<variant>/NNN.png` (every board image the bot posted in that game),
+//! Output: `DIR/<variant>/NNN.png` (every board image the bot posted in that game) and
+//! `DIR/<variant>/NNN.gif` (its replay GIF, posted when the game ended),
 //! `DIR/<variant>/transcript.md` (the public thread as a spectator saw it), `DIR/ratings.md`,
-//! and a summary table on stdout. A variant's folder is emptied of both before its game is played, so a
+//! and a summary table on stdout. A variant's folder is emptied of them before its game is played, so a
 //! re-run into the same DIR leaves no earlier run's files looking current. [`run`] reports
 //! failure if a game misses its expected result, a Beirut carrier appears in a public
 //! payload before the end (in any version of a message, edits included), or the bot called
@@ -380,7 +381,7 @@ fn clear_dir(dir: &Path) -> Result<(), DemoError> {
     std::fs::create_dir_all(dir)?;
     for entry in std::fs::read_dir(dir)? {
         let p = entry?.path();
-        if p.extension().is_some_and(|e| e == "png") || p.ends_with("transcript.md") {
+        if p.extension().is_some_and(|e| e == "png" || e == "gif") || p.ends_with("transcript.md") {
             std::fs::remove_file(p)?;
         }
     }
@@ -1541,9 +1542,13 @@ fn write_files_to(
     let mut n = 0;
     for m in &messages {
         for a in &m.attachments {
-            if a.filename.ends_with(".png") {
+            // Board pictures and replay GIFs, shown on the page as Discord shows them.
+            let extension = [".png", ".gif"]
+                .into_iter()
+                .find(|e| a.filename.ends_with(e));
+            if let Some(extension) = extension {
                 n += 1;
-                let name = format!("{n:03}.png");
+                let name = format!("{n:03}{extension}");
                 std::fs::write(dir.join(&name), &a.bytes)?;
                 paths.insert(a.id, format!("{rel}/{name}"));
                 files.insert(a.id, name);

@@ -8,6 +8,7 @@ use kaboom_rules::{Color, Viewer};
 use poise::serenity_prelude as serenity;
 
 use crate::Error;
+use kaboom_service::painter::ReplayPace;
 use kaboom_service::{Services, Snapshot};
 
 /// Whose side is at the bottom of every public board picture of a game: White, as
@@ -63,11 +64,15 @@ pub async fn replay(
     snap: &Snapshot,
     viewer: Viewer,
     bottom: Color,
+    pace: ReplayPace,
 ) -> Result<serenity::CreateAttachment, Error> {
     let (s, snap2) = (services.clone(), snap.clone());
     let gif = services
         .cpu()
-        .run(move || s.games().replay_gif(&snap2, viewer, bottom, UPLOAD_LIMIT))
+        .run(move || {
+            s.games()
+                .replay_gif(&snap2, viewer, bottom, pace, UPLOAD_LIMIT)
+        })
         .await??;
     Ok(serenity::CreateAttachment::bytes(
         gif,

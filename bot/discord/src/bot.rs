@@ -157,7 +157,7 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let http = http.build();
     check_token(&http).await?;
     let db = Db::connect(&config.database_url).await?;
-    tracing::info!(database = %config.database_url, "database ready");
+    tracing::info!(database = %config.database_url_for_logs(), "database ready");
     let waker = kaboom_service::scheduler::SchedulerWaker::default();
     let services = Services::new(db.clone(), Arc::new(SystemClock), Arc::new(RendererPainter))
         .with_scheduler_config(scheduler_config.clone())

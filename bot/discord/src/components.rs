@@ -56,6 +56,27 @@ pub async fn handle(
         // Explosion previews edit their own message.
         return crate::preview::click(http, data, ic, action, id).await;
     }
+    if action == crate::commands::info::HELP_MENU {
+        // `/help`'s page menu: the message shows the chosen page (UPDATE_MESSAGE).
+        let page = match &ic.data.kind {
+            serenity::ComponentInteractionDataKind::StringSelect { values } => values
+                .first()
+                .and_then(|v| messages::rules::HelpPage::from_value(v)),
+            _ => None,
+        };
+        let (embed, menu) =
+            crate::commands::info::help_page(page.unwrap_or(messages::rules::HelpPage::Start));
+        let update = serenity::CreateInteractionResponseMessage::new()
+            .embed(embed)
+            .components(menu);
+        respond::answer_component(
+            http,
+            ic,
+            serenity::CreateInteractionResponse::UpdateMessage(update),
+        )
+        .await?;
+        return Ok(());
+    }
     if action == ids::RESIGN {
         // A confirmation, answered at once.
         let (text, ask) = match data.services.games().load(GameId(id)).await {

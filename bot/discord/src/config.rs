@@ -54,6 +54,36 @@ pub struct Config {
     /// Positions a post-game analysis searches per move (`ANALYSIS_NODES`); `None`: the
     /// engine's default per variant (`kaboom_engine::review::default_nodes`).
     pub analysis_nodes: Option<u64>,
+    /// How log lines are written (`LOG_FORMAT`, default [`LogFormat::Text`]).
+    pub log_format: LogFormat,
+}
+
+/// How `kaboom serve` writes its log lines to standard output (`LOG_FORMAT`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One human-readable line per event, coloured only when standard output is a terminal
+    /// (a journal or a file gets no ANSI escape codes).
+    #[default]
+    Text,
+    /// One JSON object per line (`timestamp`, `level`, `target`, `fields` with `message`),
+    /// for hosts who ship logs to a collector; never coloured.
+    Json,
+}
+
+impl FromStr for LogFormat {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<LogFormat, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "text" => Ok(LogFormat::Text),
+            "json" => Ok(LogFormat::Json),
+            _ => Err("give text or json".to_string()),
+        }
+    }
+}
+
+fn log_format(text: &str) -> Result<Blankable<LogFormat>, String> {
+    blankable(text, LogFormat::from_str)
 }
 
 /// Which gateway shards a process runs: shards `first..=last` of `count` (Discord's
@@ -199,6 +229,11 @@ pub struct ServeArgs {
     #[arg(long, env = "ANALYSIS_NODES", value_name = "ANALYSIS_NODES", value_parser = whole_above_zero,
           default_value = "", hide_default_value = true)]
     analysis_nodes: Blankable<i64>,
+    /// How log lines are written: text (coloured only on a terminal) or json (one object
+    /// per line) [default: text].
+    #[arg(long, env = "LOG_FORMAT", value_name = "LOG_FORMAT", value_parser = log_format,
+          default_value = "", hide_default_value = true)]
+    log_format: Blankable<LogFormat>,
     /// The correspondence scheduler's settings.
     #[command(flatten)]
     scheduler: SchedulerArgs,
@@ -351,6 +386,28 @@ pub fn load_dotenv() -> Result<(), ConfigError> {
 }
 
 impl Config {
+    /// [`Config::database_url`] fit for a log line: a password in it
+    /// (`postgres://user:secret@host/db`) is shown as `***`.
+    pub fn database_url_for_logs(&self) -> String {
+        let url = &self.database_url;
+        let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+            return url.clone();
+        };
+        let authority_end = url[scheme_end..]
+            .find(['/', '?'])
+            .map_or(url.len(), |i| scheme_end + i);
+        let authority = &url[scheme_end..authority_end];
+        match (authority.rfind('@'), authority.find(':')) {
+            (Some(at), Some(colon)) if colon < at => format!(
+                "{}{}:***{}",
+                &url[..scheme_end],
+                &authority[..colon],
+                &url[scheme_end + at..]
+            ),
+            _ => url.clone(),
+        }
+    }
+
     /// The configuration from parsed flags (and their variables).
     ///
     /// # Errors
@@ -391,6 +448,7 @@ impl Config {
             shards,
             scheduler: args.scheduler.config(),
             analysis_nodes: args.analysis_nodes.0.and_then(|n| u64::try_from(n).ok()),
+            log_format: args.log_format.0.unwrap_or_default(),
         })
     }
 }
@@ -406,6 +464,42 @@ mod tests {
     struct Serve {
         #[command(flatten)]
         args: ServeArgs,
+    }
+
+    /// A PostgreSQL password never reaches the log; URLs without one are shown whole.
+    #[test]
+    fn the_database_url_in_logs_hides_its_password() {
+        let shown = |url: &str| {
+            parse(&["--discord-token", "t", "--database-url", url])
+                .unwrap()
+                .database_url_for_logs()
+        };
+        assert_eq!(
+            shown("postgres://kaboom:s3cret@db.example:5432/kaboom?sslmode=require"),
+            "postgres://kaboom:***@db.example:5432/kaboom?sslmode=require"
+        );
+        assert_eq!(
+            shown("postgres://kaboom@127.0.0.1/kaboom"),
+            "postgres://kaboom@127.0.0.1/kaboom"
+        );
+        assert_eq!(shown("sqlite://kaboom.db"), "sqlite://kaboom.db");
+    }
+
+    /// LOG_FORMAT: text or json, any case; blank is the default, text; anything else is
+    /// refused with what is expected.
+    #[test]
+    fn log_format_reads_text_or_json() {
+        let format = |value: &str| {
+            parse(&["--discord-token", "t", "--log-format", value]).map(|c| c.log_format)
+        };
+        assert_eq!(format("json"), Ok(LogFormat::Json));
+        assert_eq!(format("JSON"), Ok(LogFormat::Json));
+        assert_eq!(format("text"), Ok(LogFormat::Text));
+        assert_eq!(format(""), Ok(LogFormat::Text));
+        assert_eq!(
+            invalid(&["--discord-token", "t", "--log-format", "yaml"]),
+            "error: invalid value 'yaml' for '--log-format <LOG_FORMAT>': give text or json"
+        );
     }
 
     fn parse(flags: &[&str]) -> Result<Config, String> {

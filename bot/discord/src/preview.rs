@@ -16,19 +16,15 @@ use crate::messages::{self, preview as words};
 use crate::types::{Context, Data, Error};
 use crate::{flows, respond};
 use kaboom_domain::ids::GameId;
-use kaboom_domain::settings::PreviewMode;
 use kaboom_service::ServiceError;
 use kaboom_service::preview::Preview;
 
 /// Whether `/move` with `asked` (its `preview` option) shows a preview instead of playing,
-/// given the player's setting, before anything is computed: `Some(true)` always, `Some(false)`
-/// never, `None` when the player's setting says "always" (then only for actions that
-/// remove pieces).
-pub fn may_preview(asked: Option<bool>, mode: PreviewMode) -> bool {
-    match asked {
-        Some(asked) => asked,
-        None => mode == PreviewMode::Always,
-    }
+/// before anything is computed: `Some(true)` always, `Some(false)` never, `None` when the
+/// player's setting previews this game by default (`by_default`,
+/// `Previews::by_default`; then only for actions that remove pieces).
+pub fn may_preview(asked: Option<bool>, by_default: bool) -> bool {
+    asked.unwrap_or(by_default)
 }
 
 /// Whether the computed `preview` is shown: when asked, or when the action removes pieces.
@@ -109,8 +105,11 @@ pub async fn click(
         .await;
     }
     respond::answer_component(http, ic, serenity::CreateInteractionResponse::Acknowledge).await?;
+    // The preview picture goes with the buttons: once played or cancelled, a board of a
+    // position that was only previewed would read as the game's.
     let edit = serenity::EditInteractionResponse::new()
         .components(Vec::new())
+        .clear_attachments()
         .allowed_mentions(messages::mentions::none());
     let edit = if action == words::CANCEL {
         match services.previews().cancel(id, user).await {

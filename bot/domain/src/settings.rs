@@ -94,8 +94,13 @@ pub fn format_shares(shares: &[u8]) -> String {
 /// ([`PreviewMode::name`], [`PreviewMode::parse`]).
 #[derive(Copy, Clone, Eq, PartialEq, Debug, Default, strum::EnumString, strum::IntoStaticStr)]
 pub enum PreviewMode {
-    /// Before every action that would remove pieces (the default), and when asked.
+    /// Before every action that would remove pieces in the player's first
+    /// [`PREVIEW_GAMES`] finished games of a variant, then only when asked (the default:
+    /// a player who knows the game is not asked to confirm every capture).
     #[default]
+    #[strum(serialize = "first-games")]
+    FirstGames,
+    /// Before every action that would remove pieces, and when asked.
     #[strum(serialize = "always")]
     Always,
     /// Only when asked (`/move ... preview:True`).
@@ -103,8 +108,11 @@ pub enum PreviewMode {
     WhenAsked,
 }
 
+/// How many finished games of a variant [`PreviewMode::FirstGames`] shows previews for.
+pub const PREVIEW_GAMES: i64 = 3;
+
 impl PreviewMode {
-    /// Stored form: `always` or `asked`.
+    /// Stored form: `first-games`, `always` or `asked`.
     pub fn name(self) -> &'static str {
         self.into()
     }

@@ -418,7 +418,7 @@ impl Comforts<'_> {
                     .filter_map(|s| {
                         let value = format!("{prefix}{}", s.value);
                         (value.chars().count() <= 100).then(|| super::Suggestion {
-                            label: truncate(&format!("{prefix}{}", s.label), 100),
+                            label: crate::suggest::clip(format!("{prefix}{}", s.label)),
                             value,
                         })
                     })
@@ -1003,16 +1003,6 @@ fn to_move_of(g: &GameRow) -> Color {
 /// `user`'s games in play (active), inside `tx`.
 async fn in_play(tx: &mut Tx, user: UserId) -> Result<Vec<GameRow>, ServiceError> {
     Ok(store::active_games_tx(tx, user).await?)
-}
-
-/// `s` cut to at most `max` characters (an ellipsis marks the cut).
-fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-    t.push('…');
-    t
 }
 
 #[cfg(test)]

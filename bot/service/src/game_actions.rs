@@ -2,6 +2,33 @@
 
 use super::*;
 
+/// What `/move`'s autocomplete offers ([`Games::move_choices`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveChoices {
+    /// The player's legal actions in `game` matching what they typed.
+    Actions {
+        /// The game.
+        game: GameId,
+        /// The actions, at most 25. When the game was picked among several running games
+        /// (nothing named it), each says which game it is for: label `#12 vs bob · Nf3
+        /// ...`, value `#12 Nf3`.
+        suggestions: Vec<Suggestion>,
+    },
+    /// It is the opponent's turn in `game`: conditional moves (`/premove`) are what the
+    /// player can do.
+    NotYourTurn {
+        /// The game.
+        game: GameId,
+        /// The name of the player to move.
+        to_move: String,
+    },
+    /// The player has several running games and none waits on them.
+    NoneWaiting,
+    /// Nothing to offer: no running game, a game that is over or awaits carriers, or a
+    /// caller who does not play it.
+    Nothing,
+}
+
 impl Games<'_> {
     /// Game `id` as stored, replayed (through the replay cache, off the async runtime).
     ///
@@ -98,6 +125,87 @@ impl Games<'_> {
             .cpu
             .run(move || suggest::suggestions(&game, Viewer::player(color), &typed, 25))
             .await
+    }
+
+    /// What `/move`'s autocomplete offers `user`, who has typed `typed`, in game `game`
+    /// when it is known (the `game` option, or the thread's game), else in the game that
+    /// waits on them: of their running games, those where it is their turn, the one with
+    /// the nearest deadline first (then the oldest). See [`MoveChoices`].
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`]; [`ServiceError::Refused`] for a `game` that does not
+    /// exist.
+    pub async fn move_choices(
+        self,
+        user: UserId,
+        game: Option<GameId>,
+        typed: &str,
+    ) -> Result<MoveChoices, ServiceError> {
+        let (snap, among) = match game {
+            Some(id) => (self.core.load(id).await?, 1),
+            None => {
+                let running: Vec<GameRow> = self
+                    .active_games(user)
+                    .await?
+                    .into_iter()
+                    .filter(|row| row.state == GameState::Active)
+                    .collect();
+                let mut waiting = Vec::new();
+                let mut other = None;
+                for row in &running {
+                    let snap = self.core.load(row.id).await?;
+                    if Some(snap.game.turn()) == row.color_of(user) {
+                        waiting.push(snap);
+                    } else if other.is_none() {
+                        other = Some(snap);
+                    }
+                }
+                waiting.sort_by_key(|s| (s.row.deadline_at.unwrap_or(i64::MAX), s.row.id));
+                match (waiting.into_iter().next(), other) {
+                    (Some(snap), _) => (snap, running.len()),
+                    (None, Some(snap)) if running.len() == 1 => (snap, 1),
+                    (None, Some(_)) => return Ok(MoveChoices::NoneWaiting),
+                    (None, None) => return Ok(MoveChoices::Nothing),
+                }
+            }
+        };
+        let Some(color) = snap.row.color_of(user) else {
+            return Ok(MoveChoices::Nothing);
+        };
+        if snap.row.state != GameState::Active || snap.game.status().outcome().is_some() {
+            return Ok(MoveChoices::Nothing);
+        }
+        let turn = snap.game.turn();
+        if turn != color {
+            return Ok(MoveChoices::NotYourTurn {
+                game: snap.row.id,
+                to_move: snap.row.name(turn).to_string(),
+            });
+        }
+        let id = snap.row.id;
+        let opponent = snap.row.name(color.other()).to_string();
+        let (game, typed) = (snap.game, typed.to_string());
+        let suggestions = self
+            .core
+            .cpu
+            .run(move || suggest::suggestions(&game, Viewer::player(color), &typed, 25))
+            .await?;
+        // Picked among several games: each choice names its game, and submits it too.
+        let suggestions = if among > 1 {
+            suggestions
+                .into_iter()
+                .map(|s| Suggestion {
+                    label: suggest::clip(format!("#{id} vs {opponent} · {}", s.label)),
+                    value: format!("#{id} {}", s.value),
+                })
+                .collect()
+        } else {
+            suggestions
+        };
+        Ok(MoveChoices::Actions {
+            game: id,
+            suggestions,
+        })
     }
 
     /// The carrier menu for `user` in game `id` (BE-2: any own piece but the king; NU-3:
@@ -403,7 +511,8 @@ impl Games<'_> {
     }
 
     /// The replay GIF of the game in `snap` as `viewer` sees it from `bottom`'s
-    /// side: 480 pixels wide, or narrower (360, then 240) while it is over `max_bytes`.
+    /// side at `pace`, each frame captioned with its move and the players' names: 480
+    /// pixels wide, or narrower (360, then 240) while it is over `max_bytes`.
     /// CPU work: call it off the async runtime.
     ///
     /// # Errors
@@ -414,13 +523,19 @@ impl Games<'_> {
         snap: &Snapshot,
         viewer: Viewer,
         bottom: Color,
+        pace: ReplayPace,
         max_bytes: usize,
     ) -> Result<Vec<u8>, PaintError> {
+        let style = ReplayStyle {
+            white_name: snap.row.white_name.clone(),
+            black_name: snap.row.black_name.clone(),
+            pace,
+        };
         for width in REPLAY_WIDTHS {
             let gif = self
                 .core
                 .painter
-                .replay_gif(&snap.game, viewer, bottom, width)?;
+                .replay_gif(&snap.game, viewer, bottom, width, &style)?;
             if gif.len() <= max_bytes {
                 return Ok(gif);
             }

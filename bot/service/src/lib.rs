@@ -38,7 +38,7 @@ use kaboom_rules::{
     Variant, Viewer,
 };
 
-use crate::painter::{BoardPainter, PaintError};
+use crate::painter::{BoardPainter, PaintError, ReplayPace, ReplayStyle};
 use kaboom_domain::clock::Clock;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
 use kaboom_store::carriers::{self, Designation};
@@ -46,6 +46,7 @@ use kaboom_store::challenges::{self, Challenge, ChallengeState, ColorChoice, New
 use kaboom_store::games::{self, DrawOffer, GameRow, GameState, NewGame, StateUpdate};
 use kaboom_store::{Db, StorageError};
 
+pub use game_actions::MoveChoices;
 pub use refusal::{Act, Refusal};
 pub use suggest::Suggestion;
 
@@ -726,6 +727,7 @@ impl Core {
         let turn = before.turn();
         if turn != color {
             return refuse(Refusal::NotYourTurn {
+                game: id,
                 to_move: turn,
                 name: row.name(turn).to_string(),
             });

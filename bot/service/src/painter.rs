@@ -5,6 +5,7 @@
 use kaboom_rules::{AnyGame, BoardView, Color, PlyRecord, Viewer};
 
 pub use kaboom_renderer::RenderError;
+pub use kaboom_renderer::ReplayPace;
 
 /// Why a board picture or a replay was not drawn.
 #[derive(Debug, thiserror::Error)]
@@ -25,6 +26,18 @@ pub enum PaintError {
     /// The variant's start position could not be set up (a variant not available).
     #[error("{0}")]
     Variant(String),
+}
+
+/// How a replay GIF is captioned and paced ([`BoardPainter::replay_gif`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayStyle {
+    /// White's name in the captions (a display name; the renderer cuts a long one).
+    pub white_name: String,
+    /// Black's name in the captions.
+    pub black_name: String,
+    /// How fast it runs: [`ReplayPace::Fast`] holds a long game to 30 s by shortening
+    /// quiet plies first, [`ReplayPace::Normal`] gives every ply its full 0.8 s.
+    pub pace: ReplayPace,
 }
 
 /// Draws a board as a PNG.
@@ -58,7 +71,8 @@ pub trait BoardPainter: Send + Sync + 'static {
 
     /// An animated GIF of the whole `game` as `viewer` sees it from `bottom`'s side,
     /// `width` pixels wide: `kaboom_renderer::render_replay_gif`, one frame per
-    /// ply plus short blast frames, the final position held.
+    /// ply plus short blast frames, the final position held, each frame captioned with
+    /// its move and the mover's name from `style`, at `style`'s pace.
     ///
     /// # Errors
     /// [`PaintError`] saying why the replay could not be drawn.
@@ -68,11 +82,15 @@ pub trait BoardPainter: Send + Sync + 'static {
         viewer: Viewer,
         bottom: Color,
         width: u32,
+        style: &ReplayStyle,
     ) -> Result<Vec<u8>, PaintError> {
         let options = kaboom_renderer::ReplayOptions {
             size: width,
             orientation: orientation(bottom),
             viewer,
+            white_name: Some(style.white_name.clone()),
+            black_name: Some(style.black_name.clone()),
+            pace: style.pace,
             ..kaboom_renderer::ReplayOptions::default()
         };
         kaboom_renderer::render_replay_gif(game, &options).map_err(PaintError::from)

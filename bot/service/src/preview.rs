@@ -12,8 +12,8 @@ use kaboom_rules::{ActionPreview, Color, PlyRecord, Viewer};
 
 use super::{Act, PlayRequest, Played, Previews, Refusal, ServiceError, refuse};
 use kaboom_domain::ids::{GameId, UserId};
-use kaboom_domain::settings::PreviewMode;
-use kaboom_store::games::{GameRow, GameState};
+use kaboom_domain::settings::{PREVIEW_GAMES, PreviewMode};
+use kaboom_store::games::{self, GameRow, GameState};
 use kaboom_store::previews::{self, PreviewState, StoredPreview};
 use kaboom_store::settings;
 
@@ -58,6 +58,27 @@ impl Previews<'_> {
         Ok(settings::preview_mode(&self.core.db, user).await?)
     }
 
+    /// Whether `/move` without its `preview` option previews `user`'s action in game
+    /// `id` before playing it (when it removes pieces), by their choice: always, only when
+    /// asked, or (the default) in their first [`PREVIEW_GAMES`] finished games of the
+    /// game's variant.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`]; [`ServiceError::Refused`] for a game that does not exist.
+    pub async fn by_default(self, user: UserId, id: GameId) -> Result<bool, ServiceError> {
+        match self.mode(user).await? {
+            PreviewMode::Always => Ok(true),
+            PreviewMode::WhenAsked => Ok(false),
+            PreviewMode::FirstGames => {
+                let Some(row) = games::get(&self.core.db, id).await? else {
+                    return refuse(Refusal::UnknownGame { id });
+                };
+                let finished = games::finished_in_variant(&self.core.db, user, row.variant).await?;
+                Ok(finished < PREVIEW_GAMES)
+            }
+        }
+    }
+
     /// Stores `user`'s explosion preview choice.
     ///
     /// # Errors
@@ -91,6 +112,7 @@ impl Previews<'_> {
         let turn = snap.game.turn();
         if turn != color {
             return refuse(Refusal::NotYourTurn {
+                game: id,
                 to_move: turn,
                 name: row.name(turn).to_string(),
             });

@@ -47,6 +47,8 @@ pub enum Refusal {
     },
     /// It is the other side's turn.
     NotYourTurn {
+        /// The game.
+        game: GameId,
         /// The side to move.
         to_move: Color,
         /// Its player's name.

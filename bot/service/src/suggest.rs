@@ -125,33 +125,27 @@ impl<'a> Board<'a> {
     }
 }
 
-/// The letter of a piece in labels (none for pawns): chess letters, Bomberman's `D`, `O`,
-/// `KB` and Bombalot's FEN letters (`W` tweke, `S` super-tweke, `T` tank, `D` detonator,
-/// `M` immobilizer, `O` bomb, `I` imitator).
-fn letter(kind: Kind) -> &'static str {
-    match kind {
+/// A piece on `square` in labels as the thread's texts name it: the chess letter for a
+/// knight, bishop, rook, queen or king (`Qd4`), the bare square for a pawn (`e2`), and the
+/// name for every other kind (`Tweke f4`, `Bomb h4`, `King Battler c3`).
+fn piece_on(kind: Kind, square: impl std::fmt::Display) -> String {
+    let letter = match kind {
         Kind::Pawn => "",
         Kind::Knight => "N",
         Kind::Bishop => "B",
         Kind::Rook => "R",
         Kind::Queen => "Q",
         Kind::King => "K",
-        Kind::Defuser | Kind::Detonator => "D",
-        Kind::Bomb => "O",
-        Kind::KingBattler => "KB",
-        Kind::Tweke => "W",
-        Kind::SuperTweke => "S",
-        Kind::Tank => "T",
-        Kind::Immobilizer => "M",
-        Kind::Imitator => "I",
-    }
+        other => return format!("{} {square}", other.title()),
+    };
+    format!("{letter}{square}")
 }
 
 /// `Qd4, Bc6 and your Nf3, e2`: enemy pieces first, then the mover's own.
 fn pieces<'r>(removed: impl IntoIterator<Item = &'r Removal>, mover: Color) -> Option<String> {
     let (mut theirs, mut yours) = (Vec::new(), Vec::new());
     for r in removed {
-        let text = format!("{}{}", letter(r.piece.kind), r.square);
+        let text = piece_on(r.piece.kind, r.square);
         if r.piece.color == mover {
             yours.push(text);
         } else {
@@ -183,8 +177,10 @@ fn removes<'r>(
     )
 }
 
-/// Shortens `text` to at most [`MAX_CHOICE_CHARS`] characters, ending with `…` when cut.
-fn clip(text: String) -> String {
+/// Shortens `text` to at most [`MAX_CHOICE_CHARS`] characters (not bytes), ending with
+/// `…` when cut: an autocomplete choice's name is 1 to 100 characters (Discord's
+/// "Application Command Option Choice Structure").
+pub fn clip(text: String) -> String {
     if text.chars().count() <= MAX_CHOICE_CHARS {
         return text;
     }
@@ -460,17 +456,19 @@ impl Describe for Bombalot {
                 .pushes
                 .iter()
                 .map(|push| {
+                    // Squares only (a label has 100 characters; the pieces are on the
+                    // board, and a blast names what it removes).
                     let sq = push.from;
-                    let name = board.at(sq).map_or(String::new(), |p| {
-                        let own = if p.color == mover { "your " } else { "" };
-                        format!("{own}{}", letter(p.kind))
-                    });
+                    let own = match board.at(sq) {
+                        Some(p) if p.color == mover => "your ",
+                        _ => "",
+                    };
                     match push.to {
                         Some(d) if Geometry::BOMBALOT.is_goal(d) => {
-                            format!("{name}{sq}>{d} (goal)")
+                            format!("{own}{sq}→{d} (goal)")
                         }
-                        Some(d) => format!("{name}{sq}>{d}"),
-                        None => format!("{name}{sq} off"),
+                        Some(d) => format!("{own}{sq}→{d}"),
+                        None => format!("{own}{sq} off"),
                     }
                 })
                 .collect();
@@ -661,7 +659,7 @@ mod tests {
         );
         assert_eq!(
             label_of(&g, Viewer::White, "Nxc5"),
-            "Nxc5 · sets off the bomb, Knight lost · hits your Dc4"
+            "Nxc5 · sets off the bomb, Knight lost · hits your Defuser c4"
         );
     }
 
@@ -670,7 +668,7 @@ mod tests {
         let g = game(Variant::Bombalot, "t7/8/8/7w/4Twso/8/8/8 w ---- --");
         assert_eq!(
             label_of(&g, Viewer::White, "e4-f4"),
-            "e4-f4 · pushes Wf4>g4, Sg4>h4, Oh4 off · blast removes Oh4, Sg4, Wh5"
+            "e4-f4 · pushes f4→g4, g4→h4, h4 off · blast removes Bomb h4, Super-tweke g4, Tweke h5"
         );
     }
 
@@ -679,7 +677,7 @@ mod tests {
         let g = game(Variant::Bombalot, "3W4/3W4/3T4/8/8/8/8/t7 w ---- --");
         assert_eq!(
             label_of(&g, Viewer::White, "d6-d7"),
-            "d6-d7 · pushes your Wd7>d8, your Wd8>d9 (goal)"
+            "d6-d7 · pushes your d7→d8, your d8→d9 (goal)"
         );
         assert_eq!(label_of(&g, Viewer::White, "d8-d9"), "d8-d9 · enters goal");
     }
@@ -687,7 +685,10 @@ mod tests {
     #[test]
     fn bombalot_jump_co_squares_and_bomb_ba4_ba7_ba9() {
         let g = game(Variant::Bombalot, "8/8/8/8/3w4/2W5/8/t7 w ---- --");
-        assert_eq!(label_of(&g, Viewer::White, "c3:e5"), "c3:e5 · removes Wd4");
+        assert_eq!(
+            label_of(&g, Viewer::White, "c3:e5"),
+            "c3:e5 · removes Tweke d4"
+        );
         let start = AnyGame::new(Variant::Bombalot, Default::default()).unwrap();
         // BA-15: the detonator b1 on a3 and its partner g1 put co-squares on a1 and g3.
         assert_eq!(

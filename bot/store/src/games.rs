@@ -566,3 +566,25 @@ pub async fn finished_count(db: &Db, user: UserId, scope: Readable) -> Result<i6
     let (n,): (i64,) = q.build().fetch_one(db).await?;
     Ok(n)
 }
+
+/// How many games of `variant` `user` has finished, in any server or direct message (the
+/// explosion preview's default shows previews in a player's first games of a variant).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn finished_in_variant(
+    db: &Db,
+    user: UserId,
+    variant: Variant,
+) -> Result<i64, StorageError> {
+    let (n,) = query(
+        "SELECT COUNT(*) FROM games
+         WHERE (white_id = $1 OR black_id = $2) AND variant = $3 AND state = 'finished'",
+    )
+    .bind(user)
+    .bind(user)
+    .bind(variant.name())
+    .fetch_one::<(i64,)>(db)
+    .await?;
+    Ok(n)
+}

@@ -135,7 +135,9 @@ kaboom_testkit::dbtest! {
             ]
         };
         let alice_first = ask(&d, &d.alice, "move", moves_in(&first)).await?;
-        assert!(alice_first.is_empty(), "not her turn: {alice_first:?}");
+        // Not her turn: no actions, one choice pointing to /premove that submits what she
+        // typed.
+        assert_eq!(alice_first, ["e"], "not her turn");
         let alice_second = ask(&d, &d.alice, "move", moves_in(&second)).await?;
         assert!(alice_second.iter().any(|v| v == "e4"), "{alice_second:?}");
 
@@ -598,6 +600,18 @@ kaboom_testkit::dbtest! {
         assert_eq!(private.content() .unwrap(), "**Atomic** · alice (White) vs bob (Black) · game #1\n<@1001> (White) to move · deadline <t:1763959200:f> (<t:1763959200:R>)\n**Your note** (only you see it):\nplan: castle long\nwatch f7");
         let public = d.cmd(&d.alice, thread, "board", vec![]).await?;
         assert!(!public.content().unwrap().contains("castle"), "{public:?}");
+        // A public `/board` that is refused answers privately, as every refusal does
+        // (it once said "There is no game #999." to the whole channel).
+        let missing = d
+            .cmd(
+                &d.alice,
+                thread,
+                "board",
+                vec![CommandOption::string("game", "999")],
+            )
+            .await?;
+        assert!(missing.is_ephemeral(), "{missing:?}");
+        assert_eq!(missing.content().unwrap(), "There is no game #999.");
         assert!(
             public_texts(&d, thread)
                 .iter()

@@ -118,7 +118,7 @@ fn env_example_and_hosting_guide_document_every_variable() {
             names.push(name);
         }
     }
-    assert_eq!(names.len(), 14, "{names:?}");
+    assert_eq!(names.len(), 15, "{names:?}");
     for name in &names {
         assert!(
             example.lines().any(|l| l.starts_with(&format!("{name}="))),
@@ -240,8 +240,13 @@ fn every_cited_ruling_is_in_the_rulings_copy() {
     // The rulings are C-1 to C-7, AT-1 to AT-9, BE-1 to BE-12, NU-1 to NU-13, BM-1 to BM-10
     // and BA-1 to BA-19.
     assert_eq!(defined.len(), 70, "{:?}", defined.keys());
+    // The players' rules pages name only the range of their variant's rulings; the
+    // notation pages (for developers) cite them one by one.
     let mut sources = citing_pages();
     sources.push(repo().join("bot/discord/src/messages/rules.rs"));
+    for page in ["beirut", "bombalot", "bomberman", "nuke"] {
+        sources.push(repo().join(format!("docs/notation/{page}.md")));
+    }
     let mut cited = std::collections::BTreeSet::new();
     let mut missing = Vec::new();
     for path in &sources {
@@ -262,6 +267,22 @@ fn every_cited_ruling_is_in_the_rulings_copy() {
         "only {} ids cited: {cited:?}",
         cited.len()
     );
+}
+
+/// The players' rules pages show no ruling id in their text (players cannot look them
+/// up; a "(AT-2)" after a rule reads as noise): only the opening sentence names the range
+/// of the variant's rulings beside the link to them.
+#[test]
+fn rules_pages_show_players_no_ruling_ids() {
+    let range =
+        regex::Regex::new(r"(?i)the project's rulings are [A-Z]{1,2}-\d+ to [A-Z]{1,2}-\d+")
+            .unwrap();
+    for page in citing_pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        assert_eq!(range.find_iter(&text).count(), 1, "{}", page.display());
+        let rest = range.replace_all(&text, "");
+        assert_eq!(cited_ids(&rest), Vec::<String>::new(), "{}", page.display());
+    }
 }
 
 /// The README and every variant's page link the rulings copy, and none points to the

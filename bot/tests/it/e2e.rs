@@ -147,7 +147,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(r.content().unwrap(), "Only alice and bob can move in this game; you can watch with /board.");
         let r = d.play(&d.bob, thread, "e5").await?;
         assert!(r.is_ephemeral());
-        assert_eq!(r.content().unwrap(), "It is not your turn: alice (White) is to move.");
+        assert_eq!(r.content().unwrap(), "It is not your turn in game #1: alice (White) is to move. To answer their move in advance, use `/premove line` (their move, then your reply).");
         let r = d.play(&d.alice, thread, "e5").await?;
         assert!(r.is_ephemeral());
         assert_eq!(r.content().unwrap(), "e5 is not legal here: no pawn of yours can go to e5; legal moves: Na3, Nc3, Nf3, Nh3, a3, a4, b3, b4, c3, c4, d3, d4 and 8 more");
@@ -163,6 +163,42 @@ kaboom_testkit::dbtest! {
         assert!(!look.is_ephemeral());
         // Spectators get no autocomplete.
         assert!(d.autocomplete(&d.carol, thread, "").await?.is_empty());
+        // On the opponent's turn the list is not silently empty: one choice says whose
+        // move it is and points to /premove; submitting it is refused with the same
+        // pointer.
+        let choices = d.autocomplete(&d.bob, thread, "e5").await?;
+        assert_eq!(
+            choices,
+            [(
+                "Game #1: alice is to move. /premove line answers in advance".to_string(),
+                serde_json::json!("e5")
+            )]
+        );
+        // Outside any thread with two running games (the `game` option comes second, so
+        // nothing names the game yet): the actions of the game waiting on the player, each
+        // naming its game, submitted with it.
+        let (second, _) = start_game(&d, ATOMIC).await?;
+        let channel = d.fake.text_channel_id();
+        let choices = d.autocomplete(&d.alice, channel, "Nf").await?;
+        assert_eq!(
+            choices,
+            [(
+                "#1 vs bob · Nf3 · Knight g1".to_string(),
+                serde_json::json!("#1 Nf3")
+            )]
+        );
+        let played = d.play(&d.alice, channel, "#1 Nf3").await?;
+        assert!(
+            played.content().unwrap().starts_with("Played **Nf3** in game #1: "),
+            "{played:?}"
+        );
+        // Now only game #2 waits on alice.
+        let choices = d.autocomplete(&d.alice, channel, "Nf").await?;
+        assert_eq!(choices[0].1, serde_json::json!("#2 Nf3"), "{choices:?}");
+        // Bob's only waiting game is #1; in game #2's thread it is alice's turn.
+        let choices = d.autocomplete(&d.bob, second, "").await?;
+        assert_eq!(choices[0].0, "Game #2: alice is to move. /premove line answers in advance");
+        assert_eq!(choices[0].1, serde_json::json!("?"));
         finish(d.driver).await
     }
 }

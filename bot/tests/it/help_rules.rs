@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use fake_discord::{CommandOption, FakeDiscord, InteractionResponse};
+use fake_discord::{CommandOption, FakeDiscord, InteractionResponse, ResponseKind};
 use kaboom_rules::Variant;
 use kaboom_testkit::driver::Driver;
 use serde_json::Value;
@@ -88,10 +88,58 @@ kaboom_testkit::dbtest! {
         let d = Driver::start(fake, &url).await.expect("bot starts");
         let channel = d.fake.text_channel_id();
 
-        // /help: every registered command has its line, plus the flow of a game.
+        // /help: a short first screen (how to start, how to move, where the rules are)
+        // with a menu; its pages together hold every registered command's line and the
+        // flow of a game.
         let help = d.cmd(&d.carol, channel, "help", vec![]).await.unwrap();
         assert!(help.is_ephemeral(), "/help answers the caller only");
-        let text = within_limits("/help", &help);
+        let first = within_limits("/help", &help);
+        assert!(
+            first.chars().count() < 800,
+            "the first screen is short: {} characters\n{first}",
+            first.chars().count()
+        );
+        for what in ["/challenge", "/move", "/rules"] {
+            assert!(first.contains(what), "{what} is on the first screen:\n{first}");
+        }
+        assert_eq!(help.custom_ids(), ["kb:help:0"]);
+        let menu = help.data()["components"][0]["components"][0].clone();
+        let values: Vec<&str> = menu["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["value"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            values,
+            ["start", "commands", "flow-0", "flow-1", "flow-2", "flow-3", "flow-4"]
+        );
+        let message = help.message_id.expect("the ephemeral answer is a message");
+        let mut text = first.clone();
+        for value in &values {
+            let sent = d
+                .fake
+                .select_menu(&d.carol, message, "kb:help:0", &[value])
+                .unwrap();
+            let page = d.answer(&sent).await.unwrap();
+            // The message itself shows the page (UPDATE_MESSAGE), with the menu kept and
+            // the page marked as chosen.
+            assert!(
+                matches!(page.kind, ResponseKind::Callback { callback_type: 7 }),
+                "{value}: {:?}",
+                page.kind
+            );
+            let page_text = within_limits(&format!("/help {value}"), &page);
+            let chosen: Vec<&Value> = page.data()["components"][0]["components"][0]["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|o| o["default"] == true)
+                .collect();
+            assert_eq!(chosen.len(), 1, "{value}");
+            assert_eq!(chosen[0]["value"], *value);
+            text.push_str(&page_text);
+        }
         let mut names = Vec::new();
         for c in kaboom_discord::commands::all() {
             if c.subcommands.is_empty() {

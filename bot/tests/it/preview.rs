@@ -93,6 +93,9 @@ kaboom_testkit::dbtest! {
             "{texts:?}"
         );
         assert!(ra.custom_ids().is_empty() && rb.custom_ids().is_empty());
+        // The previewed picture goes too: the message now only says what was played.
+        let answered = d.fake.message(message).expect("the preview message");
+        assert!(answered.attachments.is_empty(), "{:?}", answered.attachments);
         assert_eq!(ply(&d, game).await, 3);
         d.outbox_delivered().await?;
         assert_eq!(

@@ -118,15 +118,18 @@ pub fn serve_command(dir: &Path, base: &str, token: &str) -> Command {
 }
 
 /// Starts `kaboom serve` in `dir` against the fake at `base` ([`serve_command`]), appending
-/// its stderr to `dir/kaboom.log`.
+/// its stderr to `dir/kaboom.log` and its log (stdout) to `dir/kaboom.out`.
 pub fn start_bot(dir: &Path, base: &str) -> Child {
-    let bot_log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join("kaboom.log"))
-        .unwrap();
+    let append = |name: &str| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join(name))
+            .unwrap()
+    };
     serve_command(dir, base, "fake-token-for-kaboom")
-        .stderr(bot_log)
+        .stderr(append("kaboom.log"))
+        .stdout(append("kaboom.out"))
         .spawn()
         .expect("kaboom serve starts")
 }

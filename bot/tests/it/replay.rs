@@ -174,6 +174,9 @@ kaboom_testkit::dbtest! {
                 &g,
                 &kaboom_renderer::ReplayOptions {
                     viewer,
+                    white_name: Some("alice".into()),
+                    black_name: Some("bob".into()),
+                    pace: kaboom_renderer::ReplayPace::Fast,
                     ..kaboom_renderer::ReplayOptions::default()
                 },
             )

@@ -191,7 +191,7 @@ kaboom_testkit::dbtest! {
         let Notice::GameEnded { text, .. } = &sent[0] else {
             panic!("expected the announcement, got {sent:?}")
         };
-        assert!(text.contains("alice (white) wins on time"), "{text}");
+        assert!(text.contains("alice (White) wins on time"), "{text}");
         // Applied once: later sweeps do nothing, and a move is refused.
         w.clock.advance(DAY);
         let r = w.scheduler.sweep().await.unwrap();
@@ -554,7 +554,7 @@ kaboom_testkit::dbtest! {
             panic!("{sent:?}")
         };
         assert!(!text.contains("alice (white)"));
-        assert_eq!(text, "Game #1 is aborted: the carriers were not chosen within 48 hours (still waiting for bob (black)). No result is recorded; challenge again any time. <@1001> <@1002>\nWhite's carrier: the knight from b1, never moved\n(**Verify fairness** shows how to check them against the sealed choice.)");
+        assert_eq!(text, "Game #1 is aborted: the carriers were not chosen within 48 hours (still waiting for bob (Black)). No result is recorded; challenge again any time. <@1001> <@1002>\nWhite's carrier: the knight from b1, never moved\n(**Verify fairness** shows how to check them against the sealed choice.)");
     }
 }
 
@@ -585,7 +585,7 @@ kaboom_testkit::dbtest! {
             })
             .expect("the time forfeit's announcement");
         assert!(text.contains("wins on time"), "{text}");
-        assert_eq!(text, "Time is up in game #1: bob (black) did not move by the deadline. alice (white) wins on time, 1-0. <@1001> <@1002>\nWhite's carrier: the knight from g1, now on f3\nBlack's carrier: the knight from b8, never moved\n(**Verify fairness** shows how to check them against the sealed choice.)\nRatings (Beirut): alice 1741? (+241) · bob 1258? (-242)");
+        assert_eq!(text, "Time is up in game #1: bob (Black) did not move by the deadline. alice (White) wins on time, 1-0. <@1001> <@1002>\nWhite's carrier: the knight from g1, now on f3\nBlack's carrier: the knight from b8, never moved\n(**Verify fairness** shows how to check them against the sealed choice.)\nRatings (Beirut): alice 1741? (+241) · bob 1258? (-242)");
     }
 }
 

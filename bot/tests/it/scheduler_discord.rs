@@ -110,6 +110,18 @@ kaboom_testkit::dbtest! {
             "{}",
             dms[0].content()
         );
+        // The DM carries Bob's own board, Black at the bottom (the thread's boards are
+        // from White's side for everyone).
+        let snap = services.games().load(id).await.unwrap();
+        let own = kaboom_service::painter::BoardPainter::paint_game(
+            &PlainPainter,
+            &snap.game,
+            kaboom_rules::Viewer::Black,
+            kaboom_rules::Color::Black,
+        )
+        .unwrap();
+        assert_eq!(dms[0].attachments.len(), 1, "{:?}", dms[0].attachments);
+        assert!(dms[0].attachments[0].bytes == own, "Bob's own view, from Black's side");
         assert_eq!(fake.messages_in(thread).len(), 1);
 
         // The latest board, with its in-game buttons.
@@ -128,25 +140,33 @@ kaboom_testkit::dbtest! {
             .unwrap();
         assert_eq!(fake.message(board.id.get()).unwrap().custom_ids().len(), 3);
 
-        // Bob lets the deadline pass: the forfeit is announced once, in the thread, and the
-        // last board keeps only its My view button and gets Rematch.
+        // Bob lets the deadline pass: the forfeit is announced once, in the thread, on the
+        // final board with the finished game's buttons (My view, Rematch, Analyse), so the
+        // thread does not end on a board that says Black is to move; the board before it
+        // loses its buttons.
         clock.advance(12 * HOUR);
         sweep().await;
         sweep().await;
         let in_thread = fake.messages_in(thread);
         // The announcement, then the finished game's replay GIF.
         assert_eq!(in_thread.len(), 4);
-        assert_eq!(in_thread[2].content(), "Time is up in game #1: bob (black) did not move by the deadline. alice (white) wins on time, 1-0. <@1001> <@1002>");
+        assert_eq!(in_thread[2].content(), "Time is up in game #1: bob (Black) did not move by the deadline. alice (White) wins on time, 1-0. <@1001> <@1002>");
         assert!(
             in_thread[3].attachments[0].filename.ends_with(".gif"),
             "{:?}",
             in_thread[3].attachments
         );
-        let buttons = fake.message(board.id.get()).unwrap().custom_ids();
-        assert_eq!(buttons.len(), 3, "{buttons:?}");
-        assert!(buttons[0].starts_with("kb:view:"), "{buttons:?}");
-        assert!(buttons[1].starts_with("kb:rematch:"), "{buttons:?}");
-        assert!(buttons[2].starts_with("kb:analyse:"), "{buttons:?}");
+        let attachments: Vec<&str> = in_thread[2]
+            .attachments
+            .iter()
+            .map(|a| a.filename.as_str())
+            .collect();
+        assert_eq!(attachments, ["game-1.png"]);
+        assert_eq!(
+            in_thread[2].custom_ids(),
+            ["kb:view:1", "kb:rematch:1", "kb:analyse:1"]
+        );
+        assert!(fake.message(board.id.get()).unwrap().custom_ids().is_empty());
 
         // Seven days on, the open challenge expires: its message says so and has no buttons.
         clock.advance(7 * 24 * HOUR);
@@ -212,7 +232,7 @@ kaboom_testkit::dbtest! {
         tokio::time::sleep(Duration::from_millis(500)).await;
         let posted = fake.messages_in(thread);
         assert_eq!(posted.len(), 1, "{posted:?}");
-        assert_eq!(posted[0].content(), "Time is up in game #1: alice (white) did not move by the deadline. bob (black) wins on time, 0-1. <@1001> <@1002>");
+        assert_eq!(posted[0].content(), "Time is up in game #1: alice (White) did not move by the deadline. bob (Black) wins on time, 0-1. <@1001> <@1002>");
         let tries = fake
             .requests()
             .into_iter()
@@ -581,7 +601,7 @@ mod with_bot {
             .to_string();
         assert_eq!(
             last,
-            "Game #1 is aborted: the carriers were not chosen within 36 hours (still waiting for alice (white) and bob (black)). No result is recorded; challenge again any time. <@1001> <@1002>"
+            "Game #1 is aborted: the carriers were not chosen within 36 hours (still waiting for alice (White) and bob (Black)). No result is recorded; challenge again any time. <@1001> <@1002>"
         );
 
         // Seven days after it was posted the open challenge expires: its message loses the

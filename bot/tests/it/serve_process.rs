@@ -134,19 +134,28 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
     drop(processes);
 }
 
-/// `kaboom serve` against the fake program with `token`, stderr captured, stdout (the log)
-/// dropped, loopback only.
-fn spawn_serve(processes: &mut Processes, base: &str, token: &str, dir: &std::path::Path) {
+/// `kaboom serve` against the fake program with `token`, stderr and stdout (the log, at
+/// `info`, in `log_format`: `LOG_FORMAT`'s value) captured, loopback only.
+fn spawn_serve(
+    processes: &mut Processes,
+    base: &str,
+    token: &str,
+    dir: &std::path::Path,
+    log_format: &str,
+) {
     let bot = serve_command(dir, base, token)
+        .env("RUST_LOG", "info")
+        .env("LOG_FORMAT", log_format)
         .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("kaboom serve starts");
     processes.0.push(("kaboom serve", bot));
 }
 
 /// Waits (at most `WAIT_MS`) for the `kaboom serve` in `processes` to stop by itself;
-/// returns whether it failed and its stderr.
-async fn serve_stops(processes: &mut Processes) -> (bool, String) {
+/// returns whether it failed, its stderr and its stdout (the log).
+async fn serve_stops(processes: &mut Processes) -> (bool, String, String) {
     let started = std::time::Instant::now();
     let (_, child) = processes
         .0
@@ -165,7 +174,9 @@ async fn serve_stops(processes: &mut Processes) -> (bool, String) {
     };
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
-    (!status.success(), err)
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    (!status.success(), err, out)
 }
 
 /// A token the fake Discord refuses over REST (401 `{"message": "401:
@@ -180,8 +191,28 @@ async fn serve_stops_with_one_line_when_rest_refuses_the_token() {
         .post("/bot-token", json!({ "token": "the-right-token" }))
         .await;
     let dir = tempfile::tempdir().unwrap();
-    spawn_serve(&mut processes, &base, "a-reset-token-secret", dir.path());
-    let (failed, err) = serve_stops(&mut processes).await;
+    spawn_serve(
+        &mut processes,
+        &base,
+        "a-reset-token-secret",
+        dir.path(),
+        "",
+    );
+    let (failed, err, out) = serve_stops(&mut processes).await;
+    // The log is plain text when stdout is not a terminal (a pipe here, the journal or a
+    // file for a host): no ANSI colour codes, which rsyslog shows as `#033[`.
+    assert!(!out.contains('\x1b'), "{out:?}");
+    let overridden: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("Discord REST API base overridden"))
+        .collect();
+    assert_eq!(overridden.len(), 1, "{out}");
+    assert!(
+        overridden[0].ends_with(&format!(
+            " INFO kaboom_discord::bot: Discord REST API base overridden api_base={base}"
+        )),
+        "{out}"
+    );
     assert!(failed, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -201,7 +232,13 @@ async fn serve_stops_with_one_line_when_the_gateway_refuses_the_token() {
     let base = start_fake(&mut processes);
     let control = Control::new(base.clone());
     let dir = tempfile::tempdir().unwrap();
-    spawn_serve(&mut processes, &base, "fake-token-for-kaboom", dir.path());
+    spawn_serve(
+        &mut processes,
+        &base,
+        "fake-token-for-kaboom",
+        dir.path(),
+        "json",
+    );
     control.get(&format!("/ready?timeout_ms={WAIT_MS}")).await;
     // The bot's set-up (command registration over REST) is over before the token changes:
     // this test is about the gateway refusing it.
@@ -213,11 +250,27 @@ async fn serve_stops_with_one_line_when_the_gateway_refuses_the_token() {
         .await;
     let asked = control.post("/gateway/reconnect", json!({})).await;
     assert_eq!(asked["sessions"], 1, "{asked}");
-    let (failed, err) = serve_stops(&mut processes).await;
+    let (failed, err, out) = serve_stops(&mut processes).await;
     assert!(failed, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.contains("DISCORD_TOKEN") && err.contains("4004"),
         "{err}"
     );
+    // LOG_FORMAT=json: every log line is one JSON object with its level, target and
+    // message, without colour codes.
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}")))
+        .collect();
+    let ready: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["fields"]["message"] == "database ready")
+        .collect();
+    assert_eq!(ready.len(), 1, "{out}");
+    assert_eq!(ready[0]["level"], "INFO", "{out}");
+    assert_eq!(ready[0]["target"], "kaboom_discord::bot", "{out}");
+    let database = format!("sqlite://{}", dir.path().join("kaboom.db").display());
+    assert_eq!(ready[0]["fields"]["database"], database.as_str(), "{out}");
+    assert!(!out.contains('\x1b'), "{out:?}");
 }

@@ -206,7 +206,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
                         crate::FenErrorKind::VariantFields,
                         fen,
                         format!(
-                            "goal {g} holds a {} piece, but only {} pieces can enter it (BA-2)",
+                            "goal {g} holds a {} piece, but only {} pieces can enter it", // BA-2
                             cell.color,
                             cell.color.other()
                         ),
@@ -260,7 +260,7 @@ pub(super) fn parse(fen: &str) -> Result<Bombalot, FenError> {
             return Err(FenError::new(
                 crate::FenErrorKind::Impossible,
                 fen,
-                format!("{count} {color} pieces: a side has at most 16 in Bombalot (BA-1)"),
+                format!("{count} {color} pieces: a side has at most 16 in Bombalot"), // BA-1
             ));
         }
     }

@@ -279,7 +279,7 @@ fn follow_path(
         Kind::Tweke => false,
         Kind::SuperTweke => true,
         Kind::Immobilizer if path.len() == 1 => true,
-        Kind::Immobilizer => return Err("an immobilizer makes a single jump (BA-8)".into()),
+        Kind::Immobilizer => return Err("an immobilizer makes a single jump".into()), // BA-8
         other => {
             return Err(format!(
                 "the piece on {from} moves as a {other}, which does not jump"
@@ -298,17 +298,17 @@ fn follow_path(
         })?;
         if n + 1 < path.len() && jump.goal {
             return Err(format!(
-                "a jump sequence ends when it lands on the goal {next} (BA-2)"
+                "a jump sequence ends when it lands on the goal {next}" // BA-2
             ));
         }
         if used[cur.index() as usize] >> jump.dir & 1 == 1 {
-            return Err(format!("the jump {cur} to {next} is made twice (BA-4)"));
+            return Err(format!("the jump {cur} to {next} is made twice")); // BA-4
         }
         used[cur.index() as usize] |= 1 << jump.dir;
         let jumped = pos.cell(jump.over).map(|c| c.color);
         colours[usize::from(jumped != Some(color))] = true;
         if !mixed && colours[0] && colours[1] {
-            return Err("a tweke jumps only one colour in a move (BA-4)".into());
+            return Err("a tweke jumps only one colour in a move".into()); // BA-4
         }
         if jump.removes && kind != Kind::Immobilizer {
             removed = removed.with(jump.over);
@@ -316,7 +316,7 @@ fn follow_path(
         cur = next;
     }
     if cur == from && removed.is_empty() {
-        return Err("a sequence back to its start that removes nothing is a pass (BA-17)".into());
+        return Err("a sequence back to its start that removes nothing is a pass".into()); // BA-17
     }
     Ok((cur, removed))
 }
@@ -349,18 +349,18 @@ pub(super) fn parse(pos: &Bombalot, text: &str) -> Result<BombalotAction, Action
     }
     if !on_board(from) {
         return Err(illegal(format!(
-            "the piece on {from} is locked in the goal (BA-2)"
+            "the piece on {from} is locked in the goal" // BA-2
         )));
     }
     if pos.frozen().contains(from) {
         return Err(illegal(format!(
-            "the piece on {from} is frozen by an enemy immobilizer (BA-3)"
+            "the piece on {from} is frozen by an enemy immobilizer" // BA-3
         )));
     }
     let kind = mover_kind(pos, from);
     if kind.is_none() {
         return Err(illegal(format!(
-            "the imitator on {from} cannot move before the opponent has moved (BA-10)"
+            "the imitator on {from} cannot move before the opponent has moved" // BA-10
         )));
     }
     let is_bomb = kind == Some(Kind::Bomb);

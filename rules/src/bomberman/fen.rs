@@ -219,7 +219,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
                     crate::FenErrorKind::Castling,
                     fen,
                     format!(
-                        "castling right '{c}' needs {color}'s king on f{rank} and rook on {}{rank} (BM-4)",
+                        "castling right '{c}' needs {color}'s king on f{rank} and rook on {}{rank}", // BM-4
                         (b'a' + rook_file) as char
                     ),
                 ));
@@ -273,7 +273,7 @@ pub(crate) fn parse(fen: &str) -> Result<Bomberman, FenError> {
             crate::FenErrorKind::Impossible,
             fen,
             format!(
-                "{} is in check but it is {}'s turn: no legal move leaves the mover in check (BM-8)",
+                "{} is in check but it is {}'s turn: no legal move leaves the mover in check", // BM-8
                 !turn, turn
             ),
         ));

@@ -256,7 +256,7 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
     };
     if let Some(side) = side {
         return resolve_exact(pos, text, &legal, BombermanAction::Castle(side), || {
-            "castling needs its right, king and rook at home, the squares between them empty, and the king not in check on its start or transit square (BM-4)".into()
+            "castling needs its right, king and rook at home, the squares between them empty, and the king not in check on its start or transit square".into() // BM-4
         });
     }
 
@@ -268,7 +268,7 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
             )
         })?;
         return resolve_exact(pos, text, &legal, BombermanAction::Detonate(square), || {
-            format!("there is no bomb of yours on {square} to detonate (BM-5)")
+            format!("there is no bomb of yours on {square} to detonate") // BM-5
         });
     }
 
@@ -280,7 +280,7 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
                 pos,
                 text,
                 format!(
-                    "a pawn never promotes to a {} (BM-3): promote to N, B, R or KB (Q is accepted for the King Battler)",
+                    "a pawn never promotes to a {}: promote to N, B, R or KB (Q is accepted for the King Battler)", // BM-3
                     refused.title()
                 ),
                 &legal,
@@ -296,7 +296,7 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
             for side in [CastlingSide::King, CastlingSide::Queen] {
                 if request.to.index() == rank * 10 + side.files().0 {
                     return resolve_exact(pos, text, &legal, BombermanAction::Castle(side), || {
-                        "castling is not possible now (BM-4)".into()
+                        "castling is not possible now".into() // BM-4
                     });
                 }
             }
@@ -336,7 +336,7 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
         return Err(illegal(
             pos,
             text,
-            "say which piece the pawn promotes to: =N, =B, =R or =KB (BM-3)",
+            "say which piece the pawn promotes to: =N, =B, =R or =KB", // BM-3
             &legal,
         ));
     }
@@ -350,9 +350,9 @@ pub(crate) fn parse(pos: &Bomberman, text: &str) -> Result<BombermanAction, Acti
         |a| matches(a, true),
         |pseudo| {
             if request.promotion.is_some() && pseudo.iter().any(|a| matches(a, false)) {
-                "only a pawn that reaches the last rank promotes (BM-3)".into()
+                "only a pawn that reaches the last rank promotes".into() // BM-3
             } else if request.kind == Some(Kind::Bomb) && pos.piece_at(request.to).is_some() {
-                "a bomb never captures by moving (BM-2); to detonate write Ox and its own square"
+                "a bomb never captures by moving; to detonate write Ox and its own square" // BM-2
                     .to_string()
             } else {
                 format!("no {who} of yours can move to {}", request.to)
@@ -390,9 +390,9 @@ fn resolve(
                     let mut after = pos.clone();
                     after.play_unchecked(a);
                     if super::king_square(&after.board, pos.turn).is_none() {
-                        "it would destroy your own king (BM-7, BM-8)".to_string()
+                        "it would destroy your own king".to_string() // BM-7, BM-8
                     } else {
-                        "it would leave your king in check (BM-8)".to_string()
+                        "it would leave your king in check".to_string() // BM-8
                     }
                 }
                 None => none(&pseudo),

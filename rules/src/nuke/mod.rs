@@ -249,27 +249,27 @@ impl Nuke {
             None => return Some(format!("there is no piece on {from} to hand a bomb on")),
             Some((_, role)) if self.carried & bit(t.from) == 0 => {
                 return Some(format!(
-                    "the {} on {from} carries no bomb to hand on (NU-4)",
+                    "the {} on {from} carries no bomb to hand on", // NU-4
                     role.kind()
                 ));
             }
             Some((c, _)) if c != us => {
                 return Some(format!(
-                    "the bomb on {from} is {c}'s: you may only hand on a bomb that one of your own pieces carries (NU-4)"
+                    "the bomb on {from} is {c}'s: you may only hand on a bomb that one of your own pieces carries" // NU-4
                 ));
             }
             _ => {}
         }
         if KING[t.from as usize] & bit(t.to) == 0 {
-            return Some(format!("{to} is not next to {from} (NU-4)"));
+            return Some(format!("{to} is not next to {from}")); // NU-4
         }
         if board.piece_at(t.to).is_none() {
             return Some(format!(
-                "there is no piece on {to} to take the bomb; a bomb can only be handed to a piece (NU-4)"
+                "there is no piece on {to} to take the bomb; a bomb can only be handed to a piece" // NU-4
             ));
         }
         if self.carried & bit(t.to) != 0 {
-            return Some(format!("{to} already carries a bomb (NU-4)"));
+            return Some(format!("{to} already carries a bomb")); // NU-4
         }
         None
     }
@@ -559,7 +559,7 @@ impl Nuke {
                     }
                     if self.carried & bit(s) != 0 {
                         return Err(err(format!(
-                            "bomb field lists {name} twice; a piece never carries two bombs (NU-10)"
+                            "bomb field lists {name} twice; a piece never carries two bombs" // NU-10
                         )));
                     }
                     self.carried |= bit(s);
@@ -591,7 +591,7 @@ impl Nuke {
             }
             if !self.setup.contains(&Choice::Choosing) {
                 return Err(err(
-                    "once both sides have chosen, play has started and both carriers are public: write both carrier squares instead of setup markers (NU-3)".into(),
+                    "once both sides have chosen, play has started and both carriers are public: write both carrier squares instead of setup markers".into(), // NU-3
                 ));
             }
         } else {
@@ -646,14 +646,14 @@ impl Position for Nuke {
         if options.carriers != 1 {
             return Err(OptionsError {
                 reason: format!(
-                    "Nuke has exactly one carrier per side (NU-3); {} were asked for",
+                    "Nuke has exactly one carrier per side; {} were asked for", // NU-3
                     options.carriers
                 ),
             });
         }
         if options.dead_mans_switch {
             return Err(OptionsError {
-                reason: "the Dead Man's Switch is a Beirut option; in Nuke every captured carrier explodes (NU-6)".into(),
+                reason: "the Dead Man's Switch is a Beirut option; in Nuke every captured carrier explodes".into(), // NU-6
             });
         }
         Ok(Nuke::new())
@@ -824,14 +824,14 @@ impl Position for Nuke {
         if self.is_playing() {
             return fail(
                 DesignationErrorKind::Closed,
-                "both carriers are already chosen and play has started (NU-3)".into(),
+                "both carriers are already chosen and play has started".into(), // NU-3
             );
         }
         let [choice] = chosen else {
             return fail(
                 DesignationErrorKind::WrongCount,
                 format!(
-                    "Nuke has exactly one carrier per side (NU-3): choose one square, not {}",
+                    "Nuke has exactly one carrier per side: choose one square, not {}", // NU-3
                     chosen.len()
                 ),
             );
@@ -847,7 +847,7 @@ impl Position for Nuke {
                 return fail(
                     DesignationErrorKind::Empty,
                     format!(
-                        "there is no piece on {choice}; {color} must choose one of its own pieces (NU-3)"
+                        "there is no piece on {choice}; {color} must choose one of its own pieces" // NU-3
                     ),
                 );
             }
@@ -855,7 +855,7 @@ impl Position for Nuke {
                 return fail(
                     DesignationErrorKind::NotYours,
                     format!(
-                        "{choice} holds a {c} {}; {color} must choose one of its own pieces (NU-3)",
+                        "{choice} holds a {c} {}; {color} must choose one of its own pieces", // NU-3
                         role.kind()
                     ),
                 );

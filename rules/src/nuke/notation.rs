@@ -144,7 +144,7 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
         return Err(illegal(
             pos,
             text,
-            "only one transfer per turn (NU-4)".into(),
+            "only one transfer per turn".into(), // NU-4
         ));
     }
     if rest.is_empty() {
@@ -154,7 +154,7 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
         return Err(illegal(
             pos,
             text,
-            "a transfer alone is not a turn: a move must follow it, like 'c1>d2 Nf3' (NU-4)".into(),
+            "a transfer alone is not a turn: a move must follow it, like 'c1>d2 Nf3'".into(), // NU-4
         ));
     }
     let pattern = san::parse(rest).ok_or_else(not_grammar)?;
@@ -162,14 +162,14 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
         return Err(illegal(
             pos,
             text,
-            "the game has not started: both sides must choose their carriers first (NU-3)".into(),
+            "the game has not started: both sides must choose their carriers first".into(), // NU-3
         ));
     }
     if !pos.kings_present() {
         return Err(illegal(
             pos,
             text,
-            "the game is over: a king has been blasted (NU-8)".into(),
+            "the game is over: a king has been blasted".into(), // NU-8
         ));
     }
     let transfer = transfers.first().copied();
@@ -196,16 +196,16 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
             let reason = match pseudo.iter().find(|m| san::matches(&pattern, m)) {
                 Some(mv) => match pos.verdict(mv, carried) {
                     Verdict::Frozen if matches!(mv.kind, MoveKind::Castle { .. }) => format!(
-                        "the king on {} carries a bomb and cannot move, so it cannot castle (NU-5, NU-12)",
+                        "the king on {} carries a bomb and cannot move, so it cannot castle", // NU-5, NU-12
                         square(mv.from)
                     ),
                     Verdict::Frozen => format!(
-                        "the {} on {} carries a bomb and cannot move (NU-5)",
+                        "the {} on {} carries a bomb and cannot move", // NU-5
                         piece_name(pos, mv.from),
                         square(mv.from)
                     ),
                     _ => format!(
-                        "only a piece that carries a bomb may capture a king (NU-2); the {} on {} carries none",
+                        "only a piece that carries a bomb may capture a king; the {} on {} carries none", // NU-2
                         piece_name(pos, mv.from),
                         square(mv.from)
                     ),
@@ -240,24 +240,24 @@ pub fn parse(pos: &Nuke, text: &str) -> Result<NukeAction, ActionError> {
 fn grab_refusal(pos: &Nuke, mv: &Move, carried: u64, legal: &[Move]) -> String {
     let piece = piece_name(pos, mv.from);
     if matches!(mv.kind, MoveKind::Castle { .. }) {
-        "castling never grabs a bomb (NU-10)".into()
+        "castling never grabs a bomb".into() // NU-10
     } else if carried & crate::chess::bit(mv.from) != 0 {
         format!(
-            "the {piece} on {} already carries a bomb and cannot grab another (NU-10)",
+            "the {piece} on {} already carries a bomb and cannot grab another", // NU-10
             square(mv.from)
         )
     } else if Nuke::explodes(mv, carried) {
         format!(
-            "{} sets off a bomb whose blast destroys the moving {piece}, so nothing can grab (NU-12)",
+            "{} sets off a bomb whose blast destroys the moving {piece}, so nothing can grab", // NU-12
             san::san(mv, legal)
         )
     } else if !pos.loose_at(mv.to) {
         format!(
-            "there is no loose bomb on {} to grab (NU-10)",
+            "there is no loose bomb on {} to grab", // NU-10
             square(mv.to)
         )
     } else {
-        "this move cannot grab (NU-10)".into()
+        "this move cannot grab".into() // NU-10
     }
 }
 

@@ -208,7 +208,7 @@ fn bm3_promotion_refuses_defuser_bomb_and_king_and_reads_q_as_king_battler() {
     let pos = setup(&["Kc1", "kj6", "Pb7"], "w");
     for text in ["b8=D", "b8=O", "b8=K", "b7b8d"] {
         let reason = illegal_reason(&pos, text);
-        assert!(reason.contains("BM-3"), "{text}: {reason}");
+        assert!(reason.contains("promote"), "{text}: {reason}");
     }
     // There is no chess queen; Q is the King Battler (docs/notation/bomberman.md).
     let kb = pos.parse_action("b8=KB").unwrap();
@@ -280,7 +280,7 @@ fn bm4_castling_refused_because_a_bomb_wave_would_cross_the_kings_path() {
     let pos = setup_with(&["Kf1", "Ri1", "kf8", "og4"], "w", "K");
     assert!(!pos.is_check(White));
     assert!(!sans(&pos).contains("O-O"));
-    assert!(illegal_reason(&pos, "O-O").contains("BM-4"));
+    assert!(illegal_reason(&pos, "O-O").starts_with("castling"));
     // A pawn on g2 stops the wave: castling is fine then.
     let shielded = setup_with(&["Kf1", "Ri1", "Pg2", "kf8", "og4"], "w", "K");
     assert!(sans(&shielded).contains("O-O"));

@@ -318,25 +318,19 @@ fn nu4_rejections_say_what_was_wrong() {
     let p = start("e1", "e8");
     assert_eq!(
         rejection(&p, "e1>d1 d1>d2 e4"),
-        "only one transfer per turn (NU-4)"
+        "only one transfer per turn"
     );
     assert!(rejection(&p, "e1>e2").contains("a transfer alone is not a turn"));
     assert_eq!(
         rejection(&p, "d1>d2 e4"),
-        "the queen on d1 carries no bomb to hand on (NU-4)"
+        "the queen on d1 carries no bomb to hand on"
     );
     assert!(rejection(&p, "e8>e7 e4").contains("black's"));
     let knight = pos("rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR w KQkq - 0 1 c3,d8");
-    assert_eq!(
-        rejection(&knight, "c3>d5 e4"),
-        "d5 is not next to c3 (NU-4)"
-    );
+    assert_eq!(rejection(&knight, "c3>d5 e4"), "d5 is not next to c3");
     assert!(rejection(&knight, "c3>d4 e4").contains("no piece on d4"));
     let two = pos("4k3/8/8/8/4p3/3N4/8/4K3 w - - 0 1 d3,e4");
-    assert_eq!(
-        rejection(&two, "d3>e4 Ke2"),
-        "e4 already carries a bomb (NU-4)"
-    );
+    assert_eq!(rejection(&two, "d3>e4 Ke2"), "e4 already carries a bomb");
 }
 
 #[test]
@@ -361,7 +355,7 @@ fn nu5_carrying_queen_cannot_move_but_can_hand_on() {
     let p = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 d1,e8");
     assert_eq!(
         rejection(&p, "Qd4"),
-        "the queen on d1 carries a bomb and cannot move (NU-5)"
+        "the queen on d1 carries a bomb and cannot move"
     );
     assert!(p.board_view().piece_at(s("d1")).unwrap().frozen);
     let mut q = p.clone();
@@ -382,7 +376,7 @@ fn nu5_transfer_to_an_enemy_queen_freezes_it() {
     assert!(view.piece_at(s("d5")).unwrap().frozen);
     assert_eq!(
         rejection(&p, "Qxd4"),
-        "the queen on d5 carries a bomb and cannot move (NU-5)"
+        "the queen on d5 carries a bomb and cannot move"
     );
     // The bomb is Black's now: Black may hand it on and free the queen.
     let mut q = p.clone();
@@ -399,7 +393,7 @@ fn nu5_carrier_pawn_promoting_to_queen_is_frozen() {
     play(&mut p, "Kd7");
     assert_eq!(
         rejection(&p, "Qa1"),
-        "the queen on a8 carries a bomb and cannot move (NU-5)"
+        "the queen on a8 carries a bomb and cannot move"
     );
 }
 
@@ -563,7 +557,7 @@ fn nu10_a_carrier_never_grabs_a_second_bomb() {
     let p = pos("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1 g1,f3*");
     assert_eq!(
         rejection(&p, "Nf3*"),
-        "the knight on g1 already carries a bomb and cannot grab another (NU-10)"
+        "the knight on g1 already carries a bomb and cannot grab another"
     );
     // After handing the bomb on, it may grab.
     let p2 = pos("4k3/8/8/8/8/8/7P/4K1N1 w - - 0 1 g1,f3*");
@@ -576,7 +570,7 @@ fn nu10_a_carrier_never_grabs_a_second_bomb() {
 #[test]
 fn nu10_castling_never_grabs() {
     let p = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1 e8,g1*");
-    assert_eq!(rejection(&p, "O-O*"), "castling never grabs a bomb (NU-10)");
+    assert_eq!(rejection(&p, "O-O*"), "castling never grabs a bomb");
     let mut q = p.clone();
     play(&mut q, "O-O");
     assert_eq!(loose(&q)[0].square, s("g1"));

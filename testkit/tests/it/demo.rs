@@ -49,6 +49,20 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         assert!(first.starts_with(b"\x89PNG\r\n\x1a\n"), "{variant}: a PNG");
         let transcript = std::fs::read_to_string(vdir.join("transcript.md")).unwrap();
         assert!(transcript.contains("](001.png)"), "{variant}: image links");
+        // The replay GIF the thread got when the game ended is written and shown.
+        let gifs: Vec<String> = std::fs::read_dir(&vdir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".gif"))
+            .collect();
+        assert_eq!(gifs.len(), 1, "{variant}: one replay GIF: {gifs:?}");
+        let gif = std::fs::read(vdir.join(&gifs[0])).unwrap();
+        assert!(gif.starts_with(b"GIF89a"), "{variant}: a GIF");
+        let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+        assert!(
+            index.contains(&format!("src=\"{variant}/{}\"", gifs[0])),
+            "{variant}: the page shows the replay"
+        );
         assert!(
             transcript.contains("Game over"),
             "{variant}: the result is shown"

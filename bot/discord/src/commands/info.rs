@@ -162,25 +162,44 @@ pub async fn rules(
     Ok(())
 }
 
-/// The `/help` embed: every command with one line, then how a correspondence game flows.
-pub fn help_embed() -> serenity::CreateEmbed {
-    let mut embed = serenity::CreateEmbed::new()
-        .title(rules::HELP_TITLE)
-        .description(rules::help_commands())
+/// The custom id action of `/help`'s page menu (`kb:help:0`).
+pub const HELP_MENU: &str = "help";
+
+/// `/help`'s answer on `page`: the page as an embed (the first screen titled with the
+/// bot's name, the others with the page's name) and the menu of every page under it.
+pub fn help_page(page: rules::HelpPage) -> (serenity::CreateEmbed, Vec<serenity::CreateActionRow>) {
+    let title = match page {
+        rules::HelpPage::Start => rules::HELP_TITLE.to_string(),
+        other => format!("Help: {}", other.label()),
+    };
+    let embed = serenity::CreateEmbed::new()
+        .title(title)
+        .description(page.text())
         .footer(serenity::CreateEmbedFooter::new(rules::HELP_FOOTER));
-    for section in rules::HELP_FLOW {
-        embed = embed.field(section.name, section.text, false);
-    }
-    embed
+    let options = rules::HelpPage::all()
+        .map(|p| {
+            serenity::CreateSelectMenuOption::new(p.label(), p.value()).default_selection(p == page)
+        })
+        .collect();
+    let menu = serenity::CreateSelectMenu::new(
+        crate::messages::ids::make(HELP_MENU, 0),
+        serenity::CreateSelectMenuKind::String { options },
+    )
+    .placeholder("More help");
+    (embed, vec![serenity::CreateActionRow::SelectMenu(menu)])
 }
 
-/// The commands, and how a correspondence game flows.
+/// How to start a game and move, where the rules are; every command in the menu.
+///
+/// The menu under the answer opens every command and each step of a game.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
+    let (embed, menu) = help_page(rules::HelpPage::Start);
     crate::respond::send(
         ctx,
         poise::CreateReply::default()
-            .embed(help_embed())
+            .embed(embed)
+            .components(menu)
             .ephemeral(true),
     )
     .await?;

@@ -123,6 +123,12 @@ pub(crate) async fn autocomplete_target(ctx: Context<'_>) -> Option<GameId> {
     }
 }
 
+/// The `game` option typed so far in an autocomplete request, parsed (`12` or `#12`);
+/// `None` when it was not typed.
+pub(crate) fn typed_game(ctx: Context<'_>) -> Option<Result<GameId, ServiceError>> {
+    typed_game_option(ctx).map(|g| parse_game_option(&g))
+}
+
 /// An autocomplete answer listing `suggestions` (at most 25, as the service returns them);
 /// empty when they could not be computed, since autocomplete has no way to show an error.
 pub(crate) fn suggestion_choices(

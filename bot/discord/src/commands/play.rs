@@ -14,11 +14,73 @@ async fn autocomplete_action(
     ctx: Context<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let Some(id) = super::autocomplete_target(ctx).await else {
-        return serenity::CreateAutocompleteResponse::new();
-    };
+    let services = &ctx.data().services;
     let user = ctx.author().id.domain();
-    super::suggestion_choices(ctx.data().services.games().suggest(id, user, partial).await)
+    // The game named by the `game` option or the thread; else the service picks the game
+    // that waits on the player.
+    let named = match super::typed_game(ctx) {
+        Some(typed) => typed.ok(),
+        None => services
+            .games()
+            .game_in_thread(ctx.channel_id().domain())
+            .await
+            .ok()
+            .flatten(),
+    };
+    let choices = services.games().move_choices(user, named, partial).await;
+    serenity::CreateAutocompleteResponse::new().set_choices(action_choices(choices, partial))
+}
+
+/// The autocomplete choices for `/move`'s action: the legal actions (each naming its game
+/// when the game was picked among several: `#12 Nf3`, read back by [`split_game_tag`]),
+/// or one choice that says why there are none and points to `/premove` (submitting it is
+/// refused with the same pointer). Autocomplete cannot show an error, so a failure offers
+/// nothing.
+fn action_choices(
+    choices: Result<kaboom_service::MoveChoices, ServiceError>,
+    partial: &str,
+) -> Vec<serenity::AutocompleteChoice> {
+    use kaboom_service::MoveChoices;
+    use kaboom_service::suggest::clip;
+    // A choice's value is 1 to 100 characters: what was typed, or `?` (refused as an
+    // action, with the pointer to /premove).
+    let typed = partial.trim();
+    let echo = if typed.is_empty() {
+        "?".to_string()
+    } else {
+        typed.chars().take(100).collect()
+    };
+    match choices {
+        Ok(MoveChoices::Actions { suggestions, .. }) => suggestions
+            .into_iter()
+            .map(|s| serenity::AutocompleteChoice::new(s.label, s.value))
+            .collect(),
+        Ok(MoveChoices::NotYourTurn { game, to_move }) => vec![serenity::AutocompleteChoice::new(
+            clip(format!(
+                "Game #{game}: {to_move} is to move. /premove line answers in advance"
+            )),
+            echo,
+        )],
+        Ok(MoveChoices::NoneWaiting) => vec![serenity::AutocompleteChoice::new(
+            "None of your games waits on you. /premove line answers in advance",
+            echo,
+        )],
+        Ok(MoveChoices::Nothing) | Err(_) => Vec::new(),
+    }
+}
+
+/// `/move`'s action as picked from a list that named its game (`#12 Nf3`): the game and
+/// the action; any other text is the action alone.
+fn split_game_tag(action: &str) -> (Option<&str>, &str) {
+    let trimmed = action.trim();
+    if let Some(rest) = trimmed.strip_prefix('#')
+        && let Some((id, action)) = rest.split_once(' ')
+        && !id.is_empty()
+        && id.bytes().all(|b| b.is_ascii_digit())
+    {
+        return (Some(id), action.trim());
+    }
+    (None, trimmed)
 }
 
 /// Make your move. Start typing: the list shows your legal actions and what each removes.
@@ -39,15 +101,20 @@ pub async fn move_(
 ) -> Result<(), Error> {
     crate::respond::defer(ctx, true).await?;
     let services = &ctx.data().services;
-    let id = resolve_game(ctx, game.as_deref()).await?;
+    // An action picked from a list that named its game (`#12 Nf3`) carries the game.
+    let (tagged, action) = match split_game_tag(&action) {
+        (Some(tag), action) if game.is_none() => (Some(tag.to_string()), action.to_string()),
+        _ => (None, action),
+    };
+    let id = resolve_game(ctx, game.as_deref().or(tagged.as_deref())).await?;
     let user = ctx.author().id.domain();
     // Explosion preview: when asked, or by the player's setting for actions
     // that remove pieces; Confirm then plays it.
-    let mode = match preview {
-        Some(_) => kaboom_domain::settings::PreviewMode::default(),
-        None => services.previews().mode(user).await?,
+    let by_default = match preview {
+        Some(_) => false,
+        None => services.previews().by_default(user, id).await?,
     };
-    if crate::preview::may_preview(preview, mode) {
+    if crate::preview::may_preview(preview, by_default) {
         let p = services.previews().preview(id, user, &action).await?;
         if crate::preview::shows(preview, &p) {
             return crate::preview::show(ctx, p).await;
@@ -92,13 +159,11 @@ pub async fn board(
     game: Option<String>,
 ) -> Result<(), Error> {
     let private = private.unwrap_or(false);
-    if private {
-        crate::respond::defer(ctx, true).await?;
-    } else {
-        crate::respond::defer(ctx, false).await?;
-    }
     let services = &ctx.data().services;
+    // The game is looked up before the answer is deferred: a refusal ("There is no game
+    // #999.") must stay private, and a public deferral would make it public.
     let snap = readable_game(ctx, game.as_deref()).await?;
+    crate::respond::defer(ctx, private).await?;
     let (text, image) = if private {
         flows::own_view_with_note(services, &snap, ctx.author().id.domain()).await?
     } else {
@@ -123,4 +188,20 @@ pub async fn board(
     )
     .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A choice picked from a list that named its game is read back as that game and the
+    /// action; `#` alone, or a number without an action, is an action (and refused as such).
+    #[test]
+    fn an_action_tagged_with_its_game_is_split() {
+        assert_eq!(split_game_tag("#12 Nf3"), (Some("12"), "Nf3"));
+        assert_eq!(split_game_tag(" #7  Boom@e4 "), (Some("7"), "Boom@e4"));
+        assert_eq!(split_game_tag("Nf3"), (None, "Nf3"));
+        assert_eq!(split_game_tag("#12"), (None, "#12"));
+        assert_eq!(split_game_tag("#a b"), (None, "#a b"));
+    }
 }

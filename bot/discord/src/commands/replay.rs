@@ -8,6 +8,7 @@ use crate::board;
 use crate::ids::Domain;
 use crate::messages;
 use crate::types::{Context, Error};
+use kaboom_service::painter::ReplayPace;
 
 /// Watch a game as an animated GIF: every move, the blasts, the final position held.
 ///
@@ -19,6 +20,8 @@ pub async fn replay(
     #[description = "Which game (default: this thread's)"]
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
+    #[description = "Show every move for its full time instead of speeding a long game up to 30 s (default no)"]
+    slow: Option<bool>,
 ) -> Result<(), Error> {
     let services = &ctx.data().services;
     let caller = ctx.author().id.domain();
@@ -41,7 +44,12 @@ pub async fn replay(
     // https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
     let private = snap.outcome().is_none() && snap.row.color_of(caller).is_some();
     crate::respond::defer(ctx, private).await?;
-    let gif = board::replay(services, &snap, viewer, bottom).await?;
+    let pace = if slow.unwrap_or(false) {
+        ReplayPace::Normal
+    } else {
+        ReplayPace::Fast
+    };
+    let gif = board::replay(services, &snap, viewer, bottom, pace).await?;
     let reply = poise::CreateReply::default()
         .content(messages::replay_caption(&snap))
         .attachment(gif)

@@ -32,6 +32,9 @@ fn via_text(v: NudgeVia) -> &'static str {
 /// When to show explosion previews (the option's choices).
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
 pub enum PreviewChoice {
+    /// In your first games of each variant, then only when asked (the default).
+    #[name = "first games"]
+    FirstGames,
     /// Before every action that removes pieces.
     #[name = "always"]
     Always,
@@ -54,6 +57,7 @@ pub async fn apply_previews(
     let mode = match previews {
         Some(choice) => {
             let mode = match choice {
+                PreviewChoice::FirstGames => PreviewMode::FirstGames,
                 PreviewChoice::Always => PreviewMode::Always,
                 PreviewChoice::WhenAsked => PreviewMode::WhenAsked,
             };
@@ -62,7 +66,7 @@ pub async fn apply_previews(
         }
         None => previews_service.mode(user).await?,
     };
-    Ok(crate::messages::preview::setting_text(mode).to_string())
+    Ok(crate::messages::preview::setting_text(mode))
 }
 
 /// Changes what is given of `user`'s settings and describes the result.

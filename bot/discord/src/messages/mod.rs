@@ -14,7 +14,7 @@ pub mod replay;
 pub mod rules;
 pub use replay::replay_caption;
 
-use kaboom_rules::{Color, Outcome, PlyRecord, Variant};
+use kaboom_rules::{Color, Outcome, PlyRecord, Variant, Viewer};
 use poise::serenity_prelude as serenity;
 
 use kaboom_domain::deadline::SchedulerConfig;
@@ -22,7 +22,7 @@ use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 use kaboom_service::scheduler::{Announcement, End, Nudge, Wording};
 use kaboom_service::{Act, Refusal, ServiceError, Snapshot};
 use kaboom_store::carriers::Designation;
-use kaboom_store::challenges::{Challenge, ChallengeState};
+use kaboom_store::challenges::{Challenge, ChallengeState, ColorChoice};
 use kaboom_store::games::{GameRow, GameState};
 
 /// Component custom ids: `kb:<action>:<id>`; `id` is a challenge id for `accept`,
@@ -196,12 +196,42 @@ pub fn action_line(row: &GameRow, ply_number: usize, ply: &PlyRecord) -> String 
         row.name(ply.mover)
     );
     if !ply.removed.is_empty() {
-        s.push_str(&format!(
-            " · removed {}",
-            preview::removed_by_side(&ply.removed)
-        ));
+        s.push_str(&format!(" · removed {}", removed_text(ply)));
     }
     s
+}
+
+/// What `ply` removed, as a player says it: the mover's own piece that exploded where it
+/// landed first, as "the capturing knight" (or "the moving detonator" when it did not
+/// capture), then each side's pieces ([`preview::removed_by_side`]): `the capturing
+/// knight; Black's Ke8, Bf8, pawn f7`.
+pub(crate) fn removed_text(ply: &PlyRecord) -> String {
+    let own = ply
+        .removed
+        .iter()
+        .position(|r| Some(r.square) == ply.squares.to && r.piece.color == ply.mover);
+    let Some(index) = own else {
+        return preview::removed_by_side(&ply.removed);
+    };
+    let mover = &ply.removed[index];
+    let how = if ply.display.contains('x') {
+        "capturing"
+    } else {
+        "moving"
+    };
+    let mut text = format!("the {how} {}", mover.piece.kind.title().to_lowercase());
+    let rest: Vec<kaboom_rules::Removal> = ply
+        .removed
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != index)
+        .map(|(_, r)| *r)
+        .collect();
+    if !rest.is_empty() {
+        text.push_str("; ");
+        text.push_str(&preview::removed_by_side(&rest));
+    }
+    text
 }
 
 /// How many plies before the last one a board's caption lists (`… 10... Kd7 11. Nxe5
@@ -411,7 +441,11 @@ pub fn challenge_text(c: &kaboom_store::challenges::Challenge) -> String {
             opts.push("Dead Man's Switch".into());
         }
     }
-    opts.push(format!("challenger plays {}", s.color.name()));
+    opts.push(match s.color {
+        ColorChoice::White => "challenger plays White".to_string(),
+        ColorChoice::Black => "challenger plays Black".to_string(),
+        ColorChoice::Random => "colours drawn at random".to_string(),
+    });
     let who = match s.opponent_id {
         Some(o) => format!("{} challenges {}", mention(s.challenger_id), mention(o)),
         None => format!("{} is looking for an opponent", mention(s.challenger_id)),
@@ -608,16 +642,18 @@ impl Wording for SchedulerWords {
                         let winner = loser.other();
                         let name = row.name(winner);
                         let verdict = if outcome.winner.is_some() {
-                            format!(". {name} ({winner}) wins on time")
+                            format!(". {name} ({}) wins on time", side(winner))
                         } else {
                             format!(
-                                ", but {name} ({winner}) has no way to win any more, so the game is drawn"
+                                ", but {name} ({}) has no way to win any more, so the game is drawn",
+                                side(winner)
                             )
                         };
                         format!(
-                            "Time is up in game #{}: {} ({loser}) did not move by the deadline{verdict}, {}. {both}",
+                            "Time is up in game #{}: {} ({}) did not move by the deadline{verdict}, {}. {both}",
                             row.id,
                             row.name(loser),
+                            side(loser),
                             outcome.result()
                         )
                     }
@@ -627,7 +663,7 @@ impl Wording for SchedulerWords {
                     } => {
                         let missing: Vec<String> = missing
                             .iter()
-                            .map(|c| format!("{} ({c})", row.name(*c)))
+                            .map(|c| format!("{} ({})", row.name(*c), side(*c)))
                             .collect();
                         format!(
                             "Game #{} is aborted: the carriers were not chosen within {} (still waiting for {}). No result is recorded; challenge again any time. {both}",
@@ -676,9 +712,14 @@ pub fn refusal(r: &Refusal) -> String {
             };
             format!("Only {white} and {black} can {verb} in this game; you can watch with /board.")
         }
-        Refusal::NotYourTurn { to_move, name } => {
-            format!("It is not your turn: {name} ({}) is to move.", side(*to_move))
-        }
+        Refusal::NotYourTurn {
+            game,
+            to_move,
+            name,
+        } => format!(
+            "It is not your turn in game #{game}: {name} ({}) is to move. To answer their move in advance, use `/premove line` (their move, then your reply).",
+            side(*to_move)
+        ),
         Refusal::GameOver(outcome) => format!("The game is over: {outcome}."),
         Refusal::AlreadyOver(outcome) => format!("The game is already over: {outcome}."),
         Refusal::NotStarted => {
@@ -785,9 +826,10 @@ pub fn refusal(r: &Refusal) -> String {
             "A challenge cannot be posted in {place}: its game is played in a thread of a server's text channel. Use /challenge in one."
         ),
         Refusal::BotLacksPermissions { missing } => format!(
-            "I cannot host a game in this channel: I lack the {} permission{} here. Ask a server admin to grant them to my role in this channel, or use another channel.",
+            "I cannot host a game in this channel: I lack the {} permission{} here. Ask a server admin to grant {} to my role in this channel, or use another channel.",
             missing.join(", "),
-            if missing.len() == 1 { "" } else { "s" }
+            if missing.len() == 1 { "" } else { "s" },
+            if missing.len() == 1 { "it" } else { "them" }
         ),
         Refusal::NotReadableHere { id } => format!(
             "Game #{id} can be read only in its own server, or by its players in a direct message with me."
@@ -991,12 +1033,41 @@ pub fn play_starts() -> String {
     "Both players have chosen: play starts.".to_string()
 }
 
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The private confirmation of a designation (the chooser's own view).
 pub fn designation_confirmation(d: &kaboom_service::Designated) -> String {
+    // Each carrier named as the player sees it: "your bishop on f1".
+    let view = d.snap.game.board_view(Viewer::player(d.color));
+    let carriers: Vec<String> = d
+        .designation
+        .squares
+        .split(',')
+        .map(|square| {
+            let kind = square
+                .parse()
+                .ok()
+                .and_then(|sq| view.piece_at(sq))
+                .map_or("piece", |p| p.kind.name());
+            format!("your {kind} on **{square}**")
+        })
+        .collect();
+    let noun = if carriers.len() == 1 {
+        "carrier"
+    } else {
+        "carriers"
+    };
     let mut s = format!(
-        "Your carriers in game #{}: **{}**.",
+        "Your {noun} in game #{}: {}.",
         d.snap.row.id,
-        d.designation.squares.replace(',', ", ")
+        and_list(&carriers)
     );
     if d.snap.row.variant == Variant::Beirut {
         s.push_str(" Your choice is sealed: **Verify fairness** under the board shows the proof.");

@@ -72,7 +72,7 @@ pub fn caption(p: &Preview) -> String {
     } else {
         lines.push(format!(
             "It would remove {} (faded on the board).",
-            removed_by_side(&p.action.removed)
+            super::removed_text(&p.record())
         ));
     }
     if let Some(outcome) = p.action.effects.outcome {
@@ -102,14 +102,14 @@ pub const MOVED_ON: &str =
     "The game moved on since this preview, so it was not played; here is the position now.";
 
 /// `/settings me` line for the preview choice.
-pub fn setting_text(mode: kaboom_domain::settings::PreviewMode) -> &'static str {
+pub fn setting_text(mode: kaboom_domain::settings::PreviewMode) -> String {
+    use kaboom_domain::settings::{PREVIEW_GAMES, PreviewMode};
     match mode {
-        kaboom_domain::settings::PreviewMode::Always => {
-            "Explosion previews: always, before every action that removes pieces (or ask with `/move ... preview:True`). Only when asked: `/settings me previews:only when asked`."
-        }
-        kaboom_domain::settings::PreviewMode::WhenAsked => {
-            "Explosion previews: only when asked with `/move ... preview:True`. Always: `/settings me previews:always`."
-        }
+        PreviewMode::FirstGames => format!(
+            "Explosion previews: before every action that removes pieces in your first {PREVIEW_GAMES} games of each variant, then only when asked with `/move ... preview:True`. Always: `/settings me previews:always`; never unasked: `/settings me previews:only when asked`."
+        ),
+        PreviewMode::Always => "Explosion previews: always, before every action that removes pieces (or ask with `/move ... preview:True`). Only when asked: `/settings me previews:only when asked`.".to_string(),
+        PreviewMode::WhenAsked => "Explosion previews: only when asked with `/move ... preview:True`. Always: `/settings me previews:always`.".to_string(),
     }
 }
 

@@ -467,6 +467,77 @@ pub const HELP_FLOW: &[Section] = &[
     },
 ];
 
+/// `/help`'s first screen: how to start a game, how to move, where the rules are; the
+/// menu under it opens the other pages ([`HelpPage`]).
+pub const HELP_START: &str = "**Start a game**: `/challenge` in a channel, naming your opponent or leaving it open to anyone. They press **Accept** and a thread opens for the game. To practise first, `/play-bot`.
+**Move**: `/move` in the game's thread. Start typing and pick from your legal actions. You have days for each move, and I remind you before your time runs out.
+**Learn a variant**: `/rules` shows its rules with the starting position.
+
+Pick a page from the menu below for every command and how a game goes.";
+
+/// A page of `/help`: the first screen, the command list, or one step of a game
+/// ([`HELP_FLOW`]), chosen from the menu under the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HelpPage {
+    /// [`HELP_START`].
+    Start,
+    /// Every command, one line each ([`HELP_COMMANDS`]).
+    Commands,
+    /// The section of [`HELP_FLOW`] at this index.
+    Flow(usize),
+}
+
+impl HelpPage {
+    /// Every page, in the menu's order.
+    pub fn all() -> impl Iterator<Item = HelpPage> {
+        [HelpPage::Start, HelpPage::Commands]
+            .into_iter()
+            .chain((0..HELP_FLOW.len()).map(HelpPage::Flow))
+    }
+
+    /// The page's value in the menu (`start`, `commands`, `flow-3`).
+    pub fn value(self) -> String {
+        match self {
+            HelpPage::Start => "start".into(),
+            HelpPage::Commands => "commands".into(),
+            HelpPage::Flow(i) => format!("flow-{i}"),
+        }
+    }
+
+    /// The page a menu value names; `None` for any other text (a menu from an older
+    /// version, say).
+    pub fn from_value(value: &str) -> Option<HelpPage> {
+        match value {
+            "start" => Some(HelpPage::Start),
+            "commands" => Some(HelpPage::Commands),
+            other => other
+                .strip_prefix("flow-")
+                .and_then(|i| i.parse().ok())
+                .filter(|&i| i < HELP_FLOW.len())
+                .map(HelpPage::Flow),
+        }
+    }
+
+    /// The page's name in the menu and as its heading.
+    pub fn label(self) -> &'static str {
+        match self {
+            HelpPage::Start => "Quick start",
+            HelpPage::Commands => "All commands",
+            HelpPage::Flow(i) => HELP_FLOW[i].name,
+        }
+    }
+
+    /// The page's text (Discord markdown, at most 4,096 characters: an embed's
+    /// description).
+    pub fn text(self) -> String {
+        match self {
+            HelpPage::Start => HELP_START.to_string(),
+            HelpPage::Commands => help_commands(),
+            HelpPage::Flow(i) => HELP_FLOW[i].text.to_string(),
+        }
+    }
+}
+
 /// `/help`'s footer.
 pub const HELP_FOOTER: &str =
     "Draws by repetition and the 100-ply rule are automatic. Use /rules to learn a variant.";

@@ -12,6 +12,7 @@ use crate::ids::{Domain, Serenity};
 use crate::messages;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
 use kaboom_service::ServiceError;
+use kaboom_service::painter::ReplayPace;
 use kaboom_store::outbox::Entry;
 
 /// The ids Discord gave for a delivered entry.
@@ -529,19 +530,30 @@ impl Deliverer {
     /// the end has; the standing prompts lose theirs.
     async fn announce_end(&self, entry: &Entry, text: String) -> Result<Posted, Error> {
         let game_id = game_of(entry)?;
-        let snap = self.services.games().load(game_id).await?;
+        let services = &self.services;
+        let snap = services.games().load(game_id).await?;
         let pings = messages::mentions::trailing_mentions(&text);
+        // The thread ends on a board, whatever ended the game: the announcement carries the
+        // final position and the finished game's buttons (My view, Rematch, Analyse), as a
+        // resignation's last board does; the board before it keeps no buttons.
+        let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
         let message = serenity::CreateMessage::new()
             .content(text)
+            .add_file(image)
+            .components(messages::fairness::game_buttons(
+                snap.row.variant,
+                game_id,
+                true,
+            ))
             .allowed_mentions(messages::mentions::only(&pings));
         let msg = self.post_in_game(entry, &snap, message).await?;
-        if let Some(board) = snap.row.board_message_id {
-            let finished = messages::fairness::game_buttons(snap.row.variant, game_id, true);
-            match self.set_buttons(&snap, board, finished).await {
+        services.games().set_board_message(game_id, msg).await?;
+        if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg) {
+            match self.set_buttons(&snap, previous, vec![]).await {
                 Ok(_) => {}
-                // Deleted, or not editable: the old buttons answer "the game is over".
+                // Deleted, or not editable: its old buttons answer "the game is over".
                 Err(e) if client_error(&e) => {
-                    tracing::debug!(game_id = %game_id, error = %e, "could not update the last board's buttons");
+                    tracing::debug!(game_id = %game_id, error = %e, "could not clear the last board's buttons");
                 }
                 // Retried: the announcement's nonce returns it instead of a second.
                 Err(e) => return Err(e.into()),
@@ -564,7 +576,16 @@ impl Deliverer {
             return Ok(Posted::default());
         }
         // The game is over: every secret is public (Beirut's reveal, BE-9).
-        let gif = board::replay(services, &snap, Viewer::Full, board::PUBLIC_BOTTOM).await?;
+        // A long game is sped up to 30 s (quiet moves first); /replay slow:true gives
+        // every move its full time.
+        let gif = board::replay(
+            services,
+            &snap,
+            Viewer::Full,
+            board::PUBLIC_BOTTOM,
+            ReplayPace::Fast,
+        )
+        .await?;
         let message = serenity::CreateMessage::new()
             .content(messages::replay_caption(&snap))
             .add_file(gif)
@@ -686,10 +707,16 @@ impl Deliverer {
         let thread = board::game_channel(&snap);
         self.ensure_open(thread).await?;
         if dm {
-            match self
-                .send_dm(user, text_only(text.clone()), entry.nonce.clone())
-                .await
-            {
+            // A DM is the player's own: it carries the board from their side, as they see
+            // it (their own Beirut carriers marked), while the thread's boards keep one
+            // orientation for everyone.
+            let mut dm_message = text_only(text.clone());
+            if let Some(color) = snap.row.color_of(user) {
+                let image =
+                    board::paint(&self.services, &snap, Viewer::player(color), color).await?;
+                dm_message = dm_message.add_file(image);
+            }
+            match self.send_dm(user, dm_message, entry.nonce.clone()).await {
                 Ok(msg) => return Ok(Posted::message(msg.id.domain())),
                 Err(e) if client_error(&e) => {
                     tracing::info!(game_id = %game_id, user = %user, error = %e, "nudge DM refused; mentioning in the thread");
