@@ -40,7 +40,7 @@ VOLUME /data
 ENV DATABASE_URL=sqlite:///data/kaboom.db
 # No HEALTHCHECK: `kaboom` has no health subcommand and listens on no port. When it exits
 # (e.g. on a refused token), the restart policy (compose.yaml) starts it again.
-# It does not handle SIGTERM: run it with --init (compose.yaml: init: true) so that a stop
-# ends it at once rather than after the 10-second grace period.
+# It stops at SIGTERM (`docker stop`) and exits 0; --init (compose.yaml: init: true) adds
+# a small init process as PID 1 that passes signals on.
 ENTRYPOINT ["kaboom"]
 CMD ["serve"]

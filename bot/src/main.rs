@@ -403,13 +403,22 @@ fn main() -> ExitCode {
             viewer,
             size,
             output,
-        } => done(cli::render::render(&cli::render::RenderRequest {
+        } => match cli::render::render(&cli::render::RenderRequest {
             setup: setup.setup(),
             moves,
             viewer,
             size,
-            output,
-        })),
+            output: output.clone(),
+        }) {
+            // Say where the picture went: a relative path is resolved against the
+            // directory the command ran in.
+            Ok(()) => {
+                let shown = std::path::absolute(&output).unwrap_or(output);
+                emit(&format!("wrote {}", shown.display()));
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail("", e),
+        },
         Command::Pair { system, trf } => match cli::pairing::pair_file(&trf, system) {
             Ok(pairings) => {
                 emit(pairings.trim_end());

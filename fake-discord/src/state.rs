@@ -17,7 +17,7 @@ use super::records::{
 use super::rules::{self, FormErrors};
 
 /// Name of the bot user the fake logs the bot in as.
-pub(crate) const BOT_USERNAME: &str = "kaboom-bot";
+pub(crate) const BOT_USERNAME: &str = "Kaboom";
 /// Name of the fake's first guild (the others are "Kaboom Test Guild 2", "... 3", ...).
 pub(crate) const GUILD_NAME: &str = "Kaboom Test Guild";
 /// Name of each guild's text channel.

@@ -83,7 +83,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::TimeForfeit => "time forfeit",
             EndReason::Aborted => "aborted",
-            EndReason::Adjudication => "adjudicated",
+            EndReason::Adjudication => "adjudication",
         }
     }
 }

@@ -247,7 +247,7 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         );
         games.push(summary);
         let t = Instant::now();
-        let outcome = play_practice_game(&d, out, &mut pages).await;
+        let outcome = play_practice_game(&d, &clock, out, &mut pages).await;
         let summary = summary_of(
             Variant::Atomic,
             "Atomic against the bot",
@@ -271,6 +271,7 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         games.push(summary);
     }
     write_ratings(&d, out, variants).await?;
+    show_commands(&d, &clock, out, &mut pages).await?;
     let report_so_far = Report {
         games: games.clone(),
         unknown_routes: Vec::new(),
@@ -850,6 +851,7 @@ async fn play_variant(
         variant,
         out,
         Thread {
+            label: variant.title().to_string(),
             id: thread.get(),
             marker,
             challenge: challenge_msg.get(),
@@ -1011,6 +1013,7 @@ async fn play_clock_game(
         &dir,
         CLOCK_DIR,
         Thread {
+            label: "Atomic, on the clock".into(),
             id: thread.get(),
             marker,
             challenge: challenge_message.get(),
@@ -1193,6 +1196,7 @@ async fn play_league(
         &dir,
         LEAGUE_DIR,
         Thread {
+            label: "Atomic league of four".into(),
             id: channel,
             marker,
             challenge: 0,
@@ -1221,6 +1225,68 @@ async fn play_league(
     })
 }
 
+/// The folder of the commands a newcomer tries (`/help`, `/rules`, `/profile`).
+const COMMANDS_DIR: &str = "commands";
+
+/// What a newcomer asks the bot after the games, in a thread of their own so the page
+/// shows it as one section: carol's `/help` (the first screen, then the "All commands"
+/// page picked from its menu), `/rules` for Bombalot (the condensed rules, the setup
+/// picture, the piece legend and the full rules as a file) and alice's `/profile`.
+async fn show_commands(
+    d: &Driver,
+    clock: &std::sync::Arc<crate::clock::TestClock>,
+    out: &Path,
+    pages: &mut Vec<page::GamePage>,
+) -> Result<(), DemoError> {
+    use fake_discord::CommandOption;
+    let dir = out.join(COMMANDS_DIR);
+    clear_dir(&dir)?;
+    let marker = d.last_message_id();
+    let thread = d
+        .fake
+        .add_thread(d.fake.text_channel_id(), "bot-commands")?;
+    let help = d.cmd(&d.carol, thread, "help", Vec::new()).await?;
+    if let Some(message) = help.message_id {
+        let sent = d
+            .fake
+            .select_menu(&d.carol, message, "kb:help:0", &["commands"])?;
+        d.answer(&sent).await?;
+    }
+    let bombalot = Variant::ALL
+        .iter()
+        .position(|v| *v == Variant::Bombalot)
+        .unwrap_or(0);
+    d.cmd(
+        &d.carol,
+        thread,
+        "rules",
+        vec![CommandOption::integer(
+            "variant",
+            i64::try_from(bombalot).unwrap_or(0),
+        )],
+    )
+    .await?;
+    d.cmd(&d.alice, thread, "profile", Vec::new()).await?;
+    let (_, page) = write_files_to(
+        d,
+        &dir,
+        COMMANDS_DIR,
+        Thread {
+            label: "Help, rules and a profile".into(),
+            id: thread,
+            marker,
+            // No challenge: nothing from the text channel belongs here.
+            challenge: 0,
+            summary: "What a newcomer asks: /help (its first screen, then the command list from its menu), /rules for Bombalot, and /profile".into(),
+            now: Some(kaboom_domain::clock::Clock::now(clock.as_ref())),
+            checkpoints: Vec::new(),
+        },
+        &[],
+    )?;
+    pages.push(page);
+    Ok(())
+}
+
 /// The folder of the practice game, beside the variants' folders.
 const PRACTICE_DIR: &str = "practice";
 /// The most plies the practice game may take before the demo calls it a failure.
@@ -1232,6 +1298,7 @@ const PRACTICE_MAX_PLIES: usize = 120;
 /// stronger player than the bot's level 1), so the game ends soon, with her win.
 async fn play_practice_game(
     d: &Driver,
+    clock: &std::sync::Arc<crate::clock::TestClock>,
     out: &Path,
     pages: &mut Vec<page::GamePage>,
 ) -> Result<GameSummary, DemoError> {
@@ -1293,6 +1360,7 @@ async fn play_practice_game(
         &dir,
         PRACTICE_DIR,
         Thread {
+            label: "Atomic against the bot".into(),
             id: thread,
             marker,
             // A thread started from a message has that message's id (Discord's threads
@@ -1301,7 +1369,9 @@ async fn play_practice_game(
             summary: format!(
                 "Atomic against the bot itself (`/play-bot`, level 1, never rated) · {plies} plies · {result}"
             ),
-            now: None,
+            // The bot's clock, which the clock game moved past the wall clock: the page
+            // shows each message at the time the bot dated it (its deadlines agree).
+            now: Some(kaboom_domain::clock::Clock::now(clock.as_ref())),
             checkpoints: Vec::new(),
         },
         &[],
@@ -1431,6 +1501,9 @@ struct Thread {
     marker: u64,
     /// The challenge message in the text channel.
     challenge: u64,
+    /// The game's name in the page's table of contents (as in the summary table:
+    /// "Atomic, on the clock"), told apart from the thread names, which repeat.
+    label: String,
     /// The line under the game's title on the page.
     summary: String,
     /// The bot's clock when the game's files are written (Unix seconds); `None`: the wall
@@ -1730,6 +1803,7 @@ fn write_files_to(
         n,
         page::GamePage {
             anchor: rel.to_string(),
+            label: thread.label,
             title,
             summary: thread.summary,
             items,

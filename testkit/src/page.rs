@@ -277,6 +277,9 @@ pub struct Item {
 pub struct GamePage {
     /// The section's id in the page (`atomic`, ..., `clock`), so `index.html#beirut` links it.
     pub anchor: String,
+    /// Its name in the table of contents (thread names repeat: two Atomic games of alice
+    /// and bob).
+    pub label: String,
     /// The thread's name.
     pub title: String,
     /// A line under the title (variant, result, plies).
@@ -491,7 +494,7 @@ pub fn index_html(intro: &str, summary_rows: &[Vec<String>], games: &[GamePage])
             html,
             "<a href=\"#{}\">{}</a> ",
             escape(&g.anchor),
-            escape(&g.title)
+            escape(&g.label)
         );
     }
     html.push_str("</nav></header>\n");

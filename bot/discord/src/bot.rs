@@ -186,7 +186,36 @@ pub async fn serve(config: Config) -> Result<(), Error> {
         crate::members::DiscordMembership::new(client.http.clone()),
     )))
     .spawn();
+    // SIGTERM (systemd's stop, `docker stop`) or Ctrl-C closes the gateway connection and
+    // `kaboom serve` exits 0. Nothing is lost either way: every change is committed with
+    // its outbox entries, which the next start delivers.
+    let shard_manager = client.shard_manager.clone();
+    tokio::spawn(async move {
+        let signal = stop_signal().await;
+        tracing::info!(signal, "stopping: closing the gateway connection");
+        shard_manager.shutdown_all().await;
+    });
     run_gateway(&mut client, config.shards).await
+}
+
+/// Waits for SIGTERM or SIGINT (Ctrl-C) and names it.
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = terminate.recv() => "SIGTERM",
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+            };
+        }
+    }
+    // Without a SIGTERM handler (not Unix, or it could not be installed): Ctrl-C only; if
+    // even that cannot be listened for, never.
+    match tokio::signal::ctrl_c().await {
+        Ok(()) => "SIGINT",
+        Err(_) => std::future::pending().await,
+    }
 }
 
 /// The line `kaboom serve` stops with when the gateway refuses the token (close code 4004).

@@ -67,6 +67,15 @@ impl Games<'_> {
         Ok(games::by_thread(&self.core.db, thread).await?.map(|g| g.id))
     }
 
+    /// The running games (set-up or active) of server `guild`, newest first, at most 25
+    /// (a moderator's `/moderate` picks from them).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn running_in_server(self, guild: GuildId) -> Result<Vec<GameRow>, ServiceError> {
+        Ok(games::running_in_guild(&self.core.db, guild, 25).await?)
+    }
+
     /// Games `user` plays that are not over.
     ///
     /// # Errors
@@ -395,6 +404,62 @@ impl Games<'_> {
             .await
     }
 
+    /// A moderator of server `guild` ends running game `id` of that server by `ruling`,
+    /// giving `reason`: in one transaction with the expected-ply check, the result (an
+    /// abort records none and is not rated; a result is an adjudication, rated as the game
+    /// was), the carriers revealed and the outbox entries of the final board with the
+    /// moderator's name and reason. Whether `moderator` is one is the caller's check
+    /// (Discord's Moderate Members permission).
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`]: no such game, another server's game
+    /// ([`Refusal::NotThisServersGame`]), a game already over, a reason that is empty or
+    /// over [`MAX_RULING_REASON_CHARS`] ([`Refusal::RulingReason`]), an abort of a league
+    /// game (its result is needed: give one); [`ServiceError::MovedOn`] when a move was
+    /// played meanwhile; [`ServiceError::Storage`].
+    pub async fn moderate(
+        self,
+        id: GameId,
+        guild: Option<GuildId>,
+        ruling: Ruling,
+        by: ModeratorRuling,
+    ) -> Result<Ended, ServiceError> {
+        let reason = by.reason.trim().to_string();
+        let chars = reason.chars().count();
+        if chars == 0 || chars > MAX_RULING_REASON_CHARS {
+            return refuse(Refusal::RulingReason { chars });
+        }
+        if ruling == Ruling::Abort {
+            crate::leagues::refuse_league_abort(self.core, id).await?;
+        }
+        let mut tx = self.core.db.begin_game_write(id).await?;
+        let Some(row) = games::get(&mut tx, id).await? else {
+            return refuse(Refusal::UnknownGame { id });
+        };
+        if guild.is_none() || row.guild_id != guild {
+            return refuse(Refusal::NotThisServersGame { id });
+        }
+        let actions = games::actions(&mut tx, id).await?;
+        let game = self.core.replay(id, games::record(&row, actions)).await?;
+        if let Some(outcome) = game.status().outcome() {
+            return refuse(Refusal::AlreadyOver(outcome));
+        }
+        let outcome = match ruling {
+            Ruling::Abort => Outcome::draw(EndReason::Aborted),
+            Ruling::Result(Some(winner)) => Outcome::win(winner, EndReason::Adjudication),
+            Ruling::Result(None) => Outcome::draw(EndReason::Adjudication),
+        };
+        let moderator = by.moderator;
+        let by = ModeratorRuling { reason, ..by };
+        let ended = self
+            .core
+            .end_in_tx_by(&mut tx, &row, game, outcome, Some(by))
+            .await?;
+        tx.commit().await?;
+        tracing::info!(game_id = %id, moderator = %moderator, result = ended.outcome.result(), reason = %ended.outcome.reason, "game ended by a moderator");
+        Ok(ended)
+    }
+
     /// `user` offers a draw in game `id`. If the opponent's offer stands, this accepts it.
     ///
     /// # Errors
@@ -547,6 +612,20 @@ impl Games<'_> {
         })
     }
 
+    /// The piece legend of `variant` for `/rules` (each piece's picture, name and what it
+    /// does; `kaboom_renderer::render_legend_png`, 600 pixels wide), for the variants
+    /// whose pieces are not chess's: Bomberman Chess and Bombalot; `None` for the others.
+    /// CPU work: call it off the async runtime.
+    ///
+    /// # Errors
+    /// [`PaintError::Render`] when it could not be drawn.
+    pub fn paint_legend(self, variant: Variant) -> Result<Option<Vec<u8>>, PaintError> {
+        if !matches!(variant, Variant::Bomberman | Variant::Bombalot) {
+            return Ok(None);
+        }
+        Ok(Some(kaboom_renderer::render_legend_png(variant, 600)?))
+    }
+
     /// Paints the start position of `variant` (for `/rules`).
     ///
     /// # Errors
@@ -571,8 +650,21 @@ impl Core {
         &self,
         tx: &mut kaboom_store::Tx,
         row: &GameRow,
+        game: AnyGame,
+        outcome: Outcome,
+    ) -> Result<Ended, ServiceError> {
+        self.end_in_tx_by(tx, row, game, outcome, None).await
+    }
+
+    /// [`Core::end_in_tx`], by a moderator's `ruling` when there is one (it goes with the
+    /// result into the outbox entries).
+    pub(crate) async fn end_in_tx_by(
+        &self,
+        tx: &mut kaboom_store::Tx,
+        row: &GameRow,
         mut game: AnyGame,
         outcome: Outcome,
+        ruling: Option<ModeratorRuling>,
     ) -> Result<Ended, ServiceError> {
         game.declare(outcome);
         let outcome = game.status().outcome().unwrap_or(outcome);
@@ -592,6 +684,7 @@ impl Core {
             outcome,
             reveal,
             rating: rating.map(Box::new),
+            ruling,
         };
         self.enqueue(tx, outbox::Committed::Ended(&ended)).await?;
         Ok(ended)

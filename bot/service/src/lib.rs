@@ -40,7 +40,7 @@ use kaboom_rules::{
 
 use crate::painter::{BoardPainter, PaintError, ReplayPace, ReplayStyle};
 use kaboom_domain::clock::Clock;
-use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
+use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 use kaboom_store::carriers::{self, Designation};
 use kaboom_store::challenges::{self, Challenge, ChallengeState, ColorChoice, NewChallenge};
 use kaboom_store::games::{self, DrawOffer, GameRow, GameState, NewGame, StateUpdate};
@@ -144,6 +144,33 @@ pub struct Ended {
     /// The rating change, when the game was rated (boxed: a [`DrawResult`]
     /// holds an `Ended`).
     pub rating: Option<Box<kaboom_store::ratings::GameChange>>,
+    /// The moderator who ended it and why, when one did ([`Games::moderate`]).
+    pub ruling: Option<ModeratorRuling>,
+}
+
+/// A server moderator's decision that ended a game, shown with its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeratorRuling {
+    /// The moderator.
+    pub moderator: UserId,
+    /// Their display name.
+    pub name: String,
+    /// Why, as they wrote it (1 to [`MAX_RULING_REASON_CHARS`] characters).
+    pub reason: String,
+}
+
+/// The longest reason a moderator may give, in characters: it is posted in the thread
+/// with the result, within Discord's 2,000-character message.
+pub const MAX_RULING_REASON_CHARS: usize = 300;
+
+/// What a moderator decides for a running game ([`Games::moderate`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ruling {
+    /// The game is called off: no result, not rated.
+    Abort,
+    /// The game ends with this winner (`None`: a draw), by adjudication, rated as the
+    /// game was.
+    Result(Option<Color>),
 }
 
 /// What a draw offer led to.

@@ -173,6 +173,16 @@ pub enum Refusal {
         /// What is wrong and what would be right.
         reason: String,
     },
+    /// A moderator's ruling on a game of another server (or from a direct message).
+    NotThisServersGame {
+        /// The game asked for.
+        id: GameId,
+    },
+    /// A moderator's ruling without a reason, or with one too long to post.
+    RulingReason {
+        /// Its length in characters.
+        chars: usize,
+    },
     /// A game read from outside its server by someone who does not play it.
     NotReadableHere {
         /// The game asked for.

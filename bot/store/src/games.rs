@@ -211,6 +211,26 @@ pub async fn active_for(db: &Db, user: UserId) -> Result<Vec<GameRow>, StorageEr
     Ok(decodable(rows))
 }
 
+/// The running games (not finished) of server `guild`, newest first, at most `limit`.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn running_in_guild(
+    db: &Db,
+    guild: GuildId,
+    limit: i64,
+) -> Result<Vec<GameRow>, StorageError> {
+    let rows = query(
+        "SELECT * FROM games WHERE guild_id = $1 AND state <> 'finished'
+         ORDER BY id DESC LIMIT $2",
+    )
+    .bind(guild)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    Ok(decodable(rows))
+}
+
 /// A game row read back, any failure to decode it (a damaged or foreign row) as
 /// [`StorageError::Corrupt`] naming the game.
 pub(crate) fn game_of(row: Checked<StoredGame>) -> Result<GameRow, StorageError> {

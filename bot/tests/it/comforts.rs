@@ -213,7 +213,7 @@ kaboom_testkit::dbtest! {
 
         // On her own turn alice's line starts with her move, played now: d4, then if d5, c4.
         let ack = line(&d, &d.alice, thread, "d4 d5 c4").await?;
-        assert_eq!(ack, "Played **d4** in game #1: https://discord.com/channels/1323802873040994304/1323802873158434816/1323802873351372800\nConditional line saved in game #1: `d5 c4`. Only you see it; `/premove list` shows your lines.");
+        assert_eq!(ack, "Played **d4** in game #1: https://discord.com/channels/1323802873040994304/1323802873162629120/1323802873355567104\nConditional line saved in game #1: `d5 c4`. Only you see it; `/premove list` shows your lines.");
         assert_eq!(moves(&d, g.game).await.len(), 5);
         d.play(&d.bob, thread, "d5").await?;
         assert_eq!(
@@ -664,7 +664,7 @@ kaboom_testkit::dbtest! {
             .rev()
             .find(|m| m.content().starts_with("Rematch of game"))
             .expect("the rematch challenge in the channel");
-        assert_eq!(offer.content(), "Rematch of game #1: <@1001> challenges <@1002> to a game of **Atomic** (3 days per move, casual, challenger plays black).");
+        assert_eq!(offer.content(), "Rematch of game #1: <@1001> challenges <@1002> to a game of **Atomic** (3 days per move, casual, challenger plays Black).");
         let accept = offer
             .custom_ids()
             .into_iter()
@@ -676,7 +676,7 @@ kaboom_testkit::dbtest! {
             "{by_alice:?}"
         );
         let started = d.click(&d.bob, offer.id, &accept).await?;
-        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873233932288>.");
+        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873238126592>.");
         let threads = d.fake.threads();
         let new_thread = threads.last().unwrap().id;
         assert_ne!(new_thread, thread);

@@ -115,7 +115,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(choices[0].0, "Nxf7# · blast removes Ke8, Bf8, Ng8");
         d.play(&d.alice, thread, "Nxf7").await?;
         let last = d.boards(thread).pop().unwrap();
-        assert_eq!(last.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n1. Nf3 a6 2. Ng5 a5 **3. Nxf7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawn f7\nGame over: **1-0** · alice (White) wins by king exploded\nRatings (Atomic): alice 1741? (+241) · bob 1258? (-242)");
+        assert_eq!(last.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n1. Nf3 a6 2. Ng5 a5 **3. Nxf7#** by alice · removed the capturing knight; Black's Ke8, Bf8, Ng8, pawn f7\nGame over: **1-0** · alice (White) wins by king exploded\nRatings (Atomic): alice 1741? (+241) · bob 1258? (-242)");
         assert_eq!(d.boards(thread).len(), 6);
         // Only the latest board message keeps buttons (My view, once the game is over).
         let with_buttons: Vec<_> = d
@@ -370,7 +370,7 @@ kaboom_testkit::dbtest! {
         );
         let sent = d.fake.select_menu(&d.alice, dms[0].id, &menu_id, &["g1"])?;
         let ok = d.answer(&sent).await?;
-        assert_eq!(ok.content().unwrap(), "Your carriers in game #1: **g1**. Your choice is sealed: **Verify fairness** under the board shows the proof. Waiting for your opponent to choose.");
+        assert_eq!(ok.content().unwrap(), "Your carrier in game #1: your knight on **g1**. Your choice is sealed: **Verify fairness** under the board shows the proof. Waiting for your opponent to choose.");
         // Bob's DMs are closed: the thread offers "Choose privately".
         let fallback = d
             .fake
@@ -390,7 +390,7 @@ kaboom_testkit::dbtest! {
         let menu_msg = menu.message_id.expect("the ephemeral menu message");
         let sent = d.fake.select_menu(&d.bob, menu_msg, &menu_id, &["b8"])?;
         let ok = d.answer(&sent).await?;
-        assert_eq!(ok.content().unwrap(), "Your carriers in game #1: **b8**. Your choice is sealed: **Verify fairness** under the board shows the proof.");
+        assert_eq!(ok.content().unwrap(), "Your carrier in game #1: your knight on **b8**. Your choice is sealed: **Verify fairness** under the board shows the proof.");
         assert_eq!(
             ok.files.len(),
             1,
@@ -468,7 +468,7 @@ kaboom_testkit::dbtest! {
         );
         d.play(&d.alice, thread, "Nxf7").await?;
         let end = d.boards(thread).pop().unwrap();
-        assert_eq!(end.content(), "**Nuke** · alice (White) vs bob (Black) · game #1\n1. Nf3 a6 2. Ng5 a5 **3. Nxf7#** by alice · removed White's Nf7; Black's Ke8, Bf8, Ng8, pawns f7, e7, g7\nGame over: **1-0** · alice (White) wins by king exploded\nRatings (Nuke): alice 1741? (+241) · bob 1258? (-242)");
+        assert_eq!(end.content(), "**Nuke** · alice (White) vs bob (Black) · game #1\n1. Nf3 a6 2. Ng5 a5 **3. Nxf7#** by alice · removed the capturing knight; Black's Ke8, Bf8, Ng8, pawns f7, e7, g7\nGame over: **1-0** · alice (White) wins by king exploded\nRatings (Nuke): alice 1741? (+241) · bob 1258? (-242)");
         finish(d.driver).await
     }
 }

@@ -209,8 +209,10 @@ kaboom_testkit::dbtest! {
                 );
             }
 
-            // The full rules come along as a Markdown file, without ruling ids.
-            assert_eq!(r.files.len(), 2, "{what}: {} files", r.files.len());
+            // The full rules come along as a Markdown file, without ruling ids (and the
+            // setup picture; Bomberman Chess and Bombalot also the piece legend).
+            let expected = if matches!(variant, Variant::Bomberman | Variant::Bombalot) { 3 } else { 2 };
+            assert_eq!(r.files.len(), expected, "{what}: {} files", r.files.len());
             let full = r
                 .files
                 .iter()
@@ -244,6 +246,24 @@ kaboom_testkit::dbtest! {
                 "{what}: the attached picture differs from {}; regenerate it with scripts/docs-images.sh",
                 docs.display()
             );
+            // Bomberman Chess and Bombalot, whose pieces are not chess's, also attach the
+            // piece legend: the picture the rules page shows.
+            let legend = r
+                .files
+                .iter()
+                .find(|f| f.filename == format!("{}-pieces.png", variant.name()));
+            if matches!(variant, Variant::Bomberman | Variant::Bombalot) {
+                let legend = legend.expect("the piece legend");
+                let page = Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("../docs/rules/{}-pieces.png", variant.name()));
+                assert!(
+                    std::fs::read(&page).unwrap_or_default() == legend.bytes,
+                    "{what}: the legend differs from {}",
+                    page.display()
+                );
+            } else {
+                assert!(legend.is_none(), "{what}: a legend for chess pieces");
+            }
         }
         d.stop().await;
     }

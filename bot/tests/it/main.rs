@@ -22,6 +22,7 @@ mod invite_cli;
 mod kill_loop;
 mod leagues;
 mod leaks;
+mod moderation;
 mod outbox;
 mod pairing_cli;
 mod player_texts;

@@ -106,7 +106,7 @@ kaboom_testkit::dbtest! {
         assert!(entries[1].delivered_at.is_some());
         // The game goes on: bob's move is answered with the board's link as usual.
         let r = d.play(&d.bob, thread, "e5").await.unwrap();
-        assert_eq!(r.content() .unwrap_or_default(), "Played **e5** in game #1: https://discord.com/channels/1323802873040994304/1323802873158434816/1323802873221349376");
+        assert_eq!(r.content() .unwrap_or_default(), "Played **e5** in game #1: https://discord.com/channels/1323802873040994304/1323802873162629120/1323802873225543680");
         assert_eq!(d.boards(thread).len(), 3);
         d.driver.stop().await;
     }

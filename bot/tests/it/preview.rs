@@ -66,7 +66,7 @@ kaboom_testkit::dbtest! {
         }
         let r = send_move(&d, &d.alice, thread, "exd5", None).await?;
         assert!(r.message_ephemeral, "a preview is private: {r:?}");
-        assert_eq!(content(&r), "**Preview of exd5** in game #1 (not played yet)\nIt would remove White's pawn d5; Black's pawn d5 (faded on the board).\nPress **Confirm** to play it, or **Cancel**.");
+        assert_eq!(content(&r), "**Preview of exd5** in game #1 (not played yet)\nIt would remove the capturing pawn; Black's pawn d5 (faded on the board).\nPress **Confirm** to play it, or **Cancel**.");
         assert!(r.files.iter().any(|f| f.filename.ends_with(".png")));
         assert_eq!(ply(&d, game).await, 2, "a preview plays nothing");
         let (confirm, _) = buttons(&r);
@@ -231,7 +231,7 @@ kaboom_testkit::dbtest! {
         let boards = d.boards(thread);
         let last = boards.last().unwrap().content();
         assert!(
-            last.contains("White's pawn d5") || last.contains("pawns"),
+            last.contains("the capturing pawn") || last.contains("pawns"),
             "the carrier did explode: {last}"
         );
         d.driver.stop().await;

@@ -316,7 +316,7 @@ mod with_bot {
         let shown = cmd(&d, &alice, "settings", settings("me", vec![])).await;
         assert_eq!(
             shown.content().unwrap(),
-            "Reminders to move are on, by DM (a mention in the game's thread if the DM fails). Turn them off with `/settings me nudges:False`.\nExplosion previews: always, before every action that removes pieces (or ask with `/move ... preview:True`). Only when asked: `/settings me previews:only when asked`."
+            "Reminders to move are on, by DM (a mention in the game's thread if the DM fails). Turn them off with `/settings me nudges:False`.\nExplosion previews: before every action that removes pieces in your first 3 games of each variant, then only when asked with `/move ... preview:True`. Always: `/settings me previews:always`; never unasked: `/settings me previews:only when asked`."
         );
         // ViaChoice: 0 = DM, 1 = thread mention.
         let changed = cmd(
@@ -329,7 +329,7 @@ mod with_bot {
         let text = changed.content().unwrap();
         assert_eq!(
             text,
-            "Reminders to move are on, by a mention in the game's thread. Turn them off with `/settings me nudges:False`.\nExplosion previews: always, before every action that removes pieces (or ask with `/move ... preview:True`). Only when asked: `/settings me previews:only when asked`."
+            "Reminders to move are on, by a mention in the game's thread. Turn them off with `/settings me nudges:False`.\nExplosion previews: before every action that removes pieces in your first 3 games of each variant, then only when asked with `/move ... preview:True`. Always: `/settings me previews:always`; never unasked: `/settings me previews:only when asked`."
         );
         assert!(changed.is_ephemeral(), "settings answers are private");
         let server = cmd(
@@ -409,7 +409,7 @@ mod with_bot {
         );
         assert_eq!(
             in_thread[0].content(),
-            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873187794944\nFrom any channel: `/move game:1 action:...`"
+            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873191989248\nFrom any channel: `/move game:1 action:...`"
         );
         assert!(fake.messages_in(fake.dm_channel_for(alice.id)).is_empty());
         d.stop().await;
@@ -453,7 +453,7 @@ mod with_bot {
         .await;
         assert_eq!(
             own.content().unwrap(),
-            "Reminders to move are on, by DM (a mention in the game's thread if the DM fails). Turn them off with `/settings me nudges:False`.\nExplosion previews: always, before every action that removes pieces (or ask with `/move ... preview:True`). Only when asked: `/settings me previews:only when asked`."
+            "Reminders to move are on, by DM (a mention in the game's thread if the DM fails). Turn them off with `/settings me nudges:False`.\nExplosion previews: before every action that removes pieces in your first 3 games of each variant, then only when asked with `/move ... preview:True`. Always: `/settings me previews:always`; never unasked: `/settings me previews:only when asked`."
         );
 
         let changed = cmd(
@@ -554,7 +554,7 @@ mod with_bot {
             .unwrap();
         assert_eq!(
             d.answer(&sent).await.expect("an answer").content().unwrap(),
-            "Game on! See <#1323802873158434816>."
+            "Game on! See <#1323802873162629120>."
         );
         let thread = fake.threads().last().unwrap().id;
         // The thread's first board says it too, for spectators and for players whose DMs
@@ -615,7 +615,7 @@ mod with_bot {
         assert!(!content.contains("Open for"));
         assert_eq!(
             content,
-            "<@1001> is looking for an opponent to a game of **Beirut** (3 days per move, rated, 1 carrier, challenger plays random).\n**Expired.** This challenge expired: nobody accepted it within 7 days. alice can post a new one with /challenge."
+            "<@1001> is looking for an opponent to a game of **Beirut** (3 days per move, rated, 1 carrier, colours drawn at random).\n**Expired.** This challenge expired: nobody accepted it within 7 days. alice can post a new one with /challenge."
         );
         assert!(message.custom_ids().is_empty());
 

@@ -123,7 +123,7 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
     let unknown = control.get("/unknown-routes").await;
     assert_eq!(unknown["requests"], json!([]), "{unknown}");
 
-    // The processes are still running (neither crashed), then are stopped by the guard.
+    // The processes are still running (neither crashed).
     for (name, child) in &mut processes.0 {
         assert!(
             child.try_wait().unwrap().is_none(),
@@ -131,6 +131,33 @@ async fn kaboom_serve_plays_atomic_against_the_fake_discord_program() {
             std::fs::read_to_string(dir.path().join("kaboom.log")).unwrap_or_default()
         );
     }
+    // SIGTERM (systemd's stop, `docker stop`) ends `kaboom serve` at once, successfully.
+    let (_, bot) = processes
+        .0
+        .iter_mut()
+        .find(|(name, _)| *name == "kaboom serve")
+        .unwrap();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &bot.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = bot.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_millis(WAIT_MS),
+            "kaboom serve is still running after SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        status.success(),
+        "{status}; its stderr: {}",
+        std::fs::read_to_string(dir.path().join("kaboom.log")).unwrap_or_default()
+    );
     drop(processes);
 }
 

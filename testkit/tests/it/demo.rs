@@ -75,6 +75,35 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         assert_eq!(ruling_id(&transcript), None, "{variant}: a ruling id");
         assert!(!transcript.contains("docs/"), "{variant}: a docs/ path");
     }
+    // The page's table of contents names every section apart (two Atomic threads of alice
+    // and bob), and the last section shows what a newcomer asks: /help, /rules for
+    // Bombalot with its setup picture and piece legend, and /profile.
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    for (anchor, label) in [
+        ("atomic", "Atomic"),
+        ("clock", "Atomic, on the clock"),
+        ("practice", "Atomic against the bot"),
+        ("commands", "Help, rules and a profile"),
+    ] {
+        assert!(
+            index.contains(&format!("<a href=\"#{anchor}\">{label}</a>")),
+            "{anchor}: {label}"
+        );
+    }
+    let pictures: Vec<String> = std::fs::read_dir(out.join("commands"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".png"))
+        .collect();
+    assert_eq!(
+        pictures.len(),
+        2,
+        "the setup picture and the legend: {pictures:?}"
+    );
+    assert!(
+        !index.contains("kaboom-bot"),
+        "the bot has one name: Kaboom"
+    );
     // Rated games: the table has the changes, ratings.md the profile and boards.
     assert!(
         stdout.contains("| Rating change (this variant) |") && stdout.contains("(+"),
@@ -96,8 +125,8 @@ fn demo_runs_all_five_games_and_writes_its_files() {
     );
     assert_eq!(
         html.matches("<section class=\"game\" id=").count(),
-        8,
-        "five games, the clock game, the practice game and the league"
+        9,
+        "five games, the clock game, the practice game, the league and the commands"
     );
     for variant in [
         "atomic",

@@ -128,7 +128,8 @@ pub fn rules_embed(variant: Variant, image: bool) -> serenity::CreateEmbed {
 /// The rules of a variant for players, with its starting position.
 ///
 /// How the pieces move where they differ from chess, what explodes and when, how the game
-/// ends, and how to write your moves.
+/// ends, and how to write your moves; for Bomberman Chess and Bombalot, a picture of every
+/// piece with what it does.
 #[poise::command(slash_command)]
 pub async fn rules(
     ctx: Context<'_>,
@@ -138,8 +139,13 @@ pub async fn rules(
     let variant: Variant = variant.into();
     let services = ctx.data().services.clone();
     let pool = services.cpu().clone();
-    let png = pool
-        .run(move || services.games().paint_start(variant))
+    let (png, legend) = pool
+        .run(move || {
+            (
+                services.games().paint_start(variant),
+                services.games().paint_legend(variant),
+            )
+        })
         .await?;
     // The full rules as a Markdown file.
     let mut reply = poise::CreateReply::default().attachment(serenity::CreateAttachment::bytes(
@@ -157,6 +163,17 @@ pub async fn rules(
             tracing::warn!(%variant, error = %e, "no start image");
             reply = reply.embed(rules_embed(variant, false));
         }
+    }
+    // Bomberman Chess and Bombalot: what each piece's picture is and does.
+    match legend {
+        Ok(Some(png)) => {
+            reply = reply.attachment(serenity::CreateAttachment::bytes(
+                png,
+                format!("{}-pieces.png", variant.name()),
+            ));
+        }
+        Ok(None) => {}
+        Err(e) => tracing::warn!(%variant, error = %e, "no piece legend"),
     }
     crate::respond::send(ctx, reply).await?;
     Ok(())

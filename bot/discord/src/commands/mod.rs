@@ -15,6 +15,8 @@ pub mod info;
 #[allow(missing_docs)]
 pub mod league;
 #[allow(missing_docs)]
+pub mod moderate;
+#[allow(missing_docs)]
 pub mod play;
 #[allow(missing_docs)]
 pub mod practice;
@@ -58,6 +60,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         league::league(),
         analysis::analysis(),
         analysis::moves(),
+        moderate::moderate(),
     ]
 }
 

@@ -32,15 +32,15 @@ fn via_text(v: NudgeVia) -> &'static str {
 /// When to show explosion previews (the option's choices).
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
 pub enum PreviewChoice {
-    /// In your first games of each variant, then only when asked (the default).
-    #[name = "first games"]
-    FirstGames,
     /// Before every action that removes pieces.
     #[name = "always"]
     Always,
     /// Only with `/move ... preview:True`.
     #[name = "only when asked"]
     WhenAsked,
+    /// In your first games of each variant, then only when asked (the default).
+    #[name = "first games"]
+    FirstGames,
 }
 
 /// Changes `user`'s explosion preview choice when `previews` is given, and describes it.

@@ -234,6 +234,15 @@ pub(crate) fn removed_text(ply: &PlyRecord) -> String {
     text
 }
 
+/// The line a game ended by a moderator gets under its result: who and why.
+pub fn ruling_line(ruling: &kaboom_service::ModeratorRuling) -> String {
+    format!(
+        "Ended by a moderator, {}: {}",
+        ruling.name,
+        ruling.reason.replace('\n', " ")
+    )
+}
+
 /// How many plies before the last one a board's caption lists (`… 10... Kd7 11. Nxe5
 /// Boom@e4 **12. Qh5** by alice`): the last four, so a player coming back after days sees
 /// how the position arose; `/moves` lists them all.
@@ -830,6 +839,13 @@ pub fn refusal(r: &Refusal) -> String {
             missing.join(", "),
             if missing.len() == 1 { "" } else { "s" },
             if missing.len() == 1 { "it" } else { "them" }
+        ),
+        Refusal::NotThisServersGame { id } => format!(
+            "Game #{id} is not played in this server: moderators end games of their own server only."
+        ),
+        Refusal::RulingReason { chars } => format!(
+            "Give a reason of 1 to {} characters (it is posted in the game's thread with the result); yours has {chars}.",
+            kaboom_service::MAX_RULING_REASON_CHARS
         ),
         Refusal::NotReadableHere { id } => format!(
             "Game #{id} can be read only in its own server, or by its players in a direct message with me."

@@ -376,7 +376,7 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ("help", "this help."),
     (
         "settings me",
-        "your reminders (on or off, by DM or a mention in the game thread) and explosion previews (always, or only when asked).",
+        "your reminders (on or off, by DM or a mention in the game thread) and explosion previews (in your first games of a variant, always, or only when asked).",
     ),
     (
         "settings server",
@@ -437,6 +437,14 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     (
         "league export",
         "a league's tournament report (TRF) and all its games (PGN).",
+    ),
+    (
+        "moderate abort",
+        "moderators: call off a stuck or abusive game of this server, with a reason posted in its thread (Moderate Members permission).",
+    ),
+    (
+        "moderate result",
+        "moderators: decide a game's result (it counts for ratings), with a reason posted in its thread (Moderate Members permission).",
     ),
 ];
 

@@ -276,6 +276,10 @@ impl DiscordEffects {
                     &ended.outcome,
                     ended.rating.as_deref(),
                 );
+                if let Some(ruling) = &ended.ruling {
+                    caption.push('\n');
+                    caption.push_str(&messages::ruling_line(ruling));
+                }
                 (
                     ended.snap.row.id,
                     vec![
