@@ -145,3 +145,61 @@ pub fn checked(mut b: BoardView, names: &str) -> BoardView {
     b.checked = squares(names);
     b
 }
+
+/// RGBA pixels of a PNG (expanded from its palette).
+pub fn rgba(png_bytes: &[u8]) -> (usize, usize, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width as usize, info.height as usize, buf)
+}
+
+/// Luminance (0..=255) of each pixel of `png_bytes` scaled to `width` pixels wide by
+/// area averaging: what a phone shows of the 640 px image at Discord's preview width.
+pub fn downscaled_luma(png_bytes: &[u8], width: usize) -> (usize, usize, Vec<f32>) {
+    let (w, h, px) = rgba(png_bytes);
+    let scale = w as f32 / width as f32;
+    let height = (h as f32 / scale).round() as usize;
+    let mut out = vec![0.0f32; width * height];
+    for (i, v) in out.iter_mut().enumerate() {
+        let (x, y) = (i % width, i / width);
+        let (x0, x1) = (
+            (x as f32 * scale) as usize,
+            (((x + 1) as f32 * scale) as usize).min(w),
+        );
+        let (y0, y1) = (
+            (y as f32 * scale) as usize,
+            (((y + 1) as f32 * scale) as usize).min(h),
+        );
+        let mut sum = 0.0f32;
+        let mut n = 0.0f32;
+        for sy in y0..y1 {
+            for sx in x0..x1 {
+                let p = &px[(sy * w + sx) * 4..];
+                sum += 0.299 * f32::from(p[0]) + 0.587 * f32::from(p[1]) + 0.114 * f32::from(p[2]);
+                n += 1.0;
+            }
+        }
+        *v = sum / n.max(1.0);
+    }
+    (width, height, out)
+}
+
+/// How a mark reads at 260 px: the number of downscaled pixels it changes by more than
+/// 40 levels of luminance, and the luminance range (max - min) inside those pixels.
+pub fn mark_at_260(with: &[u8], without: &[u8]) -> (usize, f32) {
+    let (_, _, a) = downscaled_luma(with, 260);
+    let (_, _, b) = downscaled_luma(without, 260);
+    let changed: Vec<f32> = a
+        .iter()
+        .zip(&b)
+        .filter(|(x, y)| (**x - **y).abs() > 40.0)
+        .map(|(x, _)| *x)
+        .collect();
+    let range = changed.iter().cloned().fold(f32::MIN, f32::max)
+        - changed.iter().cloned().fold(f32::MAX, f32::min);
+    (changed.len(), range.max(0.0))
+}

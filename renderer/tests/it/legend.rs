@@ -3,15 +3,7 @@
 use kaboom_renderer::{legend_entries, legend_size, render_legend_png, render_legend_svg};
 use kaboom_rules::{Kind, Variant};
 
-fn rgba(png_bytes: &[u8]) -> (usize, usize, Vec<u8>) {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width as usize, info.height as usize, buf)
-}
+use crate::common::rgba;
 
 /// Bombalot's legend has its 7 kinds and Bomberman Chess's its 8, one row each (56 px
 /// of title, 64 px per row and 16 px of margin at 600 px); each row's sprite cells hold

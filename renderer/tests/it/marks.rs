@@ -8,17 +8,6 @@ use kaboom_rules::{
     ActionSquares, AnyGame, Cause, Color, GameOptions, Kind, Piece, Push, Removal, Variant, Viewer,
 };
 
-/// RGBA pixels of a PNG (expanded from its palette).
-fn rgba(png_bytes: &[u8]) -> (usize, usize, Vec<u8>) {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width as usize, info.height as usize, buf)
-}
-
 /// The pixels `(x, y)` that differ clearly (a channel by more than 40) between two PNGs
 /// of the same size.
 fn changed(a: &[u8], b: &[u8]) -> Vec<(usize, usize)> {
@@ -171,52 +160,6 @@ fn a_bomberman_blast_marks_every_square_of_its_waves() {
     }
 }
 
-/// Luminance of `png_bytes` box-filtered to `width` pixels wide: what a phone shows of
-/// the 640 px image at Discord's preview width.
-fn downscaled(png_bytes: &[u8], width: usize) -> (usize, Vec<f32>) {
-    let (w, h, px) = rgba(png_bytes);
-    let scale = w as f32 / width as f32;
-    let height = (h as f32 / scale).round() as usize;
-    let mut out = vec![0.0f32; width * height];
-    for (i, v) in out.iter_mut().enumerate() {
-        let (x, y) = (i % width, i / width);
-        let (x0, x1) = (
-            (x as f32 * scale) as usize,
-            (((x + 1) as f32 * scale) as usize).min(w),
-        );
-        let (y0, y1) = (
-            (y as f32 * scale) as usize,
-            (((y + 1) as f32 * scale) as usize).min(h),
-        );
-        let (mut sum, mut n) = (0.0f32, 0.0f32);
-        for sy in y0..y1 {
-            for sx in x0..x1 {
-                let p = &px[(sy * w + sx) * 4..];
-                sum += 0.299 * f32::from(p[0]) + 0.587 * f32::from(p[1]) + 0.114 * f32::from(p[2]);
-                n += 1.0;
-            }
-        }
-        *v = sum / n.max(1.0);
-    }
-    (width, out)
-}
-
-/// The downscaled pixels (at 260 px wide) a mark changes by more than 40 levels of
-/// luminance, and the luminance range inside them (the mark's own contrast).
-fn at_260(with: &[u8], without: &[u8]) -> (usize, f32) {
-    let (_, a) = downscaled(with, 260);
-    let (_, b) = downscaled(without, 260);
-    let changed: Vec<f32> = a
-        .iter()
-        .zip(&b)
-        .filter(|(x, y)| (**x - **y).abs() > 40.0)
-        .map(|(x, _)| *x)
-        .collect();
-    let max = changed.iter().cloned().fold(f32::MIN, f32::max);
-    let min = changed.iter().cloned().fold(f32::MAX, f32::min);
-    (changed.len(), (max - min).max(0.0))
-}
-
 /// Every small mark stays legible when the 640 px image is shown 260 px wide: the
 /// padlock of a piece in a goal, the imitator's current kind, a frozen piece's
 /// snowflake, Nuke's single loose bomb, and the pushed-off piece on a square that also
@@ -295,7 +238,7 @@ fn small_marks_are_legible_at_260_px_wide() {
         png(&base, Some(&push)),
     ));
     for (name, a, b) in &cases {
-        let (area, contrast) = at_260(a, b);
+        let (area, contrast) = mark_at_260(a, b);
         assert!(
             area >= 20 && contrast >= 90.0,
             "{name}: {area} px, contrast {contrast}"
