@@ -47,17 +47,23 @@ pub async fn announce_designation(outbox: &OutboxHandle, d: &Designated) -> Resu
 }
 
 /// Waits for the board of an action (written to the outbox with it) and returns the
-/// private acknowledgement for the mover: with the board's link, or that it is saved and
-/// the board follows.
+/// private acknowledgement for the mover, who acted in channel `here`: a short "Played"
+/// when the board was posted right there (the game's thread), else with the board's link;
+/// or that it is saved and the board follows.
 ///
 /// # Errors
 /// A storage error.
 pub async fn after_play(
     outbox: &OutboxHandle,
     played: &kaboom_service::Played,
+    here: kaboom_domain::ids::ChannelId,
 ) -> Result<String, Error> {
     let id = played.snap.row.id;
     Ok(match outbox.settle(id).await? {
+        Settled::Delivered {
+            board: Some((channel, _)),
+            ..
+        } if channel == here => messages::played_here(&played.ply.display, id),
         Settled::Delivered {
             board: Some((channel, message)),
             ..

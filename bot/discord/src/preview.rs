@@ -118,7 +118,8 @@ pub async fn click(
         }
     } else {
         match services.previews().confirm(id, user).await {
-            Ok(played) => edit.content(flows::after_play(&data.outbox, &played).await?),
+            Ok(played) => edit
+                .content(flows::after_play(&data.outbox, &played, ic.channel_id.domain()).await?),
             Err(ServiceError::MovedOn { game_id, .. }) => {
                 moved_on(services, game_id, user, edit).await?
             }

@@ -213,7 +213,7 @@ kaboom_testkit::dbtest! {
 
         // On her own turn alice's line starts with her move, played now: d4, then if d5, c4.
         let ack = line(&d, &d.alice, thread, "d4 d5 c4").await?;
-        assert_eq!(ack, "Played **d4** in game #1: https://discord.com/channels/1323802873040994304/1323802873162629120/1323802873355567104\nConditional line saved in game #1: `d5 c4`. Only you see it; `/premove list` shows your lines.");
+        assert_eq!(ack, "Played **d4** in game #1.\nConditional line saved in game #1: `d5 c4`. Only you see it; `/premove list` shows your lines.");
         assert_eq!(moves(&d, g.game).await.len(), 5);
         d.play(&d.bob, thread, "d5").await?;
         assert_eq!(

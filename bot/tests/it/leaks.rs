@@ -440,13 +440,15 @@ kaboom_testkit::dbtest! {
 }
 
 kaboom_testkit::dbtest! {
-    /// The private "Played ..." confirmation links to the board message in its
-    /// server (a message created over REST carries no guild id: the link comes from the game).
+    /// The private "Played ..." confirmation of a move made outside the game's thread
+    /// links to the board message in its server (a message created over REST carries no
+    /// guild id: the link comes from the game); in the thread, where the board is posted
+    /// right under it, it is short.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn played_links_to_the_board_in_its_server() -> Outcome {
         let d = TestBot::start().await?;
         let StartedGame { thread, .. } = d.start_game(ATOMIC).await?;
-        let r = d.play(&d.alice, thread, "e4").await?;
+        let r = d.play(&d.alice, d.fake.text_channel_id(), "#1 e4").await?;
         let board = d.boards(thread).pop().unwrap();
         let link = format!(
             "https://discord.com/channels/{}/{thread}/{}",
@@ -454,10 +456,9 @@ kaboom_testkit::dbtest! {
             board.id
         );
         let text = r.content().unwrap_or_default();
-        assert!(
-            text.starts_with("Played") && text.ends_with(&link),
-            "{text}"
-        );
+        assert_eq!(text, format!("Played **e4** in game #1: {link}"));
+        let here = d.play(&d.bob, thread, "e5").await?;
+        assert_eq!(here.content(), Some("Played **e5** in game #1."));
         d.driver.stop().await;
         Ok(())
     }

@@ -104,9 +104,9 @@ kaboom_testkit::dbtest! {
         let entries = board_entries(&d.db, game).await;
         assert_eq!(entries[1].attempts, 1);
         assert!(entries[1].delivered_at.is_some());
-        // The game goes on: bob's move is answered with the board's link as usual.
+        // The game goes on: bob's move is answered as usual (in the thread, no link).
         let r = d.play(&d.bob, thread, "e5").await.unwrap();
-        assert_eq!(r.content() .unwrap_or_default(), "Played **e5** in game #1: https://discord.com/channels/1323802873040994304/1323802873162629120/1323802873225543680");
+        assert_eq!(r.content() .unwrap_or_default(), "Played **e5** in game #1.");
         assert_eq!(d.boards(thread).len(), 3);
         d.driver.stop().await;
     }

@@ -126,7 +126,8 @@ pub async fn move_(
         .await
     {
         Ok(played) => {
-            let text = flows::after_play(&ctx.data().outbox, &played).await?;
+            let text =
+                flows::after_play(&ctx.data().outbox, &played, ctx.channel_id().domain()).await?;
             super::say_private(ctx, text).await
         }
         Err(ServiceError::MovedOn { game_id, .. }) => {

@@ -990,6 +990,12 @@ pub fn played_saved(display: &str, game_id: GameId) -> String {
     format!("Played **{display}** in game #{game_id}. {SAVED_POSTS_FOLLOW}")
 }
 
+/// The mover's acknowledgement once the board is posted in the channel they played in
+/// (the game's thread): the board is right there, so no link.
+pub fn played_here(display: &str, game_id: GameId) -> String {
+    format!("Played **{display}** in game #{game_id}.")
+}
+
 /// The mover's acknowledgement once the board is posted: the move and the board's `link`.
 pub fn played_with_link(display: &str, game_id: GameId, link: &str) -> String {
     format!("Played **{display}** in game #{game_id}: {link}")
