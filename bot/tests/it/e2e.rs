@@ -128,7 +128,7 @@ kaboom_testkit::dbtest! {
         // After the end, moves are refused.
         let late = d.play(&d.bob, thread, "e6").await?;
         assert!(late.is_ephemeral());
-        assert_eq!(late.content().unwrap(), "The game is over: 1-0 (white wins by king exploded).");
+        assert_eq!(late.content().unwrap(), "The game is over: 1-0, White won by king exploded.");
 
         let text = pgn(&d, thread).await?;
         assert_eq!(text, "[Event \"Kaboom game #1\"]\n[Site \"Discord\"]\n[Date \"2025.11.21\"]\n[Round \"-\"]\n[White \"alice\"]\n[Black \"bob\"]\n[Result \"1-0\"]\n[Variant \"Atomic\"]\n[Termination \"king exploded\"]\n\n1. Nf3 a6 2. Ng5 a5 3. Nxf7# 1-0\n");

@@ -82,7 +82,7 @@ kaboom_testkit::dbtest! {
         let again = moderate(&d, &d.carol, "abort", "1", vec![reason("stuck")]).await?;
         assert_eq!(
             again,
-            (true, "The game is already over: 0-1 (black wins by adjudication).".to_string())
+            (true, "The game is already over: 0-1, Black won by adjudication.".to_string())
         );
         d.stop().await;
         Ok(())

@@ -173,6 +173,21 @@ pub fn outcome_line(row: &GameRow, outcome: &Outcome) -> String {
     }
 }
 
+/// An outcome where no names are at hand, the side in title case as everywhere else:
+/// `1-0, White won by king exploded`, `1/2-1/2, draw by agreement`, `aborted, no result`.
+pub fn outcome_text(outcome: &Outcome) -> String {
+    match outcome.winner {
+        Some(c) => format!(
+            "{}, {} won by {}",
+            outcome.result(),
+            side(c),
+            outcome.reason.describe()
+        ),
+        None if outcome.result() == "*" => format!("{}, no result", outcome.reason.describe()),
+        None => format!("{}, {}", outcome.result(), outcome.reason.describe()),
+    }
+}
+
 /// The line about whose turn it is, with the deadline and a mention.
 pub fn turn_line(row: &GameRow, turn: Color) -> String {
     let mut s = format!("{} ({}) to move", mention(row.player(turn)), side(turn));
@@ -729,8 +744,10 @@ pub fn refusal(r: &Refusal) -> String {
             "It is not your turn in game #{game}: {name} ({}) is to move. To answer their move in advance, use `/premove line` (their move, then your reply).",
             side(*to_move)
         ),
-        Refusal::GameOver(outcome) => format!("The game is over: {outcome}."),
-        Refusal::AlreadyOver(outcome) => format!("The game is already over: {outcome}."),
+        Refusal::GameOver(outcome) => format!("The game is over: {}.", outcome_text(outcome)),
+        Refusal::AlreadyOver(outcome) => {
+            format!("The game is already over: {}.", outcome_text(outcome))
+        }
         Refusal::NotStarted => {
             "The game has not started: both players must choose their carriers first.".into()
         }
@@ -1119,4 +1136,28 @@ pub fn own_view_note() -> &'static str {
 /// The acknowledgement of an accepted challenge whose thread is not open yet.
 pub fn accepted_saved(game_id: GameId) -> String {
     format!("Game on! Game #{game_id} is saved; its thread will open shortly.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kaboom_rules::EndReason;
+
+    /// Refusals name the result without names, the side in title case ("bob (black)" was
+    /// a first user's complaint), an abort as having no result.
+    #[test]
+    fn outcomes_without_names_read_as_the_rest_of_the_texts() {
+        assert_eq!(
+            outcome_text(&Outcome::win(Color::Black, EndReason::Adjudication)),
+            "0-1, Black won by adjudication"
+        );
+        assert_eq!(
+            outcome_text(&Outcome::draw(EndReason::Agreement)),
+            "1/2-1/2, draw by agreement"
+        );
+        assert_eq!(
+            outcome_text(&Outcome::draw(EndReason::Aborted)),
+            "aborted, no result"
+        );
+    }
 }

@@ -76,7 +76,10 @@ pub fn caption(p: &Preview) -> String {
         ));
     }
     if let Some(outcome) = p.action.effects.outcome {
-        lines.push(format!("It would end the game: {outcome}."));
+        lines.push(format!(
+            "It would end the game: {}.",
+            super::outcome_text(&outcome)
+        ));
     }
     lines.push("Press **Confirm** to play it, or **Cancel**.".into());
     lines.join("\n")
