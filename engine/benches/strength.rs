@@ -30,6 +30,9 @@
 //! be split across processes side by side on one file: before playing a game, a run reads
 //! the file again and skips the game if another process has logged it meanwhile.
 
+#[path = "../tools/cli.rs"]
+mod cli;
+use cli::{flag, load};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -78,18 +81,6 @@ fn main() {
         other => panic!("unknown benchmark {other:?}: random, levels, hidden, speed or fairy"),
     }
     println!("# load after: {}", load());
-}
-
-fn flag(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// Finished games by key, read from and appended to `--log FILE`.

@@ -46,6 +46,9 @@
 //! not even a mistake, with both evaluations and both engines' choices. `--plies FILE`
 //! writes every ply (both evaluations and marks) as tab-separated lines.
 
+#[path = "../tools/cli.rs"]
+mod cli;
+use cli::{flag, load};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::time::Instant;
@@ -171,18 +174,6 @@ fn settings(args: Vec<String>) -> Result<Settings, String> {
         return Err("--nodes and --fairy-nodes: at least 1".into());
     }
     Ok(settings)
-}
-
-fn flag(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
 }
 
 fn run(settings: &Settings, fairy: &mut Uci) -> Result<(), String> {

@@ -38,6 +38,9 @@
 //! `--samples FILE` also writes every sample (variant, game, ply, centipawns, points) as
 //! tab-separated lines, to refit without replaying.
 
+#[path = "../tools/cli.rs"]
+mod cli;
+use cli::{flag, load};
 use std::io::Write;
 use std::time::Instant;
 
@@ -196,18 +199,6 @@ fn main() {
         started_all.elapsed(),
         load()
     );
-}
-
-fn flag(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// The model's expected score of `cp` centipawns: the review's win percent / 100.
