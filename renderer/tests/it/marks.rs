@@ -160,6 +160,32 @@ fn a_bomberman_blast_marks_every_square_of_its_waves() {
     }
 }
 
+/// A tank step f5-g5 whose `pushes` end with a black immobilizer pushed off h5 (removed),
+/// and the same step with nothing pushed or removed: the two boards differ only by what the
+/// push draws.
+fn tank_step_pushing_h5_off(pushes: Vec<Push>) -> (LastAction, LastAction) {
+    let push = LastAction {
+        squares: ActionSquares {
+            from: Some(sq("f5")),
+            to: Some(sq("g5")),
+            detonation: None,
+        },
+        removals: vec![Removal {
+            square: sq("h5"),
+            piece: Piece::new(Color::Black, Kind::Immobilizer),
+            cause: Cause::PushedOff,
+        }],
+        pushes,
+        ..LastAction::default()
+    };
+    let moved = LastAction {
+        removals: Vec::new(),
+        pushes: Vec::new(),
+        ..push.clone()
+    };
+    (push, moved)
+}
+
 /// Every small mark stays legible when the 640 px image is shown 260 px wide: the
 /// padlock of a piece in a goal, the imitator's current kind, a frozen piece's
 /// snowflake, Nuke's single loose bomb, and the pushed-off piece on a square that also
@@ -198,34 +224,16 @@ fn small_marks_are_legible_at_260_px_wide() {
         png(&nuke, None),
     ));
     // A tank step g5 pushes: the piece from g5 to h5, the immobilizer on h5 off the board.
-    let push = LastAction {
-        squares: ActionSquares {
-            from: Some(sq("f5")),
-            to: Some(sq("g5")),
-            detonation: None,
+    let (push, moved) = tank_step_pushing_h5_off(vec![
+        Push {
+            from: sq("g5"),
+            to: Some(sq("h5")),
         },
-        removals: vec![Removal {
-            square: sq("h5"),
-            piece: Piece::new(Color::Black, Kind::Immobilizer),
-            cause: Cause::PushedOff,
-        }],
-        pushes: vec![
-            Push {
-                from: sq("g5"),
-                to: Some(sq("h5")),
-            },
-            Push {
-                from: sq("h5"),
-                to: None,
-            },
-        ],
-        ..LastAction::default()
-    };
-    let moved = LastAction {
-        removals: Vec::new(),
-        pushes: Vec::new(),
-        ..push.clone()
-    };
+        Push {
+            from: sq("h5"),
+            to: None,
+        },
+    ]);
     let frozen_h5 = with("frozen", "h5");
     cases.push((
         "pushed off",
@@ -258,28 +266,10 @@ fn stacked_marks_do_not_overlap() {
     let mut imitating = base.clone();
     imitating.pieces[1].imitating = Some(Kind::Tank);
     assert_eq!(imitating.pieces[1].square, sq("h5"));
-    let push = LastAction {
-        squares: ActionSquares {
-            from: Some(sq("f5")),
-            to: Some(sq("g5")),
-            detonation: None,
-        },
-        removals: vec![Removal {
-            square: sq("h5"),
-            piece: Piece::new(Color::Black, Kind::Immobilizer),
-            cause: Cause::PushedOff,
-        }],
-        pushes: vec![Push {
-            from: sq("h5"),
-            to: None,
-        }],
-        ..LastAction::default()
-    };
-    let moved = LastAction {
-        removals: Vec::new(),
-        pushes: Vec::new(),
-        ..push.clone()
-    };
+    let (push, moved) = tank_step_pushing_h5_off(vec![Push {
+        from: sq("h5"),
+        to: None,
+    }]);
     let plain = render_png(&base, Some(&moved), &o).unwrap();
     let off: std::collections::BTreeSet<_> =
         changed(&render_png(&base, Some(&push), &o).unwrap(), &plain)
