@@ -361,18 +361,37 @@ impl Games<'_> {
         user: UserId,
         act: Act,
     ) -> Result<(kaboom_store::Tx, GameRow, AnyGame, Color), ServiceError> {
+        let (tx, row, game, color) = self
+            .open_running(id, |row| Core::player_color(row, user, act))
+            .await?;
+        self.core.refuse_if_overdue(&row, game.turn())?;
+        Ok((tx, row, game, color))
+    }
+
+    /// Opens the write transaction of game `id` (its per-game lock taken), checks the row
+    /// with `allowed` (who may act, before anything else is said about the game), replays
+    /// it and refuses a game that is over. Returns the transaction, the row, the game and
+    /// what `allowed` returned.
+    ///
+    /// # Errors
+    /// [`Refusal::UnknownGame`], `allowed`'s refusal, [`Refusal::AlreadyOver`];
+    /// [`ServiceError::Storage`], [`ServiceError::Corrupt`].
+    async fn open_running<T>(
+        self,
+        id: GameId,
+        allowed: impl FnOnce(&GameRow) -> Result<T, ServiceError>,
+    ) -> Result<(kaboom_store::Tx, GameRow, AnyGame, T), ServiceError> {
         let mut tx = self.core.db.begin_game_write(id).await?;
         let Some(row) = games::get(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
-        let color = Core::player_color(&row, user, act)?;
+        let allowed = allowed(&row)?;
         let actions = games::actions(&mut tx, id).await?;
         let game = self.core.replay(id, games::record(&row, actions)).await?;
         if let Some(outcome) = game.status().outcome() {
             return refuse(Refusal::AlreadyOver(outcome));
         }
-        self.core.refuse_if_overdue(&row, game.turn())?;
-        Ok((tx, row, game, color))
+        Ok((tx, row, game, allowed))
     }
 
     /// `user` resigns game `id`.
@@ -432,18 +451,14 @@ impl Games<'_> {
         if ruling == Ruling::Abort {
             crate::leagues::refuse_league_abort(self.core, id).await?;
         }
-        let mut tx = self.core.db.begin_game_write(id).await?;
-        let Some(row) = games::get(&mut tx, id).await? else {
-            return refuse(Refusal::UnknownGame { id });
-        };
-        if guild.is_none() || row.guild_id != guild {
-            return refuse(Refusal::NotThisServersGame { id });
-        }
-        let actions = games::actions(&mut tx, id).await?;
-        let game = self.core.replay(id, games::record(&row, actions)).await?;
-        if let Some(outcome) = game.status().outcome() {
-            return refuse(Refusal::AlreadyOver(outcome));
-        }
+        let (mut tx, row, game, ()) = self
+            .open_running(id, |row| {
+                if guild.is_none() || row.guild_id != guild {
+                    return refuse(Refusal::NotThisServersGame { id });
+                }
+                Ok(())
+            })
+            .await?;
         let outcome = match ruling {
             Ruling::Abort => Outcome::draw(EndReason::Aborted),
             Ruling::Result(Some(winner)) => Outcome::win(winner, EndReason::Adjudication),

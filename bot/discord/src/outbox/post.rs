@@ -409,28 +409,10 @@ impl Deliverer {
         caption: String,
         finished: bool,
     ) -> Result<Posted, Error> {
-        let game_id = game_of(entry)?;
-        let services = &self.services;
-        let snap = services.games().load_at(game_id, ply).await?;
-        let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
-        let message = serenity::CreateMessage::new()
-            .content(caption)
-            .add_file(image)
-            .components(messages::fairness::game_buttons(
-                snap.row.variant,
-                game_id,
-                finished,
-            ))
-            .allowed_mentions(messages::mentions::board(&snap));
-        let msg = self.post_in_game(entry, &snap, message).await?;
-        services.games().set_board_message(game_id, msg).await?;
-        if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg)
-            && let Err(e) = self.set_buttons(&snap, previous, vec![]).await
-        {
-            tracing::debug!(game_id = %game_id, error = %e, "could not clear old buttons");
-        }
-        self.close_prompts(entry, &snap, false).await?;
-        Ok(Posted::message(msg))
+        let snap = self.services.games().load_at(game_of(entry)?, ply).await?;
+        let mentions = messages::mentions::board(&snap);
+        self.post_latest_board(entry, &snap, caption, mentions, finished)
+            .await
     }
 
     /// The carrier menu by DM; if Discord refuses the DM, the "Choose privately" offer in
@@ -529,37 +511,48 @@ impl Deliverer {
     /// (Resign, Offer draw) give way to the finished game's (My view), as a board posted at
     /// the end has; the standing prompts lose theirs.
     async fn announce_end(&self, entry: &Entry, text: String) -> Result<Posted, Error> {
-        let game_id = game_of(entry)?;
-        let services = &self.services;
-        let snap = services.games().load(game_id).await?;
+        let snap = self.services.games().load(game_of(entry)?).await?;
         let pings = messages::mentions::trailing_mentions(&text);
         // The thread ends on a board, whatever ended the game: the announcement carries the
         // final position and the finished game's buttons (My view, Rematch, Analyse), as a
-        // resignation's last board does; the board before it keeps no buttons.
-        let image = board::paint(services, &snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
+        // resignation's last board does.
+        self.post_latest_board(entry, &snap, text, messages::mentions::only(&pings), true)
+            .await
+    }
+
+    /// Posts `content` under the public board of `snap` with the game's buttons (those of
+    /// a `finished` game or not) and `mentions`, as the game's latest board: recorded as
+    /// such, the board before it stripped of its buttons (a failure is only logged: a
+    /// retry would find this board recorded and skip it, and old buttons answer for
+    /// themselves), and the open prompts closed.
+    async fn post_latest_board(
+        &self,
+        entry: &Entry,
+        snap: &kaboom_service::Snapshot,
+        content: String,
+        mentions: serenity::CreateAllowedMentions,
+        finished: bool,
+    ) -> Result<Posted, Error> {
+        let game_id = snap.row.id;
+        let services = &self.services;
+        let image = board::paint(services, snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
         let message = serenity::CreateMessage::new()
-            .content(text)
+            .content(content)
             .add_file(image)
             .components(messages::fairness::game_buttons(
                 snap.row.variant,
                 game_id,
-                true,
+                finished,
             ))
-            .allowed_mentions(messages::mentions::only(&pings));
-        let msg = self.post_in_game(entry, &snap, message).await?;
+            .allowed_mentions(mentions);
+        let msg = self.post_in_game(entry, snap, message).await?;
         services.games().set_board_message(game_id, msg).await?;
-        if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg) {
-            match self.set_buttons(&snap, previous, vec![]).await {
-                Ok(_) => {}
-                // Deleted, or not editable: its old buttons answer "the game is over".
-                Err(e) if client_error(&e) => {
-                    tracing::debug!(game_id = %game_id, error = %e, "could not clear the last board's buttons");
-                }
-                // Retried: the announcement's nonce returns it instead of a second.
-                Err(e) => return Err(e.into()),
-            }
+        if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg)
+            && let Err(e) = self.set_buttons(snap, previous, vec![]).await
+        {
+            tracing::debug!(game_id = %game_id, error = %e, "could not clear old buttons");
         }
-        self.close_prompts(entry, &snap, false).await?;
+        self.close_prompts(entry, snap, false).await?;
         Ok(Posted::message(msg))
     }
 
