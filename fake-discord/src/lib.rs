@@ -874,6 +874,35 @@ impl FakeDiscord {
         if !roles.is_empty() {
             data["resolved"]["roles"] = Value::Object(roles);
         }
+        // CHANNEL options resolve to partial channels: "id, name, type, permissions" (and a
+        // thread's thread_metadata and parent_id), Resolved Data structure, same page. A
+        // client offers only channels of the interaction's guild.
+        let mut channel_ids = Vec::new();
+        options.iter().for_each(|o| o.channel_ids(&mut channel_ids));
+        let channels: serde_json::Map<String, Value> = channel_ids
+            .into_iter()
+            .filter_map(|id| {
+                let channel = s.channels.get(&id)?;
+                let in_guild = channel["guild_id"].as_str()? == guild?.to_string();
+                in_guild.then(|| {
+                    let mut partial = json!({
+                        "id": id.to_string(),
+                        "name": channel["name"],
+                        "type": channel["type"],
+                        "permissions": payloads::ALL_PERMISSIONS,
+                    });
+                    for key in ["thread_metadata", "parent_id"] {
+                        if !channel[key].is_null() {
+                            partial[key] = channel[key].clone();
+                        }
+                    }
+                    (id.to_string(), partial)
+                })
+            })
+            .collect();
+        if !channels.is_empty() {
+            data["resolved"]["channels"] = Value::Object(channels);
+        }
         data
     }
 

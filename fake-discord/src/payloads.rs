@@ -303,6 +303,13 @@ impl CommandOption {
         Self::leaf(name, 8, Value::String(role_id.to_string()))
     }
 
+    /// A CHANNEL option (type 7): the value is the channel's id; on dispatch the channel (a
+    /// channel of the fake in the interaction's guild) is added to `data.resolved.channels`
+    /// as a partial channel, as Discord does.
+    pub fn channel(name: impl Into<String>, channel_id: u64) -> Self {
+        Self::leaf(name, 7, Value::String(channel_id.to_string()))
+    }
+
     /// A SUB_COMMAND (type 1) with its own options.
     pub fn subcommand(name: impl Into<String>, options: Vec<CommandOption>) -> Self {
         Self {
@@ -346,6 +353,19 @@ impl CommandOption {
             object["focused"] = Value::Bool(true);
         }
         object
+    }
+
+    /// All channel ids given by CHANNEL options in this option and its nested options.
+    pub(crate) fn channel_ids(&self, out: &mut Vec<u64>) {
+        if self.kind == 7
+            && let Some(id) = self.value.as_ref().and_then(Value::as_str)
+            && let Ok(id) = id.parse()
+        {
+            out.push(id);
+        }
+        for option in &self.options {
+            option.channel_ids(out);
+        }
     }
 
     /// All role ids given by ROLE options in this option and its nested options.

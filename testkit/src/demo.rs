@@ -1152,9 +1152,9 @@ async fn play_league(
                 d.cmd(white, thread, "draw", vec![]).await?;
                 d.cmd(black, thread, "draw", vec![]).await?;
             } else if g.white < g.black {
-                d.cmd(black, thread, "resign", vec![]).await?;
+                d.resign(black, thread).await?;
             } else {
-                d.cmd(white, thread, "resign", vec![]).await?;
+                d.resign(white, thread).await?;
             }
         }
         d.outbox_delivered().await?;

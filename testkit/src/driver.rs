@@ -260,6 +260,32 @@ impl Driver {
         self.answer(&sent).await
     }
 
+    /// `/resign` by `user` in `thread`, then the "Yes, resign" button of the private
+    /// question it answers with; returns the answer to that button.
+    ///
+    /// # Errors
+    /// [`DemoError::Step`] when the answer to `/resign` has no "Yes, resign" button;
+    /// otherwise as [`Driver::click`].
+    pub async fn resign(
+        &self,
+        user: &SimUser,
+        thread: impl Into<ChannelId>,
+    ) -> Result<InteractionResponse, DemoError> {
+        let question = self.cmd(user, thread, "resign", vec![]).await?;
+        let yes = question
+            .custom_ids()
+            .into_iter()
+            .find(|id| id.starts_with("kb:resignyes:"));
+        match (yes, question.message_id) {
+            (Some(yes), Some(message)) => self.click(user, MessageId(message), &yes).await,
+            _ => Err(step(format!(
+                "/resign by {} did not ask to confirm: {:?}",
+                user.username,
+                question.content()
+            ))),
+        }
+    }
+
     /// `/move action:<text>` in `thread`. When the bot answers with an explosion preview
     /// (by default before every action that removes pieces), `user` presses its
     /// Confirm, as a player who has looked at it, and the answer to that is returned.

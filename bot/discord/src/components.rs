@@ -28,6 +28,35 @@ async fn answer(
     .await
 }
 
+/// What `/resign` and the Resign button both answer `user` privately before anything
+/// happens: "Do you really want to resign game #N?" with a "Yes, resign" button
+/// (`kb:resignyes:N`, which resigns), or, without a button, why there is nothing to
+/// resign (not a player of the game, or the game is over). Resigning takes two steps
+/// whichever way a player starts, as on lichess and chess.com.
+///
+/// # Errors
+/// The services' error when the game cannot be loaded (e.g. no such game).
+pub(crate) async fn resign_question(
+    data: &Data,
+    game: GameId,
+    user: kaboom_domain::ids::UserId,
+) -> Result<(String, Vec<serenity::CreateActionRow>), ServiceError> {
+    let snap = data.services.games().load(game).await?;
+    if snap.row.color_of(user).is_none() {
+        return Ok((messages::RESIGN_NOT_A_PLAYER.to_string(), Vec::new()));
+    }
+    if snap.outcome().is_some() {
+        return Ok((messages::ALREADY_OVER.to_string(), Vec::new()));
+    }
+    let yes = serenity::CreateButton::new(ids::make(ids::RESIGN_YES, game.0))
+        .label("Yes, resign")
+        .style(serenity::ButtonStyle::Danger);
+    Ok((
+        messages::resign_question(game),
+        vec![serenity::CreateActionRow::Buttons(vec![yes])],
+    ))
+}
+
 /// Handles one component interaction. Every answer to the clicker is ephemeral; refusals
 /// say why.
 ///
@@ -79,30 +108,21 @@ pub async fn handle(
     }
     if action == ids::RESIGN {
         // A confirmation, answered at once.
-        let (text, ask) = match data.services.games().load(GameId(id)).await {
-            Ok(snap) if snap.row.color_of(ic.user.id.domain()).is_none() => {
-                (messages::RESIGN_NOT_A_PLAYER.to_string(), false)
-            }
-            Ok(snap) if snap.outcome().is_some() => (messages::ALREADY_OVER.to_string(), false),
-            Ok(_) => (messages::resign_question(GameId(id)), true),
-            Err(e) => {
-                if messages::failure::is_unreadable(&e) {
-                    tracing::error!(game_id = id, error = %e, "resign button failed");
+        let (text, buttons) =
+            match resign_question(data, GameId(id), ic.user.id.domain()).await {
+                Ok(question) => question,
+                Err(e) => {
+                    if messages::failure::is_unreadable(&e) {
+                        tracing::error!(game_id = id, error = %e, "resign button failed");
+                    }
+                    (messages::service_error(&e), Vec::new())
                 }
-                (messages::service_error(&e), false)
-            }
-        };
-        let mut msg = serenity::CreateInteractionResponseMessage::new()
+            };
+        let msg = serenity::CreateInteractionResponseMessage::new()
             .content(text)
             .ephemeral(true)
-            .allowed_mentions(messages::mentions::none());
-        if ask {
-            msg = msg.components(vec![serenity::CreateActionRow::Buttons(vec![
-                serenity::CreateButton::new(ids::make(ids::RESIGN_YES, id))
-                    .label("Yes, resign")
-                    .style(serenity::ButtonStyle::Danger),
-            ])]);
-        }
+            .allowed_mentions(messages::mentions::none())
+            .components(buttons);
         respond::answer_component(http, ic, serenity::CreateInteractionResponse::Message(msg))
             .await?;
         return Ok(());
@@ -172,6 +192,32 @@ async fn route(
             // The challenge message's edit goes out through the outbox.
             data.outbox.settle_challenge(id).await?;
             answer(http, ic, messages::challenge_closed_reply(cancel)).await
+        }
+        messages::puzzles::TRY_DAILY => {
+            // The daily post's "Try it privately": the puzzle of that day, counted for
+            // this server's post.
+            let Some(guild) = ic.guild_id else {
+                return answer(http, ic, messages::puzzles::NO_DAILY).await;
+            };
+            let view = services.puzzles().try_daily(user, guild.domain(), id).await?;
+            let (text, png) = crate::puzzle::shown(services, &view).await?;
+            respond::edit_component(
+                http,
+                ic,
+                serenity::EditInteractionResponse::new()
+                    .content(text)
+                    .new_attachment(png)
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await
+        }
+        messages::privacy::FORGET => {
+            // `/privacy delete`'s confirmation: only for whoever asked (the id is theirs).
+            if i64::try_from(ic.user.id.get()) != Ok(id) {
+                return answer(http, ic, messages::privacy::FORGET_NOT_YOURS).await;
+            }
+            let done = services.settings().forget(user).await?;
+            answer(http, ic, messages::privacy::forgotten(done)).await
         }
         ids::RESIGN_YES => {
             let ended = services.games().resign(GameId(id), user).await?;

@@ -20,6 +20,7 @@ pub mod notifier;
 pub mod outbox;
 pub mod place;
 pub mod preview;
+pub mod puzzle;
 pub mod respond;
 pub mod types;
 

@@ -24,6 +24,7 @@ pub mod outbox;
 pub mod painter;
 pub mod pgn;
 pub mod preview;
+pub mod puzzles;
 pub mod ratings;
 pub mod refusal;
 pub mod replay;
@@ -398,6 +399,12 @@ aggregate!(
     /// Explosion previews: each player's setting, storing, confirming and cancelling them.
     Previews,
     previews
+);
+aggregate!(
+    /// Variant puzzles: picking one for a player, their answers and ratings, and the
+    /// servers' daily puzzles.
+    Puzzles,
+    puzzles
 );
 
 fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {

@@ -53,6 +53,8 @@ pub enum Committed<'a> {
     League(&'a super::leagues::LeagueChange),
     /// A change of a post-game analysis: queued, progress, done or failed.
     Analysis(&'a super::analysis::AnalysisChange),
+    /// A server's daily puzzle was chosen: its post.
+    DailyPuzzle(&'a super::puzzles::DailyPost),
 }
 
 /// Wakes the outbox's deliverer after a commit that wrote entries (the services' and the

@@ -214,4 +214,20 @@ pub enum Refusal {
     },
     /// An explosion preview already cancelled.
     PreviewCancelled,
+    /// The player tried every puzzle of this variant (and theme).
+    NoPuzzleLeft {
+        /// The variant asked for.
+        variant: Variant,
+        /// The theme asked for, if any.
+        theme: Option<String>,
+    },
+    /// A puzzle id that is not a puzzle (at most 20 characters of it).
+    UnknownPuzzle {
+        /// The id asked for.
+        id: String,
+    },
+    /// A puzzle answer with no puzzle waiting for one.
+    NoPuzzleOpen,
+    /// A puzzle answer that came after another answer of the same player had counted.
+    PuzzleMovedOn,
 }

@@ -42,6 +42,30 @@ impl LeagueOrganisers {
 }
 
 impl Settings<'_> {
+    /// Everything Kaboom keeps under `user`'s id (`/privacy show` and `/privacy export`).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`] on a database failure.
+    pub async fn personal_data(
+        self,
+        user: UserId,
+    ) -> Result<kaboom_store::privacy::PersonalData, ServiceError> {
+        Ok(kaboom_store::privacy::personal_data(&self.core.db, user).await?)
+    }
+
+    /// Deletes what only `user` needs (`/privacy delete`): their reminder and preview
+    /// settings, private notes and conditional moves; games, ratings and vacations stay
+    /// ([`kaboom_store::privacy::forget`]).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`] on a database failure (nothing is deleted then).
+    pub async fn forget(
+        self,
+        user: UserId,
+    ) -> Result<kaboom_store::privacy::Forgotten, ServiceError> {
+        Ok(kaboom_store::privacy::forget(&self.core.db, user).await?)
+    }
+
     /// `user`'s reminder settings after changing what is given (`nudges` on or off, `via`
     /// DM or thread mention); nothing is written when neither is.
     ///

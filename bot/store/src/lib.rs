@@ -27,6 +27,8 @@ pub mod games;
 pub mod leagues; // server leagues
 pub mod outbox; // Discord outbox
 pub mod previews; // explosion previews
+pub mod privacy; // a player's own data (/privacy)
+pub mod puzzles; // variant puzzles
 pub mod ratings; // ratings
 pub mod schedule; // scheduler
 pub mod settings; // players' and servers' settings

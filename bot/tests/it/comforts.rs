@@ -631,7 +631,7 @@ kaboom_testkit::dbtest! {
         let d = TestBot::start().await?;
         let g = game(&d, false).await?;
         let thread = g.thread.get();
-        d.cmd(&d.alice, thread, "resign", vec![]).await?;
+        d.resign(&d.alice, thread).await?;
         let result = d.boards(thread).pop().unwrap();
         let rematch = result
             .custom_ids()
@@ -676,7 +676,7 @@ kaboom_testkit::dbtest! {
             "{by_alice:?}"
         );
         let started = d.click(&d.bob, offer.id, &accept).await?;
-        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873238126592>.");
+        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873254903808>.");
         let threads = d.fake.threads();
         let new_thread = threads.last().unwrap().id;
         assert_ne!(new_thread, thread);

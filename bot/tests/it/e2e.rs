@@ -271,6 +271,23 @@ kaboom_testkit::dbtest! {
             text.contains(&format!("<#{thread}>")) && text.contains("alice to move"),
             "{text}"
         );
+
+        // `/resign` asks the Resign button's question and changes nothing until its
+        // "Yes, resign" is pressed: one slip of the keyboard does not lose a game.
+        let boards = d.boards(thread).len();
+        let question = d.cmd(&d.bob, thread, "resign", vec![]).await?;
+        assert!(question.is_ephemeral());
+        assert_eq!(question.content().unwrap(), "Do you really want to resign game #4?");
+        assert_eq!(question.custom_ids(), ["kb:resignyes:4"]);
+        assert_eq!(d.boards(thread).len(), boards, "nothing posted before the answer");
+        let r = d.cmd(&d.carol, thread, "resign", vec![]).await?;
+        assert_eq!(r.content().unwrap(), "Only the two players can resign this game.");
+        assert!(r.custom_ids().is_empty());
+        d.resign(&d.bob, thread).await?;
+        let end = d.boards(thread).pop().unwrap();
+        assert_eq!(end.content(), "**Atomic** · alice (White) vs bob (Black) · game #4\nGame over: **1-0** · alice (White) wins by resignation\nRatings (Atomic): alice 1741? (+241) · bob 1258? (-242)");
+        let r = d.cmd(&d.bob, thread, "resign", vec![]).await?;
+        assert_eq!(r.content().unwrap(), "This game is already over.");
         finish(d.driver).await
     }
 }

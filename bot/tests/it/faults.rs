@@ -288,11 +288,17 @@ impl Table<'_> {
             };
             let (place, mut options) = self.place(&row);
             if row.ply >= MAX_PLIES {
+                // `/resign` asks first; its "Yes, resign" button resigns.
                 let sent = self
                     .control
                     .send_command(u64::from(mover), &place, "resign", Value::Array(options))
                     .await;
-                let answer = self.answer(&sent, "resign").await;
+                let question = self.answer(&sent, "resign").await;
+                let sent = self
+                    .control
+                    .send_press(u64::from(mover), &question, "kb:resignyes:")
+                    .await;
+                let answer = self.answer(&sent, "resign: yes").await;
                 assert!(
                     answer["content"]
                         .as_str()

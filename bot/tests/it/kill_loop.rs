@@ -202,12 +202,21 @@ async fn kill_loop(kills_wanted: usize) {
                 // Now and then the mover offers (or accepts) a draw, or resigns instead:
                 // announcements and endings are killed too.
                 let roll = rng.u32(..40);
-                if roll < 3 {
-                    let name = if roll == 0 { "resign" } else { "draw" };
-                    let sent = control
-                        .send_command(u64::from(mover), &where_, name, Value::Array(options))
+                if roll == 0 {
+                    // `/resign` only asks (nothing to kill there); the "Yes, resign"
+                    // click that resigns is the step.
+                    let question = control
+                        .command(u64::from(mover), &where_, "resign", Value::Array(options))
                         .await;
-                    (Step::Other { name }, sent)
+                    let sent = control
+                        .send_press(u64::from(mover), &question, "kb:resignyes:")
+                        .await;
+                    (Step::Other { name: "resign" }, sent)
+                } else if roll < 3 {
+                    let sent = control
+                        .send_command(u64::from(mover), &where_, "draw", Value::Array(options))
+                        .await;
+                    (Step::Other { name: "draw" }, sent)
                 } else {
                     options.push(json!({ "name": "action", "type": 3, "value": san }));
                     // Played at once (no explosion preview).

@@ -127,12 +127,12 @@ async fn decide(
     white_half_points: u32,
 ) -> Outcome {
     match white_half_points {
-        2 => d.cmd(black, thread, "resign", vec![]).await.map(drop),
+        2 => d.resign(black, thread).await.map(drop),
         1 => {
             d.cmd(white, thread, "draw", vec![]).await?;
             d.cmd(black, thread, "draw", vec![]).await.map(drop)
         }
-        _ => d.cmd(white, thread, "resign", vec![]).await.map(drop),
+        _ => d.resign(white, thread).await.map(drop),
     }
 }
 
@@ -291,7 +291,7 @@ kaboom_testkit::dbtest! {
         let t = thread_of(&d, r1[0].0).await?;
         d.play(&d.alice, t, "e4").await?;
         d.play(&dave, t, "e5").await?;
-        d.cmd(&d.alice, t, "resign", vec![]).await?;
+        d.resign(&d.alice, t).await?;
         let t = thread_of(&d, r1[1].0).await?;
         d.play(&d.bob, t, "d4").await?;
         d.play(&d.carol, t, "d5").await?;
@@ -318,7 +318,7 @@ kaboom_testkit::dbtest! {
         let t = thread_of(&d, r2[1].0).await?;
         d.play(&d.alice, t, "e4").await?;
         d.play(&d.bob, t, "e5").await?;
-        d.cmd(&d.bob, t, "resign", vec![]).await?;
+        d.resign(&d.bob, t).await?;
         d.clock.advance(DAY + 1);
         scheduler.sweep().await?;
         // Round 3 at round 2's deadline (Berger 4: 2-4, 3-1).
@@ -341,7 +341,7 @@ kaboom_testkit::dbtest! {
         let t = thread_of(&d, r3[0].0).await?;
         d.play(&d.bob, t, "e4").await?;
         d.play(&dave, t, "e5").await?;
-        d.cmd(&dave, t, "resign", vec![]).await?;
+        d.resign(&dave, t).await?;
         let report = scheduler.sweep().await?;
         assert_eq!(report.leagues.finished, [1]);
         d.outbox_delivered().await?;

@@ -431,7 +431,7 @@ kaboom_testkit::dbtest! {
             "{r:?}"
         );
         d.offer_and_decline_draw(thread).await?;
-        d.cmd(&d.bob, thread, "resign", vec![]).await?;
+        d.resign(&d.bob, thread).await?;
         d.cmd(&d.carol, thread, "board", vec![]).await?;
         assert!(assert_pings_only(&d.fake, &[d.alice.id, d.bob.id]) >= 8);
         d.driver.stop().await;

@@ -28,6 +28,7 @@ mod pairing_cli;
 mod player_texts;
 mod practice;
 mod preview;
+mod privacy;
 mod process;
 mod ratings;
 mod replay;

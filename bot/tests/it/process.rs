@@ -244,6 +244,29 @@ impl Control {
         self.answer(&sent).await
     }
 
+    /// Sends `user`'s click on the first button of `answer` (an answer as [`Control::answer`]
+    /// returns it) whose custom id starts with `prefix` (no answer awaited).
+    ///
+    /// # Panics
+    /// When `answer` has no message or no such button.
+    pub async fn send_press(&self, user: u64, answer: &Value, prefix: &str) -> Value {
+        let message = answer["message_id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no message to press {prefix} on: {answer}"));
+        let custom_id = answer["custom_ids"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .find(|id| id.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} button: {answer}"));
+        self.post(
+            "/interactions/button",
+            json!({ "user_id": user, "message_id": message, "custom_id": custom_id }),
+        )
+        .await
+    }
+
     /// `challenger`'s `/challenge` to `opponent` in `channel` (Atomic, challenger White),
     /// then `opponent`'s Accept button; returns the bot's answer to the click.
     ///

@@ -367,9 +367,11 @@ kaboom_testkit::pgtest! {
                 continue;
             }
             let thread = game.thread_id.unwrap().to_string();
-            let answer = control
-                .command(mover(&db, &game).await, &thread, "resign", json!([]))
-                .await;
+            // `/resign` asks first; its "Yes, resign" button resigns.
+            let user = mover(&db, &game).await;
+            let question = control.command(user, &thread, "resign", json!([])).await;
+            let sent = control.send_press(user, &question, "kb:resignyes:").await;
+            let answer = control.answer(&sent).await;
             assert!(answer["content"].is_string(), "{answer}");
         }
         until(60, "the outbox drains", || drained(&db)).await;

@@ -7,12 +7,11 @@ use crate::types::{Context, Error};
 
 /// What one of this module's commands asks of the game.
 enum Request {
-    Resign,
     Draw,
     Abort,
 }
 
-/// The body shared by `/resign`, `/draw` and `/abort`: defers privately, resolves the
+/// The body shared by `/draw` and `/abort`: defers privately, resolves the
 /// game (the `game` option, else the thread's game, else the caller's only active game:
 /// [`resolve_game`]), asks the services on behalf of the caller, posts what follows, and
 /// answers the caller privately.
@@ -25,10 +24,6 @@ async fn request(ctx: Context<'_>, game: Option<String>, request: Request) -> Re
     let user = ctx.author().id.domain();
     let services = &ctx.data().services;
     let text = match request {
-        Request::Resign => {
-            let ended = services.games().resign(id, user).await?;
-            flows::after_end(&ctx.data().outbox, &ended).await?
-        }
         Request::Abort => {
             let ended = services.games().abort(id, user).await?;
             flows::after_end(&ctx.data().outbox, &ended).await?
@@ -41,7 +36,7 @@ async fn request(ctx: Context<'_>, game: Option<String>, request: Request) -> Re
     say_private(ctx, text).await
 }
 
-/// Resign the game: your opponent wins.
+/// Resign the game: your opponent wins. You are asked to confirm first.
 #[poise::command(slash_command)]
 pub async fn resign(
     ctx: Context<'_>,
@@ -49,7 +44,20 @@ pub async fn resign(
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
 ) -> Result<(), Error> {
-    request(ctx, game, Request::Resign).await
+    // Nothing changes yet: the answer asks, as the Resign button does, and its
+    // "Yes, resign" button resigns (`components::resign_question`).
+    crate::respond::defer(ctx, true).await?;
+    let id = resolve_game(ctx, game.as_deref()).await?;
+    let (text, buttons) =
+        crate::components::resign_question(ctx.data(), id, ctx.author().id.domain()).await?;
+    crate::respond::send(
+        ctx,
+        poise::CreateReply::default()
+            .content(text)
+            .components(buttons)
+            .ephemeral(true),
+    )
+    .await
 }
 
 /// Offer a draw, or accept your opponent's offer.

@@ -21,6 +21,10 @@ pub mod play;
 #[allow(missing_docs)]
 pub mod practice;
 #[allow(missing_docs)]
+pub mod privacy;
+#[allow(missing_docs)]
+pub mod puzzle;
+#[allow(missing_docs)]
 pub mod ratings;
 #[allow(missing_docs)]
 pub mod replay;
@@ -61,6 +65,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         analysis::analysis(),
         analysis::moves(),
         moderate::moderate(),
+        privacy::privacy(),
+        puzzle::puzzle(),
     ]
 }
 

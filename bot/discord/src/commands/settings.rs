@@ -168,6 +168,10 @@ pub async fn server(
     league_organisers: Option<serenity::Role>,
     #[description = "True: only members with Manage Server run leagues again"]
     league_organisers_off: Option<bool>,
+    #[description = "Post a daily puzzle in this channel"]
+    #[channel_types("Text")]
+    puzzle_channel: Option<serenity::PartialChannel>,
+    #[description = "True: stop posting the daily puzzle"] puzzle_channel_off: Option<bool>,
 ) -> Result<(), Error> {
     let Some(guild) = ctx.guild_id() else {
         return say_private(ctx, "Server settings can only be changed in a server.").await;
@@ -192,8 +196,39 @@ pub async fn server(
         repeat_hours,
         league_organisers,
     };
-    let text = apply_guild(services, guild.domain(), change).await?;
+    let mut text = apply_guild(services, guild.domain(), change).await?;
+    text.push('\n');
+    text.push_str(&apply_daily_puzzle(services, guild.domain(), puzzle_channel.map(|c| c.id.domain()), puzzle_channel_off).await?);
     say_private(ctx, text).await
+}
+
+/// Sets (`channel`) or stops (`off`) server `guild`'s daily puzzle, and describes it.
+///
+/// # Errors
+/// [`ServiceError::Refused`] when both are given; [`ServiceError::Storage`] on a database
+/// failure.
+pub async fn apply_daily_puzzle(
+    services: &Services,
+    guild: GuildId,
+    channel: Option<kaboom_domain::ids::ChannelId>,
+    off: Option<bool>,
+) -> Result<String, ServiceError> {
+    let puzzles = services.puzzles();
+    match (channel, off) {
+        (Some(_), Some(true)) => {
+            return Err(ServiceError::Refused(Refusal::BadSetting {
+                reason: "Give either puzzle_channel (a channel) or puzzle_channel_off, not both."
+                    .into(),
+            }));
+        }
+        (Some(c), _) => puzzles.set_daily_channel(guild, Some(c)).await?,
+        (None, Some(true)) => puzzles.set_daily_channel(guild, None).await?,
+        (None, _) => {}
+    }
+    Ok(match puzzles.daily_channel(guild).await? {
+        Some(c) => format!("A daily puzzle is posted in <#{c}> soon after 00:00 UTC."),
+        None => "No daily puzzle: choose its channel with `puzzle_channel`.".to_string(),
+    })
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@ pub mod full_rules;
 pub mod leagues;
 pub mod mentions;
 pub mod preview;
+pub mod privacy;
+pub mod puzzles;
 pub mod ratings;
 pub mod replay;
 pub mod rules;
@@ -874,6 +876,26 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::PreviewCancelled => {
             "This preview was cancelled: nothing was played. Use /move to choose again.".into()
         }
+        Refusal::NoPuzzleLeft { variant, theme } => match theme {
+            Some(theme) => format!(
+                "You have tried every {} puzzle with the theme '{}'. Try another theme, or leave it out.",
+                variant.title(),
+                puzzles::theme_words(theme)
+            ),
+            None => format!(
+                "You have tried every {} puzzle. Try another variant.",
+                variant.title()
+            ),
+        },
+        Refusal::UnknownPuzzle { id } => {
+            format!("There is no puzzle '{id}'. `/puzzle solve` gives you one.")
+        }
+        Refusal::NoPuzzleOpen => {
+            "No puzzle is waiting for your move: `/puzzle solve` gives you one.".into()
+        }
+        Refusal::PuzzleMovedOn => {
+            "Another answer of yours to this puzzle counted first: its reply is above.".into()
+        }
     }
 }
 
@@ -1073,7 +1095,7 @@ pub fn play_starts() -> String {
 }
 
 /// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
+pub(crate) fn and_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),

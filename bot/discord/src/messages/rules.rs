@@ -342,7 +342,7 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
         "the current board; `private:true` shows your own view to you only.",
     ),
     ("draw", "offer a draw, or accept your opponent's offer."),
-    ("resign", "give up the game."),
+    ("resign", "give up the game (you confirm first)."),
     (
         "abort",
         "call a game off without a result, before both sides have moved.",
@@ -445,6 +445,12 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     (
         "moderate result",
         "moderators: decide a game's result (it counts for ratings), with a reason posted in its thread (Moderate Members permission).",
+    ),
+    ("privacy show", "what Kaboom keeps about you."),
+    ("privacy export", "all of it as a file only you see."),
+    (
+        "privacy delete",
+        "delete your settings, private notes and conditional lines (you confirm first).",
     ),
 ];
 

@@ -172,6 +172,21 @@ pub enum Effect {
         #[serde(default)]
         after_round: Option<u32>,
     },
+    /// A server's daily puzzle in its puzzle channel: `text`, the puzzle's board from the
+    /// solver's side (painted at delivery) and a "Try it privately" button
+    /// (`kb:pzdaily:<day>`); its message is recorded on the day's `daily_puzzles` row.
+    DailyPuzzle {
+        /// The channel.
+        channel_id: ChannelId,
+        /// The server.
+        guild_id: i64,
+        /// The UTC day number (days since 1970-01-01).
+        day: i64,
+        /// The puzzle.
+        puzzle_id: String,
+        /// The text, already worded.
+        text: String,
+    },
 }
 
 impl Effect {
@@ -196,6 +211,7 @@ impl Effect {
             Effect::LeagueSignUp { .. } => "league-sign-up",
             Effect::LeagueSignUpEdit { .. } => "league-sign-up-edit",
             Effect::LeaguePost { .. } => "league-post",
+            Effect::DailyPuzzle { .. } => "daily-puzzle",
         }
     }
 

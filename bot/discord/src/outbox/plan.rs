@@ -47,6 +47,17 @@ impl DiscordEffects {
             Committed::Comfort(change) => return comfort_effects(change),
             Committed::League(change) => return self.league_effects(change),
             Committed::Analysis(change) => return analysis_effects(change),
+            Committed::DailyPuzzle(daily) => {
+                let effect = Effect::DailyPuzzle {
+                    channel_id: daily.channel,
+                    guild_id: daily.guild,
+                    day: daily.day,
+                    puzzle_id: daily.puzzle.id.clone(),
+                    text: messages::puzzles::daily_post(daily),
+                };
+                // Its own queue: no game, challenge or league.
+                return vec![effect.entry(None, None)];
+            }
             other => match self.game_effects(other) {
                 Some(effects) => effects,
                 None => return Vec::new(),
@@ -220,6 +231,7 @@ impl DiscordEffects {
             | Committed::ChallengeClosed { .. }
             | Committed::Comfort(_)
             | Committed::League(_)
+            | Committed::DailyPuzzle(_)
             | Committed::Analysis(_) => return None,
             Committed::Played(played) => {
                 let mut notes = Vec::new();

@@ -255,6 +255,16 @@ impl Deliverer {
                 self.post_league(entry, channel_id, text, pings, standings_image, after_round)
                     .await
             }
+            Effect::DailyPuzzle {
+                channel_id,
+                guild_id,
+                day,
+                puzzle_id,
+                text,
+            } => {
+                self.post_daily_puzzle(entry, channel_id, guild_id, day, &puzzle_id, text)
+                    .await
+            }
         }
     }
 
@@ -864,6 +874,41 @@ impl Deliverer {
         }
         let msg = self
             .send(channel_id.serenity(), message, entry.nonce.clone())
+            .await?;
+        Ok(Posted::message(msg.id.domain()))
+    }
+
+    /// A server's daily puzzle: the text, the board from the solver's side and the "Try it
+    /// privately" button, in the server's puzzle channel; the post is recorded on the day.
+    async fn post_daily_puzzle(
+        &self,
+        entry: &Entry,
+        channel_id: ChannelId,
+        guild_id: i64,
+        day: i64,
+        puzzle_id: &str,
+        text: String,
+    ) -> Result<Posted, Error> {
+        let services = &self.services;
+        let png = crate::puzzle::paint_start(services, puzzle_id).await?;
+        let message = serenity::CreateMessage::new()
+            .content(text)
+            .allowed_mentions(messages::mentions::none())
+            .add_file(serenity::CreateAttachment::bytes(png, "puzzle.png"))
+            .components(vec![serenity::CreateActionRow::Buttons(vec![
+                serenity::CreateButton::new(messages::ids::make(
+                    messages::puzzles::TRY_DAILY,
+                    day,
+                ))
+                .label(messages::puzzles::TRY_DAILY_LABEL)
+                .style(serenity::ButtonStyle::Primary),
+            ])]);
+        let msg = self
+            .send(channel_id.serenity(), message, entry.nonce.clone())
+            .await?;
+        services
+            .puzzles()
+            .set_daily_message(guild_id, day, msg.id.domain())
             .await?;
         Ok(Posted::message(msg.id.domain()))
     }

@@ -74,6 +74,8 @@ pub struct SweepReport {
     pub vacations_ended: usize,
     /// What the leagues' sweep did ([`Scheduler::with_leagues`]).
     pub leagues: crate::leagues::LeagueSweep,
+    /// The servers whose daily puzzle this sweep chose and queued for posting.
+    pub daily_puzzles: Vec<i64>,
 }
 
 /// The scheduler: storage, clock, notice planner and configuration.
@@ -335,6 +337,11 @@ impl Scheduler {
             match services.leagues().sweep().await {
                 Ok(leagues) => report.leagues = leagues,
                 Err(e) => tracing::error!(error = %e, "league sweep failed"),
+            }
+            // The servers' daily puzzles, on the first sweep of a UTC day.
+            match services.puzzles().sweep_daily().await {
+                Ok(posted) => report.daily_puzzles = posted,
+                Err(e) => tracing::error!(error = %e, "daily puzzle sweep failed"),
             }
         }
         Ok(report)
