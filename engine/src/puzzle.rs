@@ -168,7 +168,8 @@ pub enum Theme {
     /// The first move removes nothing (and does not win on the spot).
     QuietMove,
     /// The first move gives material: what it (and the best reply) removes of the solver's
-    /// is worth at least 100 centipawns more than what it removes of the opponent's.
+    /// is worth at least 100 centipawns more than what it removes of the opponent's (not for
+    /// a move that wins on the spot).
     Sacrifice,
     /// One solver move.
     OneMove,
@@ -359,7 +360,7 @@ pub fn reverify(puzzle: &Puzzle, nodes: u64) -> Result<(), PuzzleError> {
     let start = AnyGame::from_fen(puzzle.variant, &puzzle.fen)
         .map_err(|e| PuzzleError::Fen(e.to_string()))?;
     let n = puzzle.solution.len();
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         return Err(PuzzleError::SolutionLength(n));
     }
     let solver = start.turn();
@@ -922,7 +923,7 @@ fn verify_position<P: Position>(start: &P, nodes: u64) -> Result<Line, Rejection
         solution.push(pos.uci(&reply_action));
     }
     // A line that ended on a failed check or at the limit carries one reply too many.
-    if solution.len() % 2 == 0 {
+    if solution.len().is_multiple_of(2) {
         solution.pop();
     }
     match end {
@@ -948,7 +949,7 @@ fn verify_position<P: Position>(start: &P, nodes: u64) -> Result<Line, Rejection
     if first_quiet && !wins_at_once {
         themes.push(Theme::QuietMove);
     }
-    let sacrifice = first_balance <= -100;
+    let sacrifice = first_balance <= -100 && !wins_at_once;
     if sacrifice {
         themes.push(Theme::Sacrifice);
     }

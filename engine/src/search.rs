@@ -125,9 +125,7 @@ impl<P: Position> Searcher<P> {
         let searchable = (0..actions.len())
             .filter(|i| !self.excluded.contains(i))
             .collect::<Vec<_>>();
-        let Some(&first) = searchable.first() else {
-            return None;
-        };
+        let &first = searchable.first()?;
         self.started = Instant::now();
         let max_depth = self.limits.depth.unwrap_or(64).clamp(1, 64);
         let mut found: Option<Found> = None;
