@@ -27,13 +27,21 @@
 //! Stockfish's:
 //!
 //! - the best action wins: a forced win, or winning chances of at least [`WINNING`] (0.6 on
-//!   lichess's −1..+1 scale: about +325 centipawns in Atomic and Nuke, +330 in Beirut, +660
-//!   in Bomberman Chess, +740 in Bombalot, where centipawns turn into wins more slowly);
+//!   lichess's −1..+1 scale, `ln 4 / k`: about +376 centipawns in Atomic and Nuke, +385 in
+//!   Beirut, +762 in Bomberman Chess, +850 in Bombalot, where centipawns turn into wins
+//!   more slowly);
 //! - every other action is clearly worse: the best of them ([`verify`] finds it by a second
 //!   search that leaves the best action out) is neither a forced win nor winning by the same
 //!   standard, and its winning chances are at least [`GAP`] (0.5) below the best's.
 //!   lichess-puzzler asks the same gap (0.5 in its current `util.py`); the "not winning"
 //!   condition keeps out positions where a second action still wins, only less.
+//! - except where the best action wins on the spot (a win in 1 ply: a king blast, a mate,
+//!   a goal): as lichess-puzzler takes any mate in one, the only other condition then is
+//!   that, at the first solver move, no other action wins on the spot too; at a later solver
+//!   move nothing else is checked. **A player who, at a later solver move, plays another
+//!   action that wins the game on the spot has solved the puzzle too** (lichess accepts any
+//!   mate on the last move); the bot checks that by playing it (the game is then won by the
+//!   solver).
 //!
 //! The opponent's replies are the engine's best at the same budget. The line stops when the
 //! advantage is realised: the solver's move wins the game on the board (king exploded,
