@@ -34,6 +34,7 @@ mod carriers;
 mod eval;
 mod hidden;
 mod level;
+pub mod puzzle;
 pub mod review;
 mod search;
 mod tt;

@@ -43,6 +43,9 @@ pub(crate) struct Found {
     /// actions. Exact for the best action and for those within the searcher's root margin
     /// of it; for the others an upper bound that is below the best less the margin.
     pub root_scores: Vec<Option<i32>>,
+    /// The best action (legal index) after each completed iteration, depth 1 first, with
+    /// the nodes visited by then: when the search first preferred its final choice.
+    pub iterations: Vec<(usize, u64)>,
     pub elapsed: Duration,
 }
 
@@ -65,6 +68,9 @@ pub(crate) struct Searcher<P: Position> {
     /// [`Found::root_scores`] (for levels that pick among near-best actions); the others
     /// only bounds below that.
     root_margin: i32,
+    /// Root actions (legal indices) this search leaves out, as UCI's `searchmoves` leaves
+    /// out those it does not list: for the second-best action of a position.
+    excluded: Vec<usize>,
 }
 
 impl<P: Position> Searcher<P> {
@@ -83,7 +89,15 @@ impl<P: Position> Searcher<P> {
             hidden: None,
             cleared: 0,
             root_margin: 0,
+            excluded: Vec::new(),
         }
+    }
+
+    /// Leaves the root actions at legal indices `excluded` out of the search, so that it
+    /// finds the best of the others (UCI's `searchmoves`, inverted).
+    pub fn excluding(mut self, excluded: Vec<usize>) -> Searcher<P> {
+        self.excluded = excluded;
+        self
     }
 
     /// Makes the scores of root actions within `margin` centipawns of the best exact (see
@@ -108,12 +122,14 @@ impl<P: Position> Searcher<P> {
     pub fn run(&mut self, root: &P) -> Option<Found> {
         let mut actions = Vec::new();
         root.legal_actions_into(&mut actions);
-        if actions.is_empty() {
-            return None;
-        }
+        let searchable = (0..actions.len())
+            .filter(|i| !self.excluded.contains(i))
+            .collect::<Vec<_>>();
+        let &first = searchable.first()?;
         self.started = Instant::now();
         let max_depth = self.limits.depth.unwrap_or(64).clamp(1, 64);
         let mut found: Option<Found> = None;
+        let mut iterations = Vec::new();
         for depth in 1..=max_depth {
             let mut root_scores = vec![None; actions.len()];
             let result = self.root(root, depth, &mut root_scores);
@@ -138,22 +154,25 @@ impl<P: Position> Searcher<P> {
                 break;
             }
             let Some((best, score)) = result else { break };
+            iterations.push((best, self.nodes));
             found = Some(self.found(root, best, score, depth, root_scores));
-            if score.abs() >= MATE_BOUND || actions.len() == 1 {
+            if score.abs() >= MATE_BOUND || searchable.len() == 1 {
                 break;
             }
         }
         // A limit hit before the first action of depth 1 finished: fall back to the first
         // action in canonical order rather than nothing.
         let mut found = found.unwrap_or_else(|| Found {
-            best: 0,
+            best: first,
             score: 0,
             depth: 0,
             nodes: 0,
-            pv: vec![0],
+            pv: vec![first],
             root_scores: vec![None; actions.len()],
+            iterations: Vec::new(),
             elapsed: Duration::ZERO,
         });
+        found.iterations = iterations;
         found.nodes = self.nodes;
         found.elapsed = self.started.elapsed();
         Some(found)
@@ -174,6 +193,7 @@ impl<P: Position> Searcher<P> {
             nodes: self.nodes,
             pv: self.principal_variation(root, best, depth as usize + 4),
             root_scores,
+            iterations: Vec::new(),
             elapsed: self.started.elapsed(),
         }
     }
@@ -230,7 +250,8 @@ impl<P: Position> Searcher<P> {
         let tt_best = self.tt.probe(key).and_then(|e| e.best);
         let mut actions = Vec::new();
         root.legal_actions_into(&mut actions);
-        let children = self.children(root, actions, tt_best, 0, false);
+        let mut children = self.children(root, actions, tt_best, 0, false);
+        children.retain(|c| !self.excluded.contains(&usize::from(c.index)));
         let mut alpha = -INFINITY;
         let mut best: Option<(usize, i32)> = None;
         self.path.push(key);
