@@ -161,6 +161,11 @@ enum Command {
         #[arg(long)]
         trf: std::path::PathBuf,
     },
+    /// Variant puzzles: make a verified set, or print the set shipped with the bot.
+    Puzzles {
+        #[command(subcommand)]
+        command: PuzzlesCommand,
+    },
     /// Print the standings of a tournament in a TRF-16 file with its tie-breaks, as JSON.
     Standings {
         /// The tournament.
@@ -170,6 +175,38 @@ enum Command {
         /// cut-1, Buchholz, Sonneborn-Berger).
         #[arg(long, default_value = "auto")]
         tie_breaks: cli::pairing::TieBreaks,
+    },
+}
+
+#[derive(Subcommand)]
+enum PuzzlesCommand {
+    /// Find puzzles (positions with one winning move, every reply forced) and print them as
+    /// JSON lines, one per puzzle; the count and the rejections go to standard error.
+    /// Without --database, from engine self-play: the same flags give the same puzzles on
+    /// any machine (how the shipped set was made: data/puzzles/README.md).
+    Generate {
+        /// atomic, beirut, nuke, bomberman or bombalot.
+        #[arg(long)]
+        variant: Variant,
+        /// Seed of the self-play games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop at this many puzzles.
+        #[arg(long, default_value_t = 300)]
+        target: usize,
+        /// Play at most this many self-play games (default 2,000).
+        #[arg(long)]
+        games: Option<usize>,
+        /// Look in the finished games of this database instead (e.g. sqlite://kaboom.db),
+        /// and add the puzzles found to it, for /puzzle.
+        #[arg(long, env = "PUZZLES_DATABASE_URL")]
+        database: Option<String>,
+    },
+    /// Print the puzzles shipped with the bot for a variant, as JSON lines.
+    Export {
+        /// atomic, beirut, nuke, bomberman or bombalot.
+        #[arg(long)]
+        variant: Variant,
     },
 }
 
@@ -296,6 +333,58 @@ fn done(result: Result<(), analysis::CliError>) -> ExitCode {
     }
 }
 
+/// `kaboom puzzles generate --database`: the puzzles in `url`'s finished games of
+/// `variant`, added to it; returns them.
+fn puzzles_from_database(
+    url: &str,
+    variant: Variant,
+    target: usize,
+) -> Result<Vec<kaboom_engine::puzzle::Puzzle>, String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    runtime.block_on(async {
+        let db = kaboom_store::Db::connect(url)
+            .await
+            .map_err(|e| format!("--database: {e}"))?;
+        let ids = kaboom_store::games::finished_ids(&db, variant)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut games = Vec::new();
+        for id in ids {
+            if let Ok(Some((_, record))) = kaboom_store::games::load_record(&db, id).await
+                && let Ok(game) = kaboom_rules::AnyGame::from_record(&record)
+            {
+                games.push(game);
+            }
+        }
+        let found =
+            tokio::task::spawn_blocking(move || cli::puzzles::from_games(&games, variant, target))
+                .await
+                .map_err(|e| e.to_string())?;
+        let services = kaboom_service::Services::new(
+            db.clone(),
+            std::sync::Arc::new(kaboom_domain::clock::SystemClock),
+            std::sync::Arc::new(kaboom_service::painter::RendererPainter),
+        );
+        let stored: Vec<_> = found
+            .iter()
+            .map(|p| {
+                (
+                    kaboom_service::puzzles::to_stored(p),
+                    kaboom_store::puzzles::Source::Games,
+                )
+            })
+            .collect();
+        let added = services
+            .puzzles()
+            .add(&stored)
+            .await
+            .map_err(|e| e.to_string())?;
+        eprintln!("added {added} new puzzles to the database");
+        db.close().await;
+        Ok(found)
+    })
+}
+
 fn main() -> ExitCode {
     // `.env` first, so that the flags read from the environment see its lines. A malformed
     // file matters only to the subcommands that read settings from it.
@@ -339,6 +428,45 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             Err(e) => fail(" copy-db", e),
+        },
+        Command::Puzzles { command } => match command {
+            PuzzlesCommand::Generate {
+                variant,
+                seed,
+                target,
+                games,
+                database,
+            } => {
+                let found = match database {
+                    Some(url) => match puzzles_from_database(&url, variant, target) {
+                        Ok(found) => found,
+                        Err(e) => return fail(" puzzles generate", e),
+                    },
+                    None => {
+                        let report = cli::puzzles::generate(&cli::puzzles::GenerateRequest {
+                            variant,
+                            seed,
+                            target,
+                            games,
+                        });
+                        eprintln!("{}", cli::puzzles::summary(&report));
+                        report.puzzles
+                    }
+                };
+                for p in &found {
+                    emit(&p.to_json_line());
+                }
+                ExitCode::SUCCESS
+            }
+            PuzzlesCommand::Export { variant } => match kaboom_service::puzzles::shipped(variant) {
+                Ok(set) => {
+                    for p in &set {
+                        emit(&p.to_json_line());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(" puzzles export", e),
+            },
         },
         Command::Perft { setup, depth } => done(
             analysis::perft(&setup.setup(), depth).map(|nodes| emit(&format!("nodes {nodes}"))),

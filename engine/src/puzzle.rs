@@ -187,6 +187,60 @@ pub enum Theme {
     Long,
 }
 
+impl Theme {
+    /// Every theme, in declaration order.
+    pub const ALL: [Theme; 21] = [
+        Theme::KingBlast,
+        Theme::Mate,
+        Theme::Goal,
+        Theme::NoPieces,
+        Theme::Immobilized,
+        Theme::Material,
+        Theme::Boom,
+        Theme::Detonation,
+        Theme::Chain,
+        Theme::Transfer,
+        Theme::Grab,
+        Theme::Defuse,
+        Theme::Push,
+        Theme::GoalEntry,
+        Theme::Jump,
+        Theme::CoSquare,
+        Theme::QuietMove,
+        Theme::Sacrifice,
+        Theme::OneMove,
+        Theme::Short,
+        Theme::Long,
+    ];
+
+    /// The theme's name as it is serialized (`"king-blast"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Theme::KingBlast => "king-blast",
+            Theme::Mate => "mate",
+            Theme::Goal => "goal",
+            Theme::NoPieces => "no-pieces",
+            Theme::Immobilized => "immobilized",
+            Theme::Material => "material",
+            Theme::Boom => "boom",
+            Theme::Detonation => "detonation",
+            Theme::Chain => "chain",
+            Theme::Transfer => "transfer",
+            Theme::Grab => "grab",
+            Theme::Defuse => "defuse",
+            Theme::Push => "push",
+            Theme::GoalEntry => "goal-entry",
+            Theme::Jump => "jump",
+            Theme::CoSquare => "co-square",
+            Theme::QuietMove => "quiet-move",
+            Theme::Sacrifice => "sacrifice",
+            Theme::OneMove => "one-move",
+            Theme::Short => "short",
+            Theme::Long => "long",
+        }
+    }
+}
+
 /// Why a position is not a puzzle. [`Rejection::name`] gives the key the generation report
 /// counts it under.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]

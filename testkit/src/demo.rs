@@ -272,6 +272,7 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
     }
     write_ratings(&d, out, variants).await?;
     show_commands(&d, &clock, out, &mut pages).await?;
+    show_puzzles(&d, &clock, out, variants, &mut pages).await?;
     let report_so_far = Report {
         games: games.clone(),
         unknown_routes: Vec::new(),
@@ -1278,6 +1279,108 @@ async fn show_commands(
             // No challenge: nothing from the text channel belongs here.
             challenge: 0,
             summary: "What a newcomer asks: /help (its first screen, then the command list from its menu), /rules for Bombalot, and /profile".into(),
+            now: Some(kaboom_domain::clock::Clock::now(clock.as_ref())),
+            checkpoints: Vec::new(),
+        },
+        &[],
+    )?;
+    pages.push(page);
+    Ok(())
+}
+
+/// The folder of the puzzles section.
+const PUZZLES_DIR: &str = "puzzles";
+
+/// One shipped puzzle per variant solved by alice with `/puzzle solve` and `/puzzle
+/// move`, in a thread of its own; the shipped set is loaded first, as `kaboom serve`
+/// does at start-up.
+///
+/// # Errors
+/// [`DemoError::Step`] when a variant's puzzle is not solved by its own solution.
+async fn show_puzzles(
+    d: &Driver,
+    clock: &std::sync::Arc<crate::clock::TestClock>,
+    out: &Path,
+    variants: &[Variant],
+    pages: &mut Vec<page::GamePage>,
+) -> Result<(), DemoError> {
+    use fake_discord::CommandOption;
+    let dir = out.join(PUZZLES_DIR);
+    clear_dir(&dir)?;
+    let services = kaboom_service::Services::new(
+        d.db.clone(),
+        clock.clone(),
+        std::sync::Arc::new(kaboom_service::painter::RendererPainter),
+    );
+    services
+        .puzzles()
+        .load_shipped()
+        .await
+        .map_err(|e| DemoError::Step(format!("the shipped puzzles do not load: {e}")))?;
+    let marker = d.last_message_id();
+    let thread = d.fake.add_thread(d.fake.text_channel_id(), "puzzles")?;
+    let mut shown = Vec::new();
+    for (index, variant) in Variant::ALL.iter().enumerate() {
+        if !variants.contains(variant)
+            || kaboom_service::puzzles::shipped(*variant).map_or(true, |s| s.is_empty())
+        {
+            continue;
+        }
+        let solve =
+            |sub: &str, options: Vec<CommandOption>| vec![CommandOption::subcommand(sub, options)];
+        d.cmd(
+            &d.alice,
+            thread,
+            "puzzle",
+            solve(
+                "solve",
+                vec![CommandOption::integer(
+                    "variant",
+                    i64::try_from(index).unwrap_or(0),
+                )],
+            ),
+        )
+        .await?;
+        let view = services
+            .puzzles()
+            .current(kaboom_domain::ids::UserId::from(d.alice.id))
+            .await
+            .map_err(|e| DemoError::Step(e.to_string()))?
+            .ok_or_else(|| DemoError::Step(format!("no {} puzzle open", variant.title())))?;
+        let mut last = String::new();
+        for step in view.puzzle.solution.iter().step_by(2) {
+            let r = d
+                .cmd(
+                    &d.alice,
+                    thread,
+                    "puzzle",
+                    solve("move", vec![CommandOption::string("action", step)]),
+                )
+                .await?;
+            last = r.content().unwrap_or_default().to_string();
+        }
+        if !last.contains(&format!("solves puzzle {}!", view.puzzle.id)) {
+            return fail(format!(
+                "{} puzzle {}: {last}",
+                variant.title(),
+                view.puzzle.id
+            ));
+        }
+        shown.push(variant.title());
+    }
+    let (_, page) = write_files_to(
+        d,
+        &dir,
+        PUZZLES_DIR,
+        Thread {
+            label: "Puzzles".into(),
+            id: thread,
+            marker,
+            challenge: 0,
+            summary: format!(
+                "One shipped puzzle per variant solved with /puzzle: {}",
+                shown.join(", ")
+            ),
             now: Some(kaboom_domain::clock::Clock::now(clock.as_ref())),
             checkpoints: Vec::new(),
         },

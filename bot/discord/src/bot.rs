@@ -163,6 +163,10 @@ pub async fn serve(config: Config) -> Result<(), Error> {
         .with_scheduler_config(scheduler_config.clone())
         .with_scheduler_waker(waker.clone())
         .with_analysis_nodes(config.analysis_nodes);
+    // The shipped puzzles (built into the binary) join the database on the first start
+    // after an upgrade that brings new ones.
+    let added = services.puzzles().load_shipped().await?;
+    tracing::info!(added, "puzzles ready");
     // The scheduler writes its notices into the same outbox and wakes the same deliverer.
     let outbox_waker = services.outbox_waker().clone();
     // The scheduler sweeps the leagues too: their rounds and standings are posted as the

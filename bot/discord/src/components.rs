@@ -108,16 +108,15 @@ pub async fn handle(
     }
     if action == ids::RESIGN {
         // A confirmation, answered at once.
-        let (text, buttons) =
-            match resign_question(data, GameId(id), ic.user.id.domain()).await {
-                Ok(question) => question,
-                Err(e) => {
-                    if messages::failure::is_unreadable(&e) {
-                        tracing::error!(game_id = id, error = %e, "resign button failed");
-                    }
-                    (messages::service_error(&e), Vec::new())
+        let (text, buttons) = match resign_question(data, GameId(id), ic.user.id.domain()).await {
+            Ok(question) => question,
+            Err(e) => {
+                if messages::failure::is_unreadable(&e) {
+                    tracing::error!(game_id = id, error = %e, "resign button failed");
                 }
-            };
+                (messages::service_error(&e), Vec::new())
+            }
+        };
         let msg = serenity::CreateInteractionResponseMessage::new()
             .content(text)
             .ephemeral(true)
@@ -199,7 +198,10 @@ async fn route(
             let Some(guild) = ic.guild_id else {
                 return answer(http, ic, messages::puzzles::NO_DAILY).await;
             };
-            let view = services.puzzles().try_daily(user, guild.domain(), id).await?;
+            let view = services
+                .puzzles()
+                .try_daily(user, guild.domain(), id)
+                .await?;
             let (text, png) = crate::puzzle::shown(services, &view).await?;
             respond::edit_component(
                 http,

@@ -11,6 +11,7 @@
 
 use kaboom_domain::ids::{ChannelId, GuildId, UserId};
 use kaboom_domain::rating::{self, Glicko};
+use kaboom_engine::puzzle::Puzzle;
 use kaboom_rules::{AnyGame, Color, PlyRecord, Variant, Viewer};
 use kaboom_store::puzzles::{self as store, Attempt, PuzzleRating, Source, StoredPuzzle};
 
@@ -92,6 +93,79 @@ pub enum Answered {
     },
 }
 
+/// The shipped puzzle set (`data/puzzles/<variant>.jsonl`, made by `kaboom puzzles
+/// generate`; data/puzzles/README.md says how), one JSON line per puzzle, built into the
+/// binary so that a host needs no data files.
+const SHIPPED: [(Variant, &str); 5] = [
+    (
+        Variant::Atomic,
+        include_str!("../../../data/puzzles/atomic.jsonl"),
+    ),
+    (
+        Variant::Beirut,
+        include_str!("../../../data/puzzles/beirut.jsonl"),
+    ),
+    (
+        Variant::Nuke,
+        include_str!("../../../data/puzzles/nuke.jsonl"),
+    ),
+    (
+        Variant::Bomberman,
+        include_str!("../../../data/puzzles/bomberman.jsonl"),
+    ),
+    (
+        Variant::Bombalot,
+        include_str!("../../../data/puzzles/bombalot.jsonl"),
+    ),
+];
+
+/// The shipped puzzles of `variant`, in file order.
+///
+/// # Errors
+/// [`ServiceError::Corrupt`] naming the line that does not read (a damaged build).
+pub fn shipped(variant: Variant) -> Result<Vec<Puzzle>, ServiceError> {
+    let text = SHIPPED
+        .iter()
+        .find(|(v, _)| *v == variant)
+        .map_or("", |(_, text)| text);
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            Puzzle::from_json_line(line).map_err(|e| {
+                ServiceError::Corrupt(format!(
+                    "data/puzzles/{}.jsonl line {}: {e}",
+                    variant.name(),
+                    i + 1
+                ))
+            })
+        })
+        .collect()
+}
+
+/// A generated puzzle as the database stores it: its starting rating with lichess's
+/// starting deviation for puzzles (350) and the usual starting volatility.
+pub fn to_stored(p: &Puzzle) -> StoredPuzzle {
+    StoredPuzzle {
+        id: p.id.clone(),
+        variant: p.variant,
+        fen: p.fen.clone(),
+        solution: p.solution.clone(),
+        themes: p.themes.iter().map(|t| t.name().to_string()).collect(),
+        glicko: Glicko {
+            rating: f64::from(p.rating),
+            deviation: PUZZLE_START_DEVIATION,
+            volatility: rating::START_VOLATILITY,
+        },
+        attempts: 0,
+        solved: 0,
+    }
+}
+
+/// A new puzzle's rating deviation, in rating points (lichess's puzzles start at 350...
+/// sure enough to rate players against from the first try, open to move).
+pub const PUZZLE_START_DEVIATION: f64 = 350.0;
+
 /// A day number: days since 1970-01-01, UTC.
 pub fn day_of(unix: i64) -> i64 {
     unix.div_euclid(86_400)
@@ -129,11 +203,36 @@ impl Puzzles<'_> {
     ///
     /// # Errors
     /// [`ServiceError::Storage`] on a database failure.
-    pub async fn add(
-        self,
-        puzzles: &[(StoredPuzzle, Source)],
-    ) -> Result<u64, ServiceError> {
+    pub async fn add(self, puzzles: &[(StoredPuzzle, Source)]) -> Result<u64, ServiceError> {
         Ok(store::add(&self.core.db, puzzles, self.core.clock.now()).await?)
+    }
+
+    /// Stores the shipped set ([`shipped`]) where it is not stored yet (`kaboom serve`
+    /// does at start-up); returns how many puzzles were new. Puzzles already stored keep
+    /// the ratings players gave them.
+    ///
+    /// # Errors
+    /// [`ServiceError::Corrupt`] for a damaged shipped file; [`ServiceError::Storage`] on a
+    /// database failure.
+    pub async fn load_shipped(self) -> Result<u64, ServiceError> {
+        let stored = store::counts(&self.core.db).await?;
+        let mut all = Vec::new();
+        for variant in Variant::ALL {
+            let set = shipped(variant)?;
+            let have = stored
+                .iter()
+                .find(|(v, _)| *v == variant)
+                .map_or(0, |(_, n)| *n);
+            // Every shipped puzzle is stored once the count reaches the file's (puzzles
+            // made from games only add to it): nothing to write on most starts.
+            if usize::try_from(have).unwrap_or(0) < set.len() {
+                all.extend(set.iter().map(|p| (to_stored(p), Source::Shipped)));
+            }
+        }
+        if all.is_empty() {
+            return Ok(0);
+        }
+        self.add(&all).await
     }
 
     /// Puzzle `id`, if stored.
@@ -156,7 +255,11 @@ impl Puzzles<'_> {
     ///
     /// # Errors
     /// [`ServiceError::Storage`] on a database failure.
-    pub async fn rating(self, user: UserId, variant: Variant) -> Result<PuzzleRating, ServiceError> {
+    pub async fn rating(
+        self,
+        user: UserId,
+        variant: Variant,
+    ) -> Result<PuzzleRating, ServiceError> {
         Ok(store::rating(&self.core.db, user, variant).await?)
     }
 
@@ -345,7 +448,9 @@ impl Puzzles<'_> {
         let mut mine = store::rating(&mut tx, user, puzzle.variant).await?;
         let before = mine.glicko;
         if attempt.rated {
-            let fresh = store::get_tx(&mut tx, &puzzle.id).await?.unwrap_or(puzzle.clone());
+            let fresh = store::get_tx(&mut tx, &puzzle.id)
+                .await?
+                .unwrap_or(puzzle.clone());
             let winner = if solved { Color::White } else { Color::Black };
             let (player, puzzle_rating) = rating::rate(mine.glicko, fresh.glicko, Some(winner));
             mine.glicko = player;
@@ -437,21 +542,40 @@ impl Puzzles<'_> {
     /// The scheduler's daily step: for every server with a daily puzzle channel and no
     /// puzzle for today (UTC), picks one and writes it with the outbox entry of its post
     /// (which names how many solved yesterday's) in one transaction. The puzzle is the
-    /// day's in the rotation of every stored puzzle, variants in turn, so every server
-    /// gets the same one on a day. Returns the servers posted to.
+    /// day's in a rotation of the stored puzzles (the variants that have puzzles take
+    /// turns), so every server gets the same one on a day. Returns the servers posted to.
     ///
     /// # Errors
     /// [`ServiceError::Storage`] on a database failure.
     pub async fn sweep_daily(self) -> Result<Vec<i64>, ServiceError> {
         let now = self.core.clock.now();
         let day = day_of(now);
+        // Most sweeps have nothing to post: a read decides that without a write lock.
+        if store::dailies_due(&self.core.db, day).await?.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut tx = self.core.db.begin_write().await?;
         let due = store::dailies_due(&mut tx, day).await?;
         if due.is_empty() {
             return Ok(Vec::new());
         }
-        let variant = Variant::ALL[usize::try_from(day.rem_euclid(5)).unwrap_or(0)];
-        let Some(puzzle) = store::nth_of_variant(&mut tx, variant, day / 5).await? else {
+        // Variants take turns, among those with puzzles; within one, the day walks its
+        // puzzles in id order.
+        let with_puzzles: Vec<Variant> = store::counts(&mut tx)
+            .await?
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(v, _)| v)
+            .collect();
+        let Ok(turns) = i64::try_from(with_puzzles.len()) else {
+            return Ok(Vec::new());
+        };
+        if turns == 0 {
+            return Ok(Vec::new());
+        }
+        let variant = with_puzzles[usize::try_from(day.rem_euclid(turns)).unwrap_or(0)];
+        let Some(puzzle) = store::nth_of_variant(&mut tx, variant, day.div_euclid(turns)).await?
+        else {
             return Ok(Vec::new());
         };
         let solver = replay(&puzzle, 0)?.turn();

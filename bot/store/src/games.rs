@@ -282,6 +282,19 @@ pub fn record(row: &GameRow, actions: Vec<String>) -> GameRecord {
 
 /// Loads a game's row and its replayable record.
 ///
+/// The ids of the finished games of `variant`, oldest first.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn finished_ids(db: &Db, variant: Variant) -> Result<Vec<GameId>, StorageError> {
+    let rows: Vec<(i64,)> =
+        query("SELECT id FROM games WHERE variant = $1 AND state = 'finished' ORDER BY id")
+            .bind(variant.name())
+            .fetch_all(db)
+            .await?;
+    Ok(rows.into_iter().map(|(id,)| GameId(id)).collect())
+}
+
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn load_record(

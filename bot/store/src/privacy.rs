@@ -65,7 +65,7 @@ pub struct VacationEntry {
     pub ended_at: Option<i64>,
 }
 
-/// One rating (`ratings`).
+/// One rating (`ratings`, or `puzzle_ratings` where `games` counts rated tries).
 #[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
 pub struct RatingEntry {
     /// The variant's stored name.
@@ -99,6 +99,10 @@ pub struct PersonalData {
     pub games: Vec<GameEntry>,
     /// How many post-game analyses they asked for.
     pub analyses_requested: i64,
+    /// Their puzzle ratings per variant.
+    pub puzzle_ratings: Vec<RatingEntry>,
+    /// How many puzzles they tried.
+    pub puzzles_tried: i64,
 }
 
 /// Everything stored under `user`'s id ([`PersonalData`]).
@@ -162,6 +166,17 @@ pub async fn personal_data(db: &Db, user: UserId) -> Result<PersonalData, Storag
             .bind(user)
             .fetch_one(db)
             .await?;
+    let puzzle_ratings: Vec<RatingEntry> = query(
+        "SELECT variant, rating, deviation, attempts AS games FROM puzzle_ratings
+         WHERE user_id = $1 ORDER BY variant",
+    )
+    .bind(user)
+    .fetch_all(db)
+    .await?;
+    let (puzzles_tried,): (i64,) = query("SELECT COUNT(*) FROM puzzle_attempts WHERE user_id = $1")
+        .bind(user)
+        .fetch_one(db)
+        .await?;
     Ok(PersonalData {
         user_id: i64::from(user),
         reminder_settings,
@@ -172,6 +187,8 @@ pub async fn personal_data(db: &Db, user: UserId) -> Result<PersonalData, Storag
         ratings,
         games,
         analyses_requested,
+        puzzle_ratings,
+        puzzles_tried,
     })
 }
 
@@ -184,10 +201,13 @@ pub struct Forgotten {
     pub notes: u64,
     /// `premoves` rows (conditional lines).
     pub conditional_moves: u64,
+    /// `puzzle_attempts` rows (puzzle tries; their puzzle ratings go with them).
+    pub puzzle_tries: u64,
 }
 
 /// Deletes what only `user` needs, in one transaction: their reminder and preview
-/// settings (back to the defaults), their private notes and their conditional lines.
+/// settings (back to the defaults), their private notes, their conditional lines, and
+/// their puzzle tries and puzzle ratings.
 /// Games, ratings and vacations stay: opponents' records, ratings and the yearly
 /// vacation allowance depend on them (docs/hosting.md, "Privacy: what Kaboom keeps").
 ///
@@ -216,10 +236,20 @@ pub async fn forget(db: &Db, user: UserId) -> Result<Forgotten, StorageError> {
         .execute(&mut tx)
         .await?
         .rows_affected();
+    let puzzle_tries = query("DELETE FROM puzzle_attempts WHERE user_id = $1")
+        .bind(user)
+        .execute(&mut tx)
+        .await?
+        .rows_affected();
+    query("DELETE FROM puzzle_ratings WHERE user_id = $1")
+        .bind(user)
+        .execute(&mut tx)
+        .await?;
     tx.commit().await?;
     Ok(Forgotten {
         settings,
         notes,
         conditional_moves,
+        puzzle_tries,
     })
 }

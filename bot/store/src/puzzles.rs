@@ -202,11 +202,12 @@ pub async fn of_variant(db: &Db, variant: Variant) -> Result<Vec<StoredPuzzle>, 
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn counts(db: &Db) -> Result<Vec<(Variant, i64)>, StorageError> {
-    let rows: Vec<(String, i64)> =
-        query("SELECT variant, COUNT(*) FROM puzzles GROUP BY variant")
-            .fetch_all(db)
-            .await?;
+pub async fn counts<'a>(
+    on: impl Into<super::sql::On<'a>>,
+) -> Result<Vec<(Variant, i64)>, StorageError> {
+    let rows: Vec<(String, i64)> = query("SELECT variant, COUNT(*) FROM puzzles GROUP BY variant")
+        .fetch_all(on)
+        .await?;
     Ok(Variant::ALL
         .iter()
         .map(|v| {
@@ -538,14 +539,17 @@ pub struct Daily {
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
-pub async fn dailies_due(tx: &mut Tx, day: i64) -> Result<Vec<(i64, i64)>, StorageError> {
+pub async fn dailies_due<'a>(
+    on: impl Into<super::sql::On<'a>>,
+    day: i64,
+) -> Result<Vec<(i64, i64)>, StorageError> {
     Ok(query(
         "SELECT c.guild_id, c.channel_id FROM guild_puzzle_channels c
          WHERE NOT EXISTS (SELECT 1 FROM daily_puzzles d WHERE d.guild_id = c.guild_id AND d.day = $1)
          ORDER BY c.guild_id",
     )
     .bind(day)
-    .fetch_all(&mut *tx)
+    .fetch_all(on)
     .await?)
 }
 

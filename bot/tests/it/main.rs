@@ -30,6 +30,8 @@ mod practice;
 mod preview;
 mod privacy;
 mod process;
+mod puzzles;
+mod puzzles_cli;
 mod ratings;
 mod replay;
 mod scheduler;

@@ -53,7 +53,7 @@ kaboom_testkit::dbtest! {
         assert!(shown.is_ephemeral());
         assert_eq!(
             shown.content().unwrap(),
-            "**What Kaboom keeps about you**\n- Games: 1 (1 running): the moves, the result and your name at the time. These stay: your opponents' records and ratings depend on them.\n- Ratings: none yet.\n- Settings: reminders your choice, explosion previews the defaults.\n- Only you see: 1 private note and 1 conditional line.\n- 0 vacations taken (they count against the yearly allowance) and 0 analyses asked for.\n`/privacy export` sends you all of it as a file. `/privacy delete` removes your settings, private notes and conditional lines."
+            "**What Kaboom keeps about you**\n- Games: 1 (1 running): the moves, the result and your name at the time. These stay: your opponents' records and ratings depend on them.\n- Ratings: none yet.\n- Settings: reminders your choice, explosion previews the defaults.\n- Only you see: 1 private note and 1 conditional line.\n- 0 vacations taken (they count against the yearly allowance) and 0 analyses asked for.\n- Puzzles: 0 tried.\n`/privacy export` sends you all of it as a file. `/privacy delete` removes your settings, private notes, conditional lines and puzzle history."
         );
 
         let export = privacy(&d, &d.alice, "export").await?;
@@ -76,7 +76,7 @@ kaboom_testkit::dbtest! {
         assert!(question.is_ephemeral());
         assert_eq!(
             question.content().unwrap(),
-            "Delete your settings, private notes and conditional lines? Your games, ratings and vacations stay: your opponents' records and the yearly allowance depend on them."
+            "Delete your settings, private notes, conditional lines and puzzle history? Your games, ratings and vacations stay: your opponents' records and the yearly allowance depend on them."
         );
         let yes = format!("kb:forget:{}", d.alice.id);
         assert_eq!(question.custom_ids(), [yes.clone()]);
@@ -89,7 +89,7 @@ kaboom_testkit::dbtest! {
         let done = d.click(&d.alice, message, &yes).await?;
         assert_eq!(
             done.content().unwrap(),
-            "Deleted: 1 setting, 1 private note and 1 conditional line. Your settings are back to the defaults."
+            "Deleted: 1 setting, 1 private note, 1 conditional line and 0 puzzle tries. Your settings are back to the defaults."
         );
         let shown = privacy(&d, &d.alice, "show").await?;
         assert!(shown.content().unwrap().contains("\n- Games: 1 (1 running)"));

@@ -348,7 +348,7 @@ mod with_bot {
         let text = server.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 30% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server."
+            "Reminders in this server: timed games at 30% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nNo daily puzzle: choose its channel with `puzzle_channel`."
         );
         let bad = cmd(
             &d,
@@ -409,7 +409,7 @@ mod with_bot {
         );
         assert_eq!(
             in_thread[0].content(),
-            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873191989248\nFrom any channel: `/move game:1 action:...`"
+            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873200377856\nFrom any channel: `/move game:1 action:...`"
         );
         assert!(fake.messages_in(fake.dm_channel_for(alice.id)).is_empty());
         d.stop().await;
@@ -466,7 +466,7 @@ mod with_bot {
         let text = changed.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server."
+            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nNo daily puzzle: choose its channel with `puzzle_channel`."
         );
         let stored = stored::guild(&db, GuildId(fake.guild_id())).await.unwrap();
         assert_eq!(stored.map(|s| s.idle_first_secs), Some(12 * 3600));
@@ -475,7 +475,7 @@ mod with_bot {
         let text = shown.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server."
+            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nNo daily puzzle: choose its channel with `puzzle_channel`."
         );
         assert!(shown.is_ephemeral());
         d.stop().await;
@@ -554,7 +554,7 @@ mod with_bot {
             .unwrap();
         assert_eq!(
             d.answer(&sent).await.expect("an answer").content().unwrap(),
-            "Game on! See <#1323802873162629120>."
+            "Game on! See <#1323802873171017728>."
         );
         let thread = fake.threads().last().unwrap().id;
         // The thread's first board says it too, for spectators and for players whose DMs

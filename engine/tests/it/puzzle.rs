@@ -262,3 +262,15 @@ fn every_shipped_puzzle_reverifies() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// A theme's name is exactly its serialized form, for every theme: the bot stores and
+/// matches themes by these names.
+#[test]
+fn theme_names_are_their_serialized_forms() {
+    for theme in kaboom_engine::puzzle::Theme::ALL {
+        assert_eq!(
+            serde_json::to_value(theme).unwrap(),
+            serde_json::Value::String(theme.name().to_string())
+        );
+    }
+}

@@ -52,7 +52,7 @@ pub async fn export(ctx: Context<'_>) -> Result<(), Error> {
     .await
 }
 
-/// Delete your settings, private notes and conditional lines (you are asked first).
+/// Delete your settings, private notes, conditional lines and puzzle history (you are asked first).
 #[poise::command(slash_command)]
 pub async fn delete(ctx: Context<'_>) -> Result<(), Error> {
     let user = ctx.author().id;

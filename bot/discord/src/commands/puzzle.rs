@@ -18,7 +18,13 @@ async fn autocomplete_theme(
     ctx: Context<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let themes = ctx.data().services.puzzles().themes().await.unwrap_or_default();
+    let themes = ctx
+        .data()
+        .services
+        .puzzles()
+        .themes()
+        .await
+        .unwrap_or_default();
     let typed = partial.trim().to_lowercase();
     let choices = themes
         .into_iter()
@@ -45,9 +51,7 @@ pub async fn solve(
     let services = &ctx.data().services;
     let user = ctx.author().id.domain();
     let view = match id {
-        Some(id) => {
-            services.puzzles().try_puzzle(user, id.trim(), None).await?
-        }
+        Some(id) => services.puzzles().try_puzzle(user, id.trim(), None).await?,
         None => {
             let variant = variant.map_or(Variant::Atomic, Variant::from);
             let theme = theme.map(|t| t.trim().to_lowercase().replace(' ', "-"));
@@ -118,7 +122,11 @@ pub async fn daily(ctx: Context<'_>) -> Result<(), Error> {
     };
     let view = services
         .puzzles()
-        .try_puzzle(ctx.author().id.domain(), &today.puzzle_id, Some(guild.domain()))
+        .try_puzzle(
+            ctx.author().id.domain(),
+            &today.puzzle_id,
+            Some(guild.domain()),
+        )
         .await?;
     let (text, png) = crate::puzzle::shown(services, &view).await?;
     send(ctx, text, Some(png)).await

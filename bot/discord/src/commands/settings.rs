@@ -198,7 +198,15 @@ pub async fn server(
     };
     let mut text = apply_guild(services, guild.domain(), change).await?;
     text.push('\n');
-    text.push_str(&apply_daily_puzzle(services, guild.domain(), puzzle_channel.map(|c| c.id.domain()), puzzle_channel_off).await?);
+    text.push_str(
+        &apply_daily_puzzle(
+            services,
+            guild.domain(),
+            puzzle_channel.map(|c| c.id.domain()),
+            puzzle_channel_off,
+        )
+        .await?,
+    );
     say_private(ctx, text).await
 }
 

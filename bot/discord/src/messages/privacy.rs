@@ -61,7 +61,11 @@ pub fn summary(data: &PersonalData) -> String {
                 "analyses"
             )
         ),
-        "`/privacy export` sends you all of it as a file. `/privacy delete` removes your settings, private notes and conditional lines.".to_string(),
+        format!(
+            "- Puzzles: {} tried.",
+            usize::try_from(data.puzzles_tried).unwrap_or(0)
+        ),
+        "`/privacy export` sends you all of it as a file. `/privacy delete` removes your settings, private notes, conditional lines and puzzle history.".to_string(),
     ]
     .join("\n")
 }
@@ -75,18 +79,19 @@ pub fn export_name(user: u64) -> String {
 pub const EXPORT: &str = "Everything Kaboom keeps under your Discord id, as JSON:";
 
 /// `/privacy delete`'s question, answered with a "Yes, delete" button.
-pub const FORGET_QUESTION: &str = "Delete your settings, private notes and conditional lines? Your games, ratings and vacations stay: your opponents' records and the yearly allowance depend on them.";
+pub const FORGET_QUESTION: &str = "Delete your settings, private notes, conditional lines and puzzle history? Your games, ratings and vacations stay: your opponents' records and the yearly allowance depend on them.";
 
 /// The "Yes, delete" button's label.
 pub const FORGET_YES: &str = "Yes, delete";
 
 /// The "Yes, delete" button pressed by someone other than who asked.
-pub const FORGET_NOT_YOURS: &str = "This button deletes the data of whoever asked for it; use /privacy delete for yours.";
+pub const FORGET_NOT_YOURS: &str =
+    "This button deletes the data of whoever asked for it; use /privacy delete for yours.";
 
 /// What the deletion removed.
 pub fn forgotten(done: Forgotten) -> String {
     format!(
-        "Deleted: {}, {} and {}. Your settings are back to the defaults.",
+        "Deleted: {}, {}, {} and {}. Your settings are back to the defaults.",
         count(
             usize::try_from(done.settings).unwrap_or(0),
             "setting",
@@ -101,6 +106,11 @@ pub fn forgotten(done: Forgotten) -> String {
             usize::try_from(done.conditional_moves).unwrap_or(0),
             "conditional line",
             "conditional lines"
+        ),
+        count(
+            usize::try_from(done.puzzle_tries).unwrap_or(0),
+            "puzzle try",
+            "puzzle tries"
         )
     )
 }

@@ -1,8 +1,8 @@
 //! The texts of `/puzzle` and the daily puzzle post.
 
-use kaboom_store::puzzles::PuzzleRating;
 use kaboom_rules::{Color, Variant, Viewer};
 use kaboom_service::puzzles::{Answered, DailyPost, PuzzleRatingChange, PuzzleView};
+use kaboom_store::puzzles::PuzzleRating;
 
 use super::{and_list, side};
 
@@ -20,11 +20,7 @@ pub fn theme_words(theme: &str) -> String {
 /// `1500? → 1648? (+148)`.
 fn change_text(c: &PuzzleRatingChange) -> String {
     let delta = c.after.shown() - c.before.shown();
-    format!(
-        "{} → {} ({delta:+})",
-        c.before.display(),
-        c.after.display()
-    )
+    format!("{} → {} ({delta:+})", c.before.display(), c.after.display())
 }
 
 /// The carriers of `color` in `view`'s position, named: `the knight on g1 and the pawn
@@ -85,11 +81,7 @@ fn secrets(view: &PuzzleView) -> String {
             side(!view.solver)
         )
     });
-    format!(
-        "{}{}",
-        mine.unwrap_or_default(),
-        theirs.unwrap_or_default()
-    )
+    format!("{}{}", mine.unwrap_or_default(), theirs.unwrap_or_default())
 }
 
 /// The answer to a move.
@@ -134,7 +126,11 @@ pub fn answered(a: &Answered) -> String {
                 solution
                     .iter()
                     .enumerate()
-                    .map(|(i, m)| if i % 2 == 0 { format!("**{m}**") } else { m.clone() })
+                    .map(|(i, m)| if i % 2 == 0 {
+                        format!("**{m}**")
+                    } else {
+                        m.clone()
+                    })
                     .collect::<Vec<_>>()
                     .join(" "),
                 rating_line(view.puzzle.variant, change.as_ref())

@@ -380,7 +380,7 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "settings server",
-        "the server's reminder defaults and its league organiser role (Manage Server permission).",
+        "the server's reminder defaults, its league organiser role and its daily puzzle channel (Manage Server permission).",
     ),
     (
         "premove line",
@@ -446,11 +446,24 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
         "moderate result",
         "moderators: decide a game's result (it counts for ratings), with a reason posted in its thread (Moderate Members permission).",
     ),
+    (
+        "puzzle solve",
+        "a puzzle of a variant (and theme) near your puzzle rating, that only you see; answer with `/puzzle move`.",
+    ),
+    (
+        "puzzle move",
+        "your move in your puzzle: the right one plays the reply, a wrong one shows why.",
+    ),
+    ("puzzle daily", "today's puzzle of this server."),
+    (
+        "puzzle rating",
+        "your puzzle ratings and streaks per variant.",
+    ),
     ("privacy show", "what Kaboom keeps about you."),
     ("privacy export", "all of it as a file only you see."),
     (
         "privacy delete",
-        "delete your settings, private notes and conditional lines (you confirm first).",
+        "delete your settings, private notes, conditional lines and puzzle history (you confirm first).",
     ),
 ];
 

@@ -896,12 +896,9 @@ impl Deliverer {
             .allowed_mentions(messages::mentions::none())
             .add_file(serenity::CreateAttachment::bytes(png, "puzzle.png"))
             .components(vec![serenity::CreateActionRow::Buttons(vec![
-                serenity::CreateButton::new(messages::ids::make(
-                    messages::puzzles::TRY_DAILY,
-                    day,
-                ))
-                .label(messages::puzzles::TRY_DAILY_LABEL)
-                .style(serenity::ButtonStyle::Primary),
+                serenity::CreateButton::new(messages::ids::make(messages::puzzles::TRY_DAILY, day))
+                    .label(messages::puzzles::TRY_DAILY_LABEL)
+                    .style(serenity::ButtonStyle::Primary),
             ])]);
         let msg = self
             .send(channel_id.serenity(), message, entry.nonce.clone())
