@@ -267,7 +267,8 @@ impl Puzzles<'_> {
     /// whose rating is nearest their own puzzle rating.
     ///
     /// # Errors
-    /// [`Refusal::NoPuzzleLeft`] when they tried every such puzzle;
+    /// [`Refusal::NoPuzzleLeft`] when they tried every such puzzle; [`Refusal::NoPuzzles`]
+    /// when the variant has none;
     /// [`ServiceError::Storage`] on a database failure.
     pub async fn next(
         self,
@@ -279,6 +280,10 @@ impl Puzzles<'_> {
         let Some(puzzle) =
             store::pick(&self.core.db, user, variant, theme, mine.glicko.rating).await?
         else {
+            let stored = store::counts(&self.core.db).await?;
+            if stored.iter().all(|(v, n)| *v != variant || *n == 0) {
+                return refuse(Refusal::NoPuzzles { variant });
+            }
             return refuse(Refusal::NoPuzzleLeft {
                 variant,
                 theme: theme.map(str::to_string),

@@ -221,6 +221,11 @@ pub enum Refusal {
         /// The theme asked for, if any.
         theme: Option<String>,
     },
+    /// This variant has no puzzles at all (yet).
+    NoPuzzles {
+        /// The variant asked for.
+        variant: Variant,
+    },
     /// A puzzle id that is not a puzzle (at most 20 characters of it).
     UnknownPuzzle {
         /// The id asked for.

@@ -79,7 +79,7 @@ kaboom_testkit::dbtest! {
             "Delete your settings, private notes, conditional lines and puzzle history? Your games, ratings and vacations stay: your opponents' records and the yearly allowance depend on them."
         );
         let yes = format!("kb:forget:{}", d.alice.id);
-        assert_eq!(question.custom_ids(), [yes.clone()]);
+        assert_eq!(question.custom_ids(), std::slice::from_ref(&yes));
         let message = question.message_id.expect("the question's message");
         let refused = d.click(&d.bob, message, &yes).await?;
         assert_eq!(

@@ -197,6 +197,8 @@ kaboom_testkit::dbtest! {
         assert_eq!(r.content().unwrap(), "You have tried every Atomic puzzle. Try another variant.");
         let r = puzzle_cmd(&d, &alice, "solve", vec![CommandOption::string("theme", "boom")]).await?;
         assert_eq!(r.content().unwrap(), "You have tried every Atomic puzzle with the theme 'boom'. Try another theme, or leave it out.");
+        let r = puzzle_cmd(&d, &alice, "solve", vec![CommandOption::integer("variant", 4)]).await?;
+        assert_eq!(r.content().unwrap(), "There are no Bombalot puzzles yet. Try another variant.");
         // A guessed id; then a retry by id, which is not rated.
         let r = puzzle_cmd(&d, &alice, "solve", vec![CommandOption::string("id", "zz9zz9")]).await?;
         assert_eq!(r.content().unwrap(), "There is no puzzle 'zz9zz9'. `/puzzle solve` gives you one.");
@@ -317,6 +319,37 @@ kaboom_testkit::dbtest! {
             "{}",
             post.content()
         );
+        d.stop().await;
+        Ok(())
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// A Beirut puzzle names the solver's carriers and the opponent's (BE-2: the solver
+    /// knows them, as in a study after the game), and its board marks only the solver's
+    /// own; the Boom that blows up the king solves it (BE-3, BE-4).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_beirut_puzzle_names_both_sides_carriers() -> Outcome {
+        let d = TestBot::start().await?;
+        let boom = StoredPuzzle {
+            variant: Variant::Beirut,
+            ..puzzle(
+                "bboom1",
+                "4k3/p4N2/8/8/8/8/8/4K3 w - - 0 1 1 f7 a7",
+                &["Boom@f7"],
+                &["boom", "king-blast", "one-move"],
+                1300.0,
+            )
+        };
+        add(&d, &[boom]).await;
+        let shown = puzzle_cmd(&d, &d.alice, "solve", vec![CommandOption::integer("variant", 1)]).await?;
+        assert_eq!(
+            shown.content().unwrap(),
+            "**Puzzle bboom1** · Beirut · rated 1300 · boom, king blast, one move\nYou play White: find the best move. Answer with `/puzzle move`.\nYour carriers: the knight on f7.\nBlack's carriers (you know them, as after the game): the pawn on a7."
+        );
+        let text = answer(&d, &d.alice, "Boom@f7").await?;
+        assert!(text.starts_with("**Boom@f7"), "{text}");
+        assert!(text.contains(" solves puzzle bboom1!\n"), "{text}");
         d.stop().await;
         Ok(())
     }

@@ -159,7 +159,7 @@ async fn send(
     let mut reply = poise::CreateReply::default()
         .content(text)
         .ephemeral(true)
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
+        .allowed_mentions(crate::messages::mentions::none());
     if let Some(png) = png {
         reply = reply.attachment(png);
     }

@@ -154,6 +154,7 @@ pub async fn me(
     required_permissions = "MANAGE_GUILD",
     default_member_permissions = "MANAGE_GUILD"
 )]
+#[allow(clippy::too_many_arguments)] // one argument per slash option
 pub async fn server(
     ctx: Context<'_>,
     #[description = "Timed games: remind at these shares of the time, e.g. 50,80"] shares: Option<

@@ -887,6 +887,10 @@ pub fn refusal(r: &Refusal) -> String {
                 variant.title()
             ),
         },
+        Refusal::NoPuzzles { variant } => format!(
+            "There are no {} puzzles yet. Try another variant.",
+            variant.title()
+        ),
         Refusal::UnknownPuzzle { id } => {
             format!("There is no puzzle '{id}'. `/puzzle solve` gives you one.")
         }
