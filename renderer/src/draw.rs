@@ -328,6 +328,32 @@ pub(crate) fn scene_with(
     options: &RenderOptions,
     ghost_opacity: f32,
 ) -> Scene {
+    scene_with_badges(board, last, options, ghost_opacity, &[])
+}
+
+/// A removed piece shown as a corner badge on a square without a [`LastAction`]
+/// removal behind it: the piece an explosion preview's ghost capturer took
+/// ([`crate::Ghost::taken`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct CornerBadge {
+    /// The square whose top-left corner (or the first free one) shows the badge.
+    pub(crate) square: Square,
+    /// The piece in the badge.
+    pub(crate) piece: kaboom_rules::Piece,
+    /// The cause whose mark colours the disc, as on the result board.
+    pub(crate) cause: Cause,
+}
+
+/// [`scene_with`] plus `badges`: removed pieces drawn as corner badges in the colour of
+/// their cause, as [`draw_removals`] draws the piece a destroyed capturer took, above
+/// the explosion preview's marks (which would otherwise cross them).
+pub(crate) fn scene_with_badges(
+    board: &BoardView,
+    last: Option<&LastAction>,
+    options: &RenderOptions,
+    ghost_opacity: f32,
+    badges: &[CornerBadge],
+) -> Scene {
     let geo = board.variant.geometry();
     let lay = Layout::new(geo, options.orientation, options.size);
     let pal = palette(options.theme);
@@ -364,6 +390,9 @@ pub(crate) fn scene_with(
         for r in &last.removals {
             used.insert((kind_index(r.piece.kind), r.piece.color.index()));
         }
+    }
+    for b in badges {
+        used.insert((kind_index(b.piece.kind), b.piece.color.index()));
     }
 
     // Defs: pieces and marks, all in a 100 x 100 box.
@@ -634,6 +663,18 @@ pub(crate) fn scene_with(
         let (x, y) = lay.origin(sq);
         let _ = write!(t, r##"<use xlink:href="#pv" {}/>"##, lay.place(x, y));
     }
+    // Badges of removed pieces not in `last` (a preview's ghost capturer's catch), in
+    // the corner the result board gives them (top left unless taken).
+    for b in badges {
+        if !geo.contains(b.square) {
+            continue;
+        }
+        let (x, y) = lay.origin(b.square);
+        let (cx, cy) = corners.take(b.square, Corner::TopLeft).centre();
+        let _ = write!(t, "<g {}>", lay.place(x, y));
+        piece_badge(&mut t, cx, cy, RemovalMark::of(b.cause).colour(), b.piece);
+        t.push_str("</g>");
+    }
 
     // Analysis arrows and rings, above everything.
     draw_arrows(&mut t, &options.arrows, &lay);
@@ -652,7 +693,7 @@ pub(crate) fn scene_with(
 /// square with several removals (an Atomic capture removes the taken piece and the
 /// capturer on one square) gets the strongest.
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Debug)]
-enum RemovalMark {
+pub(crate) enum RemovalMark {
     /// Exploded, or on a detonator's co-square (BA-7): a translucent blast.
     Explosion,
     /// Jumped over (BA-4): a violet cross.
@@ -664,7 +705,8 @@ enum RemovalMark {
 }
 
 impl RemovalMark {
-    fn of(cause: Cause) -> RemovalMark {
+    /// The mark of one cause.
+    pub(crate) fn of(cause: Cause) -> RemovalMark {
         match cause {
             Cause::Exploded | Cause::CoSquare => RemovalMark::Explosion,
             Cause::Jumped => RemovalMark::Jump,
