@@ -328,6 +328,32 @@ pub(crate) fn scene_with(
     options: &RenderOptions,
     ghost_opacity: f32,
 ) -> Scene {
+    scene_with_badges(board, last, options, ghost_opacity, &[])
+}
+
+/// A removed piece shown as a corner badge on a square without a [`LastAction`]
+/// removal behind it: the piece an explosion preview's ghost capturer took
+/// ([`crate::Ghost::taken`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct CornerBadge {
+    /// The square whose top-left corner (or the first free one) shows the badge.
+    pub(crate) square: Square,
+    /// The piece in the badge.
+    pub(crate) piece: kaboom_rules::Piece,
+    /// The cause whose mark colours the disc, as on the result board.
+    pub(crate) cause: Cause,
+}
+
+/// [`scene_with`] plus `badges`: removed pieces drawn as corner badges in the colour of
+/// their cause, as [`draw_removals`] draws the piece a destroyed capturer took, above
+/// the explosion preview's marks (which would otherwise cross them).
+pub(crate) fn scene_with_badges(
+    board: &BoardView,
+    last: Option<&LastAction>,
+    options: &RenderOptions,
+    ghost_opacity: f32,
+    badges: &[CornerBadge],
+) -> Scene {
     let geo = board.variant.geometry();
     let lay = Layout::new(geo, options.orientation, options.size);
     let pal = palette(options.theme);
@@ -364,6 +390,9 @@ pub(crate) fn scene_with(
         for r in &last.removals {
             used.insert((kind_index(r.piece.kind), r.piece.color.index()));
         }
+    }
+    for b in badges {
+        used.insert((kind_index(b.piece.kind), b.piece.color.index()));
     }
 
     // Defs: pieces and marks, all in a 100 x 100 box.
@@ -433,7 +462,7 @@ pub(crate) fn scene_with(
     }
     let _ = write!(s, r#"<path d="{dark}" fill="{}"/>"#, pal.dark);
 
-    // Goal squares (Bombalot, BA-2): a net, and the square's name.
+    // Goal squares (Bombalot, BA-2): a net, and the square's name beside it.
     if geo.goals {
         for sq in Geometry::GOAL_SQUARES {
             let (x, y) = lay.origin(sq);
@@ -453,22 +482,8 @@ pub(crate) fn scene_with(
                 );
             }
             let _ = write!(s, r#"<path d="{net}" fill="{}"/>"#, pal.goal_net);
-            // The label: large and outlined, legible at 260 px wide.
-            let label = text::path_data(
-                &sq.to_string(),
-                x + 6.0 * lay.k,
-                y + 36.0 * lay.k,
-                34.0 * lay.k,
-                Anchor::Start,
-            );
-            let _ = write!(
-                s,
-                r#"<path d="{label}" fill="{}" stroke="{}" stroke-width="{}" paint-order="stroke" stroke-linejoin="round"/>"#,
-                pal.header_text,
-                pal.frame,
-                n(5.0 * lay.k)
-            );
         }
+        draw_goal_labels(&mut s, &lay, &pal);
     }
 
     draw_coordinates(&mut s, &lay, &pal);
@@ -634,6 +649,18 @@ pub(crate) fn scene_with(
         let (x, y) = lay.origin(sq);
         let _ = write!(t, r##"<use xlink:href="#pv" {}/>"##, lay.place(x, y));
     }
+    // Badges of removed pieces not in `last` (a preview's ghost capturer's catch), in
+    // the corner the result board gives them (top left unless taken).
+    for b in badges {
+        if !geo.contains(b.square) {
+            continue;
+        }
+        let (x, y) = lay.origin(b.square);
+        let (cx, cy) = corners.take(b.square, Corner::TopLeft).centre();
+        let _ = write!(t, "<g {}>", lay.place(x, y));
+        piece_badge(&mut t, cx, cy, RemovalMark::of(b.cause).colour(), b.piece);
+        t.push_str("</g>");
+    }
 
     // Analysis arrows and rings, above everything.
     draw_arrows(&mut t, &options.arrows, &lay);
@@ -652,7 +679,7 @@ pub(crate) fn scene_with(
 /// square with several removals (an Atomic capture removes the taken piece and the
 /// capturer on one square) gets the strongest.
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Debug)]
-enum RemovalMark {
+pub(crate) enum RemovalMark {
     /// Exploded, or on a detonator's co-square (BA-7): a translucent blast.
     Explosion,
     /// Jumped over (BA-4): a violet cross.
@@ -664,7 +691,8 @@ enum RemovalMark {
 }
 
 impl RemovalMark {
-    fn of(cause: Cause) -> RemovalMark {
+    /// The mark of one cause.
+    pub(crate) fn of(cause: Cause) -> RemovalMark {
         match cause {
             Cause::Exploded | Cause::CoSquare => RemovalMark::Explosion,
             Cause::Jumped => RemovalMark::Jump,
@@ -1270,6 +1298,50 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
         let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_dim);
     }
 }
+
+/// Bombalot's goal labels (`d9`, `e9`, `d0`, `e0`; BA-2): each goal square's name in the
+/// frame beside it, on the side away from the other goal of its pair (left of the left
+/// one, right of the right one, whatever the orientation), level with the square's
+/// outer part (away from the board, so clear of the file letters). Outside the square,
+/// so a piece standing in the goal never covers it; in the coordinates' font, a little
+/// larger and in the header's bright colour, so that it reads at Discord's 260 px
+/// preview.
+fn draw_goal_labels(s: &mut String, lay: &Layout, pal: &Palette) {
+    let k = lay.k;
+    let size = GOAL_LABEL * k;
+    let cap = text::cap_height(size);
+    let sq = lay.sqf();
+    let mut d = String::new();
+    for goal in Geometry::GOAL_SQUARES {
+        let (x, y) = lay.origin(goal);
+        let partner = Geometry::GOAL_SQUARES
+            .into_iter()
+            .find(|g| *g != goal && g.rank() == goal.rank());
+        let left_of_partner = partner.is_some_and(|g| lay.origin(g).0 > x);
+        // Level with the square's outer part (30 % of the way down above the board,
+        // 70 % below it): below the board that keeps it clear of the c and f letters.
+        let outer = if y < lay.board_y { 0.3 } else { 0.7 };
+        let baseline = y + sq * outer + cap / 2.0;
+        let (lx, anchor) = if left_of_partner {
+            (x - GOAL_LABEL_GAP * k, Anchor::End)
+        } else {
+            (x + sq + GOAL_LABEL_GAP * k, Anchor::Start)
+        };
+        d.push_str(&text::path_data(
+            &goal.to_string(),
+            lx,
+            baseline,
+            size,
+            anchor,
+        ));
+    }
+    let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_text);
+}
+
+/// Size of a goal label, in design units (the coordinates are 28).
+const GOAL_LABEL: f32 = 32.0;
+/// Gap between a goal square and its label, in design units.
+const GOAL_LABEL_GAP: f32 = 10.0;
 
 fn draw_coordinates(s: &mut String, lay: &Layout, pal: &Palette) {
     let geo = lay.geo;

@@ -6,10 +6,16 @@
 //! marks, pieces, badges), with one more between the marks and the live pieces. A ghost
 //! is the piece's own sprite at [`GHOST_OPACITY`], drawn under any live piece that stands
 //! on the same square afterwards (e.g. a Nuke piece landing where one was removed).
+//!
+//! A capturer destroyed where it captured (Atomic AT-2, a Nuke or Beirut carrier, a
+//! Bomberman bomb taken) is drawn as the result board draws it: the capturer's ghost on
+//! the square, the piece it took as a corner badge (top left, in the colour of the
+//! square's strongest cause), so the preview shows that both go.
 
-use kaboom_rules::{BoardView, Piece, Removal, Square};
+use kaboom_rules::{BoardView, Cause, Piece, Removal, Square};
 use resvg::tiny_skia::Pixmap;
 
+use crate::draw::{CornerBadge, RemovalMark};
 use crate::{LastAction, RenderError, RenderOptions, draw, sprites};
 
 /// How opaque a ghost is: 0 (invisible) to 255 (a live piece). About 40 %: clearly a
@@ -17,29 +23,50 @@ use crate::{LastAction, RenderError, RenderOptions, draw, sprites};
 pub const GHOST_OPACITY: u8 = 102;
 
 /// A removed piece to draw as a ghost: what it was and where it stood when removed
-/// (a [`Removal`]'s square, ruling C-6).
+/// (a [`Removal`]'s square, ruling C-6), with the piece it took there if it was a
+/// capturer destroyed on the square where it captured.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct Ghost {
     /// The square it stood on.
     pub square: Square,
-    /// The piece.
+    /// The piece drawn as the ghost: the one that stood on the square, or the capturer
+    /// destroyed there when [`Ghost::taken`] is set.
     pub piece: Piece,
+    /// The piece the ghost's capturer took on this square (removed too), drawn as a
+    /// small corner badge over the ghost; `None` when only one piece went from here.
+    pub taken: Option<Piece>,
+    /// The strongest cause among the square's removals, as the result board marks it
+    /// (explosion, then jump, push off the board, capture): the badge's colour (an
+    /// Atomic capturer and its catch: [`Cause::Exploded`], orange).
+    pub cause: Cause,
 }
 
 impl Ghost {
-    /// The ghosts of an action's removals, in order, one per square: the first piece
-    /// removed from a square, the one that stood there before the action (an Atomic
-    /// capturer that explodes where it captured is the blast's centre, already marked).
+    /// The ghosts of an action's removals, one per square in the order the squares first
+    /// appear. A square with one removal gives that piece; a square with more (a capturer
+    /// destroyed where it captured: the taken piece is listed first, then the capturer)
+    /// gives the capturer as the ghost and the piece that stood there as
+    /// [`Ghost::taken`], as the result board draws it.
     pub fn from_removals(removed: &[Removal]) -> Vec<Ghost> {
         let mut out: Vec<Ghost> = Vec::new();
         for r in removed {
-            if out.iter().any(|g| g.square == r.square) {
-                continue;
+            match out.iter_mut().find(|g| g.square == r.square) {
+                Some(g) => {
+                    if g.taken.is_none() {
+                        g.taken = Some(g.piece);
+                        g.piece = r.piece;
+                    }
+                    if RemovalMark::of(r.cause) < RemovalMark::of(g.cause) {
+                        g.cause = r.cause;
+                    }
+                }
+                None => out.push(Ghost {
+                    square: r.square,
+                    piece: r.piece,
+                    taken: None,
+                    cause: r.cause,
+                }),
             }
-            out.push(Ghost {
-                square: r.square,
-                piece: r.piece,
-            });
         }
         out
     }
@@ -49,8 +76,10 @@ impl Ghost {
 /// translucent on their squares above the marks and below the pieces, each under the
 /// "would be removed" mark of [`RenderOptions::preview`]. `board` is the position *after*
 /// the action as the viewer may see it; `last` highlights the action's squares (its
-/// `removed` squares get no blast mark here: a blast would hide the ghost). With no ghosts
-/// the picture equals [`crate::render_png`]'s.
+/// `removed` squares get no blast mark here: a blast would hide the ghost). A ghost with
+/// [`Ghost::taken`] also gets the taken piece as a corner badge above the preview mark,
+/// as the result board shows a destroyed capturer. With no ghosts the picture equals
+/// [`crate::render_png`]'s.
 ///
 /// # Errors
 /// As [`crate::render_png`].
@@ -78,7 +107,18 @@ pub fn render_png_with_ghosts(
             options.preview.push(g.square);
         }
     }
-    let scene = draw::scene(board, last.as_ref(), &options);
+    let badges: Vec<CornerBadge> = ghosts
+        .iter()
+        .filter_map(|g| {
+            g.taken.map(|piece| CornerBadge {
+                square: g.square,
+                piece,
+                cause: g.cause,
+            })
+        })
+        .collect();
+    let scene =
+        draw::scene_with_badges(board, last.as_ref(), &options, draw::GHOST_OPACITY, &badges);
     let (width, height) = (scene.layout.width, scene.layout.height);
     let geo = board.variant.geometry();
     let key = (
@@ -156,10 +196,15 @@ mod tests {
             plain
         );
         let ghosts = Ghost::from_removals(&ply.removed);
-        assert!(
-            ghosts
-                .iter()
-                .any(|g| g.piece == Piece::new(Color::Black, Kind::Pawn))
+        // One ghost on d5: the exploded capturer, with the pawn it took as its badge.
+        assert_eq!(
+            ghosts,
+            vec![Ghost {
+                square: "d5".parse().unwrap(),
+                piece: Piece::new(Color::White, Kind::Pawn),
+                taken: Some(Piece::new(Color::Black, Kind::Pawn)),
+                cause: kaboom_rules::Cause::Exploded,
+            }]
         );
         let with = render_png_with_ghosts(&board, Some(&last), &options, &ghosts).unwrap();
         let (w, channels, a) = decode(&plain);

@@ -2,7 +2,7 @@
 //! orientation, sizes and determinism.
 
 use crate::common::*;
-use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
+use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg, square_box};
 use kaboom_rules::{AnyGame, Color, GameOptions, Square, Variant, Viewer};
 
 fn png_size(png: &[u8]) -> (u32, u32) {
@@ -329,24 +329,110 @@ fn small_marks_are_legible_at_260_px() {
         "capture badge: {area} px, contrast {contrast}"
     );
 
-    // Bombalot's goal labels: the label's corner of a goal square has light text on
-    // the green goal at 260 px (downscaled luminance range within the corner).
+    // Bombalot's goal labels: light text on the dark frame beside each goal square at
+    // 260 px (downscaled luminance range within the label's area).
     let bombalot = board(Variant::Bombalot, "wT@a1 bT@h8");
     let (w, _, luma) = downscaled_luma(&png(&bombalot, None), 260);
-    // At 260 px: squares of 30 px, the board 15 px from the left, the goal band from
-    // y = 30 (below the 25 px header and a 5 px margin); d9's label sits in its top-left.
-    let corner: Vec<f32> = (30..46)
-        .flat_map(|y| (105..128).map(move |x| (x, y)))
+    let (x0, x1, y0, y1) = goal_label_area(&o, sq("d9"), 260);
+    let area: Vec<f32> = (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
         .map(|(x, y)| luma[y * w + x])
         .collect();
-    let max = corner.iter().cloned().fold(f32::MIN, f32::max);
-    let min = corner.iter().cloned().fold(f32::MAX, f32::min);
-    let label_pixels = corner.iter().filter(|&&v| v > 180.0).count();
-    // The label before that (22 units, no outline): contrast 171, 22 light pixels;
-    // now 197 and 30.
+    let max = area.iter().cloned().fold(f32::MIN, f32::max);
+    let min = area.iter().cloned().fold(f32::MAX, f32::min);
+    let label_pixels = area.iter().filter(|&&v| v > 180.0).count();
+    // The label inside the goal square's corner (34 units, outlined), where a piece in
+    // the goal covered it: contrast 197, 30 light pixels; beside the square on the
+    // frame (32 units, no outline needed): 198 and 31.
     assert!(max - min >= 185.0, "goal label contrast {}", max - min);
     assert!(
         label_pixels >= 15,
         "goal labels: {label_pixels} light pixels"
     );
+}
+
+/// Where a Bombalot goal square's label is drawn in a picture scaled to `width` pixels
+/// wide, as `(x0, x1, y0, y1)` (exclusive ends): the frame one square wide beside the
+/// goal square, on the side away from the other goal of its pair, as high as the square.
+fn goal_label_area(o: &RenderOptions, goal: Square, width: usize) -> (usize, usize, usize, usize) {
+    let (x, y, side) = square_box(Variant::Bombalot, o, goal).unwrap();
+    let partner = Square::new(7 - goal.file(), goal.rank()).unwrap();
+    let (px, _, _) = square_box(Variant::Bombalot, o, partner).unwrap();
+    let s = width as f32 / o.size as f32;
+    let x0 = if x < px { x - side } else { x + side };
+    let scaled = |v: u32| (v as f32 * s).round() as usize;
+    (scaled(x0), scaled(x0 + side), scaled(y), scaled(y + side))
+}
+
+/// Bombalot's goal labels (BA-2, C-1: d9, e9, d0, e0) stay readable with pieces in the
+/// goals, from both sides: they stand in the frame beside their squares, so pieces in
+/// all four goals change pixels inside the goal squares only, and each label's area
+/// holds light text at Discord's 260 px preview width, the same with and without them.
+#[test]
+fn goal_labels_stay_visible_with_pieces_in_the_goals() {
+    let goals = squares("d9 e9 d0 e0");
+    let empty = board(Variant::Bombalot, "wI@a1 bI@h8");
+    let full = board(Variant::Bombalot, "wI@a1 bI@h8 wT@d9 wA@e9 bT@d0 bST@e0");
+    for orientation in [Orientation::White, Orientation::Black] {
+        let o = RenderOptions {
+            orientation,
+            ..RenderOptions::default()
+        };
+        let (a, b) = (
+            render_png(&empty, None, &o).unwrap(),
+            render_png(&full, None, &o).unwrap(),
+        );
+        // Every clear change is inside a goal square.
+        let boxes: Vec<(u32, u32, u32)> = goals
+            .iter()
+            .map(|&g| square_box(Variant::Bombalot, &o, g).unwrap())
+            .collect();
+        let (w, _, pa) = rgba(&a);
+        let (_, _, pb) = rgba(&b);
+        let mut changed = 0usize;
+        for (i, (p, q)) in pa.chunks_exact(4).zip(pb.chunks_exact(4)).enumerate() {
+            if (0..3).all(|c| p[c].abs_diff(q[c]) <= 40) {
+                continue;
+            }
+            let (x, y) = ((i % w) as u32, (i / w) as u32);
+            assert!(
+                boxes
+                    .iter()
+                    .any(|&(bx, by, side)| (bx..bx + side).contains(&x)
+                        && (by..by + side).contains(&y)),
+                "{orientation:?}: pixel ({x}, {y}) changed outside the goal squares"
+            );
+            changed += 1;
+        }
+        assert!(changed > 1000, "{orientation:?}: the goal pieces show");
+        // Each label: light text on the frame beside its square at 260 px.
+        let (lw, _, luma_a) = downscaled_luma(&a, 260);
+        let (_, _, luma_b) = downscaled_luma(&b, 260);
+        for &goal in &goals {
+            let (x0, x1, y0, y1) = goal_label_area(&o, goal, 260);
+            let area = |luma: &[f32]| -> Vec<f32> {
+                (y0..y1)
+                    .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                    .map(|(x, y)| luma[y * lw + x])
+                    .collect()
+            };
+            let (with, without) = (area(&luma_b), area(&luma_a));
+            // The indexed palette may move a pixel by a shade, no more.
+            let moved = with
+                .iter()
+                .zip(&without)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0f32, f32::max);
+            assert!(
+                moved <= 8.0,
+                "{orientation:?}: {goal}'s label changed by {moved}"
+            );
+            let light = with.iter().filter(|&&v| v > 180.0).count();
+            let dark = with.iter().filter(|&&v| v < 70.0).count();
+            assert!(
+                light >= 15 && dark >= 100,
+                "{orientation:?}: {goal}'s label: {light} light pixels on {dark} dark"
+            );
+        }
+    }
 }
