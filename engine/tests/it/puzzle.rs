@@ -241,8 +241,7 @@ fn sampled_shipped_puzzles_reverify() {
         let set = shipped(variant);
         let step = (set.len() / 5).max(1);
         for p in set.iter().step_by(step).take(5) {
-            reverify(p, deeper(variant))
-                .unwrap_or_else(|e| panic!("{} {}: {e}", variant, p.id));
+            reverify(p, deeper(variant)).unwrap_or_else(|e| panic!("{} {}: {e}", variant, p.id));
         }
     }
 }
