@@ -6,7 +6,9 @@
 //!
 //! Flags (defaults from `GenerateOptions::for_variant`): `--games N`, `--scan-nodes N`,
 //! `--verify-nodes N`, `--confirm-nodes N` (0 for no confirmation), `--max-plies N`,
-//! `--levels A,B` (the self-play levels, e.g. `1,2`).
+//! `--levels A,B` (the self-play levels, e.g. `1,2`), `--random-plies A,B` (the fewest and
+//! most random opening plies), `--quiet-opening true|false` (random plies that remove
+//! nothing), `--trigger blunder|forced-win` (`Trigger`).
 //! Progress and the report go to stderr; without `--out` the puzzles go to stdout.
 
 #[path = "../tools/cli.rs"]
@@ -15,7 +17,7 @@ mod cli;
 use std::io::Write;
 
 use kaboom_engine::Level;
-use kaboom_engine::puzzle::{GenerateOptions, generate};
+use kaboom_engine::puzzle::{GenerateOptions, Trigger, generate};
 use kaboom_rules::Variant;
 
 fn number<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
@@ -57,6 +59,26 @@ fn main() {
             .map(|l| l.parse().unwrap_or_else(|e| panic!("{e}")))
             .collect();
         options.levels = [parsed[0], *parsed.last().expect("a level")];
+    }
+    if let Some(plies) = cli::flag(&args, "--random-plies") {
+        let parsed: Vec<usize> = plies
+            .split(',')
+            .map(|n| {
+                n.parse()
+                    .unwrap_or_else(|_| panic!("--random-plies takes A,B"))
+            })
+            .collect();
+        options.random_plies = [parsed[0], *parsed.last().expect("a number")];
+    }
+    if let Some(quiet) = cli::flag(&args, "--quiet-opening") {
+        options.quiet_opening = quiet == "1" || quiet == "true";
+    }
+    if let Some(trigger) = cli::flag(&args, "--trigger") {
+        options.trigger = match trigger.as_str() {
+            "blunder" => Trigger::Blunder,
+            "forced-win" => Trigger::BlunderOrForcedWin,
+            _ => panic!("--trigger takes blunder or forced-win"),
+        };
     }
     eprintln!("options: {options:?}; load {}", cli::load());
     let report = generate(&options, |p| {

@@ -67,6 +67,52 @@ pub fn play(
     random_plies: usize,
     max_plies: usize,
 ) -> ArenaGame {
+    play_with(
+        variant,
+        white,
+        black,
+        seed,
+        Opening::Random(random_plies),
+        max_plies,
+    )
+}
+
+/// How the first plies of an arena game are chosen ([`play_with`]).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Opening {
+    /// This many plies of uniformly random legal actions.
+    Random(usize),
+    /// This many plies of random actions that remove no piece (C-6) of either colour (any
+    /// legal action where every one removes something); a [`Player::Random`] side plays
+    /// uniformly random actions after them. Varied openings that keep the material, where a
+    /// uniformly random action often sets off one's own bomb (BM-5, BA-9) or co-squares
+    /// (BA-7).
+    Quiet(usize),
+}
+
+impl Opening {
+    fn plies(self) -> usize {
+        match self {
+            Opening::Random(n) | Opening::Quiet(n) => n,
+        }
+    }
+}
+
+/// [`play`] with the opening chosen by `opening`: an engine side plays the opening's
+/// random actions for its first plies, then its level. `Opening::Random(n)` plays exactly
+/// as [`play`] with `random_plies` = `n`.
+///
+/// # Panics
+/// If the engine returns an action the rules refuse (a bug this is meant to catch).
+pub fn play_with(
+    variant: Variant,
+    white: Player,
+    black: Player,
+    seed: u64,
+    opening: Opening,
+    max_plies: usize,
+) -> ArenaGame {
+    let random_plies = opening.plies();
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut game = AnyGame::new(variant, GameOptions::default()).expect("default options");
     let mut designations = Vec::new();
@@ -106,7 +152,11 @@ pub fn play(
                     .best
             }
             _ => {
-                let legal = game.legal_actions(Viewer::player(game.turn()));
+                let mut legal = game.legal_actions(Viewer::player(game.turn()));
+                let quiet = matches!(opening, Opening::Quiet(_)) && plies.len() < random_plies;
+                if quiet && legal.iter().any(|a| a.removed.is_empty()) {
+                    legal.retain(|a| a.removed.is_empty());
+                }
                 legal[rng.usize(..legal.len())].san.clone()
             }
         };

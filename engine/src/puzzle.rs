@@ -64,6 +64,30 @@
 //! where `d` is the depth (plies) of the first iteration from which the engine kept
 //! preferring the first move (a move seen at depth 1 is easy; one the engine needed 7 plies
 //! for is not).
+//!
+//! # Generation
+//!
+//! [`generate`] plays engine self-play games, scans every position for candidates
+//! ([`candidates_with`]) and verifies each new one ([`verify`], then [`reverify`] at a deeper
+//! budget). The settings differ by variant ([`GenerateOptions::for_variant`]); the criteria
+//! above do not.
+//!
+//! - Atomic, Beirut, Nuke: levels 1 against 2, the first 2 to 8 plies uniformly random,
+//!   [`Trigger::Blunder`] (lichess-puzzler's: a blunder's punishment).
+//! - Bomberman Chess, Bombalot: levels 2 against 3, the first 2 to 8 plies random among the
+//!   actions that remove nothing ([`arena::Opening::Quiet`]), [`Trigger::BlunderOrForcedWin`].
+//!   With the Atomic settings these variants gave no puzzles: a uniformly random opening
+//!   ply often sets off one's own bomb (BM-5: `Oxa1` takes the a2 pawn and the b1 rook with
+//!   it) or co-squares (BA-7: `b1-a3` removes one's own imitator), so most games were lost
+//!   for one side from the first plies, and levels 1 and 2 (1,000 and 600 nodes on these
+//!   boards) then cannot convert: the games ran to the ply limit through positions that are
+//!   won in many ways (`several-winning-moves`), and the rare swing the scan saw was of the
+//!   same kind. In balanced games between levels 2 and 3 many games are decided, and the
+//!   position where the winner plays the decisive move often has a single winning action
+//!   (the only mate, the only second piece into the goal); the scan sees that forced win already a
+//!   few plies earlier, so the `Blunder` trigger, which only takes a forced win that the
+//!   opponent's last move opened, skipped it; `BlunderOrForcedWin` takes every position
+//!   with a forced win, each verified as above.
 
 use std::collections::{BTreeMap, HashSet};
 use std::time::{Duration, Instant};
@@ -474,9 +498,10 @@ pub struct Candidate {
 /// opponent's last move, its winning chances having grown by at least [`GAP`]
 /// (lichess-puzzler's trigger: a blunder's punishment), or when it has a forced win there
 /// that it did not have before the opponent's last move (a blunder in a won position, which
-/// lichess-puzzler skips: here it gives king-blast and mate puzzles). Positions with fewer than two legal
-/// actions, finished positions and the first two plies are skipped. Verify each with
-/// [`verify_fen`] at a deeper budget.
+/// lichess-puzzler skips: here it gives king-blast and mate puzzles) ([`Trigger::Blunder`];
+/// [`candidates_with`] takes other triggers). Positions with fewer than two legal actions,
+/// finished positions and the first two plies are skipped. Verify each with [`verify_fen`]
+/// at a deeper budget.
 ///
 /// # Errors
 /// [`PuzzleError::CarriersUnknown`] when a side has not chosen its carriers or the game
@@ -485,10 +510,36 @@ pub fn candidates_from_game(
     game: &AnyGame,
     scan_nodes: u64,
 ) -> Result<Vec<Candidate>, PuzzleError> {
+    candidates_with(game, scan_nodes, Trigger::Blunder)
+}
+
+/// Which positions of a game [`candidates_with`] takes.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Trigger {
+    /// [`candidates_from_game`]'s: the side to move wins after a blunder (a gain of at
+    /// least [`GAP`] to at least [`WINNING`]), or has a forced win it did not have before
+    /// the opponent's last move.
+    Blunder,
+    /// As `Blunder`, and also every position where the side to move has a forced win at the
+    /// scan budget, had it before the opponent's move or not: in Bomberman Chess and
+    /// Bombalot the scan sees the forced win plies before the one move that realises it
+    /// (the mate, the goal), which `Blunder` then skips.
+    BlunderOrForcedWin,
+}
+
+/// [`candidates_from_game`] with the given [`Trigger`].
+///
+/// # Errors
+/// As [`candidates_from_game`].
+pub fn candidates_with(
+    game: &AnyGame,
+    scan_nodes: u64,
+    trigger: Trigger,
+) -> Result<Vec<Candidate>, PuzzleError> {
     if !game.awaiting_designation().is_empty() || carriers_hidden(game) {
         return Err(PuzzleError::CarriersUnknown);
     }
-    Ok(crate::dispatch!(game, g => scan_game(g, scan_nodes)))
+    Ok(crate::dispatch!(game, g => scan_game(g, scan_nodes, trigger)))
 }
 
 /// Everything [`generate`] needs; the same options give the same puzzles.
@@ -514,6 +565,14 @@ pub struct GenerateOptions {
     /// The engine levels of the self-play games: game `g` has White at `levels[g % 2]` and
     /// Black at the other.
     pub levels: [Level; 2],
+    /// The fewest and the most random plies opening each self-play game (each game draws its
+    /// number between them).
+    pub random_plies: [usize; 2],
+    /// Whether the opening's random plies are chosen among actions that remove no piece
+    /// ([`arena::Opening::Quiet`]) rather than among all ([`arena::Opening::Random`]).
+    pub quiet_opening: bool,
+    /// Which positions of a game are verified ([`candidates_with`]).
+    pub trigger: Trigger,
 }
 
 impl GenerateOptions {
@@ -521,11 +580,15 @@ impl GenerateOptions {
     /// sized for about a quarter of an hour of one core per variant: Atomic scans at 5,000
     /// nodes per position, verifies at 60,000 per search and confirms at 120,000, in games of
     /// at most 160 plies; Beirut and Nuke 1,500, 40,000 and 80,000 (their positions cost
-    /// twice as much), games of at most 120 plies; Bomberman Chess and Bombalot 800, 10,000
-    /// and 20,000 (six times as much), 120 plies. Levels 1 and 2; 300 puzzles, at most 2,000
-    /// games.
+    /// twice as much), games of at most 120 plies; all three with levels 1 and 2, 2 to 8
+    /// uniformly random opening plies and [`Trigger::Blunder`]. Bomberman Chess and Bombalot
+    /// (positions six times as costly as Atomic's): 800, 20,000 and 40,000, 120 plies, levels
+    /// 2 and 3, 2 to 8 quiet random opening plies and [`Trigger::BlunderOrForcedWin`] (module
+    /// docs, "Generation"); measured about 8 puzzles per minute of one core in Bomberman
+    /// Chess and 18 in Bombalot. 300 puzzles, at most 2,000 games.
     pub fn for_variant(variant: Variant, seed: u64) -> GenerateOptions {
         let (scan_nodes, verify_nodes, max_plies) = default_budget(variant);
+        let large = matches!(variant, Variant::Bomberman | Variant::Bombalot);
         GenerateOptions {
             variant,
             seed,
@@ -535,7 +598,18 @@ impl GenerateOptions {
             verify_nodes,
             confirm_nodes: Some(confirm_nodes(variant)),
             max_plies,
-            levels: [Level::One, Level::Two],
+            levels: if large {
+                [Level::Two, Level::Three]
+            } else {
+                [Level::One, Level::Two]
+            },
+            random_plies: [2, 8],
+            quiet_opening: large,
+            trigger: if large {
+                Trigger::BlunderOrForcedWin
+            } else {
+                Trigger::Blunder
+            },
         }
     }
 }
@@ -545,7 +619,7 @@ const fn default_budget(variant: Variant) -> (u64, u64, usize) {
     match variant {
         Variant::Atomic => (5_000, 60_000, 160),
         Variant::Beirut | Variant::Nuke => (1_500, 40_000, 120),
-        Variant::Bomberman | Variant::Bombalot => (800, 10_000, 120),
+        Variant::Bomberman | Variant::Bombalot => (800, 20_000, 120),
     }
 }
 
@@ -587,10 +661,11 @@ pub struct GenerationReport {
     pub elapsed: Duration,
 }
 
-/// Generates puzzles from engine self-play: games between level 1 and level 2 (alternating
-/// colours; the first 2 to 8 plies random, for varied openings; carriers chosen by
-/// [`crate::choose_carriers`]), each scanned for candidates ([`candidates_from_game`] at
-/// `scan_nodes`), each new candidate position verified ([`verify`] at `verify_nodes`) and
+/// Generates puzzles from engine self-play: games between `levels` (alternating colours; the
+/// first `random_plies` plies random, quiet ones with `quiet_opening`, for varied openings;
+/// carriers chosen by [`crate::choose_carriers`]), each scanned for candidates
+/// ([`candidates_with`] at `scan_nodes` with `trigger`), each new candidate position
+/// verified ([`verify`] at `verify_nodes`) and
 /// confirmed ([`reverify`] at `confirm_nodes`), until `target` puzzles or `games` games.
 /// Ids are extended past 6 characters where two positions share a prefix. `progress`
 /// hears after each game. Pure and single-threaded; reproducible from the options.
@@ -614,13 +689,19 @@ pub fn generate(
         let seed = rng.u64(..);
         let [a, b] = options.levels.map(Player::Engine);
         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-        let random_plies = 2 + (seed % 7) as usize;
-        let played = arena::play(
+        let [fewest, most] = options.random_plies;
+        let random_plies = fewest + (seed % (most.saturating_sub(fewest) as u64 + 1)) as usize;
+        let opening = if options.quiet_opening {
+            arena::Opening::Quiet(random_plies)
+        } else {
+            arena::Opening::Random(random_plies)
+        };
+        let played = arena::play_with(
             options.variant,
             white,
             black,
             seed,
-            random_plies,
+            opening,
             options.max_plies,
         );
         report.games += 1;
@@ -628,7 +709,8 @@ pub fn generate(
             continue;
         };
         report.positions += game.ply_count() + 1;
-        let candidates = candidates_from_game(&game, options.scan_nodes).unwrap_or_default();
+        let candidates =
+            candidates_with(&game, options.scan_nodes, options.trigger).unwrap_or_default();
         for candidate in candidates {
             report.candidates += 1;
             let result = if seen.contains(&candidate.fen) {
@@ -1052,7 +1134,7 @@ fn rating(solver_moves: usize, settled: u32, legal: usize, quiet: bool, sacrific
 }
 
 /// [`candidates_from_game`] on a typed game.
-fn scan_game<P: Position>(game: &Game<P>, scan_nodes: u64) -> Vec<Candidate> {
+fn scan_game<P: Position>(game: &Game<P>, scan_nodes: u64, trigger: Trigger) -> Vec<Candidate> {
     let variant = P::VARIANT;
     let total = game.plies().len();
     let positions: Vec<P> = (0..=total)
@@ -1084,7 +1166,8 @@ fn scan_game<P: Position>(game: &Game<P>, scan_nodes: u64) -> Vec<Candidate> {
         // A blunder's punishment: from not winning to winning; or, in a won position, a
         // forced win that was not there before the opponent's move.
         let swung = before < WINNING && now - before >= GAP;
-        let opened = is_win(found.score) && before < 1.0;
+        let opened =
+            is_win(found.score) && (before < 1.0 || trigger == Trigger::BlunderOrForcedWin);
         if i < 2 || actions < 2 || now < WINNING || !(swung || opened) {
             continue;
         }

@@ -85,3 +85,46 @@ fn arena_games_replay_from_their_record() {
         assert_eq!(game.ply_count(), arena.plies.len());
     }
 }
+
+/// A quiet opening's random plies remove nothing, in the variants where a random action
+/// often sets off one's own bomb (BM-5) or co-squares (BA-7); `Opening::Random` plays as
+/// `play` (the shipped puzzle sets are reproducible from their command).
+#[test]
+fn quiet_openings_remove_nothing() {
+    use kaboom_engine::arena::{Opening, play_with};
+    use kaboom_rules::{AnyGame, GameOptions};
+    for variant in [Variant::Bomberman, Variant::Bombalot] {
+        for seed in 0..6 {
+            let arena = play_with(
+                variant,
+                Player::Engine(Level::One),
+                Player::Engine(Level::One),
+                seed,
+                Opening::Quiet(8),
+                8,
+            );
+            let mut game = AnyGame::new(variant, GameOptions::default()).unwrap();
+            for text in &arena.plies {
+                let record = game.play(None, text).unwrap();
+                assert!(record.removed.is_empty(), "{variant:?} seed {seed}: {text}");
+            }
+        }
+    }
+    let a = play(
+        Variant::Atomic,
+        Player::Engine(Level::One),
+        Player::Random,
+        3,
+        5,
+        30,
+    );
+    let b = play_with(
+        Variant::Atomic,
+        Player::Engine(Level::One),
+        Player::Random,
+        3,
+        Opening::Random(5),
+        30,
+    );
+    assert_eq!(a.plies, b.plies);
+}

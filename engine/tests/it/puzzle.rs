@@ -1,6 +1,7 @@
 //! Puzzles (`kaboom_engine::puzzle`): a planted tactic per variant found with its solution
 //! and themes, refusals (two winning moves, no win), the JSON line and id, tampered
-//! puzzles refused, and the shipped set (`data/puzzles/*.jsonl`) re-verified.
+//! puzzles refused, the candidate triggers, and the shipped set (`data/puzzles/*.jsonl`)
+//! re-verified.
 
 use std::time::Instant;
 
@@ -280,4 +281,29 @@ fn theme_names_are_their_serialized_forms() {
             serde_json::Value::String(theme.name().to_string())
         );
     }
+}
+
+/// BM-9's problem with the black rook on f8: White can mate at once (`Og8#`), plays
+/// `Ri4` instead, and Black, lost whatever it plays, answers `Kj8`. White still has a
+/// forced win at ply 2, but Black's move did not open it, so `Trigger::Blunder` skips the
+/// position and `Trigger::BlunderOrForcedWin` takes it.
+#[test]
+fn the_forced_win_trigger_takes_a_win_that_was_there_before() {
+    use kaboom_engine::puzzle::{Trigger, candidates_from_game, candidates_with};
+    use kaboom_rules::AnyGame;
+    let fen = "5r2k1/6O3/7K2/10/9R/10/10/10 w - - 0 1";
+    let mut game = AnyGame::from_fen(Variant::Bomberman, fen).unwrap();
+    for text in ["j4i4", "i8j8", "i4j4", "j8i8"] {
+        game.play(None, text).unwrap();
+    }
+    let blunder = candidates_from_game(&game, 2_000).unwrap();
+    assert!(blunder.iter().all(|c| c.ply != 2), "{blunder:?}");
+    let forced = candidates_with(&game, 2_000, Trigger::BlunderOrForcedWin).unwrap();
+    let at_2 = forced
+        .iter()
+        .find(|c| c.ply == 2)
+        .expect("ply 2 is a candidate");
+    assert_eq!(at_2.chances, 1.0);
+    // Every position the blunder trigger takes, the other takes too.
+    assert!(blunder.iter().all(|c| forced.contains(c)));
 }
