@@ -448,22 +448,16 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "puzzle solve",
-        "a puzzle of a variant (and theme) near your puzzle rating, that only you see; answer with `/puzzle move`.",
+        "a puzzle near your puzzle rating, only for you.",
     ),
-    (
-        "puzzle move",
-        "your move in your puzzle: the right one plays the reply, a wrong one shows why.",
-    ),
+    ("puzzle move", "answer your puzzle."),
     ("puzzle daily", "today's puzzle of this server."),
-    (
-        "puzzle rating",
-        "your puzzle ratings and streaks per variant.",
-    ),
+    ("puzzle rating", "your puzzle ratings and streaks."),
     ("privacy show", "what Kaboom keeps about you."),
-    ("privacy export", "all of it as a file only you see."),
+    ("privacy export", "all of it as a file."),
     (
         "privacy delete",
-        "delete your settings, private notes, conditional lines and puzzle history (you confirm first).",
+        "delete your settings, notes, conditional lines and puzzle history.",
     ),
 ];
 
