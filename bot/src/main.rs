@@ -359,7 +359,8 @@ fn puzzles_from_database(
         let found =
             tokio::task::spawn_blocking(move || cli::puzzles::from_games(&games, variant, target))
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.to_string())?
+                .puzzles;
         let services = kaboom_service::Services::new(
             db.clone(),
             std::sync::Arc::new(kaboom_domain::clock::SystemClock),

@@ -645,7 +645,7 @@ pub struct GenerateProgress {
 }
 
 /// What a generation produced.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GenerationReport {
     /// The puzzles, in the order found.
     pub puzzles: Vec<Puzzle>,
@@ -674,18 +674,10 @@ pub fn generate(
     mut progress: impl FnMut(&GenerateProgress),
 ) -> GenerationReport {
     let started = Instant::now();
-    let mut report = GenerationReport {
-        puzzles: Vec::new(),
-        games: 0,
-        positions: 0,
-        candidates: 0,
-        rejections: BTreeMap::new(),
-        elapsed: Duration::ZERO,
-    };
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut ids: HashSet<String> = HashSet::new();
+    let mut report = GenerationReport::default();
+    let mut found = Found::default();
     let mut rng = fastrand::Rng::with_seed(options.seed);
-    'games: for g in 0..options.games {
+    for g in 0..options.games {
         let seed = rng.u64(..);
         let [a, b] = options.levels.map(Player::Engine);
         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
@@ -708,38 +700,81 @@ pub fn generate(
         let Some(game) = replay(options.variant, &played) else {
             continue;
         };
-        report.positions += game.ply_count() + 1;
-        let candidates =
-            candidates_with(&game, options.scan_nodes, options.trigger).unwrap_or_default();
-        for candidate in candidates {
-            report.candidates += 1;
-            let result = if seen.contains(&candidate.fen) {
-                Err(Rejection::Duplicate)
-            } else {
-                seen.insert(candidate.fen.clone());
-                accept(&candidate.fen, options)
-            };
-            match result {
-                Ok(mut puzzle) => {
-                    let mut len = 6;
-                    while ids.contains(&puzzle.id) && len < 13 {
-                        len += 1;
-                        puzzle.id = puzzle_id(puzzle.variant, &puzzle.fen, len);
-                    }
-                    ids.insert(puzzle.id.clone());
-                    report.puzzles.push(puzzle);
-                    if report.puzzles.len() >= options.target {
-                        progress(&snapshot(&report, started));
-                        break 'games;
-                    }
-                }
-                Err(rejection) => *report.rejections.entry(rejection.name()).or_default() += 1,
-            }
-        }
+        let reached = harvest(&game, options, &mut found, &mut report);
         progress(&snapshot(&report, started));
+        if reached {
+            break;
+        }
     }
     report.elapsed = started.elapsed();
     report
+}
+
+/// Puzzles in finished games (a database's, `kaboom puzzles generate --database`): each
+/// game scanned and its new candidates verified and confirmed exactly as [`generate`] does
+/// with its self-play games (`options`' budgets and trigger; positions seen twice and ids
+/// made unique the same way), until `target` puzzles. `options.seed`, `games`, `levels`,
+/// `random_plies` and `quiet_opening` are not used: the games are given. Games whose
+/// carriers are hidden or not chosen are skipped.
+pub fn generate_from_games(games: &[AnyGame], options: &GenerateOptions) -> GenerationReport {
+    let started = Instant::now();
+    let mut report = GenerationReport::default();
+    let mut found = Found::default();
+    for game in games {
+        report.games += 1;
+        if harvest(game, options, &mut found, &mut report) {
+            break;
+        }
+    }
+    report.elapsed = started.elapsed();
+    report
+}
+
+/// The positions and ids a generation has already taken.
+#[derive(Default)]
+struct Found {
+    /// Candidate positions already verified (or rejected).
+    seen: HashSet<String>,
+    /// Ids given so far.
+    ids: HashSet<String>,
+}
+
+/// Scans `game` for candidates ([`candidates_with`] at `options.scan_nodes` with its
+/// trigger) and verifies each new one ([`accept`]) into `report`; returns whether
+/// `options.target` puzzles are reached.
+fn harvest(
+    game: &AnyGame,
+    options: &GenerateOptions,
+    found: &mut Found,
+    report: &mut GenerationReport,
+) -> bool {
+    report.positions += game.ply_count() + 1;
+    let candidates = candidates_with(game, options.scan_nodes, options.trigger).unwrap_or_default();
+    for candidate in candidates {
+        report.candidates += 1;
+        let result = if found.seen.contains(&candidate.fen) {
+            Err(Rejection::Duplicate)
+        } else {
+            found.seen.insert(candidate.fen.clone());
+            accept(&candidate.fen, options)
+        };
+        match result {
+            Ok(mut puzzle) => {
+                let mut len = 6;
+                while found.ids.contains(&puzzle.id) && len < 13 {
+                    len += 1;
+                    puzzle.id = puzzle_id(puzzle.variant, &puzzle.fen, len);
+                }
+                found.ids.insert(puzzle.id.clone());
+                report.puzzles.push(puzzle);
+                if report.puzzles.len() >= options.target {
+                    return true;
+                }
+            }
+            Err(rejection) => *report.rejections.entry(rejection.name()).or_default() += 1,
+        }
+    }
+    false
 }
 
 fn snapshot(report: &GenerationReport, started: Instant) -> GenerateProgress {

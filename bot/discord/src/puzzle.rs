@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 
 use crate::messages::puzzles as words;
 use crate::types::Error;
-use kaboom_rules::Viewer;
+use kaboom_rules::{AnyGame, Color, Viewer};
 use kaboom_service::Services;
 use kaboom_service::puzzles::PuzzleView;
 
@@ -16,13 +16,7 @@ use kaboom_service::puzzles::PuzzleView;
 /// [`Error::Paint`] when the picture is not drawn; [`Error::Service`] when the pool is
 /// closed.
 pub async fn paint(services: &Services, view: &PuzzleView) -> Result<Vec<u8>, Error> {
-    let game = view.game.clone();
-    let solver = view.solver;
-    let painter = services.painter().clone();
-    Ok(services
-        .cpu()
-        .run(move || painter.paint_game(&game, Viewer::player(solver), solver))
-        .await??)
+    paint_for_solver(services, view.game.clone(), view.solver).await
 }
 
 /// The start position of puzzle `id` as its solver sees it (the daily post's picture).
@@ -35,8 +29,16 @@ pub async fn paint_start(services: &Services, id: &str) -> Result<Vec<u8>, Error
         .get(id)
         .await?
         .ok_or(Error::Missing("the daily puzzle is not stored"))?;
-    let game = kaboom_service::puzzles::replay(&puzzle, 0)?;
-    let solver = game.turn();
+    let (game, solver) = kaboom_service::puzzles::replay(&puzzle, 0)?;
+    paint_for_solver(services, game, solver).await
+}
+
+/// `game` as `solver` sees it, from their side, painted off the async runtime.
+async fn paint_for_solver(
+    services: &Services,
+    game: AnyGame,
+    solver: Color,
+) -> Result<Vec<u8>, Error> {
     let painter = services.painter().clone();
     Ok(services
         .cpu()

@@ -166,29 +166,40 @@ pub fn to_stored(p: &Puzzle) -> StoredPuzzle {
 /// sure enough to rate players against from the first try, open to move).
 pub const PUZZLE_START_DEVIATION: f64 = 350.0;
 
+impl Answered {
+    /// The puzzle as it stands after the answer (the board to show).
+    pub fn view(&self) -> &PuzzleView {
+        match self {
+            Answered::Continue { view, .. }
+            | Answered::Solved { view, .. }
+            | Answered::Failed { view, .. } => view,
+        }
+    }
+}
+
 /// A day number: days since 1970-01-01, UTC.
 pub fn day_of(unix: i64) -> i64 {
     unix.div_euclid(86_400)
 }
 
-/// Replays `puzzle` from its start through its first `plies` plies.
+/// Replays `puzzle` from its start through its first `plies` plies: the position then,
+/// and the solver's side (the side to move at the start).
 ///
 /// # Errors
 /// [`ServiceError::Corrupt`] when the stored puzzle does not replay.
-pub fn replay(puzzle: &StoredPuzzle, plies: usize) -> Result<AnyGame, ServiceError> {
+pub fn replay(puzzle: &StoredPuzzle, plies: usize) -> Result<(AnyGame, Color), ServiceError> {
     let mut game = AnyGame::from_fen(puzzle.variant, &puzzle.fen)
         .map_err(|e| ServiceError::Corrupt(format!("puzzle {}: {e}", puzzle.id)))?;
+    let solver = game.turn();
     for text in puzzle.solution.iter().take(plies) {
         game.play(None, text)
             .map_err(|e| ServiceError::Corrupt(format!("puzzle {} {text}: {e}", puzzle.id)))?;
     }
-    Ok(game)
+    Ok((game, solver))
 }
 
 fn view(puzzle: StoredPuzzle, attempt: Attempt) -> Result<PuzzleView, ServiceError> {
-    let start = replay(&puzzle, 0)?;
-    let solver = start.turn();
-    let game = replay(&puzzle, usize::try_from(attempt.progress).unwrap_or(0))?;
+    let (game, solver) = replay(&puzzle, usize::try_from(attempt.progress).unwrap_or(0))?;
     Ok(PuzzleView {
         puzzle,
         attempt,
@@ -382,16 +393,15 @@ impl Puzzles<'_> {
             Ok(p) => p,
             Err(e) => return refuse(super::illegal_action(&e, &game, Viewer::player(solver))),
         };
-        let expected = {
-            let mut g = game.clone();
-            g.play(None, &puzzle.solution[progress])
-                .map_err(|e| ServiceError::Corrupt(format!("puzzle {}: {e}", puzzle.id)))?
-        };
+        // The solution's move in canonical text, read without playing it.
+        let expected = game
+            .check(None, &puzzle.solution[progress])
+            .map_err(|e| ServiceError::Corrupt(format!("puzzle {}: {e}", puzzle.id)))?;
         let wins_now = after
             .status()
             .outcome()
             .is_some_and(|o| o.winner == Some(solver));
-        let right = played.san == expected.san || wins_now;
+        let right = played.san == expected || wins_now;
         let last = progress + 1 >= puzzle.solution.len();
         let now = self.core.clock.now();
 
@@ -453,7 +463,7 @@ impl Puzzles<'_> {
         let mut mine = store::rating(&mut tx, user, puzzle.variant).await?;
         let before = mine.glicko;
         if attempt.rated {
-            let fresh = store::get_tx(&mut tx, &puzzle.id)
+            let fresh = store::get(&mut tx, &puzzle.id)
                 .await?
                 .unwrap_or(puzzle.clone());
             let winner = if solved { Color::White } else { Color::Black };
@@ -476,7 +486,7 @@ impl Puzzles<'_> {
             state: state.to_string(),
             ..attempt
         };
-        let solution = solution_from(&puzzle, progress)?;
+        let solution = solution_from(&puzzle, progress, game)?;
         let view = PuzzleView {
             puzzle,
             attempt,
@@ -583,7 +593,7 @@ impl Puzzles<'_> {
         else {
             return Ok(Vec::new());
         };
-        let solver = replay(&puzzle, 0)?.turn();
+        let (_, solver) = replay(&puzzle, 0)?;
         let mut posted = Vec::new();
         for (guild, channel) in due {
             if !store::add_daily(&mut tx, guild, day, &puzzle.id, channel).await? {
@@ -633,9 +643,13 @@ pub struct DailyPost {
     pub yesterday: Option<(i64, i64)>,
 }
 
-/// The solution of `puzzle` from ply `from`, in canonical text.
-fn solution_from(puzzle: &StoredPuzzle, from: usize) -> Result<Vec<String>, ServiceError> {
-    let mut game = replay(puzzle, from)?;
+/// The solution of `puzzle` from ply `from`, in canonical text, played on `game` (the
+/// puzzle's position at that ply).
+fn solution_from(
+    puzzle: &StoredPuzzle,
+    from: usize,
+    mut game: AnyGame,
+) -> Result<Vec<String>, ServiceError> {
     puzzle.solution[from..]
         .iter()
         .map(|text| {

@@ -5,7 +5,7 @@
 
 use std::io::IsTerminal;
 
-use kaboom_engine::puzzle::{self, GenerateOptions, GenerationReport, Puzzle};
+use kaboom_engine::puzzle::{self, GenerateOptions, GenerationReport};
 use kaboom_rules::{AnyGame, Variant};
 
 /// What `kaboom puzzles generate` is asked for.
@@ -45,33 +45,13 @@ pub fn generate(request: &GenerateRequest) -> GenerationReport {
     })
 }
 
-/// The puzzles verified in `games` (finished games of a database): every candidate
-/// position ([`puzzle::candidates_from_game`]) verified at the variant's budgets, each
-/// position once, at most `target`.
-pub fn from_games(games: &[AnyGame], variant: Variant, target: usize) -> Vec<Puzzle> {
-    let options = GenerateOptions::for_variant(variant, 0);
-    let mut seen = std::collections::HashSet::new();
-    let mut found = Vec::new();
-    for game in games {
-        let Ok(candidates) = puzzle::candidates_from_game(game, options.scan_nodes) else {
-            continue;
-        };
-        for candidate in candidates {
-            if found.len() >= target {
-                return found;
-            }
-            if !seen.insert(candidate.fen.clone()) {
-                continue;
-            }
-            let Ok(p) = puzzle::verify_fen(variant, &candidate.fen, options.verify_nodes) else {
-                continue;
-            };
-            if puzzle::reverify(&p, puzzle::confirm_nodes(variant)).is_ok() {
-                found.push(p);
-            }
-        }
-    }
-    found
+/// The puzzles in `games` (finished games of a database), found and verified as the
+/// self-play generation finds them, at the variant's budgets
+/// ([`puzzle::generate_from_games`]), at most `target`.
+pub fn from_games(games: &[AnyGame], variant: Variant, target: usize) -> GenerationReport {
+    let mut options = GenerateOptions::for_variant(variant, 0);
+    options.target = target;
+    puzzle::generate_from_games(games, &options)
 }
 
 /// The report's summary for standard error: counts and rejections by reason.

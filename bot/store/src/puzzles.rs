@@ -119,26 +119,17 @@ pub async fn add(
     Ok(added)
 }
 
-/// Puzzle `id`, if stored.
+/// Puzzle `id`, if stored (on the pool, or inside a transaction).
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or an unreadable row.
-pub async fn get(db: &Db, id: &str) -> Result<Option<StoredPuzzle>, StorageError> {
+pub async fn get<'a>(
+    on: impl Into<super::sql::On<'a>>,
+    id: &str,
+) -> Result<Option<StoredPuzzle>, StorageError> {
     let row: Option<Row> = query("SELECT * FROM puzzles WHERE id = $1")
         .bind(id)
-        .fetch_optional(db)
-        .await?;
-    row.map(StoredPuzzle::try_from).transpose()
-}
-
-/// Puzzle `id` as stored inside `tx`.
-///
-/// # Errors
-/// [`StorageError`] on a database failure or an unreadable row.
-pub async fn get_tx(tx: &mut Tx, id: &str) -> Result<Option<StoredPuzzle>, StorageError> {
-    let row: Option<Row> = query("SELECT * FROM puzzles WHERE id = $1")
-        .bind(id)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(on)
         .await?;
     row.map(StoredPuzzle::try_from).transpose()
 }

@@ -100,12 +100,7 @@ pub async fn move_(
         .puzzles()
         .answer(ctx.author().id.domain(), &action)
         .await?;
-    let view = match &answered {
-        kaboom_service::puzzles::Answered::Continue { view, .. }
-        | kaboom_service::puzzles::Answered::Solved { view, .. }
-        | kaboom_service::puzzles::Answered::Failed { view, .. } => view,
-    };
-    let png = crate::puzzle::attachment(crate::puzzle::paint(services, view).await?);
+    let png = crate::puzzle::attachment(crate::puzzle::paint(services, answered.view()).await?);
     send(ctx, words::answered(&answered), Some(png)).await
 }
 

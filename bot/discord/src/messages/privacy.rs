@@ -6,8 +6,9 @@ use kaboom_store::privacy::{Forgotten, PersonalData};
 /// Custom id action of `/privacy delete`'s confirmation (`kb:forget:<user id>`).
 pub const FORGET: &str = "forget";
 
-/// `n thing` or `n things`.
-fn count(n: usize, one: &str, many: &str) -> String {
+/// `n thing` or `n things` (a count that does not fit reads as 0: counts are never negative).
+fn count(n: impl TryInto<u64>, one: &str, many: &str) -> String {
+    let n: u64 = n.try_into().unwrap_or(0);
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
@@ -56,14 +57,14 @@ pub fn summary(data: &PersonalData) -> String {
             "- {} taken (they count against the yearly allowance) and {} asked for.",
             count(data.vacations.len(), "vacation", "vacations"),
             count(
-                usize::try_from(data.analyses_requested).unwrap_or(0),
+                data.analyses_requested,
                 "analysis",
                 "analyses"
             )
         ),
         format!(
             "- Puzzles: {} tried.",
-            usize::try_from(data.puzzles_tried).unwrap_or(0)
+            data.puzzles_tried
         ),
         "`/privacy export` sends you all of it as a file. `/privacy delete` removes your settings, private notes, conditional lines and puzzle history.".to_string(),
     ]
@@ -92,25 +93,13 @@ pub const FORGET_NOT_YOURS: &str =
 pub fn forgotten(done: Forgotten) -> String {
     format!(
         "Deleted: {}, {}, {} and {}. Your settings are back to the defaults.",
+        count(done.settings, "setting", "settings"),
+        count(done.notes, "private note", "private notes"),
         count(
-            usize::try_from(done.settings).unwrap_or(0),
-            "setting",
-            "settings"
-        ),
-        count(
-            usize::try_from(done.notes).unwrap_or(0),
-            "private note",
-            "private notes"
-        ),
-        count(
-            usize::try_from(done.conditional_moves).unwrap_or(0),
+            done.conditional_moves,
             "conditional line",
             "conditional lines"
         ),
-        count(
-            usize::try_from(done.puzzle_tries).unwrap_or(0),
-            "puzzle try",
-            "puzzle tries"
-        )
+        count(done.puzzle_tries, "puzzle try", "puzzle tries")
     )
 }
