@@ -125,8 +125,8 @@ fn demo_runs_all_five_games_and_writes_its_files() {
     );
     assert_eq!(
         html.matches("<section class=\"game\" id=").count(),
-        9,
-        "five games, the clock game, the practice game, the league and the commands"
+        10,
+        "five games, the clock game, the practice game, the league, the commands and the puzzles"
     );
     for variant in [
         "atomic",
@@ -137,6 +137,7 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         "clock",
         "practice",
         "league",
+        "puzzles",
     ] {
         assert!(
             html.contains(&format!("src=\"{variant}/001.png\"")),
@@ -158,6 +159,16 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         !html.contains("<@1001>") && !html.contains("<t:"),
         "markup is rendered"
     );
+    // One shipped puzzle per variant, each solved by its own solution.
+    let puzzles = std::fs::read_to_string(out.join("puzzles").join("transcript.md")).unwrap();
+    assert_eq!(
+        puzzles.matches("alice used /puzzle").count(),
+        puzzles.matches("> **Puzzle ").count()
+            + puzzles.matches(" is right. ").count()
+            + puzzles.matches(" solves puzzle ").count(),
+        "{puzzles}"
+    );
+    assert_eq!(puzzles.matches(" solves puzzle ").count(), 5, "{puzzles}");
     // The transcripts render names and dates and mark what one player saw.
     let beirut = std::fs::read_to_string(out.join("beirut").join("transcript.md")).unwrap();
     assert!(
