@@ -8,8 +8,12 @@
 //! `--verify-nodes N`, `--confirm-nodes N` (0 for no confirmation), `--max-plies N`,
 //! `--levels A,B` (the self-play levels, e.g. `1,2`), `--random-plies A,B` (the fewest and
 //! most random opening plies), `--quiet-opening true|false` (random plies that remove
-//! nothing), `--trigger blunder|forced-win` (`Trigger`).
+//! nothing), `--trigger blunder|forced-win` (`Trigger`), `--first-game N` (skip the first
+//! N self-play games), `--continue FILE` (keep FILE's puzzles first and add to them:
+//! `generate_more`; with `--first-game` set to the run that made FILE's game count and
+//! the same seed, the games it would have played next).
 //! Progress and the report go to stderr; without `--out` the puzzles go to stdout.
+//! `--help` prints this and exits.
 
 #[path = "../tools/cli.rs"]
 mod cli;
@@ -17,7 +21,7 @@ mod cli;
 use std::io::Write;
 
 use kaboom_engine::Level;
-use kaboom_engine::puzzle::{GenerateOptions, Trigger, generate};
+use kaboom_engine::puzzle::{GenerateOptions, Puzzle, Trigger, generate_more};
 use kaboom_rules::Variant;
 
 fn number<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
@@ -29,6 +33,15 @@ fn number<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        let usage: String = include_str!("generate_puzzles.rs")
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start()))
+            .collect();
+        print!("{usage}");
+        return;
+    }
     let variant: Variant = cli::flag(&args, "--variant")
         .unwrap_or_else(|| "atomic".into())
         .parse()
@@ -41,6 +54,18 @@ fn main() {
     if let Some(n) = number(&args, "--games") {
         options.games = n;
     }
+    if let Some(n) = number(&args, "--first-game") {
+        options.first_game = n;
+    }
+    let earlier: Vec<Puzzle> = match cli::flag(&args, "--continue") {
+        Some(path) => std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| Puzzle::from_json_line(l).unwrap_or_else(|e| panic!("{path}: {e}")))
+            .collect(),
+        None => Vec::new(),
+    };
     if let Some(n) = number(&args, "--scan-nodes") {
         options.scan_nodes = n;
     }
@@ -81,7 +106,8 @@ fn main() {
         };
     }
     eprintln!("options: {options:?}; load {}", cli::load());
-    let report = generate(&options, |p| {
+    let kept = earlier.len();
+    let report = generate_more(earlier, &options, |p| {
         eprintln!(
             "{:>7.1} s: {} games, {} positions, {} candidates, {} puzzles",
             p.elapsed.as_secs_f64(),
@@ -115,10 +141,11 @@ fn main() {
     let ratings: Vec<u32> = report.puzzles.iter().map(|p| p.rating).collect();
     let mean = ratings.iter().map(|&r| f64::from(r)).sum::<f64>() / ratings.len().max(1) as f64;
     eprintln!(
-        "{variant}: {} puzzles from {} games ({} positions, {} candidates) in {:.1} s; \
+        "{variant}: {} puzzles ({} new) from {} games ({} positions, {} candidates) in {:.1} s; \
          rejected {:?}; solver moves 1/2/3: {}/{}/{}; themes {themes:?}; mean rating {mean:.0} \
          (min {:?}, max {:?}); load {}",
         report.puzzles.len(),
+        report.puzzles.len() - kept,
         report.games,
         report.positions,
         report.candidates,

@@ -551,6 +551,10 @@ pub struct GenerateOptions {
     pub seed: u64,
     /// The most self-play games to play.
     pub games: usize,
+    /// The index of the first self-play game to play: the games before it are skipped (their
+    /// seeds still drawn), so that a run with `first_game` set to an earlier run's game count
+    /// plays the games that run would have played next ([`generate_more`]).
+    pub first_game: usize,
     /// Stop once this many puzzles are found.
     pub target: usize,
     /// Nodes per position when scanning a game for candidates ([`candidates_from_game`]).
@@ -593,6 +597,7 @@ impl GenerateOptions {
             variant,
             seed,
             games: 2_000,
+            first_game: 0,
             target: 300,
             scan_nodes,
             verify_nodes,
@@ -671,13 +676,41 @@ pub struct GenerationReport {
 /// hears after each game. Pure and single-threaded; reproducible from the options.
 pub fn generate(
     options: &GenerateOptions,
+    progress: impl FnMut(&GenerateProgress),
+) -> GenerationReport {
+    generate_more(Vec::new(), options, progress)
+}
+
+/// Continues an earlier generation: `earlier` (a set [`generate`] made, in its order) is kept
+/// first, its positions and ids are taken, and self-play games from `options.first_game` on
+/// add puzzles until the whole set has `options.target` or `options.games` more games are
+/// played. With `first_game` equal to the earlier run's game count and the same seed, the
+/// new games are the ones the earlier run would have played next; a position the earlier
+/// run rejected may be verified again (only its puzzles are known), with the same result at
+/// the same budgets. `report.games` and the other counts are this run's.
+pub fn generate_more(
+    earlier: Vec<Puzzle>,
+    options: &GenerateOptions,
     mut progress: impl FnMut(&GenerateProgress),
 ) -> GenerationReport {
     let started = Instant::now();
-    let mut report = GenerationReport::default();
     let mut found = Found::default();
+    for puzzle in &earlier {
+        found.seen.insert(puzzle.fen.clone());
+        found.ids.insert(puzzle.id.clone());
+    }
+    let mut report = GenerationReport {
+        puzzles: earlier,
+        ..GenerationReport::default()
+    };
+    if report.puzzles.len() >= options.target {
+        return report;
+    }
     let mut rng = fastrand::Rng::with_seed(options.seed);
-    for g in 0..options.games {
+    for _ in 0..options.first_game {
+        rng.u64(..);
+    }
+    for g in options.first_game..options.first_game.saturating_add(options.games) {
         let seed = rng.u64(..);
         let [a, b] = options.levels.map(Player::Engine);
         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };

@@ -307,3 +307,34 @@ fn the_forced_win_trigger_takes_a_win_that_was_there_before() {
     // Every position the blunder trigger takes, the other takes too.
     assert!(blunder.iter().all(|c| forced.contains(c)));
 }
+
+/// A run continued with `generate_more` (the earlier set kept, the games from the earlier
+/// run's count on) finds exactly the puzzles one longer run finds: the shipped set grows by
+/// continuation without replaying or duplicating what it has.
+#[test]
+fn a_continued_run_equals_one_longer_run() {
+    use kaboom_engine::puzzle::{GenerateOptions, generate, generate_more};
+    let mut options = GenerateOptions::for_variant(Variant::Atomic, 3);
+    options.scan_nodes = 400;
+    options.verify_nodes = 4_000;
+    options.confirm_nodes = None;
+    options.max_plies = 80;
+    options.target = 1_000;
+    options.games = 6;
+    let whole = generate(&options, |_| {});
+    let mut first = options.clone();
+    first.games = 3;
+    let earlier = generate(&first, |_| {});
+    let mut rest = options.clone();
+    rest.first_game = 3;
+    rest.games = 3;
+    let continued = generate_more(earlier.puzzles.clone(), &rest, |_| {});
+    assert!(
+        !earlier.puzzles.is_empty() && whole.puzzles.len() > earlier.puzzles.len(),
+        "both halves find puzzles: {} of {}",
+        earlier.puzzles.len(),
+        whole.puzzles.len()
+    );
+    assert_eq!(continued.games, 3);
+    assert_eq!(continued.puzzles, whole.puzzles);
+}
