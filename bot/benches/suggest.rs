@@ -112,6 +112,7 @@ async fn long_game(variant: Variant, plies: usize, rounds: usize) {
             days_per_move: None,
             color: ColorChoice::White,
             rated: false,
+            venue: kaboom_store::challenges::Venue::Thread,
         })
         .await
         .expect("a challenge");

@@ -60,6 +60,7 @@ async fn main() {
             days_per_move: Some(3),
             deadline_at: Some(T0 + i + 3 * DAY),
             rated: false,
+            venue: kaboom_store::challenges::Venue::Thread,
         };
         games::insert(&mut tx, &g, T0 + i).await.expect("insert");
     }

@@ -32,7 +32,9 @@ enum Command {
     /// Run the Discord bot (the default). Needs DISCORD_TOKEN; see .env.example. Every
     /// setting is a flag or the environment variable in its help (or a line of .env).
     Serve(ServeArgs),
-    /// Print the OAuth2 link that invites the bot with the scopes and permissions it needs.
+    /// Print the OAuth2 links: the first adds the bot to a server with the scopes and
+    /// permissions it needs, the second installs the app to a player's own account (to play
+    /// in DMs, group DMs and servers without the bot).
     InviteUrl {
         /// The application id (Developer Portal, General Information). Default:
         /// DISCORD_APPLICATION_ID, else the id inside DISCORD_TOKEN (environment or .env).
@@ -415,6 +417,7 @@ fn main() -> ExitCode {
             match id {
                 Ok(id) => {
                     emit(&cli::invite::invite_url(id));
+                    emit(&cli::invite::user_install_url(id));
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(" invite-url", e),

@@ -102,7 +102,10 @@ impl From<FakeError> for ControlError {
             FakeError::UnknownMessage(_)
             | FakeError::UnknownChannel(_)
             | FakeError::UnknownGuild(_) => StatusCode::NOT_FOUND,
-            FakeError::BotNotInGuild(_) | FakeError::NotAMember { .. } => StatusCode::FORBIDDEN,
+            FakeError::BotNotInGuild(_)
+            | FakeError::NotAMember { .. }
+            | FakeError::CommandNotOffered { .. }
+            | FakeError::NotInstalledHere { .. } => StatusCode::FORBIDDEN,
             FakeError::WrongChannelType(_)
             | FakeError::UnsupportedChannelType(_)
             | FakeError::ThreadArchived(_) => StatusCode::BAD_REQUEST,

@@ -216,6 +216,30 @@ pub enum FakeError {
     /// there.
     #[error("the bot is not in guild {0}: no interaction from there reaches it")]
     BotNotInGuild(u64),
+    /// A Discord client does not offer command `name` here: the registered command's
+    /// `contexts` lack this interaction context, or none of its `integration_types` is
+    /// installed where it was used (the bot in the server, or the app on the user's account).
+    /// A command registered without `contexts` is offered in GUILD and BOT_DM only, and
+    /// without `integration_types` as a server install only, as Discord treats them
+    /// (discord-api-docs#7108 and #7396,
+    /// <https://github.com/discord/discord-api-docs/issues/7108>).
+    #[error("a Discord client does not offer /{name} in interaction context {context} here")]
+    CommandNotOffered {
+        /// The command.
+        name: String,
+        /// The interaction context (0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL).
+        context: u8,
+    },
+    /// Nothing of the app is installed where the user acted: not the bot in the server
+    /// (nor a server shared with the user, for the bot's DM) and not the app on the user's
+    /// account ([`FakeDiscord::install_for_user`]); no client offers its commands there.
+    #[error("the app is not installed for user {user} in channel {channel}")]
+    NotInstalledHere {
+        /// The channel.
+        channel: u64,
+        /// The user.
+        user: u64,
+    },
     /// [`FakeDiscord::add_channel`] was given a type the fake does not model.
     #[error(
         "the fake adds guild channels of type 0 (text), 5 (announcement) or 15 (forum), not {0}"
@@ -517,6 +541,15 @@ impl FakeDiscord {
         self.shared.read(|s| s.users.get(&user_id).cloned())
     }
 
+    /// The INTERACTION_CREATE payload of `interaction_id` as the fake dispatched it.
+    pub fn dispatched_interaction(&self, interaction_id: u64) -> Option<serde_json::Value> {
+        self.shared.read(|s| {
+            s.interactions
+                .get(&interaction_id)
+                .map(|i| i.payload.clone())
+        })
+    }
+
     /// Whether `interaction_id` is an interaction the fake dispatched.
     pub fn knows_interaction(&self, interaction_id: u64) -> bool {
         self.shared
@@ -542,6 +575,36 @@ impl FakeDiscord {
     /// channel the bot gets from `POST /users/@me/channels`).
     pub fn dm_channel_for(&self, user_id: u64) -> u64 {
         self.shared.update(|s| s.dm_channel(user_id))
+    }
+
+    /// `user_id` installs the app to their account (integration type 1 USER_INSTALL): its
+    /// commands that declare it work for them in any server, in the bot's DM and in group DMs
+    /// ("Installation Context",
+    /// <https://discord.com/developers/docs/resources/application#installation-context>), and
+    /// the bot may DM them without a shared server.
+    pub fn install_for_user(&self, user_id: u64) {
+        self.shared.update(|s| {
+            s.user_installs.insert(user_id);
+        });
+    }
+
+    /// A group DM (channel type 3 GROUP_DM) of `members` (the first owns it), which the bot
+    /// is not in: a bot cannot join one, so every REST request about it answers 403 / 50001
+    /// Missing Access, and only interactions of a user-installed app reach it (context 2
+    /// PRIVATE_CHANNEL). Returns its id.
+    pub fn add_group_dm(&self, members: &[&SimUser]) -> u64 {
+        let members: Vec<SimUser> = members.iter().map(|m| (*m).clone()).collect();
+        self.shared.update(|s| s.add_group_dm(&members))
+    }
+
+    /// `user_id` leaves every guild (see [`FakeDiscord::remove_member`]): they share no
+    /// server with the bot.
+    pub fn remove_from_every_guild(&self, user_id: u64) {
+        self.shared.update(|s| {
+            for guild in &mut s.guilds {
+                guild.departed.insert(user_id);
+            }
+        });
     }
 
     /// Adds a public thread named `name` under `parent_id` and returns its id: a
@@ -742,7 +805,10 @@ impl FakeDiscord {
         channel_id: u64,
         kind: u8,
         component_message_id: Option<u64>,
-        make_data: impl FnOnce(&mut State, Option<u64>) -> Result<(Value, Option<Value>), FakeError>,
+        make_data: impl FnOnce(
+            &mut State,
+            state::Place,
+        ) -> Result<(Value, Option<Value>, state::Place), FakeError>,
     ) -> Result<SentInteraction, FakeError> {
         self.shared.update(|s| {
             s.archive_idle_threads();
@@ -750,10 +816,23 @@ impl FakeDiscord {
                 .partial_channel_json(channel_id)
                 .ok_or(FakeError::UnknownChannel(channel_id))?;
             let guild = s.guild_of_channel(channel_id);
-            if let Some(guild) = guild
-                && !s.bot_in_guild(guild)
-            {
-                return Err(FakeError::BotNotInGuild(guild));
+            let place = s
+                .place_of(channel_id, user.id)
+                .ok_or(FakeError::UnknownChannel(channel_id))?;
+            let installed = |place: &state::Place| -> Result<(), FakeError> {
+                match guild {
+                    _ if place.guild_install || place.user_install.is_some() => Ok(()),
+                    Some(guild) => Err(FakeError::BotNotInGuild(guild)),
+                    None => Err(FakeError::NotInstalledHere {
+                        channel: channel_id,
+                        user: user.id,
+                    }),
+                }
+            };
+            // A component is authorized as the interaction that posted its message was
+            // (checked after `make_data` finds that one).
+            if component_message_id.is_none() {
+                installed(&place)?;
             }
             if let Some(guild) = guild
                 && s.guild(guild)
@@ -764,12 +843,12 @@ impl FakeDiscord {
                     user: user.id,
                 });
             }
-            let in_guild = guild.is_some();
             s.users.insert(user.id, user.clone());
-            let (data, message) = make_data(s, guild)?;
+            let (data, message, place) = make_data(s, place)?;
+            installed(&place)?;
             let id = s.ids.next();
             let token = format!("fake-interaction-token-{id}");
-            let place = ChannelContext {
+            let channel_context = ChannelContext {
                 channel,
                 channel_id,
                 guild_id: guild,
@@ -780,16 +859,28 @@ impl FakeDiscord {
                 kind,
                 &token,
                 user,
-                &place,
+                &channel_context,
                 State::admin_role_of(guild.unwrap_or(s.guild_id)),
             );
             payload["data"] = data;
+            payload["context"] = json!(place.context);
+            payload["authorizing_integration_owners"] = place.owners_json();
             // "app_permissions: Bitwise set of permissions the app has in the source location
             // of the interaction" (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-structure):
-            // what the test granted the bot there (FakeDiscord::set_bot_permissions).
-            if in_guild {
-                payload["app_permissions"] = json!(s.app_permissions_string(channel_id));
-            }
+            // in a server with the bot, what the test granted the bot there
+            // (FakeDiscord::set_bot_permissions); where the bot is not (a user install in a
+            // server or a group DM), only what interaction responses can use: "For apps
+            // without a bot user (or without the bot scope), the value of app_permissions
+            // will be the same as the permissions for @everyone, but limited to the
+            // permissions that can be used in interaction responses (currently
+            // ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE, and USE_EXTERNAL_EMOJIS)"
+            // (change log, 2022-06-29, "Calculated Permissions in Interaction Payloads");
+            // in a group DM without USE_EXTERNAL_EMOJIS, as in a DM between users.
+            payload["app_permissions"] = match place.context {
+                0 if place.guild_install => json!(s.app_permissions_string(channel_id)),
+                0 | 1 => json!(payloads::DM_APP_PERMISSIONS.bits().to_string()),
+                _ => json!(payloads::PRIVATE_CHANNEL_APP_PERMISSIONS.bits().to_string()),
+            };
             if let Some(message) = message {
                 payload["message"] = message;
             }
@@ -811,6 +902,9 @@ impl FakeDiscord {
                     command: (kind == 2)
                         .then(|| payload["data"]["name"].as_str().map(str::to_string))
                         .flatten(),
+                    place,
+                    followups: 0,
+                    payload: payload.clone(),
                 },
             );
             s.interaction_by_token.insert(token.clone(), id);
@@ -969,10 +1063,63 @@ impl FakeDiscord {
                 Ok(())
             }
         })?;
-        self.dispatch_interaction(user, channel_id, kind, None, |s, guild| {
+        self.dispatch_interaction(user, channel_id, kind, None, |s, place| {
+            let place = Self::command_offered(s, name, place)?;
             let hint = s.application_id;
-            Ok((Self::command_data(s, name, &options, guild, hint), None))
+            let guild = place.guild;
+            Ok((
+                Self::command_data(s, name, &options, guild, hint),
+                None,
+                place,
+            ))
         })
+    }
+
+    /// Whether a client offers the registered command `name` at `place`, and the place with
+    /// only the installations the command declares (its `authorizing_integration_owners`).
+    /// An unregistered name is dispatched as it is (a test sending what no client would).
+    ///
+    /// "contexts: Interaction context(s) where the command can be used" and
+    /// "integration_types: Installation context(s) where the command is available"
+    /// (<https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-structure>);
+    /// left out, Discord offers a command in GUILD and BOT_DM and as a server install only
+    /// (discord-api-docs#7108, #7396). A guild command exists in its guild only.
+    fn command_offered(
+        s: &State,
+        name: &str,
+        mut place: state::Place,
+    ) -> Result<state::Place, FakeError> {
+        let Some(command) = s.registered_command(name, place.guild) else {
+            return Ok(place);
+        };
+        let listed = |key: &str, default: &[u64]| -> Vec<u64> {
+            command[key].as_array().map_or_else(
+                || default.to_vec(),
+                |list| list.iter().filter_map(Value::as_u64).collect(),
+            )
+        };
+        let (contexts, types) = if command["guild_id"].is_string() {
+            (vec![0], vec![0])
+        } else {
+            (
+                listed("contexts", &[0, 1]),
+                listed("integration_types", &[0]),
+            )
+        };
+        place.guild_install &= types.contains(&0);
+        if !types.contains(&1) {
+            place.user_install = None;
+        }
+        let offered = contexts.contains(&u64::from(place.context))
+            && (place.guild_install || place.user_install.is_some());
+        if offered {
+            Ok(place)
+        } else {
+            Err(FakeError::CommandNotOffered {
+                name: name.to_string(),
+                context: place.context,
+            })
+        }
     }
 
     fn component(
@@ -985,11 +1132,21 @@ impl FakeDiscord {
             .shared
             .read(|s| s.message(message_id).map(|m| m.channel_id))
             .ok_or(FakeError::UnknownMessage(message_id))?;
-        self.dispatch_interaction(user, channel_id, 3, Some(message_id), |s, _| {
+        self.dispatch_interaction(user, channel_id, 3, Some(message_id), |s, place| {
             let message = s
                 .message(message_id)
                 .ok_or(FakeError::UnknownMessage(message_id))?;
-            Ok((data, Some(message.json.clone())))
+            // A component on a message an interaction answered is authorized as that
+            // interaction was: anyone in a group DM can press the buttons of an app only
+            // the command's user installed.
+            let place = message
+                .json
+                .pointer("/interaction_metadata/id")
+                .and_then(Value::as_str)
+                .and_then(|id| id.parse::<u64>().ok())
+                .and_then(|id| s.interactions.get(&id))
+                .map_or(place, |origin| origin.place.clone());
+            Ok((data, Some(message.json.clone()), place))
         })
     }
 

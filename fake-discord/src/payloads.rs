@@ -37,6 +37,13 @@ pub const DM_APP_PERMISSIONS: Permissions = Permissions::ATTACH_FILES
     .union(Permissions::MENTION_EVERYONE)
     .union(Permissions::USE_EXTERNAL_EMOJIS);
 
+/// The bot's `app_permissions` in a group DM or a DM between users (context
+/// PRIVATE_CHANNEL): `ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE`, the same footnote as
+/// [`DM_APP_PERMISSIONS`] ("180224").
+pub const PRIVATE_CHANNEL_APP_PERMISSIONS: Permissions = Permissions::ATTACH_FILES
+    .union(Permissions::EMBED_LINKS)
+    .union(Permissions::MENTION_EVERYONE);
+
 /// The `permissions` string Discord puts in an interaction's `member` for a member with
 /// `permissions`: the decimal bit set, and every permission (bits 0 to 50) for an
 /// Administrator, as Discord computes it
@@ -413,19 +420,18 @@ pub(crate) fn interaction_base(
     admin_role: u64,
 ) -> Value {
     let mut object = json!({
-        "id": id.to_string(),
-        "application_id": application_id.to_string(),
-        "type": kind,
-        "channel_id": place.channel_id.to_string(),
-        "channel": place.channel,
-        "token": token,
-        "version": 1,
-        "app_permissions": ALL_PERMISSIONS,
-        "locale": "en-US",
-        "entitlements": [],
-        "attachment_size_limit": 26_214_400,
-        "authorizing_integration_owners": { "0": "1" },
-    });
+    "id": id.to_string(),
+    "application_id": application_id.to_string(),
+    "type": kind,
+    "channel_id": place.channel_id.to_string(),
+    "channel": place.channel,
+    "token": token,
+    "version": 1,
+    "app_permissions": ALL_PERMISSIONS,
+    "locale": "en-US",
+    "entitlements": [],
+    "attachment_size_limit": 26_214_400,
+        });
     match place.guild_id {
         Some(guild_id) => {
             object["guild_id"] = Value::String(guild_id.to_string());

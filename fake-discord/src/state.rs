@@ -76,7 +76,68 @@ pub(crate) struct InteractionInfo {
     pub kind: u8,
     /// The command's name, for application commands.
     pub command: Option<String>,
+    /// Where it came from and which installations authorized it.
+    pub place: Place,
+    /// Follow-up messages created with its token so far (see [`MAX_USER_INSTALL_FOLLOWUPS`]).
+    pub followups: u32,
+    /// The INTERACTION_CREATE payload as dispatched.
+    pub payload: Value,
 }
+
+/// Where an interaction comes from: its interaction context and the installations of the
+/// app that authorize it there
+/// (<https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-context-types>,
+/// "Authorizing Integration Owners Object" on the same page).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Place {
+    /// 0 GUILD, 1 BOT_DM ("Interaction can be used within DMs with the app's bot user"), 2
+    /// PRIVATE_CHANNEL ("Interaction can be used within Group DMs and DMs other than the
+    /// app's bot user").
+    pub context: u8,
+    /// The guild, in context 0.
+    pub guild: Option<u64>,
+    /// The server installation authorizes it: the bot is in the guild (context 0), or shares
+    /// a guild with the user (context 1: "An individual app's global commands are also
+    /// available in DMs if that app has a bot that shares a mutual guild with the user",
+    /// https://discord.com/developers/docs/interactions/application-commands#registering-a-command).
+    pub guild_install: bool,
+    /// The user who installed the app to their account, when that installation authorizes
+    /// it.
+    pub user_install: Option<u64>,
+}
+
+impl Place {
+    /// The `authorizing_integration_owners` object: "0" (GUILD_INSTALL) maps to the guild's
+    /// id, or to "0" when used in the bot's DM; "1" (USER_INSTALL) to the installing user's
+    /// id ("Authorizing Integration Owners Object",
+    /// https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-authorizing-integration-owners-object).
+    pub fn owners_json(&self) -> Value {
+        let mut owners = serde_json::Map::new();
+        if self.guild_install {
+            let key = self
+                .guild
+                .map_or_else(|| "0".to_string(), |g| g.to_string());
+            owners.insert("0".into(), json!(key));
+        }
+        if let Some(user) = self.user_install {
+            owners.insert("1".into(), json!(user.to_string()));
+        }
+        Value::Object(owners)
+    }
+
+    /// Whether only the user's installation authorizes it: the bot is not in the place.
+    pub fn user_install_only(&self) -> bool {
+        !self.guild_install && self.user_install.is_some()
+    }
+}
+
+/// "Apps are limited to 5 followup messages per interaction if it was initiated from a
+/// user-installed app and isn't installed in the server (meaning the authorizing
+/// integration owners object only contains USER_INSTALL)"; past it Discord answers 40094
+/// "This interaction has hit the maximum number of follow up messages"
+/// (<https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages>,
+/// JSON error codes: <https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes>).
+pub(crate) const MAX_USER_INSTALL_FOLLOWUPS: u32 = 5;
 
 /// "you must send an initial response within 3 seconds of receiving the event. If the 3
 /// second deadline is exceeded, the token will be invalidated."
@@ -91,6 +152,7 @@ pub(crate) const TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
 pub(crate) mod kind {
     pub const GUILD_TEXT: u64 = 0;
     pub const DM: u64 = 1;
+    pub const GROUP_DM: u64 = 3;
     pub const GUILD_ANNOUNCEMENT: u64 = 5;
     pub const ANNOUNCEMENT_THREAD: u64 = 10;
     pub const PUBLIC_THREAD: u64 = 11;
@@ -206,6 +268,8 @@ pub(crate) struct State {
     pub channels: BTreeMap<u64, Value>,
     pub dm_by_user: HashMap<u64, u64>,
     pub refused_dm_users: HashSet<u64>,
+    /// Users who installed the app to their account (USER_INSTALL).
+    pub user_installs: HashSet<u64>,
     pub messages: Vec<FakeMessage>,
     pub requests: Vec<RecordedRequest>,
     pub interactions: HashMap<u64, InteractionInfo>,
@@ -287,6 +351,7 @@ impl State {
             channels: BTreeMap::new(),
             dm_by_user: HashMap::new(),
             refused_dm_users: HashSet::new(),
+            user_installs: HashSet::new(),
             messages: Vec::new(),
             requests: Vec::new(),
             interactions: HashMap::new(),
@@ -813,6 +878,71 @@ impl State {
         id
     }
 
+    /// A group DM (type 3 GROUP_DM) of `members`, owned by the first; the bot is not a
+    /// recipient (a bot cannot be added to a group DM).
+    pub(crate) fn add_group_dm(&mut self, members: &[SimUser]) -> u64 {
+        let id = self.ids.next();
+        for member in members {
+            self.users.insert(member.id, member.clone());
+        }
+        let channel = json!({
+            "id": id.to_string(),
+            "type": kind::GROUP_DM,
+            "name": null,
+            "icon": null,
+            "last_message_id": null,
+            "flags": 0,
+            "owner_id": members.first().map(|m| m.id.to_string()),
+            "recipients": members.iter().map(SimUser::to_json).collect::<Vec<_>>(),
+        });
+        self.channels.insert(id, channel);
+        id
+    }
+
+    /// Whether `user_id` is in a guild the bot is in (they "share a server").
+    pub(crate) fn shares_guild_with_bot(&self, user_id: u64) -> bool {
+        self.guilds
+            .iter()
+            .any(|g| g.bot_member && !g.departed.contains(&user_id))
+    }
+
+    /// Where an interaction by `user_id` in `channel_id` comes from, and what authorizes it
+    /// there (see [`Place`]); `None` for an unknown channel.
+    pub(crate) fn place_of(&self, channel_id: u64, user_id: u64) -> Option<Place> {
+        let channel = self.channels.get(&channel_id)?;
+        let user_install = self.user_installs.contains(&user_id).then_some(user_id);
+        let guild = self.guild_of_channel(channel_id);
+        Some(match (guild, channel["type"].as_u64()) {
+            (Some(guild), _) => Place {
+                context: 0,
+                guild: Some(guild),
+                guild_install: self.bot_in_guild(guild),
+                user_install,
+            },
+            (None, Some(kind::DM)) if self.dm_recipient(channel_id) == Some(user_id) => Place {
+                context: 1,
+                guild: None,
+                guild_install: self.shares_guild_with_bot(user_id),
+                user_install,
+            },
+            (None, _) => Place {
+                context: 2,
+                guild: None,
+                guild_install: false,
+                user_install,
+            },
+        })
+    }
+
+    /// The registered command `name` as offered in guild `guild` (that guild's commands
+    /// first, then the global ones).
+    pub(crate) fn registered_command(&self, name: &str, guild: Option<u64>) -> Option<&Value> {
+        guild
+            .and_then(|g| self.guild_commands.get(&g))
+            .and_then(|list| list.iter().find(|c| c["name"] == name))
+            .or_else(|| self.global_commands.iter().find(|c| c["name"] == name))
+    }
+
     /// Adds a thread under `parent_id` and returns its id.
     pub(crate) fn add_thread(
         &mut self,
@@ -1040,15 +1170,14 @@ impl State {
             // clients show "alice used /move" above it, and only that user sees it when
             // it is ephemeral.
             if let Some(info) = self.interactions.get(&iid) {
-                // authorizing_integration_owners: "0" (GUILD_INSTALL) maps to the guild id
-                // (same page, "Authorizing Integration Owners Object").
+                // authorizing_integration_owners: those of the interaction ("0"
+                // GUILD_INSTALL to the guild id, "1" USER_INSTALL to the user's; same page,
+                // "Authorizing Integration Owners Object").
                 let mut metadata = json!({
                     "id": iid.to_string(),
                     "type": info.kind,
                     "user": self.user_json(info.user_id),
-                    "authorizing_integration_owners": {
-                        "0": self.guild_of_channel(info.channel_id).unwrap_or(self.guild_id).to_string()
-                    },
+                    "authorizing_integration_owners": info.place.owners_json(),
                 });
                 // "interacted_message_id: ID of the message that contained the interactive
                 // component" (required for MESSAGE_COMPONENT; serenity 0.12 refuses the
@@ -1391,6 +1520,16 @@ impl State {
         }
         match (method, target) {
             ("POST", None) => {
+                if info.place.user_install_only() && info.followups >= MAX_USER_INSTALL_FOLLOWUPS {
+                    return error(
+                        400,
+                        40094,
+                        "This interaction has hit the maximum number of follow up messages",
+                    );
+                }
+                if let Some(entry) = self.interactions.get_mut(&info.id) {
+                    entry.followups += 1;
+                }
                 let author = self.bot_user_json();
                 let created =
                     self.create_message(info.channel_id, author, body, files, Some(info.id));
@@ -1883,6 +2022,22 @@ impl State {
                     // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
                     return Some(error(403, 50007, "Cannot send messages to this user"));
                 }
+                if let Some(recipient) = self.dm_recipient(channel_id)
+                    && !self.shares_guild_with_bot(recipient)
+                    && !self.user_installs.contains(&recipient)
+                {
+                    // 50278 "Cannot send messages to this user due to having no mutual
+                    // guilds" (JSON Error Codes,
+                    // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes).
+                    // A user who installed the app to their account can be messaged: its
+                    // DMs are how it reaches them (issue reports of user-installed apps
+                    // sending DMs, discord-api-docs#7666).
+                    return Some(error(
+                        403,
+                        50278,
+                        "Cannot send messages to this user due to having no mutual guilds",
+                    ));
+                }
                 if body["content"].as_str().unwrap_or("").is_empty()
                     && body["embeds"].as_array().is_none_or(Vec::is_empty)
                     && body["components"].as_array().is_none_or(Vec::is_empty)
@@ -2010,8 +2165,11 @@ impl State {
             |gid: &str| parse_id(gid).is_some_and(|g| self.guild(g).is_some_and(|g| !g.bot_member));
         match segments {
             ["channels", id, ..]
-                if parse_id(id).is_some_and(|id| self.channel_in_left_guild(id)) =>
+                if parse_id(id).is_some_and(|id| {
+                    self.channel_in_left_guild(id) || self.channel_type(id) == Some(kind::GROUP_DM)
+                }) =>
             {
+                // A group DM's recipients are users; the bot is never one of them.
                 Some(missing_access())
             }
             ["guilds", gid, ..] | ["applications", _, "guilds", gid, ..] if left(gid) => {

@@ -10,7 +10,9 @@ use crate::messages::leagues::actions as words;
 use crate::messages::{self, ids};
 use crate::types::{Data, Error};
 use crate::{flows, respond};
+use kaboom_domain::game::Venue;
 use kaboom_domain::ids::GameId;
+use kaboom_rules::Viewer;
 use kaboom_service::{Refusal, ServiceError};
 
 async fn answer(
@@ -126,6 +128,12 @@ pub async fn handle(
             .await?;
         return Ok(());
     }
+    if action == ids::ACCEPT
+        && let Ok(challenge) = data.services.challenges().get(id).await
+        && challenge.spec.venue == Venue::Direct
+    {
+        return accept_direct(http, data, ic, challenge).await;
+    }
     respond::defer_component(http, ic).await?;
     let result = route(http, data, ic, action, id).await;
     match result {
@@ -147,6 +155,77 @@ pub async fn handle(
             answer(http, ic, text).await
         }
     }
+}
+
+/// Accept on a challenge whose game is played by DM ([`Venue::Direct`]): the bot is not a
+/// member where the challenge was posted, so the click's own answer turns the challenge's
+/// message into the game's (DEFERRED_UPDATE_MESSAGE, then an edit of the original
+/// response, which for a component is the message it is on: "For components, the message
+/// the component was attached to",
+/// <https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type>):
+/// the text with who plays, the first board and the game's buttons, with "Choose
+/// privately" while carriers are to be chosen. The accepter hears privately in a
+/// follow-up; a refusal too, leaving the challenge's message as it was.
+///
+/// # Errors
+/// A Discord error while answering.
+async fn accept_direct(
+    http: &serenity::Http,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+    challenge: kaboom_store::challenges::Challenge,
+) -> Result<(), Error> {
+    respond::answer_component(http, ic, serenity::CreateInteractionResponse::Acknowledge).await?;
+    let services = &data.services;
+    let user = ic.user.id.domain();
+    let private = |text: String| {
+        serenity::CreateInteractionResponseFollowup::new()
+            .content(text)
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none())
+    };
+    let snap = match services
+        .challenges()
+        .accept(challenge.id, user, ic.user.display_name())
+        .await
+    {
+        Ok(snap) => snap,
+        Err(e) => {
+            if messages::failure::is_unreadable(&e) {
+                tracing::error!(challenge_id = challenge.id, error = %e, "direct accept failed");
+            }
+            ic.create_followup(http, private(messages::service_error(&e)))
+                .await?;
+            return Ok(());
+        }
+    };
+    // The boards and carrier menus go to both players' DMs through the outbox.
+    data.outbox.settle(snap.row.id).await?;
+    let accepted = services.challenges().get(challenge.id).await?;
+    let image = crate::board::paint(
+        services,
+        &snap,
+        Viewer::Spectator,
+        crate::board::PUBLIC_BOTTOM,
+    )
+    .await?;
+    let mut rows = messages::fairness::game_buttons(snap.row.variant, snap.row.id, false);
+    if snap.row.state == kaboom_store::games::GameState::Setup {
+        rows.extend(messages::choose_privately_button(snap.row.id));
+    }
+    respond::edit_component(
+        http,
+        ic,
+        serenity::EditInteractionResponse::new()
+            .content(messages::direct::accepted(&accepted, user, snap.row.id))
+            .new_attachment(image)
+            .components(rows)
+            .allowed_mentions(messages::mentions::none()),
+    )
+    .await?;
+    ic.create_followup(http, private(messages::direct::game_on(snap.row.id)))
+        .await?;
+    Ok(())
 }
 
 async fn route(

@@ -25,6 +25,29 @@ impl GameState {
     }
 }
 
+/// Where a game is played; stored as its name (`thread`, `direct`).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
+pub enum Venue {
+    /// In its own public thread of a server channel: the bot is a member of the server
+    /// and posts boards, announcements and reminders there.
+    #[default]
+    Thread,
+    /// By DM: started where the bot is not a member (a DM, a group DM, a server where
+    /// only a player installed the app), so that everything the bot posts on its own goes
+    /// to each player's DM with the bot, and the place it started shows the game only in
+    /// answers to the players' own commands and clicks (docs/ARCHITECTURE.md, "Play
+    /// anywhere").
+    Direct,
+}
+
+impl Venue {
+    /// Stored form.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
 /// A stored game's row (not its actions).
 #[derive(Clone, Debug)]
 pub struct GameRow {
@@ -72,6 +95,8 @@ pub struct GameRow {
     pub board_message_id: Option<MessageId>,
     /// Created, Unix seconds.
     pub created_at: i64,
+    /// Where it is played.
+    pub venue: Venue,
 }
 
 impl GameRow {

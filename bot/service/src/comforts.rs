@@ -946,6 +946,7 @@ impl Comforts<'_> {
                 Color::Black => ColorChoice::White,
             },
             rated: row.rated,
+            venue: row.venue,
         };
         let mut tx = self.core.db.begin_write().await?;
         // One rematch at a time: a second click (or the opponent's own Rematch) finds the

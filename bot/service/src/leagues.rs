@@ -994,6 +994,7 @@ impl Core {
             state,
             days_per_move: days,
             rated: league.settings.rated,
+            venue: kaboom_store::challenges::Venue::Thread,
         };
         let game_id = games::insert(tx, &new, self.clock.now()).await?;
         leagues::add_game(tx, id, game_id, round).await?;

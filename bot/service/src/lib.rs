@@ -676,6 +676,7 @@ impl Core {
                 .deadline_for(&mut tx, spec.days_per_move, white_id)
                 .await?,
             rated: spec.rated,
+            venue: spec.venue,
         };
         let now = self.clock.now();
         let game_id = games::insert(&mut tx, &new, now).await?;

@@ -1,5 +1,6 @@
-//! `kaboom invite-url`: the OAuth2 link that adds the bot to a server with exactly the
-//! scopes and permissions it needs (docs/hosting.md explains each one).
+//! `kaboom invite-url`: the OAuth2 links that add the bot to a server with exactly the
+//! scopes and permissions it needs, and that install the app to a player's own account
+//! (to play in DMs, group DMs and servers without the bot; docs/hosting.md explains both).
 //!
 //! The application id comes from `--application-id`, else `DISCORD_APPLICATION_ID`
 //! (environment or `.env`), else the first segment of `DISCORD_TOKEN`, which is the
@@ -98,11 +99,25 @@ pub fn application_id(
     }
 }
 
-/// The invite URL for application `id` with [`SCOPES`] and [`PERMISSIONS`].
+/// The server invite URL for application `id`: `integration_type=0` (GUILD_INSTALL) with
+/// [`SCOPES`] and [`PERMISSIONS`] ("integration_type: The installation context for the
+/// authorization ... 0 for GUILD_INSTALL, 1 for USER_INSTALL",
+/// <https://discord.com/developers/docs/topics/oauth2#authorization-code-grant>).
 pub fn invite_url(id: u64) -> String {
     format!(
-        "https://discord.com/oauth2/authorize?client_id={id}&scope={SCOPES}&permissions={}",
+        "https://discord.com/oauth2/authorize?client_id={id}&integration_type=0&scope={SCOPES}&permissions={}",
         PERMISSIONS.bits()
+    )
+}
+
+/// The user install URL for application `id`: `integration_type=1` (USER_INSTALL) with the
+/// only scope a user install takes, `applications.commands` ("Apps installed in a user
+/// context (user-installed apps) only support the applications.commands scope",
+/// <https://discord.com/developers/docs/resources/application#installation-context>).
+/// The Developer Portal must allow User Install (docs/hosting.md).
+pub fn user_install_url(id: u64) -> String {
+    format!(
+        "https://discord.com/oauth2/authorize?client_id={id}&integration_type=1&scope=applications.commands"
     )
 }
 

@@ -9,6 +9,8 @@ use kaboom_rules::{GameOptions, Variant};
 use super::{Db, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 
+pub use kaboom_domain::game::Venue;
+
 /// The colour the challenger asked for; stored as its name ([`ColorChoice::name`], and
 /// `FromStr` back).
 #[derive(Copy, Clone, Eq, PartialEq, Debug, strum::EnumString, strum::IntoStaticStr)]
@@ -68,6 +70,8 @@ pub struct NewChallenge {
     pub color: ColorChoice,
     /// Whether the game will be rated.
     pub rated: bool,
+    /// Where the game will be played.
+    pub venue: Venue,
 }
 
 /// A stored challenge.
@@ -108,6 +112,7 @@ struct StoredChallenge {
     days_per_move: Option<i64>,
     color: String,
     rated: bool,
+    venue: String,
 }
 
 impl TryFrom<StoredChallenge> for Challenge {
@@ -138,6 +143,7 @@ impl TryFrom<StoredChallenge> for Challenge {
                 days_per_move: c.days_per_move.map(|d| d as u32),
                 color: parse_stored("colour choice", &c.color)?,
                 rated: c.rated,
+                venue: parse_stored("venue", &c.venue)?,
             },
         })
     }
@@ -155,8 +161,9 @@ pub async fn insert<'a>(
 ) -> Result<i64, StorageError> {
     let row = query(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, opponent_id,
-            variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12) RETURNING id",
+            variant, carriers, dead_mans_switch, days_per_move, color, rated, state, created_at,
+            venue)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $13) RETURNING id",
     )
     .bind(c.guild_id)
     .bind(c.channel_id)
@@ -170,6 +177,7 @@ pub async fn insert<'a>(
     .bind(c.color.name())
     .bind(c.rated)
     .bind(now)
+    .bind(c.venue.name())
     .fetch_one::<(i64,)>(on)
     .await?;
     Ok(row.0)

@@ -250,10 +250,10 @@ async fn tables(dst: &sqlx::PgPool) -> Result<Vec<Table>, CopyError> {
         t.columns.push((column, kind));
     }
     // Referenced tables first: games name their challenge; league games, engine games and
-    // the rest name a game or a league.
+    // the rest name a game or a league; puzzle tries and daily puzzles name a puzzle.
     let rank = |name: &str| match name {
         "challenges" => 0,
-        "games" | "leagues" => 1,
+        "games" | "leagues" | "puzzles" => 1,
         _ => 2,
     };
     tables.sort_by(|a, b| (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name)));

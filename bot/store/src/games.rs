@@ -12,7 +12,7 @@ use kaboom_rules::{Color, GameOptions, GameRecord, Outcome, Variant};
 use super::{Db, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 
-pub use kaboom_domain::game::{GameRow, GameState};
+pub use kaboom_domain::game::{GameRow, GameState, Venue};
 
 /// A game to be stored.
 #[derive(Clone, Debug)]
@@ -41,6 +41,8 @@ pub struct NewGame {
     pub deadline_at: Option<i64>,
     /// Rated.
     pub rated: bool,
+    /// Where it is played.
+    pub venue: Venue,
 }
 
 /// A `games` row as stored (columns by name; a query's other columns are ignored, so the
@@ -75,6 +77,7 @@ pub(crate) struct StoredGame {
     rated: bool,
     board_message_id: Option<i64>,
     created_at: i64,
+    venue: String,
 }
 
 /// A stored id that may be absent (`guild_id`, `thread_id`, ...), read back.
@@ -128,6 +131,7 @@ impl TryFrom<StoredGame> for GameRow {
                 rated: g.rated,
                 board_message_id: id_of(g.board_message_id)?,
                 created_at: g.created_at,
+                venue: parse_stored("venue", &g.venue)?,
             })
         })()
         .map_err(|e: StorageError| StorageError::Corrupt(format!("game #{id}: {e}")))
@@ -142,8 +146,9 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, Storag
     let row = query(
         "INSERT INTO games (challenge_id, guild_id, channel_id, white_id, white_name, black_id,
             black_name, variant, carriers, dead_mans_switch, start_fen, state_fen, ply, state,
-            days_per_move, deadline_at, rated, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18) RETURNING id",
+            days_per_move, deadline_at, rated, created_at, updated_at, venue)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18, $19)
+         RETURNING id",
     )
     .bind(g.challenge_id)
     .bind(g.guild_id)
@@ -163,6 +168,7 @@ pub async fn insert(tx: &mut Tx, g: &NewGame, now: i64) -> Result<GameId, Storag
     .bind(g.rated)
     .bind(now)
     .bind(now)
+    .bind(g.venue.name())
     .fetch_one::<(i64,)>(&mut *tx)
     .await?;
     Ok(GameId::from(row.0))

@@ -784,6 +784,7 @@ kaboom_testkit::dbtest! {
                         days_per_move: Some(days),
                         color: ColorChoice::White,
                         rated: false,
+                        venue: kaboom_store::challenges::Venue::Thread,
                     })
                     .await
                     .unwrap();
@@ -849,6 +850,7 @@ kaboom_testkit::dbtest! {
                     days_per_move: None,
                     color: ColorChoice::White,
                     rated: false,
+                    venue: kaboom_store::challenges::Venue::Thread,
                 })
                 .await
                 .unwrap();

@@ -57,6 +57,7 @@ fn challenge(opponent: Option<UserId>, variant: Variant) -> NewChallenge {
         days_per_move: Some(DEFAULT_DAYS_PER_MOVE),
         color: ColorChoice::White,
         rated: true,
+        venue: kaboom_store::challenges::Venue::Thread,
     }
 }
 

@@ -100,7 +100,10 @@ fn printed_permissions() -> u64 {
         &["invite-url", "--application-id", "1234567890123456789"],
         &[],
     );
-    query(stdout.trim()).2.parse().expect("a number")
+    query(stdout.lines().next().unwrap_or_default())
+        .2
+        .parse()
+        .expect("a number")
 }
 
 /// The permissions the code asks for (those of the printed link): Discord's name of each
@@ -139,9 +142,18 @@ fn invite_url_prints_the_documented_permissions_and_scopes() {
         &["invite-url", "--application-id", "1234567890123456789"],
         &[],
     );
-    let url = stdout.trim();
-    assert_eq!(stdout.lines().count(), 1, "one line: {stdout}");
-    let (client, scope, permissions) = query(url);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines.len(),
+        2,
+        "the server link, then the user install link: {stdout}"
+    );
+    let (client, scope, permissions) = query(lines[0]);
+    assert!(lines[0].contains("&integration_type=0&"), "{}", lines[0]);
+    assert_eq!(
+        lines[1],
+        "https://discord.com/oauth2/authorize?client_id=1234567890123456789&integration_type=1&scope=applications.commands"
+    );
     assert_eq!(client, "1234567890123456789");
     let scopes: Vec<&str> = scope.split('+').collect();
     assert_eq!(scopes, ["bot", "applications.commands"]);
@@ -188,7 +200,7 @@ fn a_wrong_table_row_is_caught() {
 #[test]
 fn invite_url_finds_the_id_in_the_environment_or_the_token() {
     let stdout = kaboom_ok(&["invite-url"], &[("DISCORD_APPLICATION_ID", "42")]);
-    assert_eq!(query(stdout.trim()).0, "42");
+    assert_eq!(query(stdout.lines().next().unwrap_or_default()).0, "42");
 
     // A bot token starts with the base64 of the bot's id ("777888999" here).
     let stdout = kaboom_ok(
@@ -198,7 +210,10 @@ fn invite_url_finds_the_id_in_the_environment_or_the_token() {
             "Nzc3ODg4OTk5.GabCde.fghijklmnopqrstuvwxyz0123456789",
         )],
     );
-    assert_eq!(query(stdout.trim()).0, "777888999");
+    assert_eq!(
+        query(stdout.lines().next().unwrap_or_default()).0,
+        "777888999"
+    );
 }
 
 #[test]

@@ -390,6 +390,7 @@ kaboom_testkit::dbtest! {
                 days_per_move: Some(1),
                 color: ColorChoice::White,
                 rated: false,
+                venue: kaboom_store::challenges::Venue::Thread,
             })
             .await
             .unwrap();
@@ -567,6 +568,7 @@ kaboom_testkit::dbtest! {
                     days_per_move: Some(3),
                     color: ColorChoice::White,
                     rated: false,
+                    venue: kaboom_store::challenges::Venue::Thread,
                 })
                 .await
                 .unwrap();
@@ -675,6 +677,7 @@ fn challenge(opponent: Option<UserId>) -> kaboom_store::challenges::NewChallenge
         days_per_move: Some(1),
         color: ColorChoice::White,
         rated: false,
+        venue: kaboom_store::challenges::Venue::Thread,
     }
 }
 

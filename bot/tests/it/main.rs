@@ -3,6 +3,7 @@
 
 mod analyse_cli;
 mod analysis;
+mod anywhere;
 mod archived;
 mod beirut_cli;
 mod bombalot_cli;

@@ -76,6 +76,7 @@ async fn new_game(
             days_per_move: days,
             color: ColorChoice::White,
             rated,
+            venue: kaboom_store::challenges::Venue::Thread,
         })
         .await
         .unwrap();
@@ -432,6 +433,7 @@ kaboom_testkit::dbtest! {
                 days_per_move: Some(1),
                 color: ColorChoice::White,
                 rated: true,
+                venue: kaboom_store::challenges::Venue::Thread,
             })
             .await
             .unwrap();

@@ -61,6 +61,7 @@ fn challenge(variant: Variant, days: Option<u32>) -> NewChallenge {
         days_per_move: days,
         color: ColorChoice::White,
         rated: true,
+        venue: kaboom_store::challenges::Venue::Thread,
     }
 }
 
@@ -453,6 +454,7 @@ kaboom_testkit::dbtest! {
             days_per_move: Some(2),
             deadline_at: Some(T0 + 2 * DAY),
             rated: false,
+            venue: kaboom_store::challenges::Venue::Thread,
         };
         let id = games::insert(&mut tx, &new, T0).await.unwrap();
         tx.commit().await.unwrap();

@@ -57,6 +57,7 @@ kaboom_testkit::dbtest! {
             days_per_move: Some(1),
             color: ColorChoice::White,
             rated: false,
+            venue: kaboom_store::challenges::Venue::Thread,
         };
         // A game in its thread; Bob's DMs are open, Alice's closed.
         let c = services.challenges().create(spec(Some(BOB))).await.unwrap();
@@ -205,6 +206,7 @@ kaboom_testkit::dbtest! {
                 days_per_move: Some(1),
                 color: ColorChoice::White,
                 rated: false,
+                venue: kaboom_store::challenges::Venue::Thread,
             })
             .await
             .unwrap();
@@ -377,6 +379,7 @@ mod with_bot {
                 days_per_move: Some(1),
                 color: kaboom_store::challenges::ColorChoice::White,
                 rated: false,
+                venue: kaboom_store::challenges::Venue::Thread,
             })
             .await
             .unwrap();

@@ -40,6 +40,7 @@ fn challenge(opponent: Option<UserId>, color: ColorChoice) -> NewChallenge {
         days_per_move: Some(DEFAULT_DAYS_PER_MOVE),
         color,
         rated: true,
+        venue: kaboom_store::challenges::Venue::Thread,
     }
 }
 

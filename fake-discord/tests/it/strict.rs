@@ -986,3 +986,159 @@ async fn a_wrong_token_gets_401_over_rest_and_4004_on_the_gateway() {
     let reconnect: Value = serde_json::from_str(next(&mut ws).await.to_text().unwrap()).unwrap();
     assert_eq!(reconnect["op"], 7);
 }
+
+/// Registers `/play` as the bot declares a game command (both installations; servers, the
+/// bot's DM and group DMs) and `/settle` as a server-only one (a server install, servers
+/// only).
+async fn register_play_and_settle(api: &Api) {
+    let app = api.fake.application_id();
+    let (status, _) = api
+        .rest(
+            "PUT",
+            &format!("/applications/{app}/commands"),
+            json!([
+                {"name": "play", "description": "p", "integration_types": [0, 1], "contexts": [0, 1, 2]},
+                {"name": "settle", "description": "s", "integration_types": [0], "contexts": [0]}
+            ]),
+        )
+        .await;
+    assert_eq!(status, 200);
+}
+
+/// User installs (<https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-authorizing-integration-owners-object>):
+/// in a group DM only a command declaring USER_INSTALL and PRIVATE_CHANNEL is offered, to
+/// a user who installed the app, with context 2, `authorizing_integration_owners`
+/// `{"1": user}` and the group DM's `app_permissions` (180224); in the guild with the bot
+/// the same command carries `{"0": guild}` too.
+#[tokio::test]
+async fn user_installs_are_offered_only_what_the_commands_declare() {
+    use fake_discord::FakeError;
+    let api = Api::start().await;
+    register_play_and_settle(&api).await;
+    let alice = SimUser::new(1001, "alice");
+    let bob = SimUser::new(1002, "bob");
+    let group = api.fake.add_group_dm(&[&alice, &bob]);
+    // Nothing is installed for alice: no client offers the app's commands here.
+    assert!(matches!(
+        api.fake.slash_command(&alice, group, "play", vec![]),
+        Err(FakeError::NotInstalledHere { .. })
+    ));
+    api.fake.install_for_user(alice.id);
+    assert!(matches!(
+        api.fake.slash_command(&alice, group, "settle", vec![]),
+        Err(FakeError::CommandNotOffered { context: 2, .. })
+    ));
+    let sent = api
+        .fake
+        .slash_command(&alice, group, "play", vec![])
+        .unwrap();
+    let dispatched = api.fake.dispatched_interaction(sent.id).unwrap();
+    assert_eq!(dispatched["context"], 2);
+    assert_eq!(
+        dispatched["authorizing_integration_owners"],
+        json!({"1": "1001"})
+    );
+    assert_eq!(dispatched["app_permissions"], "180224");
+    assert!(dispatched.get("guild_id").is_none());
+    // In the guild with the bot both installations authorize it.
+    let sent = api
+        .fake
+        .slash_command(&alice, api.fake.text_channel_id(), "play", vec![])
+        .unwrap();
+    let dispatched = api.fake.dispatched_interaction(sent.id).unwrap();
+    assert_eq!(dispatched["context"], 0);
+    assert_eq!(
+        dispatched["authorizing_integration_owners"],
+        json!({"0": api.fake.guild_id().to_string(), "1": "1001"})
+    );
+}
+
+/// The bot is never a member of a group DM: every request about one answers 403 / 50001
+/// Missing Access (JSON Error Codes,
+/// <https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes>);
+/// only interaction responses reach it.
+#[tokio::test]
+async fn the_bot_cannot_post_in_a_group_dm() {
+    let api = Api::start().await;
+    let alice = SimUser::new(1001, "alice");
+    let bob = SimUser::new(1002, "bob");
+    let group = api.fake.add_group_dm(&[&alice, &bob]);
+    assert_code(
+        &api.post_message(group, json!({"content": "hello"})).await,
+        403,
+        50001,
+    );
+    assert_code(
+        &api.send("GET", &format!("/api/v10/channels/{group}"), None)
+            .await,
+        403,
+        50001,
+    );
+}
+
+/// A DM to a user who shares no server with the bot and has not installed the app is
+/// refused with 403 / 50278 "Cannot send messages to this user due to having no mutual
+/// guilds" (JSON Error Codes); once they install it, it goes through.
+#[tokio::test]
+async fn dms_need_a_shared_server_or_a_user_install() {
+    let api = Api::start().await;
+    let dave = SimUser::new(1004, "dave");
+    api.fake.add_user(&dave);
+    api.fake.remove_from_every_guild(dave.id);
+    let dm = api.fake.dm_channel_for(dave.id);
+    assert_code(
+        &api.post_message(dm, json!({"content": "your move"})).await,
+        403,
+        50278,
+    );
+    api.fake.install_for_user(dave.id);
+    assert_ok(&api.post_message(dm, json!({"content": "your move"})).await);
+}
+
+/// "Apps are limited to 5 followup messages per interaction if it was initiated from a
+/// user-installed app and isn't installed in the server"; the sixth answers 40094
+/// (<https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages>).
+/// With the bot in the server there is no such limit.
+#[tokio::test]
+async fn user_installed_interactions_get_five_followups() {
+    let api = Api::start().await;
+    register_play_and_settle(&api).await;
+    let alice = SimUser::new(1001, "alice");
+    let bob = SimUser::new(1002, "bob");
+    api.fake.install_for_user(alice.id);
+    let group = api.fake.add_group_dm(&[&alice, &bob]);
+    let sent = api
+        .fake
+        .slash_command(&alice, group, "play", vec![])
+        .unwrap();
+    assert_ok(
+        &api.callback(&sent, json!({"type": 4, "data": {"content": "board"}}))
+            .await,
+    );
+    for n in 1..=5 {
+        assert_ok(
+            &api.followup(&sent, json!({"content": format!("follow-up {n}")}))
+                .await,
+        );
+    }
+    assert_code(
+        &api.followup(&sent, json!({"content": "one too many"}))
+            .await,
+        400,
+        40094,
+    );
+    let sent = api
+        .fake
+        .slash_command(&alice, api.fake.text_channel_id(), "play", vec![])
+        .unwrap();
+    assert_ok(
+        &api.callback(&sent, json!({"type": 4, "data": {"content": "board"}}))
+            .await,
+    );
+    for n in 1..=6 {
+        assert_ok(
+            &api.followup(&sent, json!({"content": format!("follow-up {n}")}))
+                .await,
+        );
+    }
+}

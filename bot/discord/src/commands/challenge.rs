@@ -94,10 +94,20 @@ pub enum ColorParam {
     Random,
 }
 
+/// Whether `ctx` is a command in the user's DM with the bot (interaction context BOT_DM).
+fn in_bot_dm(ctx: Context<'_>) -> bool {
+    match ctx {
+        poise::Context::Application(app) => {
+            app.interaction.context == Some(serenity::InteractionContext::BotDm)
+        }
+        poise::Context::Prefix(_) => false,
+    }
+}
+
 /// Challenge someone to a game, or leave the opponent out to let anyone accept.
 ///
-/// The game is played by correspondence in its own thread: 3 days per move unless you
-/// choose otherwise. Beirut takes the number of carriers (Multiple Beirut, 1-15) and the
+/// The game is played by correspondence in its own thread or by DM: 3 days per move
+/// unless you choose otherwise. Beirut takes the number of carriers (Multiple Beirut, 1-15) and the
 /// Dead Man's Switch option.
 #[poise::command(slash_command)]
 #[allow(clippy::too_many_arguments)] // one argument per slash option
@@ -116,7 +126,10 @@ pub async fn challenge(
         bool,
     >,
 ) -> Result<(), Error> {
-    crate::place::check_challenge(ctx).map_err(kaboom_service::ServiceError::from)?;
+    let venue = crate::place::check_challenge(ctx).map_err(kaboom_service::ServiceError::from)?;
+    if opponent.is_none() && in_bot_dm(ctx) {
+        return crate::commands::say_private(ctx, messages::direct::NAME_AN_OPPONENT).await;
+    }
     if opponent
         .as_ref()
         .is_some_and(|o| crate::commands::practice::is_the_bot(ctx, o))
@@ -143,6 +156,7 @@ pub async fn challenge(
             _ => ColorChoice::Random,
         },
         rated: rated.unwrap_or(true),
+        venue,
     };
     let created = services.challenges().create(spec).await?;
     // The answer is the challenge's message: read back to record it (the game's thread is

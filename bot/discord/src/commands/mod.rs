@@ -39,8 +39,41 @@ use crate::types::{Context, Data, Error};
 use kaboom_domain::ids::GameId;
 use kaboom_service::{Refusal, ServiceError};
 
-/// Every command of the bot.
+/// Every command of the bot, each declaring where it works ([`declare_where`]).
 pub fn all() -> Vec<poise::Command<Data, Error>> {
+    let mut commands = every_command();
+    for command in &mut commands {
+        declare_where(command);
+    }
+    commands
+}
+
+/// The commands that work only in a server that added the bot: the server's own settings
+/// and leagues, moderation, and practice games (which need a thread).
+pub const SERVER_ONLY: [&str; 3] = ["league", "moderate", "play-bot"];
+
+/// Sets where `command` is offered (Discord's installation and interaction contexts,
+/// <https://discord.com/developers/docs/interactions/application-commands#contexts>): a
+/// [`SERVER_ONLY`] or `guild_only` command as a server install in servers; every other one
+/// for both installations (the bot added to a server, the app installed to a player's
+/// account) in servers, the bot's DM and other DMs and group DMs. Both lists are always
+/// sent: Discord's defaults when they are left out differ from its documentation.
+/// `/settings` works everywhere for `/settings me`; `/settings server` answers outside a
+/// server that it is a server's setting.
+pub fn declare_where(command: &mut poise::Command<Data, Error>) {
+    use serenity::{InstallationContext as Install, InteractionContext as Where};
+    if command.guild_only || SERVER_ONLY.iter().any(|name| command.name == *name) {
+        command.guild_only = true;
+        command.install_context = Some(vec![Install::Guild]);
+        command.interaction_context = Some(vec![Where::Guild]);
+    } else {
+        command.install_context = Some(vec![Install::Guild, Install::User]);
+        command.interaction_context = Some(vec![Where::Guild, Where::BotDm, Where::PrivateChannel]);
+    }
+}
+
+/// Every command, before [`declare_where`].
+fn every_command() -> Vec<poise::Command<Data, Error>> {
     vec![
         challenge::challenge(),
         practice::play_bot(),

@@ -8,6 +8,7 @@ use crate::ids::Domain;
 use crate::messages;
 use crate::types::{Context, Error};
 use crate::{board, flows};
+use kaboom_domain::game::Venue;
 use kaboom_service::ServiceError;
 
 async fn autocomplete_action(
@@ -126,9 +127,14 @@ pub async fn move_(
         .await
     {
         Ok(played) => {
-            let text =
-                flows::after_play(&ctx.data().outbox, &played, ctx.channel_id().domain()).await?;
-            super::say_private(ctx, text).await
+            let here = ctx.channel_id().domain();
+            let text = flows::after_play(&ctx.data().outbox, &played, here).await?;
+            super::say_private(ctx, text).await?;
+            let row = &played.snap.row;
+            if row.venue == Venue::Direct && row.channel_id == here {
+                show_where_it_started(ctx, &played.snap).await?;
+            }
+            Ok(())
         }
         Err(ServiceError::MovedOn { game_id, .. }) => {
             let snap = services.games().load(game_id).await?;
@@ -145,6 +151,35 @@ pub async fn move_(
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// A move in a game played by DM, made where the game started (a group DM, a server
+/// without the bot): the new board for everyone there, as the command's public follow-up
+/// (the bot cannot post there on its own), with the game's buttons.
+///
+/// # Errors
+/// A painting or Discord error.
+async fn show_where_it_started(
+    ctx: Context<'_>,
+    snap: &kaboom_service::Snapshot,
+) -> Result<(), Error> {
+    let services = &ctx.data().services;
+    let image = board::paint(services, snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
+    let caption = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);
+    crate::respond::send(
+        ctx,
+        poise::CreateReply::default()
+            .content(caption)
+            .attachment(image)
+            .components(messages::fairness::game_buttons(
+                snap.row.variant,
+                snap.row.id,
+                snap.outcome().is_some(),
+            ))
+            .allowed_mentions(messages::mentions::none())
+            .ephemeral(false),
+    )
+    .await
 }
 
 /// Show the current board; private:true shows your own view to you only.

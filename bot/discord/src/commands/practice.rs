@@ -75,6 +75,7 @@ pub async fn play_bot(
             _ => ColorChoice::Random,
         },
         rated: false,
+        venue: kaboom_store::challenges::Venue::Thread,
     };
     let created = services.challenges().create(spec).await?;
     // The answer is the game's first message: the thread is started from it.

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod comforts;
+pub mod direct;
 pub mod failure;
 pub mod fairness;
 pub mod full_rules;
@@ -419,11 +420,15 @@ pub fn open_challenge_text(
     created_at: i64,
     config: &SchedulerConfig,
 ) -> String {
-    format!(
+    let text = format!(
         "{}\n{}",
         challenge_text(c),
         challenge_expiry_note(created_at, config)
-    )
+    );
+    match c.spec.venue {
+        kaboom_store::challenges::Venue::Thread => text,
+        kaboom_store::challenges::Venue::Direct => format!("{text}\n{}", direct::PLAYED_BY_DM),
+    }
 }
 
 /// The first message of a `/play-bot` game: who plays the bot, at which level,

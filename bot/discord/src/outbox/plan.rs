@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::Effect;
 use crate::messages;
+use kaboom_domain::game::Venue;
 use kaboom_domain::ids::{GameId, UserId};
 use kaboom_service::outbox::{Committed, EffectPlanner};
 use kaboom_service::{DrawResult, Services};
@@ -75,15 +76,20 @@ impl DiscordEffects {
         by: UserId,
     ) -> Vec<NewEffect> {
         let row = &snap.row;
-        let mut v = vec![
-            Effect::Thread {
-                channel_id: row.channel_id,
-                name: messages::thread_name(row),
-                message_id: challenge.message_id,
-            }
-            .for_game(row.id),
-            Effect::ChallengeAccepted { by }.entry(Some(row.id), Some(challenge.id)),
-        ];
+        let mut v = match row.venue {
+            Venue::Thread => vec![
+                Effect::Thread {
+                    channel_id: row.channel_id,
+                    name: messages::thread_name(row),
+                    message_id: challenge.message_id,
+                }
+                .for_game(row.id),
+                Effect::ChallengeAccepted { by }.entry(Some(row.id), Some(challenge.id)),
+            ],
+            // Played by DM: no thread, and the challenge's message (where the bot is not a
+            // member) is updated by the Accept click itself.
+            Venue::Direct => Vec::new(),
+        };
         v.extend(self.opening(snap, &[]));
         v
     }

@@ -10,6 +10,7 @@ use crate::Error;
 use crate::board;
 use crate::ids::{Domain, Serenity};
 use crate::messages;
+use kaboom_domain::game::Venue;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId, UserId};
 use kaboom_service::ServiceError;
 use kaboom_service::painter::ReplayPace;
@@ -297,17 +298,64 @@ impl Deliverer {
         self.send(channel.id, message, nonce).await
     }
 
-    /// Posts `message` in the game's thread (reopened first if archived) with `nonce`;
-    /// returns the message's id.
+    /// Posts `message` in the game's thread (reopened first if archived) with `nonce`, or
+    /// for a game played by DM to each player ([`Deliverer::post_to_players`]); returns
+    /// the message's id.
     async fn post_in_thread(
         &self,
         snap: &kaboom_service::Snapshot,
         message: serenity::CreateMessage,
         nonce: String,
     ) -> Result<MessageId, Error> {
+        if snap.row.venue == Venue::Direct {
+            return self.post_to_players(snap, message, &nonce).await;
+        }
         let channel = board::game_channel(snap);
         self.ensure_open(channel).await?;
         Ok(self.send(channel, message, nonce).await?.id.domain())
+    }
+
+    /// A game played by DM ([`Venue::Direct`]): `message` to White's and then Black's DM
+    /// with the bot, each with its own nonce (`nonce` and `w` or `b`: Discord matches a
+    /// nonce across all of the bot's messages, "If another message was created by the same
+    /// author with the same nonce, that message will be returned",
+    /// <https://discord.com/developers/docs/resources/message#create-message-jsonform-params>),
+    /// so that a retry after one of them was sent sends only the other. A player whose
+    /// DMs are closed (50007), or who shares no server with the bot and has not installed
+    /// it (50278), is skipped: they see the game when they next use a command. Returns the
+    /// first message sent.
+    ///
+    /// # Errors
+    /// A transient Discord error (the entry is retried), or the last refusal when neither
+    /// player could be reached.
+    async fn post_to_players(
+        &self,
+        snap: &kaboom_service::Snapshot,
+        message: serenity::CreateMessage,
+        nonce: &str,
+    ) -> Result<MessageId, Error> {
+        let mut first = None;
+        let mut refused = None;
+        for (suffix, user) in [("w", snap.row.white_id), ("b", snap.row.black_id)] {
+            match self
+                .send_dm(user, message.clone(), format!("{nonce}{suffix}"))
+                .await
+            {
+                Ok(sent) => {
+                    first.get_or_insert(sent.id.domain());
+                }
+                Err(e) if client_error(&e) => {
+                    tracing::info!(game_id = %snap.row.id, user = %user, error = %e, "a game played by DM: this player's DM was refused");
+                    refused = Some(e);
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        match (first, refused) {
+            (Some(id), _) => Ok(id),
+            (None, Some(e)) => Err(e.into()),
+            (None, None) => Err(Error::Missing("a game played by DM has no players")),
+        }
     }
 
     /// Posts `message` in the game's thread with the entry's nonce.
@@ -334,19 +382,25 @@ impl Deliverer {
     }
 
     /// Sets the buttons of `message`, in the game's thread, to `rows` (none: takes them off).
+    /// A game played by DM keeps its older boards' buttons: they are in two DMs, and each
+    /// answers for itself (routing is by custom id).
     async fn set_buttons(
         &self,
         snap: &kaboom_service::Snapshot,
         message: MessageId,
         rows: Vec<serenity::CreateActionRow>,
-    ) -> Result<serenity::Message, serenity::Error> {
+    ) -> Result<(), serenity::Error> {
+        if snap.row.venue == Venue::Direct {
+            return Ok(());
+        }
         board::game_channel(snap)
             .edit_message(
                 &*self.http,
                 message.serenity(),
                 serenity::EditMessage::new().components(rows),
             )
-            .await
+            .await?;
+        Ok(())
     }
 
     /// The game's thread: the recorded one, else created (see [`Deliverer::create_thread`])
@@ -468,6 +522,12 @@ impl Deliverer {
         snap: &kaboom_service::Snapshot,
         user: UserId,
     ) -> Result<Posted, Error> {
+        if snap.row.venue == Venue::Direct {
+            // No thread to offer it in: the game's message where it started has the
+            // "Choose privately" button.
+            tracing::info!(game_id = %snap.row.id, user = %user, "carrier DM refused in a game played by DM");
+            return Ok(Posted::default());
+        }
         let message = serenity::CreateMessage::new()
             .content(messages::dm_refused_choose_privately(user))
             .components(messages::choose_privately_button(snap.row.id))
@@ -707,9 +767,13 @@ impl Deliverer {
             tracing::debug!(game_id = %game_id, "nudge dropped: the game moved on before it was posted");
             return Ok(Posted::default());
         }
+        // A game played by DM has no thread: its reminders always go by DM.
+        let direct = snap.row.venue == Venue::Direct;
         let thread = board::game_channel(&snap);
-        self.ensure_open(thread).await?;
-        if dm {
+        if !direct {
+            self.ensure_open(thread).await?;
+        }
+        if dm || direct {
             // A DM is the player's own: it carries the board from their side, as they see
             // it (their own Beirut carriers marked), while the thread's boards keep one
             // orientation for everyone.
@@ -721,6 +785,10 @@ impl Deliverer {
             }
             match self.send_dm(user, dm_message, entry.nonce.clone()).await {
                 Ok(msg) => return Ok(Posted::message(msg.id.domain())),
+                Err(e) if client_error(&e) && direct => {
+                    tracing::info!(game_id = %game_id, user = %user, error = %e, "nudge DM refused in a game played by DM; dropped");
+                    return Ok(Posted::default());
+                }
                 Err(e) if client_error(&e) => {
                     tracing::info!(game_id = %game_id, user = %user, error = %e, "nudge DM refused; mentioning in the thread");
                 }
@@ -929,6 +997,10 @@ impl Deliverer {
             services.analyses().set_message(game_id, msg).await?;
             return Ok(Posted::message(msg));
         };
+        if snap.row.venue == Venue::Direct {
+            // Posted once to each player; later progress is not edited into two DMs.
+            return Ok(Posted::default());
+        }
         let channel = board::game_channel(&snap);
         self.ensure_open(channel).await?;
         let edit = serenity::EditMessage::new()
@@ -959,7 +1031,7 @@ impl Deliverer {
             .files(files)
             .allowed_mentions(messages::mentions::none());
         let msg = self.post_in_game(entry, &snap, post).await?;
-        if let Some(message) = row.message_id {
+        if let Some(message) = row.message_id.filter(|_| snap.row.venue == Venue::Thread) {
             let edited = board::game_channel(&snap)
                 .edit_message(
                     &*self.http,
