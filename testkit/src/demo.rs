@@ -269,6 +269,16 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
         );
         println!("[league] Atomic, a round-robin of four: {}", summary.line());
         games.push(summary);
+        let t = Instant::now();
+        let outcome = play_group_dm_game(&d, out, &mut pages).await;
+        let summary = summary_of(
+            Variant::Atomic,
+            "Atomic in a group DM",
+            outcome,
+            t.elapsed().as_secs_f64(),
+        );
+        println!("[group DM] Atomic, played by DM: {}", summary.line());
+        games.push(summary);
     }
     write_ratings(&d, out, variants).await?;
     show_commands(&d, &clock, out, &mut pages).await?;
@@ -1040,6 +1050,126 @@ async fn play_clock_game(
     })
 }
 
+/// The folder of the group DM game, beside the variants' folders.
+const GROUP_DM_DIR: &str = "group-dm";
+
+/// An Atomic game in a group DM of alice, bob and carol, where the bot is not a member:
+/// alice installed Kaboom to her account and challenges bob there; bob's Accept turns the
+/// challenge into the game's message; alice moves in the group DM (each move adds the board
+/// there as her command's answer), bob from his DM with the bot, and both get every board
+/// by DM. The short mate of the Atomic page's opening.
+async fn play_group_dm_game(
+    d: &Driver,
+    out: &Path,
+    pages: &mut Vec<page::GamePage>,
+) -> Result<GameSummary, DemoError> {
+    use fake_discord::CommandOption;
+    let dir = out.join(GROUP_DM_DIR);
+    clear_dir(&dir)?;
+    d.fake.install_for_user(d.alice.id);
+    d.fake.allow_dms_for(d.bob.id);
+    let group = d.fake.add_group_dm(&[&d.alice, &d.bob, &d.carol]);
+    let marker = d.last_message_id();
+    let posted = d
+        .cmd(
+            &d.alice,
+            group,
+            "challenge",
+            vec![
+                CommandOption::integer("variant", 0),
+                CommandOption::user("opponent", &d.bob),
+                CommandOption::integer("color", 0),
+            ],
+        )
+        .await?;
+    let message = posted
+        .message_id
+        .ok_or_else(|| DemoError::Step(format!("no challenge in the group DM: {posted:?}")))?;
+    let accept = posted
+        .custom_ids()
+        .into_iter()
+        .find(|i| i.starts_with("kb:accept:"))
+        .ok_or_else(|| DemoError::Step("no Accept button in the group DM".into()))?;
+    d.click(&d.bob, message, &accept).await?;
+    let bob_dm = d.fake.dm_channel_for(d.bob.id);
+    let mut problem = None;
+    for (user, channel, text) in [
+        (&d.alice, group, "Nf3"),
+        (&d.bob, bob_dm, "a6"),
+        (&d.alice, group, "f3g5"),
+        (&d.bob, bob_dm, "a5"),
+        (&d.alice, group, "Nxf7"),
+    ] {
+        let r = d.play(user, channel, text).await?;
+        if !r.content().unwrap_or_default().starts_with("Played") {
+            problem = problem.or(Some(format!("{text}: {}", r.content().unwrap_or_default())));
+        }
+    }
+    d.outbox_delivered().await?;
+    let text = d
+        .fake
+        .message(message)
+        .map(|m| m.content().to_string())
+        .unwrap_or_default();
+    let game = text
+        .find("game #")
+        .and_then(|at| {
+            text[at + 6..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+                .parse::<i64>()
+                .ok()
+        })
+        .ok_or_else(|| DemoError::Step(format!("the group DM's message names no game: {text}")))?;
+    let (_, record) = kaboom_store::games::load_record(&d.db, kaboom_domain::ids::GameId(game))
+        .await?
+        .ok_or_else(|| DemoError::Step("game not stored".into()))?;
+    let stored = AnyGame::from_record(&record).map_err(|e| DemoError::Step(e.to_string()))?;
+    let outcome = stored.status().outcome();
+    let result = outcome.map_or_else(|| "unfinished".into(), |o| o.to_string());
+    if !outcome.is_some_and(|o| o.winner == Some(Color::White)) {
+        problem = problem.or(Some(format!("expected alice to win, got {result}")));
+    }
+    if d.fake
+        .messages_in(group)
+        .iter()
+        .any(|m| m.interaction_user_id().is_none())
+    {
+        problem = problem.or(Some("the bot posted in the group DM on its own".into()));
+    }
+    let plies = stored.plies().len();
+    let (images, game_page) = write_files_to(
+        d,
+        &dir,
+        GROUP_DM_DIR,
+        Thread {
+            label: "Atomic in a group DM".into(),
+            id: group,
+            marker,
+            challenge: message,
+            summary: format!(
+                "Atomic in a group DM of alice, bob and carol, where only alice installed Kaboom and the bot is not a member · played by DM · {plies} plies · {result}"
+            ),
+            now: None,
+            checkpoints: Vec::new(),
+        },
+        &[],
+    )?;
+    pages.push(game_page);
+    Ok(GameSummary {
+        variant: Variant::Atomic,
+        title: "Atomic in a group DM".into(),
+        plies,
+        result,
+        ratings: "-".into(),
+        images,
+        ok: problem.is_none(),
+        problem,
+        seconds: 0.0,
+    })
+}
+
 /// The league's fourth player (besides alice, bob and carol).
 const DAVE_ID: u64 = 1004;
 
@@ -1733,11 +1863,12 @@ fn write_files_to(
     }
     let names = names(d);
     let mut md = String::new();
+    // A group DM has no name of its own: the section's label stands in.
     let title = d
         .fake
         .channel(thread.id)
         .and_then(|c| c.name().map(str::to_string))
-        .unwrap_or_default();
+        .unwrap_or_else(|| thread.label.clone());
     let _ = writeln!(
         md,
         "# {title}\n\nThe game ({}) as its players saw it (`kaboom demo`): the public thread, and \

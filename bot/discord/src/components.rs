@@ -128,11 +128,14 @@ pub async fn handle(
             .await?;
         return Ok(());
     }
-    if action == ids::ACCEPT
+    if matches!(action, ids::ACCEPT | ids::DECLINE | ids::CANCEL)
         && let Ok(challenge) = data.services.challenges().get(id).await
         && challenge.spec.venue == Venue::Direct
     {
-        return accept_direct(http, data, ic, challenge).await;
+        if action == ids::ACCEPT {
+            return accept_direct(http, data, ic, challenge).await;
+        }
+        return close_direct(http, data, ic, challenge, action == ids::CANCEL).await;
     }
     respond::defer_component(http, ic).await?;
     let result = route(http, data, ic, action, id).await;
@@ -226,6 +229,42 @@ async fn accept_direct(
     ic.create_followup(http, private(messages::direct::game_on(snap.row.id)))
         .await?;
     Ok(())
+}
+
+/// Decline or Cancel on a challenge whose game would be played by DM: the click's own
+/// answer (UPDATE_MESSAGE) marks the challenge's message and takes its buttons off, since
+/// the bot cannot edit it where it was made; a refusal is answered privately instead.
+///
+/// # Errors
+/// A Discord error while answering.
+async fn close_direct(
+    http: &serenity::Http,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+    challenge: kaboom_store::challenges::Challenge,
+    cancel: bool,
+) -> Result<(), Error> {
+    let user = ic.user.id.domain();
+    let response = match data
+        .services
+        .challenges()
+        .close(challenge.id, user, cancel)
+        .await
+    {
+        Ok(_) => serenity::CreateInteractionResponse::UpdateMessage(
+            serenity::CreateInteractionResponseMessage::new()
+                .content(messages::challenge_closed(&challenge, cancel, user))
+                .components(Vec::new())
+                .allowed_mentions(messages::mentions::none()),
+        ),
+        Err(e) => serenity::CreateInteractionResponse::Message(
+            serenity::CreateInteractionResponseMessage::new()
+                .content(messages::service_error(&e))
+                .ephemeral(true)
+                .allowed_mentions(messages::mentions::none()),
+        ),
+    };
+    respond::answer_component(http, ic, response).await
 }
 
 async fn route(

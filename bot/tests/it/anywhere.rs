@@ -136,3 +136,158 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// What happens with nobody interacting reaches a game played by DM through the
+    /// players' DMs: the reminder at half of the mover's time, then the time forfeit and
+    /// the replay, each in both players' DMs; nothing is ever sent to the group DM where
+    /// the game started (the fake would refuse it with 50001).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_reminder_and_a_time_forfeit_go_by_dm() {
+        use kaboom_domain::ids::{ChannelId, UserId};
+        use kaboom_service::scheduler::SchedulerConfig;
+        use kaboom_store::challenges::{ColorChoice, NewChallenge, Venue};
+        use kaboom_testkit::clock::TestClock;
+        use std::sync::Arc;
+        const HOUR: i64 = 3600;
+        let fake = fake_discord::FakeDiscord::start().await.expect("fake starts");
+        let http = Arc::new(fake_discord::http(&fake.url(), fake_discord::FAKE_TOKEN));
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = Arc::new(TestClock::new(1_700_000_000));
+        let services = kaboom_service::Services::new(
+            db.clone(),
+            clock.clone(),
+            Arc::new(kaboom_testkit::painter::PlainPainter),
+        );
+        let (scheduler, _outbox) = kaboom_testkit::discord_scheduler(
+            &services,
+            clock.clone(),
+            http.clone(),
+            SchedulerConfig::default(),
+        );
+        let alice = fake_discord::SimUser::new(1001, "alice");
+        let bob = fake_discord::SimUser::new(1002, "bob");
+        let group = fake.add_group_dm(&[&alice, &bob]);
+        let spec = NewChallenge {
+            guild_id: None,
+            channel_id: ChannelId(group),
+            challenger_id: UserId(1001),
+            challenger_name: "alice".into(),
+            opponent_id: Some(UserId(1002)),
+            variant: kaboom_rules::Variant::Atomic,
+            options: kaboom_rules::GameOptions::default(),
+            days_per_move: Some(1),
+            color: ColorChoice::White,
+            rated: false,
+            venue: Venue::Direct,
+        };
+        let c = services.challenges().create(spec).await.unwrap();
+        let id = services
+            .challenges()
+            .accept(c.id, UserId(1002), "bob")
+            .await
+            .unwrap()
+            .row
+            .id;
+        let sweep = || async {
+            let r = scheduler.sweep().await.unwrap();
+            assert!(
+                kaboom_testkit::wait_for_outbox(&db, std::time::Duration::from_secs(20)).await,
+                "posted"
+            );
+            r
+        };
+        let dm = |user: u64| -> Vec<String> {
+            fake.messages_in(fake.dm_channel_for(user))
+                .iter()
+                .map(|m| m.content().to_string())
+                .collect()
+        };
+        clock.advance(12 * HOUR);
+        sweep().await;
+        let reminders: Vec<String> = dm(1001)
+            .into_iter()
+            .filter(|t| t.starts_with("Your move"))
+            .collect();
+        assert_eq!(reminders, ["Your move in game #1 (Atomic against bob): you have used 50% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/@me/1323802873049382912\nFrom any channel: `/move game:1 action:...`"]);
+        services
+            .games()
+            .play(kaboom_service::PlayRequest::new(id, UserId(1001), "e4"))
+            .await
+            .unwrap();
+        clock.advance(24 * HOUR);
+        sweep().await;
+        sweep().await;
+        for user in [1001, 1002] {
+            let texts = dm(user);
+            let ended: Vec<&String> = texts.iter().filter(|t| t.starts_with("Time is up")).collect();
+            assert_eq!(ended, ["Time is up in game #1: bob (Black) did not move by the deadline. alice (White) wins on time, 1-0. <@1001> <@1002>"], "{texts:?}");
+            let gifs = fake
+                .messages_in(fake.dm_channel_for(user))
+                .iter()
+                .filter(|m| m.attachments.iter().any(|a| a.filename.ends_with(".gif")))
+                .count();
+            assert_eq!(gifs, 1, "the replay, once");
+        }
+        assert!(fake.messages_in(group).is_empty());
+        let about_group = format!("/channels/{group}");
+        assert!(fake.requests().iter().all(|r| !r.path.contains(&about_group)));
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// A Beirut game in a group DM: the carrier menus reach both players by DM, their
+    /// choices are confirmed privately, and the game goes on by `/move`; the carriers are
+    /// never shown in the group DM.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_beirut_game_in_a_group_dm_takes_its_carriers_by_dm() -> Outcome {
+        let d = TestBot::start().await?;
+        d.fake.install_for_user(d.alice.id);
+        let group = d.fake.add_group_dm(&[&d.alice, &d.bob]);
+        let posted = d
+            .cmd(
+                &d.alice,
+                group,
+                "challenge",
+                vec![
+                    CommandOption::integer("variant", kaboom_testkit::fixture::BEIRUT),
+                    CommandOption::user("opponent", &d.bob),
+                    CommandOption::integer("color", 0),
+                ],
+            )
+            .await?;
+        let message = posted.message_id.unwrap();
+        let accept = posted
+            .custom_ids()
+            .into_iter()
+            .find(|i| i.starts_with("kb:accept:"))
+            .unwrap();
+        let click = d.fake.click_button(&d.bob, message, &accept)?;
+        responses(&d, click.id, 3).await?;
+        let game_message = d.fake.message(message).unwrap();
+        assert_eq!(
+            game_message.custom_ids(),
+            ["kb:resign:1", "kb:draw:1", "kb:view:1", "kb:fair:1", "kb:choose:1"]
+        );
+        let game = kaboom_domain::ids::GameId(1);
+        let r = d.choose_carriers_by_dm(&d.alice, game, &["g1"]).await?;
+        assert!(r.is_ephemeral());
+        let r = d.choose_carriers_by_dm(&d.bob, game, &["g8"]).await?;
+        assert!(r.is_ephemeral());
+        let r = d.play(&d.alice, group, "e4").await?;
+        assert!(r.content().unwrap_or_default().starts_with("Played"), "{r:?}");
+        let bob_dm = d.fake.dm_channel_for(d.bob.id);
+        let r = d.play(&d.bob, bob_dm, "e5").await?;
+        assert!(r.content().unwrap_or_default().starts_with("Played"), "{r:?}");
+        d.outbox_delivered().await?;
+        // Nothing the group DM shows names a carrier.
+        for m in d.fake.messages_in(group) {
+            for version in m.versions() {
+                let text = version["content"].as_str().unwrap_or_default();
+                assert!(!text.contains("g1") && !text.contains("g8"), "{text}");
+            }
+        }
+        d.stop().await;
+        Ok(())
+    }
+}

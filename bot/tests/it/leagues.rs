@@ -597,13 +597,16 @@ kaboom_testkit::dbtest! {
     async fn bad_league_input_is_refused_privately() -> Outcome {
         let d = TestBot::start().await?;
         let dm = d.fake.dm_channel_for(d.alice.id);
-        let in_dm = d
-            .cmd(&d.alice, dm, "league", vec![CommandOption::subcommand("list", vec![])])
-            .await?;
-        assert_eq!(
-            in_dm.content(),
-            Some("`/league list` works in a server's channel, not in a direct message.")
-        );
+        // A server-only command: no Discord client offers it in a DM.
+        assert!(matches!(
+            d.fake.slash_command(
+                &d.alice,
+                dm,
+                "league",
+                vec![CommandOption::subcommand("list", vec![])]
+            ),
+            Err(fake_discord::FakeError::CommandNotOffered { context: 1, .. })
+        ));
         let too_many_rounds = league(
             &d,
             &d.carol,

@@ -477,9 +477,10 @@ async fn challenges(url: &str) -> i64 {
 }
 
 kaboom_testkit::dbtest! {
-    /// `/challenge` is refused, before anything is stored, where no game thread
-    /// can be opened (a thread, a direct message) and where the bot lacks a permission it
-    /// needs (named in the refusal).
+    /// `/challenge` is refused, before anything is stored, where no game thread can be
+    /// opened in a server with the bot (a thread), in the player's own DM with the bot
+    /// (nobody else sees it there) and where the bot lacks a permission it needs (named in
+    /// the refusal).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn challenge_only_where_a_game_thread_can_be_made() -> Outcome {
         use poise::serenity_prelude::Permissions;
@@ -494,15 +495,13 @@ kaboom_testkit::dbtest! {
                 CommandOption::user("opponent", &d.bob),
             ]
         };
-        for (channel, place) in [(thread, "a thread"), (dm, "a direct message")] {
-            let r = d.cmd(&d.alice, channel, "challenge", options()).await?;
-            let said = r.content().unwrap_or_default();
-            assert!(
-                said.contains(&format!("cannot be posted in {place}")),
-                "{said}"
-            );
-            assert!(r.custom_ids().is_empty(), "{r:?}");
-        }
+        let r = d.cmd(&d.alice, thread, "challenge", options()).await?;
+        let said = r.content().unwrap_or_default();
+        assert!(said.contains("cannot be posted in a thread"), "{said}");
+        assert!(r.custom_ids().is_empty(), "{r:?}");
+        let r = d.cmd(&d.alice, dm, "challenge", options()).await?;
+        assert_eq!(r.content(), Some(kaboom_discord::messages::direct::NOT_IN_BOT_DM));
+        assert!(r.custom_ids().is_empty(), "{r:?}");
         d.fake.set_bot_permissions(
             kaboom_discord::place::NEEDED
                 - Permissions::CREATE_PUBLIC_THREADS
@@ -531,7 +530,9 @@ fn challenge_checks_the_invite_permissions() {
         .args(["invite-url", "--application-id", "1"])
         .output()
         .unwrap();
-    let link = String::from_utf8(out.stdout).unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    // The first line is the server invite; the second, the user install, asks for none.
+    let link = stdout.lines().next().unwrap_or_default();
     let bits: u64 = link
         .split(['?', '&'])
         .find_map(|p| p.strip_prefix("permissions="))
@@ -750,9 +751,10 @@ kaboom_testkit::dbtest! {
 kaboom_testkit::dbtest! {
     /// In a direct message Discord sends the bot's `app_permissions` as the fixed
     /// DM set (files, embeds, mentions, external emojis: no View Channel, no Send Messages, no
-    /// threads). `/challenge` there is refused for the place, saying where to go, not for
-    /// permissions the bot would "lack"; the commands that work from anywhere keep working in
-    /// a DM: `/move game:`, `/board game:`, `/games`, `/help`.
+    /// threads). `/challenge` in the player's DM with the bot is refused for the place
+    /// (nobody else could see it), saying where to go, not for permissions the bot would
+    /// "lack"; the commands that work from anywhere keep working in a DM: `/move game:`,
+    /// `/board game:`, `/games`, `/help`.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_direct_message_refuses_challenges_only() -> Outcome {
         let d = TestBot::start().await?;
@@ -773,7 +775,7 @@ kaboom_testkit::dbtest! {
         let said = r.content().unwrap_or_default();
         assert_eq!(
             said,
-            "A challenge cannot be posted in a direct message: its game is played in a thread of a server's text channel. Use /challenge in one."
+            "Nobody else can see a challenge in your DM with me. Challenge in a group DM or a server, where your opponent can accept it."
         );
         for permission in ["View Channel", "Send Messages", "lack"] {
             assert!(!said.contains(permission), "{said}");

@@ -125,8 +125,8 @@ fn demo_runs_all_five_games_and_writes_its_files() {
     );
     assert_eq!(
         html.matches("<section class=\"game\" id=").count(),
-        10,
-        "five games, the clock game, the practice game, the league, the commands and the puzzles"
+        11,
+        "five games, the clock game, the practice game, the league, the group DM game, the commands and the puzzles"
     );
     for variant in [
         "atomic",
@@ -137,6 +137,7 @@ fn demo_runs_all_five_games_and_writes_its_files() {
         "clock",
         "practice",
         "league",
+        "group-dm",
         "puzzles",
     ] {
         assert!(

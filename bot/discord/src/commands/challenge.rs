@@ -127,8 +127,8 @@ pub async fn challenge(
     >,
 ) -> Result<(), Error> {
     let venue = crate::place::check_challenge(ctx).map_err(kaboom_service::ServiceError::from)?;
-    if opponent.is_none() && in_bot_dm(ctx) {
-        return crate::commands::say_private(ctx, messages::direct::NAME_AN_OPPONENT).await;
+    if in_bot_dm(ctx) {
+        return crate::commands::say_private(ctx, messages::direct::NOT_IN_BOT_DM).await;
     }
     if opponent
         .as_ref()

@@ -7,9 +7,9 @@ use kaboom_store::challenges::Challenge;
 
 use super::{challenge_text, mention};
 
-/// `/challenge` without an opponent in the player's own DM with the bot, where nobody else
-/// could see it.
-pub const NAME_AN_OPPONENT: &str = "Nobody else can see a challenge in your DM with me. Name an opponent (`opponent:`), or challenge in a group DM or a server.";
+/// `/challenge` in the player's own DM with the bot, where nobody else could see it (and
+/// so accept it).
+pub const NOT_IN_BOT_DM: &str = "Nobody else can see a challenge in your DM with me. Challenge in a group DM or a server, where your opponent can accept it.";
 
 /// The line under a challenge whose game will be played by DM.
 pub const PLAYED_BY_DM: &str = "The game is played by DM: I send each player the boards, turn notices and reminders in their DM with me.";
@@ -62,6 +62,6 @@ mod tests {
             moved_here(UserId(1), "Nxd5", GameId(7), Some(UserId(2))),
             "<@1> played **Nxd5** in game #7. <@2> to move."
         );
-        assert!(NAME_AN_OPPONENT.len() < 2000 && PLAYED_BY_DM.len() < 2000);
+        assert!(NOT_IN_BOT_DM.len() < 2000 && PLAYED_BY_DM.len() < 2000);
     }
 }

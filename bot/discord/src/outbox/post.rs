@@ -738,11 +738,20 @@ impl Deliverer {
             .content(text)
             .components(messages::challenge_buttons(challenge_id))
             .allowed_mentions(messages::mentions::only(&pings));
-        let msg = self
-            .send(channel_id.serenity(), message, entry.nonce.clone())
-            .await?
-            .id
-            .domain();
+        let challenge = self.services.challenges().get(challenge_id).await?;
+        let msg = match (challenge.spec.venue, challenge.spec.opponent_id) {
+            // A rematch of a game played by DM: the bot cannot post where the game
+            // started, so the challenged player gets it in their DM with the bot.
+            (Venue::Direct, Some(opponent)) => {
+                self.send_dm(opponent, message, entry.nonce.clone()).await?
+            }
+            _ => {
+                self.send(channel_id.serenity(), message, entry.nonce.clone())
+                    .await?
+            }
+        }
+        .id
+        .domain();
         self.services
             .challenges()
             .set_message(challenge_id, msg)
@@ -820,6 +829,14 @@ impl Deliverer {
     ) -> Result<Posted, Error> {
         let http = &*self.http;
         let channel = channel_id.serenity();
+        if let Some(challenge) = entry.challenge_id
+            && self.services.challenges().get(challenge).await?.spec.venue == Venue::Direct
+        {
+            // The bot cannot edit or post where a challenge played by DM was made: a
+            // Decline or Cancel click updated the message itself; an expired one keeps
+            // its buttons, which answer that it expired.
+            return Ok(Posted::default());
+        }
         if let Some(message) = message_id {
             let edited = async {
                 let content = match content {
