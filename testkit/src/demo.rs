@@ -1128,7 +1128,7 @@ async fn play_group_dm_game(
     let stored = AnyGame::from_record(&record).map_err(|e| DemoError::Step(e.to_string()))?;
     let outcome = stored.status().outcome();
     let result = outcome.map_or_else(|| "unfinished".into(), |o| o.to_string());
-    if !outcome.is_some_and(|o| o.winner == Some(Color::White)) {
+    if outcome.is_none_or(|o| o.winner != Some(Color::White)) {
         problem = problem.or(Some(format!("expected alice to win, got {result}")));
     }
     if d.fake
