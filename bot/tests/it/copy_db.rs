@@ -52,8 +52,8 @@ kaboom_testkit::pgtest! {
             "{stdout}\n{}",
             String::from_utf8_lossy(&run.stderr)
         );
-        // Four games, and the league's six (three rounds of two).
-        assert!(stdout.lines().any(|l| l.trim() == "games: 10 rows"), "{stdout}");
+        // Four games, the league's six (three rounds of two) and the group DM game.
+        assert!(stdout.lines().any(|l| l.trim() == "games: 11 rows"), "{stdout}");
         assert!(stdout.lines().any(|l| l.trim() == "leagues: 1 rows"), "{stdout}");
         assert!(stdout.lines().any(|l| l.trim() == "league_games: 6 rows"), "{stdout}");
         // The Atomic game's analysis.
