@@ -31,6 +31,43 @@ pub async fn open_game(
     })
 }
 
+/// Whether an action in the game of `snap`, made in channel `here`, also shows the new
+/// board there: a game played by DM ([`kaboom_domain::game::Venue::Direct`]) whose place
+/// of origin (a group DM, a server without the bot) is `here`, where the bot cannot post
+/// on its own and the action's answer is the only way to show it.
+pub fn shows_where_it_started(snap: &Snapshot, here: kaboom_domain::ids::ChannelId) -> bool {
+    snap.row.venue == kaboom_domain::game::Venue::Direct && snap.row.channel_id == here
+}
+
+/// The public board of `snap` for the place a game played by DM started: the caption,
+/// the spectator's picture (White at the bottom) and the game's buttons.
+///
+/// # Errors
+/// A painting error.
+pub async fn public_board(
+    services: &Services,
+    snap: &Snapshot,
+) -> Result<
+    (
+        String,
+        serenity::CreateAttachment,
+        Vec<serenity::CreateActionRow>,
+    ),
+    Error,
+> {
+    let image = crate::board::paint(
+        services,
+        snap,
+        kaboom_rules::Viewer::Spectator,
+        crate::board::PUBLIC_BOTTOM,
+    )
+    .await?;
+    let caption = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);
+    let buttons =
+        messages::fairness::game_buttons(snap.row.variant, snap.row.id, snap.outcome().is_some());
+    Ok((caption, image, buttons))
+}
+
 /// The private confirmation of a designation (the chooser's own view): see
 /// [`messages::designation_confirmation`].
 pub fn designation_confirmation(d: &Designated) -> String {

@@ -111,6 +111,8 @@ pub async fn click(
         .components(Vec::new())
         .clear_attachments()
         .allowed_mentions(messages::mentions::none());
+    // A game played by DM confirmed where it started: its new board is shown there too.
+    let mut show_here = None;
     let edit = if action == words::CANCEL {
         match services.previews().cancel(id, user).await {
             Ok(_) => edit.content(words::CANCELLED),
@@ -118,15 +120,33 @@ pub async fn click(
         }
     } else {
         match services.previews().confirm(id, user).await {
-            Ok(played) => edit
-                .content(flows::after_play(&data.outbox, &played, ic.channel_id.domain()).await?),
+            Ok(played) => {
+                let here = ic.channel_id.domain();
+                if flows::shows_where_it_started(&played.snap, here) {
+                    show_here = Some(played.snap.clone());
+                }
+                edit.content(flows::after_play(&data.outbox, &played, here).await?)
+            }
             Err(ServiceError::MovedOn { game_id, .. }) => {
                 moved_on(services, game_id, user, edit).await?
             }
             Err(e) => edit.content(refusal_text(&e)),
         }
     };
-    respond::edit_component(http, ic, edit).await
+    respond::edit_component(http, ic, edit).await?;
+    if let Some(snap) = show_here {
+        let (caption, image, buttons) = flows::public_board(services, &snap).await?;
+        ic.create_followup(
+            http,
+            serenity::CreateInteractionResponseFollowup::new()
+                .content(caption)
+                .add_file(image)
+                .components(buttons)
+                .allowed_mentions(messages::mentions::none()),
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 /// The text of a failed confirm or cancel.

@@ -120,12 +120,21 @@ kaboom_testkit::dbtest! {
         }
         let r = d.play(&d.alice, group, "Nxf7").await?;
         assert!(r.content().unwrap_or_default().starts_with("Played"), "{r:?}");
+        // Confirmed from its explosion preview: the click's answers end with the board.
+        let answers = responses(&d, r.interaction_id, 3).await?;
+        assert_eq!(answers.len(), 3, "{answers:?}");
         d.outbox_delivered().await?;
+        // Each player's DM has the first board, a turn notice with the board for each of
+        // their turns (not the boards of their own moves) and the final board.
         for user in [d.alice.id, d.bob.id] {
             let texts = dm_texts(&d, user);
-            let last_board = texts.iter().rev().find(|t| t.starts_with("**Atomic**")).unwrap();
-            assert!(last_board.contains("Game over: **1-0** · alice (White) wins by king exploded"), "{last_board}");
+            let boards: Vec<&String> = texts.iter().filter(|t| t.starts_with("**Atomic**")).collect();
+            assert_eq!(boards.len(), 4, "{texts:#?}");
+            assert!(boards[3].contains("Game over: **1-0** · alice (White) wins by king exploded"), "{}", boards[3]);
         }
+        // The mate, confirmed from its explosion preview in the group DM, is shown there too.
+        let last_here = d.fake.messages_in(group).into_iter().rev().find(|m| !m.is_ephemeral()).unwrap();
+        assert!(last_here.content().contains("Game over: **1-0**"), "{}", last_here.content());
         // The bot never sent a request about the group DM itself.
         let about_group = format!("/channels/{group}");
         assert!(

@@ -8,7 +8,6 @@ use crate::ids::Domain;
 use crate::messages;
 use crate::types::{Context, Error};
 use crate::{board, flows};
-use kaboom_domain::game::Venue;
 use kaboom_service::ServiceError;
 
 async fn autocomplete_action(
@@ -130,8 +129,7 @@ pub async fn move_(
             let here = ctx.channel_id().domain();
             let text = flows::after_play(&ctx.data().outbox, &played, here).await?;
             super::say_private(ctx, text).await?;
-            let row = &played.snap.row;
-            if row.venue == Venue::Direct && row.channel_id == here {
+            if flows::shows_where_it_started(&played.snap, here) {
                 show_where_it_started(ctx, &played.snap).await?;
             }
             Ok(())
@@ -163,19 +161,13 @@ async fn show_where_it_started(
     ctx: Context<'_>,
     snap: &kaboom_service::Snapshot,
 ) -> Result<(), Error> {
-    let services = &ctx.data().services;
-    let image = board::paint(services, snap, Viewer::Spectator, board::PUBLIC_BOTTOM).await?;
-    let caption = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);
+    let (caption, image, buttons) = flows::public_board(&ctx.data().services, snap).await?;
     crate::respond::send(
         ctx,
         poise::CreateReply::default()
             .content(caption)
             .attachment(image)
-            .components(messages::fairness::game_buttons(
-                snap.row.variant,
-                snap.row.id,
-                snap.outcome().is_some(),
-            ))
+            .components(buttons)
             .allowed_mentions(messages::mentions::none())
             .ephemeral(false),
     )

@@ -308,7 +308,7 @@ impl Deliverer {
         nonce: String,
     ) -> Result<MessageId, Error> {
         if snap.row.venue == Venue::Direct {
-            return self.post_to_players(snap, message, &nonce).await;
+            return self.post_to_players(snap, message, &nonce, None).await;
         }
         let channel = board::game_channel(snap);
         self.ensure_open(channel).await?;
@@ -322,8 +322,8 @@ impl Deliverer {
     /// <https://discord.com/developers/docs/resources/message#create-message-jsonform-params>),
     /// so that a retry after one of them was sent sends only the other. A player whose
     /// DMs are closed (50007), or who shares no server with the bot and has not installed
-    /// it (50278), is skipped: they see the game when they next use a command. Returns the
-    /// first message sent.
+    /// it (50278), is skipped: they see the game when they next use a command. With
+    /// `only`, to that player alone. Returns the first message sent.
     ///
     /// # Errors
     /// A transient Discord error (the entry is retried), or the last refusal when neither
@@ -333,10 +333,14 @@ impl Deliverer {
         snap: &kaboom_service::Snapshot,
         message: serenity::CreateMessage,
         nonce: &str,
+        only: Option<UserId>,
     ) -> Result<MessageId, Error> {
         let mut first = None;
         let mut refused = None;
         for (suffix, user) in [("w", snap.row.white_id), ("b", snap.row.black_id)] {
+            if only.is_some_and(|only| only != user) {
+                continue;
+            }
             match self
                 .send_dm(user, message.clone(), format!("{nonce}{suffix}"))
                 .await
@@ -615,7 +619,19 @@ impl Deliverer {
                 finished,
             ))
             .allowed_mentions(mentions);
-        let msg = self.post_in_game(entry, snap, message).await?;
+        // A game played by DM: a move's board goes to the player who is to move, as a turn
+        // notice (the mover saw it in their own answer); the first and the last to both.
+        let msg = if snap.row.venue == Venue::Direct
+            && !finished
+            && snap.row.ply > 0
+            && snap.row.state == kaboom_domain::game::GameState::Active
+        {
+            let to_move = snap.row.player(snap.game.turn());
+            self.post_to_players(snap, message, &entry.nonce, Some(to_move))
+                .await?
+        } else {
+            self.post_in_game(entry, snap, message).await?
+        };
         services.games().set_board_message(game_id, msg).await?;
         if let Some(previous) = snap.row.board_message_id.filter(|p| *p != msg)
             && let Err(e) = self.set_buttons(snap, previous, vec![]).await
