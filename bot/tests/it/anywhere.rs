@@ -300,3 +300,56 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// A server that never added the bot (only the players installed the app): a
+    /// challenge in its channel is played by DM as in a group DM; no thread is opened and
+    /// the bot never sends a request about the server's channel (the fake would refuse it
+    /// with 50001).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_server_without_the_bot_plays_by_dm() -> Outcome {
+        let d = TestBot::start().await?;
+        let channel = d.fake.text_channel_id();
+        d.fake.remove_bot_from_guild(d.fake.guild_id())?;
+        // They share no server with the bot now: their installs let it DM them.
+        d.fake.install_for_user(d.alice.id);
+        d.fake.install_for_user(d.bob.id);
+        let requests_before = d.fake.requests().len();
+        let posted = d
+            .cmd(
+                &d.alice,
+                channel,
+                "challenge",
+                vec![
+                    CommandOption::integer("variant", ATOMIC),
+                    CommandOption::user("opponent", &d.bob),
+                    CommandOption::integer("color", 0),
+                ],
+            )
+            .await?;
+        assert!(
+            posted.content().unwrap_or_default().ends_with(kaboom_discord::messages::direct::PLAYED_BY_DM),
+            "{posted:?}"
+        );
+        let accept = posted
+            .custom_ids()
+            .into_iter()
+            .find(|i| i.starts_with("kb:accept:"))
+            .unwrap();
+        let click = d.fake.click_button(&d.bob, posted.message_id.unwrap(), &accept)?;
+        let answers = responses(&d, click.id, 3).await?;
+        assert_eq!(answers[2].content(), Some("Game on! Game #1 is played by DM: your boards come in your DM with me."));
+        assert!(d.fake.threads().is_empty(), "no thread");
+        for user in [d.alice.id, d.bob.id] {
+            let texts = d.fake.wait_for_messages_in(d.fake.dm_channel_for(user), 1, WAIT).await?;
+            assert!(texts[0].content().starts_with("**Atomic** · alice (White) vs bob (Black) · game #1\n"), "{}", texts[0].content());
+        }
+        let about_channel = format!("/channels/{channel}");
+        assert!(
+            d.fake.requests()[requests_before..].iter().all(|r| !r.path.contains(&about_channel)),
+            "the bot called a route of the server's channel"
+        );
+        d.stop().await;
+        Ok(())
+    }
+}
