@@ -543,11 +543,8 @@ impl FakeDiscord {
 
     /// The INTERACTION_CREATE payload of `interaction_id` as the fake dispatched it.
     pub fn dispatched_interaction(&self, interaction_id: u64) -> Option<serde_json::Value> {
-        self.shared.read(|s| {
-            s.interactions
-                .get(&interaction_id)
-                .map(|i| i.payload.clone())
-        })
+        self.shared
+            .read(|s| s.dispatched.get(&interaction_id).cloned())
     }
 
     /// Whether `interaction_id` is an interaction the fake dispatched.
@@ -904,10 +901,10 @@ impl FakeDiscord {
                         .flatten(),
                     place,
                     followups: 0,
-                    payload: payload.clone(),
                 },
             );
             s.interaction_by_token.insert(token.clone(), id);
+            s.dispatched.insert(id, payload.clone());
             // The gateway sends it to the sessions of the guild's shard only (DMs: shard 0).
             if s.broadcast("INTERACTION_CREATE", payload) == 0 {
                 return Err(FakeError::NoGatewaySession);

@@ -80,8 +80,6 @@ pub(crate) struct InteractionInfo {
     pub place: Place,
     /// Follow-up messages created with its token so far (see [`MAX_USER_INSTALL_FOLLOWUPS`]).
     pub followups: u32,
-    /// The INTERACTION_CREATE payload as dispatched.
-    pub payload: Value,
 }
 
 /// Where an interaction comes from: its interaction context and the installations of the
@@ -273,6 +271,9 @@ pub(crate) struct State {
     pub messages: Vec<FakeMessage>,
     pub requests: Vec<RecordedRequest>,
     pub interactions: HashMap<u64, InteractionInfo>,
+    /// Each dispatched interaction's INTERACTION_CREATE payload, apart from
+    /// [`InteractionInfo`], which every webhook request clones.
+    pub dispatched: HashMap<u64, Value>,
     pub interaction_by_token: HashMap<String, u64>,
     pub responses: Vec<InteractionResponse>,
     /// The message created in a channel with a nonce (the nonce as JSON text): Create
@@ -355,6 +356,7 @@ impl State {
             messages: Vec::new(),
             requests: Vec::new(),
             interactions: HashMap::new(),
+            dispatched: HashMap::new(),
             interaction_by_token: HashMap::new(),
             responses: Vec::new(),
             message_by_nonce: HashMap::new(),

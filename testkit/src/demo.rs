@@ -1063,32 +1063,18 @@ async fn play_group_dm_game(
     out: &Path,
     pages: &mut Vec<page::GamePage>,
 ) -> Result<GameSummary, DemoError> {
-    use fake_discord::CommandOption;
     let dir = out.join(GROUP_DM_DIR);
     clear_dir(&dir)?;
     d.fake.install_for_user(d.alice.id);
     d.fake.allow_dms_for(d.bob.id);
     let group = d.fake.add_group_dm(&[&d.alice, &d.bob, &d.carol]);
     let marker = d.last_message_id();
-    let posted = d
-        .cmd(
-            &d.alice,
-            group,
-            "challenge",
-            vec![
-                CommandOption::integer("variant", 0),
-                CommandOption::user("opponent", &d.bob),
-                CommandOption::integer("color", 0),
-            ],
-        )
-        .await?;
+    // Variant choice 0 is Atomic.
+    let posted = d.challenge_in(group, 0, Vec::new()).await?;
     let message = posted
         .message_id
         .ok_or_else(|| DemoError::Step(format!("no challenge in the group DM: {posted:?}")))?;
-    let accept = posted
-        .custom_ids()
-        .into_iter()
-        .find(|i| i.starts_with("kb:accept:"))
+    let accept = crate::driver::accept_button(&posted)
         .ok_or_else(|| DemoError::Step("no Accept button in the group DM".into()))?;
     d.click(&d.bob, message, &accept).await?;
     let bob_dm = d.fake.dm_channel_for(d.bob.id);

@@ -409,7 +409,17 @@ impl Driver {
         variant: i64,
         extra: Vec<CommandOption>,
     ) -> Result<InteractionResponse, DemoError> {
-        let channel = self.fake.text_channel_id();
+        self.challenge_in(self.fake.text_channel_id(), variant, extra)
+            .await
+    }
+
+    /// As [`Driver::challenge_with`], in `channel` (a group DM, another server's channel).
+    pub async fn challenge_in(
+        &self,
+        channel: impl Into<ChannelId>,
+        variant: i64,
+        extra: Vec<CommandOption>,
+    ) -> Result<InteractionResponse, DemoError> {
         let mut options = vec![
             CommandOption::integer("variant", variant),
             CommandOption::user("opponent", &self.bob),
@@ -429,11 +439,7 @@ impl Driver {
         let message = posted
             .message_id
             .ok_or_else(|| step(format!("no challenge message: {posted:?}")))?;
-        let accept = posted
-            .custom_ids()
-            .into_iter()
-            .find(|i| i.starts_with("kb:accept:"))
-            .ok_or_else(|| step("no Accept button"))?;
+        let accept = accept_button(posted).ok_or_else(|| step("no Accept button"))?;
         let before = self.fake.threads().len();
         let accepted = self.click(&self.bob, message, &accept).await?;
         if !accepted.content().unwrap_or_default().contains("Game on") {
@@ -684,6 +690,15 @@ pub fn public_leak(
             .collect();
         secrets.iter().any(|s| words.contains(s))
     })
+}
+
+/// The custom id of the Accept button of a challenge message (`posted`, the answer to
+/// `/challenge`), if it has one.
+pub fn accept_button(posted: &InteractionResponse) -> Option<String> {
+    posted
+        .custom_ids()
+        .into_iter()
+        .find(|i| i.starts_with("kb:accept:"))
 }
 
 #[cfg(test)]

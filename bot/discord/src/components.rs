@@ -204,7 +204,6 @@ async fn accept_direct(
     };
     // The boards and carrier menus go to both players' DMs through the outbox.
     data.outbox.settle(snap.row.id).await?;
-    let accepted = services.challenges().get(challenge.id).await?;
     let image = crate::board::paint(
         services,
         &snap,
@@ -220,7 +219,7 @@ async fn accept_direct(
         http,
         ic,
         serenity::EditInteractionResponse::new()
-            .content(messages::direct::accepted(&accepted, user, snap.row.id))
+            .content(messages::direct::accepted(&challenge, user, snap.row.id))
             .new_attachment(image)
             .components(rows)
             .allowed_mentions(messages::mentions::none()),

@@ -5,7 +5,7 @@
 
 use fake_discord::{CommandOption, FakeError, ResponseKind};
 use kaboom_testkit::demo::DemoError;
-use kaboom_testkit::driver::{Driver, WAIT};
+use kaboom_testkit::driver::{Driver, WAIT, accept_button};
 use kaboom_testkit::fixture::{ATOMIC, TestBot};
 
 type Outcome = Result<(), DemoError>;
@@ -54,18 +54,7 @@ kaboom_testkit::dbtest! {
             d.fake.slash_command(&d.bob, group, "challenge", vec![]),
             Err(FakeError::NotInstalledHere { .. })
         ));
-        let posted = d
-            .cmd(
-                &d.alice,
-                group,
-                "challenge",
-                vec![
-                    CommandOption::integer("variant", ATOMIC),
-                    CommandOption::user("opponent", &d.bob),
-                    CommandOption::integer("color", 0),
-                ],
-            )
-            .await?;
+        let posted = d.challenge_in(group, ATOMIC, vec![]).await?;
         assert!(!posted.is_ephemeral());
         let text = posted.content().unwrap();
         assert!(
@@ -73,11 +62,7 @@ kaboom_testkit::dbtest! {
             "{text}"
         );
         let message = posted.message_id.unwrap();
-        let accept = posted
-            .custom_ids()
-            .into_iter()
-            .find(|i| i.starts_with("kb:accept:"))
-            .unwrap();
+        let accept = accept_button(&posted).unwrap();
         // bob has not installed the app, yet its buttons work for him in the group DM.
         let click = d.fake.click_button(&d.bob, message, &accept)?;
         let answers = responses(&d, click.id, 3).await?;
@@ -253,24 +238,9 @@ kaboom_testkit::dbtest! {
         let d = TestBot::start().await?;
         d.fake.install_for_user(d.alice.id);
         let group = d.fake.add_group_dm(&[&d.alice, &d.bob]);
-        let posted = d
-            .cmd(
-                &d.alice,
-                group,
-                "challenge",
-                vec![
-                    CommandOption::integer("variant", kaboom_testkit::fixture::BEIRUT),
-                    CommandOption::user("opponent", &d.bob),
-                    CommandOption::integer("color", 0),
-                ],
-            )
-            .await?;
+        let posted = d.challenge_in(group, kaboom_testkit::fixture::BEIRUT, vec![]).await?;
         let message = posted.message_id.unwrap();
-        let accept = posted
-            .custom_ids()
-            .into_iter()
-            .find(|i| i.starts_with("kb:accept:"))
-            .unwrap();
+        let accept = accept_button(&posted).unwrap();
         let click = d.fake.click_button(&d.bob, message, &accept)?;
         responses(&d, click.id, 3).await?;
         let game_message = d.fake.message(message).unwrap();
@@ -315,27 +285,12 @@ kaboom_testkit::dbtest! {
         d.fake.install_for_user(d.alice.id);
         d.fake.install_for_user(d.bob.id);
         let requests_before = d.fake.requests().len();
-        let posted = d
-            .cmd(
-                &d.alice,
-                channel,
-                "challenge",
-                vec![
-                    CommandOption::integer("variant", ATOMIC),
-                    CommandOption::user("opponent", &d.bob),
-                    CommandOption::integer("color", 0),
-                ],
-            )
-            .await?;
+        let posted = d.challenge_in(channel, ATOMIC, vec![]).await?;
         assert!(
             posted.content().unwrap_or_default().ends_with(kaboom_discord::messages::direct::PLAYED_BY_DM),
             "{posted:?}"
         );
-        let accept = posted
-            .custom_ids()
-            .into_iter()
-            .find(|i| i.starts_with("kb:accept:"))
-            .unwrap();
+        let accept = accept_button(&posted).unwrap();
         let click = d.fake.click_button(&d.bob, posted.message_id.unwrap(), &accept)?;
         let answers = responses(&d, click.id, 3).await?;
         assert_eq!(answers[2].content(), Some("Game on! Game #1 is played by DM: your boards come in your DM with me."));
