@@ -86,13 +86,38 @@ impl TestBot {
     pub async fn start_with(
         make: impl Fn(Db, Arc<TestClock>) -> Services + Send + Sync + 'static,
     ) -> Result<TestBot, DemoError> {
+        TestBot::start_on(FakeDiscord::start().await?, make).await
+    }
+
+    /// Starts the bot with the renderer's painter on a fake Discord of `guilds` servers,
+    /// the bot a member of each ([`FakeDiscord::start_with_guilds`]; its first server is
+    /// [`FakeDiscord::guild_id`]).
+    ///
+    /// # Errors
+    /// As [`TestBot::start`].
+    pub async fn start_in_guilds(guilds: usize) -> Result<TestBot, DemoError> {
+        TestBot::start_on(
+            FakeDiscord::start_with_guilds(0, guilds).await?,
+            |db, clock| Services::new(db, clock, Arc::new(RendererPainter)),
+        )
+        .await
+    }
+
+    /// Starts the bot on `fake` with the services `make` builds (see
+    /// [`TestBot::start_with`]).
+    ///
+    /// # Errors
+    /// As [`TestBot::start`].
+    pub async fn start_on(
+        fake: FakeDiscord,
+        make: impl Fn(Db, Arc<TestClock>) -> Services + Send + Sync + 'static,
+    ) -> Result<TestBot, DemoError> {
         let db = TempDb::new().await;
         let clock = Arc::new(TestClock::new(T0));
         let services_for: ServicesFor = {
             let clock = clock.clone();
             Arc::new(move |database| make(database, clock.clone()))
         };
-        let fake = FakeDiscord::start().await?;
         let driver = Driver::start_with(fake, db.url(), services_for).await?;
         Ok(TestBot {
             driver,

@@ -128,9 +128,12 @@ pub async fn handle(
             .await?;
         return Ok(());
     }
+    if action == messages::seeks::ACCEPT_MENU {
+        return accept_seek(http, data, ic).await;
+    }
     if matches!(action, ids::ACCEPT | ids::DECLINE | ids::CANCEL)
         && let Ok(challenge) = data.services.challenges().get(id).await
-        && challenge.spec.venue == Venue::Direct
+        && challenge.spec.venue.by_dm()
     {
         if action == ids::ACCEPT {
             return accept_direct(http, data, ic, challenge).await;
@@ -252,7 +255,11 @@ async fn close_direct(
     {
         Ok(_) => serenity::CreateInteractionResponse::UpdateMessage(
             serenity::CreateInteractionResponseMessage::new()
-                .content(messages::challenge_closed(&challenge, cancel, user))
+                .content(if is_seek(&challenge) {
+                    messages::seeks::cancelled(&challenge)
+                } else {
+                    messages::challenge_closed(&challenge, cancel, user)
+                })
                 .components(Vec::new())
                 .allowed_mentions(messages::mentions::none()),
         ),
@@ -264,6 +271,75 @@ async fn close_direct(
         ),
     };
     respond::answer_component(http, ic, response).await
+}
+
+/// Whether `challenge` is a seek (listed by `/seeks`), not a rematch of a seek's game.
+fn is_seek(challenge: &kaboom_store::challenges::Challenge) -> bool {
+    challenge.spec.venue == Venue::Seek && challenge.spec.opponent_id.is_none()
+}
+
+/// A seek chosen in `/seeks`' menu (the option's value is its id): accepted, and the
+/// private list replaced (DEFERRED_UPDATE_MESSAGE, then an edit of the message the menu is
+/// on) by what the game is and where it is played. The boards go to both players' DMs
+/// through the outbox. A refusal (taken meanwhile, expired, cancelled, one's own) is
+/// answered privately in a follow-up, leaving the list as it was.
+///
+/// # Errors
+/// A Discord error while answering.
+async fn accept_seek(
+    http: &serenity::Http,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+) -> Result<(), Error> {
+    respond::answer_component(http, ic, serenity::CreateInteractionResponse::Acknowledge).await?;
+    let chosen = match &ic.data.kind {
+        serenity::ComponentInteractionDataKind::StringSelect { values } => {
+            values.first().and_then(|v| v.parse::<i64>().ok())
+        }
+        _ => None,
+    };
+    let user = ic.user.id.domain();
+    let accepted = match chosen {
+        Some(id) => {
+            let challenges = data.services.challenges();
+            match challenges.get(id).await {
+                Ok(c) if is_seek(&c) => challenges
+                    .accept(id, user, ic.user.display_name())
+                    .await
+                    .map(|snap| (c, snap)),
+                Ok(_) => Err(ServiceError::Refused(Refusal::StaleButton)),
+                Err(e) => Err(e),
+            }
+        }
+        None => Err(ServiceError::Refused(Refusal::StaleButton)),
+    };
+    let (seek, snap) = match accepted {
+        Ok(accepted) => accepted,
+        Err(e) => {
+            if messages::failure::is_unreadable(&e) {
+                tracing::error!(error = %e, "accepting a seek failed");
+            }
+            ic.create_followup(
+                http,
+                serenity::CreateInteractionResponseFollowup::new()
+                    .content(messages::service_error(&e))
+                    .ephemeral(true)
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await?;
+            return Ok(());
+        }
+    };
+    data.outbox.settle(snap.row.id).await?;
+    respond::edit_component(
+        http,
+        ic,
+        serenity::EditInteractionResponse::new()
+            .content(messages::seeks::taken(&seek, snap.row.id))
+            .components(Vec::new())
+            .allowed_mentions(messages::mentions::none()),
+    )
+    .await
 }
 
 async fn route(

@@ -96,7 +96,7 @@ pub async fn after_play(
     here: kaboom_domain::ids::ChannelId,
 ) -> Result<String, Error> {
     let id = played.snap.row.id;
-    let direct = played.snap.row.venue == kaboom_domain::game::Venue::Direct;
+    let direct = played.snap.row.venue.by_dm();
     Ok(match outbox.settle(id).await? {
         Settled::Delivered { .. } if direct => messages::direct::played(&played.ply.display, id),
         Settled::Delivered {

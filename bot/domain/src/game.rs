@@ -25,7 +25,7 @@ impl GameState {
     }
 }
 
-/// Where a game is played; stored as its name (`thread`, `direct`).
+/// Where a game is played; stored as its name (`thread`, `direct`, `seek`).
 #[derive(Copy, Clone, Eq, PartialEq, Debug, Default, strum::EnumString, strum::IntoStaticStr)]
 #[strum(serialize_all = "lowercase")]
 pub enum Venue {
@@ -39,12 +39,24 @@ pub enum Venue {
     /// answers to the players' own commands and clicks (docs/ARCHITECTURE.md, "Play
     /// anywhere").
     Direct,
+    /// By DM, from a seek: an open challenge listed by `/seeks` wherever the bot can be
+    /// used, accepted by a player who may share no server with the seeker (and a
+    /// rematch of such a game, which names its opponent and is never listed). Played as
+    /// [`Venue::Direct`], except that the place the seek was made is the seeker's alone,
+    /// so no board is ever shown there.
+    Seek,
 }
 
 impl Venue {
     /// Stored form.
     pub fn name(self) -> &'static str {
         self.into()
+    }
+
+    /// Whether the bot sends the game's posts to each player's DM ([`Venue::Direct`],
+    /// [`Venue::Seek`]) rather than to a thread of its own.
+    pub fn by_dm(self) -> bool {
+        matches!(self, Venue::Direct | Venue::Seek)
     }
 }
 

@@ -8,11 +8,14 @@ use kaboom_domain::ids::{GameId, GuildId, UserId};
 use kaboom_store::games::{self, GameRow};
 
 /// Whether `user`, in server `guild` (`None`: a direct message), may read the game `row`:
-/// in a server, only a game of that server; in a direct message, only a player of it.
+/// in a server, a game of that server, or a game played by DM (which belongs to no
+/// server's members: a group DM's, a seek's) that `user` plays; in a direct message, only
+/// a player of it.
 pub fn may_read(row: &GameRow, user: UserId, guild: Option<GuildId>) -> bool {
+    let plays = row.color_of(user).is_some();
     match guild {
-        Some(g) => row.guild_id == Some(g),
-        None => row.color_of(user).is_some(),
+        Some(g) => row.guild_id == Some(g) || (row.venue.by_dm() && plays),
+        None => plays,
     }
 }
 

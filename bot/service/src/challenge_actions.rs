@@ -1,13 +1,26 @@
 //! See [`crate::Challenges`].
 
 use super::*;
+use kaboom_domain::game::Venue;
+use kaboom_domain::rating::Glicko;
+
+/// An open seek as `/seeks` lists it.
+#[derive(Clone, Debug)]
+pub struct Seek {
+    /// The seek (a challenge with [`Venue::Seek`] and no named opponent).
+    pub challenge: Challenge,
+    /// The seeker's rating in the seek's variant.
+    pub rating: Glicko,
+}
 
 impl Challenges<'_> {
     /// Stores a new challenge after checking it: not against oneself, a days-per-move
-    /// choice that is offered, options the variant accepts (Beirut carriers 1-15, BE-2).
+    /// choice that is offered, options the variant accepts (Beirut carriers 1-15, BE-2),
+    /// and for a seek ([`Venue::Seek`], always for anyone) no more than
+    /// [`MAX_OPEN_SEEKS`] open at once per player.
     ///
     /// # Errors
-    /// [`ServiceError::Refused`] saying what to change.
+    /// [`ServiceError::Refused`] saying what to change; [`ServiceError::Storage`].
     pub async fn create(self, mut c: NewChallenge) -> Result<Challenge, ServiceError> {
         if c.opponent_id == Some(c.challenger_id) {
             return refuse(Refusal::ChallengeSelf);
@@ -26,8 +39,57 @@ impl Challenges<'_> {
                 reason: e.to_string(),
             });
         }
-        let id = challenges::insert(&self.core.db, &c, self.core.clock.now()).await?;
-        self.get(id).await
+        if c.venue != Venue::Seek || c.opponent_id.is_some() {
+            let id = challenges::insert(&self.core.db, &c, self.core.clock.now()).await?;
+            return self.get(id).await;
+        }
+        // A seek (for anyone): the count and the insert are one transaction, so two seeks
+        // at once cannot pass the limit together.
+        let mut tx = self.core.db.begin_write().await?;
+        if challenges::seeks_of(&mut tx, c.challenger_id).await?.len() >= MAX_OPEN_SEEKS {
+            return refuse(Refusal::TooManySeeks {
+                limit: MAX_OPEN_SEEKS,
+            });
+        }
+        let id = challenges::insert(&mut tx, &c, self.core.clock.now()).await?;
+        let created = challenges::get(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::Corrupt(format!("challenge #{id} vanished")))?;
+        tx.commit().await?;
+        Ok(created)
+    }
+
+    /// Up to [`SEEKS_LISTED`] open seeks that `user` may accept (not their own), oldest
+    /// first, of `variant` when given, each with the seeker's rating in its variant
+    /// (ratings are global: [`Glicko::START`] for a player with no rated game of it).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn open_seeks(
+        self,
+        variant: Option<Variant>,
+        user: UserId,
+    ) -> Result<Vec<Seek>, ServiceError> {
+        let db = &self.core.db;
+        let listed = challenges::open_seeks(db, variant, user, SEEKS_LISTED as i64).await?;
+        let mut seeks = Vec::with_capacity(listed.len());
+        for challenge in listed {
+            let rating = kaboom_store::ratings::of_user(db, challenge.spec.challenger_id)
+                .await?
+                .into_iter()
+                .find(|r| r.variant == challenge.spec.variant)
+                .map_or(Glicko::START, |r| r.glicko);
+            seeks.push(Seek { challenge, rating });
+        }
+        Ok(seeks)
+    }
+
+    /// The open seeks of `user`, oldest first (at most [`MAX_OPEN_SEEKS`]).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn seeks_of(self, user: UserId) -> Result<Vec<Challenge>, ServiceError> {
+        Ok(challenges::seeks_of(&self.core.db, user).await?)
     }
 
     /// A stored challenge.

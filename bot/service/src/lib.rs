@@ -41,12 +41,14 @@ use kaboom_rules::{
 
 use crate::painter::{BoardPainter, PaintError, ReplayPace, ReplayStyle};
 use kaboom_domain::clock::Clock;
+use kaboom_domain::game::Venue;
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 use kaboom_store::carriers::{self, Designation};
 use kaboom_store::challenges::{self, Challenge, ChallengeState, ColorChoice, NewChallenge};
 use kaboom_store::games::{self, DrawOffer, GameRow, GameState, NewGame, StateUpdate};
 use kaboom_store::{Db, StorageError};
 
+pub use challenge_actions::Seek;
 pub use game_actions::MoveChoices;
 pub use refusal::{Act, Refusal};
 pub use suggest::Suggestion;
@@ -55,6 +57,15 @@ pub use suggest::Suggestion;
 pub const DAYS_PER_MOVE_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
 /// The default `days_per_move`.
 pub const DEFAULT_DAYS_PER_MOVE: u32 = 3;
+
+/// The most open seeks one player may have at once (`/seek`): enough to offer a few
+/// variants, too few to flood the list everyone sees.
+pub const MAX_OPEN_SEEKS: usize = 3;
+
+/// The most seeks `/seeks` lists at once: the 25 options of one select menu ("Maximum
+/// of 25 options",
+/// <https://discord.com/developers/docs/components/reference#string-select>).
+pub const SEEKS_LISTED: usize = 25;
 
 /// Why a service call did nothing.
 #[derive(Debug, thiserror::Error)]
@@ -662,7 +673,8 @@ impl Core {
         };
         let new = NewGame {
             challenge_id: Some(id),
-            guild_id: spec.guild_id,
+            // A seek's game belongs to no server: its players may come from two.
+            guild_id: spec.guild_id.filter(|_| spec.venue != Venue::Seek),
             channel_id: spec.channel_id,
             white,
             black,

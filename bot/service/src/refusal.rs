@@ -133,6 +133,11 @@ pub enum Refusal {
     DeclineOwnChallenge,
     /// Declining an open challenge (it is for anyone).
     OpenToAnyone,
+    /// A seek past the most open seeks one player may have.
+    TooManySeeks {
+        /// The most open seeks a player may have ([`crate::MAX_OPEN_SEEKS`]).
+        limit: usize,
+    },
     /// No carriers are left to choose.
     NoCarriersToChoose,
     /// A carrier square does not parse.

@@ -70,7 +70,7 @@ pub struct NewChallenge {
     pub color: ColorChoice,
     /// Whether the game will be rated.
     pub rated: bool,
-    /// Where the game will be played.
+    /// Where the game will be played ([`Venue::Seek`]: a seek, listed by `/seeks`).
     pub venue: Venue,
 }
 
@@ -229,4 +229,53 @@ pub async fn close(
             .execute(&mut *tx)
             .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Up to `limit` open seeks, oldest first (index `challenges_open_seeks`): of `variant`
+/// only when given, and never those of `except` (a player's own seeks are not theirs to
+/// accept).
+///
+/// # Errors
+/// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for a row that does
+/// not read.
+pub async fn open_seeks(
+    db: &Db,
+    variant: Option<Variant>,
+    except: UserId,
+    limit: i64,
+) -> Result<Vec<Challenge>, StorageError> {
+    query(
+        "SELECT * FROM challenges
+         WHERE venue = 'seek' AND opponent_id IS NULL AND state = 'open' AND challenger_id <> $1
+           AND ($2 IS NULL OR variant = $2)
+         ORDER BY created_at, id LIMIT $3",
+    )
+    .bind(except)
+    .bind(variant.map(Variant::name))
+    .bind(limit)
+    .fetch_all::<StoredChallenge>(db)
+    .await?
+    .into_iter()
+    .map(Challenge::try_from)
+    .collect()
+}
+
+/// The open seeks of `user`, oldest first.
+///
+/// # Errors
+/// As [`open_seeks`].
+pub async fn seeks_of<'a>(
+    on: impl Into<On<'a>>,
+    user: UserId,
+) -> Result<Vec<Challenge>, StorageError> {
+    query(
+        "SELECT * FROM challenges WHERE venue = 'seek' AND opponent_id IS NULL AND state = 'open' AND challenger_id = $1
+         ORDER BY created_at, id",
+    )
+    .bind(user)
+    .fetch_all::<StoredChallenge>(on)
+    .await?
+    .into_iter()
+    .map(Challenge::try_from)
+    .collect()
 }

@@ -135,9 +135,10 @@ kaboom_testkit::dbtest! {
     /// What happens with nobody interacting reaches a game played by DM through the
     /// players' DMs: the reminder at half of the mover's time, then the time forfeit and
     /// the replay, each in both players' DMs; nothing is ever sent to the group DM where
-    /// the game started (the fake would refuse it with 50001).
+    /// the game started (the fake would refuse it with 50001). A seek nobody takes
+    /// expires with a DM to its seeker, as it has no message to mark.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_reminder_and_a_time_forfeit_go_by_dm() {
+    async fn a_reminder_a_time_forfeit_and_an_expired_seek_go_by_dm() {
         use kaboom_domain::ids::{ChannelId, UserId};
         use kaboom_service::scheduler::SchedulerConfig;
         use kaboom_store::challenges::{ColorChoice, NewChallenge, Venue};
@@ -175,7 +176,7 @@ kaboom_testkit::dbtest! {
             rated: false,
             venue: Venue::Direct,
         };
-        let c = services.challenges().create(spec).await.unwrap();
+        let c = services.challenges().create(spec.clone()).await.unwrap();
         let id = services
             .challenges()
             .accept(c.id, UserId(1002), "bob")
@@ -226,6 +227,20 @@ kaboom_testkit::dbtest! {
         assert!(fake.messages_in(group).is_empty());
         let about_group = format!("/channels/{group}");
         assert!(fake.requests().iter().all(|r| !r.path.contains(&about_group)));
+
+        let seek = NewChallenge {
+            opponent_id: None,
+            venue: Venue::Seek,
+            ..spec
+        };
+        let seek = services.challenges().create(seek).await.unwrap();
+        clock.advance(7 * 24 * HOUR);
+        sweep().await;
+        let texts = dm(1001);
+        assert_eq!(
+            texts.last().map(String::as_str),
+            Some(format!("Your seek #{} (Atomic, 1 day per move, casual, challenger plays White) expired: nobody accepted it in 7 days. Seek again any time with `/seek`.", seek.id).as_str())
+        );
     }
 }
 
@@ -304,6 +319,123 @@ kaboom_testkit::dbtest! {
             d.fake.requests()[requests_before..].iter().all(|r| !r.path.contains(&about_channel)),
             "the bot called a route of the server's channel"
         );
+        d.stop().await;
+        Ok(())
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// Open challenges across servers: alice (a member of one server) seeks a game of
+    /// Atomic, and bob (a member of another server only) sees it in `/seeks` and accepts
+    /// it from its menu. The game is played by DM: the first board, naming whose seek it
+    /// was, goes to both players' DMs, each moves from their own server, and the rated
+    /// result counts in both players' global ratings. Around it: a player's own seek is
+    /// listed with its Cancel button and never offered to them, a fourth open seek is
+    /// refused, a taken seek leaves the list, and a cancelled one too.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_seek_from_one_server_is_played_by_dm_with_a_player_of_another() -> Outcome {
+        use kaboom_domain::ids::{GameId, UserId};
+        let d = TestBot::start_in_guilds(2).await?;
+        let guilds = d.fake.guilds();
+        let (home, away) = (guilds[0].text_channel_id, guilds[1].text_channel_id);
+        d.fake.remove_member(guilds[1].id, d.alice.id)?;
+        d.fake.remove_member(guilds[0].id, d.bob.id)?;
+        let atomic = || vec![CommandOption::integer("variant", ATOMIC)];
+        let seek = d.cmd(&d.alice, home, "seek", atomic()).await?;
+        assert!(seek.is_ephemeral());
+        let expires = kaboom_service::scheduler::SchedulerConfig::default()
+            .challenge_expires_at(kaboom_domain::clock::Clock::now(&*d.clock));
+        assert_eq!(
+            seek.content(),
+            Some(format!("Your seek #1 is listed: **Atomic, 3 days per move, rated, colours drawn at random**.\nAnyone who uses Kaboom, in any server or from their own install, sees it in `/seeks` and can accept it until <t:{expires}:f>. The game is then played by DM: I send you the boards in your DM with me.").as_str())
+        );
+        assert_eq!(seek.custom_ids(), ["kb:cancel:1"]);
+        let mine = d.cmd(&d.alice, home, "seeks", vec![]).await?;
+        assert_eq!(
+            mine.content(),
+            Some("**Your seeks**\n**#1** · Atomic, 3 days per move, rated, colours drawn at random\n\nNo open seeks right now. Make one with `/seek`: anyone who uses Kaboom can accept it.")
+        );
+        assert_eq!(mine.custom_ids(), ["kb:cancel:1"]);
+
+        // bob, in the other server, sees alice's seek with her rating and takes it.
+        let list = d.cmd(&d.bob, away, "seeks", vec![]).await?;
+        assert!(list.is_ephemeral());
+        assert_eq!(
+            list.content(),
+            Some("**Open seeks**\n**#1** · Atomic, 3 days per move, rated, colours drawn at random · alice 1500?\nPick one in the menu to accept it: the game is played by DM, with the boards in your DM with me.")
+        );
+        assert_eq!(list.custom_ids(), ["kb:seekaccept:0"]);
+        let chose = d.fake.select_menu(&d.bob, list.message_id.unwrap(), "kb:seekaccept:0", &["1"])?;
+        let answers = responses(&d, chose.id, 2).await?;
+        let kinds: Vec<_> = answers.iter().map(|r| r.kind).collect();
+        assert_eq!(kinds, [ResponseKind::Callback { callback_type: 6 }, ResponseKind::EditOriginal]);
+        assert_eq!(
+            answers[1].content(),
+            Some("You accepted alice's seek #1: game #1 (Atomic, 3 days per move, rated, colours drawn at random) is on. Your boards come in your DM with me; move with `/move` there or wherever you use Kaboom.")
+        );
+        assert!(answers[1].custom_ids().is_empty(), "the menu is gone");
+        assert!(d.fake.threads().is_empty(), "no thread");
+        let row = kaboom_store::games::get(&d.db, GameId(1)).await?.expect("the game");
+        assert_eq!(row.guild_id, None, "a seek's game belongs to no server");
+        let (white, black) = if row.white_id == UserId(d.alice.id) {
+            ((&d.alice, home), (&d.bob, away))
+        } else {
+            ((&d.bob, away), (&d.alice, home))
+        };
+        let line = "<@1002> accepted <@1001>'s seek #1. This game is played by DM: move with `/move` here, or wherever you use Kaboom.";
+        for user in [d.alice.id, d.bob.id] {
+            let first = d.fake.wait_for_messages_in(d.fake.dm_channel_for(user), 1, WAIT).await?;
+            let text = first[0].content();
+            assert!(text.starts_with("**Atomic** · "), "{text}");
+            assert!(text.contains(&format!("\n{line}\n")), "{text}");
+        }
+        // Taken: nobody else sees it any more.
+        let after = d.cmd(&d.carol, home, "seeks", vec![]).await?;
+        assert_eq!(after.content(), Some("No open seeks right now. Make one with `/seek`: anyone who uses Kaboom can accept it."));
+
+        // Each plays from their own server; Nxf7 explodes Black's king.
+        for ((user, channel), text) in [(white, "Nf3"), (black, "a6"), (white, "Ng5"), (black, "a5"), (white, "Nxf7")] {
+            let r = d.play(user, channel, text).await?;
+            assert!(r.content().unwrap_or_default().starts_with("Played"), "{r:?}");
+        }
+        d.outbox_delivered().await?;
+        for user in [d.alice.id, d.bob.id] {
+            let texts = dm_texts(&d, user);
+            assert!(texts.iter().any(|t| t.contains("Game over: **1-0**")), "{texts:#?}");
+        }
+        for (channel, user) in [(home, white.0.id), (away, black.0.id)] {
+            assert!(
+                d.fake.messages_in(channel).iter().all(|m| m.is_ephemeral()),
+                "no public board in a player's server (user {user})"
+            );
+        }
+        for user in [d.alice.id, d.bob.id] {
+            let ratings = kaboom_store::ratings::of_user(&d.db, UserId(user)).await?;
+            assert_eq!(ratings.len(), 1, "one global Atomic rating each");
+            assert_eq!(ratings[0].games, 1);
+        }
+
+        // Three open seeks at most; a cancelled one leaves the list.
+        for _ in 0..3 {
+            d.cmd(&d.alice, home, "seek", atomic()).await?;
+        }
+        let fourth = d.cmd(&d.alice, home, "seek", atomic()).await?;
+        assert_eq!(
+            fourth.content(),
+            Some("You already have 3 open seeks, the most one player may have: cancel one with `/seeks`, or wait for someone to accept.")
+        );
+        let mine = d.cmd(&d.alice, home, "seeks", vec![]).await?;
+        assert_eq!(mine.custom_ids(), ["kb:cancel:2", "kb:cancel:3", "kb:cancel:4"]);
+        let cancelled = d.click(&d.alice, mine.message_id.unwrap(), "kb:cancel:3").await?;
+        assert_eq!(cancelled.kind, ResponseKind::Callback { callback_type: 7 });
+        assert_eq!(
+            cancelled.content(),
+            Some("Seek #3 cancelled: Atomic, 3 days per move, rated, colours drawn at random. It is no longer listed.")
+        );
+        let list = d.cmd(&d.bob, away, "seeks", vec![]).await?;
+        let listed: Vec<&str> = list.content().unwrap_or_default().lines().filter(|l| l.starts_with("**#")).collect();
+        assert_eq!(listed.len(), 2, "{listed:?}");
+        assert!(listed[0].starts_with("**#2** · ") && listed[1].starts_with("**#4** · "), "{listed:?}");
         d.stop().await;
         Ok(())
     }

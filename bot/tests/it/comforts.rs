@@ -676,7 +676,7 @@ kaboom_testkit::dbtest! {
             "{by_alice:?}"
         );
         let started = d.click(&d.bob, offer.id, &accept).await?;
-        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873259098112>.");
+        assert_eq!(started.content().unwrap(), "Game on! See <#1323802873267486720>.");
         let threads = d.fake.threads();
         let new_thread = threads.last().unwrap().id;
         assert_ne!(new_thread, thread);

@@ -412,7 +412,7 @@ mod with_bot {
         );
         assert_eq!(
             in_thread[0].content(),
-            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873200377856\nFrom any channel: `/move game:1 action:...`"
+            "<@1001> Your move in game #1 (Atomic against bob): you have used 30% of your time; the deadline is <t:1700086400:R>. https://discord.com/channels/1323802873040994304/1323802873208766464\nFrom any channel: `/move game:1 action:...`"
         );
         assert!(fake.messages_in(fake.dm_channel_for(alice.id)).is_empty());
         d.stop().await;
@@ -557,7 +557,7 @@ mod with_bot {
             .unwrap();
         assert_eq!(
             d.answer(&sent).await.expect("an answer").content().unwrap(),
-            "Game on! See <#1323802873171017728>."
+            "Game on! See <#1323802873179406336>."
         );
         let thread = fake.threads().last().unwrap().id;
         // The thread's first board says it too, for spectators and for players whose DMs

@@ -29,6 +29,8 @@ pub mod ratings;
 #[allow(missing_docs)]
 pub mod replay;
 #[allow(missing_docs)]
+pub mod seek;
+#[allow(missing_docs)]
 pub mod settings;
 
 use poise::serenity_prelude as serenity;
@@ -76,6 +78,8 @@ pub fn declare_where(command: &mut poise::Command<Data, Error>) {
 fn every_command() -> Vec<poise::Command<Data, Error>> {
     vec![
         challenge::challenge(),
+        seek::seek(),
+        seek::seeks(),
         practice::play_bot(),
         play::move_(),
         play::board(),

@@ -15,6 +15,7 @@ pub mod puzzles;
 pub mod ratings;
 pub mod replay;
 pub mod rules;
+pub mod seeks;
 pub use replay::replay_caption;
 
 use kaboom_rules::{Color, Outcome, PlyRecord, Variant, Viewer};
@@ -427,7 +428,9 @@ pub fn open_challenge_text(
     );
     match c.spec.venue {
         kaboom_store::challenges::Venue::Thread => text,
-        kaboom_store::challenges::Venue::Direct => format!("{text}\n{}", direct::PLAYED_BY_DM),
+        kaboom_store::challenges::Venue::Direct | kaboom_store::challenges::Venue::Seek => {
+            format!("{text}\n{}", direct::PLAYED_BY_DM)
+        }
     }
 }
 
@@ -453,6 +456,22 @@ pub fn challenge_the_bot() -> &'static str {
 /// The `/challenge` message text.
 pub fn challenge_text(c: &kaboom_store::challenges::Challenge) -> String {
     let s = &c.spec;
+    let who = match s.opponent_id {
+        Some(o) => format!("{} challenges {}", mention(s.challenger_id), mention(o)),
+        None => format!("{} is looking for an opponent", mention(s.challenger_id)),
+    };
+    format!(
+        "{who} to a game of **{}** ({}).",
+        s.variant.title(),
+        challenge_terms(c).join(", ")
+    )
+}
+
+/// A challenge's terms in the order players read them: the time per move, rated or
+/// casual, Beirut's options, the colours (`3 days per move`, `rated`, `colours drawn at
+/// random`).
+pub fn challenge_terms(c: &kaboom_store::challenges::Challenge) -> Vec<String> {
+    let s = &c.spec;
     let mut opts = vec![match s.days_per_move {
         Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
         None => "no time limit".into(),
@@ -477,15 +496,7 @@ pub fn challenge_text(c: &kaboom_store::challenges::Challenge) -> String {
         ColorChoice::Black => "challenger plays Black".to_string(),
         ColorChoice::Random => "colours drawn at random".to_string(),
     });
-    let who = match s.opponent_id {
-        Some(o) => format!("{} challenges {}", mention(s.challenger_id), mention(o)),
-        None => format!("{} is looking for an opponent", mention(s.challenger_id)),
-    };
-    format!(
-        "{who} to a game of **{}** ({}).",
-        s.variant.title(),
-        opts.join(", ")
-    )
+    opts
 }
 
 /// A duration as the scheduler's messages say it: `7 days` for whole weeks and more,
@@ -823,6 +834,9 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::OpenToAnyone => {
             "This open challenge is for anyone: just leave it if you don't want to play.".into()
         }
+        Refusal::TooManySeeks { limit } => format!(
+            "You already have {limit} open seeks, the most one player may have: cancel one with `/seeks`, or wait for someone to accept."
+        ),
         Refusal::NoCarriersToChoose => {
             "You have no carriers to choose in this game (already chosen, or the game has started).".into()
         }

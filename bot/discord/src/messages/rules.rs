@@ -330,6 +330,14 @@ pub const HELP_COMMANDS: &[(&str, &str)] = &[
         "challenge someone (or anyone) to a variant; options: days per move, colour, rated, Beirut carriers and Dead Man's Switch.",
     ),
     (
+        "seek",
+        "look for an opponent anywhere Kaboom is used; the game is played by DM.",
+    ),
+    (
+        "seeks",
+        "the open seeks of players anywhere: accept one, or cancel yours.",
+    ),
+    (
         "play-bot",
         "practise against the bot at a level from 1 (beginner) to 5 (strongest); it answers within seconds, never rated.",
     ),
@@ -468,7 +476,7 @@ pub const HELP_TITLE: &str = "Kaboom: explosive chess by correspondence";
 pub const HELP_FLOW: &[Section] = &[
     Section {
         name: "1. Challenge",
-        text: "`/challenge variant` in a channel, naming an opponent or leaving it open to anyone. They click **Accept** (or **Decline**; you may **Cancel**). A challenge nobody accepts expires (it says when: a week unless the host changed it). Accepting opens a thread for the game.",
+        text: "`/challenge variant` in a channel, naming an opponent or leaving it open to anyone. They click **Accept** (or **Decline**; you may **Cancel**). A challenge nobody accepts expires (it says when: a week unless the host changed it). Accepting opens a thread for the game. No opponent where you are? `/seek` lists your challenge for players in every server; they accept it in `/seeks`, and the game is played by DM.",
     },
     Section {
         name: "2. Private choices (Beirut, Nuke)",

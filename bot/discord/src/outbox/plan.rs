@@ -76,6 +76,7 @@ impl DiscordEffects {
         by: UserId,
     ) -> Vec<NewEffect> {
         let row = &snap.row;
+        let mut v_lines = Vec::new();
         let mut v = match row.venue {
             Venue::Thread => vec![
                 Effect::Thread {
@@ -89,8 +90,14 @@ impl DiscordEffects {
             // Played by DM: no thread, and the challenge's message (where the bot is not a
             // member) is updated by the Accept click itself.
             Venue::Direct => Vec::new(),
+            // A seek has no message to update: the first board, sent to both players,
+            // says whose seek it was and who took it.
+            Venue::Seek => {
+                v_lines = vec![messages::seeks::accepted_line(challenge, by)];
+                Vec::new()
+            }
         };
-        v.extend(self.opening(snap, &[]));
+        v.extend(self.opening(snap, &v_lines));
         v
     }
 

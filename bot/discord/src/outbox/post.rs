@@ -307,7 +307,7 @@ impl Deliverer {
         message: serenity::CreateMessage,
         nonce: String,
     ) -> Result<MessageId, Error> {
-        if snap.row.venue == Venue::Direct {
+        if snap.row.venue.by_dm() {
             return self.post_to_players(snap, message, &nonce, None).await;
         }
         let channel = board::game_channel(snap);
@@ -394,7 +394,7 @@ impl Deliverer {
         message: MessageId,
         rows: Vec<serenity::CreateActionRow>,
     ) -> Result<(), serenity::Error> {
-        if snap.row.venue == Venue::Direct {
+        if snap.row.venue.by_dm() {
             return Ok(());
         }
         board::game_channel(snap)
@@ -526,7 +526,7 @@ impl Deliverer {
         snap: &kaboom_service::Snapshot,
         user: UserId,
     ) -> Result<Posted, Error> {
-        if snap.row.venue == Venue::Direct {
+        if snap.row.venue.by_dm() {
             // No thread to offer it in: the game's message where it started has the
             // "Choose privately" button.
             tracing::info!(game_id = %snap.row.id, user = %user, "carrier DM refused in a game played by DM");
@@ -621,7 +621,7 @@ impl Deliverer {
             .allowed_mentions(mentions);
         // A game played by DM: a move's board goes to the player who is to move, as a turn
         // notice (the mover saw it in their own answer); the first and the last to both.
-        let msg = if snap.row.venue == Venue::Direct
+        let msg = if snap.row.venue.by_dm()
             && !finished
             && snap.row.ply > 0
             && snap.row.state == kaboom_domain::game::GameState::Active
@@ -758,7 +758,7 @@ impl Deliverer {
         let msg = match (challenge.spec.venue, challenge.spec.opponent_id) {
             // A rematch of a game played by DM: the bot cannot post where the game
             // started, so the challenged player gets it in their DM with the bot.
-            (Venue::Direct, Some(opponent)) => {
+            (Venue::Direct | Venue::Seek, Some(opponent)) => {
                 self.send_dm(opponent, message, entry.nonce.clone()).await?
             }
             _ => {
@@ -793,7 +793,7 @@ impl Deliverer {
             return Ok(Posted::default());
         }
         // A game played by DM has no thread: its reminders always go by DM.
-        let direct = snap.row.venue == Venue::Direct;
+        let direct = snap.row.venue.by_dm();
         let thread = board::game_channel(&snap);
         if !direct {
             self.ensure_open(thread).await?;
@@ -845,13 +845,34 @@ impl Deliverer {
     ) -> Result<Posted, Error> {
         let http = &*self.http;
         let channel = channel_id.serenity();
-        if let Some(challenge) = entry.challenge_id
-            && self.services.challenges().get(challenge).await?.spec.venue == Venue::Direct
-        {
-            // The bot cannot edit or post where a challenge played by DM was made: a
-            // Decline or Cancel click updated the message itself; an expired one keeps
-            // its buttons, which answer that it expired.
-            return Ok(Posted::default());
+        if let Some(challenge) = entry.challenge_id {
+            let challenge = self.services.challenges().get(challenge).await?;
+            if challenge.spec.venue.by_dm() {
+                // The bot cannot edit or post where a challenge played by DM was made: a
+                // Decline or Cancel click updated the message itself; an expired one keeps
+                // its buttons, which answer that it expired. A seek has no message: its
+                // seeker hears of its expiry by DM.
+                let expired_seek = challenge.spec.venue == Venue::Seek
+                    && challenge.spec.opponent_id.is_none()
+                    && challenge.state == kaboom_store::challenges::ChallengeState::Expired;
+                if !expired_seek {
+                    return Ok(Posted::default());
+                }
+                let ttl =
+                    messages::duration_text(self.services.scheduler_config().challenge_ttl_secs);
+                let dm = text_only(messages::seeks::expired(&challenge, &ttl));
+                return match self
+                    .send_dm(challenge.spec.challenger_id, dm, entry.nonce.clone())
+                    .await
+                {
+                    Ok(sent) => Ok(Posted::message(sent.id.domain())),
+                    Err(e) if client_error(&e) => {
+                        tracing::info!(challenge = challenge.id, error = %e, "the expired seek's DM was refused; dropped");
+                        Ok(Posted::default())
+                    }
+                    Err(e) => Err(e.into()),
+                };
+            }
         }
         if let Some(message) = message_id {
             let edited = async {
@@ -1030,7 +1051,7 @@ impl Deliverer {
             services.analyses().set_message(game_id, msg).await?;
             return Ok(Posted::message(msg));
         };
-        if snap.row.venue == Venue::Direct {
+        if snap.row.venue.by_dm() {
             // Posted once to each player; later progress is not edited into two DMs.
             return Ok(Posted::default());
         }
