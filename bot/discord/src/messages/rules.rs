@@ -687,13 +687,16 @@ mod tests {
         }
     }
 
+    /// Every page of `/help`, as its embed is sent, fits Discord's embed limits.
     #[test]
     fn help_fits_an_embed() {
-        let f: Vec<(String, String)> = HELP_FLOW
-            .iter()
-            .map(|s| (s.name.to_string(), s.text.to_string()))
-            .collect();
-        check_embed("help", HELP_TITLE, &help_commands(), &f, HELP_FOOTER);
+        // `/help` shows one page at a time (`commands::info::help_page`): each page's
+        // embed is the title, the page's text and the footer.
+        for page in HelpPage::all() {
+            let title = format!("Help: {}", page.label());
+            check_embed(page.label(), &title, &page.text(), &[], HELP_FOOTER);
+        }
+        check_embed("help", HELP_TITLE, HELP_START, &[], HELP_FOOTER);
     }
 
     /// Every example replays in the rules library from its set-up, and its text is exactly
