@@ -83,7 +83,7 @@ impl Atomic {
         if mv.capture.is_some() {
             board.clear(blast(&board, mv));
         } else {
-            board.play_quiet(mv, self.state.turn);
+            board.play(mv, self.state.turn);
         }
         board
     }

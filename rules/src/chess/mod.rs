@@ -276,11 +276,12 @@ impl Board {
         }
     }
 
-    /// Moves the pieces of `mv`, a move by `color` that captures nothing (castling
-    /// included): the piece leaves `from` and lands on `to`, promoted if it promotes.
-    /// The roles come from the move, so nothing is looked up on the board.
+    /// Moves the pieces of `mv`, a move by `color`, as in standard chess: a captured piece
+    /// (behind `to` for en passant) leaves the board, the mover leaves `from` and lands on
+    /// `to`, promoted if it promotes; castling moves the king and the rook. The roles come
+    /// from the move, so nothing is looked up on the board. Explosions are the variant's.
     #[inline]
-    pub fn play_quiet(&mut self, mv: &Move, color: Color) {
+    pub fn play(&mut self, mv: &Move, color: Color) {
         match mv.kind {
             MoveKind::Castle { rook } => {
                 self.clear(bit(mv.from) | bit(rook));
@@ -288,7 +289,8 @@ impl Board {
                 self.put(mv.castle_rook_to().expect("castling"), color, Role::Rook);
             }
             _ => {
-                self.clear(bit(mv.from) | bit(mv.to));
+                let victim = mv.capture_square().map_or(0, bit);
+                self.clear(bit(mv.from) | bit(mv.to) | victim);
                 self.put(mv.to, color, mv.promotion.unwrap_or(mv.role));
             }
         }
@@ -786,9 +788,12 @@ impl ChessState {
                 return false;
             }
         }
-        let mut after = self.clone();
-        after.apply(mv);
-        !after.in_check(us)
+        // Only the board matters: a copy of it, not of the whole state.
+        let mut after = self.board;
+        after.play(mv, us);
+        after
+            .king(us)
+            .is_none_or(|k| after.attackers(k, us.other(), after.occupied()) == 0)
     }
 
     /// Castling candidates: king on the back rank, a rook with the right, every square
@@ -843,15 +848,7 @@ impl ChessState {
             .capture_square()
             .zip(mv.capture)
             .map(|(cs, role)| (cs, us.other(), role));
-        match captured {
-            Some((cs, _, _)) => {
-                // The roles are the move's: the victim's square and the mover's are
-                // cleared whole, and the mover lands on `to`.
-                self.board.clear(bit(mv.from) | bit(mv.to) | bit(cs));
-                self.board.put(mv.to, us, mv.promotion.unwrap_or(mv.role));
-            }
-            None => self.board.play_quiet(mv, us),
-        }
+        self.board.play(mv, us);
         self.advance(mv, captured.is_some());
         captured
     }
