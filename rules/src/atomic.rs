@@ -7,10 +7,10 @@
 
 use std::hash::{Hash, Hasher};
 
-use crate::chess::attacks::KING;
+use crate::chess::attacks::{KING, KNIGHT, PAWN, between, bishop, rook};
 use crate::chess::san;
 use crate::chess::{
-    ChessState, GenRules, Move, MoveKind, Role, bit, capture_removal, square, squares,
+    Board, ChessState, GenRules, Move, MoveKind, Role, bit, capture_removal, square, squares,
 };
 use crate::{
     ActionError, ActionSquares, BoardView, Cause, Color, EndReason, FenError, GameOptions,
@@ -38,35 +38,30 @@ impl Atomic {
     /// Whether `color`'s king is in check (AT-7): attacked by an enemy piece other than
     /// the king, and not touching the enemy king. A missing king is not in check.
     pub fn is_check(&self, color: Color) -> bool {
-        in_check(&self.state, color)
+        in_check(&self.state.board, color)
     }
 
     /// Plays `mv` (a pseudo-legal move), with the atomic blast of AT-2 to AT-4 for
     /// captures; removals are pushed to `out` when `REPORT` is set.
     fn apply<const REPORT: bool>(&mut self, mv: &Move, out: &mut Vec<Removal>) {
         let mover = self.state.turn;
-        let captured = self.state.apply(mv);
-        let Some((cs, color, role)) = captured else {
+        let (Some(cs), Some(role)) = (mv.capture_square(), mv.capture) else {
+            self.state.apply(mv);
             return;
         };
         let board = &mut self.state.board;
+        let blast = blast(board, mv);
         if REPORT {
-            out.push(capture_removal(cs, color, role));
-        }
-        // AT-2, AT-4: the capturer (promoted or not) is destroyed; AT-3: the blast is
-        // centred on the square the capturer moved to, also for en passant.
-        let capturer = board.remove(mv.to).map_or(mv.role, |(_, r)| r);
-        if REPORT {
+            out.push(capture_removal(cs, mover.other(), role));
+            // AT-2, AT-4: the capturer (promoted or not) is destroyed.
+            let capturer = mv.promotion.unwrap_or(mv.role);
             out.push(Removal {
                 square: square(mv.to),
                 piece: Piece::new(mover, capturer.kind()),
                 cause: Cause::Exploded,
             });
-        }
-        let blast = KING[mv.to as usize] & board.occupied() & !board.role[Role::Pawn as usize];
-        for s in squares(blast) {
-            let (c, r) = board.remove(s).expect("occupied");
-            if REPORT {
+            for s in squares(blast & !(bit(mv.from) | bit(mv.to) | bit(cs))) {
+                let (c, r) = board.piece_at(s).expect("occupied");
                 out.push(Removal {
                     square: square(s),
                     piece: Piece::new(c, r.kind()),
@@ -74,23 +69,74 @@ impl Atomic {
                 });
             }
         }
+        board.clear(blast);
+        self.state.advance(mv, true);
         // AT-8: a rook destroyed in a blast loses its castling right.
         self.state.prune_castling();
     }
 
-    /// Whether a pseudo-legal move is legal (AT-5, AT-6, AT-7, AT-8).
-    fn is_legal(&self, mv: &Move) -> bool {
+    /// The board after the pseudo-legal move `mv`, blast included: all that legality
+    /// looks at (the clocks, rights and turn are left alone).
+    #[inline]
+    fn board_after(&self, mv: &Move) -> Board {
+        let mut board = self.state.board;
+        if mv.capture.is_some() {
+            board.clear(blast(&board, mv));
+        } else {
+            board.play(mv, self.state.turn);
+        }
+        board
+    }
+
+    /// What legality needs to know about the position before any move: see [`Safety`].
+    #[inline]
+    fn safety(&self) -> Safety {
+        let us = self.state.turn;
+        let board = &self.state.board;
+        let (Some(king), Some(enemy_king)) = (board.king(us), board.king(us.other())) else {
+            return Safety::CHECK_ALL;
+        };
+        // AT-7: kings that touch are never in check, and no quiet move of another piece
+        // parts them.
+        if KING[king as usize] & bit(enemy_king) != 0 {
+            return Safety {
+                checked: false,
+                pin_lines: 0,
+            };
+        }
+        let them = board.color[us.other().index()];
+        let queens = board.role[Role::Queen as usize];
+        let snipers = them
+            & ((rook(king, 0) & (board.role[Role::Rook as usize] | queens))
+                | (bishop(king, 0) & (board.role[Role::Bishop as usize] | queens)));
+        Safety {
+            checked: in_check(board, us),
+            pin_lines: squares(snipers).fold(0, |lines, s| lines | between(king, s)),
+        }
+    }
+
+    /// Whether a pseudo-legal move is legal (AT-5, AT-6, AT-7, AT-8), `safety` being
+    /// [`Atomic::safety`] of this position.
+    #[inline]
+    fn is_legal(&self, safety: &Safety, mv: &Move) -> bool {
+        // A quiet move of a piece other than the king, with our king not in check: it can
+        // only expose the king by leaving a line between the king and an enemy slider.
+        if !safety.checked
+            && mv.capture.is_none()
+            && mv.role != Role::King
+            && safety.pin_lines & bit(mv.from) == 0
+        {
+            return true;
+        }
         let us = self.state.turn;
         if matches!(mv.kind, MoveKind::Castle { .. }) && !self.castle_path_safe(mv) {
             return false;
         }
-        let mut after = self.clone();
-        after.apply::<false>(mv, &mut Vec::new());
-        let board = &after.state.board;
+        let board = self.board_after(mv);
         match (board.king(us), board.king(us.other())) {
             (None, _) => false,      // AT-5: never destroy your own king.
             (Some(_), None) => true, // AT-6: exploding the enemy king wins at once.
-            (Some(_), Some(_)) => !in_check(&after.state, us),
+            (Some(_), Some(_)) => !in_check(&board, us),
         }
     }
 
@@ -118,8 +164,26 @@ impl Atomic {
         if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
             return; // C-7: a game with an exploded king has no actions.
         }
-        self.state.gen_pseudo(PSEUDO, out);
-        out.retain(|m| self.is_legal(m));
+        let safety = self.safety();
+        self.state.gen_pseudo_with(PSEUDO, &mut |mv| {
+            if self.is_legal(&safety, &mv) {
+                out.push(mv);
+            }
+        });
+    }
+
+    /// The number of legal moves, without storing them.
+    fn count_legal_moves(&self) -> u64 {
+        let board = &self.state.board;
+        if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
+            return 0; // C-7, as in `legal_moves`.
+        }
+        let safety = self.safety();
+        let mut count = 0;
+        self.state.gen_pseudo_with(PSEUDO, &mut |mv| {
+            count += u64::from(self.is_legal(&safety, &mv));
+        });
+        count
     }
 
     /// Whether an en passant capture is legal now (AT-1, AT-5..AT-8; none once a king is
@@ -128,7 +192,9 @@ impl Atomic {
         let board = &self.state.board;
         board.king(Color::White).is_some()
             && board.king(Color::Black).is_some()
-            && self.state.ep_usable(|m| self.is_legal(m))
+            && self
+                .state
+                .ep_usable(|m| self.is_legal(&Safety::CHECK_ALL, m))
     }
 
     /// Why a pseudo-legal (or king-capturing) move is not legal, for error messages.
@@ -139,9 +205,7 @@ impl Atomic {
         if matches!(mv.kind, MoveKind::Castle { .. }) && !self.castle_path_safe(mv) {
             return "the king would castle out of, through or into check".into(); // AT-8
         }
-        let mut after = self.clone();
-        after.apply::<false>(mv, &mut Vec::new());
-        if after.state.board.king(self.state.turn).is_none() {
+        if self.board_after(mv).king(self.state.turn).is_none() {
             "the explosion would destroy your own king".into() // AT-5
         } else {
             "it would leave your king in check".into() // AT-7
@@ -171,9 +235,39 @@ impl Default for Atomic {
     }
 }
 
+/// What [`Atomic::is_legal`] needs to know about a position before any move.
+struct Safety {
+    /// The side to move is in check (AT-7).
+    checked: bool,
+    /// The squares between the side to move's king and each enemy rook, bishop or queen
+    /// on a line with it (whatever stands between): the only squares a quiet move may
+    /// leave to expose the king.
+    pin_lines: u64,
+}
+
+impl Safety {
+    /// Judges every move on the board after it.
+    const CHECK_ALL: Safety = Safety {
+        checked: true,
+        pin_lines: u64::MAX,
+    };
+}
+
+/// The squares a capture `mv` on `board` (before it) empties (AT-2 to AT-4): the
+/// capturer's start square, the victim's, the capture square and every piece but a pawn
+/// next to it (the blast is centred on `mv.to`, also for en passant, AT-3).
+#[inline]
+fn blast(board: &Board, mv: &Move) -> u64 {
+    let cs = mv.capture_square().unwrap_or(mv.to);
+    bit(mv.from)
+        | bit(cs)
+        | bit(mv.to)
+        | (KING[mv.to as usize] & board.occupied() & !board.role[Role::Pawn as usize])
+}
+
 /// AT-7: `color`'s king is attacked by an enemy non-king piece and does not touch the enemy king.
-fn in_check(state: &ChessState, color: Color) -> bool {
-    let board = &state.board;
+#[inline]
+fn in_check(board: &Board, color: Color) -> bool {
     let Some(king) = board.king(color) else {
         return false;
     };
@@ -183,7 +277,14 @@ fn in_check(state: &ChessState, color: Color) -> bool {
     {
         return false;
     }
-    board.attackers(king, color.other(), board.occupied()) & !board.role[Role::King as usize] != 0
+    let k = king as usize;
+    let occupied = board.occupied();
+    let queens = board.role[Role::Queen as usize];
+    let attackers = (KNIGHT[k] & board.role[Role::Knight as usize])
+        | (PAWN[color.index()][k] & board.role[Role::Pawn as usize])
+        | (rook(king, occupied) & (board.role[Role::Rook as usize] | queens))
+        | (bishop(king, occupied) & (board.role[Role::Bishop as usize] | queens));
+    attackers & board.color[color.other().index()] != 0
 }
 
 impl Position for Atomic {
@@ -203,7 +304,7 @@ impl Position for Atomic {
                 "Atomic FEN has six fields; found extra ones",
             ));
         }
-        if in_check(&state, state.turn.other()) && state.board.king(state.turn).is_some() {
+        if in_check(&state.board, state.turn.other()) && state.board.king(state.turn).is_some() {
             return Err(FenError::new(
                 crate::FenErrorKind::Impossible,
                 fen,
@@ -224,9 +325,7 @@ impl Position for Atomic {
     }
 
     fn count_legal(&self) -> u64 {
-        let mut moves = Vec::with_capacity(64);
-        self.legal_moves(&mut moves);
-        moves.len() as u64
+        self.count_legal_moves()
     }
 
     crate::chess::plays_by_apply!(Move);
@@ -242,7 +341,7 @@ impl Position for Atomic {
         }
         Some(
             self.state
-                .no_move_outcome(in_check(&self.state, self.state.turn)),
+                .no_move_outcome(in_check(&self.state.board, self.state.turn)),
         )
     }
 
@@ -261,7 +360,8 @@ impl Position for Atomic {
     }
 
     fn checked_squares(&self) -> Vec<Square> {
-        self.state.checked_king(in_check)
+        self.state
+            .checked_king(|state, color| in_check(&state.board, color))
     }
 
     fn san(&self, action: &Move) -> String {

@@ -210,17 +210,18 @@ impl Beirut {
     fn boom<const REPORT: bool>(&mut self, s: u8, out: &mut Vec<Removal>) {
         let mover = self.state.turn;
         let hit = block(s) & self.state.board.occupied();
-        for t in std::iter::once(s).chain(squares(hit & !bit(s))) {
-            if let Some((c, r)) = self.state.board.remove(t)
-                && REPORT
-            {
-                out.push(Removal {
-                    square: square(t),
-                    piece: Piece::new(c, r.kind()),
-                    cause: Cause::Exploded,
-                });
+        if REPORT {
+            for t in std::iter::once(s).chain(squares(hit & !bit(s))) {
+                if let Some((c, r)) = self.state.board.piece_at(t) {
+                    out.push(Removal {
+                        square: square(t),
+                        piece: Piece::new(c, r.kind()),
+                        cause: Cause::Exploded,
+                    });
+                }
             }
         }
+        self.state.board.clear(hit | bit(s));
         self.clear_carriers(hit | bit(s));
         self.state.ep = None;
         self.state.halfmoves = 0;
@@ -267,9 +268,9 @@ impl Beirut {
         }
         if let Some(cs) = victim_carrier.filter(|_| self.dms) {
             let hit = block(cs) & self.state.board.occupied();
-            for t in squares(hit) {
-                let (c, r) = self.state.board.remove(t).expect("occupied");
-                if REPORT {
+            if REPORT {
+                for t in squares(hit) {
+                    let (c, r) = self.state.board.piece_at(t).expect("occupied");
                     out.push(Removal {
                         square: square(t),
                         piece: Piece::new(c, r.kind()),
@@ -277,6 +278,7 @@ impl Beirut {
                     });
                 }
             }
+            self.state.board.clear(hit);
             self.clear_carriers(hit);
             self.state.prune_castling();
         }

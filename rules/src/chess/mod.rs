@@ -267,6 +267,35 @@ impl Board {
         Some(piece)
     }
 
+    /// Removes every piece on the squares of `mask` (empty squares in it are fine): eight
+    /// masked ANDs, without looking up which pieces stand there.
+    #[inline]
+    pub fn clear(&mut self, mask: u64) {
+        for bb in self.color.iter_mut().chain(self.role.iter_mut()) {
+            *bb &= !mask;
+        }
+    }
+
+    /// Moves the pieces of `mv`, a move by `color`, as in standard chess: a captured piece
+    /// (behind `to` for en passant) leaves the board, the mover leaves `from` and lands on
+    /// `to`, promoted if it promotes; castling moves the king and the rook. The roles come
+    /// from the move, so nothing is looked up on the board. Explosions are the variant's.
+    #[inline]
+    pub fn play(&mut self, mv: &Move, color: Color) {
+        match mv.kind {
+            MoveKind::Castle { rook } => {
+                self.clear(bit(mv.from) | bit(rook));
+                self.put(mv.to, color, Role::King);
+                self.put(mv.castle_rook_to().expect("castling"), color, Role::Rook);
+            }
+            _ => {
+                let victim = mv.capture_square().map_or(0, bit);
+                self.clear(bit(mv.from) | bit(mv.to) | victim);
+                self.put(mv.to, color, mv.promotion.unwrap_or(mv.role));
+            }
+        }
+    }
+
     /// The square of `color`'s king (the lowest, if a FEN has several).
     #[inline]
     pub fn king(&self, color: Color) -> Option<u8> {
@@ -587,6 +616,13 @@ impl ChessState {
     /// generated when the king and rook may castle and the squares between their start and
     /// end are empty; safety of the king's path is the variant's business.
     pub fn gen_pseudo(&self, rules: GenRules, out: &mut Vec<Move>) {
+        self.gen_pseudo_with(rules, &mut |mv| out.push(mv));
+    }
+
+    /// [`ChessState::gen_pseudo`], handing each move to `emit` in the same order instead
+    /// of storing it (counting legal moves needs no buffer).
+    #[inline]
+    pub fn gen_pseudo_with(&self, rules: GenRules, emit: &mut impl FnMut(Move)) {
         let b = &self.board;
         let us = self.turn;
         let ours = b.color[us.index()];
@@ -607,7 +643,7 @@ impl ChessState {
                 to_set &= !theirs;
             }
             for to in squares(to_set) {
-                out.push(Move {
+                emit(Move {
                     from,
                     to,
                     role,
@@ -617,11 +653,12 @@ impl ChessState {
                 });
             }
         }
-        self.gen_pawns(out);
-        self.gen_castles(out);
+        self.gen_pawns(emit);
+        self.gen_castles(emit);
     }
 
-    fn gen_pawns(&self, out: &mut Vec<Move>) {
+    #[inline]
+    fn gen_pawns<F: FnMut(Move)>(&self, emit: &mut F) {
         let b = &self.board;
         let us = self.turn;
         let theirs = b.color[us.other().index()];
@@ -630,37 +667,31 @@ impl ChessState {
             Color::White => (8, 1, 7),
             Color::Black => (-8, 6, 0),
         };
-        let push =
-            |out: &mut Vec<Move>, from: u8, to: u8, capture: Option<Role>, kind: MoveKind| {
-                if to / 8 == last_rank {
-                    for promo in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                        out.push(Move {
-                            from,
-                            to,
-                            role: Role::Pawn,
-                            capture,
-                            promotion: Some(promo),
-                            kind,
-                        });
-                    }
-                } else {
-                    out.push(Move {
-                        from,
-                        to,
-                        role: Role::Pawn,
-                        capture,
-                        promotion: None,
-                        kind,
-                    });
-                }
+        // A pawn move to the last rank is four moves, one per promotion.
+        let push = |emit: &mut F, from: u8, to: u8, capture: Option<Role>, kind: MoveKind| {
+            let pawn_move = |promotion| Move {
+                from,
+                to,
+                role: Role::Pawn,
+                capture,
+                promotion,
+                kind,
             };
+            if to / 8 == last_rank {
+                for promo in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    emit(pawn_move(Some(promo)));
+                }
+            } else {
+                emit(pawn_move(None));
+            }
+        };
         for from in squares(b.pieces(us, Role::Pawn)) {
             let one = (from as i8 + step) as u8;
             if occ & bit(one) == 0 {
-                push(out, from, one, None, MoveKind::Normal);
+                push(emit, from, one, None, MoveKind::Normal);
                 let two = (one as i8 + step) as u8;
                 if from / 8 == start_rank && occ & bit(two) == 0 {
-                    out.push(Move {
+                    emit(Move {
                         from,
                         to: two,
                         role: Role::Pawn,
@@ -672,9 +703,11 @@ impl ChessState {
             }
             let caps = attacks::PAWN[us.index()][from as usize];
             for to in squares(caps & theirs) {
-                push(out, from, to, b.role_at(to), MoveKind::Normal);
+                push(emit, from, to, b.role_at(to), MoveKind::Normal);
             }
-            out.extend(self.en_passant_from(from));
+            if let Some(mv) = self.en_passant_from(from) {
+                emit(mv);
+            }
         }
     }
 
@@ -755,14 +788,18 @@ impl ChessState {
                 return false;
             }
         }
-        let mut after = self.clone();
-        after.apply(mv);
-        !after.in_check(us)
+        // Only the board matters: a copy of it, not of the whole state.
+        let mut after = self.board;
+        after.play(mv, us);
+        after
+            .king(us)
+            .is_none_or(|k| after.attackers(k, us.other(), after.occupied()) == 0)
     }
 
     /// Castling candidates: king on the back rank, a rook with the right, every square
     /// the king and rook pass or land on empty (the two pieces themselves aside).
-    fn gen_castles(&self, out: &mut Vec<Move>) {
+    #[inline]
+    fn gen_castles(&self, emit: &mut impl FnMut(Move)) {
         let us = self.turn;
         let Some(king) = self.board.king(us) else {
             return;
@@ -784,7 +821,7 @@ impl ChessState {
                 | attacks::between(rook, rook_to)
                 | bit(rook_to);
             if path & occ & !bit(king) & !bit(rook) == 0 {
-                out.push(Move {
+                emit(Move {
                     from: king,
                     to: king_to,
                     role: Role::King,
@@ -802,28 +839,26 @@ impl ChessState {
     }
 
     /// Moves the pieces of `mv` (capture, promotion, en passant, castling) and updates
-    /// the side to move, en passant square, castling rights of moved pieces and clocks.
-    /// Returns the captured piece and its square. Explosions are the variant's business;
-    /// afterwards call [`ChessState::prune_castling`].
+    /// the side to move, en passant square, castling rights of moved pieces and clocks
+    /// ([`ChessState::advance`]). Returns the captured piece and its square. Explosions are
+    /// the variant's business; afterwards call [`ChessState::prune_castling`].
     pub fn apply(&mut self, mv: &Move) -> Option<(u8, Color, Role)> {
         let us = self.turn;
-        let b = &mut self.board;
-        let mut captured = None;
-        match mv.kind {
-            MoveKind::Castle { rook } => {
-                b.remove(mv.from);
-                b.remove(rook);
-                b.put(mv.to, us, Role::King);
-                b.put(mv.castle_rook_to().expect("castling"), us, Role::Rook);
-            }
-            _ => {
-                if let Some(cs) = mv.capture_square() {
-                    captured = b.remove(cs).map(|(c, r)| (cs, c, r));
-                }
-                b.remove(mv.from);
-                b.put(mv.to, us, mv.promotion.unwrap_or(mv.role));
-            }
-        }
+        let captured = mv
+            .capture_square()
+            .zip(mv.capture)
+            .map(|(cs, role)| (cs, us.other(), role));
+        self.board.play(mv, us);
+        self.advance(mv, captured.is_some());
+        captured
+    }
+
+    /// Everything of [`ChessState::apply`] but the pieces: the en passant square, the
+    /// castling rights of the moved king or rook, the clocks (`captured`: whether the move
+    /// captured) and the side to move. For variants that move the pieces themselves.
+    #[inline]
+    pub fn advance(&mut self, mv: &Move, captured: bool) {
+        let us = self.turn;
         self.ep = match mv.kind {
             MoveKind::DoublePush => Some((mv.from + mv.to) / 2),
             _ => None,
@@ -832,7 +867,7 @@ impl ChessState {
             self.castling &= !back_rank(us);
         }
         self.castling &= !bit(mv.from) & !bit(mv.to);
-        if mv.role == Role::Pawn || captured.is_some() {
+        if mv.role == Role::Pawn || captured {
             self.halfmoves = 0;
         } else {
             self.halfmoves += 1;
@@ -841,7 +876,6 @@ impl ChessState {
             self.fullmoves += 1;
         }
         self.turn = us.other();
-        captured
     }
 
     /// A repetition key (C-4) over the pieces, side to move and castling rights, plus
