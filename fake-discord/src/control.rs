@@ -100,6 +100,7 @@ impl From<FakeError> for ControlError {
             FakeError::Timeout { .. } => StatusCode::REQUEST_TIMEOUT,
             FakeError::NoGatewaySession => StatusCode::CONFLICT,
             FakeError::UnknownMessage(_)
+            | FakeError::NoModal(_)
             | FakeError::UnknownChannel(_)
             | FakeError::UnknownGuild(_) => StatusCode::NOT_FOUND,
             FakeError::BotNotInGuild(_)

@@ -180,6 +180,10 @@ pub enum FakeError {
     /// A component interaction named a message the fake does not have.
     #[error("unknown message {0}: components can only be used on messages the fake stored")]
     UnknownMessage(u64),
+    /// [`FakeDiscord::submit_modal`] on an interaction that answered with no modal: a
+    /// client has nothing to submit.
+    #[error("interaction {0} answered with no modal, so there is none to submit")]
+    NoModal(u64),
     /// A user acted in a guild they left ([`FakeDiscord::remove_member`]): Discord shows a
     /// guild's channels only to its members.
     #[error("user {user} is not a member of guild {guild}: they left it")]
@@ -901,6 +905,7 @@ impl FakeDiscord {
                         .flatten(),
                     place,
                     followups: 0,
+                    modal: None,
                 },
             );
             s.interaction_by_token.insert(token.clone(), id);
@@ -1182,6 +1187,64 @@ impl FakeDiscord {
             user,
             message_id,
             json!({ "custom_id": custom_id, "component_type": 3, "values": values }),
+        )
+    }
+
+    /// Submits the modal that interaction `interaction_id` answered with (callback type 9),
+    /// as its user pressing Submit: a MODAL_SUBMIT interaction (type 5) in the same channel,
+    /// authorized as the first one, whose `data` holds the modal's `custom_id` and, per
+    /// action row, its text input's `custom_id` and the `value` given for it in `values`
+    /// (empty when not given)
+    /// (<https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-modal-submit-data-structure>).
+    /// A modal opened from a component carries that component's `message`, so its submit
+    /// may be answered with UPDATE_MESSAGE or DEFERRED_UPDATE_MESSAGE on it.
+    ///
+    /// # Errors
+    /// [`FakeError::NoModal`] when the interaction is unknown or answered otherwise; as
+    /// [`FakeDiscord::click_button`].
+    pub fn submit_modal(
+        &self,
+        user: &SimUser,
+        interaction_id: u64,
+        values: &[(&str, &str)],
+    ) -> Result<SentInteraction, FakeError> {
+        let (origin, modal) = self
+            .shared
+            .read(|s| {
+                let origin = s.interactions.get(&interaction_id)?.clone();
+                let modal = origin.modal.clone()?;
+                Some((origin, modal))
+            })
+            .ok_or(FakeError::NoModal(interaction_id))?;
+        let rows: Vec<Value> = modal["components"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|row| row["components"].get(0))
+            .map(|input| {
+                let id = input["custom_id"].as_str().unwrap_or_default();
+                let value = values
+                    .iter()
+                    .find(|(name, _)| *name == id)
+                    .map_or("", |(_, v)| *v);
+                json!({ "type": 1, "components": [
+                    { "type": 4, "custom_id": id, "value": value }
+                ] })
+            })
+            .collect();
+        let data = json!({ "custom_id": modal["custom_id"], "components": rows });
+        self.dispatch_interaction(
+            user,
+            origin.channel_id,
+            5,
+            origin.component_message_id,
+            move |s, _| {
+                let message = origin
+                    .component_message_id
+                    .and_then(|id| s.message(id))
+                    .map(|m| m.json.clone());
+                Ok((data, message, origin.place.clone()))
+            },
         )
     }
 

@@ -59,6 +59,18 @@ pub(crate) const AUTO_ARCHIVE_DURATIONS: [u64; 4] = [60, 1440, 4320, 10080];
 /// (<https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes>).
 pub(crate) const MAX_ATTACHMENTS: usize = 10;
 
+/// A modal (interaction callback type 9): "custom_id ... max 100 characters", "title ...
+/// max 45 characters", "Between 1 and 5 (inclusive) components that make up the modal"
+/// (<https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-modal>).
+pub(crate) const MAX_MODAL_TITLE: usize = 45;
+pub(crate) const MAX_MODAL_COMPONENTS: usize = 5;
+/// A text input: "label ... max 45 characters", "min_length ... min 0, max 4000",
+/// "max_length ... min 1, max 4000", "value ... max 4000 characters", "placeholder ... max
+/// 100 characters" (<https://discord.com/developers/docs/components/reference#text-input>).
+pub(crate) const MAX_TEXT_INPUT_LABEL: usize = 45;
+pub(crate) const MAX_TEXT_INPUT_LENGTH: u64 = 4000;
+pub(crate) const MAX_TEXT_INPUT_PLACEHOLDER: usize = 100;
+
 /// Form errors collected while checking a body: each with its field path.
 #[derive(Debug, Default)]
 pub(crate) struct FormErrors {
@@ -299,6 +311,89 @@ fn check_components(components: &Value, path: &[String], errors: &mut FormErrors
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+}
+
+/// A modal (callback type 9, [`MAX_MODAL_TITLE`] and the text input limits): a title and a
+/// custom id, 1-5 action rows each holding one text input (type 4) with its custom id, a
+/// label, a style (1 short, 2 paragraph) and lengths within 0-4000.
+pub(crate) fn check_modal(data: &Value, path: &[String], errors: &mut FormErrors) {
+    for (key, max) in [("title", MAX_MODAL_TITLE), ("custom_id", MAX_CUSTOM_ID)] {
+        match &data[key] {
+            Value::String(text) => {
+                errors.bad_len(&at(path, key), &Value::String(text.clone()), 1, max)
+            }
+            _ => errors.push(
+                &at(path, key),
+                "BASE_TYPE_REQUIRED",
+                "This field is required".into(),
+            ),
+        }
+    }
+    let rows = &data["components"];
+    let count = rows.as_array().map_or(0, Vec::len);
+    if !(1..=MAX_MODAL_COMPONENTS).contains(&count) {
+        errors.push(
+            &at(path, "components"),
+            "BASE_TYPE_BAD_LENGTH",
+            format!("Must be between 1 and {MAX_MODAL_COMPONENTS} in length."),
+        );
+    }
+    for (i, row) in rows.as_array().into_iter().flatten().enumerate() {
+        let row_path = at(&at(path, "components"), i);
+        let inputs = row["components"].as_array().cloned().unwrap_or_default();
+        if row["type"].as_u64() != Some(1) || inputs.len() != 1 {
+            errors.push(
+                &row_path,
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "An action row in a modal holds exactly one text input".into(),
+            );
+            continue;
+        }
+        let input = &inputs[0];
+        let here = at(&at(&row_path, "components"), 0);
+        if input["type"].as_u64() != Some(4) {
+            errors.push(
+                &at(&here, "type"),
+                "UNION_TYPE_CHOICES",
+                "Value of field \"type\" must be one of (4,).".into(),
+            );
+        }
+        errors.bad_len(
+            &at(&here, "custom_id"),
+            &input["custom_id"],
+            1,
+            MAX_CUSTOM_ID,
+        );
+        errors.bad_len(
+            &at(&here, "label"),
+            &input["label"],
+            1,
+            MAX_TEXT_INPUT_LABEL,
+        );
+        errors.max_len(
+            &at(&here, "placeholder"),
+            &input["placeholder"],
+            MAX_TEXT_INPUT_PLACEHOLDER,
+        );
+        if !matches!(input["style"].as_u64(), Some(1 | 2)) {
+            errors.push(
+                &at(&here, "style"),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of (1, 2).".into(),
+            );
+        }
+        for (key, min) in [("min_length", 0), ("max_length", 1)] {
+            if let Some(n) = input[key].as_u64()
+                && !(min..=MAX_TEXT_INPUT_LENGTH).contains(&n)
+            {
+                errors.push(
+                    &at(&here, key),
+                    "NUMBER_TYPE_MAX",
+                    format!("int value should be between {min} and {MAX_TEXT_INPUT_LENGTH}."),
+                );
             }
         }
     }

@@ -80,6 +80,9 @@ pub(crate) struct InteractionInfo {
     pub place: Place,
     /// Follow-up messages created with its token so far (see [`MAX_USER_INSTALL_FOLLOWUPS`]).
     pub followups: u32,
+    /// The modal it answered with (callback type 9), which the user may submit
+    /// ([`crate::FakeDiscord::submit_modal`]).
+    pub modal: Option<Value>,
 }
 
 /// Where an interaction comes from: its interaction context and the installations of the
@@ -1379,6 +1382,20 @@ impl State {
         match callback_type {
             4 | 7 => rules::check_message(&data, &["data".to_string()], &mut errors),
             8 => rules::check_choices(&data, &["data".to_string()], &mut errors),
+            9 => {
+                // "MODAL: Respond to an interaction with a popup modal. Not available for
+                // MODAL_SUBMIT and PING interactions", and autocomplete takes only its
+                // result
+                // (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type).
+                if matches!(info.kind, 1 | 4 | 5) {
+                    errors.push(
+                        &["type".to_string()],
+                        "INTERACTION_RESPONSE_TYPE_INVALID",
+                        "A modal cannot answer this interaction".into(),
+                    );
+                }
+                rules::check_modal(&data, &["data".to_string()], &mut errors);
+            }
             _ => {}
         }
         if let Some(refused) = errors.reply() {
@@ -1422,6 +1439,9 @@ impl State {
         if let Some(entry) = self.interactions.get_mut(&interaction_id) {
             entry.acknowledged = true;
             entry.deferred_pending = callback_type == 5;
+            if callback_type == 9 {
+                entry.modal = Some(data.clone());
+            }
             if matches!(callback_type, 4..=7) {
                 entry.original_message_id = message_id;
             }

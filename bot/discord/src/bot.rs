@@ -20,6 +20,12 @@ async fn event_handler(
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(ic),
         } => crate::components::handle(framework.serenity_context, framework.user_data, ic).await,
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Modal(mi),
+        } => {
+            crate::components::submit_move(framework.serenity_context, framework.user_data, mi)
+                .await
+        }
         serenity::FullEvent::Ready { data_about_bot } => {
             tracing::info!(user = %data_about_bot.user.name, "connected to Discord");
             Ok(())

@@ -131,6 +131,9 @@ pub async fn handle(
     if action == messages::seeks::ACCEPT_MENU {
         return accept_seek(http, data, ic).await;
     }
+    if action == ids::MOVE_ASK {
+        return ask_move(http, data, ic, GameId(id)).await;
+    }
     if matches!(action, ids::ACCEPT | ids::DECLINE | ids::CANCEL)
         && let Ok(challenge) = data.services.challenges().get(id).await
         && challenge.spec.venue.by_dm()
@@ -214,7 +217,7 @@ async fn accept_direct(
         crate::board::PUBLIC_BOTTOM,
     )
     .await?;
-    let mut rows = messages::fairness::game_buttons(snap.row.variant, snap.row.id, false);
+    let mut rows = messages::fairness::buttons_for(&snap.row, false);
     if snap.row.state == kaboom_store::games::GameState::Setup {
         rows.extend(messages::choose_privately_button(snap.row.id));
     }
@@ -271,6 +274,158 @@ async fn close_direct(
         ),
     };
     respond::answer_component(http, ic, response).await
+}
+
+/// The Move button of a game played by DM: the move form (a modal with one text input),
+/// or, privately, why there is nothing to move (not a player, the game is over, carriers
+/// still to choose, the opponent's turn with a pointer to `/premove`).
+///
+/// # Errors
+/// A Discord error while answering.
+async fn ask_move(
+    http: &serenity::Http,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+    game: GameId,
+) -> Result<(), Error> {
+    let user = ic.user.id.domain();
+    let refusal = match data.services.games().load(game).await {
+        Ok(snap) => match (snap.row.color_of(user), snap.outcome()) {
+            (None, _) => Some(ServiceError::Refused(Refusal::NotAPlayer {
+                white: snap.row.white_name.clone(),
+                black: snap.row.black_name.clone(),
+                act: kaboom_service::Act::Move,
+            })),
+            (_, Some(outcome)) => Some(ServiceError::Refused(Refusal::GameOver(outcome))),
+            _ if snap.row.state == kaboom_store::games::GameState::Setup => {
+                Some(ServiceError::Refused(Refusal::NotStarted))
+            }
+            (Some(color), None) if snap.game.turn() != color => {
+                let to_move = snap.game.turn();
+                Some(ServiceError::Refused(Refusal::NotYourTurn {
+                    game,
+                    to_move,
+                    name: snap.row.name(to_move).to_string(),
+                }))
+            }
+            _ => None,
+        },
+        Err(e) => Some(e),
+    };
+    let response = match refusal {
+        Some(e) => serenity::CreateInteractionResponse::Message(
+            serenity::CreateInteractionResponseMessage::new()
+                .content(messages::service_error(&e))
+                .ephemeral(true)
+                .allowed_mentions(messages::mentions::none()),
+        ),
+        None => serenity::CreateInteractionResponse::Modal(messages::move_form(game)),
+    };
+    respond::answer_component(http, ic, response).await
+}
+
+/// The move form's submit (`kb:movemodal:<game id>`): the typed action is played as
+/// `/move` plays it (without an explosion preview: the player typed it out). The form
+/// opened from a board, so the answer (DEFERRED_UPDATE_MESSAGE, then an edit of that
+/// message) replaces that board with the new one, with its buttons; the outbox sends the
+/// opponent their turn notice. A refusal is answered privately and the board stays.
+///
+/// # Errors
+/// A Discord error while answering.
+pub async fn submit_move(
+    ctx: &serenity::Context,
+    data: &Data,
+    mi: &serenity::ModalInteraction,
+) -> Result<(), Error> {
+    let http = ctx.http.as_ref();
+    let game = match ids::parse(&mi.data.custom_id) {
+        Some((ids::MOVE_MODAL, id)) => GameId(id),
+        _ => {
+            let refused = ServiceError::Refused(Refusal::StaleButton);
+            return private_modal_answer(http, mi, messages::service_error(&refused)).await;
+        }
+    };
+    let typed = mi
+        .data
+        .components
+        .iter()
+        .flat_map(|row| &row.components)
+        .find_map(|c| match c {
+            serenity::ActionRowComponent::InputText(input)
+                if input.custom_id == ids::MOVE_INPUT =>
+            {
+                input.value.clone()
+            }
+            _ => None,
+        })
+        .unwrap_or_default();
+    if mi.message.is_none() {
+        // Only the Move button opens the form, so there is a board to update; a form from
+        // anywhere else is answered privately.
+        let refused = ServiceError::Refused(Refusal::StaleButton);
+        return private_modal_answer(http, mi, messages::service_error(&refused)).await;
+    }
+    crate::respond::initial("acknowledge move form", crate::respond::INITIAL, || {
+        mi.create_response(http, serenity::CreateInteractionResponse::Acknowledge)
+    })
+    .await?;
+    let user = mi.user.id.domain();
+    let services = &data.services;
+    let played = services
+        .games()
+        .play(kaboom_service::PlayRequest::new(game, user, &typed))
+        .await;
+    let played = match played {
+        Ok(played) => played,
+        Err(e) => {
+            if messages::failure::is_unreadable(&e) {
+                tracing::error!(game_id = %game, error = %e, "a move from the move form failed");
+            }
+            mi.create_followup(
+                http,
+                serenity::CreateInteractionResponseFollowup::new()
+                    .content(messages::service_error(&e))
+                    .ephemeral(true)
+                    .allowed_mentions(messages::mentions::none()),
+            )
+            .await?;
+            return Ok(());
+        }
+    };
+    flows::after_play(&data.outbox, &played, mi.channel_id.domain()).await?;
+    let (caption, image, buttons) = flows::public_board(services, &played.snap).await?;
+    crate::respond::later("edit the board after a move", crate::respond::LATER, || {
+        mi.edit_response(
+            http,
+            serenity::EditInteractionResponse::new()
+                .content(caption.clone())
+                .clear_attachments()
+                .new_attachment(image.clone())
+                .components(buttons.clone())
+                .allowed_mentions(messages::mentions::none()),
+        )
+    })
+    .await?;
+    Ok(())
+}
+
+/// Answers a modal submit privately with `text`.
+async fn private_modal_answer(
+    http: &serenity::Http,
+    mi: &serenity::ModalInteraction,
+    text: String,
+) -> Result<(), Error> {
+    let response = serenity::CreateInteractionResponse::Message(
+        serenity::CreateInteractionResponseMessage::new()
+            .content(text)
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none()),
+    );
+    crate::respond::initial("answer move form", crate::respond::INITIAL, || {
+        mi.create_response(http, response.clone())
+    })
+    .await?;
+    Ok(())
 }
 
 /// Whether `challenge` is a seek (listed by `/seeks`), not a rematch of a seek's game.

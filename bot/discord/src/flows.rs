@@ -63,8 +63,7 @@ pub async fn public_board(
     )
     .await?;
     let caption = messages::board_caption(snap, snap.game.plies().last(), &[], &[]);
-    let buttons =
-        messages::fairness::game_buttons(snap.row.variant, snap.row.id, snap.outcome().is_some());
+    let buttons = messages::fairness::buttons_for(&snap.row, snap.outcome().is_some());
     Ok((caption, image, buttons))
 }
 

@@ -261,8 +261,11 @@ kaboom_testkit::dbtest! {
         let game_message = d.fake.message(message).unwrap();
         assert_eq!(
             game_message.custom_ids(),
-            ["kb:resign:1", "kb:draw:1", "kb:view:1", "kb:fair:1", "kb:choose:1"]
+            ["kb:moveask:1", "kb:resign:1", "kb:draw:1", "kb:view:1", "kb:fair:1", "kb:choose:1"]
         );
+        // Move waits for the carriers.
+        let early = d.click(&d.alice, message, "kb:moveask:1").await?;
+        assert_eq!(early.content(), Some("The game has not started: both players must choose their carriers first."));
         let game = kaboom_domain::ids::GameId(1);
         let r = d.choose_carriers_by_dm(&d.alice, game, &["g1"]).await?;
         assert!(r.is_ephemeral());
@@ -436,6 +439,69 @@ kaboom_testkit::dbtest! {
         let listed: Vec<&str> = list.content().unwrap_or_default().lines().filter(|l| l.starts_with("**#")).collect();
         assert_eq!(listed.len(), 2, "{listed:?}");
         assert!(listed[0].starts_with("**#2** · ") && listed[1].starts_with("**#4** · "), "{listed:?}");
+        d.stop().await;
+        Ok(())
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// The game's message in a group DM is the game: its Move button opens a form, and the
+    /// submitted move replaces the message's board with the new one (DEFERRED_UPDATE_MESSAGE,
+    /// then an edit), while the opponent gets their turn notice by DM. Move refuses a
+    /// player whose turn it is not, privately; an illegal move is refused privately and
+    /// leaves the board; a turn notice in a DM has the same Move button.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_move_button_updates_the_games_message_in_a_group_dm() -> Outcome {
+        let d = TestBot::start().await?;
+        d.fake.install_for_user(d.alice.id);
+        let group = d.fake.add_group_dm(&[&d.alice, &d.bob]);
+        let posted = d.challenge_in(group, ATOMIC, vec![]).await?;
+        let message = posted.message_id.unwrap();
+        let click = d.fake.click_button(&d.bob, message, &accept_button(&posted).unwrap())?;
+        responses(&d, click.id, 3).await?;
+        let game = d.fake.message(message).unwrap();
+        assert_eq!(game.custom_ids(), ["kb:moveask:1", "kb:resign:1", "kb:draw:1", "kb:view:1"]);
+        let first_board = game.attachments[0].id;
+
+        let early = d.click(&d.bob, message, "kb:moveask:1").await?;
+        assert!(early.is_ephemeral());
+        assert_eq!(early.content(), Some("It is not your turn in game #1: alice (White) is to move. To answer their move in advance, use `/premove line` (their move, then your reply)."));
+
+        let ask = d.fake.click_button(&d.alice, message, "kb:moveask:1")?;
+        let form = d.answer(&ask).await?;
+        assert_eq!(form.kind, ResponseKind::Callback { callback_type: 9 });
+        let submit = d.fake.submit_modal(&d.alice, ask.id, &[("action", "Nf3")])?;
+        let answers = responses(&d, submit.id, 2).await?;
+        let kinds: Vec<_> = answers.iter().map(|r| r.kind).collect();
+        assert_eq!(kinds, [ResponseKind::Callback { callback_type: 6 }, ResponseKind::EditOriginal]);
+        let game = d.fake.message(message).unwrap();
+        assert_eq!(game.content(), "**Atomic** · alice (White) vs bob (Black) · game #1\n**1. Nf3** by alice\n<@1002> (Black) to move · deadline <t:1763959200:f> (<t:1763959200:R>)");
+        assert_eq!(game.attachments.len(), 1);
+        assert_ne!(game.attachments[0].id, first_board, "the new board replaced the first");
+        assert_eq!(game.custom_ids(), ["kb:moveask:1", "kb:resign:1", "kb:draw:1", "kb:view:1"]);
+        d.outbox_delivered().await?;
+        let bob_dm = d.fake.dm_channel_for(d.bob.id);
+        let notice = d.fake.messages_in(bob_dm).into_iter().last().unwrap();
+        assert!(notice.content().contains("**1. Nf3** by alice"), "{}", notice.content());
+        assert_eq!(notice.custom_ids()[0], "kb:moveask:1");
+
+        // An illegal move: refused privately, the board stays.
+        let ask = d.fake.click_button(&d.bob, message, "kb:moveask:1")?;
+        d.answer(&ask).await?;
+        let submit = d.fake.submit_modal(&d.bob, ask.id, &[("action", "Ke7")])?;
+        let answers = responses(&d, submit.id, 2).await?;
+        assert_eq!(answers[1].kind, ResponseKind::Followup);
+        assert!(answers[1].is_ephemeral());
+        assert!(answers[1].content().unwrap_or_default().starts_with("Ke7"), "{:?}", answers[1].content());
+        assert_eq!(d.fake.message(message).unwrap().content(), game.content());
+
+        // From the turn notice in bob's DM: that message shows the new board.
+        let ask = d.fake.click_button(&d.bob, notice.id, "kb:moveask:1")?;
+        d.answer(&ask).await?;
+        let submit = d.fake.submit_modal(&d.bob, ask.id, &[("action", "a6")])?;
+        responses(&d, submit.id, 2).await?;
+        let updated = d.fake.message(notice.id).unwrap();
+        assert!(updated.content().contains("**1... a6** by bob"), "{}", updated.content());
         d.stop().await;
         Ok(())
     }

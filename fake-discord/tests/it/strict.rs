@@ -351,6 +351,100 @@ async fn interaction_responses_follow_the_message_and_autocomplete_limits() {
     assert_ok(&api.callback(&sent, choices(25, 100, 100)).await);
 }
 
+/// A modal (callback type 9) with a title of `title` characters and one text input
+/// labelled with `label` characters.
+fn modal(title: usize, label: usize) -> Value {
+    json!({"type": 9, "data": {
+        "custom_id": "kb:movemodal:1",
+        "title": text(title),
+        "components": [{"type": 1, "components": [
+            {"type": 4, "custom_id": "action", "style": 1, "label": text(label), "max_length": 100}
+        ]}]
+    }})
+}
+
+#[tokio::test]
+async fn modals_follow_discords_limits_and_their_submit_can_update_the_message() {
+    let api = Api::start().await;
+    let channel = api.fake.text_channel_id();
+    let alice = SimUser::new(1001, "alice");
+    for (body, path, code) in [
+        (modal(46, 1), vec!["data", "title"], "BASE_TYPE_BAD_LENGTH"),
+        (
+            modal(1, 46),
+            vec!["data", "components", "0", "components", "0", "label"],
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+        (
+            json!({"type": 9, "data": {"custom_id": "m", "title": "t", "components": []}}),
+            vec!["data", "components"],
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+    ] {
+        let sent = api.command(channel).await;
+        assert_form_error(&api.callback(&sent, body).await, &path, code);
+    }
+    // A modal opened from a button on a message: its submit carries the text typed and
+    // the message, and UPDATE_MESSAGE edits that message.
+    let (status, posted) = api
+        .post_message(
+            channel,
+            json!({"content": "board", "components": [row(vec![button("kb:moveask:1", "Move")])]}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let message: u64 = posted["id"].as_str().unwrap().parse().unwrap();
+    let click = api
+        .fake
+        .click_button(&alice, message, "kb:moveask:1")
+        .unwrap();
+    assert!(matches!(
+        api.fake.submit_modal(&alice, click.id, &[]),
+        Err(fake_discord::FakeError::NoModal(_))
+    ));
+    assert_ok(&api.callback(&click, modal(45, 45)).await);
+    let submit = api
+        .fake
+        .submit_modal(&alice, click.id, &[("action", "Nf3")])
+        .unwrap();
+    let payload = api.fake.dispatched_interaction(submit.id).unwrap();
+    assert_eq!(payload["type"], 5);
+    assert_eq!(payload["data"]["custom_id"], "kb:movemodal:1");
+    assert_eq!(
+        payload["data"]["components"][0]["components"][0]["value"],
+        "Nf3"
+    );
+    assert_eq!(payload["message"]["id"], posted["id"]);
+    // "Not available for MODAL_SUBMIT": a modal cannot answer a modal's submit.
+    assert_form_error(
+        &api.callback(&submit, modal(1, 1)).await,
+        &["type"],
+        "INTERACTION_RESPONSE_TYPE_INVALID",
+    );
+    assert_ok(
+        &api.callback(
+            &submit,
+            json!({"type": 7, "data": {"content": "next board"}}),
+        )
+        .await,
+    );
+    assert_eq!(api.fake.message(message).unwrap().content(), "next board");
+    // A modal opened by a slash command has no message to update.
+    let command = api.command(channel).await;
+    assert_ok(&api.callback(&command, modal(1, 1)).await);
+    let submit = api
+        .fake
+        .submit_modal(&alice, command.id, &[("action", "e4")])
+        .unwrap();
+    assert!(api.fake.dispatched_interaction(submit.id).unwrap()["message"].is_null());
+    assert_code(
+        &api.callback(&submit, json!({"type": 7, "data": {"content": "x"}}))
+            .await,
+        400,
+        40060,
+    );
+}
+
 #[tokio::test]
 async fn a_message_has_at_most_10_attachments() {
     let api = Api::start().await;

@@ -36,6 +36,25 @@ pub fn game_buttons(
     rows
 }
 
+/// The buttons under a board of `row`'s game: [`game_buttons`], led by **Move** while a
+/// game played by DM goes on ([`super::ids::MOVE_ASK`]: it opens a form to type the move,
+/// and the board it is on is updated with the new one; at most 5 buttons in a row).
+pub fn buttons_for(row: &GameRow, finished: bool) -> Vec<serenity::CreateActionRow> {
+    let mut rows = game_buttons(row.variant, row.id, finished);
+    if row.venue.by_dm()
+        && !finished
+        && let Some(serenity::CreateActionRow::Buttons(buttons)) = rows.first_mut()
+    {
+        buttons.insert(
+            0,
+            serenity::CreateButton::new(ids::make(ids::MOVE_ASK, row.id))
+                .label("Move")
+                .style(serenity::ButtonStyle::Primary),
+        );
+    }
+    rows
+}
+
 /// The start post's line about the carriers: Beirut's are sealed (the proof is behind the
 /// button); Nuke's are public, named once, "carrier" or "carriers" by their count.
 pub fn start_lines(game: &AnyGame, all: &[Designation]) -> Vec<String> {

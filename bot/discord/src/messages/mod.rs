@@ -55,6 +55,12 @@ pub mod ids {
     pub const CHOOSE: &str = "choose";
     /// The carrier select menu.
     pub const CARRIERS: &str = "carriers";
+    /// Open the move form of a game played by DM (a modal).
+    pub const MOVE_ASK: &str = "moveask";
+    /// The move form's submit (`kb:movemodal:<game id>`).
+    pub const MOVE_MODAL: &str = "movemodal";
+    /// The move form's text input.
+    pub const MOVE_INPUT: &str = "action";
 
     /// `kb:<action>:<id>`.
     pub fn make(action: &str, id: impl Into<i64>) -> String {
@@ -336,6 +342,27 @@ pub fn board_buttons(game_id: GameId, finished: bool) -> Vec<serenity::CreateAct
             .style(serenity::ButtonStyle::Secondary),
         view,
     ])]
+}
+
+/// The move form of a game played by DM (a modal, `kb:movemodal:<game id>`): one short
+/// text input for the action, typed as for `/move`. Discord's limits: a title of at most 45
+/// characters, a label of at most 45, a placeholder of at most 100
+/// (<https://discord.com/developers/docs/components/reference#text-input>).
+pub fn move_form(game: GameId) -> serenity::CreateModal {
+    let input = serenity::CreateInputText::new(
+        serenity::InputTextStyle::Short,
+        "Your move",
+        ids::MOVE_INPUT,
+    )
+    .placeholder("As for /move: Nf3, exd5, g1f3, Boom")
+    .min_length(1)
+    .max_length(100)
+    .required(true);
+    serenity::CreateModal::new(
+        ids::make(ids::MOVE_MODAL, game.0),
+        format!("Your move in game #{game}"),
+    )
+    .components(vec![serenity::CreateActionRow::InputText(input)])
 }
 
 /// Accept / Decline / Cancel under a challenge.

@@ -613,11 +613,7 @@ impl Deliverer {
         let message = serenity::CreateMessage::new()
             .content(content)
             .add_file(image)
-            .components(messages::fairness::game_buttons(
-                snap.row.variant,
-                game_id,
-                finished,
-            ))
+            .components(messages::fairness::buttons_for(&snap.row, finished))
             .allowed_mentions(mentions);
         // A game played by DM: a move's board goes to the player who is to move, as a turn
         // notice (the mover saw it in their own answer); the first and the last to both.
