@@ -67,6 +67,9 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
             // Replies ping nobody unless they say whom.
             allowed_mentions: Some(crate::messages::mentions::none()),
             on_error: |error| Box::pin(crate::commands::on_error(error)),
+            // What a player missed while their DMs were refused comes with their next
+            // answer.
+            post_command: |ctx| Box::pin(crate::commands::show_missed(ctx)),
             event_handler: |framework, event| Box::pin(event_handler(framework, event)),
             ..Default::default()
         })

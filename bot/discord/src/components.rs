@@ -60,11 +60,64 @@ pub(crate) async fn resign_question(
 }
 
 /// Handles one component interaction. Every answer to the clicker is ephemeral; refusals
-/// say why.
+/// say why. After the answer, what the clicker missed while Discord refused to DM them
+/// follows privately ([`show_missed`]), except after a Move button, whose answer is a form.
 ///
 /// # Errors
 /// A Discord error while answering.
 pub async fn handle(
+    ctx: &serenity::Context,
+    data: &Data,
+    ic: &serenity::ComponentInteraction,
+) -> Result<(), Error> {
+    answer_click(ctx, data, ic).await?;
+    if ids::parse(&ic.data.custom_id).is_none_or(|(action, _)| action != ids::MOVE_ASK) {
+        show_missed(data, ic.user.id, |followup| {
+            ic.create_followup(ctx.http.as_ref(), followup)
+        })
+        .await;
+    }
+    Ok(())
+}
+
+/// What `user` missed while Discord refused to DM them (a game played by DM), taken, as
+/// the text of a private message ([`messages::direct::missed`]); `None` when nothing
+/// waits, or when it cannot be read (logged: the interaction itself is answered).
+pub(crate) async fn missed_text(data: &Data, user: serenity::UserId) -> Option<String> {
+    match data.services.deliveries().take_missed(user.domain()).await {
+        Ok(missed) if missed.is_empty() => None,
+        Ok(missed) => {
+            let texts: Vec<&str> = missed.iter().map(|n| n.text.as_str()).collect();
+            Some(messages::direct::missed(&texts))
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read what a player missed");
+            None
+        }
+    }
+}
+
+/// [`missed_text`] sent with `send` as a private follow-up of a click or a form; a failure
+/// is logged, since the interaction itself was answered.
+async fn show_missed<F, Fut>(data: &Data, user: serenity::UserId, send: F)
+where
+    F: FnOnce(serenity::CreateInteractionResponseFollowup) -> Fut,
+    Fut: std::future::Future<Output = Result<serenity::Message, serenity::Error>>,
+{
+    let Some(text) = missed_text(data, user).await else {
+        return;
+    };
+    let followup = serenity::CreateInteractionResponseFollowup::new()
+        .content(text)
+        .ephemeral(true)
+        .allowed_mentions(messages::mentions::none());
+    if let Err(e) = send(followup).await {
+        tracing::warn!(error = %e, "could not show a player what they missed");
+    }
+}
+
+/// [`handle`] without what the clicker missed.
+async fn answer_click(
     ctx: &serenity::Context,
     data: &Data,
     ic: &serenity::ComponentInteraction,
@@ -394,18 +447,24 @@ pub async fn submit_move(
     };
     flows::after_play(&data.outbox, &played, mi.channel_id.domain()).await?;
     let (caption, image, buttons) = flows::public_board(services, &played.snap).await?;
-    crate::respond::later("edit the board after a move", crate::respond::LATER, || {
-        mi.edit_response(
-            http,
-            serenity::EditInteractionResponse::new()
-                .content(caption.clone())
-                .clear_attachments()
-                .new_attachment(image.clone())
-                .components(buttons.clone())
-                .allowed_mentions(messages::mentions::none()),
-        )
+    let edited =
+        crate::respond::later("edit the board after a move", crate::respond::LATER, || {
+            mi.edit_response(
+                http,
+                serenity::EditInteractionResponse::new()
+                    .content(caption.clone())
+                    .clear_attachments()
+                    .new_attachment(image.clone())
+                    .components(buttons.clone())
+                    .allowed_mentions(messages::mentions::none()),
+            )
+        })
+        .await;
+    edited?;
+    show_missed(data, mi.user.id, |followup| {
+        mi.create_followup(http, followup)
     })
-    .await?;
+    .await;
     Ok(())
 }
 

@@ -58,4 +58,10 @@ pub enum Error {
     /// The bot could not start or stopped: the text says why (for the host).
     #[error("{0}")]
     Stopped(String),
+    /// No player of a game played by DM could be sent its post: Discord refused every DM
+    /// (closed DMs, no server shared). What they missed is kept for their next
+    /// interaction, so the outbox counts the entry as delivered, with no message, rather
+    /// than hold the game's later posts behind it.
+    #[error("no player of the game could be sent this post by DM; kept for their next interaction")]
+    NobodyReached,
 }

@@ -261,6 +261,40 @@ impl Deliveries<'_> {
         Ok(outbox::mark_dm_refused(&self.core.db, id).await?)
     }
 
+    /// Keeps `text`, a post of game `game` that Discord refused to DM to `user` (a game
+    /// played by DM whose player closed their DMs or shares no server with the bot), to
+    /// show them at their next command or click ([`Deliveries::take_missed`]); `nonce` is
+    /// the delivery's own, so a retry keeps one.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn missed(
+        self,
+        user: UserId,
+        game: GameId,
+        nonce: &str,
+        text: &str,
+    ) -> Result<(), ServiceError> {
+        let now = self.core.clock.now();
+        Ok(kaboom_store::notices::record(&self.core.db, user, game, nonce, text, now).await?)
+    }
+
+    /// What `user` missed ([`Deliveries::missed`]), oldest first, taken: each is returned
+    /// once. Checks cheaply first, as every command and click asks.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn take_missed(
+        self,
+        user: UserId,
+    ) -> Result<Vec<kaboom_store::notices::Notice>, ServiceError> {
+        let db = &self.core.db;
+        if !kaboom_store::notices::any(db, user).await? {
+            return Ok(Vec::new());
+        }
+        Ok(kaboom_store::notices::take(db, user).await?)
+    }
+
     /// Whether entry `id`'s direct message was refused before.
     ///
     /// # Errors

@@ -25,6 +25,7 @@ pub mod copy; // SQLite to PostgreSQL
 pub mod engine; // practice opponent
 pub mod games;
 pub mod leagues; // server leagues
+pub mod notices; // what a player missed while their DMs were refused
 pub mod outbox; // Discord outbox
 pub mod previews; // explosion previews
 pub mod privacy; // a player's own data (/privacy)

@@ -206,8 +206,9 @@ pub struct Forgotten {
 }
 
 /// Deletes what only `user` needs, in one transaction: their reminder and preview
-/// settings (back to the defaults), their private notes, their conditional lines, and
-/// their puzzle tries and puzzle ratings.
+/// settings (back to the defaults), their private notes, their conditional lines, their
+/// puzzle tries and puzzle ratings, and the game posts kept for them while their DMs were
+/// refused.
 /// Games, ratings and vacations stay: opponents' records, ratings and the yearly
 /// vacation allowance depend on them (docs/hosting.md, "Privacy: what Kaboom keeps").
 ///
@@ -242,6 +243,12 @@ pub async fn forget(db: &Db, user: UserId) -> Result<Forgotten, StorageError> {
         .await?
         .rows_affected();
     query("DELETE FROM puzzle_ratings WHERE user_id = $1")
+        .bind(user)
+        .execute(&mut tx)
+        .await?;
+    // Posts the player could not be DMed, waiting for their next interaction: copies of
+    // game posts, which the games keep.
+    query("DELETE FROM undelivered_notices WHERE user_id = $1")
         .bind(user)
         .execute(&mut tx)
         .await?;

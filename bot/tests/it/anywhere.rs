@@ -506,3 +506,46 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// A player whose DMs are closed misses the posts of a game played by DM: they are
+    /// kept and shown to them privately after their next command (and after a click),
+    /// each once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn posts_a_closed_dm_refused_come_with_the_next_answer() -> Outcome {
+        let d = TestBot::start().await?;
+        d.fake.install_for_user(d.alice.id);
+        d.fake.refuse_dms_for(d.bob.id);
+        let group = d.fake.add_group_dm(&[&d.alice, &d.bob]);
+        let posted = d.challenge_in(group, ATOMIC, vec![]).await?;
+        let click = d.fake.click_button(&d.bob, posted.message_id.unwrap(), &accept_button(&posted).unwrap())?;
+        // The Accept's own answers, then what bob missed: the first board, refused by DM.
+        let answers = responses(&d, click.id, 4).await?;
+        assert_eq!(answers.len(), 4, "{answers:?}");
+        let first = "**Atomic** · alice (White) vs bob (Black) · game #1\n<@1001> (White) to move · deadline <t:1763959200:f> (<t:1763959200:R>)";
+        assert_eq!(
+            answers[3].content(),
+            Some(format!("I could not DM you these (your DMs are closed to me, or we share no server: allow DMs from me, or install Kaboom to your account):\n> {}", first.replace('\n', "\n> ")).as_str())
+        );
+        assert!(answers[3].is_ephemeral());
+        d.play(&d.alice, group, "Nf3").await?;
+        d.outbox_delivered().await?;
+        // bob did not install the app: he asks in his DM with the bot, which works with
+        // his DMs closed to the bot's own messages.
+        let bob_dm = d.fake.dm_channel_for(d.bob.id);
+        let sent = d.fake.slash_command(&d.bob, bob_dm, "games", vec![])?;
+        // `/games` answers at once; what bob missed follows.
+        let answers = responses(&d, sent.id, 2).await?;
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        let missed = answers.last().unwrap();
+        assert!(missed.is_ephemeral());
+        let text = missed.content().unwrap_or_default();
+        assert!(text.starts_with("I could not DM you these"), "{text}");
+        assert!(text.contains("\n> **1. Nf3** by alice\n> <@1002> (Black) to move"), "{text}");
+        // Shown once: taken from the store as they were shown.
+        let waiting = kaboom_store::notices::any(&d.db, kaboom_domain::ids::UserId(d.bob.id)).await?;
+        assert!(!waiting, "nothing left to show");
+        d.stop().await;
+        Ok(())
+    }
+}

@@ -107,6 +107,26 @@ fn every_command() -> Vec<poise::Command<Data, Error>> {
     ]
 }
 
+/// After a command: what the caller missed while Discord refused to DM them (a game played
+/// by DM), as a private follow-up ([`kaboom_service::Deliveries::take_missed`]). A failure
+/// here is logged: the command itself was answered.
+pub async fn show_missed(ctx: Context<'_>) {
+    if matches!(ctx, poise::Context::Prefix(_)) {
+        return;
+    }
+    let Some(text) = crate::components::missed_text(ctx.data(), ctx.author().id).await else {
+        return;
+    };
+    if let Err(e) = crate::respond::send(
+        ctx,
+        poise::CreateReply::default().content(text).ephemeral(true),
+    )
+    .await
+    {
+        tracing::warn!(error = %e, "could not show a player what they missed");
+    }
+}
+
 /// Answers only the caller.
 ///
 /// # Errors

@@ -48,6 +48,44 @@ pub fn moved_here(by: UserId, display: &str, game: GameId, to_move: Option<UserI
     }
 }
 
+/// How many characters of one missed post [`missed`] shows.
+const MISSED_EXCERPT: usize = 300;
+
+/// What a player missed while Discord refused to DM them (DMs closed, or no server shared
+/// with the bot and no install), shown privately at their next command or click: each
+/// post's text (cut to [`MISSED_EXCERPT`] characters), oldest first, within a message's
+/// 2,000 characters
+/// (<https://discord.com/developers/docs/resources/message#create-message-jsonform-params>),
+/// the rest counted.
+pub fn missed(texts: &[&str]) -> String {
+    let mut out = String::from(
+        "I could not DM you these (your DMs are closed to me, or we share no server: allow DMs from me, or install Kaboom to your account):",
+    );
+    let mut shown = 0;
+    for text in texts {
+        let excerpt: String = if text.chars().count() > MISSED_EXCERPT {
+            let mut cut: String = text.chars().take(MISSED_EXCERPT - 1).collect();
+            cut.push('…');
+            cut
+        } else {
+            (*text).to_string()
+        };
+        let item = format!("\n> {}", excerpt.replace('\n', "\n> "));
+        if out.chars().count() + item.chars().count() > 1900 {
+            break;
+        }
+        out.push_str(&item);
+        shown += 1;
+    }
+    if shown < texts.len() {
+        out.push_str(&format!(
+            "\n…and {} more. `/games` lists your games.",
+            texts.len() - shown
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +101,22 @@ mod tests {
             "<@1> played **Nxd5** in game #7. <@2> to move."
         );
         assert!(NOT_IN_BOT_DM.len() < 2000 && PLAYED_BY_DM.len() < 2000);
+    }
+
+    #[test]
+    fn missed_posts_are_quoted_and_fit_one_message() {
+        assert_eq!(
+            missed(&["Your move in game #1.", "Time is up\nin game #1."]),
+            "I could not DM you these (your DMs are closed to me, or we share no server: allow DMs from me, or install Kaboom to your account):\n> Your move in game #1.\n> Time is up\n> in game #1."
+        );
+        let long = "x".repeat(500);
+        let many: Vec<&str> = std::iter::repeat_n(long.as_str(), 20).collect();
+        let text = missed(&many);
+        assert!(text.chars().count() <= 2000, "{}", text.chars().count());
+        assert!(
+            text.ends_with(" more. `/games` lists your games."),
+            "{text}"
+        );
+        assert_eq!(text.matches('…').count(), 6, "five cut posts and the count");
     }
 }

@@ -191,6 +191,17 @@ impl Deliverer {
 
     /// Posts `entry`: one function per kind of [`Effect`].
     pub(super) async fn deliver(&self, entry: &Entry) -> Result<Posted, Error> {
+        match self.deliver_effect(entry).await {
+            Err(Error::NobodyReached) => {
+                tracing::info!(entry = entry.id, game_id = ?entry.game_id, "no player could be sent this post by DM; kept for their next interaction");
+                Ok(Posted::default())
+            }
+            other => other,
+        }
+    }
+
+    /// [`Deliverer::deliver`] before a post nobody could be DMed counts as delivered.
+    async fn deliver_effect(&self, entry: &Entry) -> Result<Posted, Error> {
         match serde_json::from_str(&entry.payload)? {
             Effect::Thread {
                 channel_id,
@@ -322,12 +333,13 @@ impl Deliverer {
     /// <https://discord.com/developers/docs/resources/message#create-message-jsonform-params>),
     /// so that a retry after one of them was sent sends only the other. A player whose
     /// DMs are closed (50007), or who shares no server with the bot and has not installed
-    /// it (50278), is skipped: they see the game when they next use a command. With
-    /// `only`, to that player alone. Returns the first message sent.
+    /// it (50278), is skipped: the post's text is kept ([`kaboom_service::Deliveries::missed`])
+    /// and shown at their next command or click. With `only`, to that player alone.
+    /// Returns the first message sent.
     ///
     /// # Errors
-    /// A transient Discord error (the entry is retried), or the last refusal when neither
-    /// player could be reached.
+    /// A transient Discord error (the entry is retried), or [`Error::NobodyReached`] when
+    /// no player could be reached (the entry then counts as delivered).
     async fn post_to_players(
         &self,
         snap: &kaboom_service::Snapshot,
@@ -349,7 +361,17 @@ impl Deliverer {
                     first.get_or_insert(sent.id.domain());
                 }
                 Err(e) if client_error(&e) => {
-                    tracing::info!(game_id = %snap.row.id, user = %user, error = %e, "a game played by DM: this player's DM was refused");
+                    tracing::info!(game_id = %snap.row.id, user = %user, error = %e, "a game played by DM: this player's DM was refused; kept for their next interaction");
+                    let text = serde_json::to_value(&message)
+                        .ok()
+                        .and_then(|m| m["content"].as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    if !text.is_empty() {
+                        self.services
+                            .deliveries()
+                            .missed(user, snap.row.id, &format!("{nonce}{suffix}"), &text)
+                            .await?;
+                    }
                     refused = Some(e);
                 }
                 Err(e) => return Err(e.into()),
@@ -357,7 +379,7 @@ impl Deliverer {
         }
         match (first, refused) {
             (Some(id), _) => Ok(id),
-            (None, Some(e)) => Err(e.into()),
+            (None, Some(_)) => Err(Error::NobodyReached),
             (None, None) => Err(Error::Missing("a game played by DM has no players")),
         }
     }
@@ -807,7 +829,11 @@ impl Deliverer {
             match self.send_dm(user, dm_message, entry.nonce.clone()).await {
                 Ok(msg) => return Ok(Posted::message(msg.id.domain())),
                 Err(e) if client_error(&e) && direct => {
-                    tracing::info!(game_id = %game_id, user = %user, error = %e, "nudge DM refused in a game played by DM; dropped");
+                    tracing::info!(game_id = %game_id, user = %user, error = %e, "nudge DM refused in a game played by DM; kept for their next interaction");
+                    self.services
+                        .deliveries()
+                        .missed(user, game_id, &entry.nonce, &text)
+                        .await?;
                     return Ok(Posted::default());
                 }
                 Err(e) if client_error(&e) => {
