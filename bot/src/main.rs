@@ -259,8 +259,11 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 fn serve(args: ServeArgs) -> Result<(), String> {
     use std::io::IsTerminal;
     let config = kaboom_discord::config::Config::from_args(args).map_err(|e| e.to_string())?;
+    // Discord's wire stays at `info` unless the host names its crates (`log_filter`).
+    let asked = std::env::var("RUST_LOG").ok();
+    let filter = kaboom_discord::config::log_filter(asked.as_deref());
     let log = tracing_subscriber::fmt().with_env_filter(
-        tracing_subscriber::EnvFilter::try_from_default_env()
+        tracing_subscriber::EnvFilter::try_new(&filter)
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
     );
     match config.log_format {

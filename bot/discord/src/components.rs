@@ -24,7 +24,7 @@ async fn answer(
         http,
         ic,
         serenity::EditInteractionResponse::new()
-            .content(text)
+            .content(messages::fit_message(text.into()))
             .allowed_mentions(messages::mentions::none()),
     )
     .await

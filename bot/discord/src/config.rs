@@ -453,6 +453,46 @@ impl Config {
     }
 }
 
+/// The crates whose `debug` and `trace` lines carry whole Discord requests and answers:
+/// serenity logs each request's body (`payload_json`, with ephemeral replies such as a
+/// player's hidden carriers, and attachments as byte arrays), and the HTTP and WebSocket
+/// layers under it their frames.
+pub const WIRE_CRATES: [&str; 7] = [
+    "serenity",
+    "h2",
+    "hyper",
+    "hyper_util",
+    "reqwest",
+    "tungstenite",
+    "tokio_tungstenite",
+];
+
+/// The log filter for `RUST_LOG` (`None`: unset or empty): `info` by default, and
+/// whatever the host asks for, except that each of [`WIRE_CRATES`] stays at `info` unless
+/// the host names it (`RUST_LOG=debug` debugs Kaboom, not Discord's wire; `RUST_LOG=debug,
+/// serenity=trace` shows serenity's requests, secrets and all: docs/hosting.md, "Logs").
+/// A directive more specific than the global level wins in `tracing_subscriber`'s
+/// `EnvFilter`, so `debug,serenity=info` keeps serenity at `info`.
+pub fn log_filter(rust_log: Option<&str>) -> String {
+    let asked = rust_log.map(str::trim).filter(|s| !s.is_empty());
+    let Some(asked) = asked else {
+        return "info".to_string();
+    };
+    let named = |krate: &str| {
+        asked.split(',').any(|directive| {
+            let target = directive.split(['=', '[']).next().unwrap_or("").trim();
+            target == krate || target.starts_with(&format!("{krate}::"))
+        })
+    };
+    let mut filter = asked.to_string();
+    for krate in WIRE_CRATES {
+        if !named(krate) {
+            filter.push_str(&format!(",{krate}=info"));
+        }
+    }
+    filter
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -660,6 +700,22 @@ mod tests {
         assert_eq!(
             invalid(&["--discord-token", "t", "--scheduler-interval-secs", "soon"]),
             "error: invalid value 'soon' for '--scheduler-interval-secs <SCHEDULER_INTERVAL_SECS>': give a whole number above 0"
+        );
+    }
+
+    #[test]
+    fn the_log_filter_keeps_discords_wire_at_info_unless_named() {
+        assert_eq!(log_filter(None), "info");
+        assert_eq!(log_filter(Some("  ")), "info");
+        assert_eq!(
+            log_filter(Some("debug")),
+            "debug,serenity=info,h2=info,hyper=info,hyper_util=info,reqwest=info,tungstenite=info,tokio_tungstenite=info"
+        );
+        assert_eq!(
+            log_filter(Some(
+                "info,kaboom_discord=debug,serenity::http=trace,hyper=debug"
+            )),
+            "info,kaboom_discord=debug,serenity::http=trace,hyper=debug,h2=info,hyper_util=info,reqwest=info,tungstenite=info,tokio_tungstenite=info"
         );
     }
 }

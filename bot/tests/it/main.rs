@@ -19,6 +19,7 @@ mod fake_discord_smoke;
 mod faults;
 mod fuzz;
 mod help_rules;
+mod input_bounds;
 mod invite_cli;
 mod kill_loop;
 mod leagues;

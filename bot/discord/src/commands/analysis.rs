@@ -15,6 +15,7 @@ pub async fn analysis(
     ctx: Context<'_>,
     #[description = "Which game (default: this thread's)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     let id = resolve_game(ctx, game.as_deref()).await?;
@@ -36,6 +37,7 @@ pub async fn moves(
     ctx: Context<'_>,
     #[description = "Which game (default: this thread's)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     let snap = readable_game(ctx, game.as_deref()).await?;

@@ -41,9 +41,11 @@ pub async fn line(
     ctx: Context<'_>,
     #[description = "Moves, e.g. Nf6 e5 Nd5 c4 (opponent's first)"]
     #[autocomplete = "autocomplete_line"]
+    #[max_length = 300]
     line: String,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     crate::respond::defer(ctx, true).await?;
@@ -69,6 +71,7 @@ pub async fn list(
     ctx: Context<'_>,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     crate::respond::defer(ctx, true).await?;
@@ -88,6 +91,7 @@ pub async fn clear(
     ctx: Context<'_>,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     crate::respond::defer(ctx, true).await?;
@@ -204,6 +208,7 @@ pub async fn takeback(
     ctx: Context<'_>,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     crate::respond::defer(ctx, true).await?;
@@ -230,6 +235,7 @@ pub async fn note(
     #[description = "Delete your note in this game"] clear: Option<bool>,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     crate::respond::defer(ctx, true).await?;

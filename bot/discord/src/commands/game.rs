@@ -42,6 +42,7 @@ pub async fn resign(
     ctx: Context<'_>,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     // Nothing changes yet: the answer asks, as the Resign button does, and its
@@ -68,6 +69,7 @@ pub async fn draw(
     ctx: Context<'_>,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     request(ctx, game, Request::Draw).await
@@ -79,6 +81,7 @@ pub async fn abort(
     ctx: Context<'_>,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     request(ctx, game, Request::Abort).await

@@ -91,6 +91,7 @@ pub async fn pgn(
     ctx: Context<'_>,
     #[description = "Which game (default: this thread's)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     let id = readable_game(ctx, game.as_deref()).await?.row.id;

@@ -318,6 +318,7 @@ pub async fn start(
     ctx: Context<'_>,
     #[description = "Which league"]
     #[autocomplete = "autocomplete_league"]
+    #[max_length = 100]
     league: String,
 ) -> Result<(), Error> {
     change(ctx, &league, Change::Start).await
@@ -331,6 +332,7 @@ pub async fn pause(
     ctx: Context<'_>,
     #[description = "Which league"]
     #[autocomplete = "autocomplete_league"]
+    #[max_length = 100]
     league: String,
 ) -> Result<(), Error> {
     change(ctx, &league, Change::Pause).await
@@ -342,6 +344,7 @@ pub async fn resume(
     ctx: Context<'_>,
     #[description = "Which league"]
     #[autocomplete = "autocomplete_league"]
+    #[max_length = 100]
     league: String,
 ) -> Result<(), Error> {
     change(ctx, &league, Change::Resume).await
@@ -353,6 +356,7 @@ pub async fn standings(
     ctx: Context<'_>,
     #[description = "Which league"]
     #[autocomplete = "autocomplete_league"]
+    #[max_length = 100]
     league: String,
 ) -> Result<(), Error> {
     let (guild, id) = league_option(ctx, &league)?;
@@ -374,6 +378,7 @@ pub async fn withdraw(
     ctx: Context<'_>,
     #[description = "Which league"]
     #[autocomplete = "autocomplete_league"]
+    #[max_length = 100]
     league: String,
 ) -> Result<(), Error> {
     change(ctx, &league, Change::Withdraw).await
@@ -385,6 +390,7 @@ pub async fn export(
     ctx: Context<'_>,
     #[description = "Which league"]
     #[autocomplete = "autocomplete_league"]
+    #[max_length = 100]
     league: String,
 ) -> Result<(), Error> {
     let (guild, id) = league_option(ctx, &league)?;

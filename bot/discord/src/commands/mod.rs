@@ -132,6 +132,7 @@ pub async fn show_missed(ctx: Context<'_>) {
 /// # Errors
 /// A Discord error.
 pub async fn say_private(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
+    let text = messages::fit_message(text.into());
     crate::respond::send(
         ctx,
         poise::CreateReply::default().content(text).ephemeral(true),
@@ -343,6 +344,29 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             };
             if let Err(e) = say_private(ctx, text).await {
                 tracing::warn!(error = %e, "could not report an error to the user");
+            }
+        }
+        // An option's value the command does not offer (a choice index out of range, a
+        // number outside its bounds, a value of the wrong type): only a modified client
+        // sends one, but every interaction gets an answer.
+        poise::FrameworkError::ArgumentParse {
+            error, input, ctx, ..
+        } => {
+            tracing::warn!(command = %ctx.command().qualified_name, error = %error, "an option's value did not read");
+            let text =
+                messages::option_not_offered(&ctx.command().qualified_name, input.as_deref());
+            if let Err(e) = say_private(ctx, text).await {
+                tracing::warn!(error = %e, "could not report an unreadable option");
+            }
+        }
+        poise::FrameworkError::CommandStructureMismatch {
+            description, ctx, ..
+        } => {
+            tracing::warn!(command = %ctx.command().qualified_name, description, "a command's options did not match its registration");
+            let ctx = poise::Context::Application(ctx);
+            let text = messages::option_not_offered(&ctx.command().qualified_name, None);
+            if let Err(e) = say_private(ctx, text).await {
+                tracing::warn!(error = %e, "could not report an unreadable option");
             }
         }
         other => {

@@ -48,6 +48,7 @@ pub async fn abort(
     ctx: Context<'_>,
     #[description = "Which game, e.g. 12"]
     #[autocomplete = "autocomplete_server_game"]
+    #[max_length = 100]
     game: String,
     #[description = "Why, posted in the game's thread"]
     #[max_length = 300]
@@ -67,6 +68,7 @@ pub async fn result(
     ctx: Context<'_>,
     #[description = "Which game, e.g. 12"]
     #[autocomplete = "autocomplete_server_game"]
+    #[max_length = 100]
     game: String,
     #[description = "The result"] result: ResultChoice,
     #[description = "Why, posted in the game's thread"]

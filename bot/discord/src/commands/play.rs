@@ -92,9 +92,11 @@ pub async fn move_(
     ctx: Context<'_>,
     #[description = "Your action, e.g. Nf3, e2e4, Boom@e5"]
     #[autocomplete = "autocomplete_action"]
+    #[max_length = 100]
     action: String,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
     #[description = "See the position after it, with what it removes, before playing (default: your /settings)"]
     preview: Option<bool>,
@@ -184,6 +186,7 @@ pub async fn board(
     #[description = "Only you see it, with your secrets marked (default no)"] private: Option<bool>,
     #[description = "Which game (only needed outside its thread)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
 ) -> Result<(), Error> {
     let private = private.unwrap_or(false);

@@ -19,6 +19,7 @@ pub async fn replay(
     ctx: Context<'_>,
     #[description = "Which game (default: this thread's)"]
     #[autocomplete = "autocomplete_game"]
+    #[max_length = 100]
     game: Option<String>,
     #[description = "Show every move for its full time instead of speeding a long game up to 30 s (default no)"]
     slow: Option<bool>,

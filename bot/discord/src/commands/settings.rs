@@ -157,9 +157,9 @@ pub async fn me(
 #[allow(clippy::too_many_arguments)] // one argument per slash option
 pub async fn server(
     ctx: Context<'_>,
-    #[description = "Timed games: remind at these shares of the time, e.g. 50,80"] shares: Option<
-        String,
-    >,
+    #[description = "Timed games: remind at these shares of the time, e.g. 50,80"]
+    #[max_length = 40]
+    shares: Option<String>,
     #[description = "Untimed games: first reminder after this many hours (default 48)"]
     idle_hours: Option<i64>,
     #[description = "Untimed games: then every this many hours (default 168)"] repeat_hours: Option<

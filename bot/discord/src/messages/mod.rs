@@ -365,6 +365,54 @@ pub fn move_form(game: GameId) -> serenity::CreateModal {
     .components(vec![serenity::CreateActionRow::InputText(input)])
 }
 
+/// Discord's limit on a message's content: "up to 2000 characters"
+/// (<https://discord.com/developers/docs/resources/message#create-message-jsonform-params>).
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// `text` cut to [`MAX_MESSAGE_CHARS`] (with `…`), the last guard before a private answer
+/// is sent: a longer one would be refused, and the player would see "The application did
+/// not respond". Texts are written to fit; this only catches what slips through.
+pub fn fit_message(text: String) -> String {
+    if text.chars().count() <= MAX_MESSAGE_CHARS {
+        return text;
+    }
+    tracing::warn!(
+        chars = text.chars().count(),
+        "an answer was cut to Discord's 2,000 characters"
+    );
+    let mut cut: String = text.chars().take(MAX_MESSAGE_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// The most characters of a player's own input a reply quotes ([`excerpt`]).
+pub const EXCERPT_CHARS: usize = 40;
+
+/// A player's input as a reply quotes it: in quotes, cut to [`EXCERPT_CHARS`] characters
+/// with `…` when longer, so that no reply outgrows Discord's 2,000 characters for what
+/// was typed (`'Nf3'`, `'xxxxxxxx…'`).
+pub fn excerpt(typed: &str) -> String {
+    if typed.chars().count() <= EXCERPT_CHARS {
+        return format!("'{typed}'");
+    }
+    let cut: String = typed.chars().take(EXCERPT_CHARS - 1).collect();
+    format!("'{cut}…'")
+}
+
+/// The answer to an option value that a command does not offer (what only a modified
+/// client sends: a choice outside the list, a number outside its bounds).
+pub fn option_not_offered(command: &str, input: Option<&str>) -> String {
+    match input {
+        Some(input) => format!(
+            "`/{command}`: {} is not a value I offer for that option. Pick one from the list Discord shows.",
+            excerpt(input)
+        ),
+        None => format!(
+            "`/{command}`: an option's value is not one I offer. Pick from the lists Discord shows."
+        ),
+    }
+}
+
 /// Accept / Decline / Cancel under a challenge.
 pub fn challenge_buttons(challenge_id: i64) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![
@@ -888,7 +936,10 @@ pub fn refusal(r: &Refusal) -> String {
             "No draw offer stands in this game (a move by the other side declines it).".into()
         }
         Refusal::NotAGame { typed } => {
-            format!("'{typed}' is not a game: pick one from the list (e.g. #12).")
+            format!(
+                "{} is not a game: pick one from the list (e.g. #12).",
+                excerpt(typed)
+            )
         }
         Refusal::WhichGame => {
             "Use this in the game's thread, or choose the game with the `game` option.".into()

@@ -1,0 +1,88 @@
+//! Input a client should never send, and input longer than anything a player types, still
+//! gets a short private answer: every interaction is answered, and no answer outgrows
+//! Discord's 2,000 characters by quoting what was typed.
+
+use fake_discord::CommandOption;
+use kaboom_testkit::demo::DemoError;
+use kaboom_testkit::fixture::{ATOMIC, TestBot};
+use serde_json::Value;
+
+type Outcome = Result<(), DemoError>;
+
+/// Every string option of every registered command, with its `max_length`, walking into
+/// subcommands (option types 1 SUB_COMMAND and 2 SUB_COMMAND_GROUP; 3 is STRING:
+/// <https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-type>).
+fn string_options(command: &Value, path: &str, out: &mut Vec<(String, Option<u64>)>) {
+    for option in command["options"].as_array().into_iter().flatten() {
+        let name = format!("{path} {}", option["name"].as_str().unwrap_or("?"));
+        match option["type"].as_u64() {
+            Some(1 | 2) => string_options(option, &name, out),
+            Some(3) => out.push((name, option["max_length"].as_u64())),
+            _ => {}
+        }
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// Every string option is registered with a `max_length` that fits its use (at most
+    /// 500 characters), so Discord's client stops a player long before a reply quoting it
+    /// could pass 2,000 characters.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_string_option_has_a_max_length() -> Outcome {
+        let d = TestBot::start().await?;
+        let mut options = Vec::new();
+        for command in d.fake.registered_commands() {
+            let name = format!("/{}", command["name"].as_str().unwrap_or("?"));
+            string_options(&command, &name, &mut options);
+        }
+        assert!(options.len() > 20, "{options:?}");
+        let unbounded: Vec<&(String, Option<u64>)> =
+            options.iter().filter(|(_, max)| !max.is_some_and(|m| m <= 500)).collect();
+        assert!(unbounded.is_empty(), "string options without a max_length of at most 500: {unbounded:?}");
+        d.stop().await;
+        Ok(())
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// Option values outside a command's choices or bounds (what only a modified client
+    /// sends) get a private answer saying so, instead of no answer at all.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn values_outside_choices_and_bounds_are_answered() -> Outcome {
+        let d = TestBot::start().await?;
+        let channel = d.fake.text_channel_id();
+        let cases = [
+            ("rules", vec![CommandOption::integer("variant", 7)]),
+            ("challenge", vec![CommandOption::integer("variant", ATOMIC), CommandOption::integer("carriers", -1)]),
+        ];
+        for (name, options) in cases {
+            let answer = d.cmd(&d.alice, channel, name, options).await?;
+            assert!(answer.is_ephemeral(), "/{name}: {answer:?}");
+            assert_eq!(
+                answer.content(),
+                Some(format!("`/{name}`: an option's value is not one I offer. Pick from the lists Discord shows.").as_str())
+            );
+        }
+        d.stop().await;
+        Ok(())
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// A 6,000-character `game` option (what Discord would allow a string option without a
+    /// `max_length`) is answered privately with a 40-character excerpt of it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_very_long_game_option_is_answered_with_an_excerpt() -> Outcome {
+        let d = TestBot::start().await?;
+        let channel = d.fake.text_channel_id();
+        let typed = "9".repeat(6000);
+        let answer = d.cmd(&d.alice, channel, "board", vec![CommandOption::string("game", &typed)]).await?;
+        assert!(answer.is_ephemeral());
+        assert_eq!(
+            answer.content(),
+            Some(format!("'{}…' is not a game: pick one from the list (e.g. #12).", "9".repeat(39)).as_str())
+        );
+        d.stop().await;
+        Ok(())
+    }
+}
