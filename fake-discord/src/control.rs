@@ -106,6 +106,7 @@ impl From<FakeError> for ControlError {
             FakeError::BotNotInGuild(_)
             | FakeError::NotAMember { .. }
             | FakeError::CommandNotOffered { .. }
+            | FakeError::CommandNotPermitted { .. }
             | FakeError::NotInstalledHere { .. } => StatusCode::FORBIDDEN,
             FakeError::WrongChannelType(_)
             | FakeError::UnsupportedChannelType(_)

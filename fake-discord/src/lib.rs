@@ -180,6 +180,15 @@ pub enum FakeError {
     /// A component interaction named a message the fake does not have.
     #[error("unknown message {0}: components can only be used on messages the fake stored")]
     UnknownMessage(u64),
+    /// A server member lacks the `default_member_permissions` of a command: Discord's client
+    /// does not show it to them.
+    #[error("/{name} is not offered to user {user}: they lack its default_member_permissions")]
+    CommandNotPermitted {
+        /// The command.
+        name: String,
+        /// The member.
+        user: u64,
+    },
     /// [`FakeDiscord::submit_modal`] on an interaction that answered with no modal: a
     /// client has nothing to submit.
     #[error("interaction {0} answered with no modal, so there is none to submit")]
@@ -510,6 +519,17 @@ impl FakeDiscord {
             );
             Ok(id)
         })
+    }
+
+    /// Allows command `name` to user `user_id` in guild `guild_id` whatever its
+    /// `default_member_permissions`, as a server admin does on Server Settings ->
+    /// Integrations ("Application command permissions": per user, role or channel,
+    /// <https://discord.com/developers/docs/interactions/application-commands#permissions>).
+    pub fn permit_command(&self, guild_id: u64, name: &str, user_id: u64) {
+        self.shared.update(|s| {
+            s.command_overrides
+                .insert((guild_id, name.to_string(), user_id));
+        });
     }
 
     /// User `user_id` leaves guild `guild_id` (or is kicked): from then on Get Guild Member
@@ -1067,6 +1087,7 @@ impl FakeDiscord {
         })?;
         self.dispatch_interaction(user, channel_id, kind, None, |s, place| {
             let place = Self::command_offered(s, name, place)?;
+            Self::member_may_use(s, name, user, &place)?;
             let hint = s.application_id;
             let guild = place.guild;
             Ok((
@@ -1075,6 +1096,47 @@ impl FakeDiscord {
                 place,
             ))
         })
+    }
+
+    /// Whether `user` may use the registered command `name` in a server: "Set of
+    /// permissions represented as a bit set" in `default_member_permissions` hides the
+    /// command from members without them, and "Users with the Administrator permission
+    /// can use all commands"; `"0"` keeps it for administrators only
+    /// (<https://discord.com/developers/docs/interactions/application-commands#permissions>).
+    /// It applies to server members only (context 0), not in DMs. A server's Integrations
+    /// page can allow the command to a member anyway ([`FakeDiscord::permit_command`]).
+    fn member_may_use(
+        s: &State,
+        name: &str,
+        user: &SimUser,
+        place: &state::Place,
+    ) -> Result<(), FakeError> {
+        if place.context != 0 || user.permissions.administrator() {
+            return Ok(());
+        }
+        if let Some(guild) = place.guild
+            && s.command_overrides
+                .contains(&(guild, name.to_string(), user.id))
+        {
+            return Ok(());
+        }
+        let Some(command) = s.registered_command(name, place.guild) else {
+            return Ok(());
+        };
+        let Some(needed) = command["default_member_permissions"]
+            .as_str()
+            .and_then(|bits| bits.parse::<u64>().ok())
+        else {
+            return Ok(());
+        };
+        let needed = serenity::all::Permissions::from_bits_truncate(needed);
+        if needed.is_empty() || !user.permissions.contains(needed) {
+            return Err(FakeError::CommandNotPermitted {
+                name: name.to_string(),
+                user: user.id,
+            });
+        }
+        Ok(())
     }
 
     /// Whether a client offers the registered command `name` at `place`, and the place with

@@ -277,6 +277,9 @@ pub(crate) struct State {
     /// Each dispatched interaction's INTERACTION_CREATE payload, apart from
     /// [`InteractionInfo`], which every webhook request clones.
     pub dispatched: HashMap<u64, Value>,
+    /// Commands a server allowed to a member on its Integrations page, whatever their
+    /// `default_member_permissions`: (guild, command name, user).
+    pub command_overrides: std::collections::BTreeSet<(u64, String, u64)>,
     pub interaction_by_token: HashMap<String, u64>,
     pub responses: Vec<InteractionResponse>,
     /// The message created in a channel with a nonce (the nonce as JSON text): Create
@@ -360,6 +363,7 @@ impl State {
             requests: Vec::new(),
             interactions: HashMap::new(),
             dispatched: HashMap::new(),
+            command_overrides: std::collections::BTreeSet::new(),
             interaction_by_token: HashMap::new(),
             responses: Vec::new(),
             message_by_nonce: HashMap::new(),

@@ -35,8 +35,9 @@ async fn moderate(
 kaboom_testkit::dbtest! {
     /// A moderator decides the result of a running game: the thread ends on the final board
     /// with the result, the rating change and the moderator's reason. Before that, a member
-    /// without Moderate Members, an empty reason and an unknown game are refused privately
-    /// and change nothing; after it, the game is over for an abort too.
+    /// without Moderate Members is not offered the command (unless the server's
+    /// Integrations page gives it to them), an empty reason and an unknown game are refused
+    /// privately, and nothing changes; after it, the game is over for an abort too.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_moderator_decides_a_running_game_with_a_posted_reason() -> Outcome {
         let d = TestBot::start().await?;
@@ -47,11 +48,13 @@ kaboom_testkit::dbtest! {
         let reason = |text: &str| CommandOption::string("reason", text);
         let black_wins = CommandOption::integer("result", 1);
 
+        // A member without Moderate Members is not offered the command (Discord's
+        // default_member_permissions).
         let erin = SimUser::new(1005, "erin").with_permissions(fake_discord::MEMBER_PERMISSIONS);
-        let refused = moderate(&d, &erin, "result", "1", vec![black_wins.clone(), reason("stuck")]).await?;
-        assert_eq!(
-            refused,
-            (true, "`/moderate result` needs the Moderate Members permission, which you do not have in this server. Ask a server admin to do it.".to_string())
+        let refused = moderate(&d, &erin, "result", "1", vec![black_wins.clone(), reason("stuck")]).await;
+        assert!(
+            matches!(refused, Err(DemoError::Fake(fake_discord::FakeError::CommandNotPermitted { .. }))),
+            "{refused:?}"
         );
         let refused = moderate(&d, &d.carol, "result", "1", vec![black_wins.clone(), reason("  ")]).await?;
         assert_eq!(
@@ -60,6 +63,10 @@ kaboom_testkit::dbtest! {
         );
         let refused = moderate(&d, &d.carol, "abort", "99", vec![reason("stuck")]).await?;
         assert_eq!(refused, (true, "There is no game #99.".to_string()));
+        // The server's Integrations page gives /moderate to erin: the bot respects it.
+        d.fake.permit_command(d.fake.guild_id(), "moderate", erin.id);
+        let allowed = moderate(&d, &erin, "abort", "99", vec![reason("stuck")]).await?;
+        assert_eq!(allowed, (true, "There is no game #99.".to_string()));
         assert_eq!(d.boards(thread).len(), 3, "nothing was posted");
 
         let decided = moderate(

@@ -1236,3 +1236,46 @@ async fn user_installed_interactions_get_five_followups() {
         );
     }
 }
+
+#[tokio::test]
+async fn default_member_permissions_hide_a_command_from_members_without_them() {
+    let api = Api::start().await;
+    let channel = api.fake.text_channel_id();
+    let app = api.fake.application_id();
+    let command = json!({"name": "moderate", "description": "mods", "type": 1,
+        "default_member_permissions": "1099511627776", "contexts": [0], "integration_types": [0]});
+    assert_ok(
+        &api.rest(
+            "PUT",
+            &format!("/applications/{app}/commands"),
+            json!([command]),
+        )
+        .await,
+    );
+    let member = SimUser::new(1005, "erin").with_permissions(fake_discord::MEMBER_PERMISSIONS);
+    assert!(matches!(
+        api.fake.slash_command(&member, channel, "moderate", vec![]),
+        Err(fake_discord::FakeError::CommandNotPermitted { .. })
+    ));
+    // Moderate Members (1 << 40), or an administrator, or the server's override.
+    let moderator = SimUser::new(1006, "mod")
+        .with_permissions(fake_discord::MEMBER_PERMISSIONS | Permissions::MODERATE_MEMBERS);
+    assert!(
+        api.fake
+            .slash_command(&moderator, channel, "moderate", vec![])
+            .is_ok()
+    );
+    let admin = SimUser::new(1001, "alice");
+    assert!(
+        api.fake
+            .slash_command(&admin, channel, "moderate", vec![])
+            .is_ok()
+    );
+    api.fake
+        .permit_command(api.fake.guild_id(), "moderate", member.id);
+    assert!(
+        api.fake
+            .slash_command(&member, channel, "moderate", vec![])
+            .is_ok()
+    );
+}

@@ -1,8 +1,8 @@
 //! `/moderate abort` and `/moderate result`: a server's moderators end a stuck or abusive
-//! game. Only members with Discord's Moderate Members permission see and may use them
-//! (`default_member_permissions`, which the server can change on its Integrations page,
-//! and `required_permissions`, checked again on every use); the game must be one of this
-//! server's.
+//! game. By default only members with Discord's Moderate Members permission see and may
+//! use them (`default_member_permissions`: Discord itself hides and refuses them to the
+//! others); a server can give them to other roles on its Integrations page, which the bot
+//! respects, so it checks no permission of its own. The game must be one of this server's.
 
 use super::say_private;
 use crate::flows;
@@ -30,7 +30,6 @@ pub enum ResultChoice {
     slash_command,
     guild_only,
     subcommands("abort", "result"),
-    required_permissions = "MODERATE_MEMBERS",
     default_member_permissions = "MODERATE_MEMBERS"
 )]
 pub async fn moderate(_ctx: Context<'_>) -> Result<(), Error> {
@@ -41,7 +40,6 @@ pub async fn moderate(_ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(
     slash_command,
     guild_only,
-    required_permissions = "MODERATE_MEMBERS",
     default_member_permissions = "MODERATE_MEMBERS"
 )]
 pub async fn abort(
@@ -61,7 +59,6 @@ pub async fn abort(
 #[poise::command(
     slash_command,
     guild_only,
-    required_permissions = "MODERATE_MEMBERS",
     default_member_permissions = "MODERATE_MEMBERS"
 )]
 pub async fn result(
