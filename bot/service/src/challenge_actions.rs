@@ -16,8 +16,8 @@ pub struct Seek {
 impl Challenges<'_> {
     /// Stores a new challenge after checking it: not against oneself, a days-per-move
     /// choice that is offered, options the variant accepts (Beirut carriers 1-15, BE-2),
-    /// and for a seek ([`Venue::Seek`], always for anyone) no more than
-    /// [`MAX_OPEN_SEEKS`] open at once per player.
+    /// no more than [`MAX_OPEN_CHALLENGES`] open challenges at once per player, and for a
+    /// seek ([`Venue::Seek`], always for anyone) no more than [`MAX_OPEN_SEEKS`].
     ///
     /// # Errors
     /// [`ServiceError::Refused`] saying what to change; [`ServiceError::Storage`].
@@ -39,16 +39,20 @@ impl Challenges<'_> {
                 reason: e.to_string(),
             });
         }
-        if c.venue != Venue::Seek || c.opponent_id.is_some() {
-            let id = challenges::insert(&self.core.db, &c, self.core.clock.now()).await?;
-            return self.get(id).await;
-        }
-        // A seek (for anyone): the count and the insert are one transaction, so two seeks
-        // at once cannot pass the limit together.
+        // The count and the insert are one transaction, so two at once cannot pass the
+        // limit together.
         let mut tx = self.core.db.begin_write().await?;
-        if challenges::seeks_of(&mut tx, c.challenger_id).await?.len() >= MAX_OPEN_SEEKS {
-            return refuse(Refusal::TooManySeeks {
-                limit: MAX_OPEN_SEEKS,
+        if c.venue == Venue::Seek && c.opponent_id.is_none() {
+            if challenges::seeks_of(&mut tx, c.challenger_id).await?.len() >= MAX_OPEN_SEEKS {
+                return refuse(Refusal::TooManySeeks {
+                    limit: MAX_OPEN_SEEKS,
+                });
+            }
+        } else if challenges::open_challenges_of(&mut tx, c.challenger_id).await?
+            >= MAX_OPEN_CHALLENGES as i64
+        {
+            return refuse(Refusal::TooManyChallenges {
+                limit: MAX_OPEN_CHALLENGES,
             });
         }
         let id = challenges::insert(&mut tx, &c, self.core.clock.now()).await?;

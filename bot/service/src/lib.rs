@@ -58,6 +58,10 @@ pub const DAYS_PER_MOVE_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
 /// The default `days_per_move`.
 pub const DEFAULT_DAYS_PER_MOVE: u32 = 3;
 
+/// The most open challenges (seeks aside) one player may have at once: each is a public
+/// post with buttons, so more would be a way to flood a channel.
+pub const MAX_OPEN_CHALLENGES: usize = 10;
+
 /// The most open seeks one player may have at once (`/seek`): enough to offer a few
 /// variants, too few to flood the list everyone sees.
 pub const MAX_OPEN_SEEKS: usize = 3;

@@ -134,7 +134,9 @@ impl Previews<'_> {
         })
     }
 
-    /// Stores `preview` as pending for `user`; returns its id (for the buttons).
+    /// Stores `preview` as pending for `user`; returns its id (for the buttons). Previews
+    /// are bounded as [`previews::insert`] says: older than 15 minutes, or beyond the
+    /// player's 5 latest pending, they are dropped.
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
@@ -153,11 +155,11 @@ impl Previews<'_> {
     /// Preview `id` if it is `user`'s own: a stored preview that `user` may answer.
     ///
     /// # Errors
-    /// [`Refusal::StaleButton`] when there is no such preview; [`Refusal::NotYourPreview`]
+    /// [`Refusal::PreviewGone`] when it is not kept (expired or replaced); [`Refusal::NotYourPreview`]
     /// when it is someone else's; [`ServiceError::Storage`] on a database failure.
     pub async fn own_preview(self, id: i64, user: UserId) -> Result<StoredPreview, ServiceError> {
         let Some(p) = previews::get(&self.core.db, id).await? else {
-            return refuse(Refusal::StaleButton);
+            return refuse(Refusal::PreviewGone);
         };
         if p.user_id != user {
             return refuse(Refusal::NotYourPreview);

@@ -133,6 +133,11 @@ pub enum Refusal {
     DeclineOwnChallenge,
     /// Declining an open challenge (it is for anyone).
     OpenToAnyone,
+    /// A challenge past the most open challenges one player may have.
+    TooManyChallenges {
+        /// The most open challenges a player may have ([`crate::MAX_OPEN_CHALLENGES`]).
+        limit: usize,
+    },
     /// A seek past the most open seeks one player may have.
     TooManySeeks {
         /// The most open seeks a player may have ([`crate::MAX_OPEN_SEEKS`]).
@@ -219,6 +224,10 @@ pub enum Refusal {
     },
     /// An explosion preview already cancelled.
     PreviewCancelled,
+    /// An explosion preview no longer kept: older than
+    /// [`kaboom_store::previews::KEPT_SECS`], or beyond a player's
+    /// [`kaboom_store::previews::PENDING_PER_PLAYER`] latest.
+    PreviewGone,
     /// The player tried every puzzle of this variant (and theme).
     NoPuzzleLeft {
         /// The variant asked for.

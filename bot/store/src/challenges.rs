@@ -279,3 +279,21 @@ pub async fn seeks_of<'a>(
     .map(Challenge::try_from)
     .collect()
 }
+
+/// How many open challenges `user` made that are not seeks (rematches included).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn open_challenges_of<'a>(
+    on: impl Into<On<'a>>,
+    user: UserId,
+) -> Result<i64, StorageError> {
+    let (n,): (i64,) = query(
+        "SELECT COUNT(*) FROM challenges WHERE challenger_id = $1 AND state = 'open'
+           AND NOT (venue = 'seek' AND opponent_id IS NULL)",
+    )
+    .bind(user)
+    .fetch_one(on)
+    .await?;
+    Ok(n)
+}

@@ -56,7 +56,18 @@ struct Stored {
     state: String,
 }
 
-/// Stores a pending preview; returns its id.
+/// How long a preview is kept, in seconds: 15 minutes, as long as the interaction token of
+/// the answer that shows it can edit it ("Interaction tokens are valid for 15 minutes",
+/// <https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages>).
+pub const KEPT_SECS: i64 = 15 * 60;
+
+/// How many pending previews one player keeps: their latest.
+pub const PENDING_PER_PLAYER: i64 = 5;
+
+/// Stores a pending preview; returns its id. In the same transaction, the table stays
+/// bounded whatever a player clicks: every preview older than [`KEPT_SECS`] is deleted,
+/// and the player's pending previews beyond their [`PENDING_PER_PLAYER`] latest (this one
+/// included). A click on a deleted one is answered that it is no longer kept.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
@@ -79,6 +90,19 @@ pub async fn insert(
     .bind(action)
     .bind(now)
     .fetch_one(&mut tx)
+    .await?;
+    query("DELETE FROM move_previews WHERE created_at < $1")
+        .bind(now - KEPT_SECS)
+        .execute(&mut tx)
+        .await?;
+    query(
+        "DELETE FROM move_previews WHERE user_id = $1 AND state = 'pending' AND id NOT IN
+           (SELECT id FROM move_previews WHERE user_id = $1 AND state = 'pending'
+            ORDER BY id DESC LIMIT $2)",
+    )
+    .bind(user)
+    .bind(PENDING_PER_PLAYER)
+    .execute(&mut tx)
     .await?;
     tx.commit().await?;
     Ok(id)

@@ -86,3 +86,30 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// One player cannot flood a channel with challenges: the 11th open one is refused
+    /// privately, and once one is cancelled a new one is posted again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_player_has_at_most_ten_open_challenges() -> Outcome {
+        let d = TestBot::start().await?;
+        let mut posted = Vec::new();
+        for _ in 0..10 {
+            let r = d.challenge(ATOMIC).await?;
+            assert!(!r.is_ephemeral(), "{r:?}");
+            posted.push(r);
+        }
+        let refused = d.challenge(ATOMIC).await?;
+        assert!(refused.is_ephemeral());
+        assert_eq!(
+            refused.content(),
+            Some("You already have 10 open challenges, the most one player may have: cancel one (its Cancel button), or wait for them to be accepted or to expire.")
+        );
+        let first = &posted[0];
+        let cancel = first.custom_ids().into_iter().find(|id| id.starts_with("kb:cancel:")).unwrap();
+        d.click(&d.alice, first.message_id.unwrap(), &cancel).await?;
+        assert!(!d.challenge(ATOMIC).await?.is_ephemeral(), "posted again");
+        d.stop().await;
+        Ok(())
+    }
+}

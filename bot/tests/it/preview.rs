@@ -238,3 +238,40 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// Previews nobody confirms stay bounded: a player keeps their 5 latest pending ones
+    /// (a click on an older one is told it is no longer kept), and every preview is
+    /// dropped after 15 minutes, whoever made it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn unconfirmed_previews_are_bounded_per_player_and_in_time() -> Outcome {
+        let d = TestBot::start().await?;
+        let started = d.start_game(ATOMIC).await?;
+        let thread = started.thread.get();
+        d.play(&d.alice, thread, "e4").await?;
+        d.play(&d.bob, thread, "d5").await?;
+        let mut asked = Vec::new();
+        for _ in 0..8 {
+            let r = send_move(&d, &d.alice, thread, "exd5", Some(true)).await?;
+            asked.push((r.message_id.unwrap(), buttons(&r).0));
+        }
+        let rows = |db: kaboom_store::Db| async move {
+            let (n,): (i64,) = kaboom_store::sql::query("SELECT COUNT(*) FROM move_previews")
+                .fetch_one(&db)
+                .await
+                .unwrap();
+            n
+        };
+        assert_eq!(rows(d.db.clone()).await, 5);
+        let (message, confirm) = &asked[0];
+        let gone = d.click(&d.alice, *message, confirm).await?;
+        assert_eq!(content(&gone), "This preview is no longer kept (previews last 15 minutes, and I keep your 5 latest): nothing was played. Use /move to see it again.");
+        assert_eq!(ply(&d, started.game).await, 2, "nothing was played");
+        // 16 minutes later, the next preview drops every older one.
+        d.clock.advance(16 * 60);
+        send_move(&d, &d.alice, thread, "exd5", Some(true)).await?;
+        assert_eq!(rows(d.db.clone()).await, 1);
+        d.driver.stop().await;
+        Ok(())
+    }
+}

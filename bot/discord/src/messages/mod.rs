@@ -909,6 +909,9 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::OpenToAnyone => {
             "This open challenge is for anyone: just leave it if you don't want to play.".into()
         }
+        Refusal::TooManyChallenges { limit } => format!(
+            "You already have {limit} open challenges, the most one player may have: cancel one (its Cancel button), or wait for them to be accepted or to expire."
+        ),
         Refusal::TooManySeeks { limit } => format!(
             "You already have {limit} open seeks, the most one player may have: cancel one with `/seeks`, or wait for someone to accept."
         ),
@@ -973,6 +976,11 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::PreviewCancelled => {
             "This preview was cancelled: nothing was played. Use /move to choose again.".into()
         }
+        Refusal::PreviewGone => format!(
+            "This preview is no longer kept (previews last {} minutes, and I keep your {} latest): nothing was played. Use /move to see it again.",
+            kaboom_store::previews::KEPT_SECS / 60,
+            kaboom_store::previews::PENDING_PER_PLAYER
+        ),
         Refusal::NoPuzzleLeft { variant, theme } => match theme {
             Some(theme) => format!(
                 "You have tried every {} puzzle with the theme '{}'. Try another theme, or leave it out.",
