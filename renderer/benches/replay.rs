@@ -1,4 +1,5 @@
-//! Replay GIF benchmark (criterion): a Bomberman Chess game of 93 frames (the
+//! Replay GIF benchmark (criterion): an Atomic game of 92 plies (the length of
+//! lila-gif's example game) at 720 px wide, a Bomberman Chess game of 93 frames (the
 //! size of lila-gif's example game) rendered to a GIF at 720 px wide, and the size
 //! target's case, a 150-ply game at 480 px (under 4 MB). Reports time per GIF and, with the element
 //! throughput, per frame; prints bytes and bytes per frame. Results and the side-by-side
@@ -45,6 +46,30 @@ fn game_with_plies(plies: usize) -> AnyGame {
     unreachable!("some seed gives a long enough game")
 }
 
+/// An Atomic game of exactly `plies` plies, each action picked from the legal ones by a
+/// fixed xorshift sequence (deterministic); the first seed whose game lasts that long.
+fn atomic_game(plies: usize) -> AnyGame {
+    for seed in 1u64.. {
+        let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).expect("new");
+        let mut x = seed;
+        while game.ply_count() < plies {
+            let actions = game.legal_actions(Viewer::Full);
+            if actions.is_empty() {
+                break;
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let pick = &actions[(x % actions.len() as u64) as usize];
+            game.play(None, &pick.san).expect("legal");
+        }
+        if game.ply_count() == plies {
+            return game;
+        }
+    }
+    unreachable!("some seed gives a long enough game")
+}
+
 /// A game whose replay has exactly `frames` frames (or the nearest above it).
 fn game_with_frames(frames: usize) -> AnyGame {
     let mut plies = frames.saturating_sub(1);
@@ -61,6 +86,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("replay_gif");
     group.sample_size(10);
     for (name, game, size) in [
+        ("atomic_92_plies_720px", atomic_game(92), 720),
         ("bomberman_93_frames_720px", game_with_frames(93), 720),
         ("bomberman_150_plies_480px", game_with_plies(150), 480),
     ] {
