@@ -252,6 +252,7 @@ pub mod chart;
 mod draw;
 mod ghosts;
 pub mod legend;
+mod lzw;
 mod pieces;
 mod replay;
 
@@ -263,6 +264,7 @@ pub use replay::{
 mod sprites;
 pub mod table;
 mod text;
+mod tiles;
 
 pub use chart::{
     EvalChart, Mark, eval_chart_point, eval_chart_size, render_eval_chart_png,
