@@ -1,7 +1,7 @@
 //! Replay GIF benchmark (criterion): an Atomic game of 92 plies (the length of
-//! lila-gif's example game) at 720 px wide, a Bomberman Chess game of 93 frames (the
-//! size of lila-gif's example game) rendered to a GIF at 720 px wide, and the size
-//! target's case, a 150-ply game at 480 px (under 4 MB). Reports time per GIF and, with the element
+//! lila-gif's example game, `bench/atomic-92-plies.txt`) at 720 px wide, a Bomberman
+//! Chess game of 93 frames (the size of lila-gif's example game) rendered to a GIF at
+//! 720 px wide, and the size target's case, a 150-ply game at 480 px (under 4 MB). Reports time per GIF and, with the element
 //! throughput, per frame; prints bytes and bytes per frame. Results and the side-by-side
 //! lila-gif figures (`bench/compare_lila_gif.sh`) are in docs/PERFORMANCE.md.
 //! Run: `cargo bench -p kaboom-renderer --bench replay`.
@@ -46,28 +46,19 @@ fn game_with_plies(plies: usize) -> AnyGame {
     unreachable!("some seed gives a long enough game")
 }
 
-/// An Atomic game of exactly `plies` plies, each action picked from the legal ones by a
-/// fixed xorshift sequence (deterministic); the first seed whose game lasts that long.
-fn atomic_game(plies: usize) -> AnyGame {
-    for seed in 1u64.. {
-        let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).expect("new");
-        let mut x = seed;
-        while game.ply_count() < plies {
-            let actions = game.legal_actions(Viewer::Full);
-            if actions.is_empty() {
-                break;
-            }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let pick = &actions[(x % actions.len() as u64) as usize];
-            game.play(None, &pick.san).expect("legal");
-        }
-        if game.ply_count() == plies {
-            return game;
-        }
+/// An Atomic game of 92 plies (the length of lila-gif's example game), as movetext:
+/// legal actions picked by a fixed xorshift sequence (the first seed whose game lasts 92
+/// plies). `bench/compare_lila_gif.sh` renders the same game with `kaboom render`.
+const ATOMIC_GAME: &str = include_str!("../../bench/atomic-92-plies.txt");
+
+/// [`ATOMIC_GAME`] played.
+fn atomic_game() -> AnyGame {
+    let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).expect("new");
+    for t in kaboom_rules::notation::movetext_actions(ATOMIC_GAME).expect("movetext") {
+        game.play(None, &t).expect("legal");
     }
-    unreachable!("some seed gives a long enough game")
+    assert_eq!(game.ply_count(), 92);
+    game
 }
 
 /// A game whose replay has exactly `frames` frames (or the nearest above it).
@@ -86,7 +77,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("replay_gif");
     group.sample_size(10);
     for (name, game, size) in [
-        ("atomic_92_plies_720px", atomic_game(92), 720),
+        ("atomic_92_plies_720px", atomic_game(), 720),
         ("bomberman_93_frames_720px", game_with_frames(93), 720),
         ("bomberman_150_plies_480px", game_with_plies(150), 480),
     ] {
