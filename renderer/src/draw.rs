@@ -462,13 +462,7 @@ pub(crate) fn scene_with_badges(
             if !geo.contains(sq) {
                 continue;
             }
-            let (x, y) = lay.origin(sq);
-            let _ = write!(
-                m,
-                r#"<rect {} fill="{}" fill-opacity=".55"/>"#,
-                lay.rect(x, y),
-                pal.highlight
-            );
+            m.push_str(&highlight_rect(&lay, sq, options.theme));
         }
         if let Some(sq) = last.squares.detonation.filter(|&sq| geo.contains(sq)) {
             let (x, y) = lay.origin(sq);
@@ -733,6 +727,17 @@ pub(crate) fn removals_svg(
     );
     s.push_str("</svg>");
     Some(s)
+}
+
+/// The last action's highlight of square `sq` (a translucent rectangle over it), as
+/// the marks under the pieces draw it.
+pub(crate) fn highlight_rect(lay: &Layout, sq: Square, theme: Theme) -> String {
+    let (x, y) = lay.origin(sq);
+    format!(
+        r#"<rect {} fill="{}" fill-opacity=".55"/>"#,
+        lay.rect(x, y),
+        palette(theme).highlight
+    )
 }
 
 /// The header strip of `board`'s picture alone (turn marker and texts, as

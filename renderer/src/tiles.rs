@@ -132,8 +132,7 @@ fn sets() -> &'static Mutex<BTreeMap<SetKey, TileSet>> {
 
 /// The empty board in palette indices and the tiles of every key in `keys`, for a
 /// `variant` replay drawn with `render`; missing tiles are rendered (as few board
-/// images as possible: every board square of the right colour takes one, two of them
-/// highlighted) and kept.
+/// images as possible: every board square of the right colour takes one) and kept.
 pub(crate) fn tiles(
     variant: Variant,
     render: &RenderOptions,
@@ -224,10 +223,6 @@ fn render_tiles(
         let mut placed: Vec<(Square, TileKey)> = Vec::new();
         let mut rest = Vec::new();
         for key in missing {
-            if key.highlight && highlighted.len() >= 2 {
-                rest.push(key);
-                continue;
-            }
             let sq = match key.ground {
                 Ground::Light => light.pop(),
                 Ground::Dark => dark.pop(),
@@ -286,21 +281,15 @@ fn render_tiles(
             status: Status::Ongoing,
             awaiting_designation: Vec::new(),
         };
-        let last = LastAction {
-            squares: kaboom_rules::ActionSquares {
-                from: highlighted.first().copied(),
-                to: highlighted.get(1).copied(),
-                detonation: None,
-            },
-            ..LastAction::default()
-        };
-        let pixmap = crate::render_onto(
-            &mut canvas,
-            &board,
-            Some(&last),
-            render,
-            crate::draw::GHOST_OPACITY,
-        )?;
+        // The highlights go first among the marks under the pieces (before checks and
+        // frozen tints), as a last action's from and to squares are drawn.
+        let mut scene = crate::draw::scene_with(&board, None, render, crate::draw::GHOST_OPACITY);
+        let highlights: String = highlighted
+            .iter()
+            .map(|&sq| crate::draw::highlight_rect(&lay, sq, render.theme))
+            .collect();
+        scene.marks.insert_str(0, &highlights);
+        let pixmap = crate::paint_scene(&mut canvas, &scene, geo, render)?;
         let width = pixmap.width() as usize;
         let data = pixmap.data();
         for (sq, key) in placed {
