@@ -1197,6 +1197,10 @@ fn distance(a: u32, b: u32) -> i64 {
     (c[0] - q[0]).pow(2) * 3 + (c[1] - q[1]).pow(2) * 4 + (c[2] - q[2]).pow(2) * 2
 }
 
+/// The colours [`palette_for`] picks its far colours from: the most frequent after the
+/// common ones.
+const FAR_CANDIDATES: usize = 3000;
+
 /// Palette entries chosen for being far from the common colours ([`palette_for`]).
 const FAR_COLOURS: usize = 96;
 
@@ -1235,9 +1239,21 @@ fn palette_for(
     for (board, last) in palette_sheets(variant) {
         for opacity in [1.0, crate::draw::GHOST_OPACITY] {
             let pixmap = crate::render_onto(&mut canvas, &board, Some(&last), &options, opacity)?;
+            // Runs of one colour are counted at once.
+            let mut run = (u32::MAX, 0u32);
             for px in pixmap.data().chunks_exact(4) {
                 let k = u32::from(px[0]) << 16 | u32::from(px[1]) << 8 | u32::from(px[2]);
-                *counts.entry(k) += 1;
+                if k == run.0 {
+                    run.1 += 1;
+                } else {
+                    if run.1 > 0 {
+                        *counts.entry(run.0) += run.1;
+                    }
+                    run = (k, 1);
+                }
+            }
+            if run.1 > 0 {
+                *counts.entry(run.0) += run.1;
             }
         }
     }
@@ -1248,7 +1264,11 @@ fn palette_for(
     // board) keep colours of their own.
     let common = 255 - FAR_COLOURS;
     let mut keys: Vec<u32> = by_freq.iter().take(common).map(|&(k, _)| k).collect();
-    let rest = by_freq.get(common..).unwrap_or(&[]);
+    // Among the next most frequent colours only (single stray pixels matter little, and
+    // the search stays a few milliseconds).
+    let rest = by_freq
+        .get(common..by_freq.len().min(common + FAR_CANDIDATES))
+        .unwrap_or(&[]);
     let mut far: Vec<i64> = rest
         .iter()
         .map(|&(k, _)| {
