@@ -657,7 +657,7 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
                 .any(|(&(_, x, y), k)| r.meets(x, y, side) && k.has_badges())
         });
         if whole {
-            // The board image itself, header included.
+            // The board image itself, below the header.
             let pixmap = crate::render_onto(&mut board_canvas, board, last, &render, opacity)?;
             map_into(
                 &mut lookup,
@@ -665,13 +665,12 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
                 wu,
                 &mut current,
                 wu,
-                Rect::new(0, 0, wu, board_h),
+                Rect::new(0, header_h, wu, board_h - header_h),
                 (0, 0),
             );
-            touch(&mut dirty, 0, board_h);
+            touch(&mut dirty, header_h, board_h - header_h);
             painted.iter_mut().for_each(|p| *p = None);
             restore = Some(Rect::new(0, header_h, wu, board_h - header_h));
-            header_shown = Some(crate::draw::header_svg(board, &layout, options.theme));
         } else {
             for (i, (&(_, x, y), key)) in squares.iter().zip(&keys).enumerate() {
                 if painted[i].as_ref() == Some(key) {
@@ -714,29 +713,29 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
                 }
                 restore = Some(r);
             }
-            // The first and the last frame are the board images: their own headers.
-            let header = match &fixed_header {
-                Some(svg) if n != 0 && n != final_frame => svg.clone(),
-                _ => crate::draw::header_svg(board, &layout, options.theme),
-            };
-            if header_shown.as_ref() != Some(&header) {
-                let mut px = Pixmap::new(w, header_h as u32).ok_or(RenderError::Allocate {
-                    width: w,
-                    height: header_h as u32,
-                })?;
-                crate::rasterize_onto(&header, &mut px)?;
-                map_into(
-                    &mut lookup,
-                    px.data(),
-                    wu,
-                    &mut current,
-                    wu,
-                    Rect::new(0, 0, wu, header_h),
-                    (0, 0),
-                );
-                touch(&mut dirty, 0, header_h);
-                header_shown = Some(header);
-            }
+        }
+        // The first and the last frame are the board images: their own headers.
+        let header = match &fixed_header {
+            Some(svg) if n != 0 && n != final_frame => svg.clone(),
+            _ => crate::draw::header_svg(board, &layout, options.theme),
+        };
+        if header_shown.as_ref() != Some(&header) {
+            let mut px = Pixmap::new(w, header_h as u32).ok_or(RenderError::Allocate {
+                width: w,
+                height: header_h as u32,
+            })?;
+            crate::rasterize_onto(&header, &mut px)?;
+            map_into(
+                &mut lookup,
+                px.data(),
+                wu,
+                &mut current,
+                wu,
+                Rect::new(0, 0, wu, header_h),
+                (0, 0),
+            );
+            touch(&mut dirty, 0, header_h);
+            header_shown = Some(header);
         }
         if let Some(caption) = captions.get(n)
             && caption_shown.as_ref() != Some(caption)
