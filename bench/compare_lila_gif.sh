@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Side-by-side replay GIF figures: lichess's lila-gif rendering its
 # 93-frame example game at 720x840 (GET /example.gif), then our replay benchmark
-# (criterion, renderer/benches/replay.rs), in one run, with the machine's load.
+# (criterion, renderer/benches/replay.rs: the first case is the Atomic game of
+# bench/atomic-92-plies.txt at 720 px), in one run, with the machine's load. With
+# KABOOM_BIN set (a release `kaboom` binary), also `kaboom render -o FILE.gif` of that
+# game from the command line, RUNS times (process start and move parsing included).
 #
 # lila-gif is AGPL: it is built OUTSIDE this repository and only run here, e.g.
 #   git clone <lila-gif> /work/rivals/lila-gif && cd /work/rivals/lila-gif &&
@@ -34,5 +37,30 @@ best=$(head -1 "$out/times" | awk '{print $1*1000}')
 echo "lila-gif example.gif: $frames frames, $dims, $bytes bytes ($((bytes / frames)) per frame);" \
   "median ${median} ms, best ${best} ms of $runs runs"
 kill "$pid" 2>/dev/null || true
-cargo bench -p kaboom-renderer --bench replay 2>&1 | grep -E "frames|time:|thrpt:|^replay_gif"
+here="$(cd "$(dirname "$0")" && pwd)"
+if [ -n "${KABOOM_BIN:-}" ]; then
+  moves="$(cat "$here/atomic-92-plies.txt")"
+  "$KABOOM_BIN" render --variant atomic --moves "$moves" --size 720 -o "$out/ours.gif" >/dev/null
+  for _ in $(seq "$runs"); do
+    start=$EPOCHREALTIME
+    "$KABOOM_BIN" render --variant atomic --moves "$moves" --size 720 -o "$out/ours.gif" >/dev/null
+    echo "$start $EPOCHREALTIME" | awk '{print $2 - $1}'
+  done | sort -n >"$out/ours-times"
+  ours_bytes=$(stat -c %s "$out/ours.gif")
+  # Frames: graphic control extensions whose delay is not the 2 cs of a frame's
+  # leading bands (renderer::SUBFRAME_DELAY_CS).
+  ours_frames=$(python3 -c "
+import sys
+d = open(sys.argv[1], 'rb').read()
+i, n = 0, 0
+while (i := d.find(b'\x21\xf9\x04', i)) >= 0:
+    n += int.from_bytes(d[i + 4:i + 6], 'little') != 2
+    i += 1
+print(n)" "$out/ours.gif")
+  ours_median=$(awk '{a[NR]=$1} END {print a[int((NR+1)/2)]*1000}' "$out/ours-times")
+  ours_best=$(head -1 "$out/ours-times" | awk '{print $1*1000}')
+  echo "kaboom render atomic-92-plies.txt: $ours_frames frames, $ours_bytes bytes" \
+    "($((ours_bytes / ours_frames)) per frame); median ${ours_median} ms, best ${ours_best} ms of $runs runs"
+fi
+(cd "$here/.." && cargo bench -p kaboom-renderer --bench replay 2>&1 | grep -E "frames|time:|thrpt:|^replay_gif")
 echo "load after: $(uptime)"

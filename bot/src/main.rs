@@ -134,7 +134,8 @@ enum Command {
         #[arg(long)]
         nodes: Option<u64>,
     },
-    /// Draw the position (after --moves) as one viewer sees it, to a PNG or SVG file.
+    /// Draw the position (after --moves) as one viewer sees it, to a PNG or SVG file, or the
+    /// whole game as its replay GIF (-o FILE.gif).
     Render {
         #[command(flatten)]
         setup: SetupArgs,
@@ -147,7 +148,8 @@ enum Command {
         /// Picture width in pixels (64 to 4096).
         #[arg(long, default_value_t = 640)]
         size: u32,
-        /// Output file: FILE.png or FILE.svg.
+        /// Output file: FILE.png or FILE.svg (the position), or FILE.gif (the replay GIF of
+        /// the whole movetext, as the bot posts it).
         #[arg(short = 'o', long = "output")]
         output: std::path::PathBuf,
     },

@@ -1,6 +1,7 @@
-//! Replay GIF benchmark (criterion): a Bomberman Chess game of 93 frames (the
-//! size of lila-gif's example game) rendered to a GIF at 720 px wide, and the size
-//! target's case, a 150-ply game at 480 px (under 4 MB). Reports time per GIF and, with the element
+//! Replay GIF benchmark (criterion): an Atomic game of 92 plies (the length of
+//! lila-gif's example game, `bench/atomic-92-plies.txt`) at 720 px wide, a Bomberman
+//! Chess game of 93 frames (the size of lila-gif's example game) rendered to a GIF at
+//! 720 px wide, and the size target's case, a 150-ply game at 480 px (under 4 MB). Reports time per GIF and, with the element
 //! throughput, per frame; prints bytes and bytes per frame. Results and the side-by-side
 //! lila-gif figures (`bench/compare_lila_gif.sh`) are in docs/PERFORMANCE.md.
 //! Run: `cargo bench -p kaboom-renderer --bench replay`.
@@ -45,6 +46,21 @@ fn game_with_plies(plies: usize) -> AnyGame {
     unreachable!("some seed gives a long enough game")
 }
 
+/// An Atomic game of 92 plies (the length of lila-gif's example game), as movetext:
+/// legal actions picked by a fixed xorshift sequence (the first seed whose game lasts 92
+/// plies). `bench/compare_lila_gif.sh` renders the same game with `kaboom render`.
+const ATOMIC_GAME: &str = include_str!("../../bench/atomic-92-plies.txt");
+
+/// [`ATOMIC_GAME`] played.
+fn atomic_game() -> AnyGame {
+    let mut game = AnyGame::new(Variant::Atomic, GameOptions::default()).expect("new");
+    for t in kaboom_rules::notation::movetext_actions(ATOMIC_GAME).expect("movetext") {
+        game.play(None, &t).expect("legal");
+    }
+    assert_eq!(game.ply_count(), 92);
+    game
+}
+
 /// A game whose replay has exactly `frames` frames (or the nearest above it).
 fn game_with_frames(frames: usize) -> AnyGame {
     let mut plies = frames.saturating_sub(1);
@@ -61,6 +77,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("replay_gif");
     group.sample_size(10);
     for (name, game, size) in [
+        ("atomic_92_plies_720px", atomic_game(), 720),
         ("bomberman_93_frames_720px", game_with_frames(93), 720),
         ("bomberman_150_plies_480px", game_with_plies(150), 480),
     ] {

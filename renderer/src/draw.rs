@@ -87,12 +87,13 @@ pub(crate) struct Layout {
     /// Square side in whole pixels.
     pub(crate) sq: u32,
     pub(crate) left: f32,
-    header: f32,
+    /// Height of the header strip in whole pixels (the top rows of the picture).
+    pub(crate) header: f32,
     gap: f32,
     pub(crate) width: u32,
     pub(crate) height: u32,
     /// Top edge of the main board's top row.
-    board_y: f32,
+    pub(crate) board_y: f32,
 }
 
 impl Layout {
@@ -120,6 +121,11 @@ impl Layout {
             height: height as u32,
             board_y,
         }
+    }
+
+    /// The board's geometry.
+    pub(crate) fn geometry(&self) -> Geometry {
+        self.geo
     }
 
     fn sqf(&self) -> f32 {
@@ -360,12 +366,7 @@ pub(crate) fn scene_with_badges(
     let sqn = lay.sq;
 
     let mut open = String::with_capacity(8 * 1024);
-    let _ = write!(
-        open,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
-        w = lay.width,
-        h = lay.height
-    );
+    open.push_str(&svg_tag(&lay));
 
     // Pieces on the board, in canonical order, and the kinds the defs need.
     let mut on_board: Vec<&kaboom_rules::PieceView> = board
@@ -395,44 +396,7 @@ pub(crate) fn scene_with_badges(
         used.insert((kind_index(b.piece.kind), b.piece.color.index()));
     }
 
-    // Defs: pieces and marks, all in a 100 x 100 box.
-    open.push_str("<defs>");
-    for &(ki, ci) in &used {
-        let kind = Kind::ALL[ki];
-        let color = Color::ALL[ci];
-        let _ = write!(
-            open,
-            r#"<g id="{}">{}</g>"#,
-            piece_id(kind, color),
-            piece_group(kind, color)
-        );
-    }
-    open.push_str(concat!(
-        r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff2020"/><stop offset=".4" stop-color="#f21d1d"/><stop offset=".7" stop-color="#e01818" stop-opacity=".75"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
-        // Explosion (C-6 "exploded", BA-7 co-squares): a translucent starburst, so the
-        // destroyed piece drawn under it stays recognisable.
-        r##"<path id="blast" d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="#ff6a00" fill-opacity=".42"/>"##,
-        r##"<path id="blasto" d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="none" stroke="#b3001b" stroke-width="4" stroke-linejoin="round" stroke-opacity=".8"/>"##,
-        // Plain capture: a blue ring round the square (no spikes, no red).
-        r##"<rect id="capr" x="4" y="4" width="92" height="92" rx="10" fill="none" stroke="#1f5fbf" stroke-width="7"/>"##,
-        // Jumped over (BA-4): a violet cross over the piece.
-        r##"<g id="jmpx" stroke="#7b2cbf" stroke-width="9" stroke-linecap="round" stroke-opacity=".85"><path d="M16 16l68 68M84 16L16 84"/></g>"##,
-        // Pushed off the board (BA-6): a marker where the piece left the board.
-        r##"<g id="offb"><circle cx="0" cy="0" r="15" fill="#00838f" stroke="#fff" stroke-width="3"/><path d="M-6-6l12 12M6-6l-12 12" stroke="#fff" stroke-width="5" stroke-linecap="round"/></g>"##,
-        r##"<g id="det" fill="none" stroke="#c4001a" stroke-width="6"><circle cx="50" cy="50" r="38"/><circle cx="50" cy="50" r="18"/><path d="M50 2v24M50 74v24M2 50h24M74 50h24"/></g>"##,
-        r##"<g id="frz"><rect x="3" y="3" width="94" height="94" rx="8" fill="#7cc7ff" fill-opacity=".45" stroke="#e8f7ff" stroke-width="5" stroke-dasharray="10 6"/></g>"##,
-        // Corner badges are centred on (0, 0) and placed in a free corner of their square
-        // (see `Corner`): 23 units in radius (about 14 px across at 260 px wide), with a
-        // white rim that separates them from the piece and the square.
-        r##"<g id="frzb"><circle r="22" fill="#1565c0" stroke="#fff" stroke-width="3.5"/><path d="M0-15v30M-13-7.5l26 15M-13 7.5l26-15" stroke="#fff" stroke-width="4.5" stroke-linecap="round"/></g>"##,
-        r##"<g id="lock"><circle r="22" fill="#2b2926" stroke="#fff" stroke-width="3.5"/><path d="M-7.5-2v-5.5a7.5 7.5 0 0 1 15 0v5.5" fill="none" stroke="#fff" stroke-width="4.5"/><rect x="-11.5" y="-3.5" width="23" height="17" rx="3" fill="#ffd21f"/></g>"##,
-        r##"<g id="pv"><rect x="5" y="5" width="90" height="90" rx="6" fill="#e4002b" fill-opacity=".2" stroke="#e4002b" stroke-width="6" stroke-dasharray="16 9"/><path d="M10 10l16 16M90 10L74 26M10 90l16-16M90 90L74 74" stroke="#e4002b" stroke-width="6" stroke-linecap="round"/></g>"##,
-        r##"<circle id="badge" cx="0" cy="0" r="23" fill="#fffbe8" stroke="#e07800" stroke-width="4"/>"##,
-        // The carrier badge: larger and with a dark rim, legible at 260 px wide.
-        r##"<circle id="cbadge" cx="0" cy="0" r="25" fill="#fffbe8" stroke="#7a3d00" stroke-width="4"/>"##,
-    ));
-    let _ = write!(open, r#"<g id="bomb">{}</g>"#, pieces::bomb_badge());
-    open.push_str("</defs>");
+    push_defs(&mut open, &used);
 
     let mut s = String::with_capacity(16 * 1024);
     // Background and header.
@@ -498,13 +462,7 @@ pub(crate) fn scene_with_badges(
             if !geo.contains(sq) {
                 continue;
             }
-            let (x, y) = lay.origin(sq);
-            let _ = write!(
-                m,
-                r#"<rect {} fill="{}" fill-opacity=".55"/>"#,
-                lay.rect(x, y),
-                pal.highlight
-            );
+            m.push_str(&highlight_rect(&lay, sq, options.theme));
         }
         if let Some(sq) = last.squares.detonation.filter(|&sq| geo.contains(sq)) {
             let (x, y) = lay.origin(sq);
@@ -673,6 +631,163 @@ pub(crate) fn scene_with_badges(
         pieces: pieces_placed,
         top: t,
     }
+}
+
+/// Appends the `<defs>` of a picture: the `used` pieces (kind and colour indices) and
+/// every mark, all in a 100 x 100 box.
+fn push_defs(open: &mut String, used: &BTreeSet<(usize, usize)>) {
+    open.push_str("<defs>");
+    for &(ki, ci) in used {
+        let kind = Kind::ALL[ki];
+        let color = Color::ALL[ci];
+        let _ = write!(
+            open,
+            r#"<g id="{}">{}</g>"#,
+            piece_id(kind, color),
+            piece_group(kind, color)
+        );
+    }
+    open.push_str(concat!(
+        r##"<radialGradient id="chk"><stop offset="0" stop-color="#ff2020"/><stop offset=".4" stop-color="#f21d1d"/><stop offset=".7" stop-color="#e01818" stop-opacity=".75"/><stop offset="1" stop-color="#c81414" stop-opacity="0"/></radialGradient>"##,
+        // Explosion (C-6 "exploded", BA-7 co-squares): a translucent starburst, so the
+        // destroyed piece drawn under it stays recognisable.
+        r##"<path id="blast" d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="#ff6a00" fill-opacity=".42"/>"##,
+        r##"<path id="blasto" d="M50 4l8 22 18-15-5 23 24-3-19 15 20 13-24 1 8 23-19-14-11 21-6-23-20 13 6-23-24-2 21-12-18-17 24 4-3-24 17 17z" fill="none" stroke="#b3001b" stroke-width="4" stroke-linejoin="round" stroke-opacity=".8"/>"##,
+        // Plain capture: a blue ring round the square (no spikes, no red).
+        r##"<rect id="capr" x="4" y="4" width="92" height="92" rx="10" fill="none" stroke="#1f5fbf" stroke-width="7"/>"##,
+        // Jumped over (BA-4): a violet cross over the piece.
+        r##"<g id="jmpx" stroke="#7b2cbf" stroke-width="9" stroke-linecap="round" stroke-opacity=".85"><path d="M16 16l68 68M84 16L16 84"/></g>"##,
+        // Pushed off the board (BA-6): a marker where the piece left the board.
+        r##"<g id="offb"><circle cx="0" cy="0" r="15" fill="#00838f" stroke="#fff" stroke-width="3"/><path d="M-6-6l12 12M6-6l-12 12" stroke="#fff" stroke-width="5" stroke-linecap="round"/></g>"##,
+        r##"<g id="det" fill="none" stroke="#c4001a" stroke-width="6"><circle cx="50" cy="50" r="38"/><circle cx="50" cy="50" r="18"/><path d="M50 2v24M50 74v24M2 50h24M74 50h24"/></g>"##,
+        r##"<g id="frz"><rect x="3" y="3" width="94" height="94" rx="8" fill="#7cc7ff" fill-opacity=".45" stroke="#e8f7ff" stroke-width="5" stroke-dasharray="10 6"/></g>"##,
+        // Corner badges are centred on (0, 0) and placed in a free corner of their square
+        // (see `Corner`): 23 units in radius (about 14 px across at 260 px wide), with a
+        // white rim that separates them from the piece and the square.
+        r##"<g id="frzb"><circle r="22" fill="#1565c0" stroke="#fff" stroke-width="3.5"/><path d="M0-15v30M-13-7.5l26 15M-13 7.5l26-15" stroke="#fff" stroke-width="4.5" stroke-linecap="round"/></g>"##,
+        r##"<g id="lock"><circle r="22" fill="#2b2926" stroke="#fff" stroke-width="3.5"/><path d="M-7.5-2v-5.5a7.5 7.5 0 0 1 15 0v5.5" fill="none" stroke="#fff" stroke-width="4.5"/><rect x="-11.5" y="-3.5" width="23" height="17" rx="3" fill="#ffd21f"/></g>"##,
+        r##"<g id="pv"><rect x="5" y="5" width="90" height="90" rx="6" fill="#e4002b" fill-opacity=".2" stroke="#e4002b" stroke-width="6" stroke-dasharray="16 9"/><path d="M10 10l16 16M90 10L74 26M10 90l16-16M90 90L74 74" stroke="#e4002b" stroke-width="6" stroke-linecap="round"/></g>"##,
+        r##"<circle id="badge" cx="0" cy="0" r="23" fill="#fffbe8" stroke="#e07800" stroke-width="4"/>"##,
+        // The carrier badge: larger and with a dark rim, legible at 260 px wide.
+        r##"<circle id="cbadge" cx="0" cy="0" r="25" fill="#fffbe8" stroke="#7a3d00" stroke-width="4"/>"##,
+    ));
+    let _ = write!(open, r#"<g id="bomb">{}</g>"#, pieces::bomb_badge());
+    open.push_str("</defs>");
+}
+
+/// The `<svg>` tag of a picture of `lay`'s size.
+fn svg_tag(lay: &Layout) -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
+        w = lay.width,
+        h = lay.height
+    )
+}
+
+/// The marks of `last`'s removals, jump path and pushes alone ([`draw_removals`], as
+/// the board image draws them above the pieces when no badge or loose bomb shares their
+/// squares), as an SVG document of the whole picture's size; `None` when the action
+/// removed and pushed nothing. The replay draws them over prerendered squares.
+pub(crate) fn removals_svg(
+    board: &BoardView,
+    last: &LastAction,
+    options: &RenderOptions,
+    ghost_opacity: f32,
+) -> Option<String> {
+    if last.removals.is_empty()
+        && last.removed.is_empty()
+        && last.jump_path.is_empty()
+        && last.pushes.is_empty()
+    {
+        return None;
+    }
+    let geo = board.variant.geometry();
+    let lay = Layout::new(geo, options.orientation, options.size);
+    let mut on_board: Vec<&kaboom_rules::PieceView> = board
+        .pieces
+        .iter()
+        .filter(|p| geo.contains(p.square))
+        .collect();
+    on_board.sort_by_key(|p| p.square);
+    let kind_index = |k: Kind| Kind::ALL.iter().position(|&x| x == k).unwrap_or(0);
+    let used: BTreeSet<(usize, usize)> = last
+        .removals
+        .iter()
+        .map(|r| (kind_index(r.piece.kind), r.piece.color.index()))
+        .collect();
+    let mut s = svg_tag(&lay);
+    push_defs(&mut s, &used);
+    draw_removals(
+        &mut s,
+        last,
+        &on_board,
+        &lay,
+        ghost_opacity,
+        &mut Corners::default(),
+    );
+    s.push_str("</svg>");
+    Some(s)
+}
+
+/// The last action's highlight of square `sq` (a translucent rectangle over it), as
+/// the marks under the pieces draw it.
+pub(crate) fn highlight_rect(lay: &Layout, sq: Square, theme: Theme) -> String {
+    let (x, y) = lay.origin(sq);
+    format!(
+        r#"<rect {} fill="{}" fill-opacity=".55"/>"#,
+        lay.rect(x, y),
+        palette(theme).highlight
+    )
+}
+
+/// The header strip of `board`'s picture alone (turn marker and texts, as
+/// [`draw_header`] draws them): an SVG document `lay.width` pixels wide and
+/// [`Layout::header`] high, over the frame's colour.
+pub(crate) fn header_svg(board: &BoardView, lay: &Layout, theme: Theme) -> String {
+    let pal = palette(theme);
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
+        w = lay.width,
+        h = lay.header
+    );
+    let kind_index = |k: Kind| Kind::ALL.iter().position(|&x| x == k).unwrap_or(0);
+    let mut used = BTreeSet::new();
+    if shows_turn_marker(board) {
+        used.insert((kind_index(turn_marker(board)), board.turn.index()));
+    }
+    push_defs(&mut s, &used);
+    let _ = write!(
+        s,
+        r#"<rect width="{}" height="{}" fill="{}"/>"#,
+        lay.width, lay.header, pal.frame
+    );
+    draw_header(&mut s, board, lay, &pal);
+    s.push_str("</svg>");
+    s
+}
+
+/// The header strip alone with fixed texts (no turn marker): `left` from where the
+/// board's header text starts, `right` right-aligned, as [`draw_header`] places them;
+/// an SVG document `lay.width` pixels wide and [`Layout::header`] high. The replay's
+/// frames between the first and the last show it (their captions carry the move).
+pub(crate) fn header_strip_svg(lay: &Layout, theme: Theme, left: &str, right: &str) -> String {
+    let pal = palette(theme);
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"><rect width="{w}" height="{h}" fill="{}"/>"#,
+        pal.frame,
+        w = lay.width,
+        h = lay.header
+    );
+    header_texts_svg(
+        &mut s,
+        lay,
+        &pal,
+        lay.left - 6.0 * lay.k,
+        left,
+        &[right.to_string()],
+    );
+    s.push_str("</svg>");
+    s
 }
 
 /// How a square whose piece the last action removed is marked, strongest first: a
@@ -1255,8 +1370,6 @@ fn shows_turn_marker(board: &BoardView) -> bool {
 fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     let k = lay.k;
     let (left, right) = header_texts(board);
-    let size = 36.0 * k;
-    let base = lay.header / 2.0 + text::cap_height(size) / 2.0 + 4.0 * k;
     // The side to move's king (or tweke) as a marker (none once the game is over or
     // while both sides choose their carriers).
     let mut x = lay.left - 6.0 * k;
@@ -1271,8 +1384,24 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
         );
         x += 66.0 * k;
     }
+    header_texts_svg(s, lay, pal, x, &left, &right);
+}
+
+/// The header's texts: `left` from `x`, then the first of `right` that fits (or the
+/// last, shrinking `left`), right-aligned ([`draw_header`]).
+fn header_texts_svg(
+    s: &mut String,
+    lay: &Layout,
+    pal: &Palette,
+    x: f32,
+    left: &str,
+    right: &[String],
+) {
+    let k = lay.k;
+    let size = 36.0 * k;
+    let base = lay.header / 2.0 + text::cap_height(size) / 2.0 + 4.0 * k;
     let right_x = lay.width as f32 - (RIGHT + 4.0) * k;
-    let left_w = text::width(&left, size);
+    let left_w = text::width(left, size);
     // The first right-hand text that fits; if none does, the shortest (the variant's
     // name or the move number) anyway, and the main line shrinks to make room: every
     // image names its variant.
@@ -1291,7 +1420,7 @@ fn draw_header(s: &mut String, board: &BoardView, lay: &Layout, pal: &Palette) {
     } else {
         size
     };
-    let d = text::path_data(&left, x, base, size_left, Anchor::Start);
+    let d = text::path_data(left, x, base, size_left, Anchor::Start);
     let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_text);
     if let Some(right) = right {
         let d = text::path_data(&right, right_x, base, size, Anchor::End);

@@ -252,6 +252,7 @@ pub mod chart;
 mod draw;
 mod ghosts;
 pub mod legend;
+mod lzw;
 mod pieces;
 mod replay;
 
@@ -263,6 +264,7 @@ pub use replay::{
 mod sprites;
 pub mod table;
 mod text;
+mod tiles;
 
 pub use chart::{
     EvalChart, Mark, eval_chart_point, eval_chart_size, render_eval_chart_png,
@@ -346,8 +348,18 @@ pub(crate) fn render_onto<'a>(
     ghost_opacity: f32,
 ) -> Result<&'a mut resvg::tiny_skia::Pixmap, RenderError> {
     let scene = draw::scene_with(board, last, options, ghost_opacity);
+    paint_scene(canvas, &scene, board.variant.geometry(), options)
+}
+
+/// Draws `scene` (of a board of `geo`, drawn with `options`) into `canvas` as
+/// [`render_onto`] does: cached board, marks, piece sprites, top marks.
+pub(crate) fn paint_scene<'a>(
+    canvas: &'a mut Option<resvg::tiny_skia::Pixmap>,
+    scene: &draw::Scene,
+    geo: kaboom_rules::Geometry,
+    options: &RenderOptions,
+) -> Result<&'a mut resvg::tiny_skia::Pixmap, RenderError> {
     let (width, height) = (scene.layout.width, scene.layout.height);
-    let geo = board.variant.geometry();
     let key = (
         geo.files,
         geo.goals,

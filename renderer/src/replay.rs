@@ -3,19 +3,24 @@
 //! blast), the final position held.
 //!
 //! The technique is the one lichess's GIF service describes (lila-gif's README,
-//! "Technique"): pieces are prerendered sprites (our sprite cache), every frame maps to
-//! one fixed palette (so no per-frame quantization and one global colour table), and
-//! each frame after the first holds only the rectangle that changed, with unchanged
-//! pixels inside it transparent (disposal "keep"), which LZW compresses to almost
-//! nothing. No code of lila-gif is used (it is AGPL); this is our own implementation on
-//! the `gif` crate.
+//! "Technique"): frames are drawn in palette indices from prerendered squares (every
+//! square colour, highlight, check and piece with its badges, as the board image draws
+//! it, in one fixed palette per board shape: `tiles.rs`), only where a square's contents
+//! changed; the last action's removal marks (blasts, ghosts, rings, crosses, jump paths,
+//! pushes) are rasterized over the few squares they cover; each frame after the first
+//! holds only the rectangles that changed, with unchanged pixels inside them
+//! transparent (disposal "keep"), compressed by our own LZW encoder (`lzw.rs`). The
+//! header between the first and the last frame is one fixed strip (both names and the
+//! variant; the caption under the board tells the move), and the caption's name part is
+//! drawn once per mover. No code of lila-gif is used (it is AGPL); this is our own
+//! implementation on the `gif` crate.
 //!
 //! GIF format: GIF89a (<https://www.w3.org/Graphics/GIF/spec-gif89a.txt>): a global
 //! colour table of 256 entries, index 255 transparent, delays in centiseconds, the
 //! NETSCAPE2.0 loop extension (infinite loop).
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
 use kaboom_rules::{
@@ -49,8 +54,8 @@ pub struct ReplayOptions {
     pub blast_delay_cs: u16,
     /// How long the final position is held before the loop starts again, in centiseconds.
     pub final_delay_cs: u16,
-    /// White's name for the captions (a display name; cut to [`MAX_NAME_CHARS`]
-    /// characters with `…`); `None` writes "White".
+    /// White's name for the captions and the replay's header (a display name; cut to
+    /// [`MAX_NAME_CHARS`] characters with `…`); `None` writes "White".
     pub white_name: Option<String>,
     /// Black's name for the captions; `None` writes "Black".
     pub black_name: Option<String>,
@@ -360,6 +365,43 @@ fn caption_height_for(lay: &crate::draw::Layout) -> u32 {
 
 /// The caption strip as an SVG document, `lay.width` x `height` pixels.
 fn caption_svg(caption: &Caption, lay: &crate::draw::Layout, height: u32, theme: Theme) -> String {
+    caption_part_svg(caption, lay, height, theme, true, true)
+}
+
+/// Where a caption's parts go: the column from which the right part (the name and the
+/// disc) may draw, every pixel of the left part (the move) lying before it, and the
+/// name's text size (it shrinks to the room the move's text leaves), in pixels.
+fn caption_split(caption: &Caption, lay: &crate::draw::Layout) -> (usize, f32) {
+    let k = lay.k;
+    let size = 38.0 * k;
+    let left_w = crate::text::width(&caption.text, size);
+    let right_x = lay.width as f32 - 20.0 * k;
+    let disc_w = if caption.mover.is_some() {
+        2.0 * 11.0 * k + 12.0 * k
+    } else {
+        0.0
+    };
+    let room = (right_x - lay.left - left_w - 28.0 * k - disc_w).max(0.0);
+    let name_w = crate::text::width(&caption.name, size);
+    let name_size = if name_w > room && name_w > 0.0 {
+        size * room / name_w
+    } else {
+        size
+    };
+    let split = (lay.left + left_w + 14.0 * k).ceil().max(0.0) as usize;
+    (split.min(lay.width as usize), name_size)
+}
+
+/// The caption strip as an SVG document, `lay.width` x `height` pixels, with the move
+/// (`left`) and the name and disc (`right`), or only one of them.
+fn caption_part_svg(
+    caption: &Caption,
+    lay: &crate::draw::Layout,
+    height: u32,
+    theme: Theme,
+    left: bool,
+    right: bool,
+) -> String {
     use crate::text::{self, Anchor};
     use std::fmt::Write as _;
     let pal = crate::draw::palette(theme);
@@ -385,24 +427,14 @@ fn caption_svg(caption: &Caption, lay: &crate::draw::Layout, height: u32, theme:
     );
     let left_x = lay.left;
     let right_x = w - 20.0 * k;
-    let left_w = text::width(&caption.text, size);
     let disc_r = 11.0 * k;
-    let disc_w = if caption.mover.is_some() {
-        2.0 * disc_r + 12.0 * k
-    } else {
-        0.0
-    };
     // The name shrinks to the room the move's text leaves (never the move's text).
-    let room = (right_x - left_x - left_w - 28.0 * k - disc_w).max(0.0);
-    let name_w = text::width(&caption.name, size);
-    let name_size = if name_w > room && name_w > 0.0 {
-        size * room / name_w
-    } else {
-        size
-    };
-    let d = text::path_data(&caption.text, left_x, base, size, Anchor::Start);
-    let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_text);
-    if name_size >= 6.0 * k {
+    let (_, name_size) = caption_split(caption, lay);
+    if left {
+        let d = text::path_data(&caption.text, left_x, base, size, Anchor::Start);
+        let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_text);
+    }
+    if right && name_size >= 6.0 * k {
         let d = text::path_data(&caption.name, right_x, base, name_size, Anchor::End);
         let _ = write!(s, r#"<path d="{d}" fill="{}"/>"#, pal.header_dim);
         if let Some(mover) = caption.mover {
@@ -445,29 +477,20 @@ pub fn render_caption_png(
     crate::svg_to_png(&caption_svg(caption, &lay, height, options.theme))
 }
 
-/// The caption strip rasterized: `lay.width` x `height` RGBA pixels.
-fn caption_pixels(
-    caption: &Caption,
-    lay: &crate::draw::Layout,
-    height: u32,
-    theme: Theme,
-) -> Result<Pixmap, RenderError> {
-    let mut pixmap = Pixmap::new(lay.width, height).ok_or(RenderError::Allocate {
-        width: lay.width,
-        height,
-    })?;
-    crate::rasterize_onto(&caption_svg(caption, lay, height, theme), &mut pixmap)?;
-    Ok(pixmap)
-}
-
 /// The whole game as an animated GIF ([`replay_plan`]'s frames), every frame from
 /// `options.orientation` as `options.viewer` sees the game. The first frame equals
 /// [`crate::render_png`] of the start position and the last one the board image of the
 /// final position (`game.board_view(viewer)` with the last ply highlighted), up to the
-/// fixed palette's colours at anti-aliased edges. Under the board, each frame has a
+/// fixed palette's colours at anti-aliased edges; every frame between shows its
+/// position's board image below the header. With captions on, those frames' header is
+/// one fixed strip: "White vs Black" (the names of [`ReplayOptions`]) and the variant's
+/// title, the caption telling the move (without captions each frame has its position's
+/// own header). Under the board, each frame has a
 /// caption strip ([`ReplayOptions::captions`], [`replay_captions`],
 /// [`render_caption_png`]), so the GIF is [`caption_height`] pixels taller than the
 /// board images. Frame delays are [`replay_delays`] ([`ReplayOptions::pace`]).
+/// Prerendered squares are kept between calls (per board shape, orientation, theme
+/// and width), so the first replay of a kind takes longer.
 ///
 /// # Errors
 /// [`RenderError`] when a frame cannot be drawn (see [`crate::render_png`]) or GIF
@@ -489,18 +512,21 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
     };
     let viewer = options.viewer;
     let plies = game.ply_count();
-    let board_at = |ply: usize| -> Option<BoardView> {
-        if ply == plies {
-            Some(game.board_view(viewer))
-        } else {
-            game.board_view_after(ply, viewer)
-        }
-    };
-    let geo = game.variant().geometry();
+    let variant = game.variant();
+    let geo = variant.geometry();
+    // Every position once, with its highlight.
+    let positions: Vec<Option<(BoardView, Option<LastAction>)>> = (0..=plies)
+        .map(|ply| {
+            let board = if ply == plies {
+                Some(game.board_view(viewer))
+            } else {
+                game.board_view_after(ply, viewer)
+            };
+            board.map(|b| (b, LastAction::from_game(game, ply)))
+        })
+        .collect();
     let palette = palette_for(geo.files, geo.goals, options.theme, options.size)?;
-    let mut out = Vec::new();
     let mut lookup = palette.lookup();
-    let mut indices = Vec::new();
     let layout = crate::draw::Layout::new(geo, options.orientation, options.size);
     let strip = if options.captions {
         caption_height_for(&layout)
@@ -508,47 +534,273 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
         0
     };
     let (w, h) = (layout.width, layout.height + strip);
-    // Frames are the board image with the caption strip under it: RGBA, w x h.
-    let frame_len = w as usize * h as usize * 4;
+    let (wu, board_h) = (w as usize, layout.height as usize);
+    let header_h = (layout.header as usize).min(board_h);
+    let side = layout.sq as usize;
+    // The squares of the board and where they are drawn.
+    let squares: Vec<(Square, usize, usize)> = geo
+        .squares()
+        .map(|sq| {
+            let (x, y) = layout.origin(sq);
+            (sq, x as usize, y as usize)
+        })
+        .collect();
+    let keys_of = |board: &BoardView, last: Option<&LastAction>| -> Vec<crate::tiles::TileKey> {
+        squares
+            .iter()
+            .map(|&(sq, _, _)| crate::tiles::key_of(board, last, sq))
+            .collect()
+    };
+    // The empty board, and every square the replay shows, prerendered.
+    let start_board = positions
+        .iter()
+        .flatten()
+        .next()
+        .map(|(b, _)| b.clone())
+        .ok_or_else(|| RenderError::Gif("the game has no position".to_string()))?;
+    let base = crate::sprites::board_layer(
+        (
+            geo.files,
+            geo.goals,
+            options.orientation as u8,
+            options.theme as u8,
+            w,
+        ),
+        w,
+        layout.height,
+        || {
+            let scene = crate::draw::scene(&start_board, None, &render);
+            scene.layer(&scene.board)
+        },
+    )?;
+    let mut all_keys = BTreeSet::new();
+    for (board, last) in positions.iter().flatten() {
+        all_keys.extend(keys_of(board, last.as_ref()));
+    }
+    let (base_idx, tiles) = crate::tiles::tiles(variant, &render, &base, &all_keys, &mut lookup)?;
+
+    // The header between the first and the last frame: both names and the variant
+    // (the caption strip tells the move); without captions, each position's own.
+    let fixed_header = options.captions.then(|| {
+        crate::draw::header_strip_svg(
+            &layout,
+            options.theme,
+            &format!(
+                "{} vs {}",
+                name_of(options, Color::White),
+                name_of(options, Color::Black)
+            ),
+            variant.title(),
+        )
+    });
+
+    let mut out = Vec::new();
+    let mut indices = Vec::new();
+    let mut lzw = crate::lzw::Lzw::new();
+    let mut codes = Vec::new();
+    let frame_len = wu * h as usize;
     let mut previous: Vec<u8> = Vec::new();
     let mut current: Vec<u8> = vec![0; frame_len];
+    current[..base_idx.len().min(frame_len)]
+        .copy_from_slice(&base_idx[..base_idx.len().min(frame_len)]);
+    // What each square of `current` shows (`None`: unknown, repaint it).
+    let mut painted: Vec<Option<crate::tiles::TileKey>> = vec![None; squares.len()];
+    // The rows of `current` written since the last frame (the only ones to compare).
+    let mut dirty = vec![false; h as usize];
+    let touch = |dirty: &mut Vec<bool>, y: usize, rows: usize| {
+        let n = dirty.len();
+        dirty[y.min(n)..(y + rows).min(n)].fill(true);
+    };
+    // A rectangle of `current` drawn over the tiles, to restore from the empty board.
+    let mut restore: Option<Rect> = None;
+    let mut header_shown: Option<String> = None;
+    let mut caption_shown: Option<Caption> = None;
+    // Captions' right parts in palette indices, by name, mover and name size.
+    let mut right_parts: BTreeMap<(String, Option<Color>, u32), Vec<u8>> = BTreeMap::new();
     let mut board_canvas: Option<Pixmap> = None;
-    let mut strip_cache: Option<(Caption, Pixmap)> = None;
     let mut encoder = gif::Encoder::new(&mut out, to_u16(w)?, to_u16(h)?, &palette.rgb)
         .map_err(|e| RenderError::Gif(e.to_string()))?;
     encoder
         .set_repeat(gif::Repeat::Infinite)
         .map_err(|e| RenderError::Gif(e.to_string()))?;
+    let final_frame = plan.len() - 1;
     for (n, frame) in plan.iter().enumerate() {
         let (ply, opacity) = match *frame {
             ReplayFrame::Start => (0, crate::draw::GHOST_OPACITY),
             ReplayFrame::Blast { ply, opacity } => (ply, opacity),
             ReplayFrame::Ply { ply } => (ply, crate::draw::GHOST_OPACITY),
         };
-        let Some(board) = board_at(ply) else { continue };
-        let last = LastAction::from_game(game, ply);
-        let pixmap =
-            crate::render_onto(&mut board_canvas, &board, last.as_ref(), &render, opacity)?;
-        let board_bytes = pixmap.data();
-        let split = board_bytes.len().min(frame_len);
-        current[..split].copy_from_slice(&board_bytes[..split]);
-        if let Some(caption) = captions.get(n) {
-            let fresh = !strip_cache.as_ref().is_some_and(|(c, _)| c == caption);
-            if fresh {
-                let px = caption_pixels(caption, &layout, strip, options.theme)?;
-                strip_cache = Some((caption.clone(), px));
+        let Some(Some((board, last))) = positions.get(ply) else {
+            continue;
+        };
+        let last = last.as_ref();
+        if let Some(r) = restore.take() {
+            copy_rect(&base_idx, &mut current, wu, r);
+            touch(&mut dirty, r.y, r.h);
+            for (i, &(_, x, y)) in squares.iter().enumerate() {
+                if r.meets(x, y, side) {
+                    painted[i] = None;
+                }
             }
-            if let Some((_, px)) = &strip_cache {
-                let len = px.data().len().min(frame_len - split);
-                current[split..split + len].copy_from_slice(&px.data()[..len]);
+        }
+        let keys = keys_of(board, last);
+        // The marks drawn over the squares, and where.
+        let overlay =
+            last.and_then(|l| overlay_rect(l, &layout, w, header_h, board_h).map(|r| (l, r)));
+        let whole = last.is_some_and(|l| {
+            l.squares.detonation.is_some_and(|s| geo.contains(s))
+                || !crate::draw::bomberman_waves(board, l).is_empty()
+        }) || overlay.is_some_and(|(_, r)| {
+            squares
+                .iter()
+                .zip(&keys)
+                .any(|(&(_, x, y), k)| r.meets(x, y, side) && k.has_badges())
+        });
+        if whole {
+            // The board image itself, below the header.
+            let pixmap = crate::render_onto(&mut board_canvas, board, last, &render, opacity)?;
+            map_into(
+                &mut lookup,
+                pixmap.data(),
+                wu,
+                &mut current,
+                wu,
+                Rect::new(0, header_h, wu, board_h - header_h),
+                (0, 0),
+            );
+            touch(&mut dirty, header_h, board_h - header_h);
+            painted.iter_mut().for_each(|p| *p = None);
+            restore = Some(Rect::new(0, header_h, wu, board_h - header_h));
+        } else {
+            for (i, (&(_, x, y), key)) in squares.iter().zip(&keys).enumerate() {
+                if painted[i].as_ref() == Some(key) {
+                    continue;
+                }
+                if let Some(tile) = tiles.get(key) {
+                    paste(&tile.idx, side, &mut current, wu, x, y);
+                    touch(&mut dirty, y, side);
+                }
+                painted[i] = Some(key.clone());
             }
+            if let Some((l, r)) = overlay
+                && let Some(svg) = crate::draw::removals_svg(board, l, &render, opacity)
+            {
+                let mut px = Pixmap::new(r.w as u32, r.h as u32).ok_or(RenderError::Allocate {
+                    width: r.w as u32,
+                    height: r.h as u32,
+                })?;
+                // The empty board, then the squares, then the marks.
+                let data = px.data_mut();
+                for row in 0..r.h {
+                    let src = ((r.y + row) * wu + r.x) * 4;
+                    data[row * r.w * 4..(row + 1) * r.w * 4]
+                        .copy_from_slice(&base.data()[src..src + r.w * 4]);
+                }
+                for (&(_, x, y), key) in squares.iter().zip(&keys) {
+                    if r.meets(x, y, side)
+                        && let Some(tile) = tiles.get(key)
+                    {
+                        paste_clipped(&tile.rgba, side, data, r, x, y);
+                    }
+                }
+                rasterize_at(&svg, &mut px, r.x, r.y)?;
+                map_into(&mut lookup, px.data(), r.w, &mut current, wu, r, (r.x, r.y));
+                touch(&mut dirty, r.y, r.h);
+                for (i, &(_, x, y)) in squares.iter().enumerate() {
+                    if r.meets(x, y, side) {
+                        painted[i] = None;
+                    }
+                }
+                restore = Some(r);
+            }
+        }
+        // The first and the last frame are the board images: their own headers.
+        let header = match &fixed_header {
+            Some(svg) if n != 0 && n != final_frame => svg.clone(),
+            _ => crate::draw::header_svg(board, &layout, options.theme),
+        };
+        if header_shown.as_ref() != Some(&header) {
+            let mut px = Pixmap::new(w, header_h as u32).ok_or(RenderError::Allocate {
+                width: w,
+                height: header_h as u32,
+            })?;
+            crate::rasterize_onto(&header, &mut px)?;
+            map_into(
+                &mut lookup,
+                px.data(),
+                wu,
+                &mut current,
+                wu,
+                Rect::new(0, 0, wu, header_h),
+                (0, 0),
+            );
+            touch(&mut dirty, 0, header_h);
+            header_shown = Some(header);
+        }
+        if let Some(caption) = captions.get(n)
+            && caption_shown.as_ref() != Some(caption)
+        {
+            // The name and disc part is drawn once per name, mover and size; the move's
+            // part for each ply, only as wide as it is.
+            let (split, name_size) = caption_split(caption, &layout);
+            let rows = (h as usize - board_h).min(strip as usize);
+            let key = (caption.name.clone(), caption.mover, name_size.to_bits());
+            if !right_parts.contains_key(&key) {
+                let mut px = Pixmap::new(w, strip).ok_or(RenderError::Allocate {
+                    width: w,
+                    height: strip,
+                })?;
+                crate::rasterize_onto(
+                    &caption_part_svg(caption, &layout, strip, options.theme, false, true),
+                    &mut px,
+                )?;
+                let mut idx = vec![0u8; wu * rows];
+                map_into(
+                    &mut lookup,
+                    px.data(),
+                    wu,
+                    &mut idx,
+                    wu,
+                    Rect::new(0, 0, wu, rows),
+                    (0, 0),
+                );
+                right_parts.insert(key.clone(), idx);
+            }
+            if let Some(idx) = right_parts.get(&key) {
+                for y in 0..rows {
+                    let d = (board_h + y) * wu;
+                    current[d + split..d + wu].copy_from_slice(&idx[y * wu + split..(y + 1) * wu]);
+                }
+            }
+            if split > 0 {
+                let mut px = Pixmap::new(split as u32, strip).ok_or(RenderError::Allocate {
+                    width: split as u32,
+                    height: strip,
+                })?;
+                crate::rasterize_onto(
+                    &caption_part_svg(caption, &layout, strip, options.theme, true, false),
+                    &mut px,
+                )?;
+                map_into(
+                    &mut lookup,
+                    px.data(),
+                    split,
+                    &mut current,
+                    wu,
+                    Rect::new(0, board_h, split, rows),
+                    (0, board_h),
+                );
+            }
+            touch(&mut dirty, board_h, rows);
+            caption_shown = Some(caption.clone());
         }
         let delay = delays.get(n).copied().unwrap_or(options.ply_delay_cs);
         let mut bands = if previous.is_empty() {
-            vec![(0, 0, w as usize, h as usize)]
+            vec![(0, 0, wu, h as usize)]
         } else {
-            changed_bands(&previous, &current, w as usize, h as usize)
+            changed_bands(&previous, &current, wu, h as usize, &dirty)
         };
+        dirty.fill(false);
         // Nothing changed: a 1x1 transparent frame keeps the frame and its delay.
         if bands.is_empty() {
             bands = vec![(0, 0, 1, 1)];
@@ -566,25 +818,21 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
                 .fold((0, 0), |a, b| (a.0.max(b.0 + b.2), a.1.max(b.1 + b.3)));
             bands = vec![(x0, y0, x1 - x0, y1 - y0)];
         }
-        let prev = (!previous.is_empty()).then_some(previous.as_slice());
         let count = bands.len();
         for (b, &(x0, y0, rw, rh)) in bands.iter().enumerate() {
             indices.clear();
             for y in y0..y0 + rh {
-                let row = (y * w as usize + x0) * 4..(y * w as usize + x0 + rw) * 4;
+                let row = y * wu + x0..y * wu + x0 + rw;
                 let cur = &current[row.clone()];
-                match prev {
-                    Some(prev) => {
-                        let old = &prev[row];
-                        for (c, o) in cur.chunks_exact(4).zip(old.chunks_exact(4)) {
-                            indices.push(if c == o { TRANSPARENT } else { lookup.index(c) });
-                        }
-                    }
-                    None => {
-                        for c in cur.chunks_exact(4) {
-                            indices.push(lookup.index(c));
-                        }
-                    }
+                if previous.is_empty() {
+                    indices.extend_from_slice(cur);
+                } else {
+                    let old = &previous[row];
+                    indices.extend(
+                        cur.iter()
+                            .zip(old)
+                            .map(|(&c, &o)| if c == o { TRANSPARENT } else { c }),
+                    );
                 }
             }
             // Every band but the last shows for SUBFRAME_DELAY_CS; the last carries
@@ -595,6 +843,8 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
             } else {
                 delay.saturating_sub(spent).max(SUBFRAME_DELAY_CS + 1)
             };
+            codes.clear();
+            lzw.encode(&indices, &mut codes);
             let gif_frame = gif::Frame {
                 left: to_u16(x0 as u32)?,
                 top: to_u16(y0 as u32)?,
@@ -603,18 +853,20 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
                 delay: band_delay,
                 dispose: gif::DisposalMethod::Keep,
                 transparent: (n > 0).then_some(TRANSPARENT),
-                buffer: Cow::Borrowed(&indices),
+                buffer: Cow::Borrowed(&codes),
                 ..gif::Frame::default()
             };
             encoder
-                .write_frame(&gif_frame)
+                .write_lzw_pre_encoded_frame(&gif_frame)
                 .map_err(|e| RenderError::Gif(e.to_string()))?;
         }
         // The frame just drawn becomes the one to compare with.
         if previous.is_empty() {
             previous = current.clone();
         } else {
-            std::mem::swap(&mut previous, &mut current);
+            for &(x0, y0, rw, rh) in &bands {
+                copy_rect(&current, &mut previous, wu, Rect::new(x0, y0, rw, rh));
+            }
         }
     }
     // Writes the trailer.
@@ -622,6 +874,147 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
         .into_inner()
         .map_err(|e| RenderError::Gif(e.to_string()))?;
     Ok(out)
+}
+
+/// A rectangle of pixels: left, top, width, height.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+struct Rect {
+    x: usize,
+    y: usize,
+    w: usize,
+    h: usize,
+}
+
+impl Rect {
+    fn new(x: usize, y: usize, w: usize, h: usize) -> Rect {
+        Rect { x, y, w, h }
+    }
+
+    /// Whether the square of `side` pixels at (`x`, `y`) overlaps it.
+    fn meets(self, x: usize, y: usize, side: usize) -> bool {
+        x < self.x + self.w && self.x < x + side && y < self.y + self.h && self.y < y + side
+    }
+}
+
+/// Where the last action's removal marks, jump path and pushes are drawn: the squares
+/// they mark, and one square round them when pieces were pushed (the pushed-off marker
+/// sits on a square's edge), within the picture below the header. `None` when there
+/// are none.
+fn overlay_rect(
+    last: &LastAction,
+    lay: &crate::draw::Layout,
+    width: u32,
+    top: usize,
+    bottom: usize,
+) -> Option<Rect> {
+    let geo = lay.geometry();
+    let mut marked: Vec<Square> = last.removals.iter().map(|r| r.square).collect();
+    marked.extend(&last.removed);
+    if !last.jump_path.is_empty() {
+        marked.extend(last.squares.from);
+        marked.extend(&last.jump_path);
+    }
+    let pushed =
+        !last.pushes.is_empty() || last.removals.iter().any(|r| r.cause == Cause::PushedOff);
+    for p in &last.pushes {
+        marked.push(p.from);
+        marked.extend(p.to);
+    }
+    let side = lay.sq as usize;
+    let mut r: Option<(usize, usize, usize, usize)> = None;
+    for sq in marked.into_iter().filter(|&s| geo.contains(s)) {
+        let (x, y) = lay.origin(sq);
+        let (x, y) = (x as usize, y as usize);
+        r = Some(match r {
+            None => (x, y, x + side, y + side),
+            Some((a, b, c, d)) => (a.min(x), b.min(y), c.max(x + side), d.max(y + side)),
+        });
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = r?;
+    if pushed {
+        x0 = x0.saturating_sub(side);
+        y0 = y0.saturating_sub(side);
+        x1 += side;
+        y1 += side;
+    }
+    let (x1, y0, y1) = (x1.min(width as usize), y0.max(top), y1.min(bottom));
+    (x1 > x0 && y1 > y0).then(|| Rect::new(x0, y0, x1 - x0, y1 - y0))
+}
+
+/// Copies rectangle `r` of `src` into `dst`, both `stride` pixels wide, one byte each.
+fn copy_rect(src: &[u8], dst: &mut [u8], stride: usize, r: Rect) {
+    for y in r.y..r.y + r.h {
+        let a = y * stride + r.x;
+        dst[a..a + r.w].copy_from_slice(&src[a..a + r.w]);
+    }
+}
+
+/// Pastes a `side` x `side` tile of palette indices at (`x`, `y`) of `dst`.
+fn paste(tile: &[u8], side: usize, dst: &mut [u8], stride: usize, x: usize, y: usize) {
+    for (row, line) in tile.chunks_exact(side).enumerate() {
+        let a = (y + row) * stride + x;
+        if let Some(d) = dst.get_mut(a..a + side) {
+            d.copy_from_slice(line);
+        }
+    }
+}
+
+/// Pastes a `side` x `side` RGBA tile whose top-left is at (`x`, `y`) of the picture into
+/// `dst`, the RGBA pixels of rectangle `r` of the picture, clipped to it.
+fn paste_clipped(tile: &[u8], side: usize, dst: &mut [u8], r: Rect, x: usize, y: usize) {
+    let (x0, x1) = (x.max(r.x), (x + side).min(r.x + r.w));
+    let (y0, y1) = (y.max(r.y), (y + side).min(r.y + r.h));
+    if x1 <= x0 || y1 <= y0 {
+        return;
+    }
+    for py in y0..y1 {
+        let s = ((py - y) * side + (x0 - x)) * 4;
+        let d = ((py - r.y) * r.w + (x0 - r.x)) * 4;
+        let n = (x1 - x0) * 4;
+        dst[d..d + n].copy_from_slice(&tile[s..s + n]);
+    }
+}
+
+/// Maps RGBA pixels to palette indices: `src` (`src_w` pixels wide, its top-left at
+/// `origin` of the picture) into rectangle `r` of `dst` (`stride` pixels wide).
+fn map_into(
+    lookup: &mut Lookup<'_>,
+    src: &[u8],
+    src_w: usize,
+    dst: &mut [u8],
+    stride: usize,
+    r: Rect,
+    origin: (usize, usize),
+) {
+    // Runs of one colour (most of a picture) are looked up once.
+    let mut last = (u32::MAX, 0u8);
+    for y in r.y..r.y + r.h {
+        let s = ((y - origin.1) * src_w + (r.x - origin.0)) * 4;
+        let d = y * stride + r.x;
+        for (o, px) in dst[d..d + r.w]
+            .iter_mut()
+            .zip(src[s..s + r.w * 4].chunks_exact(4))
+        {
+            let v = u32::from_ne_bytes([px[0], px[1], px[2], px[3]]);
+            if v != last.0 {
+                last = (v, lookup.index(px));
+            }
+            *o = last.1;
+        }
+    }
+}
+
+/// Draws the SVG document `svg` (of the whole picture) onto `pixmap`, which holds the
+/// picture's pixels from (`x`, `y`).
+fn rasterize_at(svg: &str, pixmap: &mut Pixmap, x: usize, y: usize) -> Result<(), RenderError> {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
+        .map_err(|e| RenderError::Svg(e.to_string()))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_translate(-(x as f32), -(y as f32)),
+        &mut pixmap.as_mut(),
+    );
+    Ok(())
 }
 
 /// The delay of the leading parts of a frame that changed in separate bands (the header
@@ -633,17 +1026,25 @@ pub const SUBFRAME_DELAY_CS: u16 = 2;
 /// Rows of unchanged pixels that split a frame's changed area into separate bands.
 const BAND_GAP: usize = 6;
 
-/// The changed areas between two RGBA buffers of `w` x `h` pixels, as rectangles
+/// The changed areas between two buffers of palette indices, `w` x `h` pixels, as rectangles
 /// `(x, y, width, height)` top to bottom: runs of changed rows (joined across gaps of
 /// fewer than [`BAND_GAP`] unchanged rows), each cut to its changed columns. Empty when
 /// the buffers are equal. Encoding only these keeps the LZW input small (the header
-/// strip and the board usually change far apart).
-fn changed_bands(a: &[u8], b: &[u8], w: usize, h: usize) -> Vec<(usize, usize, usize, usize)> {
-    let row = w * 4;
+/// strip and the board usually change far apart). Only rows marked in `dirty` (one
+/// flag a row) are compared; the others are taken as equal.
+fn changed_bands(
+    a: &[u8],
+    b: &[u8],
+    w: usize,
+    h: usize,
+    dirty: &[bool],
+) -> Vec<(usize, usize, usize, usize)> {
+    let row = w;
+    let same = |y: usize| !dirty[y] || a[y * row..(y + 1) * row] == b[y * row..(y + 1) * row];
     let mut bands = Vec::new();
     let mut y = 0;
     while y < h {
-        if a[y * row..(y + 1) * row] == b[y * row..(y + 1) * row] {
+        if same(y) {
             y += 1;
             continue;
         }
@@ -652,7 +1053,7 @@ fn changed_bands(a: &[u8], b: &[u8], w: usize, h: usize) -> Vec<(usize, usize, u
         let mut gap = 0;
         y += 1;
         while y < h && gap < BAND_GAP {
-            if a[y * row..(y + 1) * row] == b[y * row..(y + 1) * row] {
+            if same(y) {
                 gap += 1;
             } else {
                 gap = 0;
@@ -678,28 +1079,51 @@ fn to_u16(v: u32) -> Result<u16, RenderError> {
 }
 
 /// The smallest rectangle `(x, y, width, height)` holding every pixel that differs
-/// between two RGBA buffers of `w` x `h` pixels, or `None` when they are equal.
+/// between two buffers of palette indices, `w` x `h` pixels, or `None` when they are equal.
 fn changed_rect(a: &[u8], b: &[u8], w: usize, h: usize) -> Option<(usize, usize, usize, usize)> {
-    let row = w * 4;
+    let row = w;
     let differs = |y: usize| a[y * row..(y + 1) * row] != b[y * row..(y + 1) * row];
     let top = (0..h).find(|&y| differs(y))?;
     let bottom = (top..h).rev().find(|&y| differs(y)).unwrap_or(top);
-    let (mut left, mut right) = (w, 0);
+    // Columns [left, end) hold every difference found so far: each row is searched
+    // only outside them.
+    let (mut left, mut end) = (w, 0);
     for y in top..=bottom {
         let (ra, rb) = (&a[y * row..(y + 1) * row], &b[y * row..(y + 1) * row]);
-        if ra == rb {
-            continue;
+        if let Some(f) = first_diff(&ra[..left], &rb[..left]) {
+            left = f;
         }
-        let first = (0..w).find(|&x| ra[x * 4..x * 4 + 4] != rb[x * 4..x * 4 + 4]);
-        let last = (0..w)
-            .rev()
-            .find(|&x| ra[x * 4..x * 4 + 4] != rb[x * 4..x * 4 + 4]);
-        if let (Some(f), Some(l)) = (first, last) {
-            left = left.min(f);
-            right = right.max(l);
+        let from = end.max(left);
+        if let Some(l) = last_diff(&ra[from..], &rb[from..]) {
+            end = from + l + 1;
         }
     }
-    Some((left, top, right + 1 - left, bottom + 1 - top))
+    (end > left).then(|| (left, top, end - left, bottom + 1 - top))
+}
+
+/// The first position where `a` and `b` (of one length) differ, compared 8 bytes at a time.
+fn first_diff(a: &[u8], b: &[u8]) -> Option<usize> {
+    let whole = a.len() / 8 * 8;
+    let skip = a[..whole]
+        .chunks_exact(8)
+        .zip(b[..whole].chunks_exact(8))
+        .position(|(p, q)| p != q)
+        .map_or(whole, |i| i * 8);
+    (skip..a.len()).find(|&i| a[i] != b[i])
+}
+
+/// The last position where `a` and `b` (of one length) differ, compared 8 bytes at a time.
+fn last_diff(a: &[u8], b: &[u8]) -> Option<usize> {
+    let n = a.len();
+    let tail = n % 8;
+    if let Some(i) = (n - tail..n).rev().find(|&i| a[i] != b[i]) {
+        return Some(i);
+    }
+    let chunk = a[..n - tail]
+        .chunks_exact(8)
+        .zip(b[..n - tail].chunks_exact(8))
+        .rposition(|(p, q)| p != q)?;
+    (chunk * 8..chunk * 8 + 8).rev().find(|&i| a[i] != b[i])
 }
 
 /// A fixed palette: 255 colours (index 255 is transparent) and the RGB table of 768 bytes.
@@ -725,14 +1149,14 @@ impl Palette {
 }
 
 /// Pixel to palette index, with a cache of every colour seen (nearest palette entry).
-struct Lookup<'a> {
+pub(crate) struct Lookup<'a> {
     palette: &'a Palette,
     map: ColourMap,
     last: Option<([u8; 4], u8)>,
 }
 
 impl Lookup<'_> {
-    fn index(&mut self, px: &[u8]) -> u8 {
+    pub(crate) fn index(&mut self, px: &[u8]) -> u8 {
         let p = [px[0], px[1], px[2], px[3]];
         if let Some((c, i)) = self.last
             && c == p
@@ -753,20 +1177,31 @@ impl Lookup<'_> {
     }
 }
 
-/// The index of the palette colour nearest to `key` (weighted RGB distance).
+/// The index of the palette colour nearest to `key` ([`distance`]).
 fn nearest(keys: &[u32], key: u32) -> u8 {
-    let rgb = |k: u32| [(k >> 16) as i32, (k >> 8 & 0xff) as i32, (k & 0xff) as i32];
-    let c = rgb(key);
-    let mut best = (i32::MAX, 0u8);
+    let mut best = (i64::MAX, 0u8);
     for (i, &k) in keys.iter().enumerate() {
-        let q = rgb(k);
-        let d = (c[0] - q[0]).pow(2) * 3 + (c[1] - q[1]).pow(2) * 4 + (c[2] - q[2]).pow(2) * 2;
+        let d = distance(key, k);
         if d < best.0 {
             best = (d, i as u8);
         }
     }
     best.1
 }
+
+/// Weighted squared RGB distance between two 24-bit colours.
+fn distance(a: u32, b: u32) -> i64 {
+    let rgb = |k: u32| [(k >> 16) as i64, (k >> 8 & 0xff) as i64, (k & 0xff) as i64];
+    let (c, q) = (rgb(a), rgb(b));
+    (c[0] - q[0]).pow(2) * 3 + (c[1] - q[1]).pow(2) * 4 + (c[2] - q[2]).pow(2) * 2
+}
+
+/// The colours [`palette_for`] picks its far colours from: the most frequent after the
+/// common ones.
+const FAR_CANDIDATES: usize = 3000;
+
+/// Palette entries chosen for being far from the common colours ([`palette_for`]).
+const FAR_COLOURS: usize = 96;
 
 /// Key of a cached palette: files, goals, theme, width.
 type PaletteKey = (u8, bool, u8, u32);
@@ -803,15 +1238,59 @@ fn palette_for(
     for (board, last) in palette_sheets(variant) {
         for opacity in [1.0, crate::draw::GHOST_OPACITY] {
             let pixmap = crate::render_onto(&mut canvas, &board, Some(&last), &options, opacity)?;
+            // Runs of one colour are counted at once.
+            let mut run = (u32::MAX, 0u32);
             for px in pixmap.data().chunks_exact(4) {
                 let k = u32::from(px[0]) << 16 | u32::from(px[1]) << 8 | u32::from(px[2]);
-                *counts.entry(k) += 1;
+                if k == run.0 {
+                    run.1 += 1;
+                } else {
+                    if run.1 > 0 {
+                        *counts.entry(run.0) += run.1;
+                    }
+                    run = (k, 1);
+                }
+            }
+            if run.1 > 0 {
+                *counts.entry(run.0) += run.1;
             }
         }
     }
     let mut by_freq: Vec<(u32, u32)> = counts.iter().collect();
     by_freq.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let keys: Vec<u32> = by_freq.iter().take(255).map(|&(k, _)| k).collect();
+    // The most frequent colours, then the ones farthest from those (weighted by how
+    // often they occur), so that rare marks (a check's red gradient, a blast on a small
+    // board) keep colours of their own.
+    let common = 255 - FAR_COLOURS;
+    let mut keys: Vec<u32> = by_freq.iter().take(common).map(|&(k, _)| k).collect();
+    // Among the next most frequent colours only (single stray pixels matter little, and
+    // the search stays a few milliseconds).
+    let rest = by_freq
+        .get(common..by_freq.len().min(common + FAR_CANDIDATES))
+        .unwrap_or(&[]);
+    let mut far: Vec<i64> = rest
+        .iter()
+        .map(|&(k, _)| {
+            keys.iter()
+                .map(|&q| distance(k, q))
+                .min()
+                .unwrap_or(i64::MAX)
+        })
+        .collect();
+    for _ in 0..FAR_COLOURS {
+        let best = far
+            .iter()
+            .zip(rest)
+            .enumerate()
+            .filter(|(_, (d, _))| **d > 0)
+            .max_by_key(|(i, (d, (_, count)))| (**d * i64::from((*count).min(64)), usize::MAX - i));
+        let Some((i, _)) = best else { break };
+        let k = rest[i].0;
+        keys.push(k);
+        for (d, &(q, _)) in far.iter_mut().zip(rest) {
+            *d = (*d).min(distance(k, q));
+        }
+    }
     let mut rgb = Vec::with_capacity(768);
     for &k in &keys {
         rgb.extend_from_slice(&[(k >> 16) as u8, (k >> 8) as u8, k as u8]);
@@ -917,27 +1396,45 @@ mod tests {
     #[test]
     fn changed_rect_bounds_every_difference() {
         let (w, h) = (5, 4);
-        let a = vec![0u8; w * h * 4];
+        let a = vec![0u8; w * h];
         assert_eq!(changed_rect(&a, &a, w, h), None);
         let mut b = a.clone();
-        b[(w + 1) * 4] = 9; // (1, 1)
-        b[(2 * w + 3) * 4 + 2] = 9; // (3, 2)
+        b[w + 1] = 9; // (1, 1)
+        b[2 * w + 3] = 9; // (3, 2)
         assert_eq!(changed_rect(&a, &b, w, h), Some((1, 1, 3, 2)));
+    }
+
+    #[test]
+    fn first_and_last_differences() {
+        let a = vec![0u8; 21];
+        let mut b = a.clone();
+        assert_eq!((first_diff(&a, &b), last_diff(&a, &b)), (None, None));
+        for (i, j) in [(0, 0), (3, 17), (8, 15), (16, 20), (20, 20), (7, 8)] {
+            b.fill(0);
+            b[i] = 1;
+            b[j] = 1;
+            assert_eq!((first_diff(&a, &b), last_diff(&a, &b)), (Some(i), Some(j)));
+        }
     }
 
     #[test]
     fn changed_bands_split_far_apart_changes() {
         let (w, h) = (4, 20);
-        let a = vec![0u8; w * h * 4];
-        assert!(changed_bands(&a, &a, w, h).is_empty());
+        let a = vec![0u8; w * h];
+        let all = vec![true; h];
+        assert!(changed_bands(&a, &a, w, h, &all).is_empty());
         let mut b = a.clone();
-        b[(w + 1) * 4] = 9; // (1, 1)
-        b[(3 * w + 2) * 4] = 9; // (2, 3): within the gap, same band
-        b[(15 * w + 3) * 4] = 9; // (3, 15): a band of its own
+        b[w + 1] = 9; // (1, 1)
+        b[3 * w + 2] = 9; // (2, 3): within the gap, same band
+        b[15 * w + 3] = 9; // (3, 15): a band of its own
         assert_eq!(
-            changed_bands(&a, &b, w, h),
+            changed_bands(&a, &b, w, h, &all),
             vec![(1, 1, 2, 3), (3, 15, 1, 1)]
         );
+        // Rows not marked dirty are not compared.
+        let mut some = all.clone();
+        some[15] = false;
+        assert_eq!(changed_bands(&a, &b, w, h, &some), vec![(1, 1, 2, 3)]);
     }
 
     #[test]

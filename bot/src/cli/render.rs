@@ -1,7 +1,12 @@
-//! `kaboom render`: draw a position as one viewer sees it, to a PNG or SVG file.
+//! `kaboom render`: draw a position as one viewer sees it, to a PNG or SVG file, or the
+//! whole game as the replay GIF the bot posts.
 //!
 //! `kaboom render --variant V [--fen F] [--carriers ...] [--moves "MOVETEXT"]
-//! [--as white|black|spectator|full] [--size PX] -o FILE.png|FILE.svg`
+//! [--as white|black|spectator|full] [--size PX] -o FILE.png|FILE.svg|FILE.gif`
+//!
+//! A `.gif` is [`kaboom_renderer::render_replay_gif`] of the movetext: one frame per ply
+//! (and the blast frames), captioned, at the normal pace, a player's own side at the
+//! bottom and White's otherwise.
 //!
 //! The set-up flags and `--as` are those of `kaboom replay` ([`crate::cli::analysis`]); the
 //! default view is the spectator's (docs/ARCHITECTURE.md, "The CLI"). Orientation: a player
@@ -9,7 +14,10 @@
 
 use std::path::{Path, PathBuf};
 
-use kaboom_renderer::{LastAction, Orientation, RenderOptions, render_png, render_svg};
+use kaboom_renderer::{
+    LastAction, Orientation, RenderOptions, ReplayOptions, render_png, render_replay_gif,
+    render_svg,
+};
 use kaboom_rules::{AnyGame, Color, Viewer};
 
 use crate::cli::analysis::{CliError, Setup, play_movetext};
@@ -21,10 +29,12 @@ pub enum Format {
     Png,
     /// `.svg`: SVG text.
     Svg,
+    /// `.gif`: the replay GIF of the whole game.
+    Gif,
 }
 
 impl Format {
-    /// The format for `path`'s extension (case-insensitive `png` or `svg`).
+    /// The format for `path`'s extension (case-insensitive `png`, `svg` or `gif`).
     ///
     /// # Errors
     /// [`CliError`] for any other extension, saying which ones work.
@@ -37,8 +47,9 @@ impl Format {
         {
             Some("png") => Ok(Format::Png),
             Some("svg") => Ok(Format::Svg),
+            Some("gif") => Ok(Format::Gif),
             _ => Err(CliError(format!(
-                "cannot tell the picture format of '{}': the output file must end in .png or .svg",
+                "cannot tell the picture format of '{}': the output file must end in .png, .svg or .gif",
                 path.display()
             ))),
         }
@@ -56,7 +67,7 @@ pub struct RenderRequest {
     pub viewer: Viewer,
     /// Width of the picture in pixels (64 to 4096).
     pub size: u32,
-    /// The file to write; its extension picks PNG or SVG.
+    /// The file to write; its extension picks PNG, SVG or the replay GIF.
     pub output: PathBuf,
 }
 
@@ -74,7 +85,9 @@ pub fn orientation_for(viewer: Viewer, turn: Color) -> Orientation {
     }
 }
 
-/// The picture of `game` as `viewer` sees it, with its last ply highlighted.
+/// The picture of `game` as `viewer` sees it, with its last ply highlighted; for
+/// [`Format::Gif`] the replay of the whole game, a player's own side at the bottom
+/// (White's for a spectator or the full view).
 ///
 /// # Errors
 /// [`CliError`] when rasterizing fails (an internal error of the renderer).
@@ -95,6 +108,15 @@ pub fn picture(
         Format::Svg => Ok(render_svg(&board, last.as_ref(), &options).into_bytes()),
         Format::Png => render_png(&board, last.as_ref(), &options)
             .map_err(|e| CliError(format!("rendering failed: {e}"))),
+        Format::Gif => {
+            let replay = ReplayOptions {
+                size,
+                orientation: orientation_for(viewer, Color::White),
+                viewer,
+                ..ReplayOptions::default()
+            };
+            render_replay_gif(game, &replay).map_err(|e| CliError(format!("rendering failed: {e}")))
+        }
     }
 }
 
@@ -145,8 +167,9 @@ mod tests {
     fn format_follows_the_extension() {
         assert_eq!(Format::from_path(Path::new("a.PNG")).unwrap(), Format::Png);
         assert_eq!(Format::from_path(Path::new("b.svg")).unwrap(), Format::Svg);
+        assert_eq!(Format::from_path(Path::new("d.Gif")).unwrap(), Format::Gif);
         let err = Format::from_path(Path::new("c.jpg")).unwrap_err();
-        assert!(err.0.contains(".png or .svg"), "{err}");
+        assert!(err.0.contains(".png, .svg or .gif"), "{err}");
     }
 
     #[test]
@@ -184,12 +207,39 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A `.gif` is the renderer's replay of the movetext, byte for byte: one frame per
+    /// position (the start and three plies, no explosion).
+    #[test]
+    fn writes_the_replay_gif_of_the_moves() {
+        let dir = std::env::temp_dir().join(format!("kaboom-render-gif-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let gif = dir.join("game.gif");
+        let mut r = request(gif.clone(), Viewer::Spectator);
+        r.moves = Some("1. e4 e5 2. Nf3".to_string());
+        render(&r).unwrap();
+        let bytes = std::fs::read(&gif).unwrap();
+        let mut game = r.setup.game().unwrap();
+        play_movetext(&mut game, "1. e4 e5 2. Nf3", |_| {}).unwrap();
+        let expected = render_replay_gif(
+            &game,
+            &ReplayOptions {
+                size: 320,
+                ..ReplayOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(bytes, expected);
+        assert_eq!(&bytes[..6], b"GIF89a");
+        assert_eq!(kaboom_renderer::replay_plan(&game).len(), 4);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn refuses_bad_size_and_extension() {
         let mut r = request(PathBuf::from("x.png"), Viewer::Spectator);
         r.size = 10;
         assert!(render(&r).unwrap_err().0.contains("64 to 4096"));
-        let r = request(PathBuf::from("x.gif"), Viewer::Spectator);
-        assert!(render(&r).unwrap_err().0.contains(".png or .svg"));
+        let r = request(PathBuf::from("x.jpg"), Viewer::Spectator);
+        assert!(render(&r).unwrap_err().0.contains(".png, .svg or .gif"));
     }
 }

@@ -370,3 +370,129 @@ fn a_long_game_in_fast_pace_fits_the_cap() {
     let short = random_game(Variant::Atomic, 10, 3);
     assert_eq!(replay_delays(&short, &fast), replay_delays(&short, &normal));
 }
+
+/// Every ply frame shows that ply's board image below the header (the frames are drawn
+/// from prerendered squares with the removal marks over them): Atomic explosions,
+/// Bombalot jumps and pushes, Nuke's carriers and loose bombs, Bomberman's blast waves.
+#[test]
+fn every_ply_frame_is_its_board_image_below_the_header() {
+    for (variant, plies, seed) in [
+        (Variant::Atomic, 40, 5),
+        (Variant::Bombalot, 40, 3),
+        (Variant::Nuke, 30, 2),
+        (Variant::Bomberman, 40, 4),
+    ] {
+        let game = if variant == Variant::Nuke {
+            // Carriers first (e1 and d8, NU-3), then random actions.
+            let mut g = AnyGame::new(variant, GameOptions::default()).unwrap();
+            g.designate(kaboom_rules::Color::White, &["e1".parse().unwrap()])
+                .unwrap();
+            g.designate(kaboom_rules::Color::Black, &["d8".parse().unwrap()])
+                .unwrap();
+            let mut x = seed;
+            while g.ply_count() < plies {
+                let actions = g.legal_actions(Viewer::Full);
+                if actions.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let pick = &actions[(x % actions.len() as u64) as usize];
+                g.play(None, &pick.san).unwrap();
+            }
+            g
+        } else {
+            random_game(variant, plies, seed)
+        };
+        assert!(game.ply_count() >= 10, "{variant:?}: a game to replay");
+        let options = ReplayOptions {
+            size: 240,
+            viewer: Viewer::Full,
+            ..ReplayOptions::default()
+        };
+        let render = RenderOptions {
+            size: options.size,
+            ..RenderOptions::default()
+        };
+        let (w, _, frames) = decode(&render_replay_gif(&game, &options).unwrap());
+        let plan = replay_plan(&game);
+        assert_eq!(frames.len(), plan.len());
+        // The board's top edge: the highest square (a goal square in Bombalot).
+        let geo = variant.geometry();
+        let top = geo
+            .squares()
+            .filter_map(|sq| kaboom_renderer::square_box(variant, &render, sq))
+            .map(|(_, y, _)| y)
+            .min()
+            .unwrap();
+        // Between the first and the last frame the header is one fixed strip.
+        let above = |px: &[u8]| px[..(top * w * 4) as usize].to_vec();
+        for (i, (rgba, _)) in frames.iter().enumerate().take(frames.len() - 1).skip(2) {
+            assert!(
+                above(rgba) == above(&frames[1].0),
+                "{variant:?} frame {i}: the header changed"
+            );
+        }
+        let mut checked = 0;
+        for (frame, (rgba, _)) in plan.iter().zip(&frames) {
+            let ReplayFrame::Ply { ply } = *frame else {
+                continue;
+            };
+            let board = if ply == game.ply_count() {
+                game.board_view(Viewer::Full)
+            } else {
+                game.board_view_after(ply, Viewer::Full).unwrap()
+            };
+            let last = LastAction::from_game(&game, ply);
+            // The exact picture: the board's SVG rasterized, not quantized as the PNG is.
+            let svg = kaboom_renderer::render_svg(&board, last.as_ref(), &render);
+            let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default()).unwrap();
+            let size = tree.size().to_int_size();
+            let (pw, ph) = (size.width(), size.height());
+            let mut pixmap = resvg::tiny_skia::Pixmap::new(pw, ph).unwrap();
+            resvg::render(
+                &tree,
+                resvg::tiny_skia::Transform::default(),
+                &mut pixmap.as_mut(),
+            );
+            let mut png = pixmap.data().to_vec();
+            // A king in check's red gradient has more shades than the replay's fixed
+            // palette keeps (so it had before the prerendered squares): those squares
+            // are left out.
+            let mut gif_px = rgba.clone();
+            for &sq in &board.checked {
+                let (x, y, side) = kaboom_renderer::square_box(variant, &render, sq).unwrap();
+                for row in y..y + side {
+                    let a = ((row * w + x) * 4) as usize;
+                    let b = a + (side * 4) as usize;
+                    png[a..b].fill(0);
+                    gif_px[a..b].fill(0);
+                }
+            }
+            let rgba = &gif_px;
+            assert_eq!(pw, w);
+            let rows = |px: &[u8]| px[(top * w * 4) as usize..(ph * w * 4) as usize].to_vec();
+            // Up to the replay's fixed palette (its reds and oranges are few: blast
+            // outlines and waves come out slightly off): a small mean difference, and
+            // fewer pixels far off than a fifth of one square (a missing mark, even a
+            // jump's cross, is more).
+            let (a, b) = (rows(rgba), rows(&png));
+            let side = kaboom_renderer::square_box(variant, &render, "a1".parse().unwrap())
+                .unwrap()
+                .2 as usize;
+            let mut far = 0;
+            let mut total = 0u64;
+            for (p, q) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
+                let d = (0..3).map(|i| p[i].abs_diff(q[i])).max().unwrap();
+                total += u64::from(d);
+                far += usize::from(d > 40);
+            }
+            let what = format!("{variant:?} ply {ply}");
+            assert!(total < 2 * (a.len() / 4) as u64, "{what}: mean difference");
+            assert!(far < side * side / 5, "{what}: {far} pixels far off");
+            checked += 1;
+        }
+        assert_eq!(checked, game.ply_count(), "{variant:?}");
+    }
+}

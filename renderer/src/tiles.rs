@@ -1,0 +1,308 @@
+//! Prerendered squares for replay GIFs: every square a replay shows, as the board image
+//! draws it (square colour, last-move highlight, check, the pieces with their badges,
+//! loose bombs), in RGBA and in the replay's fixed palette, made once per board shape,
+//! theme and width and kept for later replays.
+//!
+//! A square's picture does not depend on where it stands: squares are whole pixels,
+//! pieces are whole-pixel sprites, and every mark of a square stays inside it. So a tile
+//! is cut from a board image rendered with that square's contents (many tiles from one
+//! render), and a replay frame is those tiles pasted where the contents changed. Marks
+//! that cross squares (removals, jump paths, pushes, blast waves) are drawn over them
+//! by the replay itself.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+
+use kaboom_rules::{BoardView, Color, Kind, LooseBombs, PieceView, Square, Status, Variant};
+use resvg::tiny_skia::Pixmap;
+
+use crate::replay::Lookup;
+use crate::{LastAction, RenderError, RenderOptions};
+
+/// The ground of a square: light, dark, or one of Bombalot's goal squares (each drawn
+/// with its net).
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Debug)]
+pub(crate) enum Ground {
+    Light,
+    Dark,
+    Goal(Square),
+}
+
+/// One piece on a square: kind and colour indices, carrier, frozen, locked, imitated
+/// kind's index.
+type PieceKey = (u8, u8, bool, bool, bool, Option<u8>);
+
+/// Everything the board image draws inside one square, apart from the last action's
+/// removal marks.
+#[derive(Clone, Eq, PartialEq, Ord, PartialOrd, Debug)]
+pub(crate) struct TileKey {
+    pub(crate) ground: Ground,
+    /// The last action's from or to square.
+    pub(crate) highlight: bool,
+    /// A king in check.
+    pub(crate) check: bool,
+    /// The pieces standing there, in the picture's drawing order.
+    pub(crate) pieces: Vec<PieceKey>,
+    /// Nuke's loose bombs lying there.
+    pub(crate) loose: u8,
+}
+
+impl TileKey {
+    /// Whether a badge or loose bomb is drawn above the piece (the board image draws
+    /// them after the removal marks, so a square with one is drawn whole).
+    pub(crate) fn has_badges(&self) -> bool {
+        self.loose > 0
+            || self
+                .pieces
+                .iter()
+                .any(|p| p.2 || p.3 || p.4 || p.5.is_some())
+    }
+}
+
+fn kind_index(k: Kind) -> u8 {
+    Kind::ALL.iter().position(|&x| x == k).unwrap_or(0) as u8
+}
+
+/// The key of `sq` of `board` with `last` highlighted.
+pub(crate) fn key_of(board: &BoardView, last: Option<&LastAction>, sq: Square) -> TileKey {
+    let geo = board.variant.geometry();
+    let ground = if geo.is_goal(sq) {
+        Ground::Goal(sq)
+    } else if geo.is_dark(sq) {
+        Ground::Dark
+    } else {
+        Ground::Light
+    };
+    TileKey {
+        ground,
+        highlight: last.is_some_and(|l| l.squares.from == Some(sq) || l.squares.to == Some(sq)),
+        check: board.checked.contains(&sq),
+        pieces: board
+            .pieces
+            .iter()
+            .filter(|p| p.square == sq)
+            .map(|p| {
+                (
+                    kind_index(p.kind),
+                    p.color.index() as u8,
+                    p.carrier,
+                    p.frozen,
+                    p.locked,
+                    p.imitating.map(kind_index),
+                )
+            })
+            .collect(),
+        loose: board
+            .loose_bombs
+            .iter()
+            .find(|b| b.square == sq && b.count > 0)
+            .map_or(0, |b| b.count),
+    }
+}
+
+/// One prerendered square: `side` x `side` pixels.
+pub(crate) struct Tile {
+    /// RGBA pixels (premultiplied, as tiny-skia draws them), row by row.
+    pub(crate) rgba: Vec<u8>,
+    /// Palette indices, row by row.
+    pub(crate) idx: Vec<u8>,
+}
+
+/// The tiles and the empty board of one board shape, orientation, theme and width.
+pub(crate) struct TileSet {
+    /// The empty board (frame, squares, coordinates) in palette indices, the whole
+    /// picture's size.
+    pub(crate) base_idx: Arc<Vec<u8>>,
+    tiles: BTreeMap<TileKey, Arc<Tile>>,
+}
+
+/// Tiles by key.
+pub(crate) type Tiles = BTreeMap<TileKey, Arc<Tile>>;
+
+/// Key of a tile set: files, goals, orientation, theme, width in pixels.
+pub(crate) type SetKey = (u8, bool, u8, u8, u32);
+
+/// At most this many tiles are kept over all sets (about 30 KB each at 720 px).
+const MAX_TILES: usize = 3000;
+
+fn sets() -> &'static Mutex<BTreeMap<SetKey, TileSet>> {
+    static SETS: Mutex<BTreeMap<SetKey, TileSet>> = Mutex::new(BTreeMap::new());
+    &SETS
+}
+
+/// The empty board in palette indices and the tiles of every key in `keys`, for a
+/// `variant` replay drawn with `render`; missing tiles are rendered (as few board
+/// images as possible: every board square of the right colour takes one) and kept.
+pub(crate) fn tiles(
+    variant: Variant,
+    render: &RenderOptions,
+    base: &Pixmap,
+    keys: &BTreeSet<TileKey>,
+    lookup: &mut Lookup<'_>,
+) -> Result<(Arc<Vec<u8>>, Tiles), RenderError> {
+    let geo = variant.geometry();
+    let set_key = (
+        geo.files,
+        geo.goals,
+        render.orientation as u8,
+        render.theme as u8,
+        base.width(),
+    );
+    let mut found = BTreeMap::new();
+    let mut missing = Vec::new();
+    let mut base_idx = None;
+    {
+        let guard = sets().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(set) = guard.get(&set_key) {
+            base_idx = Some(Arc::clone(&set.base_idx));
+            for k in keys {
+                match set.tiles.get(k) {
+                    Some(t) => {
+                        found.insert(k.clone(), Arc::clone(t));
+                    }
+                    None => missing.push(k.clone()),
+                }
+            }
+        } else {
+            missing.extend(keys.iter().cloned());
+        }
+    }
+    let base_idx = match base_idx {
+        Some(b) => b,
+        None => Arc::new(
+            base.data()
+                .chunks_exact(4)
+                .map(|px| lookup.index(px))
+                .collect::<Vec<u8>>(),
+        ),
+    };
+    let made = render_tiles(variant, render, missing, lookup)?;
+    let mut guard = sets().lock().unwrap_or_else(|e| e.into_inner());
+    let total: usize = guard.values().map(|s| s.tiles.len()).sum();
+    if total + made.len() > MAX_TILES {
+        guard.clear();
+    }
+    let set = guard.entry(set_key).or_insert_with(|| TileSet {
+        base_idx: Arc::clone(&base_idx),
+        tiles: BTreeMap::new(),
+    });
+    for (k, t) in made {
+        let t = Arc::new(t);
+        set.tiles.insert(k.clone(), Arc::clone(&t));
+        found.insert(k, t);
+    }
+    Ok((base_idx, found))
+}
+
+/// Renders the tiles of `missing`, several per board image.
+fn render_tiles(
+    variant: Variant,
+    render: &RenderOptions,
+    mut missing: Vec<TileKey>,
+    lookup: &mut Lookup<'_>,
+) -> Result<Vec<(TileKey, Tile)>, RenderError> {
+    let geo = variant.geometry();
+    let lay = crate::draw::Layout::new(geo, render.orientation, render.size);
+    let side = lay.sq as usize;
+    let mut out = Vec::new();
+    let mut canvas = None;
+    while !missing.is_empty() {
+        let mut light: Vec<Square> = Vec::new();
+        let mut dark: Vec<Square> = Vec::new();
+        let mut goals: Vec<Square> = Vec::new();
+        for sq in geo.squares() {
+            if geo.is_goal(sq) {
+                goals.push(sq);
+            } else if geo.is_dark(sq) {
+                dark.push(sq);
+            } else {
+                light.push(sq);
+            }
+        }
+        let mut highlighted: Vec<Square> = Vec::new();
+        let mut placed: Vec<(Square, TileKey)> = Vec::new();
+        let mut rest = Vec::new();
+        for key in missing {
+            let sq = match key.ground {
+                Ground::Light => light.pop(),
+                Ground::Dark => dark.pop(),
+                Ground::Goal(g) => goals
+                    .iter()
+                    .position(|&s| s == g)
+                    .map(|i| goals.swap_remove(i)),
+            };
+            let Some(sq) = sq else {
+                rest.push(key);
+                continue;
+            };
+            if key.highlight {
+                highlighted.push(sq);
+            }
+            placed.push((sq, key));
+        }
+        missing = rest;
+        if placed.is_empty() {
+            return Err(RenderError::Gif(
+                "a square fits no board square".to_string(),
+            ));
+        }
+        let mut pieces = Vec::new();
+        let mut checked = Vec::new();
+        let mut loose_bombs = Vec::new();
+        for (sq, key) in &placed {
+            for &(kind, color, carrier, frozen, locked, imitating) in &key.pieces {
+                pieces.push(PieceView {
+                    square: *sq,
+                    color: Color::ALL[usize::from(color)],
+                    kind: Kind::ALL[usize::from(kind)],
+                    carrier,
+                    frozen,
+                    imitating: imitating.map(|k| Kind::ALL[usize::from(k)]),
+                    locked,
+                });
+            }
+            if key.check {
+                checked.push(*sq);
+            }
+            if key.loose > 0 {
+                loose_bombs.push(LooseBombs {
+                    square: *sq,
+                    count: key.loose,
+                });
+            }
+        }
+        let board = BoardView {
+            variant,
+            pieces,
+            loose_bombs,
+            turn: Color::White,
+            fullmoves: 1,
+            checked,
+            status: Status::Ongoing,
+            awaiting_designation: Vec::new(),
+        };
+        // The highlights go first among the marks under the pieces (before checks and
+        // frozen tints), as a last action's from and to squares are drawn.
+        let mut scene = crate::draw::scene_with(&board, None, render, crate::draw::GHOST_OPACITY);
+        let highlights: String = highlighted
+            .iter()
+            .map(|&sq| crate::draw::highlight_rect(&lay, sq, render.theme))
+            .collect();
+        scene.marks.insert_str(0, &highlights);
+        let pixmap = crate::paint_scene(&mut canvas, &scene, geo, render)?;
+        let width = pixmap.width() as usize;
+        let data = pixmap.data();
+        for (sq, key) in placed {
+            let (x, y) = lay.origin(sq);
+            let (x, y) = (x as usize, y as usize);
+            let mut rgba = Vec::with_capacity(side * side * 4);
+            for row in y..y + side {
+                let start = (row * width + x) * 4;
+                rgba.extend_from_slice(&data[start..start + side * 4]);
+            }
+            let idx = rgba.chunks_exact(4).map(|px| lookup.index(px)).collect();
+            out.push((key, Tile { rgba, idx }));
+        }
+    }
+    Ok(out)
+}
