@@ -30,6 +30,14 @@ async fn answer(
     .await
 }
 
+/// A private follow-up with `text` that pings nobody.
+fn private_followup(text: String) -> serenity::CreateInteractionResponseFollowup {
+    serenity::CreateInteractionResponseFollowup::new()
+        .content(messages::fit_message(text))
+        .ephemeral(true)
+        .allowed_mentions(messages::mentions::none())
+}
+
 /// What `/resign` and the Resign button both answer `user` privately before anything
 /// happens: "Do you really want to resign game #N?" with a "Yes, resign" button
 /// (`kb:resignyes:N`, which resigns), or, without a button, why there is nothing to
@@ -107,11 +115,7 @@ where
     let Some(text) = missed_text(data, user).await else {
         return;
     };
-    let followup = serenity::CreateInteractionResponseFollowup::new()
-        .content(text)
-        .ephemeral(true)
-        .allowed_mentions(messages::mentions::none());
-    if let Err(e) = send(followup).await {
+    if let Err(e) = send(private_followup(text)).await {
         tracing::warn!(error = %e, "could not show a player what they missed");
     }
 }
@@ -240,12 +244,6 @@ async fn accept_direct(
     respond::answer_component(http, ic, serenity::CreateInteractionResponse::Acknowledge).await?;
     let services = &data.services;
     let user = ic.user.id.domain();
-    let private = |text: String| {
-        serenity::CreateInteractionResponseFollowup::new()
-            .content(text)
-            .ephemeral(true)
-            .allowed_mentions(messages::mentions::none())
-    };
     let snap = match services
         .challenges()
         .accept(challenge.id, user, ic.user.display_name())
@@ -256,7 +254,7 @@ async fn accept_direct(
             if messages::failure::is_unreadable(&e) {
                 tracing::error!(challenge_id = challenge.id, error = %e, "direct accept failed");
             }
-            ic.create_followup(http, private(messages::service_error(&e)))
+            ic.create_followup(http, private_followup(messages::service_error(&e)))
                 .await?;
             return Ok(());
         }
@@ -284,8 +282,11 @@ async fn accept_direct(
             .allowed_mentions(messages::mentions::none()),
     )
     .await?;
-    ic.create_followup(http, private(messages::direct::game_on(snap.row.id)))
-        .await?;
+    ic.create_followup(
+        http,
+        private_followup(messages::direct::game_on(snap.row.id)),
+    )
+    .await?;
     Ok(())
 }
 
@@ -341,30 +342,12 @@ async fn ask_move(
     ic: &serenity::ComponentInteraction,
     game: GameId,
 ) -> Result<(), Error> {
-    let user = ic.user.id.domain();
-    let refusal = match data.services.games().load(game).await {
-        Ok(snap) => match (snap.row.color_of(user), snap.outcome()) {
-            (None, _) => Some(ServiceError::Refused(Refusal::NotAPlayer {
-                white: snap.row.white_name.clone(),
-                black: snap.row.black_name.clone(),
-                act: kaboom_service::Act::Move,
-            })),
-            (_, Some(outcome)) => Some(ServiceError::Refused(Refusal::GameOver(outcome))),
-            _ if snap.row.state == kaboom_store::games::GameState::Setup => {
-                Some(ServiceError::Refused(Refusal::NotStarted))
-            }
-            (Some(color), None) if snap.game.turn() != color => {
-                let to_move = snap.game.turn();
-                Some(ServiceError::Refused(Refusal::NotYourTurn {
-                    game,
-                    to_move,
-                    name: snap.row.name(to_move).to_string(),
-                }))
-            }
-            _ => None,
-        },
-        Err(e) => Some(e),
-    };
+    let refusal = data
+        .services
+        .games()
+        .may_move(game, ic.user.id.domain())
+        .await
+        .err();
     let response = match refusal {
         Some(e) => serenity::CreateInteractionResponse::Message(
             serenity::CreateInteractionResponseMessage::new()
@@ -434,14 +417,8 @@ pub async fn submit_move(
             if messages::failure::is_unreadable(&e) {
                 tracing::error!(game_id = %game, error = %e, "a move from the move form failed");
             }
-            mi.create_followup(
-                http,
-                serenity::CreateInteractionResponseFollowup::new()
-                    .content(messages::service_error(&e))
-                    .ephemeral(true)
-                    .allowed_mentions(messages::mentions::none()),
-            )
-            .await?;
+            mi.create_followup(http, private_followup(messages::service_error(&e)))
+                .await?;
             return Ok(());
         }
     };
@@ -533,14 +510,8 @@ async fn accept_seek(
             if messages::failure::is_unreadable(&e) {
                 tracing::error!(error = %e, "accepting a seek failed");
             }
-            ic.create_followup(
-                http,
-                serenity::CreateInteractionResponseFollowup::new()
-                    .content(messages::service_error(&e))
-                    .ephemeral(true)
-                    .allowed_mentions(messages::mentions::none()),
-            )
-            .await?;
+            ic.create_followup(http, private_followup(messages::service_error(&e)))
+                .await?;
             return Ok(());
         }
     };

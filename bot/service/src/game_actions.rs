@@ -30,6 +30,18 @@ pub enum MoveChoices {
 }
 
 impl Games<'_> {
+    /// Whether `user` may move in game `id` now: their colour, or the refusal a move would
+    /// get (not a player, over, out of time, carriers still to choose, the opponent's
+    /// turn), without writing anything. For a form that asks for the move before it is
+    /// played (the Move button); the move itself is checked again when played.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] saying why not; [`ServiceError::Storage`].
+    pub async fn may_move(self, id: GameId, user: UserId) -> Result<Color, ServiceError> {
+        let snap = self.core.load(id).await?;
+        self.core.mover(&snap, user)
+    }
+
     /// Game `id` as stored, replayed (through the replay cache, off the async runtime).
     ///
     /// # Errors

@@ -737,6 +737,30 @@ impl Core {
         Ok(Snapshot { row, game })
     }
 
+    /// `user`'s colour when it is their move in `snap` (read-only: the write that plays a
+    /// move checks again), else why not: not a player, the game is over, its time ran
+    /// out, carriers still to choose, the opponent's turn.
+    fn mover(&self, snap: &Snapshot, user: UserId) -> Result<Color, ServiceError> {
+        let row = &snap.row;
+        let color = Self::player_color(row, user, Act::Move)?;
+        if let Some(outcome) = snap.game.status().outcome() {
+            return refuse(Refusal::GameOver(outcome));
+        }
+        let turn = snap.game.turn();
+        self.refuse_if_overdue(row, turn)?;
+        if row.state == GameState::Setup {
+            return refuse(Refusal::NotStarted);
+        }
+        if turn != color {
+            return refuse(Refusal::NotYourTurn {
+                game: row.id,
+                to_move: turn,
+                name: row.name(turn).to_string(),
+            });
+        }
+        Ok(color)
+    }
+
     fn player_color(row: &GameRow, user: UserId, act: Act) -> Result<Color, ServiceError> {
         row.color_of(user).ok_or_else(|| {
             ServiceError::Refused(Refusal::NotAPlayer {

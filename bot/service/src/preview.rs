@@ -10,10 +10,10 @@
 
 use kaboom_rules::{ActionPreview, Color, PlyRecord, Viewer};
 
-use super::{Act, PlayRequest, Played, Previews, Refusal, ServiceError, refuse};
+use super::{PlayRequest, Played, Previews, Refusal, ServiceError, refuse};
 use kaboom_domain::ids::{GameId, UserId};
 use kaboom_domain::settings::{PREVIEW_GAMES, PreviewMode};
-use kaboom_store::games::{self, GameRow, GameState};
+use kaboom_store::games::{self, GameRow};
 use kaboom_store::previews::{self, PreviewState, StoredPreview};
 use kaboom_store::settings;
 
@@ -100,23 +100,8 @@ impl Previews<'_> {
         text: &str,
     ) -> Result<Preview, ServiceError> {
         let snap = self.core.load(id).await?;
+        let color = self.core.mover(&snap, user)?;
         let row = snap.row;
-        let color = crate::Core::player_color(&row, user, Act::Move)?;
-        if let Some(outcome) = snap.game.status().outcome() {
-            return refuse(Refusal::GameOver(outcome));
-        }
-        self.core.refuse_if_overdue(&row, snap.game.turn())?;
-        if row.state == GameState::Setup {
-            return refuse(Refusal::NotStarted);
-        }
-        let turn = snap.game.turn();
-        if turn != color {
-            return refuse(Refusal::NotYourTurn {
-                game: id,
-                to_move: turn,
-                name: row.name(turn).to_string(),
-            });
-        }
         let (game, text) = (snap.game, text.trim().to_string());
         let action = self
             .core

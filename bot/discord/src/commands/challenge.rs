@@ -94,6 +94,54 @@ pub enum ColorParam {
     Random,
 }
 
+/// What a player offers with `/challenge`, `/seek` or `/play-bot`, as the options gave it:
+/// the defaults (3 days per move, colours drawn at random) filled in by
+/// [`Terms::challenge`].
+pub(crate) struct Terms {
+    /// The variant.
+    pub variant: VariantChoice,
+    /// The time per move; `None`: the default.
+    pub days_per_move: Option<DaysChoice>,
+    /// The challenger's colour; `None`: random.
+    pub color: Option<ColorParam>,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// The variant's options (Beirut carriers, Dead Man's Switch).
+    pub options: GameOptions,
+}
+
+impl Terms {
+    /// The challenge of `ctx`'s author on these terms, to `opponent` (`None`: anyone),
+    /// played at `venue`, made where the command was used.
+    pub(crate) fn challenge(
+        self,
+        ctx: Context<'_>,
+        opponent: Option<kaboom_domain::ids::UserId>,
+        venue: kaboom_store::challenges::Venue,
+    ) -> NewChallenge {
+        let author = ctx.author();
+        NewChallenge {
+            guild_id: ctx.guild_id().map(|g| g.domain()),
+            channel_id: ctx.channel_id().domain(),
+            challenger_id: author.id.domain(),
+            challenger_name: author.display_name().to_string(),
+            opponent_id: opponent,
+            variant: self.variant.into(),
+            options: self.options,
+            days_per_move: self
+                .days_per_move
+                .map_or(Some(DEFAULT_DAYS_PER_MOVE), DaysChoice::days),
+            color: match self.color {
+                Some(ColorParam::White) => ColorChoice::White,
+                Some(ColorParam::Black) => ColorChoice::Black,
+                _ => ColorChoice::Random,
+            },
+            rated: self.rated,
+            venue,
+        }
+    }
+}
+
 /// Whether `ctx` is a command in the user's DM with the bot (interaction context BOT_DM).
 fn in_bot_dm(ctx: Context<'_>) -> bool {
     match ctx {
@@ -137,27 +185,17 @@ pub async fn challenge(
         return crate::commands::say_private(ctx, messages::challenge_the_bot()).await;
     }
     let services = &ctx.data().services;
-    let author = ctx.author();
-    let spec = NewChallenge {
-        guild_id: ctx.guild_id().map(|g| g.domain()),
-        channel_id: ctx.channel_id().domain(),
-        challenger_id: author.id.domain(),
-        challenger_name: author.display_name().to_string(),
-        opponent_id: opponent.as_ref().map(|u| u.id.domain()),
-        variant: variant.into(),
+    let terms = Terms {
+        variant,
+        days_per_move,
+        color,
+        rated: rated.unwrap_or(true),
         options: GameOptions {
             carriers: carriers.unwrap_or(1),
             dead_mans_switch: dead_mans_switch.unwrap_or(false),
         },
-        days_per_move: days_per_move.map_or(Some(DEFAULT_DAYS_PER_MOVE), DaysChoice::days),
-        color: match color {
-            Some(ColorParam::White) => ColorChoice::White,
-            Some(ColorParam::Black) => ColorChoice::Black,
-            _ => ColorChoice::Random,
-        },
-        rated: rated.unwrap_or(true),
-        venue,
     };
+    let spec = terms.challenge(ctx, opponent.as_ref().map(|u| u.id.domain()), venue);
     let created = services.challenges().create(spec).await?;
     // The answer is the challenge's message: read back to record it (the game's thread is
     // started from it). If Discord does not give it, the Accept click records it.

@@ -3,12 +3,10 @@
 use kaboom_rules::GameOptions;
 use poise::serenity_prelude as serenity;
 
-use crate::commands::challenge::{ColorParam, DaysChoice, VariantChoice};
+use crate::commands::challenge::{ColorParam, DaysChoice, Terms, VariantChoice};
 use crate::ids::Domain;
 use crate::messages;
 use crate::types::{Context, Error};
-use kaboom_service::DEFAULT_DAYS_PER_MOVE;
-use kaboom_store::challenges::{ColorChoice, NewChallenge};
 
 /// How strongly the bot plays.
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
@@ -59,24 +57,18 @@ pub async fn play_bot(
     let services = &ctx.data().services;
     let engine = ctx.data().engine.clone();
     let level: kaboom_engine::Level = level.unwrap_or(LevelChoice::L2).into();
-    let author = ctx.author();
-    let spec = NewChallenge {
-        guild_id: ctx.guild_id().map(|g| g.domain()),
-        channel_id: ctx.channel_id().domain(),
-        challenger_id: author.id.domain(),
-        challenger_name: author.display_name().to_string(),
-        opponent_id: Some(engine.user),
-        variant: variant.into(),
-        options: GameOptions::default(),
-        days_per_move: days_per_move.map_or(Some(DEFAULT_DAYS_PER_MOVE), DaysChoice::days),
-        color: match color {
-            Some(ColorParam::White) => ColorChoice::White,
-            Some(ColorParam::Black) => ColorChoice::Black,
-            _ => ColorChoice::Random,
-        },
+    let terms = Terms {
+        variant,
+        days_per_move,
+        color,
         rated: false,
-        venue: kaboom_store::challenges::Venue::Thread,
+        options: GameOptions::default(),
     };
+    let spec = terms.challenge(
+        ctx,
+        Some(engine.user),
+        kaboom_store::challenges::Venue::Thread,
+    );
     let created = services.challenges().create(spec).await?;
     // The answer is the game's first message: the thread is started from it.
     let message = crate::respond::send_reply(

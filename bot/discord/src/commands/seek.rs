@@ -3,12 +3,11 @@
 
 use kaboom_rules::{GameOptions, Variant};
 
-use super::challenge::{ColorParam, DaysChoice, VariantChoice};
+use super::challenge::{ColorParam, DaysChoice, Terms, VariantChoice};
 use crate::ids::Domain;
 use crate::messages::seeks as words;
 use crate::types::{Context, Error};
-use kaboom_service::DEFAULT_DAYS_PER_MOVE;
-use kaboom_store::challenges::{ColorChoice, NewChallenge, Venue};
+use kaboom_store::challenges::Venue;
 
 /// Look for an opponent anywhere: anyone who uses Kaboom, in any server, can accept.
 ///
@@ -31,27 +30,17 @@ pub async fn seek(
 ) -> Result<(), Error> {
     crate::respond::defer(ctx, true).await?;
     let services = &ctx.data().services;
-    let author = ctx.author();
-    let spec = NewChallenge {
-        guild_id: ctx.guild_id().map(|g| g.domain()),
-        channel_id: ctx.channel_id().domain(),
-        challenger_id: author.id.domain(),
-        challenger_name: author.display_name().to_string(),
-        opponent_id: None,
-        variant: variant.into(),
+    let terms = Terms {
+        variant,
+        days_per_move,
+        color,
+        rated: rated.unwrap_or(true),
         options: GameOptions {
             carriers: carriers.unwrap_or(1),
             dead_mans_switch: dead_mans_switch.unwrap_or(false),
         },
-        days_per_move: days_per_move.map_or(Some(DEFAULT_DAYS_PER_MOVE), DaysChoice::days),
-        color: match color {
-            Some(ColorParam::White) => ColorChoice::White,
-            Some(ColorParam::Black) => ColorChoice::Black,
-            _ => ColorChoice::Random,
-        },
-        rated: rated.unwrap_or(true),
-        venue: Venue::Seek,
     };
+    let spec = terms.challenge(ctx, None, Venue::Seek);
     let created = services.challenges().create(spec).await?;
     crate::respond::send(
         ctx,
