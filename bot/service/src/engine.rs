@@ -9,7 +9,7 @@
 use kaboom_engine::{Level, choose_action, choose_carriers};
 
 use super::replay::CpuPool;
-use super::{PlayRequest, Practice, ServiceError, Services, Snapshot};
+use super::{PlayRequest, Practice, Refusal, ServiceError, Services, Snapshot};
 use kaboom_domain::deadline::SchedulerWaker;
 use kaboom_domain::game::GameState;
 use kaboom_domain::ids::{GameId, UserId};
@@ -174,29 +174,68 @@ impl Practice<'_> {
         }
     }
 
-    /// Every engine game looked at once ([`Practice::step`](crate::Practice::step)), oldest first. A game
-    /// that fails is logged and skipped: one bad row costs only itself.
+    /// One fair round of the engine's games: for each player in turn ([`by_player`]), their
+    /// games are looked at ([`Practice::step`](crate::Practice::step)) oldest first until
+    /// the engine acts in one, so each player gets at most one engine action a round and
+    /// one player's many games never queue ahead of another's one. The worker runs rounds
+    /// until one acts nowhere, reading the games again each round, so a game that starts
+    /// waiting meanwhile joins the next round. A game that fails is logged and skipped:
+    /// one bad row costs only itself. Returns how many games the engine acted in.
     ///
     /// # Errors
     /// [`ServiceError::Storage`] when the list cannot be read.
     pub async fn sweep(self, engine: &EnginePlayer) -> Result<usize, ServiceError> {
         let mut acted = 0;
-        for seat in self.seats().await? {
-            match self.step(seat, engine).await {
-                Ok(EngineStep::Waiting) => {}
-                Ok(step) => {
-                    tracing::info!(game_id = %seat.game_id, ?step, "engine acted");
-                    // Its board post (or carrier commitment) is in the outbox: deliver now.
-                    self.core.outbox_waker.wake();
-                    acted += 1;
-                }
-                Err(e) => {
-                    tracing::warn!(game_id = %seat.game_id, error = %e, "engine could not act")
+        for games in by_player(self.seats().await?) {
+            for seat in games {
+                match self.step(seat, engine).await {
+                    Ok(EngineStep::Waiting) => {}
+                    Ok(step) => {
+                        tracing::info!(game_id = %seat.game_id, ?step, "engine acted");
+                        // Its board post (or carrier commitment) is in the outbox: deliver now.
+                        self.core.outbox_waker.wake();
+                        acted += 1;
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::warn!(game_id = %seat.game_id, error = %e, "engine could not act")
+                    }
                 }
             }
         }
         Ok(acted)
     }
+
+    /// Whether `user` may start another practice game: refused at
+    /// [`MAX_PRACTICE_GAMES`] unfinished ones, so that no player holds the engine's one
+    /// search at a time with dozens of games.
+    ///
+    /// # Errors
+    /// [`Refusal::TooManyPracticeGames`]; [`ServiceError::Storage`].
+    pub async fn may_start(self, user: UserId) -> Result<(), ServiceError> {
+        if engine::running_against(&self.core.db, user).await? >= MAX_PRACTICE_GAMES as i64 {
+            return Err(ServiceError::Refused(Refusal::TooManyPracticeGames {
+                limit: MAX_PRACTICE_GAMES,
+            }));
+        }
+        Ok(())
+    }
+}
+
+/// The most practice games one player may have unfinished at once.
+pub const MAX_PRACTICE_GAMES: usize = 3;
+
+/// `seats` grouped by the player each game is against, in the order of each player's
+/// oldest game, each player's games oldest first (as `seats` lists them).
+pub fn by_player(seats: Vec<EngineSeat>) -> Vec<Vec<EngineSeat>> {
+    let mut groups: Vec<Vec<EngineSeat>> = Vec::new();
+    for seat in seats {
+        match groups.iter_mut().find(|g| g[0].opponent == seat.opponent) {
+            Some(group) => group.push(seat),
+            None => groups.push(vec![seat]),
+        }
+    }
+    groups
 }
 
 /// How often the worker looks at every engine game even without a wake: a safety net
@@ -227,4 +266,30 @@ pub fn spawn_worker(services: Services, engine: EnginePlayer) -> tokio::task::Jo
             }
         }
     })
+}
+
+#[cfg(test)]
+mod fairness_tests {
+    use super::*;
+    use kaboom_domain::ids::{GameId, UserId};
+    use kaboom_rules::Color;
+
+    fn seat(game: i64, opponent: u64) -> EngineSeat {
+        EngineSeat {
+            game_id: GameId(game),
+            color: Color::Black,
+            level: kaboom_engine::Level::Two,
+            opponent: UserId(opponent),
+        }
+    }
+
+    #[test]
+    fn one_players_many_games_form_one_group() {
+        let seats = vec![seat(1, 7), seat(2, 7), seat(3, 7), seat(4, 9), seat(5, 7)];
+        let groups: Vec<Vec<i64>> = by_player(seats)
+            .into_iter()
+            .map(|g| g.into_iter().map(|s| s.game_id.0).collect())
+            .collect();
+        assert_eq!(groups, vec![vec![1, 2, 3, 5], vec![4]]);
+    }
 }

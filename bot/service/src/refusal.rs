@@ -133,6 +133,11 @@ pub enum Refusal {
     DeclineOwnChallenge,
     /// Declining an open challenge (it is for anyone).
     OpenToAnyone,
+    /// A practice game past the most one player may have unfinished.
+    TooManyPracticeGames {
+        /// The most ([`crate::engine::MAX_PRACTICE_GAMES`]).
+        limit: usize,
+    },
     /// A challenge past the most open challenges one player may have.
     TooManyChallenges {
         /// The most open challenges a player may have ([`crate::MAX_OPEN_CHALLENGES`]).

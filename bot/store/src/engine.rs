@@ -6,7 +6,7 @@ use kaboom_engine::Level;
 use kaboom_rules::Color;
 
 use super::{Db, StorageError, Tx, parse_stored};
-use kaboom_domain::ids::GameId;
+use kaboom_domain::ids::{GameId, UserId};
 
 /// The engine's seat in one game.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -17,6 +17,8 @@ pub struct EngineSeat {
     pub color: Color,
     /// Its level, 1 to 5.
     pub level: Level,
+    /// The player it plays against.
+    pub opponent: UserId,
 }
 
 /// Records that the engine plays `color` at `level` in game `id`, inside the transaction
@@ -47,6 +49,8 @@ struct StoredSeat {
     game_id: i64,
     color: String,
     level: i64,
+    #[sqlx(try_from = "i64")]
+    opponent: UserId,
 }
 
 impl TryFrom<StoredSeat> for EngineSeat {
@@ -58,6 +62,7 @@ impl TryFrom<StoredSeat> for EngineSeat {
             game_id,
             color,
             level,
+            opponent,
         } = row;
         Ok(EngineSeat {
             game_id: GameId::from(game_id),
@@ -66,8 +71,30 @@ impl TryFrom<StoredSeat> for EngineSeat {
                 .ok()
                 .and_then(|n| Level::from_number(n).ok())
                 .ok_or_else(|| StorageError::Corrupt(format!("engine level {level}")))?,
+            opponent,
         })
     }
+}
+
+/// The engine's seats with the player each game is against (the game's other side).
+const SEATS: &str = "SELECT e.game_id, e.color, e.level,
+        CASE WHEN e.color = 'white' THEN g.black_id ELSE g.white_id END AS opponent
+    FROM engine_games e JOIN games g ON g.id = e.game_id";
+
+/// How many practice games `user` has in setup or in play against the engine.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn running_against(db: &Db, user: UserId) -> Result<i64, StorageError> {
+    let (n,): (i64,) = query(
+        "SELECT COUNT(*) FROM engine_games e JOIN games g ON g.id = e.game_id
+         WHERE g.state IN ('setup', 'active')
+           AND (CASE WHEN e.color = 'white' THEN g.black_id ELSE g.white_id END) = $1",
+    )
+    .bind(user)
+    .fetch_one(db)
+    .await?;
+    Ok(n)
 }
 
 /// The engine's seat in game `id`, if it plays there.
@@ -75,11 +102,10 @@ impl TryFrom<StoredSeat> for EngineSeat {
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
 pub async fn get(db: &Db, id: GameId) -> Result<Option<EngineSeat>, StorageError> {
-    let row: Option<StoredSeat> =
-        query("SELECT game_id, color, level FROM engine_games WHERE game_id = $1")
-            .bind(id)
-            .fetch_optional(db)
-            .await?;
+    let row: Option<StoredSeat> = query(format!("{SEATS} WHERE e.game_id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
     row.map(EngineSeat::try_from).transpose()
 }
 
@@ -89,10 +115,9 @@ pub async fn get(db: &Db, id: GameId) -> Result<Option<EngineSeat>, StorageError
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
 pub async fn unfinished(db: &Db) -> Result<Vec<EngineSeat>, StorageError> {
-    let rows: Vec<StoredSeat> = query(
-        "SELECT e.game_id, e.color, e.level FROM engine_games e JOIN games g ON g.id = e.game_id
-         WHERE g.state IN ('setup', 'active') ORDER BY e.game_id",
-    )
+    let rows: Vec<StoredSeat> = query(format!(
+        "{SEATS} WHERE g.state IN ('setup', 'active') ORDER BY e.game_id"
+    ))
     .fetch_all(db)
     .await?;
     rows.into_iter().map(EngineSeat::try_from).collect()

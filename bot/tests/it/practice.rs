@@ -144,3 +144,36 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// The engine is shared fairly: a player may have 3 practice games going at once (a
+    /// fourth is refused privately), and the engine's rounds take the games player by
+    /// player (`by_player`: alice's three are one group, bob's one another), one engine
+    /// action per player per round.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn practice_games_are_capped_and_the_engine_takes_players_in_turn() -> Result<(), DemoError> {
+        let d = TestBot::start().await?;
+        for _ in 0..3 {
+            d.play_bot(&d.alice, ATOMIC, LEVEL_2, WHITE).await?;
+        }
+        let fourth = d
+            .cmd(
+                &d.alice,
+                d.fake.text_channel_id(),
+                "play-bot",
+                vec![CommandOption::integer("variant", ATOMIC), CommandOption::integer("color", WHITE)],
+            )
+            .await?;
+        assert!(fourth.is_ephemeral());
+        assert_eq!(
+            fourth.content(),
+            Some("You already have 3 practice games going, the most one player may have: finish or resign one first, so that everyone gets the engine's time.")
+        );
+        d.play_bot(&d.bob, ATOMIC, LEVEL_2, WHITE).await?;
+        let seats = kaboom_service::engine::by_player(engine::unfinished(&d.db).await?);
+        let order: Vec<Vec<i64>> = seats.iter().map(|g| g.iter().map(|s| s.game_id.0).collect()).collect();
+        assert_eq!(order, vec![vec![1, 2, 3], vec![4]]);
+        d.stop().await;
+        Ok(())
+    }
+}

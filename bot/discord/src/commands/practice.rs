@@ -56,6 +56,10 @@ pub async fn play_bot(
     crate::place::check_challenge(ctx).map_err(kaboom_service::ServiceError::from)?;
     let services = &ctx.data().services;
     let engine = ctx.data().engine.clone();
+    services
+        .practice()
+        .may_start(ctx.author().id.domain())
+        .await?;
     let level: kaboom_engine::Level = level.unwrap_or(LevelChoice::L2).into();
     let terms = Terms {
         variant,

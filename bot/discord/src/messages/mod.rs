@@ -909,6 +909,9 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::OpenToAnyone => {
             "This open challenge is for anyone: just leave it if you don't want to play.".into()
         }
+        Refusal::TooManyPracticeGames { limit } => format!(
+            "You already have {limit} practice games going, the most one player may have: finish or resign one first, so that everyone gets the engine's time."
+        ),
         Refusal::TooManyChallenges { limit } => format!(
             "You already have {limit} open challenges, the most one player may have: cancel one (its Cancel button), or wait for them to be accepted or to expire."
         ),
