@@ -369,14 +369,8 @@ pub(crate) fn scene_with_badges(
     open.push_str(&svg_tag(&lay));
 
     // Pieces on the board, in canonical order, and the kinds the defs need.
-    let mut on_board: Vec<&kaboom_rules::PieceView> = board
-        .pieces
-        .iter()
-        .filter(|p| geo.contains(p.square))
-        .collect();
-    on_board.sort_by_key(|p| p.square);
+    let on_board = pieces_on_board(board);
     let mut used: BTreeSet<(usize, usize)> = BTreeSet::new();
-    let kind_index = |k: Kind| Kind::ALL.iter().position(|&x| x == k).unwrap_or(0);
     for p in &on_board {
         used.insert((kind_index(p.kind), p.color.index()));
         if let Some(k) = p.imitating {
@@ -675,6 +669,24 @@ fn push_defs(open: &mut String, used: &BTreeSet<(usize, usize)>) {
     open.push_str("</defs>");
 }
 
+/// `k`'s index in [`Kind::ALL`]: the sprite defs' key for a kind.
+pub(crate) fn kind_index(k: Kind) -> usize {
+    Kind::ALL.iter().position(|&x| x == k).unwrap_or(0)
+}
+
+/// The pieces standing on the board's squares (none off it), in square order: the order
+/// every layer draws them in.
+fn pieces_on_board(board: &BoardView) -> Vec<&kaboom_rules::PieceView> {
+    let geo = board.variant.geometry();
+    let mut on_board: Vec<&kaboom_rules::PieceView> = board
+        .pieces
+        .iter()
+        .filter(|p| geo.contains(p.square))
+        .collect();
+    on_board.sort_by_key(|p| p.square);
+    on_board
+}
+
 /// The `<svg>` tag of a picture of `lay`'s size.
 fn svg_tag(lay: &Layout) -> String {
     format!(
@@ -703,13 +715,7 @@ pub(crate) fn removals_svg(
     }
     let geo = board.variant.geometry();
     let lay = Layout::new(geo, options.orientation, options.size);
-    let mut on_board: Vec<&kaboom_rules::PieceView> = board
-        .pieces
-        .iter()
-        .filter(|p| geo.contains(p.square))
-        .collect();
-    on_board.sort_by_key(|p| p.square);
-    let kind_index = |k: Kind| Kind::ALL.iter().position(|&x| x == k).unwrap_or(0);
+    let on_board = pieces_on_board(board);
     let used: BTreeSet<(usize, usize)> = last
         .removals
         .iter()
@@ -750,7 +756,6 @@ pub(crate) fn header_svg(board: &BoardView, lay: &Layout, theme: Theme) -> Strin
         w = lay.width,
         h = lay.header
     );
-    let kind_index = |k: Kind| Kind::ALL.iter().position(|&x| x == k).unwrap_or(0);
     let mut used = BTreeSet::new();
     if shows_turn_marker(board) {
         used.insert((kind_index(turn_marker(board)), board.turn.index()));

@@ -60,7 +60,7 @@ impl TileKey {
 }
 
 fn kind_index(k: Kind) -> u8 {
-    Kind::ALL.iter().position(|&x| x == k).unwrap_or(0) as u8
+    crate::draw::kind_index(k) as u8
 }
 
 /// The key of `sq` of `board` with `last` highlighted.

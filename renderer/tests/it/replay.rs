@@ -14,7 +14,16 @@ const BOMBERMAN_GAME: &str = include_str!("../../../rules/tests/data/bomberman-g
 /// A game of `variant` of `plies` plies (fewer if it ends), each action picked from the
 /// legal ones by a fixed xorshift sequence from `seed`: deterministic.
 pub fn random_game(variant: Variant, plies: usize, seed: u64) -> AnyGame {
-    let mut game = AnyGame::new(variant, GameOptions::default()).unwrap();
+    continue_randomly(
+        AnyGame::new(variant, GameOptions::default()).unwrap(),
+        plies,
+        seed,
+    )
+}
+
+/// `game` played on to `plies` plies (or its end) by [`random_game`]'s xorshift choice
+/// from `seed`.
+pub fn continue_randomly(mut game: AnyGame, plies: usize, seed: u64) -> AnyGame {
     let mut x = seed.max(1);
     while game.ply_count() < plies {
         let actions = game.legal_actions(Viewer::Full);
@@ -389,19 +398,7 @@ fn every_ply_frame_is_its_board_image_below_the_header() {
                 .unwrap();
             g.designate(kaboom_rules::Color::Black, &["d8".parse().unwrap()])
                 .unwrap();
-            let mut x = seed;
-            while g.ply_count() < plies {
-                let actions = g.legal_actions(Viewer::Full);
-                if actions.is_empty() {
-                    break;
-                }
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let pick = &actions[(x % actions.len() as u64) as usize];
-                g.play(None, &pick.san).unwrap();
-            }
-            g
+            continue_randomly(g, plies, seed)
         } else {
             random_game(variant, plies, seed)
         };
