@@ -94,6 +94,15 @@ pub enum ColorParam {
     Random,
 }
 
+/// The Beirut options as a command's `carriers` and `dead_mans_switch` gave them: 1
+/// carrier and no Dead Man's Switch unless set (Multiple Beirut, BE-2).
+pub(crate) fn beirut_options(carriers: Option<u8>, dead_mans_switch: Option<bool>) -> GameOptions {
+    GameOptions {
+        carriers: carriers.unwrap_or(1),
+        dead_mans_switch: dead_mans_switch.unwrap_or(false),
+    }
+}
+
 /// What a player offers with `/challenge`, `/seek` or `/play-bot`, as the options gave it:
 /// the defaults (3 days per move, colours drawn at random) filled in by
 /// [`Terms::challenge`].
@@ -190,10 +199,7 @@ pub async fn challenge(
         days_per_move,
         color,
         rated: rated.unwrap_or(true),
-        options: GameOptions {
-            carriers: carriers.unwrap_or(1),
-            dead_mans_switch: dead_mans_switch.unwrap_or(false),
-        },
+        options: beirut_options(carriers, dead_mans_switch),
     };
     let spec = terms.challenge(ctx, opponent.as_ref().map(|u| u.id.domain()), venue);
     let created = services.challenges().create(spec).await?;

@@ -5,7 +5,6 @@
 
 use kaboom_domain::league::{self, ByeValue, LeagueFormat, LeagueSettings, SignUp};
 use kaboom_pairing::berger::Cycles;
-use kaboom_rules::GameOptions;
 use kaboom_service::leagues::{LeagueRefusal, NewLeague, Organiser};
 use kaboom_service::{DEFAULT_DAYS_PER_MOVE, ServiceError};
 use kaboom_store::leagues::{LeaguePlace, LeagueRow};
@@ -286,10 +285,7 @@ pub async fn create(
         },
         name,
         variant: variant.into(),
-        options: GameOptions {
-            carriers: carriers.unwrap_or(1),
-            dead_mans_switch: dead_mans_switch.unwrap_or(false),
-        },
+        options: super::challenge::beirut_options(carriers, dead_mans_switch),
         format,
         settings: LeagueSettings {
             days_per_move: days,

@@ -1,7 +1,7 @@
 //! `/seek` and `/seeks`: open challenges that anyone who uses Kaboom can accept, wherever
 //! they are; the games are played by DM (docs/ARCHITECTURE.md, "Play anywhere").
 
-use kaboom_rules::{GameOptions, Variant};
+use kaboom_rules::Variant;
 
 use super::challenge::{ColorParam, DaysChoice, Terms, VariantChoice};
 use crate::ids::Domain;
@@ -35,10 +35,7 @@ pub async fn seek(
         days_per_move,
         color,
         rated: rated.unwrap_or(true),
-        options: GameOptions {
-            carriers: carriers.unwrap_or(1),
-            dead_mans_switch: dead_mans_switch.unwrap_or(false),
-        },
+        options: super::challenge::beirut_options(carriers, dead_mans_switch),
     };
     let spec = terms.challenge(ctx, None, Venue::Seek);
     let created = services.challenges().create(spec).await?;
