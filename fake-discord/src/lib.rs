@@ -638,13 +638,34 @@ impl FakeDiscord {
     /// [`FakeError::WrongChannelType`] if it is a thread or a DM.
     pub fn add_thread(&self, parent_id: u64, name: &str) -> Result<u64, FakeError> {
         self.shared.update(|s| {
-            let kind = match s.channel_type(parent_id) {
-                None => return Err(FakeError::UnknownChannel(parent_id)),
-                Some(0 | 15) => 11,
-                Some(5) => 10,
-                Some(_) => return Err(FakeError::WrongChannelType(parent_id)),
-            };
+            let kind = thread_kind_under(s, parent_id)?;
             Ok(s.add_thread(parent_id, name, kind, None))
+        })
+    }
+
+    /// Adds the public thread `thread_id` named `name` under `parent_id`, as
+    /// [`FakeDiscord::add_thread`] does, with an id from an earlier run: Discord keeps a
+    /// server's threads while a bot is stopped and upgraded, so a test that starts the bot
+    /// on a database made earlier (an upgrade fixture) restores the threads that database
+    /// names. Later ids are generated past it.
+    ///
+    /// # Errors
+    /// As [`FakeDiscord::add_thread`]; [`FakeError::WrongChannelType`] if `thread_id` is
+    /// already a channel.
+    pub fn restore_thread(
+        &self,
+        parent_id: u64,
+        thread_id: u64,
+        name: &str,
+    ) -> Result<(), FakeError> {
+        self.shared.update(|s| {
+            let kind = thread_kind_under(s, parent_id)?;
+            if s.channel_type(thread_id).is_some() {
+                return Err(FakeError::WrongChannelType(thread_id));
+            }
+            s.ids.skip_past(thread_id);
+            s.add_thread(parent_id, name, kind, Some(thread_id));
+            Ok(())
         })
     }
 
@@ -1580,6 +1601,22 @@ impl FakeDiscord {
     /// setting change), for waits the helpers above do not cover.
     pub fn changes(&self) -> watch::Receiver<u64> {
         self.shared.changed.subscribe()
+    }
+}
+
+/// The channel type of a public thread under `parent_id`: PUBLIC_THREAD (11) in a text or
+/// forum channel, ANNOUNCEMENT_THREAD (10) in an announcement channel
+/// (<https://discord.com/developers/docs/topics/threads#public-private-threads>).
+///
+/// # Errors
+/// [`FakeError::UnknownChannel`] if `parent_id` is not a channel of the fake,
+/// [`FakeError::WrongChannelType`] if it is a thread or a DM.
+fn thread_kind_under(s: &State, parent_id: u64) -> Result<u8, FakeError> {
+    match s.channel_type(parent_id) {
+        None => Err(FakeError::UnknownChannel(parent_id)),
+        Some(0 | 15) => Ok(11),
+        Some(5) => Ok(10),
+        Some(_) => Err(FakeError::WrongChannelType(parent_id)),
     }
 }
 

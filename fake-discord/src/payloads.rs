@@ -83,6 +83,12 @@ impl Snowflakes {
         self.next_ms += 1;
         id
     }
+
+    /// Makes every later id greater than `id` (an id restored from an earlier run of the
+    /// fake), so a generated one never collides with it.
+    pub(crate) fn skip_past(&mut self, id: u64) {
+        self.next_ms = self.next_ms.max((id >> 22) + 1);
+    }
 }
 
 /// RFC 3339 timestamp of a snowflake (`(id >> 22)` milliseconds after the Discord epoch),

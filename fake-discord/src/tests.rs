@@ -859,3 +859,22 @@ async fn guilds_spread_over_the_shards_and_a_removed_bot_is_refused() {
     }
     assert_eq!(fake.gateway_sessions().len(), 4);
 }
+
+/// A thread restored from an earlier run keeps its id, is a public thread of its parent,
+/// cannot be restored twice, and the ids generated afterwards come after it (no collision
+/// with a later thread or message).
+#[tokio::test]
+async fn a_restored_thread_keeps_its_id_and_later_ids_come_after_it() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let parent = fake.text_channel_id();
+    let restored = (parent >> 22).wrapping_add(1_000) << 22;
+    fake.restore_thread(parent, restored, "game 1").unwrap();
+    let channel = fake.channel(restored).expect("the restored thread");
+    assert_eq!((channel.kind(), channel.parent_id()), (11, Some(parent)));
+    assert!(matches!(
+        fake.restore_thread(parent, restored, "again"),
+        Err(FakeError::WrongChannelType(id)) if id == restored
+    ));
+    let next = fake.add_thread(parent, "game 2").unwrap();
+    assert!(next > restored, "{next} after {restored}");
+}

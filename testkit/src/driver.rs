@@ -173,6 +173,16 @@ impl Driver {
         )))
     }
 
+    /// The bot's services as the running bot has them (its clock, its outbox planner,
+    /// waking its deliverer), for a step a test takes without Discord: what is committed
+    /// through them is posted as the bot's own changes are.
+    pub fn services(&self) -> Services {
+        let services =
+            (self.services_for)(self.db.clone()).with_outbox_waker(self.outbox_waker.clone());
+        let planner = kaboom_discord::outbox::DiscordEffects::for_services(&services);
+        services.with_effects(planner)
+    }
+
     /// Waits (at most [`WAIT`]) until the bot's outbox has posted everything due.
     ///
     /// # Errors

@@ -112,8 +112,24 @@ impl TestBot {
         fake: FakeDiscord,
         make: impl Fn(Db, Arc<TestClock>) -> Services + Send + Sync + 'static,
     ) -> Result<TestBot, DemoError> {
-        let db = TempDb::new().await;
-        let clock = Arc::new(TestClock::new(T0));
+        TestBot::start_on_database(fake, TempDb::new().await, T0, make).await
+    }
+
+    /// Starts the bot on `fake` over `db` as it is (a database made earlier, such as an
+    /// upgrade fixture loaded with [`crate::load_sql_dump`]; the bot applies the
+    /// migrations it lacks, as `kaboom serve` does), its clock at `now` (Unix seconds),
+    /// with the services `make` builds (see [`TestBot::start_with`]).
+    ///
+    /// # Errors
+    /// As [`TestBot::start`]; a migration the database refuses is a
+    /// [`DemoError`] too.
+    pub async fn start_on_database(
+        fake: FakeDiscord,
+        db: TempDb,
+        now: i64,
+        make: impl Fn(Db, Arc<TestClock>) -> Services + Send + Sync + 'static,
+    ) -> Result<TestBot, DemoError> {
+        let clock = Arc::new(TestClock::new(now));
         let services_for: ServicesFor = {
             let clock = clock.clone();
             Arc::new(move |database| make(database, clock.clone()))

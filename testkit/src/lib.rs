@@ -196,6 +196,36 @@ pub async fn temp_db() -> (Db, TempDb) {
     (Db::connect(guard.url()).await.expect("open test db"), guard)
 }
 
+/// Runs the SQL script `sql` on the database at `url` (made by [`TempDb::new`] and not
+/// yet opened by [`Db::connect`], so it holds nothing): the text of `sqlite3 FILE .dump`
+/// for a `sqlite://` URL, of `pg_dump --inserts` for a `postgres://` one. Lines starting
+/// with a backslash are psql's meta-commands (`\restrict` in pg_dump 15.14 and later),
+/// not SQL, and are skipped. The dump's own `_sqlx_migrations` rows come with it, so a
+/// [`Db::connect`] afterwards applies only the migrations the dump's schema lacks, as
+/// `kaboom serve` does after an upgrade.
+///
+/// # Errors
+/// The database's error for a statement it refuses, or when it cannot be opened.
+pub async fn load_sql_dump(url: &str, sql: &str) -> Result<(), sqlx::Error> {
+    use sqlx::Connection;
+    let script: String = sql
+        .lines()
+        .filter(|line| !line.starts_with('\\'))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    if url.starts_with("postgres") {
+        let mut conn = sqlx::PgConnection::connect(url).await?;
+        sqlx::raw_sql(&script).execute(&mut conn).await?;
+        conn.close().await
+    } else {
+        let options = <sqlx::sqlite::SqliteConnectOptions as std::str::FromStr>::from_str(url)?
+            .create_if_missing(true);
+        let mut conn = sqlx::SqliteConnection::connect_with(&options).await?;
+        sqlx::raw_sql(&script).execute(&mut conn).await?;
+        conn.close().await
+    }
+}
+
 /// The bot's scheduler over `db`, reading the time from `clock` and planning its notices
 /// with `notifier`, with the default configuration ([`SchedulerConfig::default`]) and the
 /// bot's own wording: what scheduler tests and the sweep benchmark start from.

@@ -43,3 +43,4 @@ mod serve_process;
 mod services;
 mod shards;
 mod storage;
+mod upgrade;
