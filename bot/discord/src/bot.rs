@@ -67,6 +67,8 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
             // Replies ping nobody unless they say whom.
             allowed_mentions: Some(crate::messages::mentions::none()),
             on_error: |error| Box::pin(crate::commands::on_error(error)),
+            // Commands per player per minute, before anything else a command does.
+            command_check: Some(|ctx| Box::pin(crate::commands::within_rate(ctx))),
             // What a player missed while their DMs were refused comes with their next
             // answer.
             post_command: |ctx| Box::pin(crate::commands::show_missed(ctx)),
@@ -105,10 +107,12 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                 // Post-game analyses, one at a time on their own pool; the worker first
                 // finishes what a restart left.
                 kaboom_service::analysis::spawn_worker(services.clone());
+                let limiter = crate::limiter::CommandLimiter::new(services.clock().clone());
                 Ok(Data {
                     services,
                     outbox,
                     engine,
+                    limiter,
                 })
             })
         })

@@ -30,6 +30,38 @@ async fn answer(
     .await
 }
 
+/// A private answer (the interaction's first response) with `text` that pings nobody.
+fn private_response(text: String) -> serenity::CreateInteractionResponse {
+    serenity::CreateInteractionResponse::Message(
+        serenity::CreateInteractionResponseMessage::new()
+            .content(messages::fit_message(text))
+            .ephemeral(true)
+            .allowed_mentions(messages::mentions::none()),
+    )
+}
+
+/// The private "slow down" answer when `user` is over their commands per minute in
+/// `guild` ([`crate::limiter`]); `None` when the click or form may go on.
+///
+/// # Errors
+/// [`Error::Service`] when the server's rate cannot be read.
+async fn over_rate(
+    data: &Data,
+    user: serenity::UserId,
+    guild: Option<serenity::GuildId>,
+) -> Result<Option<String>, Error> {
+    let guild = guild.map(|g| g.domain());
+    match data
+        .limiter
+        .check(&data.services, user.domain(), guild)
+        .await
+    {
+        Ok(()) => Ok(None),
+        Err(crate::limiter::LimitError::SlowDown(slow)) => Ok(Some(messages::slow_down(slow))),
+        Err(crate::limiter::LimitError::Service(e)) => Err(e.into()),
+    }
+}
+
 /// A private follow-up with `text` that pings nobody.
 fn private_followup(text: String) -> serenity::CreateInteractionResponseFollowup {
     serenity::CreateInteractionResponseFollowup::new()
@@ -78,6 +110,16 @@ pub async fn handle(
     data: &Data,
     ic: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
+    if let Some(text) = over_rate(data, ic.user.id, ic.guild_id).await? {
+        let response = private_response(text);
+        crate::respond::initial(
+            "tell a player to slow down",
+            crate::respond::INITIAL,
+            || ic.create_response(ctx.http.as_ref(), response.clone()),
+        )
+        .await?;
+        return Ok(());
+    }
     answer_click(ctx, data, ic).await?;
     if ids::parse(&ic.data.custom_id).is_none_or(|(action, _)| action != ids::MOVE_ASK) {
         show_missed(data, ic.user.id, |followup| {
@@ -374,6 +416,9 @@ pub async fn submit_move(
     mi: &serenity::ModalInteraction,
 ) -> Result<(), Error> {
     let http = ctx.http.as_ref();
+    if let Some(text) = over_rate(data, mi.user.id, mi.guild_id).await? {
+        return private_modal_answer(http, mi, text).await;
+    }
     let game = match ids::parse(&mi.data.custom_id) {
         Some((ids::MOVE_MODAL, id)) => GameId(id),
         _ => {
@@ -422,7 +467,7 @@ pub async fn submit_move(
             return Ok(());
         }
     };
-    flows::after_play(&data.outbox, &played, mi.channel_id.domain()).await?;
+    flows::after_play(data, &played, mi.channel_id.domain()).await?;
     let (caption, image, buttons) = flows::public_board(services, &played.snap).await?;
     let edited =
         crate::respond::later("edit the board after a move", crate::respond::LATER, || {
@@ -451,12 +496,7 @@ async fn private_modal_answer(
     mi: &serenity::ModalInteraction,
     text: String,
 ) -> Result<(), Error> {
-    let response = serenity::CreateInteractionResponse::Message(
-        serenity::CreateInteractionResponseMessage::new()
-            .content(text)
-            .ephemeral(true)
-            .allowed_mentions(messages::mentions::none()),
-    );
+    let response = private_response(text);
     crate::respond::initial("answer move form", crate::respond::INITIAL, || {
         mi.create_response(http, response.clone())
     })

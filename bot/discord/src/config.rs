@@ -26,7 +26,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use kaboom_domain::deadline::{HOUR, SchedulerConfig};
-use kaboom_domain::settings;
+use kaboom_domain::settings::{self, PlayerLimits};
 use kaboom_store::DEFAULT_DATABASE_URL;
 
 /// What `kaboom serve` needs.
@@ -270,6 +270,21 @@ pub struct SchedulerArgs {
     #[arg(long, env = "IDLE_REPEAT_HOURS", value_name = "IDLE_REPEAT_HOURS",
           value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
     idle_repeat_hours: Blankable<i64>,
+    /// Practice games against the bot one player may have at once, in servers that did not
+    /// choose their own (`/settings server practice_games`) and outside servers [default: 3].
+    #[arg(long, env = "PRACTICE_GAMES", value_name = "PRACTICE_GAMES",
+          value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
+    practice_games: Blankable<i64>,
+    /// Open challenges one player may have waiting at once per server (and outside
+    /// servers), where the server did not choose [default: 10].
+    #[arg(long, env = "OPEN_CHALLENGES", value_name = "OPEN_CHALLENGES",
+          value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
+    open_challenges: Blankable<i64>,
+    /// Commands, clicks and move forms one player may send a minute, where the server did
+    /// not choose [default: 30]. A load test from one machine raises it.
+    #[arg(long, env = "COMMANDS_PER_MINUTE", value_name = "COMMANDS_PER_MINUTE",
+          value_parser = whole_above_zero, default_value = "", hide_default_value = true)]
+    commands_per_minute: Blankable<i64>,
 }
 
 impl SchedulerArgs {
@@ -294,6 +309,12 @@ impl SchedulerArgs {
         if let Some(hours) = self.idle_repeat_hours.0 {
             c.defaults.idle_repeat_secs = hours.saturating_mul(HOUR);
         }
+        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+        c.defaults.limits = PlayerLimits {
+            practice_games: self.practice_games.0.map(count),
+            open_challenges: self.open_challenges.0.map(count),
+            commands_per_minute: self.commands_per_minute.0.map(count),
+        };
         c
     }
 }

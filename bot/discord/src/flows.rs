@@ -85,11 +85,28 @@ pub async fn announce_designation(outbox: &OutboxHandle, d: &Designated) -> Resu
 /// Waits for the board of an action (written to the outbox with it) and returns the
 /// private acknowledgement for the mover, who acted in channel `here`: a short "Played"
 /// when the board was posted right there (the game's thread), else with the board's link;
-/// or that it is saved and the board follows.
+/// or that it is saved and the board follows. In a practice game whose reply waits behind
+/// other players' games, a second line says about when it comes
+/// ([`messages::engine_busy`]).
 ///
 /// # Errors
 /// A storage error.
 pub async fn after_play(
+    data: &crate::types::Data,
+    played: &kaboom_service::Played,
+    here: kaboom_domain::ids::ChannelId,
+) -> Result<String, Error> {
+    let id = played.snap.row.id;
+    let text = played_text(&data.outbox, played, here).await?;
+    // A practice game whose reply waits behind other players' games says about when.
+    Ok(match data.services.engine().reply_wait(id) {
+        Some(wait) => format!("{text}\n{}", messages::engine_busy(wait)),
+        None => text,
+    })
+}
+
+/// [`after_play`]'s acknowledgement without the engine's wait.
+async fn played_text(
     outbox: &OutboxHandle,
     played: &kaboom_service::Played,
     here: kaboom_domain::ids::ChannelId,

@@ -14,6 +14,7 @@ pub mod components;
 pub mod config;
 pub mod flows;
 pub(crate) mod ids;
+pub mod limiter;
 pub mod members;
 pub mod messages;
 pub mod notifier;
@@ -58,6 +59,10 @@ pub enum Error {
     /// The bot could not start or stopped: the text says why (for the host).
     #[error("{0}")]
     Stopped(String),
+    /// A player sent more commands than the rate allows (answered privately with
+    /// [`messages::slow_down`]).
+    #[error("too many commands: {0:?}")]
+    SlowDown(limiter::SlowDown),
     /// No player of a game played by DM could be sent its post: Discord refused every DM
     /// (closed DMs, no server shared). What they missed is kept for their next
     /// interaction, so the outbox counts the entry as delivered, with no message, rather

@@ -125,7 +125,7 @@ pub async fn click(
                 if flows::shows_where_it_started(&played.snap, here) {
                     show_here = Some(played.snap.clone());
                 }
-                edit.content(flows::after_play(&data.outbox, &played, here).await?)
+                edit.content(flows::after_play(data, &played, here).await?)
             }
             Err(ServiceError::MovedOn { game_id, .. }) => {
                 moved_on(services, game_id, user, edit).await?

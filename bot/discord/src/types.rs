@@ -10,6 +10,8 @@ pub struct Data {
     pub outbox: crate::outbox::OutboxHandle,
     /// The bot's own user, which takes the practice opponent's seat.
     pub engine: kaboom_service::engine::EnginePlayer,
+    /// Commands per player per minute.
+    pub limiter: crate::limiter::CommandLimiter,
 }
 
 /// The error type of commands (defined with the layer, so that modules `Data` holds can

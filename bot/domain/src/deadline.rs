@@ -189,6 +189,7 @@ impl Default for SchedulerConfig {
                 idle_first_secs: 48 * HOUR,
                 idle_repeat_secs: 7 * 24 * HOUR,
                 league_organisers: None,
+                limits: Default::default(),
             },
             batch: 256,
         }
@@ -236,6 +237,7 @@ mod tests {
             idle_first_secs: 2 * DAY,
             idle_repeat_secs: 7 * DAY,
             league_organisers: None,
+            limits: Default::default(),
         }
     }
 

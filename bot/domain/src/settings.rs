@@ -1,5 +1,5 @@
 //! Nudge settings: how a player wants to be reminded, and a server's settings (reminder
-//! defaults, league organisers).
+//! defaults, league organisers, per-player limits).
 //! Stored by the store crate (`kaboom_store::settings`); read by the deadline policy.
 
 use crate::ids::RoleId;
@@ -54,6 +54,124 @@ pub struct GuildSettings {
     /// The role whose members may create and manage leagues, besides the members with the
     /// Manage Server permission; `None`: those members only.
     pub league_organisers: Option<RoleId>,
+    /// What one player may do at once or per minute in the server.
+    pub limits: PlayerLimits,
+}
+
+/// A per-player limit a server may set (`/settings server`), for what Discord itself does
+/// not limit: each protects the other players from one player's flood (the bot's one
+/// engine, the channel's challenge messages, the bot's answers). Outside servers, and in a
+/// server that never set it, the [`Limit::default_value`] applies.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum Limit {
+    /// Practice games against the bot a player may have unfinished at once: the engine
+    /// thinks for one game at a time, shared by everyone.
+    PracticeGames,
+    /// Open challenges (not seeks) a player may have waiting at once in the server: each is
+    /// a public message with buttons.
+    OpenChallenges,
+    /// Commands, button clicks and move forms a player may send per minute (typing into a
+    /// command's suggestions not counted).
+    CommandsPerMinute,
+}
+
+impl Limit {
+    /// Every limit, in the order `/settings server` shows them.
+    pub const ALL: [Limit; 3] = [
+        Limit::PracticeGames,
+        Limit::OpenChallenges,
+        Limit::CommandsPerMinute,
+    ];
+
+    /// The value where none is set: 3 practice games, 10 open challenges, 30 commands per
+    /// minute (a correspondence player sends a few a minute at most; a script hundreds).
+    pub fn default_value(self) -> u32 {
+        match self {
+            Limit::PracticeGames => 3,
+            Limit::OpenChallenges => 10,
+            Limit::CommandsPerMinute => 30,
+        }
+    }
+
+    /// The values a server may choose: 1-50 practice games, 1-25 open challenges, 5-120
+    /// commands per minute.
+    pub fn allowed(self) -> std::ops::RangeInclusive<u32> {
+        match self {
+            Limit::PracticeGames => 1..=50,
+            Limit::OpenChallenges => 1..=25,
+            Limit::CommandsPerMinute => 5..=120,
+        }
+    }
+
+    /// The `/settings server` option and stored column name, e.g. `practice_games`.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// A server's per-player limits: the values it chose, `None` for each it left at its
+/// default.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct PlayerLimits {
+    /// [`Limit::PracticeGames`], if chosen.
+    pub practice_games: Option<u32>,
+    /// [`Limit::OpenChallenges`], if chosen.
+    pub open_challenges: Option<u32>,
+    /// [`Limit::CommandsPerMinute`], if chosen.
+    pub commands_per_minute: Option<u32>,
+}
+
+impl PlayerLimits {
+    /// The chosen value of `limit`, if any.
+    pub fn chosen(&self, limit: Limit) -> Option<u32> {
+        match limit {
+            Limit::PracticeGames => self.practice_games,
+            Limit::OpenChallenges => self.open_challenges,
+            Limit::CommandsPerMinute => self.commands_per_minute,
+        }
+    }
+
+    /// These limits, with each one not chosen taken from `fallback` (a server's own
+    /// choices over the host's defaults).
+    pub fn or(self, fallback: PlayerLimits) -> PlayerLimits {
+        PlayerLimits {
+            practice_games: self.practice_games.or(fallback.practice_games),
+            open_challenges: self.open_challenges.or(fallback.open_challenges),
+            commands_per_minute: self.commands_per_minute.or(fallback.commands_per_minute),
+        }
+    }
+
+    /// The value of `limit` that applies: the chosen one, else its default.
+    pub fn get(&self, limit: Limit) -> u32 {
+        self.chosen(limit).unwrap_or_else(|| limit.default_value())
+    }
+
+    /// Chooses `value` for `limit` (`None`: back to the default).
+    ///
+    /// # Errors
+    /// A sentence saying which values are allowed when `value` is outside
+    /// [`Limit::allowed`].
+    pub fn set(&mut self, limit: Limit, value: Option<u32>) -> Result<(), String> {
+        if let Some(v) = value {
+            let allowed = limit.allowed();
+            if !allowed.contains(&v) {
+                return Err(format!(
+                    "{} must be from {} to {}, not {v}.",
+                    limit.name(),
+                    allowed.start(),
+                    allowed.end()
+                ));
+            }
+        }
+        let slot = match limit {
+            Limit::PracticeGames => &mut self.practice_games,
+            Limit::OpenChallenges => &mut self.open_challenges,
+            Limit::CommandsPerMinute => &mut self.commands_per_minute,
+        };
+        *slot = value;
+        Ok(())
+    }
 }
 
 /// `50,80` -> `[50, 80]`: percentages 1-99, sorted, duplicates removed.
@@ -120,5 +238,27 @@ impl PreviewMode {
     /// Reads the stored form (`None` for any other text).
     pub fn parse(s: &str) -> Option<PreviewMode> {
         s.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_is_its_default_until_chosen_and_only_allowed_values_are() {
+        let mut limits = PlayerLimits::default();
+        assert_eq!(limits.get(Limit::PracticeGames), 3);
+        assert_eq!(limits.get(Limit::OpenChallenges), 10);
+        assert_eq!(limits.get(Limit::CommandsPerMinute), 30);
+        limits.set(Limit::PracticeGames, Some(30)).unwrap();
+        assert_eq!(limits.get(Limit::PracticeGames), 30);
+        assert_eq!(
+            limits.set(Limit::CommandsPerMinute, Some(4)),
+            Err("commands_per_minute must be from 5 to 120, not 4.".to_string())
+        );
+        assert_eq!(limits.chosen(Limit::CommandsPerMinute), None);
+        limits.set(Limit::PracticeGames, None).unwrap();
+        assert_eq!(limits, PlayerLimits::default());
     }
 }

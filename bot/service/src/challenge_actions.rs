@@ -3,6 +3,7 @@
 use super::*;
 use kaboom_domain::game::Venue;
 use kaboom_domain::rating::Glicko;
+use kaboom_domain::settings::Limit;
 
 /// An open seek as `/seeks` lists it.
 #[derive(Clone, Debug)]
@@ -16,7 +17,8 @@ pub struct Seek {
 impl Challenges<'_> {
     /// Stores a new challenge after checking it: not against oneself, a days-per-move
     /// choice that is offered, options the variant accepts (Beirut carriers 1-15, BE-2),
-    /// no more than [`MAX_OPEN_CHALLENGES`] open challenges at once per player, and for a
+    /// no more open challenges at once per player in the server (or outside servers) than
+    /// its [`Limit::OpenChallenges`], and for a
     /// seek ([`Venue::Seek`], always for anyone) no more than [`MAX_OPEN_SEEKS`].
     ///
     /// # Errors
@@ -48,12 +50,15 @@ impl Challenges<'_> {
                     limit: MAX_OPEN_SEEKS,
                 });
             }
-        } else if challenges::open_challenges_of(&mut tx, c.challenger_id).await?
-            >= MAX_OPEN_CHALLENGES as i64
-        {
-            return refuse(Refusal::TooManyChallenges {
-                limit: MAX_OPEN_CHALLENGES,
-            });
+        } else {
+            let limit = crate::settings::limits_in(self.core, &mut tx, c.guild_id)
+                .await?
+                .get(Limit::OpenChallenges);
+            if challenges::open_challenges_of(&mut tx, c.challenger_id, c.guild_id).await?
+                >= i64::from(limit)
+            {
+                return refuse(Refusal::TooManyChallenges { limit });
+            }
         }
         let id = challenges::insert(&mut tx, &c, self.core.clock.now()).await?;
         let created = challenges::get(&mut tx, id)

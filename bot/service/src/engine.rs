@@ -6,13 +6,18 @@
 //! search at a time by default), apart from the pool that replays and paints, so many
 //! engine games cannot starve human games of replays and board images.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
 use kaboom_engine::{Level, choose_action, choose_carriers};
 
 use super::replay::CpuPool;
 use super::{PlayRequest, Practice, Refusal, ServiceError, Services, Snapshot};
 use kaboom_domain::deadline::SchedulerWaker;
 use kaboom_domain::game::GameState;
-use kaboom_domain::ids::{GameId, UserId};
+use kaboom_domain::ids::{GameId, GuildId, UserId};
+use kaboom_domain::settings::Limit;
 use kaboom_store::engine::{self, EngineSeat};
 
 /// Who the engine is on Discord: the bot's own user, which takes the engine's seat.
@@ -24,11 +29,44 @@ pub struct EnginePlayer {
     pub name: String,
 }
 
-/// The engine's search pool and the waker of the worker that plays its turns.
+/// The engine's search pool, the waker of the worker that plays its turns, and what the
+/// worker knows of its queue (for [`EngineRunner::reply_wait`] and fair turns).
 #[derive(Clone)]
 pub struct EngineRunner {
     pool: CpuPool,
     waker: SchedulerWaker,
+    queue: Arc<Mutex<Queue>>,
+}
+
+/// The engine's queue as this process sees it.
+#[derive(Debug, Default)]
+struct Queue {
+    /// The engine's own user, once its worker runs.
+    engine: Option<UserId>,
+    /// Games waiting for an engine action, each with the player it is against (noted at
+    /// every committed action, and kept to the unfinished games at each sweep).
+    waiting: HashMap<GameId, UserId>,
+    /// When each player last got an engine action (a sequence number; none yet: never).
+    served: HashMap<UserId, u64>,
+    /// The sequence number of the next action.
+    next_serve: u64,
+    /// How long a search takes, in milliseconds: a moving average of the last ones
+    /// (each new one weighs [`SEARCH_WEIGHT`]); `None` before the first.
+    search_ms: Option<f64>,
+}
+
+/// The weight of the latest search in [`EngineRunner`]'s estimate of a search's time.
+const SEARCH_WEIGHT: f64 = 0.3;
+
+/// How long until the engine answers in a game, when other players' games are ahead of it.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct ReplyWait {
+    /// Other players with a game waiting for the engine (each gets at most one engine
+    /// action before this game: [`Practice::sweep`]).
+    pub players_ahead: usize,
+    /// About how long until the reply: a search's recent time for each of those players
+    /// and one for this game; `None` before any search was timed.
+    pub about: Option<Duration>,
 }
 
 /// Searches at once by default: one, so that a 2-core host keeps a core for everyone else.
@@ -46,7 +84,83 @@ impl EngineRunner {
         EngineRunner {
             pool: CpuPool::new(searches),
             waker: SchedulerWaker::default(),
+            queue: Arc::new(Mutex::new(Queue::default())),
         }
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Notes whose turn it is in `snap` after a committed action: waiting for the engine
+    /// (it plays there and is to move), or not.
+    pub(crate) fn note_turn(&self, snap: &Snapshot) {
+        let mut queue = self.queue();
+        let Some(engine) = queue.engine else {
+            return;
+        };
+        let row = &snap.row;
+        let to_move = match snap.game.turn() {
+            kaboom_rules::Color::White => row.white_id,
+            kaboom_rules::Color::Black => row.black_id,
+        };
+        let opponent = if row.white_id == engine {
+            row.black_id
+        } else {
+            row.white_id
+        };
+        if row.state == GameState::Active && to_move == engine && !snap.game.status().is_finished()
+        {
+            queue.waiting.insert(row.id, opponent);
+        } else {
+            queue.waiting.remove(&row.id);
+        }
+    }
+
+    /// How long the engine's reply in game `game` will take when other players' games
+    /// wait for it too; `None` when the game is not waiting for the engine or no other
+    /// player's game is.
+    pub fn reply_wait(&self, game: GameId) -> Option<ReplyWait> {
+        let queue = self.queue();
+        let player = *queue.waiting.get(&game)?;
+        let mut others: Vec<UserId> = queue
+            .waiting
+            .values()
+            .copied()
+            .filter(|p| *p != player)
+            .collect();
+        others.sort_unstable();
+        others.dedup();
+        if others.is_empty() {
+            return None;
+        }
+        let searches = (others.len() + 1) as f64;
+        Some(ReplyWait {
+            players_ahead: others.len(),
+            about: queue
+                .search_ms
+                .map(|ms| Duration::from_millis((ms * searches).round() as u64)),
+        })
+    }
+
+    /// Records a search that took `took`.
+    fn searched(&self, took: Duration) {
+        let ms = took.as_secs_f64() * 1000.0;
+        let mut queue = self.queue();
+        queue.search_ms = Some(match queue.search_ms {
+            Some(old) => old + SEARCH_WEIGHT * (ms - old),
+            None => ms,
+        });
+    }
+
+    /// Records that `player` got an engine action now.
+    fn served(&self, player: UserId) {
+        let mut queue = self.queue();
+        queue.next_serve += 1;
+        let at = queue.next_serve;
+        queue.served.insert(player, at);
     }
 
     /// Asks the worker to look for engine turns now (after any change that can make one).
@@ -155,6 +269,7 @@ impl Practice<'_> {
         }
         let game = snap.game.clone();
         let (level, ply) = (seat.level, snap.row.ply);
+        let started = Instant::now();
         let choice = self
             .core
             .engine
@@ -162,6 +277,7 @@ impl Practice<'_> {
             .run(move || choose_action(&game, level, seed(id, ply)))
             .await?
             .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        self.core.engine.searched(started.elapsed());
         match self
             .core
             .games()
@@ -177,21 +293,35 @@ impl Practice<'_> {
     /// One fair round of the engine's games: for each player in turn ([`by_player`]), their
     /// games are looked at ([`Practice::step`](crate::Practice::step)) oldest first until
     /// the engine acts in one, so each player gets at most one engine action a round and
-    /// one player's many games never queue ahead of another's one. The worker runs rounds
-    /// until one acts nowhere, reading the games again each round, so a game that starts
-    /// waiting meanwhile joins the next round. A game that fails is logged and skipped:
-    /// one bad row costs only itself. Returns how many games the engine acted in.
+    /// one player's many games never queue ahead of another's one. The players are taken
+    /// least recently served first (a player never served before everyone), so a player
+    /// whose game starts waiting while another's is searched is next. The worker runs
+    /// rounds until one acts nowhere, reading the games again each round, so a game that
+    /// starts waiting meanwhile joins the next round. A game that fails is logged and
+    /// skipped: one bad row costs only itself. Returns how many games the engine acted in.
     ///
     /// # Errors
     /// [`ServiceError::Storage`] when the list cannot be read.
     pub async fn sweep(self, engine: &EnginePlayer) -> Result<usize, ServiceError> {
         let mut acted = 0;
-        for games in by_player(self.seats().await?) {
+        let seats = self.seats().await?;
+        let mut players = by_player(seats);
+        {
+            let mut queue = self.core.engine.queue();
+            queue.engine = Some(engine.user);
+            let unfinished: std::collections::HashSet<GameId> =
+                players.iter().flatten().map(|s| s.game_id).collect();
+            queue.waiting.retain(|game, _| unfinished.contains(game));
+            // Stable: players served equally long ago keep the order of their oldest game.
+            players.sort_by_key(|games| queue.served.get(&games[0].opponent).copied().unwrap_or(0));
+        }
+        for games in players {
             for seat in games {
                 match self.step(seat, engine).await {
                     Ok(EngineStep::Waiting) => {}
                     Ok(step) => {
                         tracing::info!(game_id = %seat.game_id, ?step, "engine acted");
+                        self.core.engine.served(seat.opponent);
                         // Its board post (or carrier commitment) is in the outbox: deliver now.
                         self.core.outbox_waker.wake();
                         acted += 1;
@@ -206,24 +336,24 @@ impl Practice<'_> {
         Ok(acted)
     }
 
-    /// Whether `user` may start another practice game: refused at
-    /// [`MAX_PRACTICE_GAMES`] unfinished ones, so that no player holds the engine's one
-    /// search at a time with dozens of games.
+    /// Whether `user` may start another practice game in server `guild`: refused at the
+    /// server's [`Limit::PracticeGames`] unfinished ones (3 unless it chose otherwise), so
+    /// that no player holds the engine with dozens of games.
     ///
     /// # Errors
     /// [`Refusal::TooManyPracticeGames`]; [`ServiceError::Storage`].
-    pub async fn may_start(self, user: UserId) -> Result<(), ServiceError> {
-        if engine::running_against(&self.core.db, user).await? >= MAX_PRACTICE_GAMES as i64 {
+    pub async fn may_start(self, user: UserId, guild: Option<GuildId>) -> Result<(), ServiceError> {
+        let limit = crate::settings::limits_in(self.core, &self.core.db, guild)
+            .await?
+            .get(Limit::PracticeGames);
+        if engine::running_against(&self.core.db, user).await? >= i64::from(limit) {
             return Err(ServiceError::Refused(Refusal::TooManyPracticeGames {
-                limit: MAX_PRACTICE_GAMES,
+                limit,
             }));
         }
         Ok(())
     }
 }
-
-/// The most practice games one player may have unfinished at once.
-pub const MAX_PRACTICE_GAMES: usize = 3;
 
 /// `seats` grouped by the player each game is against, in the order of each player's
 /// oldest game, each player's games oldest first (as `seats` lists them).

@@ -348,6 +348,7 @@ impl Games<'_> {
         tx.commit().await?;
         tracing::info!(game_id = %id, %color, started, "carriers chosen");
         if started {
+            self.core.engine.note_turn(&designated.snap);
             self.core.engine.wake();
         }
         Ok(designated)

@@ -58,10 +58,6 @@ pub const DAYS_PER_MOVE_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
 /// The default `days_per_move`.
 pub const DEFAULT_DAYS_PER_MOVE: u32 = 3;
 
-/// The most open challenges (seeks aside) one player may have at once: each is a public
-/// post with buttons, so more would be a way to flood a channel.
-pub const MAX_OPEN_CHALLENGES: usize = 10;
-
 /// The most open seeks one player may have at once (`/seek`): enough to offer a few
 /// variants, too few to flood the list everyone sees.
 pub const MAX_OPEN_SEEKS: usize = 3;
@@ -718,10 +714,12 @@ impl Core {
         .await?;
         tx.commit().await?;
         tracing::info!(game_id = %game_id, challenge = id, variant = %spec.variant, "challenge accepted");
+        let started = self.load(game_id).await?;
         if engine_level.is_some() {
+            self.engine.note_turn(&started);
             self.engine.wake();
         }
-        self.load(game_id).await
+        Ok(started)
     }
 
     /// Loads game `id` from storage, replaying its actions.
@@ -853,6 +851,7 @@ impl Core {
         self.after_ply_in_tx(&mut tx, &played, None).await?;
         tx.commit().await?;
         tracing::info!(game_id = %id, ply = row.ply + 1, action = %played.ply.san, "action played");
+        self.engine.note_turn(&played.snap);
         self.engine.wake();
         Ok(played)
     }

@@ -135,13 +135,14 @@ pub enum Refusal {
     OpenToAnyone,
     /// A practice game past the most one player may have unfinished.
     TooManyPracticeGames {
-        /// The most ([`crate::engine::MAX_PRACTICE_GAMES`]).
-        limit: usize,
+        /// The most, in this server ([`kaboom_domain::settings::Limit::PracticeGames`]).
+        limit: u32,
     },
     /// A challenge past the most open challenges one player may have.
     TooManyChallenges {
-        /// The most open challenges a player may have ([`crate::MAX_OPEN_CHALLENGES`]).
-        limit: usize,
+        /// The most open challenges a player may have in this server
+        /// ([`kaboom_domain::settings::Limit::OpenChallenges`]).
+        limit: u32,
     },
     /// A seek past the most open seeks one player may have.
     TooManySeeks {

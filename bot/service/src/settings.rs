@@ -2,7 +2,7 @@
 //! server's league organisers.
 
 use kaboom_domain::ids::{GuildId, RoleId, UserId};
-use kaboom_store::settings::{self, GuildSettings, NudgeVia, UserSettings};
+use kaboom_store::settings::{self, GuildSettings, Limit, NudgeVia, PlayerLimits, UserSettings};
 
 use super::{Refusal, ServiceError, Settings};
 
@@ -20,6 +20,8 @@ pub struct GuildChange<'a> {
     pub repeat_hours: Option<i64>,
     /// Who may create and manage leagues besides Manage Server members.
     pub league_organisers: Option<LeagueOrganisers>,
+    /// The per-player limits to choose (each `Some` within [`Limit::allowed`]).
+    pub limits: PlayerLimits,
 }
 
 /// Who may create and manage a server's leagues (docs/leagues.md, "Who runs a league").
@@ -66,6 +68,17 @@ impl Settings<'_> {
         Ok(kaboom_store::privacy::forget(&self.core.db, user).await?)
     }
 
+    /// The per-player limits that apply in `guild`: the server's choices over the host's
+    /// defaults (`SchedulerConfig::defaults`, from `kaboom serve`'s settings) over the
+    /// built-in ones ([`Limit::default_value`]); outside servers the host's and built-in
+    /// ones.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`] on a database failure.
+    pub async fn limits(self, guild: Option<GuildId>) -> Result<PlayerLimits, ServiceError> {
+        limits_in(self.core, &self.core.db, guild).await
+    }
+
     /// `user`'s reminder settings after changing what is given (`nudges` on or off, `via`
     /// DM or thread mention); nothing is written when neither is.
     ///
@@ -91,7 +104,8 @@ impl Settings<'_> {
     /// Server `guild`'s settings after applying `change`: `shares` of a timed game's time per
     /// move at which to remind (percentages, e.g. `"50,80"`), for untimed games the hours
     /// before the first reminder (`idle_hours`) and between the next ones (`repeat_hours`),
-    /// each in [`REMINDER_HOURS`], and who may run leagues. A server that set nothing starts
+    /// each in [`REMINDER_HOURS`], who may run leagues, and the per-player limits chosen
+    /// in `change.limits` (each within [`Limit::allowed`]). A server that set nothing starts
     /// from the running scheduler's defaults; nothing is written when nothing is given.
     ///
     /// # Errors
@@ -102,19 +116,26 @@ impl Settings<'_> {
         guild: GuildId,
         change: GuildChange<'_>,
     ) -> Result<GuildSettings, ServiceError> {
+        // A server that set nothing starts from the host's defaults, with no limit of its
+        // own chosen (so the host's limits keep applying to it).
         let mut s = settings::guild(&self.core.db, guild)
             .await?
-            .unwrap_or_else(|| self.core.scheduler.defaults.clone());
+            .unwrap_or_else(|| GuildSettings {
+                limits: PlayerLimits::default(),
+                ..self.core.scheduler.defaults.clone()
+            });
         let GuildChange {
             shares,
             idle_hours,
             repeat_hours,
             league_organisers,
+            limits,
         } = change;
         let changed = shares.is_some()
             || idle_hours.is_some()
             || repeat_hours.is_some()
-            || league_organisers.is_some();
+            || league_organisers.is_some()
+            || limits != PlayerLimits::default();
         if let Some(text) = shares {
             s.nudge_shares = settings::parse_shares(text)
                 .map_err(|reason| ServiceError::Refused(Refusal::BadSetting { reason }))?;
@@ -135,9 +156,35 @@ impl Settings<'_> {
         if let Some(organisers) = league_organisers {
             s.league_organisers = organisers.role();
         }
+        for limit in Limit::ALL {
+            if let Some(value) = limits.chosen(limit) {
+                s.limits
+                    .set(limit, Some(value))
+                    .map_err(|reason| ServiceError::Refused(Refusal::BadSetting { reason }))?;
+            }
+        }
         if changed {
             settings::put_guild(&self.core.db, guild, &s, self.core.clock.now()).await?;
         }
         Ok(s)
     }
+}
+
+/// The per-player limits that apply in `guild` (see [`Settings::limits`]), read on the
+/// pool or inside a transaction.
+///
+/// # Errors
+/// [`ServiceError::Storage`] on a database failure.
+pub(crate) async fn limits_in<'a>(
+    core: &crate::Core,
+    on: impl Into<kaboom_store::sql::On<'a>>,
+    guild: Option<GuildId>,
+) -> Result<PlayerLimits, ServiceError> {
+    let host = core.scheduler.defaults.limits;
+    Ok(match guild {
+        Some(g) => settings::guild(on, g)
+            .await?
+            .map_or(host, |s| s.limits.or(host)),
+        None => host,
+    })
 }

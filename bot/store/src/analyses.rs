@@ -135,10 +135,17 @@ pub async fn get<'a>(
     row.map(AnalysisRow::try_from).transpose()
 }
 
-/// Claims the oldest analysis that is queued, or running under a claim made before
-/// `stale_before` (its worker died), for a worker at `now`; `None` when there is none. Two
-/// workers never claim the same one: the claim is a conditional update of the state and
-/// claim seen.
+/// How far back a player's analyses count for their turn in [`claim`]: a day.
+pub const FAIR_SHARE_SECS: i64 = 24 * 3600;
+
+/// Claims the next analysis that is queued, or running under a claim made before
+/// `stale_before` (its worker died), for a worker at `now`; `None` when there is none.
+/// Players are served in turn: each player's analyses asked for in the last
+/// [`FAIR_SHARE_SECS`] (and any still waiting) are numbered in the order asked, whatever
+/// their state, and the waiting one with the lowest number goes first (then the oldest), so
+/// a player's second analysis of the day waits for everyone's first: one player's many
+/// requests never hold up another's one. Two workers never claim the same one: the claim is
+/// a conditional update of the state and claim seen.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure or a corrupt row.
@@ -149,11 +156,18 @@ pub async fn claim(
 ) -> Result<Option<AnalysisRow>, StorageError> {
     loop {
         let candidate: Option<(i64, String, Option<i64>)> = query(
-            "SELECT game_id, state, claimed_at FROM analyses
+            "SELECT game_id, state, claimed_at FROM (
+                SELECT game_id, state, claimed_at, requested_at,
+                    ROW_NUMBER() OVER (PARTITION BY requested_by
+                                       ORDER BY requested_at, game_id) AS turn
+                FROM analyses
+                WHERE requested_at >= $2 OR state IN ('queued', 'running')
+             ) AS recent
              WHERE state = 'queued' OR (state = 'running' AND claimed_at < $1)
-             ORDER BY requested_at, game_id LIMIT 1",
+             ORDER BY turn, requested_at, game_id LIMIT 1",
         )
         .bind(stale_before)
+        .bind(now - FAIR_SHARE_SECS)
         .fetch_optional(db)
         .await?;
         let Some((game, state, claimed_at)) = candidate else {

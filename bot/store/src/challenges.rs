@@ -280,19 +280,23 @@ pub async fn seeks_of<'a>(
     .collect()
 }
 
-/// How many open challenges `user` made that are not seeks (rematches included).
+/// How many open challenges `user` made in server `guild` (`None`: outside servers) that
+/// are not seeks (rematches included).
 ///
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn open_challenges_of<'a>(
     on: impl Into<On<'a>>,
     user: UserId,
+    guild: Option<GuildId>,
 ) -> Result<i64, StorageError> {
     let (n,): (i64,) = query(
         "SELECT COUNT(*) FROM challenges WHERE challenger_id = $1 AND state = 'open'
+           AND guild_id IS NOT DISTINCT FROM $2
            AND NOT (venue = 'seek' AND opponent_id IS NULL)",
     )
     .bind(user)
+    .bind(guild)
     .fetch_one(on)
     .await?;
     Ok(n)

@@ -1,5 +1,5 @@
 //! The `user_settings` and `guild_settings` tables: how a player wants to be
-//! nudged, and a server's settings (nudge defaults, league organisers). A missing row means
+//! nudged, and a server's settings (nudge defaults, league organisers, per-player limits). A missing row means
 //! "the defaults".
 
 use super::sql::{On, query};
@@ -8,7 +8,7 @@ use super::{Db, StorageError, parse_stored};
 use kaboom_domain::ids::{GuildId, RoleId, UserId};
 
 pub use kaboom_domain::settings::{
-    GuildSettings, NudgeVia, UserSettings, format_shares, parse_shares,
+    GuildSettings, Limit, NudgeVia, PlayerLimits, UserSettings, format_shares, parse_shares,
 };
 
 /// A stored nudge channel (`dm` or `thread`).
@@ -85,6 +85,16 @@ struct StoredGuild {
     idle_first_secs: i64,
     idle_repeat_secs: i64,
     league_role_id: Option<i64>,
+    practice_games: Option<i64>,
+    open_challenges: Option<i64>,
+    commands_per_minute: Option<i64>,
+}
+
+/// A stored limit: `None` (the default) or a count.
+fn read_limit(stored: Option<i64>) -> Result<Option<u32>, StorageError> {
+    stored
+        .map(|n| u32::try_from(n).map_err(|e| StorageError::Corrupt(format!("limit {n}: {e}"))))
+        .transpose()
 }
 
 fn read_guild(row: Option<StoredGuild>) -> Result<Option<GuildSettings>, StorageError> {
@@ -98,13 +108,19 @@ fn read_guild(row: Option<StoredGuild>) -> Result<Option<GuildSettings>, Storage
                 .map(RoleId::try_from)
                 .transpose()
                 .map_err(|e| StorageError::Corrupt(e.to_string()))?,
+            limits: PlayerLimits {
+                practice_games: read_limit(r.practice_games)?,
+                open_challenges: read_limit(r.open_challenges)?,
+                commands_per_minute: read_limit(r.commands_per_minute)?,
+            },
         })
     })
     .transpose()
 }
 
 /// The query of [`guild`] (for `EXPLAIN QUERY PLAN` in the benchmark).
-pub const GUILD: &str = "SELECT nudge_shares, idle_first_secs, idle_repeat_secs, league_role_id FROM guild_settings WHERE guild_id = $1";
+pub const GUILD: &str = "SELECT nudge_shares, idle_first_secs, idle_repeat_secs, league_role_id,
+    practice_games, open_challenges, commands_per_minute FROM guild_settings WHERE guild_id = $1";
 
 /// The server's stored settings, if an admin set any, on the pool or inside a transaction.
 ///
@@ -131,17 +147,24 @@ pub async fn put_guild(
     let mut tx = db.begin_write().await?;
     query(
         "INSERT INTO guild_settings (guild_id, nudge_shares, idle_first_secs, idle_repeat_secs,
-            league_role_id, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
+            league_role_id, practice_games, open_challenges, commands_per_minute, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (guild_id) DO UPDATE SET nudge_shares = excluded.nudge_shares,
             idle_first_secs = excluded.idle_first_secs,
             idle_repeat_secs = excluded.idle_repeat_secs,
-            league_role_id = excluded.league_role_id, updated_at = excluded.updated_at",
+            league_role_id = excluded.league_role_id,
+            practice_games = excluded.practice_games,
+            open_challenges = excluded.open_challenges,
+            commands_per_minute = excluded.commands_per_minute, updated_at = excluded.updated_at",
     )
     .bind(guild)
     .bind(format_shares(&s.nudge_shares))
     .bind(s.idle_first_secs)
     .bind(s.idle_repeat_secs)
     .bind(s.league_organisers)
+    .bind(s.limits.practice_games.map(i64::from))
+    .bind(s.limits.open_challenges.map(i64::from))
+    .bind(s.limits.commands_per_minute.map(i64::from))
     .bind(now)
     .execute(&mut tx)
     .await?;

@@ -184,3 +184,34 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// Analyses are taken player by player: with alice's two requests queued before bob's
+    /// one, the worker's claims go alice's first, then bob's, then alice's second, so one
+    /// player's many requests never hold up another player's one.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn analyses_are_claimed_player_by_player() -> Outcome {
+        let d = bot().await?;
+        let mut games = Vec::new();
+        for _ in 0..3 {
+            games.push(d.start_game(ATOMIC).await?.game);
+        }
+        let TestBot { driver, database, .. } = d;
+        // No worker runs while the queue is built and claimed by hand.
+        driver.halt().await;
+        let db = kaboom_store::Db::connect(database.url()).await?;
+        let (alice, bob) = (kaboom_domain::ids::UserId(1001), kaboom_domain::ids::UserId(1002));
+        let mut tx = db.begin_write().await?;
+        for (at, (game, by)) in games.iter().zip([alice, alice, bob]).enumerate() {
+            kaboom_store::analyses::insert(&mut tx, *game, by, 1_000, 10, at as i64).await?;
+        }
+        tx.commit().await.map_err(kaboom_store::StorageError::from)?;
+        let mut order = Vec::new();
+        while let Some(row) = kaboom_store::analyses::claim(&db, 100, 0).await? {
+            order.push(row.game_id);
+        }
+        assert_eq!(order, vec![games[0], games[2], games[1]]);
+        db.close().await;
+        Ok(())
+    }
+}

@@ -123,7 +123,7 @@ fn env_example_and_hosting_guide_document_every_variable() {
             names.push(name);
         }
     }
-    assert_eq!(names.len(), 15, "{names:?}");
+    assert_eq!(names.len(), 18, "{names:?}");
     for name in &names {
         assert!(
             example.lines().any(|l| l.starts_with(&format!("{name}="))),

@@ -43,11 +43,14 @@ async fn pgn(d: &Driver, thread: u64) -> Result<String, DemoError> {
 }
 
 /// Plays `line` in the thread from the start, each action by the player to move (alice
-/// is White), and checks that each is played.
-async fn play_line(d: &Driver, thread: u64, line: &[impl AsRef<str>]) -> Outcome {
+/// is White), and checks that each is played. A minute passes on the bot's clock between
+/// two actions, as between people's moves (the fastest correspondence players' pace), so a
+/// long line stays within each player's commands per minute.
+async fn play_line(d: &TestBot, thread: u64, line: &[impl AsRef<str>]) -> Outcome {
     for (i, action) in line.iter().enumerate() {
         let action = action.as_ref();
         let user = if i % 2 == 0 { &d.alice } else { &d.bob };
+        d.clock.advance(60);
         let r = d.play(user, thread, action).await?;
         assert!(
             r.content().unwrap_or_default().starts_with("Played"),

@@ -226,6 +226,9 @@ kaboom_testkit::dbtest! {
         };
         let before = public(&d);
         for custom_id in &forged {
+            // Two seconds apart on the bot's clock: within alice's 30 commands a minute,
+            // so each forged click reaches the handler it targets.
+            d.clock.advance(2);
             let answer = d.click(&d.alice, message, custom_id).await?;
             let text = answer.content().unwrap_or_default();
             // Answered privately (an ephemeral message, or the edit of an ephemeral deferral).
@@ -257,6 +260,7 @@ kaboom_testkit::dbtest! {
         ];
         for values in &bad_values {
             let values: Vec<&str> = values.iter().map(String::as_str).collect();
+            d.clock.advance(2);
             let sent = d.fake.select_menu(&d.alice, dm.id, &menu, &values)?;
             let answer = d.answer(&sent).await?;
             let text = answer.content().unwrap_or_default();

@@ -113,3 +113,100 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+/// `/settings server` by carol (every permission) with `options`.
+async fn server_settings(
+    d: &TestBot,
+    options: Vec<CommandOption>,
+) -> Result<fake_discord::InteractionResponse, DemoError> {
+    d.cmd(
+        &d.carol,
+        d.fake.text_channel_id(),
+        "settings",
+        vec![CommandOption::subcommand("server", options)],
+    )
+    .await
+}
+
+kaboom_testkit::dbtest! {
+    /// A server chooses its players' limits: `/settings server` shows the defaults, takes
+    /// new values within the allowed range, refuses others saying which are allowed, and
+    /// the open-challenge limit then applies in that server.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_server_sets_its_players_limits() -> Outcome {
+        let d = TestBot::start().await?;
+        let shown = server_settings(&d, vec![]).await?;
+        assert_eq!(
+            shown.content().and_then(|t| t.lines().nth(2)),
+            Some("Each player may have 3 practice games against the bot and 10 open challenges at once here, and send 30 commands a minute.")
+        );
+        let refused = server_settings(&d, vec![CommandOption::integer("practice_games", 51)]).await?;
+        assert!(refused.is_ephemeral());
+        assert_eq!(refused.content(), Some("practice_games must be from 1 to 50, not 51."));
+        let set = server_settings(
+            &d,
+            vec![
+                CommandOption::integer("practice_games", 30),
+                CommandOption::integer("open_challenges", 2),
+            ],
+        )
+        .await?;
+        assert_eq!(
+            set.content().and_then(|t| t.lines().nth(2)),
+            Some("Each player may have 30 practice games against the bot and 2 open challenges at once here, and send 30 commands a minute.")
+        );
+        for _ in 0..2 {
+            assert!(!d.challenge(ATOMIC).await?.is_ephemeral());
+        }
+        let third = d.challenge(ATOMIC).await?;
+        assert_eq!(
+            third.content(),
+            Some("You already have 2 open challenges, the most one player may have: cancel one (its Cancel button), or wait for them to be accepted or to expire.")
+        );
+        d.stop().await;
+        Ok(())
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// One player's flood of commands and clicks is answered with a private "slow down"
+    /// once past the server's commands per minute, without holding up another player, and
+    /// passes again once the time it names has gone by; suggestions (autocomplete) are not
+    /// counted, and a refused click changes nothing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_player_past_the_commands_per_minute_is_told_to_slow_down() -> Outcome {
+        let d = TestBot::start().await?;
+        server_settings(&d, vec![CommandOption::integer("commands_per_minute", 5)]).await?;
+        // alice's first command: her challenge (bob's Accept click is his).
+        let game = d.start_game(ATOMIC).await?;
+        let channel = d.fake.text_channel_id();
+        let status = || vec![CommandOption::subcommand("status", vec![])];
+        let days = "You have 14 of 14 vacation days left this year.";
+        for _ in 0..4 {
+            let answer = d.cmd(&d.alice, channel, "vacation", status()).await?;
+            assert_eq!(answer.content(), Some(days));
+        }
+        let slow = "Slow down: each player may send 5 commands a minute here. Try again in 12 s.";
+        let sixth = d.cmd(&d.alice, channel, "vacation", status()).await?;
+        assert!(sixth.is_ephemeral());
+        assert_eq!(sixth.content(), Some(slow));
+        let board = d.boards(game.thread).into_iter().next().expect("the first board");
+        let resign = board
+            .custom_ids()
+            .into_iter()
+            .find(|id| id.starts_with("kb:resign:"))
+            .expect("a Resign button");
+        let click = d.click(&d.alice, board.id, &resign).await?;
+        assert!(click.is_ephemeral());
+        assert_eq!(click.content(), Some(slow));
+        let suggestions = d.autocomplete(&d.alice, game.thread, "e").await?;
+        assert!(suggestions.iter().any(|(_, v)| v == "e4"), "{suggestions:?}");
+        let bob = d.cmd(&d.bob, channel, "vacation", status()).await?;
+        assert_eq!(bob.content(), Some(days));
+        d.clock.advance(12);
+        let played = d.cmd(&d.alice, game.thread, "move", vec![CommandOption::string("action", "e4")]).await?;
+        assert_eq!(played.content(), Some("Played **e4** in game #1."));
+        d.stop().await;
+        Ok(())
+    }
+}

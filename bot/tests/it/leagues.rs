@@ -237,7 +237,7 @@ kaboom_testkit::dbtest! {
             .await?;
         assert_eq!(
             set.content(),
-            Some(format!("Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 48 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server and the <@&{role}> role.\nNo daily puzzle: choose its channel with `puzzle_channel`.").as_str())
+            Some(format!("Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 48 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server and the <@&{role}> role.\nEach player may have 3 practice games against the bot and 10 open challenges at once here, and send 30 commands a minute.\nNo daily puzzle: choose its channel with `puzzle_channel`.").as_str())
         );
         let refused = league(&d, &erin, "start", vec![CommandOption::string("league", "1")]).await?;
         assert_eq!(

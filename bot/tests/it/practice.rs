@@ -177,3 +177,74 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+kaboom_testkit::dbtest! {
+    /// With one player holding 30 practice games that all wait for the engine (a server
+    /// that allows 30), another player's reply is not queued behind them: the engine takes
+    /// players in turn, least recently served first, so at most the one search already
+    /// running (and, while the test looks, the next) of the first player's games comes
+    /// before it, about twice a search's time instead of thirty times. The second player's
+    /// answer says the engine is busy and about when its reply comes.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_player_with_thirty_waiting_games_does_not_hold_up_another() -> Result<(), DemoError> {
+        const LEVEL_5: i64 = 4;
+        let d = TestBot::start().await?;
+        let set = d
+            .cmd(
+                &d.carol,
+                d.fake.text_channel_id(),
+                "settings",
+                vec![CommandOption::subcommand("server", vec![CommandOption::integer("practice_games", 30)])],
+            )
+            .await?;
+        assert!(set.content().is_some_and(|t| t.contains("30 practice games")), "{set:?}");
+        // alice plays Black: the engine opens each game, so all 30 wait for it.
+        let mut hers = Vec::new();
+        for _ in 0..30 {
+            hers.push(d.play_bot(&d.alice, ATOMIC, LEVEL_5, BLACK).await?.0);
+        }
+        let (game, thread, _) = d.play_bot(&d.bob, ATOMIC, LEVEL_5, WHITE).await?;
+        let plies_of = |games: Vec<GameId>| {
+            let db = d.db.clone();
+            async move {
+                let mut total = 0;
+                for g in games {
+                    total += games::get(&db, g).await.unwrap().unwrap().ply;
+                }
+                total
+            }
+        };
+        let asked = Instant::now();
+        let answer = d.play(&d.bob, thread, "e3").await?;
+        let before = plies_of(hers.clone()).await;
+        let text = answer.content().unwrap_or_default().to_string();
+        let (first, busy) = text.split_once('\n').unwrap_or((&text, ""));
+        assert_eq!(first, format!("Played **e3** in game #{game}."));
+        // The estimate is a search's measured time, so its number depends on the machine;
+        // before any search ends (a slow machine) it says "after theirs".
+        let estimate = busy
+            .strip_prefix("The engine is thinking for 1 other player first: its reply comes ")
+            .unwrap_or_else(|| panic!("no engine wait in {text:?}"));
+        let secs: Option<u64> = estimate
+            .strip_prefix("in about ")
+            .and_then(|rest| rest.strip_suffix(" s."))
+            .and_then(|n| n.parse().ok());
+        assert!(
+            secs.is_some_and(|s| (1..=60).contains(&s)) || estimate == "after theirs.",
+            "{text:?}"
+        );
+        wait_for_ply(&d, game, 2).await;
+        let waited = asked.elapsed();
+        let after = plies_of(hers.clone()).await;
+        assert!(
+            after - before <= 2,
+            "{} of alice's games were answered before bob's reply",
+            after - before
+        );
+        let waiting = plies_of(hers).await;
+        assert!(waiting < 30, "alice's games were not waiting: {waiting} answered");
+        println!("bob's reply after {waited:?} (estimated {secs:?} s)");
+        d.stop().await;
+        Ok(())
+    }
+}

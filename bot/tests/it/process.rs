@@ -104,6 +104,9 @@ pub fn serve_command(dir: &Path, base: &str, token: &str) -> Command {
         .env("DATABASE_URL", &database)
         .env_remove("DEV_GUILD_ID")
         .env("RUST_LOG", "warn")
+        // Simulated players send moves far faster than people (the kill loop, the load
+        // benchmark); the rate per player is tested in `input_bounds`.
+        .env("COMMANDS_PER_MINUTE", "1000000")
         // Loopback only: no proxy may divert the bot's requests.
         .env_remove("HTTP_PROXY")
         .env_remove("HTTPS_PROXY")

@@ -684,6 +684,7 @@ kaboom_testkit::dbtest! {
                 idle_first_secs: DAY,
                 idle_repeat_secs: 2 * DAY,
                 league_organisers: None,
+                limits: Default::default(),
             },
             T0,
         )
@@ -748,19 +749,19 @@ kaboom_testkit::dbtest! {
             ..GuildChange::default()
         };
         let text = apply_guild(&w.services, GUILD, change).await.unwrap();
-        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.");
+        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nEach player may have 3 practice games against the bot and 10 open challenges at once here, and send 30 commands a minute.");
         let change = GuildChange {
             league_organisers: Some(LeagueOrganisers::AlsoRole(RoleId(77))),
             ..GuildChange::default()
         };
         let text = apply_guild(&w.services, GUILD, change).await.unwrap();
-        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server and the <@&77> role.");
+        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server and the <@&77> role.\nEach player may have 3 practice games against the bot and 10 open challenges at once here, and send 30 commands a minute.");
         let change = GuildChange {
             league_organisers: Some(LeagueOrganisers::ManageServerOnly),
             ..GuildChange::default()
         };
         let text = apply_guild(&w.services, GUILD, change).await.unwrap();
-        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.", "the role is cleared");
+        assert_eq!(text, "Reminders in this server: timed games at 60% and 90% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nEach player may have 3 practice games against the bot and 10 open challenges at once here, and send 30 commands a minute.", "the role is cleared");
         let change = GuildChange {
             shares: Some("150"),
             ..GuildChange::default()

@@ -350,7 +350,7 @@ mod with_bot {
         let text = server.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 30% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nNo daily puzzle: choose its channel with `puzzle_channel`."
+            "Reminders in this server: timed games at 30% of the time per move; untimed games after 24 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nEach player may have 3 practice games against the bot and 10 open challenges at once here, and send 30 commands a minute.\nNo daily puzzle: choose its channel with `puzzle_channel`."
         );
         let bad = cmd(
             &d,
@@ -469,7 +469,7 @@ mod with_bot {
         let text = changed.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nNo daily puzzle: choose its channel with `puzzle_channel`."
+            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nEach player may have 3 practice games against the bot and 10 open challenges at once here, and send 30 commands a minute.\nNo daily puzzle: choose its channel with `puzzle_channel`."
         );
         let stored = stored::guild(&db, GuildId(fake.guild_id())).await.unwrap();
         assert_eq!(stored.map(|s| s.idle_first_secs), Some(12 * 3600));
@@ -478,7 +478,7 @@ mod with_bot {
         let text = shown.content().unwrap();
         assert_eq!(
             text,
-            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nNo daily puzzle: choose its channel with `puzzle_channel`."
+            "Reminders in this server: timed games at 50% and 80% of the time per move; untimed games after 12 hours without a move, then every 168 hours.\nLeagues are created and managed by members with Manage Server.\nEach player may have 3 practice games against the bot and 10 open challenges at once here, and send 30 commands a minute.\nNo daily puzzle: choose its channel with `puzzle_channel`."
         );
         assert!(shown.is_ephemeral());
         d.stop().await;

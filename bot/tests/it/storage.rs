@@ -23,6 +23,11 @@ kaboom_testkit::dbtest! {
             idle_first_secs: 3600,
             idle_repeat_secs: 7200,
             league_organisers: None,
+            limits: kaboom_domain::settings::PlayerLimits {
+                practice_games: Some(30),
+                open_challenges: None,
+                commands_per_minute: Some(60),
+            },
         };
         put_guild(&db, GuildId(9), &g, 1).await.unwrap();
         assert_eq!(guild(&db, GuildId(9)).await.unwrap(), Some(g));

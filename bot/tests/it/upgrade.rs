@@ -23,10 +23,11 @@
 //! fixture's threads back ([`FakeDiscord::restore_thread`]); the older messages are not
 //! restored, which the bot meets as messages a moderator deleted.
 //!
-//! A schema change adds a fixture: run `cargo test -p kaboom --test it
-//! upgrade::make_fixture -- --ignored` on the commit *before* the change (with
-//! `KABOOM_TEST_POSTGRES_URL` set for the PostgreSQL dump), as docs/hosting.md
-//! ("Upgrading") says.
+//! The commit that changes the schema adds the fixture of its new schema: run `cargo test
+//! -p kaboom --test it upgrade::make_fixture -- --ignored` (with `KABOOM_TEST_POSTGRES_URL`
+//! set, for the PostgreSQL dump too), so the next change is tested against the schema
+//! before it, as docs/hosting.md ("Upgrading") says. The test refuses to pass while the
+//! newest fixture is older than the newest migration.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -291,13 +292,17 @@ kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn every_fixture_migrates_and_plays_on() -> Outcome {
         let fixtures = fixtures(dbtest::current());
-        assert!(!fixtures.is_empty(), "no upgrade fixture for this engine");
+        let latest = kaboom_store::MIGRATOR.iter().map(|m| m.version).max().expect("migrations");
+        assert_eq!(
+            fixtures.last().map(|(name, _)| name[..4].to_string()),
+            Some(format!("{latest:04}")),
+            "the newest schema has no upgrade fixture: run upgrade::make_fixture"
+        );
         for (name, sql) in fixtures {
             println!("fixture {name}");
             let d = upgraded(&sql).await?;
-            let latest = kaboom_store::MIGRATOR.iter().map(|m| m.version).max();
             let applied: Option<i64> = sqlx_max_version(&d.db).await;
-            assert_eq!(applied, latest, "{name}: not migrated to today's schema");
+            assert_eq!(applied, Some(latest), "{name}: not migrated to today's schema");
             for (id, state, ply) in FIXTURE_GAMES {
                 let row = games::get(&d.db, GameId(id)).await?.expect("a fixture game");
                 assert_eq!((row.state, row.ply), (state, ply), "{name}: game #{id}");

@@ -59,7 +59,7 @@ pub async fn line(
         .await?;
     let mut text = words::line_stored(id, &added.line);
     if let Some(played) = &added.played {
-        let ack = flows::after_play(&ctx.data().outbox, played, ctx.channel_id().domain()).await?;
+        let ack = flows::after_play(ctx.data(), played, ctx.channel_id().domain()).await?;
         text = format!("{ack}\n{text}");
     }
     say_private(ctx, text).await

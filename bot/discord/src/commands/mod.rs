@@ -313,9 +313,55 @@ pub fn missing_permissions_text(command: &str, missing: Option<serenity::Permiss
     }
 }
 
+/// Marks an interaction [`within_rate`] has counted.
+struct RateCounted;
+
+/// The framework's check before every command ([`crate::limiter`]): counts it against the
+/// player's commands per minute. Suggestions (autocomplete) pass uncounted.
+///
+/// # Errors
+/// [`Error::SlowDown`] when the player is over the rate (answered by [`on_error`]);
+/// [`Error::Service`] when the server's rate cannot be read.
+pub async fn within_rate(ctx: Context<'_>) -> Result<bool, Error> {
+    if let poise::Context::Application(app) = ctx
+        && app.interaction_type == poise::CommandInteractionType::Autocomplete
+    {
+        return Ok(true);
+    }
+    // poise runs this check once for each command of the chain (`/vacation`, then its
+    // `status`): one interaction counts once.
+    if ctx.invocation_data::<RateCounted>().await.is_some() {
+        return Ok(true);
+    }
+    ctx.set_invocation_data(RateCounted).await;
+    let data = ctx.data();
+    match data
+        .limiter
+        .check(
+            &data.services,
+            ctx.author().id.domain(),
+            ctx.guild_id().map(|g| g.domain()),
+        )
+        .await
+    {
+        Ok(()) => Ok(true),
+        Err(crate::limiter::LimitError::SlowDown(slow)) => Err(Error::SlowDown(slow)),
+        Err(crate::limiter::LimitError::Service(e)) => Err(e.into()),
+    }
+}
+
 /// The one error handler: tells the user ephemerally what went wrong, and logs.
 pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
+        poise::FrameworkError::CommandCheckFailed {
+            error: Some(Error::SlowDown(slow)),
+            ctx,
+            ..
+        } => {
+            if let Err(e) = say_private(ctx, messages::slow_down(slow)).await {
+                tracing::warn!(error = %e, "could not tell a player to slow down");
+            }
+        }
         poise::FrameworkError::MissingUserPermissions {
             missing_permissions,
             ctx,

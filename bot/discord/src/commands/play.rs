@@ -129,7 +129,7 @@ pub async fn move_(
     {
         Ok(played) => {
             let here = ctx.channel_id().domain();
-            let text = flows::after_play(&ctx.data().outbox, &played, here).await?;
+            let text = flows::after_play(ctx.data(), &played, here).await?;
             super::say_private(ctx, text).await?;
             if flows::shows_where_it_started(&played.snap, here) {
                 show_where_it_started(ctx, &played.snap).await?;

@@ -58,7 +58,7 @@ pub async fn play_bot(
     let engine = ctx.data().engine.clone();
     services
         .practice()
-        .may_start(ctx.author().id.domain())
+        .may_start(ctx.author().id.domain(), ctx.guild_id().map(|g| g.domain()))
         .await?;
     let level: kaboom_engine::Level = level.unwrap_or(LevelChoice::L2).into();
     let terms = Terms {

@@ -1,5 +1,5 @@
 //! `/settings me` (a player's reminders) and `/settings server` (a server's reminder
-//! defaults and league organisers, Manage Server only). The logic is in [`apply_user`] and
+//! defaults, league organisers, daily puzzle and per-player limits, Manage Server only). The logic is in [`apply_user`] and
 //! [`apply_guild`], with no Discord types, so it is tested without Discord.
 
 use super::say_private;
@@ -8,7 +8,7 @@ use crate::types::{Context, Error};
 use kaboom_domain::ids::{GuildId, UserId};
 use kaboom_service::settings::{GuildChange, LeagueOrganisers};
 use kaboom_service::{Refusal, ServiceError, Services};
-use kaboom_store::settings::NudgeVia;
+use kaboom_store::settings::{Limit, NudgeVia, PlayerLimits};
 use poise::serenity_prelude as serenity;
 
 /// Where reminders go (the option's choices).
@@ -107,15 +107,26 @@ pub async fn apply_guild(
         None => "members with Manage Server".to_string(),
     };
     Ok(format!(
-        "Reminders in this server: timed games at {} of the time per move; untimed games after {} hours without a move, then every {} hours.\nLeagues are created and managed by {organisers}.",
+        "Reminders in this server: timed games at {} of the time per move; untimed games after {} hours without a move, then every {} hours.\nLeagues are created and managed by {organisers}.\n{}",
         s.nudge_shares
             .iter()
             .map(|p| format!("{p}%"))
             .collect::<Vec<_>>()
             .join(" and "),
         s.idle_first_secs / 3600,
-        s.idle_repeat_secs / 3600
+        s.idle_repeat_secs / 3600,
+        limits_text(&s.limits.or(services.scheduler_config().defaults.limits))
     ))
+}
+
+/// The per-player limits as `/settings server` shows them.
+pub fn limits_text(limits: &PlayerLimits) -> String {
+    format!(
+        "Each player may have {} practice games against the bot and {} open challenges at once here, and send {} commands a minute.",
+        limits.get(Limit::PracticeGames),
+        limits.get(Limit::OpenChallenges),
+        limits.get(Limit::CommandsPerMinute)
+    )
 }
 
 /// Settings: your own reminders and previews (`me`), or the server's (`server`, Manage Server).
@@ -145,7 +156,7 @@ pub async fn me(
     say_private(ctx, format!("{text}\n{previews}")).await
 }
 
-/// The server's reminder defaults and who runs leagues (needs the Manage Server permission).
+/// Server settings: reminders, league organisers, daily puzzle, player limits (Manage Server).
 ///
 /// Without options, shows them.
 #[poise::command(
@@ -173,6 +184,18 @@ pub async fn server(
     #[channel_types("Text")]
     puzzle_channel: Option<serenity::PartialChannel>,
     #[description = "True: stop posting the daily puzzle"] puzzle_channel_off: Option<bool>,
+    #[description = "Practice games against the bot one player may have at once (default 3)"]
+    #[min = 1]
+    #[max = 50]
+    practice_games: Option<u32>,
+    #[description = "Open challenges one player may have waiting here at once (default 10)"]
+    #[min = 1]
+    #[max = 25]
+    open_challenges: Option<u32>,
+    #[description = "Commands and clicks one player may send a minute (default 30)"]
+    #[min = 5]
+    #[max = 120]
+    commands_per_minute: Option<u32>,
 ) -> Result<(), Error> {
     let Some(guild) = ctx.guild_id() else {
         return say_private(ctx, "Server settings can only be changed in a server.").await;
@@ -196,8 +219,14 @@ pub async fn server(
         idle_hours,
         repeat_hours,
         league_organisers,
+        limits: PlayerLimits {
+            practice_games,
+            open_challenges,
+            commands_per_minute,
+        },
     };
     let mut text = apply_guild(services, guild.domain(), change).await?;
+    ctx.data().limiter.forget_guild(guild.domain());
     text.push('\n');
     text.push_str(
         &apply_daily_puzzle(
@@ -265,5 +294,34 @@ mod tests {
             command.required_permissions.is_empty(),
             "the parent must not hide /settings me"
         );
+    }
+
+    /// Each limit's option offers exactly the values the service accepts
+    /// (`Limit::allowed`), so Discord's own check and ours agree.
+    #[test]
+    fn limit_options_offer_the_allowed_values() {
+        let command = super::settings();
+        let server = &command.subcommands[1];
+        for limit in kaboom_store::settings::Limit::ALL {
+            let option = server
+                .parameters
+                .iter()
+                .find(|p| p.name == limit.name())
+                .unwrap_or_else(|| panic!("no option {}", limit.name()));
+            let range = limit.allowed();
+            let registered = option
+                .create_as_slash_command_option()
+                .expect("a slash option");
+            let json = serde_json::to_value(registered).unwrap();
+            assert_eq!(
+                (json["min_value"].as_u64(), json["max_value"].as_u64()),
+                (
+                    Some(u64::from(*range.start())),
+                    Some(u64::from(*range.end()))
+                ),
+                "{}",
+                limit.name()
+            );
+        }
     }
 }

@@ -1113,6 +1113,35 @@ pub fn service_error(e: &ServiceError) -> String {
     }
 }
 
+/// Added to the answer to a move in a practice game when other players' games wait for
+/// the engine too (it takes players in turn): how many, and about when its reply comes
+/// (whole seconds, rounded up; "after theirs" before the engine has timed a search).
+pub fn engine_busy(wait: kaboom_service::engine::ReplyWait) -> String {
+    let players = match wait.players_ahead {
+        1 => "1 other player".to_string(),
+        n => format!("{n} other players"),
+    };
+    match wait.about {
+        Some(about) => {
+            let secs = about.as_secs_f64().ceil().max(1.0);
+            format!(
+                "The engine is thinking for {players} first: its reply comes in about {secs} s."
+            )
+        }
+        None => {
+            format!("The engine is thinking for {players} first: its reply comes after theirs.")
+        }
+    }
+}
+
+/// The private answer to a command, click or form past the player's commands per minute.
+pub fn slow_down(slow: crate::limiter::SlowDown) -> String {
+    format!(
+        "Slow down: each player may send {} commands a minute here. Try again in {} s.",
+        slow.per_minute, slow.retry_after_secs
+    )
+}
+
 /// The in-thread offer of the carrier menu to a player whose DMs are closed.
 pub fn dm_refused_choose_privately(user: UserId) -> String {
     format!(
