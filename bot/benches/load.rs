@@ -280,7 +280,13 @@ async fn run() {
 
     let mut processes = Processes(Vec::new());
     let guilds = n_processes.to_string();
-    let base = start_fake_with(&mut processes, &["--lean", "--guilds", &guilds]);
+    // The bot's own speed by default; LOAD_GLOBAL_LIMIT=1 keeps Discord's global limit of
+    // 50 requests per second, which caps the boards posted (about 16 moves a second).
+    let mut fake_args = vec!["--lean", "--guilds", &guilds];
+    if std::env::var("LOAD_GLOBAL_LIMIT").as_deref() != Ok("1") {
+        fake_args.push("--no-global-rate-limit");
+    }
+    let base = start_fake_with(&mut processes, &fake_args);
     let dir = tempfile::tempdir().unwrap();
     // The PostgreSQL database, made before the processes start; `None` on SQLite.
     let temp_db = match &postgres {

@@ -1390,11 +1390,14 @@ impl FakeDiscord {
         })
     }
 
-    /// Every file uploaded in any request (multipart `files[n]` parts), in order.
+    /// Every file uploaded in a request the fake carried out (multipart `files[n]` parts),
+    /// in order: an upload refused (a 429 past the rate limit, an injected fault) and sent
+    /// again counts once.
     pub fn attachments(&self) -> Vec<RecordedFile> {
         self.shared.read(|s| {
             s.requests
                 .iter()
+                .filter(|r| r.status < 300)
                 .flat_map(|r| r.body.files().iter().cloned())
                 .collect()
         })
@@ -1595,6 +1598,17 @@ impl FakeDiscord {
             |s| s.requests.iter().find(|r| matches(r)).cloned(),
         )
         .await
+    }
+
+    /// Enforces Discord's global limit of 50 requests per second (`true`, the default) or
+    /// not (`false`: a benchmark that measures the bot rather than Discord's budget); see
+    /// [`ratelimit`].
+    pub fn set_global_rate_limit(&self, enforced: bool) {
+        self.shared
+            .ratelimits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .global_enforced = enforced;
     }
 
     /// Subscribes to the state's change counter (bumped after every request, dispatch and

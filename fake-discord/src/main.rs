@@ -2,7 +2,7 @@
 //! running in another process (`kaboom serve` with `DISCORD_API_BASE`).
 //!
 //! ```text
-//! fake-discord [--port P] [--guilds N] [--exit-on-stdin-eof] [--lean]
+//! fake-discord [--port P] [--guilds N] [--exit-on-stdin-eof] [--lean] [--no-global-rate-limit]
 //! ```
 //!
 //! Binds `127.0.0.1:P` (default `0`: an ephemeral port) and prints, as its first line on
@@ -37,6 +37,10 @@ struct Args {
     /// nearly flat).
     #[arg(long)]
     lean: bool,
+    /// Do not enforce Discord's global limit of 50 requests per second (a benchmark of the
+    /// bot's own speed; by default the 51st request of a second gets Discord's global 429).
+    #[arg(long)]
+    no_global_rate_limit: bool,
 }
 
 /// `--guilds`: 1 to [`fake_discord::MAX_GUILDS`].
@@ -103,6 +107,7 @@ fn main() -> ExitCode {
             }
         };
         fake.set_lean(args.lean);
+        fake.set_global_rate_limit(!args.no_global_rate_limit);
         {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "fake-discord listening on {}", fake.url());

@@ -23,7 +23,14 @@
 //! fake would then slow tests down for a limit it never applies. Windows are fixed:
 //! [`WINDOW`] long, starting with the first request of the bucket and resource.
 //!
-//! A fault plan with [`crate::EnforcedRateLimits`] switches enforcement on, with its own
+//! The global limit (50 requests per second, section "Global Rate Limit") **is** enforced by
+//! default, on every route but the interaction endpoints, which it does not bind: the 51st
+//! request of a second gets the global 429 (`"global": true`, `X-RateLimit-Global`,
+//! `X-RateLimit-Scope: global`), as Discord sends it. A test or a benchmark that measures
+//! the bot rather than Discord's budget switches it off
+//! ([`crate::FakeDiscord::set_global_rate_limit`], `fake-discord --no-global-rate-limit`).
+//!
+//! A fault plan with [`crate::EnforcedRateLimits`] switches per-route enforcement on, with its own
 //! limit and window: `X-RateLimit-Remaining` then counts down to 0 and the next request in
 //! the window gets a 429 (see [`crate::RestFault::RateLimit`] for its shape), as Discord
 //! does ("If you exceed a rate limit, you will receive a HTTP 429", section "Exceeding A
@@ -67,10 +74,38 @@ impl RateLimitHeaders {
     }
 }
 
-/// The fixed windows, per (bucket, top-level resource).
-#[derive(Debug, Default)]
+/// Discord's global limit: "All bots can make up to 50 requests per second to our API"
+/// (section "Global Rate Limit"), counted here in fixed one-second windows.
+pub const GLOBAL_LIMIT: u32 = 50;
+
+/// The fixed windows, per (bucket, top-level resource), and the global window.
+#[derive(Debug)]
 pub struct RateLimits {
     windows: HashMap<(String, String), Window>,
+    /// The global limit's window (requests to interaction routes are not counted).
+    global: Option<Window>,
+    /// Whether the global limit is enforced: on unless switched off
+    /// ([`crate::FakeDiscord::set_global_rate_limit`]).
+    pub global_enforced: bool,
+}
+
+impl Default for RateLimits {
+    fn default() -> RateLimits {
+        RateLimits {
+            windows: HashMap::new(),
+            global: None,
+            global_enforced: true,
+        }
+    }
+}
+
+/// Whether a request on `segments` is one of the interaction endpoints, which "are not
+/// bound to the bot's Global Rate Limit" (section "Global Rate Limit"): an interaction's
+/// callback (`/interactions/{id}/{token}/callback`) and its webhook routes
+/// (`/webhooks/{application_id}/{token}/...`: the original response and follow-ups).
+pub fn is_interaction_route(segments: &[&str]) -> bool {
+    matches!(segments.first(), Some(&"interactions"))
+        || (segments.first() == Some(&"webhooks") && segments.len() >= 3)
 }
 
 #[derive(Debug)]
@@ -123,6 +158,35 @@ fn bucket_id(template: &str) -> String {
 }
 
 impl RateLimits {
+    /// Counts one request on `segments` against the global limit, when enforced and the
+    /// route is not an interaction endpoint ([`is_interaction_route`]): `Some(retry_after)`
+    /// (seconds left in the window) for a request past [`GLOBAL_LIMIT`], which must be
+    /// answered with the global 429 without doing anything.
+    pub fn hit_global(&mut self, segments: &[&str]) -> Option<f64> {
+        if !self.global_enforced || is_interaction_route(segments) {
+            return None;
+        }
+        let now = Instant::now();
+        let window = self.global.get_or_insert_with(|| Window {
+            started: now,
+            ends_at: SystemTime::now() + WINDOW,
+            used: 0,
+        });
+        if now.duration_since(window.started) >= WINDOW {
+            *window = Window {
+                started: now,
+                ends_at: SystemTime::now() + WINDOW,
+                used: 0,
+            };
+        }
+        window.used = window.used.saturating_add(1);
+        (window.used > GLOBAL_LIMIT).then(|| {
+            WINDOW
+                .saturating_sub(now.duration_since(window.started))
+                .as_secs_f64()
+        })
+    }
+
     /// Counts one request of `method` on `segments` (the path after `/api/v10`) and returns
     /// the headers of its response.
     pub fn hit(&mut self, method: &str, segments: &[&str]) -> RateLimitHeaders {

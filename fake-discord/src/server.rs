@@ -123,25 +123,37 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         } else {
             None
         };
-        let (limits, over) = shared
-            .ratelimits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .hit_limited(
+        let (limits, over, over_global) = {
+            let mut ratelimits = shared
+                .ratelimits
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let over_global = if authorized {
+                ratelimits.hit_global(&segments)
+            } else {
+                None
+            };
+            let (limits, over) = ratelimits.hit_limited(
                 &method,
                 &segments,
                 enforced.map(|e| (e.limit, Duration::from_millis(e.window_ms))),
             );
+            (limits, over, over_global)
+        };
         if authorized {
             let path = format!("/{path}");
             let bucket = (limits.bucket.clone(), limits.limit);
             let mut faults = shared.faults_lock();
-            intercept = match over {
-                Some(retry_after) => {
+            intercept = match (over_global, over) {
+                (Some(retry_after), _) => {
+                    faults.log_enforced(&method, &path);
+                    rate_limited(retry_after, None)
+                }
+                (None, Some(retry_after)) => {
                     faults.log_enforced(&method, &path);
                     rate_limited(retry_after, Some(bucket))
                 }
-                None => faults.plan_fault(&method, &path, bucket),
+                (None, None) => faults.plan_fault(&method, &path, bucket),
             };
         }
         headers = Some(limits);

@@ -552,6 +552,8 @@ kaboom_testkit::dbtest! {
         let choices = d.autocomplete(&d.alice, thread, &line[0]).await?;
         assert!(choices.iter().any(|(_, v)| v == &line[0]), "{choices:?}");
         play_line(&d, thread, &line).await?;
+        // The last boards may wait out Discord's global rate limit (the outbox retries).
+        d.outbox_delivered().await?;
         let end = d.boards(thread).pop().unwrap();
         assert_eq!(end.content(), "**Bomberman Chess** · alice (White) vs bob (Black) · game #1\n… 32... Bh5 33. exf4 Dxh4 34. Ni2 **34... Dxg4#** by bob · removed White's Bg4\nGame over: **0-1** · bob (Black) wins by checkmate\nRatings (Bomberman Chess): alice 1258? (-242) · bob 1741? (+241)");
         assert_eq!(d.boards(thread).len(), line.len() + 1);
@@ -571,6 +573,8 @@ kaboom_testkit::dbtest! {
         let choices = d.autocomplete(&d.alice, thread, "").await?;
         assert_eq!(choices.len(), 25, "at most 25 suggestions");
         play_line(&d, thread, &line).await?;
+        // The last boards may wait out Discord's global rate limit (the outbox retries).
+        d.outbox_delivered().await?;
         let end = d.boards(thread).pop().unwrap();
         assert_eq!(end.content(), "**Bombalot** · alice (White) vs bob (Black) · game #1\n… 35. e6-e7 h6-g6 36. e7-e8 g6-g5 **37. e8-e9#** by alice\nGame over: **1-0** · alice (White) wins by two pieces in the goal\nRatings (Bombalot): alice 1741? (+241) · bob 1258? (-242)");
         finish(d.driver).await

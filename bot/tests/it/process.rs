@@ -57,8 +57,13 @@ fn fake_discord_bin() -> PathBuf {
 }
 
 /// Starts `fake-discord` and returns its base URL, read from its first stdout line.
+///
+/// Without Discord's global limit of 50 requests a second: these tests drive several
+/// games as fast as the bot answers, and their subject is kills, faults and the process,
+/// not the limit (the in-process tests run with it; `kaboom serve` behind an API base
+/// sends without serenity's rate limiter, so 429s would only slow them down).
 pub fn start_fake(processes: &mut Processes) -> String {
-    start_fake_with(processes, &[])
+    start_fake_with(processes, &["--no-global-rate-limit"])
 }
 
 /// Starts `fake-discord` with extra arguments (e.g. `--lean`) and returns its base URL.

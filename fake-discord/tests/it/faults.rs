@@ -139,6 +139,45 @@ async fn a_global_429_says_so_in_body_and_headers() {
     assert_eq!(header(&headers, "retry-after"), Some("1"));
 }
 
+/// Discord's global limit is on by default: of 60 requests sent at once, 50 are done and
+/// 10 get the global 429 (body and headers as Discord sends them); the interaction
+/// endpoints are not counted; switched off, nothing is refused.
+#[tokio::test]
+async fn the_global_limit_refuses_the_51st_request_of_a_second_by_default() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let burst = || {
+        futures_util::future::join_all(
+            (0..60).map(|_| async { call(&fake, "GET", "/users/@me", None).await.unwrap() }),
+        )
+    };
+    let answers = burst().await;
+    let refused: Vec<&(u16, reqwest::header::HeaderMap, Value)> = answers
+        .iter()
+        .filter(|(status, _, _)| *status == 429)
+        .collect();
+    assert_eq!((answers.len() - refused.len(), refused.len()), (50, 10));
+    let (_, headers, body) = refused[0];
+    assert_eq!(body["global"], json!(true));
+    assert_eq!(body["message"], json!("You are being rate limited."));
+    let retry_after = body["retry_after"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&retry_after), "{retry_after}");
+    assert_eq!(header(headers, "x-ratelimit-global"), Some("true"));
+    assert_eq!(header(headers, "x-ratelimit-scope"), Some("global"));
+    // An interaction's callback is not bound by it (here: an unknown interaction, 404).
+    let (status, _, _) = call(
+        &fake,
+        "POST",
+        "/interactions/1/token/callback",
+        Some(json!({"type": 1})),
+    )
+    .await
+    .unwrap();
+    assert_ne!(status, 429);
+    fake.set_global_rate_limit(false);
+    let answers = burst().await;
+    assert!(answers.iter().all(|(status, _, _)| *status == 200));
+}
+
 #[tokio::test]
 async fn enforced_limits_answer_429_past_the_limit_until_the_window_ends() {
     let fake = FakeDiscord::start().await.unwrap();
@@ -251,6 +290,8 @@ async fn statuses(seed: u64, count: usize, interleave: bool) -> Vec<u16> {
     };
     fake.set_fault_plan(plan(seed, vec![rule("/", 0.5, flaky)]))
         .unwrap();
+    // Up to 80 requests in a burst: past the global limit, whose 429s are not this test's.
+    fake.set_global_rate_limit(false);
     let mut out = Vec::new();
     for _ in 0..count {
         if interleave {
