@@ -101,14 +101,16 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                     user: crate::ids::Domain::domain(ready.user.id),
                     name: ready.user.name.clone(),
                 };
-                kaboom_service::engine::spawn_worker(services.clone(), engine.clone());
+                let practice =
+                    kaboom_service::engine::spawn_worker(services.clone(), engine.clone());
                 // Post-game analyses, one at a time on their own pool; the worker first
                 // finishes what a restart left.
-                kaboom_service::analysis::spawn_worker(services.clone());
+                let analyses = kaboom_service::analysis::spawn_worker(services.clone());
                 Ok(Data {
                     services,
                     outbox,
                     engine,
+                    workers: crate::types::Workers(vec![practice, analyses]),
                 })
             })
         })
