@@ -42,4 +42,5 @@ mod serve_cli;
 mod serve_process;
 mod services;
 mod shards;
+mod soak;
 mod storage;
