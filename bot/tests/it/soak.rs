@@ -80,7 +80,7 @@ const KILL_EVERY_DAYS: i64 = 3;
 /// Player actions in flight at once.
 const IN_FLIGHT: usize = 8;
 /// Bytes the SQLite database may grow by per ply stored over the month (with its board
-/// posts, reminders and announcements; about 2 KB measured: docs/PERFORMANCE.md, "Soak");
+/// posts, reminders and announcements; 0.9 to 2.2 KB measured: docs/PERFORMANCE.md, "Soak");
 /// more would mean something is kept that should not be.
 const MAX_DB_BYTES_PER_PLY: u64 = 8 * 1024;
 /// How much higher than the first week's peak (the warm-up day left out) the last week's
