@@ -1339,6 +1339,32 @@ impl FakeDiscord {
 
     // ---- reading records -----------------------------------------------------------------
 
+    /// The size, as JSON text, of what the fake keeps of its traffic: every version of
+    /// every message, every dispatched interaction, every interaction response and every
+    /// request record (body and answer). The fake keeps all of it by design, so it grows
+    /// with a test's traffic; a test that measures the memory of its own process with the
+    /// bot in it (the soak) reads this to tell the fake's growth from the bot's.
+    pub fn retained_json_bytes(&self) -> u64 {
+        fn len(v: &Value) -> u64 {
+            serde_json::to_vec(v).map_or(0, |b| b.len() as u64)
+        }
+        self.shared.read(|s| {
+            let messages: u64 = s.messages.iter().flat_map(|m| m.versions()).map(len).sum();
+            let dispatched: u64 = s.dispatched.values().map(len).sum();
+            let responses: u64 = s.responses.iter().map(|r| len(&r.body)).sum();
+            let requests: u64 = s
+                .requests
+                .iter()
+                .map(|r| {
+                    (r.method.len() + r.path.len()) as u64
+                        + r.body.json().map_or(0, len)
+                        + len(&r.response)
+                })
+                .sum();
+            messages + dispatched + responses + requests
+        })
+    }
+
     /// Every REST request so far, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.shared.read(|s| s.requests.clone())

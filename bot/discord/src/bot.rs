@@ -103,16 +103,18 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
                     user: crate::ids::Domain::domain(ready.user.id),
                     name: ready.user.name.clone(),
                 };
-                kaboom_service::engine::spawn_worker(services.clone(), engine.clone());
+                let practice =
+                    kaboom_service::engine::spawn_worker(services.clone(), engine.clone());
                 // Post-game analyses, one at a time on their own pool; the worker first
                 // finishes what a restart left.
-                kaboom_service::analysis::spawn_worker(services.clone());
+                let analyses = kaboom_service::analysis::spawn_worker(services.clone());
                 let limiter = crate::limiter::CommandLimiter::new(services.clock().clone());
                 Ok(Data {
                     services,
                     outbox,
                     engine,
                     limiter,
+                    workers: crate::types::Workers(vec![practice, analyses]),
                 })
             })
         })

@@ -42,5 +42,6 @@ mod serve_cli;
 mod serve_process;
 mod services;
 mod shards;
+mod soak;
 mod storage;
 mod upgrade;

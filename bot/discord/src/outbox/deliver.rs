@@ -193,7 +193,9 @@ impl Deliverer {
         } else {
             PERIOD
         };
-        // Ends when the bot that holds the handle is gone (every receiver dropped).
+        // Ends when the bot that holds the handle is gone (every receiver dropped): at once,
+        // not at its next look up to a period later, sweeping a closed database with the
+        // stopped bot's services and Discord client.
         while !self.done.is_closed() {
             let next = match self.clone().dispatch().await {
                 Ok(next) => next,
@@ -208,6 +210,7 @@ impl Deliverer {
             tokio::select! {
                 () = self.kick.notified() => {}
                 () = tokio::time::sleep(wait.max(Duration::from_millis(200))) => {}
+                () = self.done.closed() => {}
             }
         }
     }
