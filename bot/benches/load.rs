@@ -15,7 +15,9 @@
 //!    `/move`'s autocomplete 5 times a second;
 //! 4. prints moves per second, move latency (interaction created to answer with the board
 //!    posted: p50, p95, p99, max), autocomplete latency, the bot's peak RSS (`VmHWM` from
-//!    /proc) and the CPU seconds of the bot, the fake and this driver.
+//!    /proc), the CPU seconds of the bot, the fake and this driver, and the bot's CPU
+//!    milliseconds and context switches per move (voluntary and involuntary, summed over
+//!    its threads' /proc/PID/task/*/status).
 //!
 //! Run: `cargo build --release -p fake-discord && cargo bench -p kaboom --bench load`
 //! (`LOAD_GAMES=2000 LOAD_SECONDS=60 ...` for other sizes; `LOAD_SEED` for the moves).
@@ -106,6 +108,30 @@ fn clock_ticks() -> f64 {
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(100.0)
+}
+
+/// The context switches (voluntary + involuntary) of every thread process `pid` has now,
+/// summed over /proc/PID/task/*/status. Threads that have ended are not counted (the
+/// blocking pool keeps its threads while it is busy, so over a steady run this misses
+/// little).
+fn context_switches(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .map(|task| {
+            std::fs::read_to_string(task.path().join("status"))
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| {
+                    l.starts_with("voluntary_ctxt_switches:")
+                        || l.starts_with("nonvoluntary_ctxt_switches:")
+                })
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .sum::<u64>()
+        })
+        .sum()
 }
 
 /// A field of /proc/PID/status in kB (e.g. `VmHWM`, the peak resident set).
@@ -373,6 +399,8 @@ async fn run() {
     let saved_answers = Arc::new(Mutex::new(0usize));
     let end = Instant::now() + Duration::from_secs(seconds);
     let bot_cpu0: Vec<f64> = bot_pids.iter().map(|&p| cpu_seconds(p)).collect();
+    let bot_switches0: u64 = bot_pids.iter().map(|&p| context_switches(p)).sum();
+    let load_at_start = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let fake_cpu0 = cpu_seconds(fake_pid);
     let self_cpu0 = cpu_seconds(std::process::id());
     let database_name = temp_db
@@ -553,6 +581,11 @@ async fn run() {
         .map(|(&p, c0)| cpu_seconds(p) - c0)
         .collect();
     let bot_cpu: f64 = bot_cpus.iter().sum();
+    let bot_switches = bot_pids
+        .iter()
+        .map(|&p| context_switches(p))
+        .sum::<u64>()
+        .saturating_sub(bot_switches0);
     let fake_cpu = cpu_seconds(fake_pid) - fake_cpu0;
     let pg_cpu = database_name
         .as_deref()
@@ -565,6 +598,11 @@ async fn run() {
         "moves: {moves} in {elapsed:.1} s = {:.1} moves/s ({} answered \"saved, board follows\")",
         moves as f64 / elapsed,
         saved_answers.lock().unwrap()
+    );
+    println!(
+        "bot per move: {:.2} ms of CPU, {:.1} context switches (all its threads, from /proc)",
+        1e3 * bot_cpu / moves.max(1) as f64,
+        bot_switches as f64 / moves.max(1) as f64
     );
     println!(
         "{}",
@@ -661,7 +699,11 @@ async fn run() {
             .join(", ")
     );
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    println!("load average at the end: {}", load.trim());
+    println!(
+        "load average at the start of the stream: {}; at the end: {}",
+        load_at_start.trim(),
+        load.trim()
+    );
     db.close().await;
     drop(processes);
     drop(temp_db);

@@ -258,6 +258,23 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string_pretty(value).expect("analysis output always serializes")
 }
 
+/// The runtime of `kaboom serve`: tokio's default workers (one per core) and a blocking
+/// pool sized to what runs there: the replay-and-paint pool (one job per core), the post-game
+/// analysis (`ANALYSIS_SEARCHES`), the practice engine (one search) and two more threads
+/// for the rest (files, name lookups). By default tokio allows 512 blocking threads; since
+/// a CPU job's permit is released just before its thread is idle again, the next job
+/// often found no idle thread and started one more, so under load the bot kept growing
+/// threads (13 to 22 in a 30 s load run, docs/PERFORMANCE.md "Load"), each with its own
+/// allocator arena. With a bounded pool a queued job runs on the thread that finishes
+/// first, without a new thread or a wake-up.
+fn serve_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(cores + kaboom_service::analysis::ANALYSIS_SEARCHES + 1 + 2)
+        .build()
+}
+
 fn serve(args: ServeArgs) -> Result<(), String> {
     use std::io::IsTerminal;
     let config = kaboom_discord::config::Config::from_args(args).map_err(|e| e.to_string())?;
@@ -273,7 +290,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         LogFormat::Text => log.with_ansi(std::io::stdout().is_terminal()).init(),
         LogFormat::Json => log.json().with_ansi(false).init(),
     }
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    let runtime = serve_runtime().map_err(|e| format!("cannot start: {e}"))?;
     runtime
         .block_on(kaboom_discord::bot::serve(config))
         .map_err(|e| e.to_string())

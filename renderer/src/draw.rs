@@ -259,7 +259,8 @@ pub(crate) struct Placed {
 
 /// The picture in drawing order: `open` (the `<svg>` tag and `<defs>`), `board`
 /// (background, squares, goals, coordinates: fixed for a geometry, orientation, theme
-/// and size), `marks` (header, last action, check, frozen tint), the pieces, and `top`
+/// and size), `marks` (header, last action, check, frozen tint; `header` repeats its
+/// header part), the pieces, and `top`
 /// (badges, loose bombs, preview). The PNG path takes `board` from a cache of
 /// rasterized boards, rasterizes `marks`, copies the pieces from cached sprites, then
 /// rasterizes `top`; the SVG is all of it in order.
@@ -268,6 +269,8 @@ pub(crate) struct Scene {
     pub(crate) open: String,
     pub(crate) board: String,
     pub(crate) marks: String,
+    /// The header's part of `marks` (its beginning), drawn from a cache on the PNG path.
+    pub(crate) header: String,
     pub(crate) pieces: Vec<Placed>,
     pub(crate) top: String,
 }
@@ -449,6 +452,7 @@ pub(crate) fn scene_with_badges(
     // Marks under the pieces: header, last action, check, frozen tint.
     let mut m = String::with_capacity(8 * 1024);
     draw_header(&mut m, board, &lay, &pal);
+    let header = m.clone();
 
     // The last action: from/to, blast marks, detonation.
     if let Some(last) = last {
@@ -622,6 +626,7 @@ pub(crate) fn scene_with_badges(
         open,
         board: s,
         marks: m,
+        header,
         pieces: pieces_placed,
         top: t,
     }

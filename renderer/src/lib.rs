@@ -381,7 +381,27 @@ pub(crate) fn paint_scene<'a>(
         .as_mut()
         .ok_or(RenderError::Allocate { width, height })?;
     pixmap.data_mut().copy_from_slice(layer.data());
-    rasterize_onto(&scene.layer(&scene.marks), pixmap)?;
+    // The header strip from its cache, then the other marks.
+    match scene
+        .marks
+        .strip_prefix(scene.header.as_str())
+        .filter(|_| !scene.header.is_empty())
+    {
+        Some(rest) => {
+            sprites::header_strip(
+                key,
+                &scene.header,
+                scene.layout.header as usize,
+                &layer,
+                pixmap,
+                || scene.layer(&scene.header),
+            )?;
+            if !rest.is_empty() {
+                rasterize_onto(&scene.layer(rest), pixmap)?;
+            }
+        }
+        None => rasterize_onto(&scene.layer(&scene.marks), pixmap)?,
+    }
     for p in &scene.pieces {
         let sprite = sprites::sprite(p.kind, p.color, scene.layout.sq)?;
         sprites::blit(pixmap, &sprite, p.x as u32, p.y as u32);
@@ -453,6 +473,17 @@ pub(crate) fn encode_indexed_png(
     indices: &mut Vec<u8>,
 ) -> Result<Vec<u8>, RenderError> {
     let palette = quantize_into(rgba, width as usize, 128, indices);
+    write_indexed_png(&palette, indices, width, height)
+}
+
+/// PNG bytes of `indices` (one byte per pixel, `width` x `height`) with `palette` (RGB
+/// triples): no filter, deflate level 2.
+fn write_indexed_png(
+    palette: &[u8],
+    indices: &[u8],
+    width: u32,
+    height: u32,
+) -> Result<Vec<u8>, RenderError> {
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, width, height);

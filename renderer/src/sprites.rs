@@ -133,3 +133,62 @@ const MAX_BOARDS: usize = 16;
 
 /// Board layers of wider pictures are not kept (they would be tens of MB each).
 const MAX_CACHED_WIDTH: u32 = 1280;
+
+/// At most this many header strips are kept (about 160 KB each at 640 px: the header
+/// texts of the games in play, by variant, side to move, check and move number).
+const MAX_HEADERS: usize = 48;
+
+/// A header strip: its board layer's key, its SVG section and its pixels.
+type HeaderEntry = (BoardKey, String, Arc<Vec<u8>>);
+
+fn headers() -> &'static Mutex<Vec<HeaderEntry>> {
+    static CACHE: Mutex<Vec<HeaderEntry>> = Mutex::new(Vec::new());
+    &CACHE
+}
+
+/// Draws the header strip (`header`, an SVG section drawn over the top `rows` rows of
+/// the board layer `layer` of `key`, whose copy `pixmap` holds) into `pixmap`: from a
+/// cache of strips by layer and header text, or rasterized (`doc` is the SVG document of
+/// the section) and remembered. A strip is remembered only when drawing it changed no
+/// pixel below its rows, so a cached strip gives exactly the pixels a rasterization
+/// would: the picture does not depend on the cache.
+pub(crate) fn header_strip(
+    key: BoardKey,
+    header: &str,
+    rows: usize,
+    layer: &Pixmap,
+    pixmap: &mut Pixmap,
+    doc: impl FnOnce() -> String,
+) -> Result<(), RenderError> {
+    let bytes = (rows * pixmap.width() as usize * 4).min(pixmap.data().len());
+    let cached = {
+        let mut strips = headers().lock().unwrap_or_else(|e| e.into_inner());
+        let at = strips
+            .iter()
+            .rposition(|(k, h, _)| *k == key && h == header);
+        at.map(|at| {
+            // Most recently used last.
+            let entry = strips.remove(at);
+            let pixels = Arc::clone(&entry.2);
+            strips.push(entry);
+            pixels
+        })
+    };
+    if let Some(pixels) = cached.filter(|p| p.len() == bytes) {
+        pixmap.data_mut()[..bytes].copy_from_slice(&pixels);
+        return Ok(());
+    }
+    crate::rasterize_onto(&doc(), pixmap)?;
+    if pixmap.width() <= MAX_CACHED_WIDTH && pixmap.data()[bytes..] == layer.data()[bytes..] {
+        let mut strips = headers().lock().unwrap_or_else(|e| e.into_inner());
+        if strips.len() >= MAX_HEADERS {
+            strips.remove(0);
+        }
+        strips.push((
+            key,
+            header.to_string(),
+            Arc::new(pixmap.data()[..bytes].to_vec()),
+        ));
+    }
+    Ok(())
+}

@@ -490,14 +490,15 @@ pub const WIRE_CRATES: [&str; 7] = [
 
 /// The log filter for `RUST_LOG` (`None`: unset or empty): `info` by default, and
 /// whatever the host asks for, except that each of [`WIRE_CRATES`] stays at `info` unless
-/// the host names it (`RUST_LOG=debug` debugs Kaboom, not Discord's wire; `RUST_LOG=debug,
+/// the host names it, and serenity's HTTP client (`serenity::http`) at `warn` unless the
+/// host names serenity (`RUST_LOG=debug` debugs Kaboom, not Discord's wire; `RUST_LOG=debug,
 /// serenity=trace` shows serenity's requests, secrets and all: docs/hosting.md, "Logs").
 /// A directive more specific than the global level wins in `tracing_subscriber`'s
 /// `EnvFilter`, so `debug,serenity=info` keeps serenity at `info`.
 pub fn log_filter(rust_log: Option<&str>) -> String {
     let asked = rust_log.map(str::trim).filter(|s| !s.is_empty());
     let Some(asked) = asked else {
-        return "info".to_string();
+        return "info,serenity::http=warn".to_string();
     };
     let named = |krate: &str| {
         asked.split(',').any(|directive| {
@@ -509,6 +510,16 @@ pub fn log_filter(rust_log: Option<&str>) -> String {
     for krate in WIRE_CRATES {
         if !named(krate) {
             filter.push_str(&format!(",{krate}=info"));
+            if krate == "serenity" {
+                // serenity's HTTP client opens an `info` span per request whose fields are
+                // the whole request, body and attachments included: recorded (formatted as
+                // text) when the span opens, and printed with any line logged inside it. Its
+                // module logs nothing at `info` itself, so `warn` loses no line and drops
+                // the spans: no formatting of every board as a byte list (about a tenth of
+                // the bot's CPU under load, docs/PERFORMANCE.md "Load"), no private
+                // answer in a warning's context.
+                filter.push_str(",serenity::http=warn");
+            }
         }
     }
     filter
@@ -726,11 +737,11 @@ mod tests {
 
     #[test]
     fn the_log_filter_keeps_discords_wire_at_info_unless_named() {
-        assert_eq!(log_filter(None), "info");
-        assert_eq!(log_filter(Some("  ")), "info");
+        assert_eq!(log_filter(None), "info,serenity::http=warn");
+        assert_eq!(log_filter(Some("  ")), "info,serenity::http=warn");
         assert_eq!(
             log_filter(Some("debug")),
-            "debug,serenity=info,h2=info,hyper=info,hyper_util=info,reqwest=info,tungstenite=info,tokio_tungstenite=info"
+            "debug,serenity=info,serenity::http=warn,h2=info,hyper=info,hyper_util=info,reqwest=info,tungstenite=info,tokio_tungstenite=info"
         );
         assert_eq!(
             log_filter(Some(

@@ -780,7 +780,11 @@ impl Core {
             preview,
         }: PlayRequest<'_>,
     ) -> Result<Played, ServiceError> {
-        let Snapshot { row, game: before } = self.load(id).await?;
+        let Some((row, record)) = games::load_record(&self.db, id).await? else {
+            return refuse(Refusal::UnknownGame { id });
+        };
+        // Shared with the replay cache: copied once, in the job that plays the action.
+        let before = self.replays.replay(&self.cpu, id, record.clone()).await?;
         if let Some(expected) = expected_ply
             && row.ply != expected
         {
@@ -808,12 +812,13 @@ impl Core {
         // Parsing and applying, and on a typo describing the legal actions (thousands in
         // a busy Bombalot position), is CPU work: off the runtime.
         let text = text.trim().to_string();
-        let (game, ply) = self
+        let (game, after, ply) = self
             .cpu
             .run(move || {
-                let mut game = before.clone();
+                let mut game = AnyGame::clone(&before);
                 match game.play(Some(color), &text) {
-                    Ok(ply) => Ok((game, ply)),
+                    // The game after the action, for the replay cache once it is committed.
+                    Ok(ply) => Ok((game.clone(), Arc::new(game), ply)),
                     Err(e) => Err(illegal_action(&e, &before, Viewer::player(color))),
                 }
             })
@@ -850,6 +855,12 @@ impl Core {
         // The opponent's conditional lines answer in the same transaction.
         self.after_ply_in_tx(&mut tx, &played, None).await?;
         tx.commit().await?;
+        // The outbox paints this ply's board next: from the cache, not a second replay. The
+        // entry is keyed by the record as stored now (a hit needs an equal record).
+        let mut actions = record.actions;
+        actions.push(played.ply.san.clone());
+        self.replays
+            .put(id, games::record(&played.snap.row, actions), after);
         tracing::info!(game_id = %id, ply = row.ply + 1, action = %played.ply.san, "action played");
         self.engine.note_turn(&played.snap);
         self.engine.wake();

@@ -10,7 +10,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
 
-use super::settle::OutboxHandle;
+use super::settle::{OutboxHandle, Waiters};
 use crate::Error;
 use kaboom_domain::ids::GameId;
 use kaboom_service::Services;
@@ -81,7 +81,10 @@ pub struct Deliverer {
     pub(super) services: Services,
     pub(super) http: Arc<serenity::Http>,
     kick: OutboxWaker,
+    /// Closed once every [`OutboxHandle`] is gone: the deliverer then ends.
     done: watch::Sender<u64>,
+    /// The commands waiting for their entries.
+    waiters: Arc<Waiters>,
     /// The queues a delivery task is posting now: the dispatcher leaves them alone.
     in_flight: std::sync::Mutex<HashSet<Queue>>,
     /// The delivery tasks' slots.
@@ -112,11 +115,13 @@ impl Deliverer {
     pub fn spawn(services: Services, http: Arc<serenity::Http>) -> OutboxHandle {
         let kick = services.outbox_waker().clone();
         let (done, rx) = watch::channel(0);
+        let waiters = Arc::new(Waiters::default());
         let deliverer = Deliverer {
             services: services.clone(),
             http,
             kick: kick.clone(),
             done,
+            waiters: waiters.clone(),
             in_flight: std::sync::Mutex::new(HashSet::new()),
             slots: Arc::new(tokio::sync::Semaphore::new(DELIVERY_CONCURRENCY)),
             owner: process_name(),
@@ -132,7 +137,8 @@ impl Deliverer {
         OutboxHandle {
             services,
             kick,
-            done: rx,
+            _alive: rx,
+            waiters,
             listening,
         }
     }
@@ -153,9 +159,9 @@ impl Deliverer {
             self.listening.store(true, Ordering::Relaxed);
             tokio::select! {
                 heard = listener.recv() => match heard {
-                    Ok(outbox::Heard::Attempted) => self.done.send_modify(|v| *v += 1),
+                    Ok(outbox::Heard::Attempted) => self.waiters.wake_all(),
                     Ok(outbox::Heard::Reconnected) => {
-                        self.done.send_modify(|v| *v += 1);
+                        self.waiters.wake_all();
                         self.kick.wake();
                     }
                     Err(e) => {
@@ -314,7 +320,7 @@ impl Deliverer {
                         .delivered(entry.id, posted.message_id, posted.thread_id, now)
                         .await?;
                     tracing::debug!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, "outbox entry delivered");
-                    self.done.send_modify(|v| *v += 1);
+                    self.waiters.attempted(&entry);
                 }
                 Err(e) => {
                     let attempts = entry.attempts + 1;
@@ -323,7 +329,7 @@ impl Deliverer {
                     deliveries
                         .failed(entry.id, &e.to_string(), at, give_up, now)
                         .await?;
-                    self.done.send_modify(|v| *v += 1);
+                    self.waiters.attempted(&entry);
                     if give_up {
                         tracing::error!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry given up");
                     } else {

@@ -21,12 +21,67 @@ pub const SETTLE: Duration = Duration::from_millis(2500);
 /// command wakes on every delivery instead, and never polls.
 pub const SETTLE_POLL: Duration = Duration::from_millis(40);
 
+/// The commands waiting for their own entries ([`OutboxHandle::settle`]), by owner (a
+/// game, a challenge, a league): an attempt at an entry wakes only the waiters of its own
+/// owners, since each wake costs the waiter a query. (One watch for all would wake every
+/// waiting command on every delivery: with 32 moves in flight, 31 needless queries each.)
+#[derive(Default)]
+pub(super) struct Waiters(std::sync::Mutex<Vec<(outbox::Owner, watch::Sender<u64>)>>);
+
+impl Waiters {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(outbox::Owner, watch::Sender<u64>)>> {
+        // Every change is a single push, retain or counter bump: a poisoned lock is
+        // still consistent.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A receiver that changes whenever an entry of `owner` has been attempted (delivered
+    /// or failed) from now on, or [`Waiters::wake_all`] is called.
+    fn subscribe(&self, owner: outbox::Owner) -> watch::Receiver<u64> {
+        let mut waiters = self.lock();
+        // Owners nobody waits for any more go.
+        waiters.retain(|(_, tx)| tx.receiver_count() > 0);
+        if let Some((_, tx)) = waiters.iter().find(|(o, _)| *o == owner) {
+            return tx.subscribe();
+        }
+        let (tx, rx) = watch::channel(0);
+        waiters.push((owner, tx));
+        rx
+    }
+
+    /// Wakes the waiters of `entry`'s game, challenge and league after an attempt at it.
+    pub(super) fn attempted(&self, entry: &outbox::Entry) {
+        let owners = [
+            entry.game_id.map(outbox::Owner::Game),
+            entry.challenge_id.map(outbox::Owner::Challenge),
+            entry.league_id.map(outbox::Owner::League),
+        ];
+        for (owner, tx) in self.lock().iter() {
+            if owners.contains(&Some(*owner)) {
+                tx.send_modify(|v| *v += 1);
+            }
+        }
+    }
+
+    /// Wakes every waiter (another process attempted some entry: which is not known).
+    pub(super) fn wake_all(&self) {
+        for (_, tx) in self.lock().iter() {
+            tx.send_modify(|v| *v += 1);
+        }
+    }
+}
+
 /// A handle on the running deliverer: wake it, wait for a game's or a challenge's entries.
 #[derive(Clone)]
 pub struct OutboxHandle {
     pub(super) services: Services,
     pub(super) kick: OutboxWaker,
-    pub(super) done: watch::Receiver<u64>,
+    /// Held only so that the deliverer ends once every handle is gone.
+    pub(super) _alive: watch::Receiver<u64>,
+    /// The waiting commands, woken by the deliverer.
+    pub(super) waiters: Arc<Waiters>,
     /// Whether the deliverer hears other processes' deliveries ([`SETTLE_POLL`]).
     pub(super) listening: Arc<AtomicBool>,
 }
@@ -53,14 +108,14 @@ impl OutboxHandle {
 
     /// Waits (at most [`SETTLE`]) until `owner`'s entries written so far are delivered:
     /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. Each
-    /// wake (any entry delivered) costs one indexed query of what is still undelivered.
+    /// wake (an entry of `owner` attempted) costs one indexed query of what is still
+    /// undelivered.
     async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<i64>, Error> {
         let deliveries = self.services.deliveries();
         let Some(upto) = deliveries.last_id(owner).await? else {
             return Ok(Some(0));
         };
-        let mut done = self.done.clone();
-        done.mark_unchanged();
+        let mut done = self.waiters.subscribe(owner);
         self.kick();
         let deadline = tokio::time::Instant::now() + SETTLE;
         // Another process may post these entries: without its deliveries heard, poll.
