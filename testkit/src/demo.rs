@@ -197,6 +197,11 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
     }
     let url = format!("sqlite://{}", db_path.display());
     let fake = FakeDiscord::start().await?;
+    // The scripted players act as fast as the bot answers, not at a person's pace: the
+    // demo shows the games, not Discord's global limit or the bot's commands per minute.
+    fake.set_global_rate_limit(false);
+    let mut config = kaboom_service::scheduler::SchedulerConfig::default();
+    config.defaults.limits.commands_per_minute = Some(1_000_000);
     // The bot reads a test clock that starts at the wall clock and moves only when the
     // demo moves it (the reminder and time forfeit game), like the fake's own clock.
     let wall_now = std::time::SystemTime::now()
@@ -212,6 +217,7 @@ pub async fn run(out: &Path, variants: &[Variant]) -> Result<Report, DemoError> 
                 std::sync::Arc::new(kaboom_service::painter::RendererPainter),
             )
             .with_analysis_nodes(Some(DEMO_ANALYSIS_NODES))
+            .with_scheduler_config(config.clone())
         })
     };
     let d = Driver::start_with(fake, &url, services_for).await?;

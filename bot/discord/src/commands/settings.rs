@@ -313,13 +313,14 @@ mod tests {
                 .create_as_slash_command_option()
                 .expect("a slash option");
             let json = serde_json::to_value(registered).unwrap();
+            // Numbers as Discord reads them (a bound may be registered as `1.0`).
             assert_eq!(
-                (json["min_value"].as_u64(), json["max_value"].as_u64()),
+                (json["min_value"].as_f64(), json["max_value"].as_f64()),
                 (
-                    Some(u64::from(*range.start())),
-                    Some(u64::from(*range.end()))
+                    Some(f64::from(*range.start())),
+                    Some(f64::from(*range.end()))
                 ),
-                "{}",
+                "{}: {json}",
                 limit.name()
             );
         }
