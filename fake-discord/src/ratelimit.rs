@@ -115,6 +115,27 @@ struct Window {
     used: u32,
 }
 
+impl Window {
+    /// A window of `length` opened at `now`, nothing counted yet.
+    fn open(now: Instant, length: Duration) -> Window {
+        Window {
+            started: now,
+            ends_at: SystemTime::now() + length,
+            used: 0,
+        }
+    }
+
+    /// Counts one request at `now`, first opening a new window if this one has ended;
+    /// returns the time left in the window.
+    fn count(&mut self, now: Instant, length: Duration) -> Duration {
+        if now.duration_since(self.started) >= length {
+            *self = Window::open(now, length);
+        }
+        self.used = self.used.saturating_add(1);
+        length.saturating_sub(now.duration_since(self.started))
+    }
+}
+
 /// The route's bucket template and its top-level resource, from the path segments after
 /// `/api/v10`: ids and tokens become placeholders, except that the top-level resource
 /// (`channels/{id}`, `guilds/{id}`, `webhooks/{id}/{token}`) is returned apart.
@@ -167,24 +188,9 @@ impl RateLimits {
             return None;
         }
         let now = Instant::now();
-        let window = self.global.get_or_insert_with(|| Window {
-            started: now,
-            ends_at: SystemTime::now() + WINDOW,
-            used: 0,
-        });
-        if now.duration_since(window.started) >= WINDOW {
-            *window = Window {
-                started: now,
-                ends_at: SystemTime::now() + WINDOW,
-                used: 0,
-            };
-        }
-        window.used = window.used.saturating_add(1);
-        (window.used > GLOBAL_LIMIT).then(|| {
-            WINDOW
-                .saturating_sub(now.duration_since(window.started))
-                .as_secs_f64()
-        })
+        let window = self.global.get_or_insert_with(|| Window::open(now, WINDOW));
+        let left = window.count(now, WINDOW);
+        (window.used > GLOBAL_LIMIT).then_some(left.as_secs_f64())
     }
 
     /// Counts one request of `method` on `segments` (the path after `/api/v10`) and returns
@@ -209,20 +215,8 @@ impl RateLimits {
         let window = self
             .windows
             .entry((bucket.clone(), major))
-            .or_insert_with(|| Window {
-                started: now,
-                ends_at: SystemTime::now() + length,
-                used: 0,
-            });
-        if now.duration_since(window.started) >= length {
-            *window = Window {
-                started: now,
-                ends_at: SystemTime::now() + length,
-                used: 0,
-            };
-        }
-        window.used = window.used.saturating_add(1);
-        let left = length.saturating_sub(now.duration_since(window.started));
+            .or_insert_with(|| Window::open(now, length));
+        let left = window.count(now, length);
         let reset = window
             .ends_at
             .duration_since(UNIX_EPOCH)

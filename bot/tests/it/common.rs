@@ -48,3 +48,28 @@ pub fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
     buf.truncate(info.buffer_size());
     (info.width, info.height, buf)
 }
+
+/// Waits (at most 30 s) until game `id` in `db` has reached `ply`, and returns its row: the
+/// practice opponent and conditional moves act after the answer that set them off.
+///
+/// # Panics
+/// When the game does not reach `ply` in time, or cannot be read.
+pub async fn wait_for_ply(
+    db: &kaboom_store::Db,
+    id: kaboom_domain::ids::GameId,
+    ply: i64,
+) -> kaboom_domain::game::GameRow {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let row = kaboom_store::games::get(db, id).await.unwrap().unwrap();
+        if row.ply >= ply {
+            return row;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "game {id} stuck at ply {}",
+            row.ply
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}

@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::common::wait_for_ply;
 use fake_discord::{CommandOption, SimUser};
 use kaboom_domain::game::GameState;
 use kaboom_domain::ids::GameId;
@@ -29,23 +30,6 @@ async fn play_bot(d: &Driver, variant: i64, color: i64) -> Result<(GameId, u64),
     Ok((game, thread.get()))
 }
 
-/// Waits until game `id` has `ply` plies.
-async fn wait_for_ply(d: &Driver, id: GameId, ply: i64) -> kaboom_domain::game::GameRow {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let row = games::get(&d.db, id).await.unwrap().unwrap();
-        if row.ply >= ply {
-            return row;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "game {id} stuck at ply {}",
-            row.ply
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 kaboom_testkit::dbtest! {
     /// The engine answers each move with a move of its own, posted as a board like a
     /// player's, in an unrated game where the bot is Black.
@@ -64,7 +48,7 @@ kaboom_testkit::dbtest! {
                 r.content().unwrap_or_default().starts_with("Played"),
                 "{r:?}"
             );
-            wait_for_ply(&d, game, 2 * (i as i64 + 1)).await;
+            wait_for_ply(&d.db, game, 2 * (i as i64 + 1)).await;
         }
         d.outbox_delivered().await?;
         // The start board, then one board per ply.
@@ -97,7 +81,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(row.state, GameState::Setup);
         let r = d.choose_carriers_by_dm(&d.alice, game, &["g8"]).await?;
         assert!(r.content().is_some(), "{r:?}");
-        let row = wait_for_ply(&d, game, 1).await;
+        let row = wait_for_ply(&d.db, game, 1).await;
         assert_eq!(row.state, GameState::Active);
         d.outbox_delivered().await?;
         // Nothing alice can read names the bot's carriers or their salt while the game goes on.
@@ -236,7 +220,7 @@ kaboom_testkit::dbtest! {
             secs.is_some_and(|s| (1..=60).contains(&s)) || estimate == "after theirs.",
             "{text:?}"
         );
-        wait_for_ply(&d, game, 2).await;
+        wait_for_ply(&d.db, game, 2).await;
         let waited = asked.elapsed();
         let after = plies_of(hers.clone()).await;
         assert!(

@@ -31,8 +31,8 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
+use crate::common::wait_for_ply;
 use fake_discord::{CommandOption, FakeDiscord};
 use kaboom_domain::game::GameState;
 use kaboom_domain::ids::{GameId, UserId};
@@ -105,24 +105,6 @@ async fn challenge(
         ],
     )
     .await
-}
-
-/// Waits until game `id` reaches `ply` (the practice opponent and conditional moves act
-/// after the answer).
-async fn wait_for_ply(db: &Db, id: GameId, ply: i64) -> kaboom_domain::game::GameRow {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let row = games::get(db, id).await.unwrap().unwrap();
-        if row.ply >= ply {
-            return row;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "game {id} stuck at ply {}",
-            row.ply
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 /// Plays the fixture's story on a fresh bot and returns it halted, with game #6's last
