@@ -57,8 +57,10 @@ async fn over_rate(
         .await
     {
         Ok(()) => Ok(None),
-        Err(crate::limiter::LimitError::SlowDown(slow)) => Ok(Some(messages::slow_down(slow))),
-        Err(crate::limiter::LimitError::Service(e)) => Err(e.into()),
+        Err(e) => match Error::from(e) {
+            Error::SlowDown(slow) => Ok(Some(messages::slow_down(slow))),
+            other => Err(other),
+        },
     }
 }
 
@@ -111,14 +113,7 @@ pub async fn handle(
     ic: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
     if let Some(text) = over_rate(data, ic.user.id, ic.guild_id).await? {
-        let response = private_response(text);
-        crate::respond::initial(
-            "tell a player to slow down",
-            crate::respond::INITIAL,
-            || ic.create_response(ctx.http.as_ref(), response.clone()),
-        )
-        .await?;
-        return Ok(());
+        return respond::answer_component(ctx.http.as_ref(), ic, private_response(text)).await;
     }
     answer_click(ctx, data, ic).await?;
     if ids::parse(&ic.data.custom_id).is_none_or(|(action, _)| action != ids::MOVE_ASK) {
@@ -362,12 +357,7 @@ async fn close_direct(
                 .components(Vec::new())
                 .allowed_mentions(messages::mentions::none()),
         ),
-        Err(e) => serenity::CreateInteractionResponse::Message(
-            serenity::CreateInteractionResponseMessage::new()
-                .content(messages::service_error(&e))
-                .ephemeral(true)
-                .allowed_mentions(messages::mentions::none()),
-        ),
+        Err(e) => private_response(messages::service_error(&e)),
     };
     respond::answer_component(http, ic, response).await
 }
@@ -391,12 +381,7 @@ async fn ask_move(
         .await
         .err();
     let response = match refusal {
-        Some(e) => serenity::CreateInteractionResponse::Message(
-            serenity::CreateInteractionResponseMessage::new()
-                .content(messages::service_error(&e))
-                .ephemeral(true)
-                .allowed_mentions(messages::mentions::none()),
-        ),
+        Some(e) => private_response(messages::service_error(&e)),
         None => serenity::CreateInteractionResponse::Modal(messages::move_form(game)),
     };
     respond::answer_component(http, ic, response).await

@@ -70,3 +70,13 @@ pub enum Error {
     #[error("no player of the game could be sent this post by DM; kept for their next interaction")]
     NobodyReached,
 }
+
+impl From<limiter::LimitError> for Error {
+    /// [`Error::SlowDown`] for a player over the rate, [`Error::Service`] otherwise.
+    fn from(e: limiter::LimitError) -> Error {
+        match e {
+            limiter::LimitError::SlowDown(slow) => Error::SlowDown(slow),
+            limiter::LimitError::Service(e) => Error::Service(e),
+        }
+    }
+}

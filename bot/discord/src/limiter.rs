@@ -118,12 +118,10 @@ impl CommandLimiter {
 
     /// The commands per minute that apply in `guild`.
     async fn rate(&self, services: &Services, guild: Option<GuildId>) -> Result<u32, LimitError> {
+        // Outside servers the host's rate applies: nothing to read, nothing to cache.
         let Some(g) = guild else {
-            return Ok(services
-                .scheduler_config()
-                .defaults
-                .limits
-                .get(Limit::CommandsPerMinute));
+            let limits = services.settings().limits(None).await?;
+            return Ok(limits.get(Limit::CommandsPerMinute));
         };
         let cached = self
             .guild_rates

@@ -102,20 +102,17 @@ impl EngineRunner {
             return;
         };
         let row = &snap.row;
-        let to_move = match snap.game.turn() {
-            kaboom_rules::Color::White => row.white_id,
-            kaboom_rules::Color::Black => row.black_id,
-        };
-        let opponent = if row.white_id == engine {
-            row.black_id
-        } else {
-            row.white_id
-        };
-        if row.state == GameState::Active && to_move == engine && !snap.game.status().is_finished()
-        {
-            queue.waiting.insert(row.id, opponent);
-        } else {
-            queue.waiting.remove(&row.id);
+        match row.color_of(engine) {
+            Some(seat)
+                if row.state == GameState::Active
+                    && snap.game.turn() == seat
+                    && !snap.game.status().is_finished() =>
+            {
+                queue.waiting.insert(row.id, row.player(seat.other()));
+            }
+            _ => {
+                queue.waiting.remove(&row.id);
+            }
         }
     }
 

@@ -86,11 +86,10 @@ const SEATS: &str = "SELECT e.game_id, e.color, e.level,
 /// # Errors
 /// [`StorageError`] on a database failure.
 pub async fn running_against(db: &Db, user: UserId) -> Result<i64, StorageError> {
-    let (n,): (i64,) = query(
-        "SELECT COUNT(*) FROM engine_games e JOIN games g ON g.id = e.game_id
-         WHERE g.state IN ('setup', 'active')
-           AND (CASE WHEN e.color = 'white' THEN g.black_id ELSE g.white_id END) = $1",
-    )
+    let (n,): (i64,) = query(format!(
+        "SELECT COUNT(*) FROM ({SEATS} WHERE g.state IN ('setup', 'active')) AS seats
+         WHERE opponent = $1"
+    ))
     .bind(user)
     .fetch_one(db)
     .await?;

@@ -335,19 +335,11 @@ pub async fn within_rate(ctx: Context<'_>) -> Result<bool, Error> {
     }
     ctx.set_invocation_data(RateCounted).await;
     let data = ctx.data();
-    match data
-        .limiter
-        .check(
-            &data.services,
-            ctx.author().id.domain(),
-            ctx.guild_id().map(|g| g.domain()),
-        )
-        .await
-    {
-        Ok(()) => Ok(true),
-        Err(crate::limiter::LimitError::SlowDown(slow)) => Err(Error::SlowDown(slow)),
-        Err(crate::limiter::LimitError::Service(e)) => Err(e.into()),
-    }
+    let guild = ctx.guild_id().map(|g| g.domain());
+    data.limiter
+        .check(&data.services, ctx.author().id.domain(), guild)
+        .await?;
+    Ok(true)
 }
 
 /// The one error handler: tells the user ephemerally what went wrong, and logs.

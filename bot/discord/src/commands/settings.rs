@@ -1,6 +1,7 @@
 //! `/settings me` (a player's reminders) and `/settings server` (a server's reminder
-//! defaults, league organisers, daily puzzle and per-player limits, Manage Server only). The logic is in [`apply_user`] and
-//! [`apply_guild`], with no Discord types, so it is tested without Discord.
+//! defaults, league organisers, daily puzzle and per-player limits, Manage Server only).
+//! The logic is in [`apply_user`] and [`apply_guild`], with no Discord types, so it is
+//! tested without Discord.
 
 use super::say_private;
 use crate::ids::Domain;
