@@ -78,16 +78,23 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
+                // Retried (a bulk overwrite, so repeating it changes nothing): a 429 or a
+                // 5xx here would leave the bot connected but serving nothing.
+                let policy = crate::respond::STARTUP;
                 match dev_guild {
                     Some(g) => {
-                        poise::builtins::register_in_guild(
-                            ctx,
-                            commands,
-                            serenity::GuildId::new(g),
-                        )
+                        let guild = serenity::GuildId::new(g);
+                        crate::respond::later("register the commands", policy, || {
+                            poise::builtins::register_in_guild(ctx, commands, guild)
+                        })
                         .await?;
                     }
-                    None => poise::builtins::register_globally(ctx, commands).await?,
+                    None => {
+                        crate::respond::later("register the commands", policy, || {
+                            poise::builtins::register_globally(ctx, commands)
+                        })
+                        .await?;
+                    }
                 }
                 // Every side effect of a change goes through the outbox; its
                 // deliverer first posts what a crash or a failure left.
@@ -130,7 +137,10 @@ pub fn framework(services: Services, dev_guild: Option<u64>) -> poise::Framework
 /// # Errors
 /// One line naming `DISCORD_TOKEN` on 401; the HTTP error otherwise (Discord unreachable).
 async fn check_token(http: &serenity::Http) -> Result<(), Error> {
-    match http.get_current_user().await {
+    let me = crate::respond::later("check the token", crate::respond::STARTUP, || {
+        http.get_current_user()
+    });
+    match me.await {
         Ok(user) => {
             tracing::info!(user = %user.name, "token accepted");
             Ok(())
@@ -192,6 +202,17 @@ pub async fn serve(config: Config) -> Result<(), Error> {
     let mut client = serenity::ClientBuilder::new_with_http(http, intents())
         .framework(framework(services, config.dev_guild_id))
         .await?;
+    if config.api_base.is_some() {
+        // serenity reads the gateway's URL once (`GET /gateway`) and, when that fails (a
+        // 429 from the global limit the REST base shares), falls back to Discord's own
+        // wss://gateway.discord.gg, which a REST base's gateway is not: read it with retries.
+        let gateway =
+            crate::respond::later("read the gateway URL", crate::respond::STARTUP, || {
+                client.http.get_gateway()
+            })
+            .await?;
+        *client.ws_url.lock().await = gateway.url;
+    }
     // Scheduler hook: one task sweeping due nudges, forfeits and expiries.
     let _scheduler = kaboom_service::scheduler::Scheduler::new(
         db,

@@ -5,6 +5,7 @@
 use poise::serenity_prelude as serenity;
 
 use crate::ids::Domain;
+use crate::limiter::Counted;
 use crate::messages::comforts::ids as comfort_ids;
 use crate::messages::leagues::actions as words;
 use crate::messages::{self, ids};
@@ -53,7 +54,7 @@ async fn over_rate(
     let guild = guild.map(|g| g.domain());
     match data
         .limiter
-        .check(&data.services, user.domain(), guild)
+        .check(&data.services, Counted::Command, user.domain(), guild)
         .await
     {
         Ok(()) => Ok(None),

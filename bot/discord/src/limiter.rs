@@ -7,8 +7,13 @@
 //! bot's [`Clock`] (tests set it): a player may send the server's `n` at once, and one more
 //! every `60 / n` seconds after that. A server's chosen rate is read from the database at
 //! most once a [`CACHE_TTL`] per process, and at once after `/settings server` changes it
-//! here. Typing into a command's suggestions (autocomplete) is not counted: Discord sends
-//! one for each keystroke.
+//! here.
+//!
+//! Typing into a command's suggestions (autocomplete) is counted apart, at
+//! [`KEYSTROKES_PER_COMMAND`] times the commands' rate ([`Counted::Keystroke`]): Discord
+//! sends one autocomplete interaction for each keystroke, so a player typing a move sends
+//! several for one command, and a flood of them (a modified client) is cut off without
+//! costing the player their commands.
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;
@@ -28,6 +33,30 @@ use kaboom_service::{ServiceError, Services};
 /// How long a server's chosen rate is used before it is read again (another process may
 /// have changed it).
 pub const CACHE_TTL: Duration = Duration::from_secs(60);
+
+/// Autocomplete interactions a player may send for each command of their rate: 300 a
+/// minute at the default 30 commands, a burst of that many and then five a second, more
+/// than anyone types.
+pub const KEYSTROKES_PER_COMMAND: u32 = 10;
+
+/// What a check counts.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Hash)]
+pub enum Counted {
+    /// A slash command, a button click or a submitted form.
+    Command,
+    /// An autocomplete interaction (one per keystroke in an option with suggestions).
+    Keystroke,
+}
+
+impl Counted {
+    /// How many of these a player may send a minute where `commands_per_minute` applies.
+    pub fn per_minute(self, commands_per_minute: u32) -> u32 {
+        match self {
+            Counted::Command => commands_per_minute,
+            Counted::Keystroke => commands_per_minute.saturating_mul(KEYSTROKES_PER_COMMAND),
+        }
+    }
+}
 
 /// Checks between two sweeps of players who have not sent anything for a while (their
 /// state is dropped; memory stays bounded by the players active in the last minute).
@@ -53,7 +82,8 @@ type PlayerLimiter =
 /// A player sent more than their rate allows.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub struct SlowDown {
-    /// The rate that applies (commands per minute).
+    /// The rate that applies: commands per minute (for keystrokes,
+    /// [`KEYSTROKES_PER_COMMAND`] times it is what was exceeded).
     pub per_minute: u32,
     /// Whole seconds until the next command is accepted (at least 1).
     pub retry_after_secs: u64,
@@ -62,7 +92,7 @@ pub struct SlowDown {
 /// The limiter of every rate in use, shared by all commands and components.
 pub struct CommandLimiter {
     clock: BotClock,
-    by_rate: Mutex<HashMap<u32, Arc<PlayerLimiter>>>,
+    by_rate: Mutex<HashMap<(Counted, u32), Arc<PlayerLimiter>>>,
     guild_rates: Mutex<HashMap<GuildId, (u32, Instant)>>,
     checks: std::sync::atomic::AtomicU64,
 }
@@ -78,8 +108,9 @@ impl CommandLimiter {
         }
     }
 
-    /// Counts one command, click or form of `user` in `guild` (`None`: outside servers),
-    /// against the rate that applies there.
+    /// Counts one command, click or form (or, with [`Counted::Keystroke`], one
+    /// autocomplete interaction) of `user` in `guild` (`None`: outside servers), against
+    /// the rate that applies there.
     ///
     /// # Errors
     /// [`LimitError::SlowDown`] when the player is over it; [`LimitError::Service`] when
@@ -87,11 +118,12 @@ impl CommandLimiter {
     pub async fn check(
         &self,
         services: &Services,
+        counted: Counted,
         user: UserId,
         guild: Option<GuildId>,
     ) -> Result<(), LimitError> {
         let per_minute = self.rate(services, guild).await?;
-        let limiter = self.limiter(per_minute);
+        let limiter = self.limiter(counted, per_minute);
         if self
             .checks
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
@@ -145,17 +177,17 @@ impl CommandLimiter {
         Ok(rate)
     }
 
-    /// The keyed limiter of `per_minute` (made on first use).
-    fn limiter(&self, per_minute: u32) -> Arc<PlayerLimiter> {
+    /// The keyed limiter of `counted` where `per_minute` commands apply (made on first use).
+    fn limiter(&self, counted: Counted, per_minute: u32) -> Arc<PlayerLimiter> {
         let mut by_rate = self
             .by_rate
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         by_rate
-            .entry(per_minute)
+            .entry((counted, per_minute))
             .or_insert_with(|| {
-                let quota =
-                    Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN));
+                let rate = counted.per_minute(per_minute);
+                let quota = Quota::per_minute(NonZeroU32::new(rate).unwrap_or(NonZeroU32::MIN));
                 Arc::new(RateLimiter::dashmap_with_clock(quota, self.clock.clone()))
             })
             .clone()
@@ -192,7 +224,7 @@ mod tests {
         let clock = Arc::new(Manual(AtomicI64::new(1_000_000)));
         let limiter = CommandLimiter::new(clock.clone());
         let per_minute = 30;
-        let players = limiter.limiter(per_minute);
+        let players = limiter.limiter(Counted::Command, per_minute);
         let alice = UserId(1);
         for _ in 0..30 {
             assert!(players.check_key(&alice).is_ok());
@@ -206,5 +238,34 @@ mod tests {
         clock.0.fetch_add(2, Ordering::Relaxed);
         assert!(players.check_key(&alice).is_ok());
         assert!(players.check_key(&alice).is_err());
+    }
+
+    /// Keystrokes are counted apart from commands, at ten times their rate: a player out
+    /// of keystrokes still has their commands, and the reverse.
+    #[test]
+    fn keystrokes_have_their_own_tenfold_rate() {
+        let clock = Arc::new(Manual(AtomicI64::new(1_000_000)));
+        let limiter = CommandLimiter::new(clock.clone());
+        let keystrokes = limiter.limiter(Counted::Keystroke, 30);
+        let commands = limiter.limiter(Counted::Command, 30);
+        let alice = UserId(1);
+        for _ in 0..300 {
+            assert!(keystrokes.check_key(&alice).is_ok());
+        }
+        let refused = keystrokes.check_key(&alice).expect_err("the 301st");
+        assert_eq!(
+            refused.wait_time_from(limiter.clock.now()),
+            Duration::from_secs(1),
+            "one keystroke every 0.2 s, on a clock of whole seconds"
+        );
+        assert!(commands.check_key(&alice).is_ok(), "commands are apart");
+        // A server at 300 commands a minute does not share its players' count with a
+        // server at 30 whose keystrokes come to 300 a minute.
+        assert!(
+            limiter
+                .limiter(Counted::Command, 300)
+                .check_key(&alice)
+                .is_ok()
+        );
     }
 }

@@ -77,6 +77,18 @@ pub const LATER: Policy = Policy {
     budget: None,
 };
 
+/// The start-up's requests (checking the token, registering the commands): 8 tries,
+/// delays 0.5, 1, 2, 4, 8, 16 and 32 s (at least 1 s after a 429), about a minute in all.
+/// A process started again at once after a stop shares Discord's global limit with the
+/// posts the other processes of the bot (or the one just stopped) send, and must not die of
+/// a 429 that says to wait a second.
+pub const STARTUP: Policy = Policy {
+    attempts: 8,
+    first_delay: Duration::from_millis(500),
+    rate_limit_wait: Duration::from_millis(1_000),
+    budget: None,
+};
+
 /// 40060 "Interaction has already been acknowledged".
 const ALREADY_ACKNOWLEDGED: isize = 40_060;
 /// 10008 "Unknown message" (same page): no original response to edit.

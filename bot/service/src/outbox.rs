@@ -252,6 +252,20 @@ impl Deliveries<'_> {
         Ok(outbox::mark_failed(&self.core.db, id, error, next_attempt_at, give_up, now).await?)
     }
 
+    /// Records that Discord rate-limited an attempt at entry `id` (`error` for the host):
+    /// tried again at `next_attempt_at`, the attempt not counted against giving up.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn rate_limited(
+        self,
+        id: i64,
+        error: &str,
+        next_attempt_at: i64,
+    ) -> Result<(), ServiceError> {
+        Ok(outbox::mark_rate_limited(&self.core.db, id, error, next_attempt_at).await?)
+    }
+
     /// Records that entry `id`'s direct message was refused (the player's DMs are closed),
     /// so its next attempt posts in the game's thread instead.
     ///

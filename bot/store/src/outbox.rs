@@ -440,6 +440,27 @@ pub async fn mark_failed(
     notify_attempted(db).await
 }
 
+/// Records that Discord answered an attempt at entry `id` with 429 Too Many Requests: tried
+/// again at `next_attempt_at`, with `error` kept for the host, and not counted as a failed
+/// attempt (a rate limit says when to come back; it is no reason to give the entry up).
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn mark_rate_limited(
+    db: &Db,
+    id: i64,
+    error: &str,
+    next_attempt_at: i64,
+) -> Result<(), StorageError> {
+    query("UPDATE discord_outbox SET next_attempt_at = $1, last_error = $2 WHERE id = $3")
+        .bind(next_attempt_at)
+        .bind(error)
+        .bind(id)
+        .execute(db)
+        .await?;
+    notify_attempted(db).await
+}
+
 /// How long a claim on an outbox queue lasts without renewal ([`claim_queue`],
 /// [`renew_claims`]): a process that dies mid-delivery hands its queues over at most this
 /// long after its last renewal. A living process renews every claim it holds every

@@ -171,8 +171,8 @@ kaboom_testkit::dbtest! {
 kaboom_testkit::dbtest! {
     /// One player's flood of commands and clicks is answered with a private "slow down"
     /// once past the server's commands per minute, without holding up another player, and
-    /// passes again once the time it names has gone by; suggestions (autocomplete) are not
-    /// counted, and a refused click changes nothing.
+    /// passes again once the time it names has gone by; suggestions (autocomplete) are
+    /// counted apart, and a refused click changes nothing.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_player_past_the_commands_per_minute_is_told_to_slow_down() -> Outcome {
         let d = TestBot::start().await?;
@@ -206,6 +206,42 @@ kaboom_testkit::dbtest! {
         d.clock.advance(12);
         let played = d.cmd(&d.alice, game.thread, "move", vec![CommandOption::string("action", "e4")]).await?;
         assert_eq!(played.content(), Some("Played **e4** in game #1."));
+        d.stop().await;
+        Ok(())
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// A flood of keystrokes in `/move`'s suggestions (Discord sends one autocomplete
+    /// interaction per keystroke, and a modified client sends them as fast as it likes) is
+    /// answered with no suggestions once past ten times the server's commands per minute,
+    /// without costing the player their commands or another player their suggestions, and
+    /// suggestions come back once the time has gone by. Before, every keystroke of a flood
+    /// was served.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_flood_of_keystrokes_gets_no_suggestions_past_its_rate() -> Outcome {
+        let d = TestBot::start().await?;
+        server_settings(&d, vec![CommandOption::integer("commands_per_minute", 5)]).await?;
+        let game = d.start_game(ATOMIC).await?;
+        let has = |choices: &[(String, serde_json::Value)], value: &str| {
+            choices.iter().any(|(_, v)| v == value)
+        };
+        for keystroke in 1..=50 {
+            let choices = d.autocomplete(&d.alice, game.thread, "e").await?;
+            assert!(has(&choices, "e4"), "keystroke {keystroke}: {choices:?}");
+        }
+        let past = d.autocomplete(&d.alice, game.thread, "e").await?;
+        assert_eq!(past, Vec::new(), "the 51st keystroke of the minute");
+        // One keystroke every 60/50 s after the burst, on a clock of whole seconds.
+        d.clock.advance(2);
+        let again = d.autocomplete(&d.alice, game.thread, "e").await?;
+        assert!(has(&again, "e4"), "{again:?}");
+        let played = d
+            .cmd(&d.alice, game.thread, "move", vec![CommandOption::string("action", "e4")])
+            .await?;
+        assert_eq!(played.content(), Some("Played **e4** in game #1."));
+        let bob = d.autocomplete(&d.bob, game.thread, "e").await?;
+        assert!(has(&bob, "e5"), "{bob:?}");
         d.stop().await;
         Ok(())
     }

@@ -113,6 +113,38 @@ kaboom_testkit::dbtest! {
 }
 
 kaboom_testkit::dbtest! {
+    /// Discord's 429 Too Many Requests on a board is waited out, not counted as a failed
+    /// attempt: five in a row (Discord's global limit under a busy host, when the bot sends
+    /// without serenity's rate limiter) delay the board about a second each, where the
+    /// exponential backoff of failures took 1 + 2 + 4 + 8 + 16 s, and enough of them gave
+    /// the board up for good.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_rate_limited_board_is_retried_without_counting_a_failure() {
+        let d = TestBot::start().await.unwrap();
+        let StartedGame { game, thread, .. } = d.start_game(ATOMIC).await.unwrap();
+        d.fake
+            .fail_next("POST", &format!("/channels/{thread}/messages"), 429, 5);
+        let r = d.play(&d.alice, thread, "e4").await.unwrap();
+        assert_eq!(r.content().unwrap_or_default(), "Played **e4** in game #1. It is saved; the board will be posted in the game's thread shortly.");
+        // Within 20 s: five retries a second apart, not 31 s of backoff.
+        wait_for_boards(&d, thread, 2).await;
+        assert_eq!(d.boards(thread).len(), 2);
+        let entries = board_entries(&d.db, game).await;
+        assert_eq!(entries[1].attempts, 0, "a rate limit is not a failed attempt");
+        assert!(entries[1].delivered_at.is_some());
+        assert_eq!(entries[1].failed_at, None);
+        let posts = d
+            .fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"))
+            .count();
+        assert_eq!(posts, 7, "the opening board, five 429s, the board");
+        d.driver.stop().await;
+    }
+}
+
+kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_retry_after_a_lost_answer_does_not_post_twice() {
         let d = TestBot::start().await.unwrap();

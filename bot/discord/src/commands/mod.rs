@@ -36,6 +36,7 @@ pub mod settings;
 use poise::serenity_prelude as serenity;
 
 use crate::ids::Domain;
+use crate::limiter::Counted;
 use crate::messages;
 use crate::types::{Context, Data, Error};
 use kaboom_domain::ids::GameId;
@@ -317,17 +318,19 @@ pub fn missing_permissions_text(command: &str, missing: Option<serenity::Permiss
 struct RateCounted;
 
 /// The framework's check before every command ([`crate::limiter`]): counts it against the
-/// player's commands per minute. Suggestions (autocomplete) pass uncounted.
+/// player's commands per minute, or a keystroke in an option with suggestions against
+/// their keystrokes per minute ([`Counted::Keystroke`]).
 ///
 /// # Errors
-/// [`Error::SlowDown`] when the player is over the rate (answered by [`on_error`]);
+/// [`Error::SlowDown`] when the player is over the rate (answered by [`on_error`]: a
+/// private "slow down", or no suggestions for a keystroke);
 /// [`Error::Service`] when the server's rate cannot be read.
 pub async fn within_rate(ctx: Context<'_>) -> Result<bool, Error> {
-    if let poise::Context::Application(app) = ctx
-        && app.interaction_type == poise::CommandInteractionType::Autocomplete
-    {
-        return Ok(true);
-    }
+    let counted = if is_autocomplete(ctx) {
+        Counted::Keystroke
+    } else {
+        Counted::Command
+    };
     // poise runs this check once for each command of the chain (`/vacation`, then its
     // `status`): one interaction counts once.
     if ctx.invocation_data::<RateCounted>().await.is_some() {
@@ -337,14 +340,40 @@ pub async fn within_rate(ctx: Context<'_>) -> Result<bool, Error> {
     let data = ctx.data();
     let guild = ctx.guild_id().map(|g| g.domain());
     data.limiter
-        .check(&data.services, ctx.author().id.domain(), guild)
+        .check(&data.services, counted, ctx.author().id.domain(), guild)
         .await?;
     Ok(true)
+}
+
+/// Whether `ctx` is an autocomplete interaction (a keystroke in an option with
+/// suggestions), which is answered with suggestions only, never with a message.
+fn is_autocomplete(ctx: Context<'_>) -> bool {
+    matches!(ctx, poise::Context::Application(app)
+        if app.interaction_type == poise::CommandInteractionType::Autocomplete)
 }
 
 /// The one error handler: tells the user ephemerally what went wrong, and logs.
 pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
+        // A keystroke past its rate gets no suggestions: an autocomplete interaction can
+        // only be answered with choices (callback type 8, "Interaction Response Object"
+        // in Discord's "Receiving and Responding" docs), here none.
+        poise::FrameworkError::CommandCheckFailed {
+            error: Some(Error::SlowDown(_)),
+            ctx: poise::Context::Application(app),
+            ..
+        } if app.interaction_type == poise::CommandInteractionType::Autocomplete => {
+            let none = serenity::CreateInteractionResponse::Autocomplete(
+                serenity::CreateAutocompleteResponse::new(),
+            );
+            if let Err(e) = app
+                .interaction
+                .create_response(app.serenity_context(), none)
+                .await
+            {
+                tracing::warn!(error = %e, "could not answer a keystroke past its rate");
+            }
+        }
         poise::FrameworkError::CommandCheckFailed {
             error: Some(Error::SlowDown(slow)),
             ctx,

@@ -28,6 +28,22 @@ pub const PERIOD: Duration = Duration::from_secs(30);
 /// [`outbox::CLAIM_LEASE_SECS`].
 pub const SHARED_PERIOD: Duration = Duration::from_secs(outbox::CLAIM_LEASE_SECS as u64);
 
+/// The seconds to wait after Discord answered an attempt with 429 Too Many Requests. Such
+/// an attempt is not a failure: it is neither counted towards [`MAX_ATTEMPTS`] nor backed
+/// off exponentially. Discord's global limit counts requests per second, and its 429s say
+/// how long to wait in `retry_after`, usually under a second ("Rate Limits", "Exceeding A
+/// Rate Limit": <https://discord.com/developers/docs/topics/rate-limits>), which serenity's
+/// error does not keep. With serenity's own rate limiter (production against Discord) 429s
+/// are waited out inside serenity; they reach the outbox when the bot sends through a
+/// REST base without it (`DISCORD_API_BASE`).
+pub const RATE_LIMITED_RETRY_SECS: i64 = 1;
+
+/// Whether `e` is Discord's 429 Too Many Requests.
+fn rate_limited(e: &Error) -> bool {
+    matches!(e, Error::Discord(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)))
+        if r.status_code.as_u16() == 429)
+}
+
 /// The seconds to wait after the `attempts`-th failed attempt: 1, 2, 4, ... at most
 /// [`MAX_BACKOFF_SECS`].
 pub fn backoff_secs(attempts: i64) -> i64 {
@@ -321,6 +337,15 @@ impl Deliverer {
                         .await?;
                     tracing::debug!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, "outbox entry delivered");
                     self.waiters.attempted(&entry);
+                }
+                Err(e) if rate_limited(&e) => {
+                    let at = now + RATE_LIMITED_RETRY_SECS;
+                    deliveries
+                        .rate_limited(entry.id, &e.to_string(), at)
+                        .await?;
+                    self.waiters.attempted(&entry);
+                    tracing::info!(entry = entry.id, game_id = ?entry.game_id, kind = %entry.kind, "outbox entry rate-limited; will retry");
+                    return Ok(());
                 }
                 Err(e) => {
                     let attempts = entry.attempts + 1;

@@ -13,7 +13,9 @@
 //! or given up. Different games (and challenges) are delivered side by side, at most
 //! [`DELIVERY_CONCURRENCY`] at once, each in its own order. Failed attempts are retried with exponential backoff (1 s, 2 s, 4 s, ...
 //! capped at 10 minutes), and given up after [`MAX_ATTEMPTS`] with an error log line (the
-//! row stays, marked failed).
+//! row stays, marked failed). Discord's 429 Too Many Requests is not a failure: the entry
+//! is tried again after [`RATE_LIMITED_RETRY_SECS`], however often, and never given up
+//! for it.
 //!
 //! Exactly once, across retries and crashes:
 //! - a delivered entry records the ids Discord gave and is never posted again;
@@ -58,8 +60,8 @@ mod post;
 mod settle;
 
 pub use deliver::{
-    DELIVERY_CONCURRENCY, Deliverer, MAX_ATTEMPTS, MAX_BACKOFF_SECS, PERIOD, SHARED_PERIOD,
-    backoff_secs,
+    DELIVERY_CONCURRENCY, Deliverer, MAX_ATTEMPTS, MAX_BACKOFF_SECS, PERIOD,
+    RATE_LIMITED_RETRY_SECS, SHARED_PERIOD, backoff_secs,
 };
 pub use effect::Effect;
 pub use plan::DiscordEffects;
