@@ -334,16 +334,20 @@ struct OneShot {
     after: bool,
 }
 
+/// The fault plan's random streams, by route ([`Faults`]).
+pub(crate) type Streams = HashMap<String, ChaCha8Rng>;
+
 /// The pending failures, the plan and its random streams.
 #[derive(Debug, Default)]
 pub(crate) struct Faults {
     one_shots: Vec<OneShot>,
     plan: Option<FaultPlan>,
-    /// One random stream per route (`METHOD /path`, or `dm METHOD /path`).
-    streams: HashMap<String, ChaCha8Rng>,
+    /// One random stream per route (`METHOD /path`, or `dm METHOD /path`): one for each
+    /// path drawn for, so it grows with the ids a run's requests name.
+    pub(crate) streams: Streams,
     /// Interactions dispatched since the plan was set.
     interactions: u64,
-    injected: Vec<InjectedFault>,
+    pub(crate) injected: Vec<InjectedFault>,
 }
 
 /// What a request meets before routing.

@@ -133,6 +133,7 @@ mod server;
 mod state;
 pub mod testing;
 
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -258,6 +259,24 @@ pub enum FakeError {
         "the fake adds guild channels of type 0 (text), 5 (announcement) or 15 (forum), not {0}"
     )]
     UnsupportedChannelType(u8),
+}
+
+/// A copy of the fake's records ([`FakeDiscord::copy_records`]), only to be measured and
+/// dropped: nothing reads it.
+pub struct RecordsCopy {
+    _messages: Vec<FakeMessage>,
+    _requests: Vec<RecordedRequest>,
+    _interactions: HashMap<u64, InteractionInfo>,
+    _dispatched: HashMap<u64, Value>,
+    _interaction_by_token: HashMap<String, u64>,
+    _responses: Vec<InteractionResponse>,
+    _message_by_nonce: HashMap<(u64, String), u64>,
+    _responses_by_interaction: HashMap<u64, Vec<usize>>,
+    _response_cursor: HashMap<u64, usize>,
+    _channels: BTreeMap<u64, Value>,
+    _thread_activity: HashMap<u64, Duration>,
+    _injected: Vec<InjectedFault>,
+    _fault_streams: faults::Streams,
 }
 
 /// State shared by the server tasks and the [`FakeDiscord`] handle.
@@ -1339,30 +1358,69 @@ impl FakeDiscord {
 
     // ---- reading records -----------------------------------------------------------------
 
-    /// The size, as JSON text, of what the fake keeps of its traffic: every version of
-    /// every message, every dispatched interaction, every interaction response and every
-    /// request record (body and answer). The fake keeps all of it by design, so it grows
-    /// with a test's traffic; a test that measures the memory of its own process with the
-    /// bot in it (the soak) reads this to tell the fake's growth from the bot's.
-    pub fn retained_json_bytes(&self) -> u64 {
-        fn len(v: &Value) -> u64 {
-            serde_json::to_vec(v).map_or(0, |b| b.len() as u64)
+    /// A deep copy of everything the fake keeps of its traffic (every message with its
+    /// earlier versions, request record, interaction and its payload, interaction response,
+    /// their indexes, the threads' channel objects, the injected faults and the fault plan's
+    /// random stream of every path it drew for), for a test to
+    /// measure: the heap the copy takes is what the fake's records take, so a test that
+    /// counts its process's live heap with the bot in it (the soak) can tell the fake's
+    /// share from the bot's. The copy keeps each list's capacity, as the records do.
+    pub fn copy_records(&self) -> RecordsCopy {
+        fn with_capacity<T: Clone>(v: &Vec<T>) -> Vec<T> {
+            let mut copy = Vec::with_capacity(v.capacity());
+            copy.extend_from_slice(v);
+            copy
         }
-        self.shared.read(|s| {
-            let messages: u64 = s.messages.iter().flat_map(|m| m.versions()).map(len).sum();
-            let dispatched: u64 = s.dispatched.values().map(len).sum();
-            let responses: u64 = s.responses.iter().map(|r| len(&r.body)).sum();
-            let requests: u64 = s
-                .requests
-                .iter()
-                .map(|r| {
-                    (r.method.len() + r.path.len()) as u64
-                        + r.body.json().map_or(0, len)
-                        + len(&r.response)
-                })
-                .sum();
-            messages + dispatched + responses + requests
+        let (injected, fault_streams) = {
+            let faults = self.shared.faults_lock();
+            (with_capacity(&faults.injected), faults.streams.clone())
+        };
+        self.shared.read(|s| RecordsCopy {
+            _messages: with_capacity(&s.messages),
+            _requests: with_capacity(&s.requests),
+            _interactions: s.interactions.clone(),
+            _dispatched: s.dispatched.clone(),
+            _interaction_by_token: s.interaction_by_token.clone(),
+            _responses: with_capacity(&s.responses),
+            _message_by_nonce: s.message_by_nonce.clone(),
+            _responses_by_interaction: s.responses_by_interaction.clone(),
+            _response_cursor: s.response_cursor.clone(),
+            _channels: s.channels.clone(),
+            _thread_activity: s.thread_activity.clone(),
+            _injected: injected,
+            _fault_streams: fault_streams,
         })
+    }
+
+    /// Forgets everything [`FakeDiscord::copy_records`] copies, for a test that has read
+    /// what it needs and measures what the records took by the heap this frees (a copy
+    /// takes less than the records: lists grown by pushes keep spare capacity that a copy
+    /// does not). The fake goes on serving, but knows no earlier message, request,
+    /// interaction, thread or channel: only stopping the bot should follow.
+    pub fn forget_records(&self) {
+        let injected = {
+            let mut faults = self.shared.faults_lock();
+            (
+                std::mem::take(&mut faults.injected),
+                std::mem::take(&mut faults.streams),
+            )
+        };
+        let forgotten = self.shared.update(|s| {
+            (
+                std::mem::take(&mut s.messages),
+                std::mem::take(&mut s.requests),
+                std::mem::take(&mut s.interactions),
+                std::mem::take(&mut s.dispatched),
+                std::mem::take(&mut s.interaction_by_token),
+                std::mem::take(&mut s.responses),
+                std::mem::take(&mut s.message_by_nonce),
+                std::mem::take(&mut s.responses_by_interaction),
+                std::mem::take(&mut s.response_cursor),
+                std::mem::take(&mut s.channels),
+                std::mem::take(&mut s.thread_activity),
+            )
+        });
+        drop((forgotten, injected));
     }
 
     /// Every REST request so far, in order.

@@ -438,6 +438,24 @@ pub(crate) fn rasterize_onto(
     Ok(())
 }
 
+/// The heap the renderer's caches hold now, in bytes: piece sprites, board layers and
+/// header strips (the PNG path) and the replay GIF's prerendered squares. Each cache is
+/// bounded by a count of entries (300 sprites, 16 board layers, 48 header strips, 3,000
+/// squares), so this stays under a bound whatever is drawn; it fills as new board shapes,
+/// sizes, themes and headers are drawn. A long-running test (the soak) reads it to tell
+/// the caches filling from memory kept elsewhere.
+pub fn cache_bytes() -> usize {
+    sprites::cached_bytes() + tiles::cached_bytes()
+}
+
+/// Empties the renderer's caches ([`cache_bytes`]): the next pictures draw their sprites,
+/// board layers, header strips and squares again, with the same pixels (no picture depends
+/// on what is cached). For a test that measures the memory kept apart from the caches.
+pub fn clear_caches() {
+    sprites::clear();
+    tiles::clear();
+}
+
 /// Rasterizes any SVG text (such as [`render_svg`]'s) to PNG bytes in one pass, with
 /// the same encoding as [`render_png`].
 ///

@@ -128,6 +128,36 @@ pub(crate) fn board_layer(
     Ok(pixmap)
 }
 
+/// Empties the sprite, board-layer and header-strip caches.
+pub(crate) fn clear() {
+    cache().lock().unwrap_or_else(|e| e.into_inner()).clear();
+    boards().lock().unwrap_or_else(|e| e.into_inner()).clear();
+    headers().lock().unwrap_or_else(|e| e.into_inner()).clear();
+}
+
+/// The bytes of pixels the sprite, board-layer and header-strip caches hold.
+pub(crate) fn cached_bytes() -> usize {
+    let sprites: usize = cache()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .map(|p| p.data().len())
+        .sum();
+    let boards: usize = boards()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .map(|p| p.data().len())
+        .sum();
+    let headers: usize = headers()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|(_, text, pixels)| text.len() + pixels.len())
+        .sum();
+    sprites + boards + headers
+}
+
 /// At most this many board layers are kept (about 2 MB each at 640 px).
 const MAX_BOARDS: usize = 16;
 

@@ -130,6 +130,28 @@ fn sets() -> &'static Mutex<BTreeMap<SetKey, TileSet>> {
     &SETS
 }
 
+/// Empties the tile sets.
+pub(crate) fn clear() {
+    sets().lock().unwrap_or_else(|e| e.into_inner()).clear();
+}
+
+/// The bytes of pixels the tile sets hold (each set's empty board and its tiles).
+pub(crate) fn cached_bytes() -> usize {
+    sets()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .map(|set| {
+            set.base_idx.len()
+                + set
+                    .tiles
+                    .values()
+                    .map(|t| t.rgba.len() + t.idx.len())
+                    .sum::<usize>()
+        })
+        .sum()
+}
+
 /// The empty board in palette indices and the tiles of every key in `keys`, for a
 /// `variant` replay drawn with `render`; missing tiles are rendered (as few board
 /// images as possible: every board square of the right colour takes one) and kept.

@@ -208,6 +208,12 @@ impl ReplayCache {
         Ok(game)
     }
 
+    /// Forgets every game: the next load of each replays it. The counts of
+    /// [`ReplayCache::stats`] stay.
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
     /// Hits, replays and size so far.
     pub fn stats(&self) -> CacheStats {
         let entries = self.lock();

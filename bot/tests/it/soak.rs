@@ -24,18 +24,23 @@
 //! - the count of live tokio tasks, sampled at the end of every simulated day, does not
 //!   keep growing (the last week's quietest day within a few tasks of the first week's
 //!   busiest): nothing is left running per game or per restart;
-//! - the process's RSS (the bot is in-process; /proc/self/status `VmRSS`), sampled at the
-//!   end of every simulated day, does not keep growing: the last week's peak stays within
-//!   a stated margin of the first week's (warm-up day excepted) once the fake Discord's
-//!   own measured growth is taken off. This one is printed by the suite's run and asserted
-//!   by the ignored runs: it fails today (see docs/PERFORMANCE.md, "Soak").
+//! - the bot's live heap does not keep growing: at the end of the month it stays within
+//!   [`HEAP_MARGIN_BYTES`] of what it was at the end of the first week. The bot runs in
+//!   the test's process beside the fake Discord, which keeps every message, interaction
+//!   and request by design, so the bot's share is the process's live heap (counted by the
+//!   test binary's allocator, `crate::HEAP`) less the heap the fake's records take
+//!   ([`FakeDiscord::copy_records`], [`fake_records_factor`]), measured with the bot's
+//!   bounded caches emptied (replayed games, [`ReplayCache::clear`]; the renderer's
+//!   sprites, board layers and squares, [`kaboom_renderer::clear_caches`]), which fill up
+//!   to their bounds as games grow longer and new boards are drawn. The process's RSS is sampled every simulated
+//!   day and printed; it holds the fake's growth and what the system allocator keeps of
+//!   freed memory, so it is not the bot's (docs/PERFORMANCE.md, "Soak").
 //!
 //! Seeded by `KABOOM_SOAK_SEED` (printed); sized by `KABOOM_SOAK_GAMES` and
 //! `KABOOM_SOAK_DAYS` (default [`SMALL_GAMES`] games over [`DAYS`] days; the ignored
-//! benchmark, [`FULL_GAMES`]). SQLite only: the database size it records is SQLite's
-//! files, and a PostgreSQL case (`dbtest!`) was not measured for its cost to the suite;
-//! the behaviours checked here have PostgreSQL cases of their own (`scheduler_discord`,
-//! `outbox`, `comforts`).
+//! benchmark, [`FULL_GAMES`], SQLite). The suite's month runs on SQLite and on PostgreSQL
+//! (`dbtest!`); the database's size is its files on SQLite and `pg_database_size` on
+//! PostgreSQL.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -50,6 +55,7 @@ use kaboom_domain::game::GameState;
 use kaboom_domain::ids::{GameId, MessageId, UserId};
 use kaboom_rules::{AnyGame, Color, Viewer};
 use kaboom_service::Services;
+use kaboom_service::replay::ReplayCache;
 use kaboom_service::scheduler::{Scheduler, SchedulerConfig};
 use kaboom_store::{Db, challenges, games, outbox};
 use kaboom_testkit::TempDb;
@@ -83,17 +89,17 @@ const IN_FLIGHT: usize = 8;
 /// posts, reminders and announcements; 0.9 to 2.2 KB measured: docs/PERFORMANCE.md, "Soak");
 /// more would mean something is kept that should not be.
 const MAX_DB_BYTES_PER_PLY: u64 = 8 * 1024;
-/// How much higher than the first week's peak (the warm-up day left out) the last week's
-/// peak RSS may be, once the fake Discord's own growth is taken off. The process holds the
-/// bot and the fake; the fake keeps every message, interaction and request it saw (lean:
-/// without upload bytes), which grows with the month by design. Its growth is measured as
-/// JSON text ([`FakeDiscord::retained_json_bytes`]) and turned into memory with a factor
-/// measured at the end of the run (the memory a copy of its messages takes, per byte of
-/// their JSON). What remains is the bot's: its SQLite page cache (2 MiB per pooled
-/// connection at most) and the allocator's slack fill up in the first weeks and then stay,
-/// hence 16 MiB; a bot that kept something per game, per move or per restart grows by
-/// more than that in three weeks of play.
-const RSS_MARGIN_BYTES: u64 = 16 * 1024 * 1024;
+/// How many bytes more the bot's live heap may hold at the end of the month than at the
+/// end of the first week (the process's live heap less the fake's records, each measured
+/// at that moment with the replay and picture caches emptied). Work in flight at the
+/// moment of measuring comes and goes, and the small bounded state (prepared statements
+/// per pooled connection, the rate limiter's recent players) fills early; a bot that kept
+/// a kilobyte per move, or anything per game or per restart, would grow by more over three
+/// weeks of play (about 500 moves at the suite's size, 20,000 at full size). SQLite's page
+/// cache is allocated by SQLite itself, outside this count.
+const HEAP_MARGIN_BYTES: u64 = 4 * 1024 * 1024;
+/// The simulated day at whose end the first measure of the bot's heap is taken.
+const FIRST_WEEK: i64 = 7;
 /// How many more live tokio tasks the last week's quietest day may show than the first
 /// week's busiest: deliveries and interactions in flight come and go, the bot's own tasks
 /// stay; a leak of even one task per restart or per game would exceed it.
@@ -201,6 +207,72 @@ enum Done {
     DrawOffered { by: Color },
 }
 
+/// The live heap at one moment, in bytes.
+#[derive(Clone, Copy, Debug)]
+struct HeapMeasure {
+    /// The simulated day it was taken at the end of.
+    day: i64,
+    /// The process's live heap (`crate::HEAP`).
+    process: u64,
+    /// The heap a copy of the fake Discord's records takes (less than the records: see
+    /// [`fake_records_factor`]).
+    fake: u64,
+    /// The heap the renderer's bounded caches held before they were emptied for the
+    /// measure ([`kaboom_renderer::cache_bytes`]).
+    renderer_caches: u64,
+}
+
+impl HeapMeasure {
+    /// Measures now, at the end of `day`, with the bot's bounded caches (its replayed
+    /// games, `replays`, and the renderer's) emptied first: they fill over the month as
+    /// games grow longer and new boards are drawn, up to their bounds, and are not what
+    /// this looks for.
+    fn take(day: i64, fake: &FakeDiscord, replays: &ReplayCache) -> HeapMeasure {
+        let renderer_caches = kaboom_renderer::cache_bytes() as u64;
+        kaboom_renderer::clear_caches();
+        replays.clear();
+        let process = crate::HEAP.allocated() as u64;
+        let copy = fake.copy_records();
+        let fake_bytes = (crate::HEAP.allocated() as u64).saturating_sub(process);
+        drop(copy);
+        HeapMeasure {
+            day,
+            process,
+            fake: fake_bytes,
+            renderer_caches,
+        }
+    }
+
+    /// The bot's share, its bounded caches emptied: the process's live heap less the
+    /// fake's records (the copy's heap times `factor`, [`fake_records_factor`]); the test's
+    /// own bookkeeping, small, is counted with the bot.
+    fn bot(&self, factor: f64) -> u64 {
+        self.process.saturating_sub(self.fake_records(factor))
+    }
+
+    /// The heap the fake's records take, from their copy's and `factor`.
+    fn fake_records(&self, factor: f64) -> u64 {
+        (self.fake as f64 * factor) as u64
+    }
+}
+
+/// How much more heap the fake's records take than a copy of them: the heap that
+/// forgetting them frees ([`FakeDiscord::forget_records`]) over the heap a copy took just
+/// before. A copy leaves out the spare capacity of lists grown by pushes (JSON arrays
+/// parsed from request bodies, for one); the records keep the same make-up all month, so
+/// the factor measured at the end applies to the first week's copy as well. Forgetting
+/// comes last: nothing reads the records after it.
+fn fake_records_factor(fake: &FakeDiscord) -> f64 {
+    let copy = fake.copy_records();
+    let copied = crate::HEAP.allocated();
+    drop(copy);
+    let copy_bytes = copied.saturating_sub(crate::HEAP.allocated());
+    let before = crate::HEAP.allocated();
+    fake.forget_records();
+    let freed = before.saturating_sub(crate::HEAP.allocated());
+    (freed as f64 / copy_bytes.max(1) as f64).max(1.0)
+}
+
 /// The whole month's bookkeeping.
 #[derive(Default, Debug)]
 struct Tally {
@@ -228,9 +300,9 @@ struct Tally {
     rss: Vec<u64>,
     /// Live tokio tasks at the end of each simulated day.
     tasks: Vec<usize>,
-    /// The fake's records as JSON bytes at the start of the compared first week (day 2)
-    /// and at the end of the month.
-    fake_json: Vec<u64>,
+    /// The process's live heap and the heap a copy of the fake's records takes, in bytes,
+    /// at the end of the first week and at the end of the month.
+    heap: Vec<HeapMeasure>,
     /// The database's bytes once the bot had started on it (migrations applied).
     empty_db_bytes: u64,
     /// Wall time spent in each part of the month, by name.
@@ -607,10 +679,8 @@ async fn choose_carriers(d: &Driver, user: &SimUser, game: GameId) -> Option<()>
     Some(())
 }
 
-/// The soak: `games` games over `days` simulated days.
-/// The soak: `games_wanted` games over `days` simulated days; the RSS comparison is
-/// asserted when `rss_flat` (otherwise measured and printed).
-async fn soak(games_wanted: usize, days: i64, rss_flat: bool) {
+/// The soak: `games_wanted` games over `days` simulated days, then the end checks.
+async fn soak(games_wanted: usize, days: i64) {
     let seed = seed();
     let wall = Instant::now();
     eprintln!(
@@ -626,7 +696,8 @@ async fn soak(games_wanted: usize, days: i64, rss_flat: bool) {
     fake.set_global_rate_limit(false);
     let database = TempDb::new().await;
     let clock = Arc::new(TestClock::new(T0));
-    let driver = Driver::start_with(fake, database.url(), plain_services(&clock))
+    let replays = Arc::new(ReplayCache::default());
+    let driver = Driver::start_with(fake, database.url(), plain_services(&clock, &replays))
         .await
         .expect("the bot starts");
     let scheduler = Bot::scheduler_of(&driver, &clock);
@@ -643,7 +714,7 @@ async fn soak(games_wanted: usize, days: i64, rss_flat: bool) {
     for u in &users {
         bot.driver.fake.add_user(u);
     }
-    let empty_db_bytes = database_bytes(database.path());
+    let empty_db_bytes = database_bytes(&database).await;
     let mut month = Month {
         rng: fastrand::Rng::with_seed(seed),
         clock: clock.clone(),
@@ -918,19 +989,21 @@ async fn soak(games_wanted: usize, days: i64, rss_flat: bool) {
                     .metrics()
                     .num_alive_tasks(),
             );
-            if hour / 24 == 2 || hour / 24 == days {
-                let fake = bot.driver.fake.retained_json_bytes();
-                month.tally.fake_json.push(fake);
+            if hour / 24 == FIRST_WEEK || hour / 24 == days {
+                let measure = HeapMeasure::take(hour / 24, &bot.driver.fake, &replays);
+                month.tally.heap.push(measure);
             }
             month.tally.spent("days", t);
             eprintln!(
-                "soak: day {:>2}: {} running, {} finished, {} moves, {} kills, RSS {} MiB \
-                 (anonymous {} MiB, file {} MiB), {} tasks, {} gateway sessions, wall {:?}",
+                "soak: day {:>2}: {} running, {} finished, {} moves, {} kills, live heap {} MiB, \
+                 RSS {} MiB (anonymous {} MiB, file {} MiB), {} tasks, {} gateway sessions, \
+                 wall {:?}",
                 hour / 24,
                 month.sims.len(),
                 month.finished.len(),
                 month.tally.moves,
                 month.tally.kills,
+                crate::HEAP.allocated() >> 20,
                 month.tally.rss.last().unwrap() >> 20,
                 status_bytes("RssAnon:") >> 20,
                 status_bytes("RssFile:") >> 20,
@@ -976,13 +1049,13 @@ async fn soak(games_wanted: usize, days: i64, rss_flat: bool) {
         wall.elapsed(),
         load_average()
     );
-    let report = check_month(&bot.driver, &month, database.path(), rss_flat).await;
+    let report = check_month(&bot.driver, &month, &database).await;
     eprintln!(
         "soak: checked: {} boards and {} posts each once; database {} bytes; {}; wall {:?}",
         report.boards,
         report.posts,
         report.db_bytes,
-        report.rss_verdict,
+        report.memory_verdict,
         wall.elapsed()
     );
     assert!(injected > 0, "no fault was injected");
@@ -992,10 +1065,14 @@ async fn soak(games_wanted: usize, days: i64, rss_flat: bool) {
 }
 
 /// The bot's services over its database, on `clock`, with the plain painter (board images
-/// are not what the soak is about).
-fn plain_services(clock: &Arc<TestClock>) -> ServicesFor {
+/// are not what the soak is about), keeping replayed games in `replays` (one cache across
+/// restarts, so that the heap measures can empty it).
+fn plain_services(clock: &Arc<TestClock>, replays: &Arc<ReplayCache>) -> ServicesFor {
     let clock = clock.clone();
-    Arc::new(move |db| Services::new(db, clock.clone(), Arc::new(PlainPainter)))
+    let replays = replays.clone();
+    Arc::new(move |db| {
+        Services::new(db, clock.clone(), Arc::new(PlainPainter)).with_replay_cache(replays.clone())
+    })
 }
 
 /// Two different players at random.
@@ -1057,25 +1134,23 @@ fn channels_of(d: &Driver, month: &Month) -> Vec<u64> {
     channels
 }
 
-/// The memory the fake's records take per byte of their JSON text: the RSS a copy of every
-/// message in `channels` adds, over the copy's JSON bytes (measured last, as the copy's
-/// memory stays with the process).
-fn fake_memory_factor(fake: &FakeDiscord, channels: &[u64]) -> f64 {
-    let before = rss_bytes();
-    let copy: Vec<fake_discord::FakeMessage> =
-        channels.iter().flat_map(|&c| fake.messages_in(c)).collect();
-    let after = rss_bytes();
-    let json: usize = copy
-        .iter()
-        .flat_map(|m| m.versions())
-        .map(|v| v.to_string().len())
-        .sum();
-    (after.saturating_sub(before) as f64 / json.max(1) as f64).max(1.0)
-}
-
-/// The SQLite database's bytes in `dir` (the file, its WAL and shared-memory index).
-fn database_bytes(dir: &std::path::Path) -> u64 {
-    std::fs::read_dir(dir)
+/// The database's bytes: on SQLite its files (the database, its WAL and shared-memory
+/// index), on PostgreSQL `pg_database_size` (every relation's files: tables, indexes,
+/// TOAST, free space maps).
+async fn database_bytes(database: &TempDb) -> u64 {
+    if database.is_postgres() {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(database.url())
+            .await
+            .expect("the soak's PostgreSQL database");
+        let (bytes,): (i64,) = sqlx::query_as("SELECT pg_database_size(current_database())")
+            .fetch_one(&mut conn)
+            .await
+            .expect("the database's size");
+        let _ = conn.close().await;
+        return bytes.max(0) as u64;
+    }
+    std::fs::read_dir(database.path())
         .expect("the database's directory")
         .filter_map(Result::ok)
         .filter(|e| e.file_name().to_string_lossy().starts_with("test.db"))
@@ -1090,14 +1165,14 @@ struct Report {
     boards: usize,
     /// Messages the bot posted through its outbox.
     posts: usize,
-    /// The database's bytes (file and WAL).
+    /// The database's bytes ([`database_bytes`]).
     db_bytes: u64,
-    /// The RSS comparison, in words.
-    rss_verdict: String,
+    /// The heap comparison and the RSS, in words.
+    memory_verdict: String,
 }
 
 /// The end-of-month checks (see the module docs); panics on the first that fails.
-async fn check_month(d: &Driver, month: &Month, dir: &std::path::Path, rss_flat: bool) -> Report {
+async fn check_month(d: &Driver, month: &Month, database: &TempDb) -> Report {
     let db = &d.db;
     let now = month.clock.now();
     let mut all: Vec<GameId> = month.finished.clone();
@@ -1260,7 +1335,7 @@ async fn check_month(d: &Driver, month: &Month, dir: &std::path::Path, rss_flat:
 
     // The database's growth over the month: per finished game (recorded) and per ply
     // stored (bounded; the running games' plies count too).
-    let db_bytes = database_bytes(dir);
+    let db_bytes = database_bytes(database).await;
     let finished = month.finished.len().max(1) as u64;
     let grown = db_bytes.saturating_sub(month.tally.empty_db_bytes);
     let mut plies = 0;
@@ -1279,34 +1354,41 @@ async fn check_month(d: &Driver, month: &Month, dir: &std::path::Path, rss_flat:
         "the database grew by {grown} bytes for {plies} plies"
     );
 
-    // RSS and live tasks flat: the last week against the first (day 1, the warm-up, left
-    // out), the fake's growth taken off.
+    // The bot's heap flat: the end of the month against the end of the first week. Live
+    // tasks flat: the last week against the first (day 1, the warm-up, left out). The RSS
+    // is printed: it is the fake's and the allocator's as much as the bot's.
     let t = &month.tally;
-    let mut rss_verdict = String::from("not measured (under 14 days)");
+    let mut memory_verdict = String::from("not measured (under 14 days)");
     if t.rss.len() >= 14 {
         let first = 1..7;
         let last = t.rss.len() - 7..t.rss.len();
-        let first_rss = t.rss[first.clone()].iter().max().copied().unwrap();
-        let last_rss = t.rss[last.clone()].iter().max().copied().unwrap();
-        let fake_growth = t.fake_json[1].saturating_sub(t.fake_json[0]);
-        let factor = fake_memory_factor(&d.fake, &channels_of(d, month));
-        let fake_memory = (fake_growth as f64 * factor) as u64;
-        let bot_growth = last_rss.saturating_sub(first_rss + fake_memory);
-        rss_verdict = format!(
-            "first week's peak {} MiB, last week's {} MiB; the fake's records grew by {} MiB \
-             of JSON, {:.1} bytes of memory each: {} MiB; the bot's growth {} MiB (at most {} MiB)",
-            first_rss >> 20,
-            last_rss >> 20,
-            fake_growth >> 20,
+        let [week, end] = [t.heap[0], t.heap[t.heap.len() - 1]];
+        let factor = fake_records_factor(&d.fake);
+        let growth = end.bot(factor).saturating_sub(week.bot(factor));
+        memory_verdict = format!(
+            "the bot's live heap {} KiB at the end of day {} and {} KiB at the end of day {} \
+             (grew {} KiB, at most {} KiB), its replay and picture caches emptied (the \
+             renderer's held {} KiB and {} KiB); the \
+             fake's records {} MiB and {} MiB ({:.3} times their copy's heap); the process \
+             RSS peaked at {} MiB in the first week and {} MiB in the last",
+            week.bot(factor) >> 10,
+            week.day,
+            end.bot(factor) >> 10,
+            end.day,
+            growth >> 10,
+            HEAP_MARGIN_BYTES >> 10,
+            week.renderer_caches >> 10,
+            end.renderer_caches >> 10,
+            week.fake_records(factor) >> 20,
+            end.fake_records(factor) >> 20,
             factor,
-            fake_memory >> 20,
-            bot_growth >> 20,
-            RSS_MARGIN_BYTES >> 20
+            t.rss[first.clone()].iter().max().copied().unwrap() >> 20,
+            t.rss[last.clone()].iter().max().copied().unwrap() >> 20,
         );
-        eprintln!("soak: RSS: {rss_verdict}");
+        eprintln!("soak: memory: {memory_verdict}");
         assert!(
-            !rss_flat || bot_growth <= RSS_MARGIN_BYTES,
-            "RSS grew: {rss_verdict}"
+            growth <= HEAP_MARGIN_BYTES,
+            "the bot's heap grew: {memory_verdict}"
         );
         let first_tasks = t.tasks[first].iter().max().copied().unwrap();
         let last_tasks = t.tasks[last].iter().min().copied().unwrap();
@@ -1320,46 +1402,31 @@ async fn check_month(d: &Driver, month: &Month, dir: &std::path::Path, rss_flat:
         boards,
         posts,
         db_bytes,
-        rss_verdict,
+        memory_verdict,
     }
 }
 
-/// The suite's soak: [`SMALL_GAMES`] games over [`DAYS`] days (or the environment's size),
-/// every check but the RSS comparison asserted (it is printed; see
-/// [`a_month_of_play_keeps_the_process_rss_flat`]).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_month_of_play_through_faults_and_kills_leaves_nothing_behind() {
-    soak(
-        env_count("KABOOM_SOAK_GAMES", SMALL_GAMES),
-        env_count("KABOOM_SOAK_DAYS", DAYS as usize) as i64,
-        false,
-    )
-    .await;
-}
-
-/// The suite's soak with the RSS comparison asserted. It fails today: the process grows by
-/// about 65 KB per move played, of which the fake Discord's measured records explain about
-/// half (docs/PERFORMANCE.md, "Soak"); ignored until the rest is attributed.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "fails: the process RSS grows about 65 KB per move, half of it not yet attributed (docs/PERFORMANCE.md, Soak)"]
-async fn a_month_of_play_keeps_the_process_rss_flat() {
-    soak(
-        env_count("KABOOM_SOAK_GAMES", SMALL_GAMES),
-        env_count("KABOOM_SOAK_DAYS", DAYS as usize) as i64,
-        true,
-    )
-    .await;
+kaboom_testkit::dbtest! {
+    /// The suite's soak: [`SMALL_GAMES`] games over [`DAYS`] days (or the environment's
+    /// size), every check asserted, on SQLite and on PostgreSQL.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_month_of_play_through_faults_and_kills_leaves_nothing_behind() {
+        soak(
+            env_count("KABOOM_SOAK_GAMES", SMALL_GAMES),
+            env_count("KABOOM_SOAK_DAYS", DAYS as usize) as i64,
+        )
+        .await;
+    }
 }
 
 /// The benchmark: [`FULL_GAMES`] games over [`DAYS`] days, every check asserted; its
 /// figures are in docs/PERFORMANCE.md, "Soak".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "the full-size soak (about 12 minutes; its RSS check fails today): run it with --ignored, see docs/PERFORMANCE.md"]
+#[ignore = "the full-size soak (about 12 minutes): run it with --ignored, see docs/PERFORMANCE.md"]
 async fn a_full_month_of_play_through_faults_and_kills_leaves_nothing_behind() {
     soak(
         env_count("KABOOM_SOAK_GAMES", FULL_GAMES),
         env_count("KABOOM_SOAK_DAYS", DAYS as usize) as i64,
-        true,
     )
     .await;
 }
@@ -1380,7 +1447,8 @@ async fn a_restart_leaves_no_task_of_the_stopped_bot_behind() {
             .metrics()
             .num_alive_tasks()
     };
-    let mut driver = Driver::start_with(fake, database.url(), plain_services(&clock))
+    let replays = Arc::new(ReplayCache::default());
+    let mut driver = Driver::start_with(fake, database.url(), plain_services(&clock, &replays))
         .await
         .expect("the bot starts");
     // One restart first, so that both counts are of a bot that has been restarted.
