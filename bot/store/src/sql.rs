@@ -187,7 +187,10 @@ macro_rules! run {
         |$s1:ident, $a1:ident| $lite:expr, |$s2:ident, $a2:ident| $pg:expr) => {{
         let Query { sql, args } = $self;
         match $on.into() {
-            On::Db(db) => match &db.pool {
+            On::Db(db) => {
+                db.counters.checkout();
+                db.counters.statement();
+                match &db.pool {
                 Pool::Sqlite(p) => {
                     let ($s1, $a1) = (&sql, sqlite_args(args));
                     let $q = $lite;
@@ -200,8 +203,10 @@ macro_rules! run {
                     let $e = p;
                     $body
                 }
-            },
-            On::Tx(tx) => match &mut tx.0 {
+            }},
+            On::Tx(tx) => {
+                tx.counters.statement();
+                match tx.inner() {
                 TxInner::Sqlite(t) => {
                     let ($s1, $a1) = (&sql, sqlite_args(args));
                     let $q = $lite;
@@ -214,7 +219,7 @@ macro_rules! run {
                     let $e = &mut **t;
                     $body
                 }
-            },
+            }},
         }
     }};
 }
@@ -391,9 +396,9 @@ impl Db {
 impl Tx {
     /// Which engine this transaction runs on.
     pub fn engine(&self) -> Engine {
-        match self.0 {
-            TxInner::Sqlite(_) => Engine::Sqlite,
-            TxInner::Postgres(_) => Engine::Postgres,
+        match self.inner {
+            Some(TxInner::Sqlite(_)) | None => Engine::Sqlite,
+            Some(TxInner::Postgres(_)) => Engine::Postgres,
         }
     }
 }
