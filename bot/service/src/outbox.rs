@@ -346,10 +346,6 @@ impl Deliveries<'_> {
         game_id: GameId,
         upto: i64,
     ) -> Result<Option<(Option<ChannelId>, ChannelId, Option<MessageId>)>, ServiceError> {
-        let Some(row) = games::get(&self.core.db, game_id).await? else {
-            return Ok(None);
-        };
-        let board = outbox::last_board_upto(&self.core.db, game_id, upto).await?;
-        Ok(Some((row.thread_id, row.channel_id, board)))
+        Ok(outbox::board_upto(&self.core.db, game_id, upto).await?)
     }
 }

@@ -233,6 +233,11 @@ impl Db {
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            // The database is a file opened by this process: a pooled connection cannot
+            // have been dropped by a server, so sqlx's ping before each checkout (a round
+            // trip to the connection's worker thread, on every statement run on the pool)
+            // tells nothing. sqlx still pings each connection going back to the pool.
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;

@@ -127,6 +127,16 @@ impl<'a> From<&'a mut Tx> for On<'a> {
     }
 }
 
+impl On<'_> {
+    /// Which engine the statement will run on.
+    pub fn engine(&self) -> Engine {
+        match self {
+            On::Db(db) => db.engine(),
+            On::Tx(tx) => tx.engine(),
+        }
+    }
+}
+
 /// What an `INSERT`, `UPDATE` or `DELETE` did.
 #[derive(Clone, Copy, Debug)]
 pub struct Done {

@@ -45,8 +45,8 @@ kaboom_testkit::dbtest! {
         assert!(answer.content().unwrap_or_default().starts_with("Played"), "{answer:?}");
         assert_eq!(d.boards(thread).len(), 3);
         eprintln!("one move: {cost:?}");
-        assert!(cost.statements <= 39, "{cost:?}");
-        assert!(cost.checkouts <= 21, "{cost:?}");
+        assert!(cost.statements <= 24, "{cost:?}");
+        assert!(cost.checkouts <= 16, "{cost:?}");
         d.driver.stop().await;
         Ok(())
     }

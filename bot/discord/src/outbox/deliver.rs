@@ -320,7 +320,7 @@ impl Deliverer {
                         .delivered(entry.id, posted.message_id, posted.thread_id, now)
                         .await?;
                     tracing::debug!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, "outbox entry delivered");
-                    self.waiters.attempted(&entry);
+                    self.waiters.attempted(&entry, true);
                 }
                 Err(e) => {
                     let attempts = entry.attempts + 1;
@@ -329,7 +329,7 @@ impl Deliverer {
                     deliveries
                         .failed(entry.id, &e.to_string(), at, give_up, now)
                         .await?;
-                    self.waiters.attempted(&entry);
+                    self.waiters.attempted(&entry, false);
                     if give_up {
                         tracing::error!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry given up");
                     } else {
