@@ -332,6 +332,8 @@ pub(crate) struct Core {
     pub(crate) analysis_nodes: Option<u64>,
     /// Wakes the analysis worker after a request.
     pub(crate) analysis_waker: Arc<tokio::sync::Notify>,
+    /// Whether any player has missed notices, as far as this process knows.
+    pub(crate) notices: Arc<outbox::NoticesSeen>,
 }
 
 macro_rules! aggregate {
@@ -471,6 +473,7 @@ impl Services {
             analysis_pool: replay::CpuPool::new(analysis::ANALYSIS_SEARCHES),
             analysis_nodes: None,
             analysis_waker: Arc::new(tokio::sync::Notify::new()),
+            notices: Arc::default(),
         };
         Services {
             core: Arc::new(core),
