@@ -95,11 +95,14 @@ impl EngineRunner {
     }
 
     /// Notes whose turn it is in `snap` after a committed action: waiting for the engine
-    /// (it plays there and is to move), or not.
-    pub(crate) fn note_turn(&self, snap: &Snapshot) {
+    /// (it plays there and is to move), or not. Returns whether the engine may have
+    /// something to do in that game: it plays there, or its worker has not looked yet (its
+    /// seat is not known). A game between two people never gives it a turn, so a move
+    /// there need not wake it ([`EngineRunner::wake`]: its sweep is a query).
+    pub(crate) fn note_turn(&self, snap: &Snapshot) -> bool {
         let mut queue = self.queue();
         let Some(engine) = queue.engine else {
-            return;
+            return true;
         };
         let row = &snap.row;
         match row.color_of(engine) {
@@ -114,6 +117,7 @@ impl EngineRunner {
                 queue.waiting.remove(&row.id);
             }
         }
+        row.color_of(engine).is_some()
     }
 
     /// How long the engine's reply in game `game` will take when other players' games

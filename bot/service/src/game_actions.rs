@@ -280,11 +280,10 @@ impl Games<'_> {
             })?;
         let salt = commitment::fresh_salt().map_err(ServiceError::Corrupt)?;
         let mut tx = self.core.db.begin_game_write(id).await?;
-        let Some(row) = games::get(&mut tx, id).await? else {
+        let Some((row, actions)) = games::get_with_actions(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
         let color = Core::player_color(&row, user, Act::ChooseCarriers)?;
-        let actions = games::actions(&mut tx, id).await?;
         let mut game = self.core.replay(id, games::record(&row, actions)).await?;
         self.core.refuse_if_overdue(&row, game.turn())?;
         if !game.awaiting_designation().contains(&color) {
@@ -324,7 +323,10 @@ impl Games<'_> {
                 row.deadline_at
             },
         };
-        if !games::update_state(&mut tx, id, &update, now).await? {
+        if games::update_state(&mut tx, id, &update, now)
+            .await?
+            .is_none()
+        {
             return Err(ServiceError::MovedOn {
                 game_id: id,
                 ply: row.ply,
@@ -395,11 +397,10 @@ impl Games<'_> {
         allowed: impl FnOnce(&GameRow) -> Result<T, ServiceError>,
     ) -> Result<(kaboom_store::Tx, GameRow, AnyGame, T), ServiceError> {
         let mut tx = self.core.db.begin_game_write(id).await?;
-        let Some(row) = games::get(&mut tx, id).await? else {
+        let Some((row, actions)) = games::get_with_actions(&mut tx, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
         let allowed = allowed(&row)?;
-        let actions = games::actions(&mut tx, id).await?;
         let game = self.core.replay(id, games::record(&row, actions)).await?;
         if let Some(outcome) = game.status().outcome() {
             return refuse(Refusal::AlreadyOver(outcome));
@@ -697,7 +698,10 @@ impl Core {
         game.declare(outcome);
         let outcome = game.status().outcome().unwrap_or(outcome);
         let update = StateUpdate::finished(row, game.fen(Viewer::Full), outcome);
-        if !games::update_state(tx, row.id, &update, self.clock.now()).await? {
+        if games::update_state(tx, row.id, &update, self.clock.now())
+            .await?
+            .is_none()
+        {
             return Err(ServiceError::MovedOn {
                 game_id: row.id,
                 ply: row.ply,

@@ -332,6 +332,8 @@ pub(crate) struct Core {
     pub(crate) analysis_nodes: Option<u64>,
     /// Wakes the analysis worker after a request.
     pub(crate) analysis_waker: Arc<tokio::sync::Notify>,
+    /// Whether any player has missed notices, as far as this process knows.
+    pub(crate) notices: Arc<outbox::NoticesSeen>,
 }
 
 macro_rules! aggregate {
@@ -471,6 +473,7 @@ impl Services {
             analysis_pool: replay::CpuPool::new(analysis::ANALYSIS_SEARCHES),
             analysis_nodes: None,
             analysis_waker: Arc::new(tokio::sync::Notify::new()),
+            notices: Arc::default(),
         };
         Services {
             core: Arc::new(core),
@@ -862,8 +865,9 @@ impl Core {
         self.replays
             .put(id, games::record(&played.snap.row, actions), after);
         tracing::info!(game_id = %id, ply = row.ply + 1, action = %played.ply.san, "action played");
-        self.engine.note_turn(&played.snap);
-        self.engine.wake();
+        if self.engine.note_turn(&played.snap) {
+            self.engine.wake();
+        }
         Ok(played)
     }
 
@@ -907,16 +911,18 @@ impl Core {
             result: finished.map(|o| (o.result().to_string(), o.reason.name().to_string())),
             deadline_at,
         };
-        if !games::update_state(tx, id, &update, now).await? {
+        let Some(written) = games::update_state(tx, id, &update, now).await? else {
             return Ok(None);
-        }
-        let mut declined_draw = false;
-        if let Some(offer) = games::draw_offer(tx, id).await?
-            && (offer.by != color || finished.is_some())
-        {
-            games::clear_draw_offer(tx, id).await?;
-            declined_draw = offer.by != color;
-        }
+        };
+        // The opponent's standing offer is declined by the move; any offer ends with the game.
+        let kept_by = if finished.is_some() {
+            None
+        } else {
+            Some(color)
+        };
+        let declined_draw = games::clear_draw_offer_unless_by(tx, id, kept_by)
+            .await?
+            .is_some_and(|offer| offer.by != color);
         // A move voids a standing takeback proposal.
         kaboom_store::comforts::clear_takeback(tx, id).await?;
         let reveal = if finished.is_some() {
@@ -924,7 +930,8 @@ impl Core {
         } else {
             Vec::new()
         };
-        let snap = Self::snapshot_tx(tx, id, game).await?;
+        // The row as the update wrote it (nothing since changed it).
+        let snap = Snapshot { row: written, game };
         let rating = self.rate(tx, &snap).await?;
         let played = Played {
             snap,

@@ -154,6 +154,41 @@ impl Games<'_> {
     }
 }
 
+/// Whether any player has missed notices ([`Deliveries::missed`]), as far as this process
+/// knows: on SQLite (one process writes the database) a bot whose table of missed notices
+/// is empty spares every command and click the look there ([`Deliveries::take_missed`]).
+#[derive(Debug, Default)]
+pub(crate) struct NoticesSeen(std::sync::atomic::AtomicU8);
+
+impl NoticesSeen {
+    /// Not looked at yet.
+    const UNKNOWN: u8 = 0;
+    /// The table was empty, and this process recorded none since.
+    const NONE: u8 = 1;
+    /// There may be some.
+    const SOME: u8 = 2;
+
+    fn get(&self) -> u8 {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Before a notice is recorded.
+    fn some(&self) {
+        self.0
+            .store(Self::SOME, std::sync::atomic::Ordering::Release);
+    }
+
+    /// After the table was found empty: unless a notice was recorded meanwhile.
+    fn none(&self) {
+        let _ = self.0.compare_exchange(
+            Self::UNKNOWN,
+            Self::NONE,
+            std::sync::atomic::Ordering::AcqRel,
+            std::sync::atomic::Ordering::Acquire,
+        );
+    }
+}
+
 /// Wall-clock Unix seconds: outbox timing is operational, not game time (a test clock that
 /// stands still must not stop retries).
 pub fn unix_now() -> i64 {
@@ -290,11 +325,13 @@ impl Deliveries<'_> {
         text: &str,
     ) -> Result<(), ServiceError> {
         let now = self.core.clock.now();
+        self.core.notices.some();
         Ok(kaboom_store::notices::record(&self.core.db, user, game, nonce, text, now).await?)
     }
 
     /// What `user` missed ([`Deliveries::missed`]), oldest first, taken: each is returned
-    /// once. Checks cheaply first, as every command and click asks.
+    /// once. Checks cheaply first, as every command and click asks; on SQLite not at all
+    /// while nobody has missed anything ([`NoticesSeen`]).
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
@@ -303,6 +340,20 @@ impl Deliveries<'_> {
         user: UserId,
     ) -> Result<Vec<kaboom_store::notices::Notice>, ServiceError> {
         let db = &self.core.db;
+        // One process on the database: an empty table stays empty until it records one.
+        if db.engine() == kaboom_store::Engine::Sqlite {
+            match self.core.notices.get() {
+                NoticesSeen::NONE => return Ok(Vec::new()),
+                NoticesSeen::UNKNOWN => {
+                    if !kaboom_store::notices::any_at_all(db).await? {
+                        self.core.notices.none();
+                        return Ok(Vec::new());
+                    }
+                    self.core.notices.some();
+                }
+                _ => {}
+            }
+        }
         if !kaboom_store::notices::any(db, user).await? {
             return Ok(Vec::new());
         }
@@ -360,10 +411,6 @@ impl Deliveries<'_> {
         game_id: GameId,
         upto: i64,
     ) -> Result<Option<(Option<ChannelId>, ChannelId, Option<MessageId>)>, ServiceError> {
-        let Some(row) = games::get(&self.core.db, game_id).await? else {
-            return Ok(None);
-        };
-        let board = outbox::last_board_upto(&self.core.db, game_id, upto).await?;
-        Ok(Some((row.thread_id, row.channel_id, board)))
+        Ok(outbox::board_upto(&self.core.db, game_id, upto).await?)
     }
 }

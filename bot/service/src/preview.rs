@@ -13,7 +13,7 @@ use kaboom_rules::{ActionPreview, Color, PlyRecord, Viewer};
 use super::{PlayRequest, Played, Previews, Refusal, ServiceError, refuse};
 use kaboom_domain::ids::{GameId, UserId};
 use kaboom_domain::settings::{PREVIEW_GAMES, PreviewMode};
-use kaboom_store::games::{self, GameRow};
+use kaboom_store::games::GameRow;
 use kaboom_store::previews::{self, PreviewState, StoredPreview};
 use kaboom_store::settings;
 
@@ -66,14 +66,15 @@ impl Previews<'_> {
     /// # Errors
     /// [`ServiceError::Storage`]; [`ServiceError::Refused`] for a game that does not exist.
     pub async fn by_default(self, user: UserId, id: GameId) -> Result<bool, ServiceError> {
-        match self.mode(user).await? {
+        // The mode and, for the default, the finished games of the variant: one query.
+        let (mode, finished) = settings::preview_default(&self.core.db, user, id).await?;
+        match mode {
             PreviewMode::Always => Ok(true),
             PreviewMode::WhenAsked => Ok(false),
             PreviewMode::FirstGames => {
-                let Some(row) = games::get(&self.core.db, id).await? else {
+                let Some(finished) = finished else {
                     return refuse(Refusal::UnknownGame { id });
                 };
-                let finished = games::finished_in_variant(&self.core.db, user, row.variant).await?;
                 Ok(finished < PREVIEW_GAMES)
             }
         }

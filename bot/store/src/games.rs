@@ -9,7 +9,7 @@ use std::str::FromStr;
 use super::sql::{Checked, On, query};
 use kaboom_rules::{Color, GameOptions, GameRecord, Outcome, Variant};
 
-use super::{Db, StorageError, Tx, parse_stored};
+use super::{Db, Engine, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
 
 pub use kaboom_domain::game::{GameRow, GameState, Venue};
@@ -188,6 +188,60 @@ pub async fn get<'a>(on: impl Into<On<'a>>, id: GameId) -> Result<Option<GameRow
         .transpose()
 }
 
+/// A `games` row with its actions ([`get_with_actions`]).
+#[derive(sqlx::FromRow)]
+struct StoredGameWithActions {
+    #[sqlx(flatten)]
+    game: StoredGame,
+    /// The actions in order, as a JSON array of texts.
+    actions: String,
+}
+
+/// Loads a game's row and its actions in order (canonical texts) in one statement, on the
+/// pool or inside a transaction: what [`get`] and [`actions`] read, from one snapshot (the
+/// actions come as one JSON array: SQLite's `json_group_array`, PostgreSQL's `json_agg`,
+/// each ordered by ply).
+///
+/// # Errors
+/// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for a row that does
+/// not read.
+pub async fn get_with_actions<'a>(
+    on: impl Into<On<'a>>,
+    id: GameId,
+) -> Result<Option<(GameRow, Vec<String>)>, StorageError> {
+    let on = on.into();
+    let sql = match on.engine() {
+        Engine::Sqlite => {
+            "SELECT g.*, (SELECT json_group_array(a.action ORDER BY a.ply) FROM game_actions a
+                          WHERE a.game_id = g.id) AS actions
+             FROM games g WHERE g.id = $1"
+        }
+        Engine::Postgres => {
+            "SELECT g.*, COALESCE((SELECT json_agg(a.action ORDER BY a.ply) FROM game_actions a
+                                   WHERE a.game_id = g.id)::text, '[]') AS actions
+             FROM games g WHERE g.id = $1"
+        }
+    };
+    let Some(Checked { id: row_id, row }) = query(sql)
+        .bind(id)
+        .fetch_optional::<Checked<StoredGameWithActions>>(on)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let (game, actions) = match row {
+        Ok(r) => (Ok(r.game), Some(r.actions)),
+        Err(e) => (Err(e), None),
+    };
+    let row = game_of(Checked {
+        id: row_id,
+        row: game,
+    })?;
+    let actions = serde_json::from_str(actions.as_deref().unwrap_or_default())
+        .map_err(|e| StorageError::Corrupt(format!("game #{id}: actions: {e}")))?;
+    Ok(Some((row, actions)))
+}
+
 /// The game played in `thread_id`, if any.
 ///
 /// # Errors
@@ -307,12 +361,9 @@ pub async fn load_record(
     db: &Db,
     id: GameId,
 ) -> Result<Option<(GameRow, GameRecord)>, StorageError> {
-    let mut tx = db.begin_read().await?;
-    let Some(row) = get(&mut tx, id).await? else {
+    let Some((row, actions)) = get_with_actions(db, id).await? else {
         return Ok(None);
     };
-    let actions = actions(&mut tx, id).await?;
-    tx.commit().await?;
     let rec = record(&row, actions);
     Ok(Some((row, rec)))
 }
@@ -364,24 +415,26 @@ pub(crate) fn declared_json(outcome: &Outcome) -> String {
     serde_json::to_string(outcome).expect("an outcome always serializes")
 }
 
-/// Writes a game's new state inside `tx`, appending the action if any. Returns `false`
-/// (and writes nothing) when the game is no longer at `expected_ply`: someone else's action
-/// came first.
+/// Writes a game's new state inside `tx`, appending the action if any. Returns the game's
+/// row as written (`UPDATE ... RETURNING`), or `None` (and writes nothing) when the game is
+/// no longer at `expected_ply`: someone else's action came first.
 ///
 /// # Errors
-/// [`StorageError`] on a database failure.
+/// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for a row that does
+/// not read back.
 pub async fn update_state(
     tx: &mut Tx,
     id: GameId,
     u: &StateUpdate,
     now: i64,
-) -> Result<bool, StorageError> {
+) -> Result<Option<GameRow>, StorageError> {
     let new_ply = u.expected_ply + i64::from(u.action.is_some());
     let declared = u.declared.as_ref().map(declared_json);
-    let done = query(
+    let written = query(
         "UPDATE games SET ply = $1, state_fen = $2, start_fen = $3, state = $4, declared = $5,
             result = $6, reason = $7, deadline_at = $8, updated_at = $9
-         WHERE id = $10 AND ply = $11",
+         WHERE id = $10 AND ply = $11
+         RETURNING *",
     )
     .bind(new_ply)
     .bind(&u.state_fen)
@@ -394,11 +447,12 @@ pub async fn update_state(
     .bind(now)
     .bind(id)
     .bind(u.expected_ply)
-    .execute(&mut *tx)
+    .fetch_optional(&mut *tx)
     .await?;
-    if done.rows_affected() != 1 {
-        return Ok(false);
-    }
+    let Some(written) = written else {
+        return Ok(None);
+    };
+    let row = game_of(written)?;
     if let Some((text, player)) = &u.action {
         query(
             "INSERT INTO game_actions (game_id, ply, action, player_id, played_at)
@@ -412,7 +466,7 @@ pub async fn update_state(
         .execute(&mut *tx)
         .await?;
     }
-    Ok(true)
+    Ok(Some(row))
 }
 
 /// Records the game's thread.
@@ -509,6 +563,34 @@ pub async fn clear_draw_offer(tx: &mut Tx, id: GameId) -> Result<bool, StorageEr
     Ok(done.rows_affected() > 0)
 }
 
+/// Removes the game's standing draw offer unless `kept_by` made it (`None`: whoever made
+/// it), in one statement (`DELETE ... RETURNING`); returns the offer removed, if any.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn clear_draw_offer_unless_by(
+    tx: &mut Tx,
+    id: GameId,
+    kept_by: Option<Color>,
+) -> Result<Option<DrawOffer>, StorageError> {
+    let row: Option<(String, i64)> = query(
+        "DELETE FROM draw_offers WHERE game_id = $1 AND ($2 IS NULL OR offered_by <> $3)
+         RETURNING offered_by, ply",
+    )
+    .bind(id)
+    .bind(kept_by.map(Color::name))
+    .bind(kept_by.map(Color::name))
+    .fetch_optional(&mut *tx)
+    .await?;
+    row.map(|(by, ply)| {
+        Ok(DrawOffer {
+            by: parse_stored("draw offer colour", &by)?,
+            ply,
+        })
+    })
+    .transpose()
+}
+
 /// A finished game of a player's archive.
 #[derive(Clone, Debug)]
 pub struct FinishedRow {
@@ -603,27 +685,5 @@ pub async fn finished_for(
 pub async fn finished_count(db: &Db, user: UserId, scope: Readable) -> Result<i64, StorageError> {
     let mut q = finished_query("SELECT COUNT(*) AS n", user, scope);
     let (n,): (i64,) = q.build().fetch_one(db).await?;
-    Ok(n)
-}
-
-/// How many games of `variant` `user` has finished, in any server or direct message (the
-/// explosion preview's default shows previews in a player's first games of a variant).
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn finished_in_variant(
-    db: &Db,
-    user: UserId,
-    variant: Variant,
-) -> Result<i64, StorageError> {
-    let (n,) = query(
-        "SELECT COUNT(*) FROM games
-         WHERE (white_id = $1 OR black_id = $2) AND variant = $3 AND state = 'finished'",
-    )
-    .bind(user)
-    .bind(user)
-    .bind(variant.name())
-    .fetch_one::<(i64,)>(db)
-    .await?;
     Ok(n)
 }

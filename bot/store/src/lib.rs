@@ -36,6 +36,8 @@ pub mod settings; // players' and servers' settings
 pub mod sql; // one query, either engine
 
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -104,6 +106,52 @@ pub(crate) fn parse_stored<T: FromStr>(what: &str, text: &str) -> Result<T, Stor
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: Pool,
+    /// What this handle and its clones sent ([`Db::round_trips`]).
+    counters: Arc<Counters>,
+}
+
+/// The running totals behind [`Db::round_trips`].
+#[derive(Debug, Default)]
+struct Counters {
+    statements: AtomicU64,
+    checkouts: AtomicU64,
+}
+
+impl Counters {
+    fn statement(&self) {
+        self.statements.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn checkout(&self) {
+        self.checkouts.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// What a [`Db`] (and every clone of it) has sent to its database since it was opened:
+/// the round trips a piece of work costs are the difference of two readings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoundTrips {
+    /// Statements sent, each one round trip to the database (on SQLite: to the
+    /// connection's worker thread, and back to the waiting task): every query of the
+    /// storage modules, and each `BEGIN`, PostgreSQL advisory-lock statement, `COMMIT` and
+    /// `ROLLBACK` (a transaction dropped without [`Tx::commit`] counts its rollback).
+    /// Migrations, `LISTEN` and the SQLite-to-PostgreSQL copy are not counted.
+    pub statements: u64,
+    /// Connections taken from the pool: one per statement run on the pool (autocommit)
+    /// and one per transaction. sqlx pings a connection when it goes back to the pool
+    /// (and on PostgreSQL when it is taken): one more round trip each, not in
+    /// `statements`.
+    pub checkouts: u64,
+}
+
+impl std::ops::Sub for RoundTrips {
+    type Output = RoundTrips;
+    fn sub(self, earlier: RoundTrips) -> RoundTrips {
+        RoundTrips {
+            statements: self.statements - earlier.statements,
+            checkouts: self.checkouts - earlier.checkouts,
+        }
+    }
 }
 
 /// The pool of either engine.
@@ -145,6 +193,7 @@ impl Db {
         PG_MIGRATOR.run(&pool).await?;
         Ok(Db {
             pool: Pool::Postgres(pool),
+            counters: Arc::default(),
         })
     }
 
@@ -184,11 +233,17 @@ impl Db {
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            // The database is a file opened by this process: a pooled connection cannot
+            // have been dropped by a server, so sqlx's ping before each checkout (a round
+            // trip to the connection's worker thread, on every statement run on the pool)
+            // tells nothing. sqlx still pings each connection going back to the pool.
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;
         Ok(Db {
             pool: Pool::Sqlite(pool),
+            counters: Arc::default(),
         })
     }
 
@@ -216,7 +271,9 @@ impl Db {
     /// statement `locks` (advisory locks held until the transaction ends) with `keys` bound
     /// as `$1`, `$2`, ... in order.
     async fn begin_locked(&self, locks: &str, keys: &[i64]) -> Result<Tx, StorageError> {
-        Ok(Tx(match &self.pool {
+        self.counters.checkout();
+        self.counters.statement();
+        let inner = match &self.pool {
             Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
             Pool::Postgres(p) => {
                 let mut t = p.begin().await?;
@@ -224,10 +281,12 @@ impl Db {
                 for key in keys {
                     q = q.bind(*key);
                 }
+                self.counters.statement();
                 q.execute(&mut *t).await?;
                 TxInner::Postgres(t)
             }
-        }))
+        };
+        Ok(Tx::new(inner, &self.counters))
     }
 
     /// Starts a write transaction for one game's change (a move, a designation, a draw
@@ -261,13 +320,24 @@ impl Db {
     /// # Errors
     /// [`StorageError::Sql`] when the database fails.
     pub async fn begin_read(&self) -> Result<Tx, StorageError> {
-        Ok(Tx(match &self.pool {
+        self.counters.checkout();
+        self.counters.statement();
+        let inner = match &self.pool {
             Pool::Sqlite(p) => TxInner::Sqlite(p.begin().await?),
             Pool::Postgres(p) => TxInner::Postgres(
                 p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     .await?,
             ),
-        }))
+        };
+        Ok(Tx::new(inner, &self.counters))
+    }
+
+    /// The round trips this handle and its clones have made so far ([`RoundTrips`]).
+    pub fn round_trips(&self) -> RoundTrips {
+        RoundTrips {
+            statements: self.counters.statements.load(Ordering::Relaxed),
+            checkouts: self.counters.checkouts.load(Ordering::Relaxed),
+        }
     }
 
     /// The PostgreSQL pool, for what only PostgreSQL has (`LISTEN`): `None` on SQLite.
@@ -324,22 +394,50 @@ fn owner_only(_path: &std::path::Path) -> Result<(), StorageError> {
 /// A transaction on the database ([`Db::begin_write`], [`Db::begin_read`]); rolled back
 /// when dropped without [`Tx::commit`].
 #[derive(Debug)]
-pub struct Tx(TxInner);
+pub struct Tx {
+    /// The open transaction; `None` once committed or rolled back.
+    inner: Option<TxInner>,
+    /// Its database's counters ([`Db::round_trips`]).
+    counters: Arc<Counters>,
+}
 
 /// The transaction of either engine.
 #[derive(Debug)]
-enum TxInner {
+pub(crate) enum TxInner {
     Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
     Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
 }
 
 impl Tx {
+    fn new(inner: TxInner, counters: &Arc<Counters>) -> Tx {
+        Tx {
+            inner: Some(inner),
+            counters: counters.clone(),
+        }
+    }
+
+    /// The open transaction (taken only by [`Tx::commit`] and [`Tx::rollback`], which
+    /// consume the `Tx`).
+    pub(crate) fn inner(&mut self) -> &mut TxInner {
+        self.inner
+            .as_mut()
+            .expect("a transaction is open until it is consumed")
+    }
+
+    /// The transaction taken out, its `COMMIT` or `ROLLBACK` counted.
+    fn finish(mut self) -> TxInner {
+        self.counters.statement();
+        self.inner
+            .take()
+            .expect("a transaction is open until it is consumed")
+    }
+
     /// Commits.
     ///
     /// # Errors
     /// [`sqlx::Error`] when the commit fails (nothing of the transaction is kept).
     pub async fn commit(self) -> Result<(), sqlx::Error> {
-        match self.0 {
+        match self.finish() {
             TxInner::Sqlite(t) => t.commit().await,
             TxInner::Postgres(t) => t.commit().await,
         }
@@ -354,7 +452,9 @@ impl Tx {
     /// # Errors
     /// [`sqlx::Error`] when the server fails.
     pub async fn lock_ratings(&mut self) -> Result<(), sqlx::Error> {
-        if let TxInner::Postgres(t) = &mut self.0 {
+        let counters = self.counters.clone();
+        if let TxInner::Postgres(t) = self.inner() {
+            counters.statement();
             sqlx::query("SELECT pg_advisory_xact_lock($1)")
                 .bind(RATINGS_LOCK_KEY)
                 .execute(&mut **t)
@@ -368,9 +468,18 @@ impl Tx {
     /// # Errors
     /// [`sqlx::Error`] when the server fails (the transaction ends anyway).
     pub async fn rollback(self) -> Result<(), sqlx::Error> {
-        match self.0 {
+        match self.finish() {
             TxInner::Sqlite(t) => t.rollback().await,
             TxInner::Postgres(t) => t.rollback().await,
+        }
+    }
+}
+
+impl Drop for Tx {
+    /// sqlx rolls back a transaction dropped open: one more statement.
+    fn drop(&mut self) {
+        if self.inner.is_some() {
+            self.counters.statement();
         }
     }
 }

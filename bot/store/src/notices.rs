@@ -74,6 +74,17 @@ pub async fn take(db: &Db, user: UserId) -> Result<Vec<Notice>, StorageError> {
     Ok(notices)
 }
 
+/// Whether anyone has notices waiting.
+///
+/// # Errors
+/// [`StorageError`] on a database failure.
+pub async fn any_at_all(db: &Db) -> Result<bool, StorageError> {
+    let row: Option<(i64,)> = query("SELECT id FROM undelivered_notices LIMIT 1")
+        .fetch_optional(db)
+        .await?;
+    Ok(row.is_some())
+}
+
 /// Whether `user` has notices waiting (a cheap check before [`take`]).
 ///
 /// # Errors

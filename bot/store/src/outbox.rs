@@ -252,25 +252,35 @@ pub async fn undelivered_upto(
     )
 }
 
-/// The message of game `game_id`'s newest delivered board entry up to id `upto`.
+/// Where game `game_id`'s posts go and its newest delivered board entry up to id `upto`,
+/// in one statement: `(thread, channel, board message)`; `None` when the game is gone.
 ///
 /// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn last_board_upto(
+/// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for an id that does
+/// not read.
+pub async fn board_upto(
     db: &Db,
     game_id: GameId,
     upto: i64,
-) -> Result<Option<MessageId>, StorageError> {
-    let found: Option<(Option<i64>,)> = query(
-        "SELECT message_id FROM discord_outbox
-         WHERE game_id = $1 AND id <= $2 AND kind = 'board' AND delivered_at IS NOT NULL
-         ORDER BY id DESC LIMIT 1",
+) -> Result<Option<(Option<ChannelId>, ChannelId, Option<MessageId>)>, StorageError> {
+    let found: Option<(Option<i64>, i64, Option<i64>)> = query(
+        "SELECT g.thread_id, g.channel_id,
+                (SELECT o.message_id FROM discord_outbox o
+                 WHERE o.game_id = $1 AND o.id <= $2 AND o.kind = 'board'
+                   AND o.delivered_at IS NOT NULL
+                 ORDER BY o.id DESC LIMIT 1) AS board
+         FROM games g WHERE g.id = $3",
     )
     .bind(game_id)
     .bind(upto)
+    .bind(game_id)
     .fetch_optional(db)
     .await?;
-    id_of(found.and_then(|(m,)| m))
+    let Some((thread, channel, board)) = found else {
+        return Ok(None);
+    };
+    let channel = ChannelId::try_from(channel).map_err(|e| StorageError::Corrupt(e.to_string()))?;
+    Ok(Some((id_of(thread)?, channel, id_of(board)?)))
 }
 
 /// The messages of game `game_id`'s prompts (takeback proposals, kind `prompt`) delivered

@@ -127,6 +127,16 @@ impl<'a> From<&'a mut Tx> for On<'a> {
     }
 }
 
+impl On<'_> {
+    /// Which engine the statement will run on.
+    pub fn engine(&self) -> Engine {
+        match self {
+            On::Db(db) => db.engine(),
+            On::Tx(tx) => tx.engine(),
+        }
+    }
+}
+
 /// What an `INSERT`, `UPDATE` or `DELETE` did.
 #[derive(Clone, Copy, Debug)]
 pub struct Done {
@@ -187,7 +197,10 @@ macro_rules! run {
         |$s1:ident, $a1:ident| $lite:expr, |$s2:ident, $a2:ident| $pg:expr) => {{
         let Query { sql, args } = $self;
         match $on.into() {
-            On::Db(db) => match &db.pool {
+            On::Db(db) => {
+                db.counters.checkout();
+                db.counters.statement();
+                match &db.pool {
                 Pool::Sqlite(p) => {
                     let ($s1, $a1) = (&sql, sqlite_args(args));
                     let $q = $lite;
@@ -200,8 +213,10 @@ macro_rules! run {
                     let $e = p;
                     $body
                 }
-            },
-            On::Tx(tx) => match &mut tx.0 {
+            }},
+            On::Tx(tx) => {
+                tx.counters.statement();
+                match tx.inner() {
                 TxInner::Sqlite(t) => {
                     let ($s1, $a1) = (&sql, sqlite_args(args));
                     let $q = $lite;
@@ -214,7 +229,7 @@ macro_rules! run {
                     let $e = &mut **t;
                     $body
                 }
-            },
+            }},
         }
     }};
 }
@@ -391,9 +406,9 @@ impl Db {
 impl Tx {
     /// Which engine this transaction runs on.
     pub fn engine(&self) -> Engine {
-        match self.0 {
-            TxInner::Sqlite(_) => Engine::Sqlite,
-            TxInner::Postgres(_) => Engine::Postgres,
+        match self.inner {
+            Some(TxInner::Sqlite(_)) | None => Engine::Sqlite,
+            Some(TxInner::Postgres(_)) => Engine::Postgres,
         }
     }
 }

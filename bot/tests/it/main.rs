@@ -36,6 +36,7 @@ mod puzzles;
 mod puzzles_cli;
 mod ratings;
 mod replay;
+mod round_trips;
 mod scheduler;
 mod scheduler_discord;
 mod serve_cli;

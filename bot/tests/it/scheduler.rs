@@ -377,7 +377,12 @@ kaboom_testkit::dbtest! {
             result: None,
             deadline_at: Some(T0 + 5 * DAY),
         };
-        assert!(!games::update_state(&mut tx, id, &update, T0).await.unwrap());
+        assert!(
+            games::update_state(&mut tx, id, &update, T0)
+                .await
+                .unwrap()
+                .is_none()
+        );
         tx.commit().await.unwrap();
         let after = w.services.games().load(id).await.unwrap();
         assert_eq!(

@@ -249,7 +249,12 @@ kaboom_testkit::dbtest! {
             result: None,
             deadline_at: None,
         };
-        assert!(!games::update_state(&mut tx, id, &stale, T0).await.unwrap());
+        assert!(
+            games::update_state(&mut tx, id, &stale, T0)
+                .await
+                .unwrap()
+                .is_none()
+        );
         tx.commit().await.unwrap();
         assert_eq!(
             games::actions(&db, id).await.unwrap(),

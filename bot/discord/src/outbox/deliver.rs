@@ -101,8 +101,8 @@ pub struct Deliverer {
     done: watch::Sender<u64>,
     /// The commands waiting for their entries.
     waiters: Arc<Waiters>,
-    /// The queues a delivery task is posting now: the dispatcher leaves them alone.
-    in_flight: std::sync::Mutex<HashSet<Queue>>,
+    /// The queues a delivery task is posting now, and those whose task ended lately.
+    in_flight: std::sync::Mutex<InFlight>,
     /// The delivery tasks' slots.
     slots: Arc<tokio::sync::Semaphore>,
     /// This process's name in `outbox_claims`: host, process id and 8 random
@@ -110,6 +110,18 @@ pub struct Deliverer {
     owner: String,
     /// Whether this process hears other processes' deliveries (PostgreSQL's `LISTEN`).
     listening: Arc<AtomicBool>,
+}
+
+/// The queues being delivered ([`Deliverer`]'s `in_flight`).
+#[derive(Default)]
+struct InFlight {
+    /// Queues a delivery task is posting now: the dispatcher leaves them alone.
+    posting: HashSet<Queue>,
+    /// Queues whose delivery task ended since the dispatcher last began to list the
+    /// pending entries: its list may be older than that task's marks, so it leaves them to
+    /// its next round, which the task's end wakes. (Thus a listed entry needs no second
+    /// read in this process: [`Deliverer::deliver_queue`].)
+    ended: HashSet<Queue>,
 }
 
 /// A name for this process among those sharing the database ([`Deliverer`]'s `owner`).
@@ -138,7 +150,7 @@ impl Deliverer {
             kick: kick.clone(),
             done,
             waiters: waiters.clone(),
-            in_flight: std::sync::Mutex::new(HashSet::new()),
+            in_flight: std::sync::Mutex::new(InFlight::default()),
             slots: Arc::new(tokio::sync::Semaphore::new(DELIVERY_CONCURRENCY)),
             owner: process_name(),
             listening: Arc::new(AtomicBool::new(false)),
@@ -242,6 +254,7 @@ impl Deliverer {
     /// due. A delivery task wakes the dispatcher when it ends, so entries written while it
     /// posted are picked up at once.
     async fn dispatch(self: Arc<Self>) -> Result<Option<i64>, Error> {
+        self.in_flight().ended.clear();
         let mut queues: Vec<(Queue, Vec<Entry>)> = Vec::new();
         for entry in self.services.deliveries().pending().await? {
             let key = queue(&entry);
@@ -258,13 +271,11 @@ impl Deliverer {
                 next = Some(next.map_or(due, |n| n.min(due)));
                 continue;
             }
-            if !self
-                .in_flight
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(key)
             {
-                continue;
+                let mut in_flight = self.in_flight();
+                if in_flight.ended.contains(&key) || !in_flight.posting.insert(key) {
+                    continue;
+                }
             }
             let Ok(slot) = self.slots.clone().acquire_owned().await else {
                 break;
@@ -278,10 +289,7 @@ impl Deliverer {
                 .claim(&claim, &self.owner, now)
                 .await?
             {
-                self.in_flight
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .remove(&key);
+                self.in_flight().posting.remove(&key);
                 // Look again when its holder's claim could have lapsed.
                 let at = now + outbox::CLAIM_LEASE_SECS;
                 next = Some(next.map_or(at, |n| n.min(at)));
@@ -296,14 +304,22 @@ impl Deliverer {
                 if let Err(e) = me.services.deliveries().release(&claim, &me.owner).await {
                     tracing::warn!(error = %e, "outbox claim not released; it lapses");
                 }
-                me.in_flight
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .remove(&key);
+                {
+                    let mut in_flight = me.in_flight();
+                    in_flight.posting.remove(&key);
+                    in_flight.ended.insert(key);
+                }
                 me.kick.wake();
             });
         }
         Ok(next)
+    }
+
+    fn in_flight(&self) -> std::sync::MutexGuard<'_, InFlight> {
+        // Every change is one insert, remove or clear: a poisoned lock is still consistent.
+        self.in_flight
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Delivers one queue's entries in order, until one fails (it is retried after its
@@ -318,14 +334,20 @@ impl Deliverer {
                 tracing::warn!(queue = claim, "outbox queue taken over by another process");
                 return Ok(());
             }
-            // Read again: the list may be older than a delivery task that just finished
-            // this queue (the dispatcher listed it before the task left `in_flight`).
-            let Some(entry) = deliveries.entry(listed.id).await? else {
-                continue;
+            // Several processes: read again, another may have posted it since the listing
+            // (holding the queue's claim then). One process: the listing is newer than any
+            // task of this queue (`InFlight::ended`), and nothing else marks entries.
+            let entry = if deliveries.shared() {
+                let Some(entry) = deliveries.entry(listed.id).await? else {
+                    continue;
+                };
+                if entry.delivered_at.is_some() || entry.failed_at.is_some() {
+                    continue;
+                }
+                entry
+            } else {
+                listed
             };
-            if entry.delivered_at.is_some() || entry.failed_at.is_some() {
-                continue;
-            }
             let now = unix_now();
             if entry.next_attempt_at > now {
                 return Ok(());
@@ -336,7 +358,7 @@ impl Deliverer {
                         .delivered(entry.id, posted.message_id, posted.thread_id, now)
                         .await?;
                     tracing::debug!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, "outbox entry delivered");
-                    self.waiters.attempted(&entry);
+                    self.waiters.attempted(&entry, true);
                 }
                 Err(e) if rate_limited(&e) => {
                     let at = now + RATE_LIMITED_RETRY_SECS;
@@ -354,7 +376,7 @@ impl Deliverer {
                     deliveries
                         .failed(entry.id, &e.to_string(), at, give_up, now)
                         .await?;
-                    self.waiters.attempted(&entry);
+                    self.waiters.attempted(&entry, false);
                     if give_up {
                         tracing::error!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry given up");
                     } else {

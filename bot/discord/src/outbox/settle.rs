@@ -23,13 +23,23 @@ pub const SETTLE_POLL: Duration = Duration::from_millis(40);
 
 /// The commands waiting for their own entries ([`OutboxHandle::settle`]), by owner (a
 /// game, a challenge, a league): an attempt at an entry wakes only the waiters of its own
-/// owners, since each wake costs the waiter a query. (One watch for all would wake every
+/// owners, since each wake can cost the waiter a query. (One watch for all would wake every
 /// waiting command on every delivery: with 32 moves in flight, 31 needless queries each.)
 #[derive(Default)]
-pub(super) struct Waiters(std::sync::Mutex<Vec<(outbox::Owner, watch::Sender<u64>)>>);
+pub(super) struct Waiters(std::sync::Mutex<Vec<(outbox::Owner, watch::Sender<Heard>)>>);
+
+/// What the waiters of one owner have heard since the first of them subscribed.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Heard {
+    /// The newest of the owner's entries this process delivered (0: none).
+    delivered: i64,
+    /// Whether something else happened too: an attempt failed, or another process
+    /// attempted some entry (which, is not known). The waiters then ask the database.
+    unsure: bool,
+}
 
 impl Waiters {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(outbox::Owner, watch::Sender<u64>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(outbox::Owner, watch::Sender<Heard>)>> {
         // Every change is a single push, retain or counter bump: a poisoned lock is
         // still consistent.
         self.0
@@ -39,20 +49,21 @@ impl Waiters {
 
     /// A receiver that changes whenever an entry of `owner` has been attempted (delivered
     /// or failed) from now on, or [`Waiters::wake_all`] is called.
-    fn subscribe(&self, owner: outbox::Owner) -> watch::Receiver<u64> {
+    fn subscribe(&self, owner: outbox::Owner) -> watch::Receiver<Heard> {
         let mut waiters = self.lock();
         // Owners nobody waits for any more go.
         waiters.retain(|(_, tx)| tx.receiver_count() > 0);
         if let Some((_, tx)) = waiters.iter().find(|(o, _)| *o == owner) {
             return tx.subscribe();
         }
-        let (tx, rx) = watch::channel(0);
+        let (tx, rx) = watch::channel(Heard::default());
         waiters.push((owner, tx));
         rx
     }
 
-    /// Wakes the waiters of `entry`'s game, challenge and league after an attempt at it.
-    pub(super) fn attempted(&self, entry: &outbox::Entry) {
+    /// Wakes the waiters of `entry`'s game, challenge and league after an attempt at it,
+    /// which `delivered` it or failed.
+    pub(super) fn attempted(&self, entry: &outbox::Entry, delivered: bool) {
         let owners = [
             entry.game_id.map(outbox::Owner::Game),
             entry.challenge_id.map(outbox::Owner::Challenge),
@@ -60,7 +71,13 @@ impl Waiters {
         ];
         for (owner, tx) in self.lock().iter() {
             if owners.contains(&Some(*owner)) {
-                tx.send_modify(|v| *v += 1);
+                tx.send_modify(|heard| {
+                    if delivered {
+                        heard.delivered = heard.delivered.max(entry.id);
+                    } else {
+                        heard.unsure = true;
+                    }
+                });
             }
         }
     }
@@ -68,7 +85,7 @@ impl Waiters {
     /// Wakes every waiter (another process attempted some entry: which is not known).
     pub(super) fn wake_all(&self) {
         for (_, tx) in self.lock().iter() {
-            tx.send_modify(|v| *v += 1);
+            tx.send_modify(|heard| heard.unsure = true);
         }
     }
 }
@@ -107,9 +124,14 @@ impl OutboxHandle {
     }
 
     /// Waits (at most [`SETTLE`]) until `owner`'s entries written so far are delivered:
-    /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. Each
-    /// wake (an entry of `owner` attempted) costs one indexed query of what is still
-    /// undelivered.
+    /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. The
+    /// first look and each wake (an entry of `owner` attempted) cost one indexed query of
+    /// what is still undelivered, except the wake that tells a game's waiter its last entry
+    /// is out: a game's entries are delivered in order by one task, so once this process
+    /// delivered the last one, with no failed attempt heard meanwhile, the ones before it,
+    /// undelivered and never attempted at the first look, are out too. (Only with one
+    /// process on the database: on PostgreSQL ids are not in commit order, and another
+    /// process may deliver.)
     async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<i64>, Error> {
         let deliveries = self.services.deliveries();
         let Some(upto) = deliveries.last_id(owner).await? else {
@@ -120,6 +142,8 @@ impl OutboxHandle {
         let deadline = tokio::time::Instant::now() + SETTLE;
         // Another process may post these entries: without its deliveries heard, poll.
         let poll = deliveries.shared() && !self.listening.load(Ordering::Relaxed);
+        // Whether a wake can answer without a query (see above).
+        let remembers = matches!(owner, outbox::Owner::Game(_)) && !deliveries.shared();
         loop {
             let waiting = deliveries.undelivered_upto(owner, upto).await?;
             if waiting.is_empty() {
@@ -141,7 +165,12 @@ impl OutboxHandle {
                 deadline
             };
             match tokio::time::timeout_at(wake, done.changed()).await {
-                Ok(Ok(())) => {}
+                Ok(Ok(())) => {
+                    let heard = *done.borrow_and_update();
+                    if remembers && !heard.unsure && heard.delivered >= upto {
+                        return Ok(Some(upto));
+                    }
+                }
                 Ok(Err(_)) => return Ok(None),
                 // The deadline is checked above; or a poll.
                 Err(_) => {}
