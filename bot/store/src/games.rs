@@ -508,6 +508,17 @@ pub struct DrawOffer {
     pub ply: i64,
 }
 
+/// The draw offer of a `draw_offers` row read as (`offered_by`, `ply`), if any.
+fn draw_offer_of(row: Option<(String, i64)>) -> Result<Option<DrawOffer>, StorageError> {
+    row.map(|(by, ply)| {
+        Ok(DrawOffer {
+            by: parse_stored("draw offer colour", &by)?,
+            ply,
+        })
+    })
+    .transpose()
+}
+
 /// The game's standing draw offer, if any.
 ///
 /// # Errors
@@ -518,13 +529,7 @@ pub async fn draw_offer(tx: &mut Tx, id: GameId) -> Result<Option<DrawOffer>, St
             .bind(id)
             .fetch_optional(&mut *tx)
             .await?;
-    row.map(|(by, ply)| {
-        Ok(DrawOffer {
-            by: parse_stored("draw offer colour", &by)?,
-            ply,
-        })
-    })
-    .transpose()
+    draw_offer_of(row)
 }
 
 /// Records a draw offer (replacing any other).
@@ -582,13 +587,7 @@ pub async fn clear_draw_offer_unless_by(
     .bind(kept_by.map(Color::name))
     .fetch_optional(&mut *tx)
     .await?;
-    row.map(|(by, ply)| {
-        Ok(DrawOffer {
-            by: parse_stored("draw offer colour", &by)?,
-            ply,
-        })
-    })
-    .transpose()
+    draw_offer_of(row)
 }
 
 /// A finished game of a player's archive.

@@ -30,6 +30,15 @@ async fn wait_for_boards(d: &Driver, thread: ChannelId, n: usize) {
     tokio::time::sleep(Duration::from_millis(1500)).await;
 }
 
+/// How many Create Message requests the bot sent to `thread` (answered or not).
+fn posts_in(d: &Driver, thread: ChannelId) -> usize {
+    d.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"))
+        .count()
+}
+
 /// The game's board entries, in order.
 async fn board_entries(db: &Db, game: GameId) -> Vec<outbox::Entry> {
     outbox::for_game(db, game)
@@ -133,12 +142,7 @@ kaboom_testkit::dbtest! {
         assert_eq!(entries[1].attempts, 0, "a rate limit is not a failed attempt");
         assert!(entries[1].delivered_at.is_some());
         assert_eq!(entries[1].failed_at, None);
-        let posts = d
-            .fake
-            .requests()
-            .into_iter()
-            .filter(|r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"))
-            .count();
+        let posts = posts_in(&d, thread);
         assert_eq!(posts, 7, "the opening board, five 429s, the board");
         d.driver.stop().await;
     }
@@ -166,12 +170,7 @@ kaboom_testkit::dbtest! {
         let entries = board_entries(&d.db, game).await;
         assert_eq!(entries[1].attempts, 1);
         assert_eq!(entries[1].message_id, Some(MessageId(boards[1].id)));
-        let posts = d
-            .fake
-            .requests()
-            .into_iter()
-            .filter(|r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"))
-            .count();
+        let posts = posts_in(&d, thread);
         assert_eq!(posts, 3, "opening board, the lost answer, the retry");
         d.driver.stop().await;
     }

@@ -365,7 +365,7 @@ impl Deliverer {
                     deliveries
                         .rate_limited(entry.id, &e.to_string(), at)
                         .await?;
-                    self.waiters.attempted(&entry);
+                    self.waiters.attempted(&entry, false);
                     tracing::info!(entry = entry.id, game_id = ?entry.game_id, kind = %entry.kind, "outbox entry rate-limited; will retry");
                     return Ok(());
                 }
