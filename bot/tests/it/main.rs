@@ -43,12 +43,5 @@ mod serve_cli;
 mod serve_process;
 mod services;
 mod shards;
-mod soak;
 mod storage;
 mod upgrade;
-
-/// The test binary's allocator: the system's, counting the live heap in bytes (`cap`), so
-/// that the soak can tell how much of the process's memory the bot keeps from what the fake
-/// Discord beside it keeps.
-#[global_allocator]
-static HEAP: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);

@@ -28,7 +28,7 @@
 //!   [`HEAP_MARGIN_BYTES`] of what it was at the end of the first week. The bot runs in
 //!   the test's process beside the fake Discord, which keeps every message, interaction
 //!   and request by design, so the bot's share is the process's live heap (counted by the
-//!   test binary's allocator, `crate::HEAP`) less the heap the fake's records take
+//!   test binary's allocator, `HEAP`) less the heap the fake's records take
 //!   ([`FakeDiscord::copy_records`], [`fake_records_factor`]), measured with the bot's
 //!   bounded caches emptied (replayed games, [`ReplayCache::clear`]; the renderer's
 //!   sprites, board layers and squares, [`kaboom_renderer::clear_caches`]), which fill up
@@ -41,6 +41,10 @@
 //! benchmark, [`FULL_GAMES`], SQLite). The suite's month runs on SQLite and on PostgreSQL
 //! (`dbtest!`); the database's size is its files on SQLite and `pg_database_size` on
 //! PostgreSQL.
+//!
+//! The soak is its own test binary, apart from the bot's other integration tests (`it`):
+//! it counts its process's live heap, which tests running beside it in one process would
+//! add to; for the same reason its tests take turns ([`SERIAL`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -64,6 +68,16 @@ use kaboom_testkit::demo::DemoError;
 use kaboom_testkit::driver::{Driver, ServicesFor, accept_button};
 use kaboom_testkit::fixture::T0;
 use kaboom_testkit::painter::PlainPainter;
+
+/// The test binary's allocator: the system's, counting the live heap in bytes (`cap`), so
+/// that the soak can tell how much of the process's memory the bot keeps from what the fake
+/// Discord beside it keeps.
+#[global_allocator]
+static HEAP: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
+/// Held by each test of this binary for its whole run: one month at a time, so that the
+/// heap counted is that month's alone.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// One simulated hour, in seconds.
 const HOUR: i64 = 3600;
@@ -212,7 +226,7 @@ enum Done {
 struct HeapMeasure {
     /// The simulated day it was taken at the end of.
     day: i64,
-    /// The process's live heap (`crate::HEAP`).
+    /// The process's live heap (`HEAP`).
     process: u64,
     /// The heap a copy of the fake Discord's records takes (less than the records: see
     /// [`fake_records_factor`]).
@@ -231,9 +245,9 @@ impl HeapMeasure {
         let renderer_caches = kaboom_renderer::cache_bytes() as u64;
         kaboom_renderer::clear_caches();
         replays.clear();
-        let process = crate::HEAP.allocated() as u64;
+        let process = HEAP.allocated() as u64;
         let copy = fake.copy_records();
-        let fake_bytes = (crate::HEAP.allocated() as u64).saturating_sub(process);
+        let fake_bytes = (HEAP.allocated() as u64).saturating_sub(process);
         drop(copy);
         HeapMeasure {
             day,
@@ -264,12 +278,12 @@ impl HeapMeasure {
 /// comes last: nothing reads the records after it.
 fn fake_records_factor(fake: &FakeDiscord) -> f64 {
     let copy = fake.copy_records();
-    let copied = crate::HEAP.allocated();
+    let copied = HEAP.allocated();
     drop(copy);
-    let copy_bytes = copied.saturating_sub(crate::HEAP.allocated());
-    let before = crate::HEAP.allocated();
+    let copy_bytes = copied.saturating_sub(HEAP.allocated());
+    let before = HEAP.allocated();
     fake.forget_records();
-    let freed = before.saturating_sub(crate::HEAP.allocated());
+    let freed = before.saturating_sub(HEAP.allocated());
     (freed as f64 / copy_bytes.max(1) as f64).max(1.0)
 }
 
@@ -681,6 +695,7 @@ async fn choose_carriers(d: &Driver, user: &SimUser, game: GameId) -> Option<()>
 
 /// The soak: `games_wanted` games over `days` simulated days, then the end checks.
 async fn soak(games_wanted: usize, days: i64) {
+    let _turn = SERIAL.lock().await;
     let seed = seed();
     let wall = Instant::now();
     eprintln!(
@@ -990,8 +1005,17 @@ async fn soak(games_wanted: usize, days: i64) {
                     .num_alive_tasks(),
             );
             if hour / 24 == FIRST_WEEK || hour / 24 == days {
+                // Measured at rest: Discord well for a moment and the outbox drained, so
+                // that posts in flight (their retries, buffers and answers) are not
+                // counted as kept.
+                bot.driver.fake.set_faults_enabled(false);
+                bot.driver
+                    .outbox_delivered()
+                    .await
+                    .expect("the outbox drains once Discord is well");
                 let measure = HeapMeasure::take(hour / 24, &bot.driver.fake, &replays);
                 month.tally.heap.push(measure);
+                bot.driver.fake.set_faults_enabled(true);
             }
             month.tally.spent("days", t);
             eprintln!(
@@ -1003,7 +1027,7 @@ async fn soak(games_wanted: usize, days: i64) {
                 month.finished.len(),
                 month.tally.moves,
                 month.tally.kills,
-                crate::HEAP.allocated() >> 20,
+                HEAP.allocated() >> 20,
                 month.tally.rss.last().unwrap() >> 20,
                 status_bytes("RssAnon:") >> 20,
                 status_bytes("RssFile:") >> 20,
@@ -1439,6 +1463,7 @@ async fn a_full_month_of_play_through_faults_and_kills_leaves_nothing_behind() {
 /// lingered until its next look, up to 30 s later.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_leaves_no_task_of_the_stopped_bot_behind() {
+    let _turn = SERIAL.lock().await;
     let fake = FakeDiscord::start().await.expect("the fake starts");
     let database = TempDb::new().await;
     let clock = Arc::new(TestClock::new(T0));
