@@ -1253,12 +1253,18 @@ async fn check_month(d: &Driver, month: &Month, database: &TempDb) -> Report {
                 .unwrap_or_else(|| panic!("game {game}: board entry {} not posted", e.id));
             recorded.push(message.get());
         }
-        if row.state == GameState::Setup || (row.ply == 0 && plies.is_empty()) {
-            // Aborted or still in designation: no board yet.
-            assert!(
-                plies.is_empty(),
-                "game {game}: boards before play {plies:?}"
+        if row.state == GameState::Setup {
+            // Carriers still being chosen: the opening board (with the designation's
+            // deadline) is posted once, and nothing after it.
+            assert_eq!(
+                plies,
+                BTreeMap::from([(0, 1)]),
+                "game {game}: boards while its carriers are chosen"
             );
+            continue;
+        }
+        if row.ply == 0 && plies.is_empty() {
+            // Aborted before its first board.
             continue;
         }
         let expected: Vec<i64> = (0..=row.ply).collect();
