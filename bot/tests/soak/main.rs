@@ -1452,7 +1452,7 @@ kaboom_testkit::dbtest! {
 /// The benchmark: [`FULL_GAMES`] games over [`DAYS`] days, every check asserted; its
 /// figures are in docs/PERFORMANCE.md, "Soak".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "the full-size soak (about 16 minutes; its heap check fails today, the bot's heap growing 10.5 MiB over the month: docs/PERFORMANCE.md, Soak): run it with --ignored"]
+#[ignore = "the full-size soak (about 16 minutes; its heap check fails today, the bot's heap growing 10.3 MiB over the month: docs/PERFORMANCE.md, Soak): run it with --ignored"]
 async fn a_full_month_of_play_through_faults_and_kills_leaves_nothing_behind() {
     soak(
         env_count("KABOOM_SOAK_GAMES", FULL_GAMES),
