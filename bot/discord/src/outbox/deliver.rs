@@ -10,6 +10,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
 
+use super::post::rate_limited;
 use super::settle::{OutboxHandle, Waiters};
 use crate::Error;
 use kaboom_domain::ids::GameId;
@@ -37,12 +38,6 @@ pub const SHARED_PERIOD: Duration = Duration::from_secs(outbox::CLAIM_LEASE_SECS
 /// are waited out inside serenity; they reach the outbox when the bot sends through a
 /// REST base without it (`DISCORD_API_BASE`).
 pub const RATE_LIMITED_RETRY_SECS: i64 = 1;
-
-/// Whether `e` is Discord's 429 Too Many Requests.
-fn rate_limited(e: &Error) -> bool {
-    matches!(e, Error::Discord(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)))
-        if r.status_code.as_u16() == 429)
-}
 
 /// The seconds to wait after the `attempts`-th failed attempt: 1, 2, 4, ... at most
 /// [`MAX_BACKOFF_SECS`].

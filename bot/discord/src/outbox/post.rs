@@ -64,15 +64,29 @@ fn text_only(text: String) -> serenity::CreateMessage {
         .allowed_mentions(messages::mentions::none())
 }
 
+/// The HTTP status of an unsuccessful Discord request, if `e` is one.
+fn http_status(e: &serenity::Error) -> Option<u16> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            Some(r.status_code.as_u16())
+        }
+        _ => None,
+    }
+}
+
 /// Whether a Discord error is the client's fault (4xx, not 429): the request as it is will
 /// never succeed.
 fn client_error(e: &serenity::Error) -> bool {
-    match e {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
-            r.status_code.is_client_error() && r.status_code.as_u16() != 429
-        }
-        _ => false,
-    }
+    http_status(e).is_some_and(|s| (400..500).contains(&s) && s != TOO_MANY_REQUESTS)
+}
+
+/// 429 Too Many Requests: Discord's rate limit
+/// (<https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit>).
+const TOO_MANY_REQUESTS: u16 = 429;
+
+/// Whether an outbox delivery failed on Discord's 429 Too Many Requests.
+pub(super) fn rate_limited(e: &Error) -> bool {
+    matches!(e, Error::Discord(d) if http_status(d) == Some(TOO_MANY_REQUESTS))
 }
 
 /// The Discord error code of `e` (the JSON `code` of an unsuccessful request), if any.
