@@ -264,6 +264,19 @@ impl Sessions {
         self.sessions.remove(session_id);
     }
 
+    /// Puts a copy of every session's replay buffer (up to [`REPLAY_LIMIT`] dispatches
+    /// each) in its place and returns the buffers themselves, for
+    /// [`crate::FakeDiscord::take_records_leaving_copies`].
+    pub(crate) fn replace_buffers_with_copies(&mut self) -> Vec<VecDeque<(u64, String, Value)>> {
+        self.sessions
+            .values_mut()
+            .map(|s| {
+                let copy = s.sent.clone();
+                std::mem::replace(&mut s.sent, copy)
+            })
+            .collect()
+    }
+
     pub(crate) fn infos(&self) -> Vec<GatewaySessionInfo> {
         let mut list: Vec<_> = self
             .sessions

@@ -261,9 +261,10 @@ pub enum FakeError {
     UnsupportedChannelType(u8),
 }
 
-/// A copy of the fake's records ([`FakeDiscord::copy_records`]), only to be measured and
-/// dropped: nothing reads it.
-pub struct RecordsCopy {
+/// The fake's records as they were before [`FakeDiscord::take_records_leaving_copies`]
+/// replaced them with copies: only to be dropped (the heap that frees is what the fake
+/// kept); nothing reads them.
+pub struct TakenRecords {
     _messages: Vec<FakeMessage>,
     _requests: Vec<RecordedRequest>,
     _interactions: HashMap<u64, InteractionInfo>,
@@ -275,8 +276,10 @@ pub struct RecordsCopy {
     _response_cursor: HashMap<u64, usize>,
     _channels: BTreeMap<u64, Value>,
     _thread_activity: HashMap<u64, Duration>,
+    _replay_buffers: Vec<std::collections::VecDeque<(u64, String, Value)>>,
     _injected: Vec<InjectedFault>,
     _fault_streams: faults::Streams,
+    _rate_limit_windows: HashMap<(String, String), ratelimit::Window>,
 }
 
 /// State shared by the server tasks and the [`FakeDiscord`] handle.
@@ -1358,69 +1361,50 @@ impl FakeDiscord {
 
     // ---- reading records -----------------------------------------------------------------
 
-    /// A deep copy of everything the fake keeps of its traffic (every message with its
-    /// earlier versions, request record, interaction and its payload, interaction response,
-    /// their indexes, the threads' channel objects, the injected faults and the fault plan's
-    /// random stream of every path it drew for), for a test to
-    /// measure: the heap the copy takes is what the fake's records take, so a test that
-    /// counts its process's live heap with the bot in it (the soak) can tell the fake's
-    /// share from the bot's. The copy keeps each list's capacity, as the records do.
-    pub fn copy_records(&self) -> RecordsCopy {
-        fn with_capacity<T: Clone>(v: &Vec<T>) -> Vec<T> {
-            let mut copy = Vec::with_capacity(v.capacity());
-            copy.extend_from_slice(v);
-            copy
+    /// Everything the fake keeps of its traffic (every message with its earlier versions,
+    /// request record, interaction and its payload, interaction response, their indexes,
+    /// the threads' channel objects, the injected faults, the fault plan's random stream of
+    /// every path it drew for, the gateway sessions' replay buffers and the per-route
+    /// rate-limit windows), taken out of the fake with a copy of each left in its place.
+    ///
+    /// For a test that counts its process's live heap with the bot in it (the soak): the
+    /// heap that dropping the returned records frees is exactly what the fake kept, so the
+    /// rest is the bot's. The fake goes on serving from the copies, which hold the same
+    /// contents; a copy's lists have no spare capacity, so it may take less heap than the
+    /// records it replaced. Each state is taken under its own lock: call it while nothing
+    /// talks to the fake, or what arrives meanwhile lands in either.
+    pub fn take_records_leaving_copies(&self) -> TakenRecords {
+        fn swap<T: Clone>(value: &mut T) -> T {
+            let copy = value.clone();
+            std::mem::replace(value, copy)
         }
         let (injected, fault_streams) = {
-            let faults = self.shared.faults_lock();
-            (with_capacity(&faults.injected), faults.streams.clone())
+            let mut faults = self.shared.faults_lock();
+            (swap(&mut faults.injected), swap(&mut faults.streams))
         };
-        self.shared.read(|s| RecordsCopy {
-            _messages: with_capacity(&s.messages),
-            _requests: with_capacity(&s.requests),
-            _interactions: s.interactions.clone(),
-            _dispatched: s.dispatched.clone(),
-            _interaction_by_token: s.interaction_by_token.clone(),
-            _responses: with_capacity(&s.responses),
-            _message_by_nonce: s.message_by_nonce.clone(),
-            _responses_by_interaction: s.responses_by_interaction.clone(),
-            _response_cursor: s.response_cursor.clone(),
-            _channels: s.channels.clone(),
-            _thread_activity: s.thread_activity.clone(),
+        let rate_limit_windows = self
+            .shared
+            .ratelimits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .replace_windows_with_copy();
+        self.shared.update(|s| TakenRecords {
+            _messages: swap(&mut s.messages),
+            _requests: swap(&mut s.requests),
+            _interactions: swap(&mut s.interactions),
+            _dispatched: swap(&mut s.dispatched),
+            _interaction_by_token: swap(&mut s.interaction_by_token),
+            _responses: swap(&mut s.responses),
+            _message_by_nonce: swap(&mut s.message_by_nonce),
+            _responses_by_interaction: swap(&mut s.responses_by_interaction),
+            _response_cursor: swap(&mut s.response_cursor),
+            _channels: swap(&mut s.channels),
+            _thread_activity: swap(&mut s.thread_activity),
+            _replay_buffers: s.gateway.replace_buffers_with_copies(),
             _injected: injected,
             _fault_streams: fault_streams,
+            _rate_limit_windows: rate_limit_windows,
         })
-    }
-
-    /// Forgets everything [`FakeDiscord::copy_records`] copies, for a test that has read
-    /// what it needs and measures what the records took by the heap this frees (a copy
-    /// takes less than the records: lists grown by pushes keep spare capacity that a copy
-    /// does not). The fake goes on serving, but knows no earlier message, request,
-    /// interaction, thread or channel: only stopping the bot should follow.
-    pub fn forget_records(&self) {
-        let injected = {
-            let mut faults = self.shared.faults_lock();
-            (
-                std::mem::take(&mut faults.injected),
-                std::mem::take(&mut faults.streams),
-            )
-        };
-        let forgotten = self.shared.update(|s| {
-            (
-                std::mem::take(&mut s.messages),
-                std::mem::take(&mut s.requests),
-                std::mem::take(&mut s.interactions),
-                std::mem::take(&mut s.dispatched),
-                std::mem::take(&mut s.interaction_by_token),
-                std::mem::take(&mut s.responses),
-                std::mem::take(&mut s.message_by_nonce),
-                std::mem::take(&mut s.responses_by_interaction),
-                std::mem::take(&mut s.response_cursor),
-                std::mem::take(&mut s.channels),
-                std::mem::take(&mut s.thread_activity),
-            )
-        });
-        drop((forgotten, injected));
     }
 
     /// Every REST request so far, in order.
