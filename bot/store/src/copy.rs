@@ -136,6 +136,7 @@ pub async fn sqlite_to_postgres(from: &Db, to: &Db) -> Result<CopyReport, CopyEr
     let (Pool::Sqlite(src), Pool::Postgres(dst)) = (&from.pool, &to.pool) else {
         return Err(CopyError::Engines);
     };
+    let mut src = crate::lite::acquire(src).await?;
     let tables = tables(dst).await?;
     let mut tx = dst.begin().await?;
     for t in &tables {
@@ -161,7 +162,7 @@ pub async fn sqlite_to_postgres(from: &Db, to: &Db) -> Result<CopyReport, CopyEr
             .collect::<Vec<_>>()
             .join(", ");
         let rows: Vec<SqliteRow> = sqlx::query(&format!("SELECT {list} FROM {}", t.name))
-            .fetch_all(src)
+            .fetch_all(&mut *src)
             .await?;
         for chunk in rows.chunks(BATCH_ROWS) {
             let values = chunk

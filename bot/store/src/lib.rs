@@ -25,6 +25,7 @@ pub mod copy; // SQLite to PostgreSQL
 pub mod engine; // practice opponent
 pub mod games;
 pub mod leagues; // server leagues
+mod lite; // the SQLite connection pool
 pub mod notices; // what a player missed while their DMs were refused
 pub mod outbox; // Discord outbox
 pub mod previews; // explosion previews
@@ -41,9 +42,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
-};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+
+use lite::{LitePool, LiteTx};
 
 /// The SQLite migrations (`migrations/sqlite/`), embedded at compile time and applied at
 /// start-up.
@@ -138,9 +139,9 @@ pub struct RoundTrips {
     /// Migrations, `LISTEN` and the SQLite-to-PostgreSQL copy are not counted.
     pub statements: u64,
     /// Connections taken from the pool: one per statement run on the pool (autocommit)
-    /// and one per transaction. sqlx pings a connection when it goes back to the pool
-    /// (and on PostgreSQL when it is taken): one more round trip each, not in
-    /// `statements`.
+    /// and one per transaction. On PostgreSQL, sqlx's pool pings a connection when it
+    /// goes back to the pool and when it is taken: one more round trip each, not in
+    /// `statements`. SQLite's pool hands a connection back without one.
     pub checkouts: u64,
 }
 
@@ -157,7 +158,7 @@ impl std::ops::Sub for RoundTrips {
 /// The pool of either engine.
 #[derive(Clone, Debug)]
 enum Pool {
-    Sqlite(SqlitePool),
+    Sqlite(LitePool),
     Postgres(PgPool),
 }
 
@@ -231,16 +232,17 @@ impl Db {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            // The database is a file opened by this process: a pooled connection cannot
-            // have been dropped by a server, so sqlx's ping before each checkout (a round
-            // trip to the connection's worker thread, on every statement run on the pool)
-            // tells nothing. sqlx still pings each connection going back to the pool.
-            .test_before_acquire(false)
-            .connect_with(options)
-            .await?;
-        MIGRATOR.run(&pool).await?;
+        // Our own pool rather than sqlx's, which pings every connection going back to it
+        // (`lite`): at most 4 connections (one writer at a time anyway), the most recently
+        // used first.
+        let pool = LitePool::builder(lite::Connector { options })
+            .max_size(4)
+            .queue_mode(deadpool::managed::QueueMode::Lifo)
+            .wait_timeout(Some(lite::ACQUIRE_TIMEOUT))
+            .runtime(deadpool::Runtime::Tokio1)
+            .build()
+            .map_err(|e| sqlx::Error::Configuration(e.to_string().into()))?;
+        MIGRATOR.run(&mut *lite::acquire(&pool).await?).await?;
         Ok(Db {
             pool: Pool::Sqlite(pool),
             counters: Arc::default(),
@@ -274,7 +276,9 @@ impl Db {
         self.counters.checkout();
         self.counters.statement();
         let inner = match &self.pool {
-            Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
+            Pool::Sqlite(p) => {
+                TxInner::Sqlite(LiteTx::begin(lite::acquire(p).await?, "BEGIN IMMEDIATE").await?)
+            }
             Pool::Postgres(p) => {
                 let mut t = p.begin().await?;
                 let mut q = sqlx::query(locks);
@@ -323,7 +327,9 @@ impl Db {
         self.counters.checkout();
         self.counters.statement();
         let inner = match &self.pool {
-            Pool::Sqlite(p) => TxInner::Sqlite(p.begin().await?),
+            Pool::Sqlite(p) => {
+                TxInner::Sqlite(LiteTx::begin(lite::acquire(p).await?, "BEGIN").await?)
+            }
             Pool::Postgres(p) => TxInner::Postgres(
                 p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     .await?,
@@ -351,7 +357,7 @@ impl Db {
     /// Closes the pool (waits for connections to be returned).
     pub async fn close(&self) {
         match &self.pool {
-            Pool::Sqlite(p) => p.close().await,
+            Pool::Sqlite(p) => lite::close(p).await,
             Pool::Postgres(p) => p.close().await,
         }
     }
@@ -404,7 +410,7 @@ pub struct Tx {
 /// The transaction of either engine.
 #[derive(Debug)]
 pub(crate) enum TxInner {
-    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Sqlite(LiteTx),
     Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
 }
 

@@ -204,7 +204,8 @@ macro_rules! run {
                 Pool::Sqlite(p) => {
                     let ($s1, $a1) = (&sql, sqlite_args(args));
                     let $q = $lite;
-                    let $e = p;
+                    let mut conn = crate::lite::acquire(p).await?;
+                    let $e = &mut *conn;
                     $body
                 }
                 Pool::Postgres(p) => {
