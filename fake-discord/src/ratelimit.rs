@@ -108,8 +108,8 @@ pub fn is_interaction_route(segments: &[&str]) -> bool {
         || (segments.first() == Some(&"webhooks") && segments.len() >= 3)
 }
 
-#[derive(Debug)]
-struct Window {
+#[derive(Clone, Debug)]
+pub(crate) struct Window {
     started: Instant,
     ends_at: SystemTime,
     used: u32,
@@ -139,6 +139,12 @@ impl Window {
 /// The route's bucket template and its top-level resource, from the path segments after
 /// `/api/v10`: ids and tokens become placeholders, except that the top-level resource
 /// (`channels/{id}`, `guilds/{id}`, `webhooks/{id}/{token}`) is returned apart.
+///
+/// An interaction's callback (`interactions/{id}/{token}/callback`) counts per
+/// interaction, as a webhook's routes count per id and token: the token stands for that
+/// one interaction, which gets one response within 3 seconds ("Receiving and Responding",
+/// <https://discord.com/developers/docs/interactions/receiving-and-responding>), and a
+/// bot answering many users at once is not held to one shared count of callbacks.
 pub fn route_key(method: &str, segments: &[&str]) -> (String, String) {
     let mut template = vec![method.to_string()];
     let mut major = String::new();
@@ -147,7 +153,13 @@ pub fn route_key(method: &str, segments: &[&str]) -> (String, String) {
         let segment = segments[i];
         let previous = i.checked_sub(1).map(|p| segments[p]);
         let top_level = i == 1 && matches!(previous, Some("channels" | "guilds" | "webhooks"));
-        if top_level {
+        if i == 1 && previous == Some("interactions") {
+            let token = segments.get(2).copied().unwrap_or_default();
+            major = format!("{segment}/{token}");
+            template.push("{id}".into());
+            template.push("{token}".into());
+            i += 1;
+        } else if top_level {
             major = segment.to_string();
             template.push(format!("{{{}}}", previous.unwrap_or_default()));
             if previous == Some("webhooks")
@@ -159,9 +171,6 @@ pub fn route_key(method: &str, segments: &[&str]) -> (String, String) {
             }
         } else if segment.bytes().all(|b| b.is_ascii_digit()) {
             template.push("{id}".into());
-        } else if previous == Some("interactions") || i == 2 && segments[0] == "interactions" {
-            // `/interactions/{id}/{token}/callback`.
-            template.push("{token}".into());
         } else {
             template.push(segment.to_string());
         }
@@ -179,6 +188,13 @@ fn bucket_id(template: &str) -> String {
 }
 
 impl RateLimits {
+    /// Puts a copy of the per-route windows in their place and returns the windows
+    /// themselves, for [`crate::FakeDiscord::take_records_leaving_copies`].
+    pub(crate) fn replace_windows_with_copy(&mut self) -> HashMap<(String, String), Window> {
+        let copy = self.windows.clone();
+        std::mem::replace(&mut self.windows, copy)
+    }
+
     /// Counts one request on `segments` against the global limit, when enforced and the
     /// route is not an interaction endpoint ([`is_interaction_route`]): `Some(retry_after)`
     /// (seconds left in the window) for a request past [`GLOBAL_LIMIT`], which must be
@@ -256,7 +272,7 @@ mod tests {
         assert_eq!(major, "7/tok");
         let (callback, major) = route_key("POST", &["interactions", "5", "tok", "callback"]);
         assert_eq!(callback, "POST interactions {id} {token} callback");
-        assert_eq!(major, "");
+        assert_eq!(major, "5/tok", "each interaction's callback counts apart");
 
         let mut limits = RateLimits::default();
         let first = limits.hit("POST", &["channels", "1", "messages"]);

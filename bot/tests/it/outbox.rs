@@ -149,6 +149,91 @@ kaboom_testkit::dbtest! {
 }
 
 kaboom_testkit::dbtest! {
+    /// Discord's per-route limits, which it counts per route and per channel ("Rate
+    /// Limits": per-route limits are scoped to the top-level resource, the channel),
+    /// enforced on every route at 2 requests a second: six challenges accepted at once in
+    /// one channel (a league round opening, a busy evening) have their threads started
+    /// from that channel's messages and their challenge messages edited, past the limit,
+    /// so some of those requests are answered 429. Every thread still opens exactly once,
+    /// with exactly one opening board, no outbox entry counts a failed attempt, and a game
+    /// in its own thread plays on meanwhile, its board posted at once: one channel's limit
+    /// holds up only that channel.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_channel_past_its_per_route_limit_holds_up_only_its_own_posts() {
+        let d = TestBot::start().await.unwrap();
+        let StartedGame { thread: playing, .. } = d.start_game(ATOMIC).await.unwrap();
+        let mut challenges = Vec::new();
+        for _ in 0..6 {
+            challenges.push(d.challenge(ATOMIC).await.unwrap());
+        }
+        d.fake
+            .set_fault_plan(fake_discord::faults::FaultPlan {
+                rate_limits: Some(fake_discord::faults::EnforcedRateLimits {
+                    limit: 2,
+                    window_ms: 1000,
+                }),
+                ..Default::default()
+            })
+            .unwrap();
+        // Six clicks at once, then their answers.
+        let mut clicks = Vec::new();
+        for posted in &challenges {
+            let accept = format!("kb:accept:{}", challenge_id(posted));
+            clicks.push(d.fake.click_button(&d.bob, posted.message_id.unwrap(), &accept).unwrap());
+        }
+        // Each game's answer names its thread, or says it opens shortly when the thread
+        // waits on the limit (the clicks run at once, so games #2 to #7 in any order).
+        let later = |game| format!("Game on! Game #{game} is saved; its thread will open shortly.");
+        for sent in &clicks {
+            let said = d.answer(sent).await.unwrap().content().unwrap_or_default().to_string();
+            let named = said.strip_prefix("Game on! See <#").and_then(|t| t.strip_suffix(">."));
+            assert!(
+                named.is_some_and(|t| t.parse::<u64>().is_ok()) || (2..=7).any(|g| said == later(g)),
+                "{said}"
+            );
+        }
+        let r = d.play(&d.alice, playing, "e4").await.unwrap();
+        assert_eq!(r.content(), Some("Played **e4** in game #1."));
+        assert_eq!(d.boards(playing).len(), 2);
+
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        let opened = |d: &Driver| {
+            let threads = d.fake.threads();
+            threads.len() == 7 && threads.iter().all(|t| !d.boards(t.id).is_empty())
+        };
+        while !opened(&d) {
+            assert!(tokio::time::Instant::now() < deadline, "threads: {:?}", d.fake.threads());
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Anything posted twice would come now.
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        let threads = d.fake.threads();
+        assert_eq!(threads.len(), 7);
+        for thread in threads.iter().filter(|t| t.id != playing.get()) {
+            assert_eq!(d.boards(thread.id).len(), 1, "thread {}", thread.id);
+        }
+        for game in 2..=7 {
+            for entry in outbox::for_game(&d.db, GameId(game)).await.unwrap() {
+                assert!(entry.delivered_at.is_some(), "{entry:?}");
+                assert_eq!(entry.attempts, 0, "a rate limit is not a failed attempt: {entry:?}");
+            }
+        }
+        let text = d.fake.text_channel_id();
+        let refused = d
+            .fake
+            .injected_faults()
+            .into_iter()
+            .filter(|f| f.fault == "enforced_rate_limit")
+            .collect::<Vec<_>>();
+        assert!(
+            refused.iter().any(|f| f.path.starts_with(&format!("/channels/{text}/"))),
+            "the text channel's limit was met: {refused:?}"
+        );
+        d.driver.stop().await;
+    }
+}
+
+kaboom_testkit::dbtest! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_retry_after_a_lost_answer_does_not_post_twice() {
         let d = TestBot::start().await.unwrap();
