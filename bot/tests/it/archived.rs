@@ -122,6 +122,16 @@ kaboom_testkit::dbtest! {
             "{r:?}"
         );
         assert!(!archived(&d, thread));
+        // The post itself reopened it: the only Modify Channel was the nudge's, and no
+        // Get Channel came before a post.
+        let requests = d.fake.requests();
+        let on_thread = |method: &str| {
+            requests
+                .iter()
+                .filter(|r| r.method == method && r.path == format!("/channels/{thread}"))
+                .count()
+        };
+        assert_eq!((on_thread("PATCH"), on_thread("GET")), (1, 1));
         // Each board exactly once: the opening one, e4, e5.
         tokio::time::sleep(Duration::from_millis(1000)).await;
         let boards = d.boards(thread);

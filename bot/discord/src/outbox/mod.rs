@@ -42,10 +42,12 @@
 //!   repeating one changes nothing.
 //!
 //! Threads stay usable for the game's whole life: they are created with the longest
-//! auto-archive duration (7 days), and before each post into a game's thread and with each
-//! nudge the deliverer unarchives the thread if Discord archived it after 7 idle days
-//! (`Deliverer::ensure_open`). Players cannot use application commands in an archived
-//! thread ("Users cannot edit messages, add reactions, use application commands, or join
+//! auto-archive duration (7 days); a post into a thread Discord archived after 7 idle days
+//! unarchives it by itself ("Sending a message will automatically unarchive the thread,
+//! unless the thread has been locked by a moderator", same page as below), and with each
+//! nudge (which may go by DM only) and before an edit of a posted analysis the deliverer
+//! unarchives it (`Deliverer::ensure_open`). Players cannot use application commands in an
+//! archived thread ("Users cannot edit messages, add reactions, use application commands, or join
 //! archived threads", <https://discord.com/developers/docs/topics/threads#active-archived-threads>),
 //! so the nudge, which comes within the time per move, reopens it, and says that
 //! `/move game:<id>` works from any channel.

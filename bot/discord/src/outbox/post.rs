@@ -323,9 +323,16 @@ impl Deliverer {
         self.send(channel.id, message, nonce).await
     }
 
-    /// Posts `message` in the game's thread (reopened first if archived) with `nonce`, or
-    /// for a game played by DM to each player ([`Deliverer::post_to_players`]); returns
-    /// the message's id.
+    /// Posts `message` in the game's thread with `nonce`, or for a game played by DM to
+    /// each player ([`Deliverer::post_to_players`]); returns the message's id.
+    ///
+    /// A thread Discord archived needs no [`Deliverer::ensure_open`] first: "Sending a
+    /// message will automatically unarchive the thread, unless the thread has been locked
+    /// by a moderator"
+    /// (<https://discord.com/developers/docs/topics/threads#active-archived-threads>), and
+    /// the edits that follow a post (the previous board's buttons) come after it. That
+    /// saves a Get Channel, a third of a move's requests against the bot's global limit.
+    /// A locked, archived thread refuses the post (50083) as it refused before.
     async fn post_in_thread(
         &self,
         snap: &kaboom_service::Snapshot,
@@ -336,7 +343,6 @@ impl Deliverer {
             return self.post_to_players(snap, message, &nonce, None).await;
         }
         let channel = board::game_channel(snap);
-        self.ensure_open(channel).await?;
         Ok(self.send(channel, message, nonce).await?.id.domain())
     }
 
