@@ -1679,6 +1679,18 @@ impl FakeDiscord {
             .global_enforced = enforced;
     }
 
+    /// Enforces the per-route limit of [`ratelimit::LIMIT`] requests per
+    /// [`ratelimit::WINDOW`] per route and top-level resource (`true`, the default) or
+    /// only announces it in the headers (`false`); see [`ratelimit`]. A fault plan's
+    /// `rate_limits` applies either way.
+    pub fn set_route_rate_limit(&self, enforced: bool) {
+        self.shared
+            .ratelimits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .route_enforced = enforced;
+    }
+
     /// Subscribes to the state's change counter (bumped after every request, dispatch and
     /// setting change), for waits the helpers above do not cover.
     pub fn changes(&self) -> watch::Receiver<u64> {

@@ -2,7 +2,7 @@
 //! running in another process (`kaboom serve` with `DISCORD_API_BASE`).
 //!
 //! ```text
-//! fake-discord [--port P] [--guilds N] [--exit-on-stdin-eof] [--lean] [--no-global-rate-limit]
+//! fake-discord [--port P] [--guilds N] [--exit-on-stdin-eof] [--lean] [--no-global-rate-limit] [--no-route-rate-limit]
 //! ```
 //!
 //! Binds `127.0.0.1:P` (default `0`: an ephemeral port) and prints, as its first line on
@@ -41,6 +41,10 @@ struct Args {
     /// bot's own speed; by default the 51st request of a second gets Discord's global 429).
     #[arg(long)]
     no_global_rate_limit: bool,
+    /// Do not enforce the per-route limit of 50 requests per second per route and channel
+    /// (or guild, webhook, interaction); the headers still count it.
+    #[arg(long)]
+    no_route_rate_limit: bool,
 }
 
 /// `--guilds`: 1 to [`fake_discord::MAX_GUILDS`].
@@ -108,6 +112,7 @@ fn main() -> ExitCode {
         };
         fake.set_lean(args.lean);
         fake.set_global_rate_limit(!args.no_global_rate_limit);
+        fake.set_route_rate_limit(!args.no_route_rate_limit);
         {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "fake-discord listening on {}", fake.url());

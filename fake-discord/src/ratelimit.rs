@@ -17,11 +17,17 @@
 //! `/channels/1/messages` and `/channels/2/messages` have the same bucket id but separate
 //! counts; the bucket id is "non-inclusive of top-level resources in the path".
 //!
-//! By default the fake does **not** enforce the limit: `X-RateLimit-Remaining` is
-//! clamped to at least 1, because a client that reads 0 (serenity's rate limiter, on in
-//! `kaboom serve`) waits until the reset before its next request on that bucket, and the
-//! fake would then slow tests down for a limit it never applies. Windows are fixed:
-//! [`WINDOW`] long, starting with the first request of the bucket and resource.
+//! By default the fake **enforces** that limit, [`LIMIT`] requests per [`WINDOW`] per bucket
+//! and resource, as its headers announce: `X-RateLimit-Remaining` counts down to 0 and the
+//! next request in the window gets a 429 with `X-RateLimit-Scope: user` and `retry_after`
+//! the time left in the window ("If you exceed a rate limit, you will receive a HTTP 429",
+//! section "Exceeding A Rate Limit"), without doing anything. Discord publishes no
+//! per-route figures; 50 a second is its global limit, which no route's own limit exceeds
+//! in practice, so the fake refuses only what Discord would surely refuse. Windows are
+//! fixed: [`WINDOW`] long, starting with the first request of the bucket and resource.
+//! [`crate::FakeDiscord::set_route_rate_limit`] (`fake-discord --no-route-rate-limit`)
+//! switches it off: the headers still count, `X-RateLimit-Remaining` then never below 1
+//! (a client that reads 0, such as serenity's rate limiter, waits until the reset).
 //!
 //! The global limit (50 requests per second, section "Global Rate Limit") **is** enforced by
 //! default, on every route but the interaction endpoints, which it does not bind: the 51st
@@ -30,11 +36,10 @@
 //! the bot rather than Discord's budget switches it off
 //! ([`crate::FakeDiscord::set_global_rate_limit`], `fake-discord --no-global-rate-limit`).
 //!
-//! A fault plan with [`crate::EnforcedRateLimits`] switches per-route enforcement on, with its own
-//! limit and window: `X-RateLimit-Remaining` then counts down to 0 and the next request in
-//! the window gets a 429 (see [`crate::RestFault::RateLimit`] for its shape), as Discord
-//! does ("If you exceed a rate limit, you will receive a HTTP 429", section "Exceeding A
-//! Rate Limit").
+//! A fault plan with [`crate::EnforcedRateLimits`] enforces its own limit and window
+//! instead (tighter ones, such as the 5 messages per 5 s per channel client libraries
+//! observe), even with the default switched off; see [`crate::RestFault::RateLimit`] for
+//! the 429's shape.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -87,6 +92,9 @@ pub struct RateLimits {
     /// Whether the global limit is enforced: on unless switched off
     /// ([`crate::FakeDiscord::set_global_rate_limit`]).
     pub global_enforced: bool,
+    /// Whether the per-route limit ([`LIMIT`] per [`WINDOW`]) is enforced: on unless
+    /// switched off ([`crate::FakeDiscord::set_route_rate_limit`]).
+    pub route_enforced: bool,
 }
 
 impl Default for RateLimits {
@@ -95,6 +103,7 @@ impl Default for RateLimits {
             windows: HashMap::new(),
             global: None,
             global_enforced: true,
+            route_enforced: true,
         }
     }
 }
@@ -216,14 +225,16 @@ impl RateLimits {
     }
 
     /// As [`RateLimits::hit`], with `enforced` = `Some((limit, window))` to enforce that
-    /// limit: the second value is then `Some(retry_after)` (seconds left in the window) for
-    /// a request past the limit, which must be answered 429 without doing anything.
+    /// limit (else [`LIMIT`] per [`WINDOW`], enforced when `route_enforced`): the second
+    /// value is `Some(retry_after)` (seconds left in the window) for a request past an
+    /// enforced limit, which must be answered 429 without doing anything.
     pub fn hit_limited(
         &mut self,
         method: &str,
         segments: &[&str],
         enforced: Option<(u32, Duration)>,
     ) -> (RateLimitHeaders, Option<f64>) {
+        let enforced = enforced.or(self.route_enforced.then_some((LIMIT, WINDOW)));
         let (limit, length) = enforced.unwrap_or((LIMIT, WINDOW));
         let (template, major) = route_key(method, segments);
         let bucket = bucket_id(&template);
@@ -283,11 +294,25 @@ mod tests {
         assert_eq!(first.bucket, other.bucket);
         let after: f64 = second.reset_after.parse().unwrap();
         assert!((0.0..=1.0).contains(&after), "{after}");
-        // Never 0, since the fake does not enforce the limit.
+        // Enforced by default: the request past the limit is refused until the window
+        // ends, and the headers count down to 0.
+        let hits: Vec<_> = (0..=LIMIT)
+            .map(|_| limits.hit_limited("GET", &["users", "@me"], None))
+            .collect();
+        assert_eq!(hits[LIMIT as usize - 1].0.remaining, 0);
+        assert_eq!(hits[LIMIT as usize - 1].1, None);
+        let (refused, retry_after) = &hits[LIMIT as usize];
+        assert_eq!(refused.remaining, 0);
+        assert!(
+            retry_after.is_some_and(|s| (0.0..=1.0).contains(&s)),
+            "{retry_after:?}"
+        );
+        // Switched off: counted in the headers, never below 1, never refused.
+        limits.route_enforced = false;
         let last = (0..2 * LIMIT)
-            .map(|_| limits.hit("GET", &["users", "@me"]))
+            .map(|_| limits.hit_limited("GET", &["users", "@me", "guilds"], None))
             .last()
             .unwrap();
-        assert_eq!(last.remaining, 1);
+        assert_eq!((last.0.remaining, last.1), (1, None));
     }
 }

@@ -141,7 +141,8 @@ async fn a_global_429_says_so_in_body_and_headers() {
 
 /// Discord's global limit is on by default: of 60 requests sent at once, 50 are done and
 /// 10 get the global 429 (body and headers as Discord sends them); the interaction
-/// endpoints are not counted; switched off, nothing is refused.
+/// endpoints are not counted. Switched off, the route's own limit still refuses 10 of 60
+/// sent at once on one route; with both off, nothing is refused.
 #[tokio::test]
 async fn the_global_limit_refuses_the_51st_request_of_a_second_by_default() {
     let fake = FakeDiscord::start().await.unwrap();
@@ -173,7 +174,21 @@ async fn the_global_limit_refuses_the_51st_request_of_a_second_by_default() {
     .await
     .unwrap();
     assert_ne!(status, 429);
+    // Without the global limit, the route's own limit (50 a second per route and resource)
+    // still refuses the 51st request of a window, as the route's 429.
     fake.set_global_rate_limit(false);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let answers = burst().await;
+    let refused: Vec<_> = answers
+        .iter()
+        .filter(|(status, _, _)| *status == 429)
+        .collect();
+    assert_eq!((answers.len() - refused.len(), refused.len()), (50, 10));
+    let (_, headers, body) = refused[0];
+    assert_eq!(body["global"], json!(false));
+    assert_eq!(header(headers, "x-ratelimit-scope"), Some("user"));
+    assert_eq!(header(headers, "x-ratelimit-remaining"), Some("0"));
+    fake.set_route_rate_limit(false);
     let answers = burst().await;
     assert!(answers.iter().all(|(status, _, _)| *status == 200));
 }
