@@ -19,19 +19,6 @@ use kaboom_domain::ids::GameId;
 use kaboom_service::ServiceError;
 use kaboom_service::preview::Preview;
 
-/// Whether `/move` with `asked` (its `preview` option) shows a preview instead of playing,
-/// before anything is computed: `Some(true)` always, `Some(false)` never, `None` when the
-/// player's setting previews this game by default (`by_default`,
-/// `Previews::by_default`; then only for actions that remove pieces).
-pub fn may_preview(asked: Option<bool>, by_default: bool) -> bool {
-    asked.unwrap_or(by_default)
-}
-
-/// Whether the computed `preview` is shown: when asked, or when the action removes pieces.
-pub fn shows(asked: Option<bool>, preview: &Preview) -> bool {
-    asked == Some(true) || preview.explosive()
-}
-
 /// Stores `preview` and answers the command with it (ephemeral): the caption, the picture
 /// of the position after the action from the player's side with the removed pieces as
 /// ghosts, and the Confirm / Cancel buttons.

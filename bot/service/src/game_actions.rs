@@ -122,6 +122,21 @@ impl Games<'_> {
         self.core.play(request).await
     }
 
+    /// Plays `request` as [`Games::play`] does, unless `first` asks for an explosion
+    /// preview of an action it applies to: then returns the preview, for the player to
+    /// confirm, and writes nothing. The game is loaded once and the action read once for
+    /// both.
+    ///
+    /// # Errors
+    /// As [`Games::play`].
+    pub async fn play_or_preview(
+        self,
+        request: PlayRequest<'_>,
+        first: crate::preview::PreviewFirst,
+    ) -> Result<crate::preview::PlayedOrPreviewed, ServiceError> {
+        self.core.play_or_preview(request, first).await
+    }
+
     /// Autocomplete for `/move`: `user`'s legal actions in game `id` matching `typed`
     /// (SAN, coordinate form or piece name), at most 25, each labelled with what it does.
     /// Empty for spectators and when it is not the user's turn.

@@ -431,6 +431,37 @@ fn parse_days(days: Option<u32>) -> Result<Option<u32>, ServiceError> {
 /// How many legal actions a refusal of an unreadable or illegal action names.
 pub const ILLEGAL_ACTION_EXAMPLES: usize = 8;
 
+/// A move's game as [`Core::start_move`] loaded and checked it.
+struct MoveStart {
+    /// The stored row.
+    row: GameRow,
+    /// The stored record (for the replay cache once the move is written).
+    record: kaboom_rules::GameRecord,
+    /// The game before the move.
+    before: Arc<AnyGame>,
+    /// The mover's side.
+    color: Color,
+}
+
+/// `color`'s action `text` applied to a copy of `before`: the game after it (twice: to
+/// write, and shared with the replay cache) and its ply record, or why it is refused
+/// ([`illegal_action`]).
+fn apply(
+    before: &AnyGame,
+    color: Color,
+    text: &str,
+) -> Result<(AnyGame, Arc<AnyGame>, PlyRecord), ServiceError> {
+    let mut game = AnyGame::clone(before);
+    match game.play(Some(color), text) {
+        Ok(ply) => Ok((game.clone(), Arc::new(game), ply)),
+        Err(e) => Err(ServiceError::Refused(illegal_action(
+            &e,
+            before,
+            Viewer::player(color),
+        ))),
+    }
+}
+
 fn illegal_action(error: &PlayError, game: &AnyGame, viewer: Viewer) -> Refusal {
     // The error (the rules library names at most 12 legal actions, then "and N more"),
     // then the first eight legal actions `viewer` may see, found as autocomplete finds
@@ -773,22 +804,66 @@ impl Core {
     }
 
     /// [`Games::play`].
-    pub(crate) async fn play(
+    pub(crate) async fn play(&self, request: PlayRequest<'_>) -> Result<Played, ServiceError> {
+        let start = self.start_move(&request).await?;
+        // Parsing and applying, and on a typo describing the legal actions (thousands in
+        // a busy Bombalot position), is CPU work: off the runtime.
+        let (before, color, text) = (
+            start.before.clone(),
+            start.color,
+            request.text.trim().to_string(),
+        );
+        let (game, after, ply) = self.cpu.run(move || apply(&before, color, &text)).await??;
+        self.finish_move(start, request, game, after, ply).await
+    }
+
+    /// As [`Core::play`], unless `first` asks for an explosion preview: then, when the
+    /// action is one to preview, the preview instead (nothing written). One load of the
+    /// game and one job off the runtime for both, where a preview and then the move each
+    /// took their own.
+    pub(crate) async fn play_or_preview(
         &self,
-        PlayRequest {
-            game: id,
-            player: user,
-            text,
-            expected_ply,
-            preview,
-        }: PlayRequest<'_>,
-    ) -> Result<Played, ServiceError> {
+        request: PlayRequest<'_>,
+        first: preview::PreviewFirst,
+    ) -> Result<preview::PlayedOrPreviewed, ServiceError> {
+        let start = self.start_move(&request).await?;
+        let (before, color, text) = (
+            start.before.clone(),
+            start.color,
+            request.text.trim().to_string(),
+        );
+        let preview_or_move = self
+            .cpu
+            .run(move || match first.preview(&before, color, &text)? {
+                Some(action) => Ok(Err(action)),
+                None => apply(&before, color, &text).map(Ok),
+            })
+            .await??;
+        match preview_or_move {
+            Ok((game, after, ply)) => Ok(preview::PlayedOrPreviewed::Played(Box::new(
+                self.finish_move(start, request, game, after, ply).await?,
+            ))),
+            Err(action) => Ok(preview::PlayedOrPreviewed::Previewed(Box::new(
+                preview::Preview {
+                    ply: start.row.ply,
+                    row: start.row,
+                    color,
+                    action,
+                },
+            ))),
+        }
+    }
+
+    /// A move's game, loaded and checked: the game exists, is at the request's expected
+    /// ply, and it is the request's player's move.
+    async fn start_move(&self, request: &PlayRequest<'_>) -> Result<MoveStart, ServiceError> {
+        let id = request.game;
         let Some((row, record)) = games::load_record(&self.db, id).await? else {
             return refuse(Refusal::UnknownGame { id });
         };
         // Shared with the replay cache: copied once, in the job that plays the action.
         let before = self.replays.replay(&self.cpu, id, record.clone()).await?;
-        if let Some(expected) = expected_ply
+        if let Some(expected) = request.expected_ply
             && row.ply != expected
         {
             return Err(ServiceError::MovedOn {
@@ -796,7 +871,7 @@ impl Core {
                 ply: row.ply,
             });
         }
-        let color = Self::player_color(&row, user, Act::Move)?;
+        let color = Self::player_color(&row, request.player, Act::Move)?;
         if let Some(outcome) = before.status().outcome() {
             return refuse(Refusal::GameOver(outcome));
         }
@@ -812,20 +887,31 @@ impl Core {
                 name: row.name(turn).to_string(),
             });
         }
-        // Parsing and applying, and on a typo describing the legal actions (thousands in
-        // a busy Bombalot position), is CPU work: off the runtime.
-        let text = text.trim().to_string();
-        let (game, after, ply) = self
-            .cpu
-            .run(move || {
-                let mut game = AnyGame::clone(&before);
-                match game.play(Some(color), &text) {
-                    // The game after the action, for the replay cache once it is committed.
-                    Ok(ply) => Ok((game.clone(), Arc::new(game), ply)),
-                    Err(e) => Err(illegal_action(&e, &before, Viewer::player(color))),
-                }
-            })
-            .await??;
+        Ok(MoveStart {
+            row,
+            record,
+            before,
+            color,
+        })
+    }
+
+    /// Writes the move `game` (after `ply`; `after` shared with the replay cache) started
+    /// by `start` for `request`, and settles the preview it confirms.
+    async fn finish_move(
+        &self,
+        MoveStart {
+            row, record, color, ..
+        }: MoveStart,
+        PlayRequest {
+            game: id,
+            player: user,
+            preview,
+            ..
+        }: PlayRequest<'_>,
+        game: AnyGame,
+        after: Arc<AnyGame>,
+        ply: PlyRecord,
+    ) -> Result<Played, ServiceError> {
         let mut tx = self.db.begin_game_write(id).await?;
         let Some(played) = self
             .commit_ply(&mut tx, &row, color, user, game, ply, false)

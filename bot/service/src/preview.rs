@@ -8,7 +8,7 @@
 //! ([`Games::play`](crate::Games::play)): only while the game is still at the ply it was previewed
 //! at, and once (the row is settled in the action's own transaction).
 
-use kaboom_rules::{ActionPreview, Color, PlyRecord, Viewer};
+use kaboom_rules::{ActionPreview, AnyGame, Color, PlyRecord, Viewer};
 
 use super::{PlayRequest, Played, Previews, Refusal, ServiceError, refuse};
 use kaboom_domain::ids::{GameId, UserId};
@@ -16,6 +16,52 @@ use kaboom_domain::settings::{PREVIEW_GAMES, PreviewMode};
 use kaboom_store::games::GameRow;
 use kaboom_store::previews::{self, PreviewState, StoredPreview};
 use kaboom_store::settings;
+
+/// Whether `/move` shows its action as an explosion preview before playing it
+/// ([`Games::play_or_preview`](crate::Games::play_or_preview)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreviewFirst {
+    /// Played at once.
+    Never,
+    /// Previewed when it would remove pieces (as far as the player can foresee), else
+    /// played: the player's setting for a game it previews.
+    IfExplosive,
+    /// Previewed, whatever it does: the player asked.
+    Always,
+}
+
+impl PreviewFirst {
+    /// The preview of `color`'s action `text` in `game` when it is to be shown, `None` when
+    /// the action is to be played.
+    ///
+    /// # Errors
+    /// [`ServiceError::Refused`] for an action that cannot be read or is illegal, as
+    /// playing it would answer.
+    pub(crate) fn preview(
+        self,
+        game: &AnyGame,
+        color: Color,
+        text: &str,
+    ) -> Result<Option<ActionPreview>, ServiceError> {
+        if self == PreviewFirst::Never {
+            return Ok(None);
+        }
+        let action = game.preview(color, text).map_err(|e| {
+            ServiceError::Refused(super::illegal_action(&e, game, Viewer::player(color)))
+        })?;
+        let shown = self == PreviewFirst::Always || !action.removed.is_empty();
+        Ok(shown.then_some(action))
+    }
+}
+
+/// What [`Games::play_or_preview`](crate::Games::play_or_preview) did.
+#[derive(Debug)]
+pub enum PlayedOrPreviewed {
+    /// The action was played.
+    Played(Box<Played>),
+    /// The action is to be confirmed first: nothing was written.
+    Previewed(Box<Preview>),
+}
 
 /// A computed (not yet stored) explosion preview.
 #[derive(Clone, Debug)]
@@ -86,38 +132,6 @@ impl Previews<'_> {
     /// [`ServiceError::Storage`].
     pub async fn set_mode(self, user: UserId, mode: PreviewMode) -> Result<(), ServiceError> {
         Ok(settings::put_preview_mode(&self.core.db, user, mode, self.core.clock.now()).await?)
-    }
-
-    /// What `text` would do if `user` played it now in game `id`, as they see the game.
-    /// Nothing is stored or played.
-    ///
-    /// # Errors
-    /// The refusals of [`Games::play`](crate::Games::play) (not a player, not their turn, not started, over,
-    /// time up, unreadable or illegal text).
-    pub async fn preview(
-        self,
-        id: GameId,
-        user: UserId,
-        text: &str,
-    ) -> Result<Preview, ServiceError> {
-        let snap = self.core.load(id).await?;
-        let color = self.core.mover(&snap, user)?;
-        let row = snap.row;
-        let (game, text) = (snap.game, text.trim().to_string());
-        let action = self
-            .core
-            .cpu
-            .run(move || {
-                game.preview(color, &text)
-                    .map_err(|e| super::illegal_action(&e, &game, Viewer::player(color)))
-            })
-            .await??;
-        Ok(Preview {
-            ply: row.ply,
-            row,
-            color,
-            action,
-        })
     }
 
     /// Stores `preview` as pending for `user`; returns its id (for the buttons). Previews

@@ -50,8 +50,8 @@ async fn an_ordinary_move_costs_a_bounded_number_of_round_trips() -> Result<(), 
         "{answer:?}"
     );
     assert_eq!(d.boards(thread).len(), 3);
-    assert!(cost.statements <= 22, "{cost:?}");
-    assert!(cost.checkouts <= 14, "{cost:?}");
+    assert!(cost.statements <= 21, "{cost:?}");
+    assert!(cost.checkouts <= 13, "{cost:?}");
     d.driver.stop().await;
     Ok(())
 }

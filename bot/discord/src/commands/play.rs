@@ -9,6 +9,7 @@ use crate::messages;
 use crate::types::{Context, Error};
 use crate::{board, flows};
 use kaboom_service::ServiceError;
+use kaboom_service::preview::{PlayedOrPreviewed, PreviewFirst};
 
 async fn autocomplete_action(
     ctx: Context<'_>,
@@ -110,24 +111,21 @@ pub async fn move_(
     };
     let id = resolve_game(ctx, game.as_deref().or(tagged.as_deref())).await?;
     let user = ctx.author().id.domain();
-    // Explosion preview: when asked, or by the player's setting for actions
-    // that remove pieces; Confirm then plays it.
-    let by_default = match preview {
-        Some(_) => false,
-        None => services.previews().by_default(user, id).await?,
+    // Explosion preview: when asked, or by the player's setting for actions that remove
+    // pieces; Confirm then plays it. Otherwise played at once.
+    let first = match preview {
+        Some(true) => PreviewFirst::Always,
+        Some(false) => PreviewFirst::Never,
+        None if services.previews().by_default(user, id).await? => PreviewFirst::IfExplosive,
+        None => PreviewFirst::Never,
     };
-    if crate::preview::may_preview(preview, by_default) {
-        let p = services.previews().preview(id, user, &action).await?;
-        if crate::preview::shows(preview, &p) {
-            return crate::preview::show(ctx, p).await;
-        }
-    }
     match services
         .games()
-        .play(kaboom_service::PlayRequest::new(id, user, &action))
+        .play_or_preview(kaboom_service::PlayRequest::new(id, user, &action), first)
         .await
     {
-        Ok(played) => {
+        Ok(PlayedOrPreviewed::Previewed(p)) => crate::preview::show(ctx, *p).await,
+        Ok(PlayedOrPreviewed::Played(played)) => {
             let here = ctx.channel_id().domain();
             let text = flows::after_play(ctx.data(), &played, here).await?;
             super::say_private(ctx, text).await?;
