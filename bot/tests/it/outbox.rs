@@ -151,8 +151,9 @@ kaboom_testkit::dbtest! {
 kaboom_testkit::dbtest! {
     /// Discord's per-route limits, which it counts per route and per channel ("Rate
     /// Limits": per-route limits are scoped to the top-level resource, the channel),
-    /// enforced on every route at 2 requests a second: six challenges accepted at once in
-    /// one channel (a league round opening, a busy evening) have their threads started
+    /// enforced on every route at 1 request a second (so that any two requests of a route
+    /// within a second meet it, however slow the machine): six challenges accepted at once
+    /// in one channel (a league round opening, a busy evening) have their threads started
     /// from that channel's messages and their challenge messages edited, past the limit,
     /// so some of those requests are answered 429. Every thread still opens exactly once,
     /// with exactly one opening board, no outbox entry counts a failed attempt, and a game
@@ -169,7 +170,7 @@ kaboom_testkit::dbtest! {
         d.fake
             .set_fault_plan(fake_discord::faults::FaultPlan {
                 rate_limits: Some(fake_discord::faults::EnforcedRateLimits {
-                    limit: 2,
+                    limit: 1,
                     window_ms: 1000,
                 }),
                 ..Default::default()
