@@ -67,21 +67,20 @@ pub(crate) async fn acquire(pool: &LitePool) -> Result<LiteConn, sqlx::Error> {
     })
 }
 
-/// Closes `pool`: no connection is handed out any more, and each one is closed (its
-/// worker thread ends and the file is released) as it comes back, waiting at most
-/// [`ACQUIRE_TIMEOUT`] for those in use.
+/// Closes `pool`: no connection is handed out any more; the idle ones are closed at once
+/// (their worker threads end and the file is released), and one in use is dropped as it
+/// comes back, its worker closing it, waiting at most [`ACQUIRE_TIMEOUT`] for those.
 pub(crate) async fn close(pool: &LitePool) {
-    let open = pool.status().size;
-    let mut connections = Vec::with_capacity(open);
-    for _ in 0..open {
-        match acquire(pool).await {
-            Ok(conn) => connections.push(Object::take(conn)),
-            Err(_) => break,
-        }
-    }
+    // Taken out of the pool rather than asked for: asking would open a new connection
+    // whenever one is in use and the pool has room.
+    let idle = pool.retain(|_, _| false).removed;
     pool.close();
-    for conn in connections {
+    for conn in idle {
         let _ = sqlx::Connection::close(conn).await;
+    }
+    let deadline = tokio::time::Instant::now() + ACQUIRE_TIMEOUT;
+    while pool.status().size > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
@@ -164,9 +163,14 @@ mod tests {
     /// A pool of one connection to a database in memory: every checkout is that
     /// connection, so what one user leaves behind, the next one meets.
     fn one_connection() -> LitePool {
+        of_size(1)
+    }
+
+    /// A pool of at most `size` connections, each to a database in memory of its own.
+    fn of_size(size: usize) -> LitePool {
         let options = SqliteConnectOptions::from_str("sqlite::memory:").unwrap();
         LitePool::builder(Connector { options })
-            .max_size(1)
+            .max_size(size)
             .wait_timeout(Some(Duration::from_secs(5)))
             .runtime(deadpool::Runtime::Tokio1)
             .build()
@@ -226,5 +230,28 @@ mod tests {
         close(&pool).await;
         assert_eq!(pool.status().size, 0);
         assert!(matches!(acquire(&pool).await, Err(sqlx::Error::PoolClosed)));
+    }
+
+    /// Guards how the pool closes while a connection is in use and the pool has room for
+    /// more: it waits for that connection to come back (and closes it), rather than opening
+    /// a new one to take and returning at once.
+    #[tokio::test]
+    async fn closing_waits_for_a_connection_in_use() {
+        let pool = of_size(2);
+        drop(acquire(&pool).await.unwrap());
+        let in_use = acquire(&pool).await.unwrap();
+        let started = tokio::time::Instant::now();
+        let back = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            drop(in_use);
+        });
+        close(&pool).await;
+        assert!(
+            started.elapsed() >= Duration::from_millis(300),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(pool.status().size, 0);
+        back.await.unwrap();
     }
 }
