@@ -39,7 +39,7 @@ impl Games<'_> {
     /// [`ServiceError::Refused`] saying why not; [`ServiceError::Storage`].
     pub async fn may_move(self, id: GameId, user: UserId) -> Result<Color, ServiceError> {
         let snap = self.core.load(id).await?;
-        self.core.mover(&snap, user)
+        self.core.mover(&snap.row, &snap.game, user)
     }
 
     /// Game `id` as stored, replayed (through the replay cache, off the async runtime).

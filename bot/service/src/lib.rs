@@ -769,16 +769,15 @@ impl Core {
         Ok(Snapshot { row, game })
     }
 
-    /// `user`'s colour when it is their move in `snap` (read-only: the write that plays a
-    /// move checks again), else why not: not a player, the game is over, its time ran
-    /// out, carriers still to choose, the opponent's turn.
-    fn mover(&self, snap: &Snapshot, user: UserId) -> Result<Color, ServiceError> {
-        let row = &snap.row;
+    /// `user`'s colour when it is their move in `game`, stored as `row` (read-only: the
+    /// write that plays a move checks again), else why not: not a player, the game is
+    /// over, its time ran out, carriers still to choose, the opponent's turn.
+    fn mover(&self, row: &GameRow, game: &AnyGame, user: UserId) -> Result<Color, ServiceError> {
         let color = Self::player_color(row, user, Act::Move)?;
-        if let Some(outcome) = snap.game.status().outcome() {
+        if let Some(outcome) = game.status().outcome() {
             return refuse(Refusal::GameOver(outcome));
         }
-        let turn = snap.game.turn();
+        let turn = game.turn();
         self.refuse_if_overdue(row, turn)?;
         if row.state == GameState::Setup {
             return refuse(Refusal::NotStarted);
@@ -871,22 +870,7 @@ impl Core {
                 ply: row.ply,
             });
         }
-        let color = Self::player_color(&row, request.player, Act::Move)?;
-        if let Some(outcome) = before.status().outcome() {
-            return refuse(Refusal::GameOver(outcome));
-        }
-        self.refuse_if_overdue(&row, before.turn())?;
-        if row.state == GameState::Setup {
-            return refuse(Refusal::NotStarted);
-        }
-        let turn = before.turn();
-        if turn != color {
-            return refuse(Refusal::NotYourTurn {
-                game: id,
-                to_move: turn,
-                name: row.name(turn).to_string(),
-            });
-        }
+        let color = self.mover(&row, &before, request.player)?;
         Ok(MoveStart {
             row,
             record,
