@@ -309,6 +309,13 @@ impl Shared {
         result
     }
 
+    /// The rate-limit windows (taken alone: never with the state or the faults).
+    pub(crate) fn ratelimits_lock(&self) -> MutexGuard<'_, ratelimit::RateLimits> {
+        self.ratelimits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// The injected faults (lock order: never take the state while holding this).
     pub(crate) fn faults_lock(&self) -> MutexGuard<'_, faults::Faults> {
         self.faults
@@ -1382,12 +1389,7 @@ impl FakeDiscord {
             let mut faults = self.shared.faults_lock();
             (swap(&mut faults.injected), swap(&mut faults.streams))
         };
-        let rate_limit_windows = self
-            .shared
-            .ratelimits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .replace_windows_with_copy();
+        let rate_limit_windows = self.shared.ratelimits_lock().replace_windows_with_copy();
         self.shared.update(|s| TakenRecords {
             _messages: swap(&mut s.messages),
             _requests: swap(&mut s.requests),
@@ -1672,11 +1674,7 @@ impl FakeDiscord {
     /// not (`false`: a benchmark that measures the bot rather than Discord's budget); see
     /// [`ratelimit`].
     pub fn set_global_rate_limit(&self, enforced: bool) {
-        self.shared
-            .ratelimits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .global_enforced = enforced;
+        self.shared.ratelimits_lock().global_enforced = enforced;
     }
 
     /// Enforces the per-route limit of [`ratelimit::LIMIT`] requests per
@@ -1684,11 +1682,7 @@ impl FakeDiscord {
     /// only announces it in the headers (`false`); see [`ratelimit`]. A fault plan's
     /// `rate_limits` applies either way.
     pub fn set_route_rate_limit(&self, enforced: bool) {
-        self.shared
-            .ratelimits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .route_enforced = enforced;
+        self.shared.ratelimits_lock().route_enforced = enforced;
     }
 
     /// Subscribes to the state's change counter (bumped after every request, dispatch and

@@ -124,10 +124,7 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
             None
         };
         let (limits, over, over_global) = {
-            let mut ratelimits = shared
-                .ratelimits
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut ratelimits = shared.ratelimits_lock();
             let over_global = if authorized {
                 ratelimits.hit_global(&segments)
             } else {
