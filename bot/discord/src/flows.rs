@@ -113,7 +113,7 @@ async fn played_text(
 ) -> Result<String, Error> {
     let id = played.snap.row.id;
     let direct = played.snap.row.venue.by_dm();
-    Ok(match outbox.settle(id).await? {
+    Ok(match outbox.settle_game(&played.snap.row).await? {
         Settled::Delivered { .. } if direct => messages::direct::played(&played.ply.display, id),
         Settled::Delivered {
             board: Some((channel, _)),

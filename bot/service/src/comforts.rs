@@ -443,16 +443,24 @@ impl Core {
     ) -> Result<(), ServiceError> {
         let id = first.snap.row.id;
         let now = self.clock.now();
+        // Whether the game may have lines now. This loop only ever drops lines: once an
+        // action was written with none standing ([`Played::conditional_lines`]), and none
+        // was stored with it, there is nothing to read or clear.
+        let mut lines_may_stand = first.conditional_lines;
         if let Some((user, color, actions)) = store_line
             && !actions.is_empty()
             && first.snap.outcome().is_none()
         {
             store::add_line(tx, id, user, color, first.snap.row.ply, &actions, now).await?;
+            lines_may_stand = true;
         }
         let mut notices: BTreeMap<UserId, Vec<String>> = BTreeMap::new();
         let mut last = first.clone();
         // Each round consumes two actions of some line: bounded by the lines' lengths.
         for _ in 0..(MAX_LINES * MAX_LINE_ACTIONS) {
+            if !lines_may_stand {
+                break;
+            }
             if last.snap.outcome().is_some() {
                 store::clear_lines(tx, id, None).await?;
                 break;
@@ -533,6 +541,7 @@ impl Core {
                 }
             }
             tracing::info!(game_id = %id, ply = played.snap.row.ply, action = %played.ply.san, "conditional move played");
+            lines_may_stand = played.conditional_lines;
             last = played;
         }
         if !notices.is_empty() {

@@ -71,12 +71,20 @@ impl Games<'_> {
         Ok(games::set_board_message(&self.core.db, game_id, message).await?)
     }
 
-    /// The id of the game played in `thread`, if any.
+    /// The id of the game played in `thread`, if any (from memory for a thread seen
+    /// before).
     ///
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn game_in_thread(self, thread: ChannelId) -> Result<Option<GameId>, ServiceError> {
-        Ok(games::by_thread(&self.core.db, thread).await?.map(|g| g.id))
+        if let Some(id) = self.core.thread_games.get(thread) {
+            return Ok(Some(id));
+        }
+        let found = games::by_thread(&self.core.db, thread).await?.map(|g| g.id);
+        if let Some(id) = found {
+            self.core.thread_games.remember(thread, id);
+        }
+        Ok(found)
     }
 
     /// The running games (set-up or active) of server `guild`, newest first, at most 25

@@ -32,6 +32,7 @@ pub mod scheduler;
 pub mod settings;
 pub mod suggest;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use kaboom_rules::{
@@ -142,6 +143,9 @@ pub struct Played {
     pub rating: Option<kaboom_store::ratings::GameChange>,
     /// Whether a conditional line played it (the board's caption says so).
     pub by_conditional: bool,
+    /// Whether the game had conditional lines (of either side) when the action was
+    /// written: without any, none can answer it, and no statement looks for them.
+    pub(crate) conditional_lines: bool,
 }
 
 /// A game that just ended off the board or by agreement.
@@ -334,6 +338,42 @@ pub(crate) struct Core {
     pub(crate) analysis_waker: Arc<tokio::sync::Notify>,
     /// Whether any player has missed notices, as far as this process knows.
     pub(crate) notices: Arc<outbox::NoticesSeen>,
+    /// The games of the threads seen lately ([`Games::game_in_thread`]).
+    pub(crate) thread_games: Arc<ThreadGames>,
+}
+
+/// The game of each game thread seen lately, so that a command in a game's thread (every
+/// `/move` there) asks the database for it once: a thread is its game's from its creation
+/// on and never another's (a game keeps its row; a thread is recorded on one game), so a
+/// known answer never goes stale. A thread of no game is asked about each time (it may be
+/// recorded later). Forgotten all at once past [`ThreadGames::MAX`] threads.
+#[derive(Debug, Default)]
+pub(crate) struct ThreadGames(std::sync::Mutex<HashMap<ChannelId, GameId>>);
+
+impl ThreadGames {
+    /// The most threads remembered (about 32 bytes each).
+    const MAX: usize = 10_000;
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ChannelId, GameId>> {
+        // Every change is one insert or clear: a poisoned lock is still consistent.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Thread `thread`'s game, if it was seen.
+    pub(crate) fn get(&self, thread: ChannelId) -> Option<GameId> {
+        self.lock().get(&thread).copied()
+    }
+
+    /// Remembers that `thread` is game `game`'s.
+    pub(crate) fn remember(&self, thread: ChannelId, game: GameId) {
+        let mut map = self.lock();
+        if map.len() >= Self::MAX {
+            map.clear();
+        }
+        map.insert(thread, game);
+    }
 }
 
 macro_rules! aggregate {
@@ -505,6 +545,7 @@ impl Services {
             analysis_nodes: None,
             analysis_waker: Arc::new(tokio::sync::Notify::new()),
             notices: Arc::default(),
+            thread_games: Arc::default(),
         };
         Services {
             core: Arc::new(core),
@@ -804,7 +845,9 @@ impl Core {
 
     /// [`Games::play`].
     pub(crate) async fn play(&self, request: PlayRequest<'_>) -> Result<Played, ServiceError> {
-        let start = self.start_move(&request).await?;
+        let (start, _) = self
+            .start_move(&request, preview::PreviewFirst::Never)
+            .await?;
         // Parsing and applying, and on a typo describing the legal actions (thousands in
         // a busy Bombalot position), is CPU work: off the runtime.
         let (before, color, text) = (
@@ -825,7 +868,7 @@ impl Core {
         request: PlayRequest<'_>,
         first: preview::PreviewFirst,
     ) -> Result<preview::PlayedOrPreviewed, ServiceError> {
-        let start = self.start_move(&request).await?;
+        let (start, first) = self.start_move(&request, first).await?;
         let (before, color, text) = (
             start.before.clone(),
             start.color,
@@ -854,10 +897,24 @@ impl Core {
     }
 
     /// A move's game, loaded and checked: the game exists, is at the request's expected
-    /// ply, and it is the request's player's move.
-    async fn start_move(&self, request: &PlayRequest<'_>) -> Result<MoveStart, ServiceError> {
+    /// ply, and it is the request's player's move; with `first` settled
+    /// ([`preview::PreviewFirst::BySetting`] read with the game, in one statement).
+    async fn start_move(
+        &self,
+        request: &PlayRequest<'_>,
+        first: preview::PreviewFirst,
+    ) -> Result<(MoveStart, preview::PreviewFirst), ServiceError> {
         let id = request.game;
-        let Some((row, record)) = games::load_record(&self.db, id).await? else {
+        let loaded = if first == preview::PreviewFirst::BySetting {
+            games::load_record_for_mover(&self.db, id, request.player)
+                .await?
+                .map(|(row, record, choice)| (row, record, Some(choice)))
+        } else {
+            games::load_record(&self.db, id)
+                .await?
+                .map(|(row, record)| (row, record, None))
+        };
+        let Some((row, record, choice)) = loaded else {
             return refuse(Refusal::UnknownGame { id });
         };
         // Shared with the replay cache: copied once, in the job that plays the action.
@@ -871,12 +928,15 @@ impl Core {
             });
         }
         let color = self.mover(&row, &before, request.player)?;
-        Ok(MoveStart {
-            row,
-            record,
-            before,
-            color,
-        })
+        Ok((
+            MoveStart {
+                row,
+                record,
+                before,
+                color,
+            },
+            first.settled(choice),
+        ))
     }
 
     /// Writes the move `game` (after `ply`; `after` shared with the replay cache) started
@@ -981,7 +1041,11 @@ impl Core {
             result: finished.map(|o| (o.result().to_string(), o.reason.name().to_string())),
             deadline_at,
         };
-        let Some(written) = games::update_state(tx, id, &update, now).await? else {
+        let Some(games::Written {
+            row: written,
+            standing,
+        }) = games::update_state(tx, id, &update, now).await?
+        else {
             return Ok(None);
         };
         // The opponent's standing offer is declined by the move; any offer ends with the game.
@@ -990,11 +1054,14 @@ impl Core {
         } else {
             Some(color)
         };
-        let declined_draw = games::clear_draw_offer_unless_by(tx, id, kept_by)
-            .await?
-            .is_some_and(|offer| offer.by != color);
+        let declined_draw = standing.draw_offer
+            && games::clear_draw_offer_unless_by(tx, id, kept_by)
+                .await?
+                .is_some_and(|offer| offer.by != color);
         // A move voids a standing takeback proposal.
-        kaboom_store::comforts::clear_takeback(tx, id).await?;
+        if standing.takeback {
+            kaboom_store::comforts::clear_takeback(tx, id).await?;
+        }
         let reveal = if finished.is_some() {
             carriers::all(&mut *tx, id).await?
         } else {
@@ -1010,6 +1077,7 @@ impl Core {
             reveal,
             rating,
             by_conditional,
+            conditional_lines: standing.conditional_lines,
         };
         self.enqueue(tx, outbox::Committed::Played(&played)).await?;
         Ok(Some(played))
@@ -1019,6 +1087,26 @@ impl Core {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Guards the memory of thread games: a remembered thread answers with its game,
+    /// an unknown one with nothing, and past [`ThreadGames::MAX`] threads the memory
+    /// starts again, so it never holds more.
+    #[test]
+    fn thread_games_are_remembered_up_to_their_bound() {
+        let threads = ThreadGames::default();
+        assert_eq!(threads.get(ChannelId(7)), None);
+        threads.remember(ChannelId(7), GameId(1));
+        assert_eq!(threads.get(ChannelId(7)), Some(GameId(1)));
+        for i in 0..ThreadGames::MAX as u64 {
+            threads.remember(ChannelId(1_000 + i), GameId(2));
+        }
+        assert!(threads.lock().len() <= ThreadGames::MAX);
+        assert_eq!(threads.get(ChannelId(7)), None);
+        assert_eq!(
+            threads.get(ChannelId(999 + ThreadGames::MAX as u64)),
+            Some(GameId(2))
+        );
+    }
 
     /// A typo in the busiest Bombalot position known (6,161 legal actions,
     /// `busy-super-tweke` in the perft file) is refused with a bounded text: at most

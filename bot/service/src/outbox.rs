@@ -61,17 +61,34 @@ pub enum Committed<'a> {
 /// scheduler's writes share one: [`Services::outbox_waker`]). A wake with no deliverer
 /// waiting is kept for its next wait, so none is lost.
 #[derive(Clone, Debug, Default)]
-pub struct OutboxWaker(Arc<tokio::sync::Notify>);
+pub struct OutboxWaker(Arc<WakerInner>);
+
+#[derive(Debug, Default)]
+struct WakerInner {
+    notify: tokio::sync::Notify,
+    /// Wakes so far ([`OutboxWaker::wakes`]).
+    wakes: std::sync::atomic::AtomicU64,
+}
 
 impl OutboxWaker {
     /// Wakes the deliverer.
     pub fn wake(&self) {
-        self.0.notify_one();
+        self.0
+            .wakes
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.0.notify.notify_one();
     }
 
     /// Waits for the next [`OutboxWaker::wake`] (the deliverer).
     pub async fn notified(&self) {
-        self.0.notified().await;
+        self.0.notify.notified().await;
+    }
+
+    /// How many wakes there have been: equal readings mean no wake between them, so no
+    /// entry written between them was announced (the deliverer's test of whether a
+    /// delivery that ended may leave new entries behind).
+    pub fn wakes(&self) -> u64 {
+        self.0.wakes.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
 
@@ -381,15 +398,7 @@ impl Deliveries<'_> {
         Ok(outbox::open_prompts(&self.core.db, game_id, before).await?)
     }
 
-    /// The id of `owner`'s last entry so far, if it has any.
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`].
-    pub async fn last_id(self, owner: Owner) -> Result<Option<i64>, ServiceError> {
-        Ok(outbox::last_id(&self.core.db, owner).await?)
-    }
-
-    /// `owner`'s entries up to id `upto` not yet delivered.
+    /// `owner`'s entries up to id `upto` (`i64::MAX`: all of them) not yet delivered.
     ///
     /// # Errors
     /// [`ServiceError::Storage`].

@@ -11,7 +11,7 @@
 use kaboom_rules::{ActionPreview, AnyGame, Color, PlyRecord, Viewer};
 
 use super::{PlayRequest, Played, Previews, Refusal, ServiceError, refuse};
-use kaboom_domain::ids::{GameId, UserId};
+use kaboom_domain::ids::UserId;
 use kaboom_domain::settings::{PREVIEW_GAMES, PreviewMode};
 use kaboom_store::games::GameRow;
 use kaboom_store::previews::{self, PreviewState, StoredPreview};
@@ -28,9 +28,34 @@ pub enum PreviewFirst {
     IfExplosive,
     /// Previewed, whatever it does: the player asked.
     Always,
+    /// As the player chose in their settings: [`PreviewFirst::IfExplosive`] when they
+    /// preview always, or by default in their first [`PREVIEW_GAMES`] finished games of
+    /// the game's variant; else [`PreviewFirst::Never`]. Read with the game, in the same
+    /// statement.
+    BySetting,
 }
 
 impl PreviewFirst {
+    /// [`PreviewFirst::BySetting`] settled by the player's `choice`; any other as it is.
+    pub(crate) fn settled(
+        self,
+        choice: Option<kaboom_store::games::PreviewChoice>,
+    ) -> PreviewFirst {
+        let Some(choice) = choice.filter(|_| self == PreviewFirst::BySetting) else {
+            return self;
+        };
+        let previews = match choice.mode {
+            PreviewMode::Always => true,
+            PreviewMode::WhenAsked => false,
+            PreviewMode::FirstGames => choice.finished_in_variant < PREVIEW_GAMES,
+        };
+        if previews {
+            PreviewFirst::IfExplosive
+        } else {
+            PreviewFirst::Never
+        }
+    }
+
     /// The preview of `color`'s action `text` in `game` when it is to be shown, `None` when
     /// the action is to be played.
     ///
@@ -43,7 +68,7 @@ impl PreviewFirst {
         color: Color,
         text: &str,
     ) -> Result<Option<ActionPreview>, ServiceError> {
-        if self == PreviewFirst::Never {
+        if matches!(self, PreviewFirst::Never | PreviewFirst::BySetting) {
             return Ok(None);
         }
         let action = game.preview(color, text).map_err(|e| {
@@ -102,28 +127,6 @@ impl Previews<'_> {
     /// [`ServiceError::Storage`].
     pub async fn mode(self, user: UserId) -> Result<PreviewMode, ServiceError> {
         Ok(settings::preview_mode(&self.core.db, user).await?)
-    }
-
-    /// Whether `/move` without its `preview` option previews `user`'s action in game
-    /// `id` before playing it (when it removes pieces), by their choice: always, only when
-    /// asked, or (the default) in their first [`PREVIEW_GAMES`] finished games of the
-    /// game's variant.
-    ///
-    /// # Errors
-    /// [`ServiceError::Storage`]; [`ServiceError::Refused`] for a game that does not exist.
-    pub async fn by_default(self, user: UserId, id: GameId) -> Result<bool, ServiceError> {
-        // The mode and, for the default, the finished games of the variant: one query.
-        let (mode, finished) = settings::preview_default(&self.core.db, user, id).await?;
-        match mode {
-            PreviewMode::Always => Ok(true),
-            PreviewMode::WhenAsked => Ok(false),
-            PreviewMode::FirstGames => {
-                let Some(finished) = finished else {
-                    return refuse(Refusal::UnknownGame { id });
-                };
-                Ok(finished < PREVIEW_GAMES)
-            }
-        }
     }
 
     /// Stores `user`'s explosion preview choice.

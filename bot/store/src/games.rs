@@ -11,6 +11,7 @@ use kaboom_rules::{Color, GameOptions, GameRecord, Outcome, Variant};
 
 use super::{Db, Engine, StorageError, Tx, parse_stored};
 use kaboom_domain::ids::{ChannelId, GameId, GuildId, MessageId, UserId};
+use kaboom_domain::settings::PreviewMode;
 
 pub use kaboom_domain::game::{GameRow, GameState, Venue};
 
@@ -210,18 +211,10 @@ pub async fn get_with_actions<'a>(
     id: GameId,
 ) -> Result<Option<(GameRow, Vec<String>)>, StorageError> {
     let on = on.into();
-    let sql = match on.engine() {
-        Engine::Sqlite => {
-            "SELECT g.*, (SELECT json_group_array(a.action ORDER BY a.ply) FROM game_actions a
-                          WHERE a.game_id = g.id) AS actions
-             FROM games g WHERE g.id = $1"
-        }
-        Engine::Postgres => {
-            "SELECT g.*, COALESCE((SELECT json_agg(a.action ORDER BY a.ply) FROM game_actions a
-                                   WHERE a.game_id = g.id)::text, '[]') AS actions
-             FROM games g WHERE g.id = $1"
-        }
-    };
+    let sql = format!(
+        "SELECT g.*, {} AS actions FROM games g WHERE g.id = $1",
+        actions_column(on.engine())
+    );
     let Some(Checked { id: row_id, row }) = query(sql)
         .bind(id)
         .fetch_optional::<Checked<StoredGameWithActions>>(on)
@@ -233,13 +226,117 @@ pub async fn get_with_actions<'a>(
         Ok(r) => (Ok(r.game), Some(r.actions)),
         Err(e) => (Err(e), None),
     };
+    with_actions(id, row_id, game, actions.as_deref()).map(Some)
+}
+
+/// The expression of a game's actions (`g`'s) in order as one JSON array of texts:
+/// SQLite's `json_group_array`, PostgreSQL's `json_agg` (as text, `[]` for none).
+fn actions_column(engine: Engine) -> &'static str {
+    match engine {
+        Engine::Sqlite => {
+            "(SELECT json_group_array(a.action ORDER BY a.ply) FROM game_actions a
+              WHERE a.game_id = g.id)"
+        }
+        Engine::Postgres => {
+            "COALESCE((SELECT json_agg(a.action ORDER BY a.ply) FROM game_actions a
+                       WHERE a.game_id = g.id)::text, '[]')"
+        }
+    }
+}
+
+/// A game row read back with its actions' JSON array (`None` when the row did not
+/// decode).
+fn with_actions(
+    id: GameId,
+    row_id: Option<i64>,
+    game: Result<StoredGame, sqlx::Error>,
+    actions: Option<&str>,
+) -> Result<(GameRow, Vec<String>), StorageError> {
     let row = game_of(Checked {
         id: row_id,
         row: game,
     })?;
-    let actions = serde_json::from_str(actions.as_deref().unwrap_or_default())
+    let actions = serde_json::from_str(actions.unwrap_or_default())
         .map_err(|e| StorageError::Corrupt(format!("game #{id}: actions: {e}")))?;
-    Ok(Some((row, actions)))
+    Ok((row, actions))
+}
+
+/// What decides whether a player's `/move` previews by default: their explosion preview
+/// choice and how many games of the game's variant they have finished, in any server or
+/// direct message (the default shows previews in a player's first games of a variant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreviewChoice {
+    /// Their choice (the default when they made none).
+    pub mode: PreviewMode,
+    /// Their finished games of the game's variant.
+    pub finished_in_variant: i64,
+}
+
+/// A `games` row with its actions and the [`PreviewChoice`] of a player
+/// ([`load_record_for_mover`]).
+#[derive(sqlx::FromRow)]
+struct StoredGameForMover {
+    #[sqlx(flatten)]
+    game: StoredGame,
+    actions: String,
+    preview_mode: Option<String>,
+    finished_in_variant: i64,
+}
+
+/// As [`load_record`], with `mover`'s [`PreviewChoice`] for the game, in the same
+/// statement: what a `/move` that follows the player's choice reads before it plays.
+///
+/// # Errors
+/// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for a row or a
+/// stored preview choice that does not read.
+pub async fn load_record_for_mover(
+    db: &Db,
+    id: GameId,
+    mover: UserId,
+) -> Result<Option<(GameRow, GameRecord, PreviewChoice)>, StorageError> {
+    let sql = format!(
+        "SELECT g.*, {} AS actions,
+                (SELECT mode FROM preview_settings WHERE user_id = $1) AS preview_mode,
+                (SELECT COUNT(*) FROM games f
+                 WHERE (f.white_id = $2 OR f.black_id = $3) AND f.state = 'finished'
+                   AND f.variant = g.variant) AS finished_in_variant
+         FROM games g WHERE g.id = $4",
+        actions_column(db.engine())
+    );
+    let Some(Checked { id: row_id, row }) = query(sql)
+        .bind(mover)
+        .bind(mover)
+        .bind(mover)
+        .bind(id)
+        .fetch_optional::<Checked<StoredGameForMover>>(db)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let (game, actions, mode, finished_in_variant) = match row {
+        Ok(r) => (
+            Ok(r.game),
+            Some(r.actions),
+            r.preview_mode,
+            r.finished_in_variant,
+        ),
+        Err(e) => (Err(e), None, None, 0),
+    };
+    let (row, actions) = with_actions(id, row_id, game, actions.as_deref())?;
+    let mode = match mode {
+        None => PreviewMode::default(),
+        Some(m) => PreviewMode::parse(&m)
+            .ok_or_else(|| StorageError::Corrupt(format!("preview mode '{m}'")))?,
+    };
+    let record = record(&row, actions);
+    Ok(Some((
+        row,
+        record,
+        PreviewChoice {
+            mode,
+            finished_in_variant,
+        },
+    )))
 }
 
 /// The game played in `thread_id`, if any.
@@ -415,9 +512,43 @@ pub(crate) fn declared_json(outcome: &Outcome) -> String {
     serde_json::to_string(outcome).expect("an outcome always serializes")
 }
 
+/// What stood beside a game when [`update_state`] wrote it, read by the same statement
+/// inside its transaction: whether anything of these is there to clear or to answer, so
+/// that a move spends no statement on what is not there (usually none of them is).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// A draw offer (`draw_offers`), by either side.
+    pub draw_offer: bool,
+    /// A takeback proposal (`takeback_offers`).
+    pub takeback: bool,
+    /// Conditional lines (`premoves`), of either side.
+    pub conditional_lines: bool,
+}
+
+/// A game's row as [`update_state`] wrote it (`UPDATE ... RETURNING`), with what stood
+/// beside it then.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// The row as written.
+    pub row: GameRow,
+    /// The game's draw offer, takeback proposal and conditional lines, if any.
+    pub standing: Standing,
+}
+
+/// An updated `games` row and the [`Standing`] columns of [`update_state`]'s `RETURNING`.
+#[derive(sqlx::FromRow)]
+struct StoredWritten {
+    #[sqlx(flatten)]
+    game: StoredGame,
+    standing_draw_offer: bool,
+    standing_takeback: bool,
+    standing_lines: bool,
+}
+
 /// Writes a game's new state inside `tx`, appending the action if any. Returns the game's
-/// row as written (`UPDATE ... RETURNING`), or `None` (and writes nothing) when the game is
-/// no longer at `expected_ply`: someone else's action came first.
+/// row as written (`UPDATE ... RETURNING`) and what stands beside it ([`Standing`]), or
+/// `None` (and writes nothing) when the game is no longer at `expected_ply`: someone else's
+/// action came first.
 ///
 /// # Errors
 /// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for a row that does
@@ -427,14 +558,17 @@ pub async fn update_state(
     id: GameId,
     u: &StateUpdate,
     now: i64,
-) -> Result<Option<GameRow>, StorageError> {
+) -> Result<Option<Written>, StorageError> {
     let new_ply = u.expected_ply + i64::from(u.action.is_some());
     let declared = u.declared.as_ref().map(declared_json);
-    let written = query(
+    let written: Option<Checked<StoredWritten>> = query(
         "UPDATE games SET ply = $1, state_fen = $2, start_fen = $3, state = $4, declared = $5,
             result = $6, reason = $7, deadline_at = $8, updated_at = $9
          WHERE id = $10 AND ply = $11
-         RETURNING *",
+         RETURNING *,
+            EXISTS (SELECT 1 FROM draw_offers WHERE game_id = $12) AS standing_draw_offer,
+            EXISTS (SELECT 1 FROM takeback_offers WHERE game_id = $13) AS standing_takeback,
+            EXISTS (SELECT 1 FROM premoves WHERE game_id = $14) AS standing_lines",
     )
     .bind(new_ply)
     .bind(&u.state_fen)
@@ -447,12 +581,29 @@ pub async fn update_state(
     .bind(now)
     .bind(id)
     .bind(u.expected_ply)
+    .bind(id)
+    .bind(id)
+    .bind(id)
     .fetch_optional(&mut *tx)
     .await?;
-    let Some(written) = written else {
+    let Some(Checked { id: row_id, row }) = written else {
         return Ok(None);
     };
-    let row = game_of(written)?;
+    let (game, standing) = match row {
+        Ok(w) => (
+            Ok(w.game),
+            Standing {
+                draw_offer: w.standing_draw_offer,
+                takeback: w.standing_takeback,
+                conditional_lines: w.standing_lines,
+            },
+        ),
+        Err(e) => (Err(e), Standing::default()),
+    };
+    let row = game_of(Checked {
+        id: row_id,
+        row: game,
+    })?;
     if let Some((text, player)) = &u.action {
         query(
             "INSERT INTO game_actions (game_id, ply, action, player_id, played_at)
@@ -466,7 +617,7 @@ pub async fn update_state(
         .execute(&mut *tx)
         .await?;
     }
-    Ok(Some(row))
+    Ok(Some(Written { row, standing }))
 }
 
 /// Records the game's thread.

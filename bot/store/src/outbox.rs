@@ -192,7 +192,10 @@ pub async fn for_game(db: &Db, game_id: GameId) -> Result<Vec<Entry>, StorageErr
     )
 }
 
-/// Which entries [`last_id`] and [`undelivered_upto`] look at: a game's or a challenge's.
+/// The kind of a board entry: a game's new board ([`board_upto`] finds the newest).
+pub const BOARD_KIND: &str = "board";
+
+/// Which entries [`undelivered_upto`] looks at: a game's, a challenge's or a league's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Owner {
     /// Game `0`'s entries.
@@ -211,21 +214,6 @@ impl Owner {
             Owner::League(id) => ("league_id", id),
         }
     }
-}
-
-/// The id of `owner`'s newest entry, if it has any (an index lookup).
-///
-/// # Errors
-/// [`StorageError`] on a database failure.
-pub async fn last_id(db: &Db, owner: Owner) -> Result<Option<i64>, StorageError> {
-    let (column, id) = owner.column_and_id();
-    let (last,): (Option<i64>,) = query(format!(
-        "SELECT MAX(id) FROM discord_outbox WHERE {column} = $1"
-    ))
-    .bind(id)
-    .fetch_one(db)
-    .await?;
-    Ok(last)
 }
 
 /// `owner`'s entries up to id `upto` that are not delivered yet (failed or given up ones

@@ -200,41 +200,6 @@ pub async fn preview_mode(
     }
 }
 
-/// What decides whether `user`'s `/move` in game `game` previews by default, in one
-/// statement: their explosion preview choice ([`preview_mode`]) and how many games of
-/// `game`'s variant they have finished, in any server or direct message (the default shows
-/// previews in a player's first games of a variant; `None` when there is no game `game`).
-///
-/// # Errors
-/// [`StorageError`] on a database failure; [`StorageError::Corrupt`] for a stored mode
-/// that does not read.
-pub async fn preview_default(
-    db: &Db,
-    user: UserId,
-    game: kaboom_domain::ids::GameId,
-) -> Result<(kaboom_domain::settings::PreviewMode, Option<i64>), StorageError> {
-    let (mode, variant, finished): (Option<String>, Option<String>, i64) = query(
-        "SELECT (SELECT mode FROM preview_settings WHERE user_id = $1) AS mode,
-                (SELECT variant FROM games WHERE id = $2) AS variant,
-                (SELECT COUNT(*) FROM games f
-                 WHERE (f.white_id = $3 OR f.black_id = $4) AND f.state = 'finished'
-                   AND f.variant = (SELECT variant FROM games WHERE id = $5)) AS finished",
-    )
-    .bind(user)
-    .bind(game)
-    .bind(user)
-    .bind(user)
-    .bind(game)
-    .fetch_one(db)
-    .await?;
-    let mode = match mode {
-        None => kaboom_domain::settings::PreviewMode::default(),
-        Some(m) => kaboom_domain::settings::PreviewMode::parse(&m)
-            .ok_or_else(|| StorageError::Corrupt(format!("preview mode '{m}'")))?,
-    };
-    Ok((mode, variant.map(|_| finished)))
-}
-
 /// Stores `user`'s explosion preview choice.
 ///
 /// # Errors

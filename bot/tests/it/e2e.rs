@@ -191,8 +191,19 @@ kaboom_testkit::dbtest! {
             )]
         );
         let played = d.play(&d.alice, channel, "#1 Nf3").await?;
-        assert!(
-            played.content().unwrap().starts_with("Played **Nf3** in game #1: "),
+        // Played outside the game's thread: the answer links to the board just posted in
+        // the thread (the deliverer's own record of it, with no query after the wait).
+        let board = d.boards(thread).last().map(|m| m.id).unwrap_or_default();
+        assert_eq!(
+            played.content(),
+            Some(
+                format!(
+                    "Played **Nf3** in game #1: https://discord.com/channels/{}/{}/{board}",
+                    d.fake.guild_id(),
+                    thread
+                )
+                .as_str()
+            ),
             "{played:?}"
         );
         // Now only game #2 waits on alice.

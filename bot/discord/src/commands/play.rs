@@ -116,8 +116,7 @@ pub async fn move_(
     let first = match preview {
         Some(true) => PreviewFirst::Always,
         Some(false) => PreviewFirst::Never,
-        None if services.previews().by_default(user, id).await? => PreviewFirst::IfExplosive,
-        None => PreviewFirst::Never,
+        None => PreviewFirst::BySetting,
     };
     match services
         .games()

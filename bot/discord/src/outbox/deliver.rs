@@ -247,9 +247,12 @@ impl Deliverer {
     /// Hands every queue whose first pending entry is due, and which no delivery task is
     /// posting already, to a delivery task; returns when the earliest held-back entry is
     /// due. A delivery task wakes the dispatcher when it ends, so entries written while it
-    /// posted are picked up at once.
+    /// posted are picked up at once: unless it delivered every entry it was given and
+    /// there was no wake since this round began to list (every commit that writes entries
+    /// wakes the deliverer after it), when there is nothing new to pick up.
     async fn dispatch(self: Arc<Self>) -> Result<Option<i64>, Error> {
         self.in_flight().ended.clear();
+        let wakes = self.kick.wakes();
         let mut queues: Vec<(Queue, Vec<Entry>)> = Vec::new();
         for entry in self.services.deliveries().pending().await? {
             let key = queue(&entry);
@@ -293,9 +296,13 @@ impl Deliverer {
             let me = self.clone();
             tokio::spawn(async move {
                 let _slot = slot;
-                if let Err(e) = me.deliver_queue(&claim, entries).await {
-                    tracing::warn!(error = %e, "outbox delivery failed");
-                }
+                let all_out = match me.deliver_queue(&claim, entries).await {
+                    Ok(all_out) => all_out,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "outbox delivery failed");
+                        false
+                    }
+                };
                 if let Err(e) = me.services.deliveries().release(&claim, &me.owner).await {
                     tracing::warn!(error = %e, "outbox claim not released; it lapses");
                 }
@@ -304,7 +311,9 @@ impl Deliverer {
                     in_flight.posting.remove(&key);
                     in_flight.ended.insert(key);
                 }
-                me.kick.wake();
+                if !all_out || me.kick.wakes() != wakes {
+                    me.kick.wake();
+                }
             });
         }
         Ok(next)
@@ -321,13 +330,14 @@ impl Deliverer {
     /// backoff and holds back the rest) or is not due yet. An entry given up after
     /// [`MAX_ATTEMPTS`] no longer holds the queue back. The queue's claim (`claim`) is
     /// renewed before each entry; lost (this process stalled past its lease and another
-    /// took the queue over), the delivery stops.
-    async fn deliver_queue(&self, claim: &str, entries: Vec<Entry>) -> Result<(), Error> {
+    /// took the queue over), the delivery stops. Returns whether every entry given is out
+    /// of the queue: delivered, given up, or (several processes) posted by another.
+    async fn deliver_queue(&self, claim: &str, entries: Vec<Entry>) -> Result<bool, Error> {
         let deliveries = self.services.deliveries();
         for listed in entries {
             if !deliveries.claim(claim, &self.owner, unix_now()).await? {
                 tracing::warn!(queue = claim, "outbox queue taken over by another process");
-                return Ok(());
+                return Ok(false);
             }
             // Several processes: read again, another may have posted it since the listing
             // (holding the queue's claim then). One process: the listing is newer than any
@@ -345,7 +355,7 @@ impl Deliverer {
             };
             let now = unix_now();
             if entry.next_attempt_at > now {
-                return Ok(());
+                return Ok(false);
             }
             match self.deliver(&entry).await {
                 Ok(posted) => {
@@ -353,16 +363,16 @@ impl Deliverer {
                         .delivered(entry.id, posted.message_id, posted.thread_id, now)
                         .await?;
                     tracing::debug!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, "outbox entry delivered");
-                    self.waiters.attempted(&entry, true);
+                    self.waiters.attempted(&entry, Some(posted.message_id));
                 }
                 Err(e) if rate_limited(&e) => {
                     let at = now + RATE_LIMITED_RETRY_SECS;
                     deliveries
                         .rate_limited(entry.id, &e.to_string(), at)
                         .await?;
-                    self.waiters.attempted(&entry, false);
+                    self.waiters.attempted(&entry, None);
                     tracing::info!(entry = entry.id, game_id = ?entry.game_id, kind = %entry.kind, "outbox entry rate-limited; will retry");
-                    return Ok(());
+                    return Ok(false);
                 }
                 Err(e) => {
                     let attempts = entry.attempts + 1;
@@ -371,16 +381,16 @@ impl Deliverer {
                     deliveries
                         .failed(entry.id, &e.to_string(), at, give_up, now)
                         .await?;
-                    self.waiters.attempted(&entry, false);
+                    self.waiters.attempted(&entry, None);
                     if give_up {
                         tracing::error!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry given up");
                     } else {
                         tracing::warn!(entry = entry.id, game_id = ?entry.game_id, challenge_id = ?entry.challenge_id, kind = %entry.kind, attempts, error = %e, "outbox entry failed; will retry");
-                        return Ok(());
+                        return Ok(false);
                     }
                 }
             }
         }
-        Ok(())
+        Ok(true)
     }
 }

@@ -196,7 +196,7 @@ impl Effect {
             Effect::Thread { .. } => "thread",
             Effect::ChallengeAccepted { .. } => "challenge-accepted",
             Effect::ChallengeClosed { .. } => "challenge-closed",
-            Effect::Board { .. } => "board",
+            Effect::Board { .. } => kaboom_store::outbox::BOARD_KIND,
             Effect::CarrierMenu { .. } => "carrier-menu",
             Effect::Announcement { .. } => "announcement",
             Effect::GameEnded { .. } => "game-ended",

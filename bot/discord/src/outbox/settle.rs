@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::Error;
+use kaboom_domain::game::GameRow;
 use kaboom_domain::ids::{ChannelId, GameId, MessageId};
 use kaboom_service::Services;
 use kaboom_service::outbox::OutboxWaker;
@@ -33,9 +34,26 @@ pub(super) struct Waiters(std::sync::Mutex<Vec<(outbox::Owner, watch::Sender<Hea
 pub(super) struct Heard {
     /// The newest of the owner's entries this process delivered (0: none).
     delivered: i64,
+    /// The newest of the owner's board entries (kind `board`) this process delivered: its
+    /// id and the board's message (none when its posting left none).
+    board: Option<(i64, Option<MessageId>)>,
     /// Whether something else happened too: an attempt failed, or another process
     /// attempted some entry (which, is not known). The waiters then ask the database.
     unsure: bool,
+}
+
+/// What [`OutboxHandle::wait_for`] waited for, once it is delivered.
+#[derive(Clone, Copy, Debug)]
+struct Waited {
+    /// The newest entry waited for (`i64::MAX` when none was left to deliver at the
+    /// first look).
+    upto: i64,
+    /// The message of the newest board entry up to `upto` (as [`board_upto`] reads it),
+    /// when the wait knows it without asking the database: this process delivered it, and
+    /// every entry after it up to `upto`.
+    ///
+    /// [`board_upto`]: kaboom_store::outbox::board_upto
+    board: Option<Option<MessageId>>,
 }
 
 impl Waiters {
@@ -62,8 +80,9 @@ impl Waiters {
     }
 
     /// Wakes the waiters of `entry`'s game, challenge and league after an attempt at it,
-    /// which `delivered` it or failed.
-    pub(super) fn attempted(&self, entry: &outbox::Entry, delivered: bool) {
+    /// which delivered it (`Some`, with the message it posted or edited, if any) or failed
+    /// (`None`).
+    pub(super) fn attempted(&self, entry: &outbox::Entry, delivered: Option<Option<MessageId>>) {
         let owners = [
             entry.game_id.map(outbox::Owner::Game),
             entry.challenge_id.map(outbox::Owner::Challenge),
@@ -71,12 +90,16 @@ impl Waiters {
         ];
         for (owner, tx) in self.lock().iter() {
             if owners.contains(&Some(*owner)) {
-                tx.send_modify(|heard| {
-                    if delivered {
+                tx.send_modify(|heard| match delivered {
+                    Some(message) => {
                         heard.delivered = heard.delivered.max(entry.id);
-                    } else {
-                        heard.unsure = true;
+                        if entry.kind == outbox::BOARD_KIND
+                            && heard.board.is_none_or(|(id, _)| id < entry.id)
+                        {
+                            heard.board = Some((entry.id, message));
+                        }
                     }
+                    None => heard.unsure = true,
                 });
             }
         }
@@ -124,19 +147,16 @@ impl OutboxHandle {
     }
 
     /// Waits (at most [`SETTLE`]) until `owner`'s entries written so far are delivered:
-    /// `Some(last id)` then; `None` at the time limit or as soon as one of them failed. The
-    /// first look and each wake (an entry of `owner` attempted) cost one indexed query of
+    /// `Some` of what it waited for then ([`Waited`]); `None` at the time limit or as soon
+    /// as one of them failed. The first look and each wake (an entry of `owner` attempted) cost one indexed query of
     /// what is still undelivered, except the wake that tells a game's waiter its last entry
     /// is out: a game's entries are delivered in order by one task, so once this process
     /// delivered the last one, with no failed attempt heard meanwhile, the ones before it,
     /// undelivered and never attempted at the first look, are out too. (Only with one
     /// process on the database: on PostgreSQL ids are not in commit order, and another
     /// process may deliver.)
-    async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<i64>, Error> {
+    async fn wait_for(&self, owner: outbox::Owner) -> Result<Option<Waited>, Error> {
         let deliveries = self.services.deliveries();
-        let Some(upto) = deliveries.last_id(owner).await? else {
-            return Ok(Some(0));
-        };
         let mut done = self.waiters.subscribe(owner);
         self.kick();
         let deadline = tokio::time::Instant::now() + SETTLE;
@@ -144,10 +164,16 @@ impl OutboxHandle {
         let poll = deliveries.shared() && !self.listening.load(Ordering::Relaxed);
         // Whether a wake can answer without a query (see above).
         let remembers = matches!(owner, outbox::Owner::Game(_)) && !deliveries.shared();
+        // The entries waited for: those undelivered at the first look, which (after the
+        // command's commit) include the command's own; nothing written later.
+        let mut upto = i64::MAX;
         loop {
             let waiting = deliveries.undelivered_upto(owner, upto).await?;
+            if upto == i64::MAX {
+                upto = waiting.last().map_or(i64::MAX, |e| e.id);
+            }
             if waiting.is_empty() {
-                return Ok(Some(upto));
+                return Ok(Some(Waited { upto, board: None }));
             }
             if waiting
                 .iter()
@@ -168,7 +194,13 @@ impl OutboxHandle {
                 Ok(Ok(())) => {
                     let heard = *done.borrow_and_update();
                     if remembers && !heard.unsure && heard.delivered >= upto {
-                        return Ok(Some(upto));
+                        // Delivered in order by this process: a board it delivered up
+                        // to `upto`, the newest it heard of, is the newest there is.
+                        let board = heard
+                            .board
+                            .filter(|(id, _)| *id <= upto)
+                            .map(|(_, message)| message);
+                        return Ok(Some(Waited { upto, board }));
                     }
                 }
                 Ok(Err(_)) => return Ok(None),
@@ -185,9 +217,40 @@ impl OutboxHandle {
     /// # Errors
     /// A storage error.
     pub async fn settle(&self, game_id: GameId) -> Result<Settled, Error> {
-        let Some(upto) = self.wait_for(outbox::Owner::Game(game_id)).await? else {
+        let Some(waited) = self.wait_for(outbox::Owner::Game(game_id)).await? else {
             return Ok(Settled::Pending);
         };
+        self.settled(game_id, waited.upto).await
+    }
+
+    /// As [`OutboxHandle::settle`] for `game`, the game's row as the change wrote it: when
+    /// the game has its thread (or is played by DM) and this process delivered the board
+    /// while the command waited, the answer needs no query.
+    ///
+    /// # Errors
+    /// A storage error.
+    pub async fn settle_game(&self, game: &GameRow) -> Result<Settled, Error> {
+        let Some(waited) = self.wait_for(outbox::Owner::Game(game.id)).await? else {
+            return Ok(Settled::Pending);
+        };
+        // A game's thread is recorded once and never changes; one not recorded yet may
+        // have been opened by the entries waited for.
+        match (waited.board, game.thread_id) {
+            (Some(board), Some(thread)) => Ok(Settled::Delivered {
+                board: board.map(|m| (thread, m)),
+                thread: Some(thread),
+            }),
+            (Some(board), None) if game.venue.by_dm() => Ok(Settled::Delivered {
+                board: board.map(|m| (game.channel_id, m)),
+                thread: None,
+            }),
+            _ => self.settled(game.id, waited.upto).await,
+        }
+    }
+
+    /// [`Settled::Delivered`] of game `game_id` once its entries up to `upto` are out, as
+    /// the database has it.
+    async fn settled(&self, game_id: GameId, upto: i64) -> Result<Settled, Error> {
         let (thread, channel, board) = self
             .services
             .deliveries()
