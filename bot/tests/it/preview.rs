@@ -275,3 +275,109 @@ kaboom_testkit::dbtest! {
         Ok(())
     }
 }
+
+/// A new Atomic game in a server, `white` against `black`, with 1. e4 d5 played: White's
+/// `exd5` then removes both pawns (an action the automatic preview shows).
+async fn before_exd5(
+    s: &kaboom_service::Services,
+    white: (kaboom_domain::ids::UserId, &str),
+    black: (kaboom_domain::ids::UserId, &str),
+) -> GameId {
+    let c = s
+        .challenges()
+        .create(kaboom_store::challenges::NewChallenge {
+            guild_id: Some(kaboom_domain::ids::GuildId(9)),
+            channel_id: kaboom_domain::ids::ChannelId(10),
+            challenger_id: white.0,
+            challenger_name: white.1.into(),
+            opponent_id: Some(black.0),
+            variant: kaboom_rules::Variant::Atomic,
+            options: kaboom_rules::GameOptions::default(),
+            days_per_move: Some(3),
+            color: kaboom_store::challenges::ColorChoice::White,
+            rated: false,
+            venue: kaboom_store::challenges::Venue::Thread,
+        })
+        .await
+        .unwrap();
+    let id = s
+        .challenges()
+        .accept(c.id, black.0, black.1)
+        .await
+        .unwrap()
+        .row
+        .id;
+    for (player, action) in [(white.0, "e4"), (black.0, "d5")] {
+        s.games()
+            .play(kaboom_service::PlayRequest::new(id, player, action))
+            .await
+            .unwrap();
+    }
+    id
+}
+
+/// `exd5` by `white` in game `id` as `/move` without its `preview` option asks for it
+/// (the player's setting, read with the game): whether it was previewed.
+async fn previewed_by_setting(
+    s: &kaboom_service::Services,
+    id: GameId,
+    white: kaboom_domain::ids::UserId,
+) -> bool {
+    use kaboom_service::preview::{PlayedOrPreviewed, PreviewFirst};
+    match s
+        .games()
+        .play_or_preview(
+            kaboom_service::PlayRequest::new(id, white, "exd5"),
+            PreviewFirst::BySetting,
+        )
+        .await
+        .unwrap()
+    {
+        PlayedOrPreviewed::Previewed(_) => true,
+        PlayedOrPreviewed::Played(_) => false,
+    }
+}
+
+kaboom_testkit::dbtest! {
+    /// Guards the default explosion preview, read in the same statement as the game: a
+    /// player's explosive action is previewed in their first three finished games of the
+    /// variant and played at once after them, counting the games they played with either
+    /// colour and only their own; `/settings me previews:always` previews it again.
+    #[tokio::test]
+    async fn the_default_preview_ends_after_three_finished_games_of_the_variant() {
+        use kaboom_domain::ids::UserId;
+        let (db, _dir) = kaboom_testkit::temp_db().await;
+        let clock = std::sync::Arc::new(kaboom_testkit::clock::TestClock::new(
+            kaboom_testkit::fixture::T0,
+        ));
+        let s = kaboom_service::Services::new(
+            db,
+            clock,
+            std::sync::Arc::new(kaboom_testkit::painter::PlainPainter),
+        );
+        let alice = (UserId(1001), "alice");
+        let bob = (UserId(1002), "bob");
+        let carol = (UserId(1003), "carol");
+        let first = before_exd5(&s, alice, bob).await;
+        assert!(previewed_by_setting(&s, first, alice.0).await);
+        // Three finished Atomic games of alice: two as White, one as Black.
+        for (white, black) in [(alice, carol), (carol, alice), (alice, carol)] {
+            let id = before_exd5(&s, white, black).await;
+            // Running games do not count: still previewed with 0, 1 and 2 finished.
+            assert!(previewed_by_setting(&s, first, alice.0).await);
+            s.games().resign(id, carol.0).await.unwrap();
+        }
+        // Three finished: played at once.
+        assert!(!previewed_by_setting(&s, first, alice.0).await);
+        // Bob finished none: his capture in a game of his own is still previewed.
+        let bobs = before_exd5(&s, bob, alice).await;
+        assert!(previewed_by_setting(&s, bobs, bob.0).await);
+        // Always: previewed again.
+        s.previews()
+            .set_mode(alice.0, kaboom_domain::settings::PreviewMode::Always)
+            .await
+            .unwrap();
+        let fourth = before_exd5(&s, alice, bob).await;
+        assert!(previewed_by_setting(&s, fourth, alice.0).await);
+    }
+}
