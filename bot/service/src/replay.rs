@@ -34,9 +34,11 @@ use tokio::sync::Semaphore;
 use super::ServiceError;
 use kaboom_domain::ids::GameId;
 
-/// How many replayed games the cache keeps: a few hundred games of a few hundred plies
-/// each are some megabytes.
-pub const DEFAULT_CAPACITY: usize = 256;
+/// How many replayed games the cache keeps (one entry per game: a game's position after
+/// a move replaces the one before it). A host whose players keep more games going than
+/// this at once replays a game at every move; a thousand games of a hundred plies each
+/// are some megabytes.
+pub const DEFAULT_CAPACITY: usize = 1024;
 
 /// Runs CPU work on tokio's blocking threads, at most `permits` jobs at once.
 #[derive(Clone, Debug)]
@@ -173,13 +175,17 @@ impl ReplayCache {
         }
     }
 
-    /// Remembers `game`, replayed from `record`, for game `id`.
+    /// Remembers `game`, replayed from `record`, for game `id`, in place of the game at
+    /// the ply before (a move's new position replaces its old one, so that a game takes
+    /// one entry, not one per ply it was seen at).
     pub fn put(&self, id: GameId, record: GameRecord, game: Arc<AnyGame>) {
         if self.capacity == 0 {
             return;
         }
-        self.lock()
-            .insert((id, ply_of(&record)), Entry { record, game });
+        let ply = ply_of(&record);
+        let mut entries = self.lock();
+        entries.remove(&(id, ply - 1));
+        entries.insert((id, ply), Entry { record, game });
     }
 
     /// Game `id` replayed from `record`: from the cache, or replayed on `cpu` (off the
@@ -264,6 +270,32 @@ mod tests {
             .unwrap();
         let stats = cache.stats();
         assert_eq!((stats.hits, stats.replays, stats.len), (1, 3, 2));
+    }
+
+    /// Guards one entry per game: a move's new position replaces the one before it, so a
+    /// game played on takes one entry of the bound, not one per ply; another game's
+    /// entries stay.
+    #[tokio::test]
+    async fn a_move_replaces_the_position_before_it() {
+        let cache = ReplayCache::new(4);
+        let cpu = CpuPool::new(1);
+        cache
+            .replay(&cpu, GameId(8), record(&["e4"]))
+            .await
+            .unwrap();
+        cache.replay(&cpu, GameId(7), record(&[])).await.unwrap();
+        cache
+            .replay(&cpu, GameId(7), record(&["e4"]))
+            .await
+            .unwrap();
+        cache
+            .replay(&cpu, GameId(7), record(&["e4", "e5"]))
+            .await
+            .unwrap();
+        assert_eq!(cache.stats().len, 2);
+        assert!(cache.get(GameId(7), &record(&["e4", "e5"])).is_some());
+        assert!(cache.get(GameId(7), &record(&["e4"])).is_none());
+        assert!(cache.get(GameId(8), &record(&["e4"])).is_some());
     }
 
     #[tokio::test]
