@@ -32,7 +32,6 @@ pub mod scheduler;
 pub mod settings;
 pub mod suggest;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use kaboom_rules::{
@@ -346,16 +345,23 @@ pub(crate) struct Core {
 /// `/move` there) asks the database for it once: a thread is its game's from its creation
 /// on and never another's (a game keeps its row; a thread is recorded on one game), so a
 /// known answer never goes stale. A thread of no game is asked about each time (it may be
-/// recorded later). Forgotten all at once past [`ThreadGames::MAX`] threads.
-#[derive(Debug, Default)]
-pub(crate) struct ThreadGames(std::sync::Mutex<HashMap<ChannelId, GameId>>);
+/// recorded later). At most [`ThreadGames::MAX`] threads, the least recently used
+/// forgotten first (as the replay cache does, `hashlink`'s LRU).
+#[derive(Debug)]
+pub(crate) struct ThreadGames(std::sync::Mutex<hashlink::LruCache<ChannelId, GameId>>);
+
+impl Default for ThreadGames {
+    fn default() -> ThreadGames {
+        ThreadGames(std::sync::Mutex::new(hashlink::LruCache::new(Self::MAX)))
+    }
+}
 
 impl ThreadGames {
-    /// The most threads remembered (about 32 bytes each).
+    /// The most threads remembered (some tens of bytes each).
     const MAX: usize = 10_000;
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ChannelId, GameId>> {
-        // Every change is one insert or clear: a poisoned lock is still consistent.
+    fn lock(&self) -> std::sync::MutexGuard<'_, hashlink::LruCache<ChannelId, GameId>> {
+        // Every change is one insert: a poisoned lock is still consistent.
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -368,11 +374,7 @@ impl ThreadGames {
 
     /// Remembers that `thread` is game `game`'s.
     pub(crate) fn remember(&self, thread: ChannelId, game: GameId) {
-        let mut map = self.lock();
-        if map.len() >= Self::MAX {
-            map.clear();
-        }
-        map.insert(thread, game);
+        self.lock().insert(thread, game);
     }
 }
 
@@ -1089,8 +1091,8 @@ mod tests {
     use super::*;
 
     /// Guards the memory of thread games: a remembered thread answers with its game,
-    /// an unknown one with nothing, and past [`ThreadGames::MAX`] threads the memory
-    /// starts again, so it never holds more.
+    /// an unknown one with nothing, and past [`ThreadGames::MAX`] threads the least
+    /// recently used is forgotten, so it never holds more.
     #[test]
     fn thread_games_are_remembered_up_to_their_bound() {
         let threads = ThreadGames::default();
