@@ -521,21 +521,21 @@ pub(crate) fn scene_with_badges(
         }
         let (x, y) = lay.origin(b.square);
         corners.block(b.square, Corner::BottomLeft);
+        let (cx, cy) = Corner::BottomLeft.centre();
         let _ = write!(
             t,
-            r##"<g {}><circle cx="25" cy="75" r="{}" fill="#fffbe8" fill-opacity=".85" stroke="#7a3d00" stroke-width="3.5"/><use xlink:href="#bomb" transform="translate(4 54) scale(.42)"/>"##,
+            r##"<g {}><circle cx="{}" cy="{}" r="{}" fill="#fffbe8" fill-opacity=".85" stroke="#7a3d00" stroke-width="3.5"/><use xlink:href="#bomb" transform="translate({} {}) scale(.42)"/>"##,
             lay.place(x, y),
-            n(BADGE_R)
+            n(cx),
+            n(cy),
+            n(BADGE_R),
+            n(cx - 21.0),
+            n(cy - 21.0)
         );
         if b.count > 1 {
             corners.block(b.square, Corner::BottomRight);
-            let d = text::path_data(
-                &format!("\u{d7}{}", b.count),
-                50.0,
-                97.0,
-                40.0,
-                Anchor::Start,
-            );
+            // Right-aligned, its outline (3.5 units) inside the square.
+            let d = text::path_data(&format!("\u{d7}{}", b.count), 95.5, 95.0, 40.0, Anchor::End);
             let _ = write!(
                 t,
                 r##"<path d="{d}" fill="#fff" stroke="#000" stroke-width="7" paint-order="stroke" stroke-linejoin="round"/>"##
@@ -548,7 +548,7 @@ pub(crate) fn scene_with_badges(
         let (x, y) = lay.origin(p.square);
         if p.carrier {
             let corner = corners.take(p.square, Corner::TopRight);
-            let (cx, cy) = corner.centre();
+            let (cx, cy) = corner.centre_within(CARRIER_BADGE_OUTER);
             let _ = write!(
                 t,
                 r##"<g {}><use xlink:href="#cbadge" x="{}" y="{}"/><use xlink:href="#bomb" transform="translate({} {}) scale(.46)"/></g>"##,
@@ -953,7 +953,15 @@ impl Corner {
     /// The centre of a badge of radius [`BADGE_R`] in this corner, in the square's 100
     /// units (its white rim stays inside the square).
     fn centre(self) -> (f32, f32) {
-        let (near, far) = (BADGE_R + 2.5, 97.5 - BADGE_R);
+        self.centre_within(BADGE_R + 1.75)
+    }
+
+    /// The centre of a badge reaching `outer` units from it (its radius and half its
+    /// rim) in this corner, 0.75 units clear of the square's edges: every mark of a square
+    /// stays inside it, so the square's picture does not depend on its neighbours
+    /// (`tiles.rs` cuts prerendered squares from board images on that ground).
+    fn centre_within(self, outer: f32) -> (f32, f32) {
+        let (near, far) = (outer + 0.75, 99.25 - outer);
         match self {
             Corner::TopLeft => (near, near),
             Corner::TopRight => (far, near),
@@ -970,6 +978,10 @@ impl Corner {
 /// Radius of a corner badge in the square's 100 units: two badges side by side fill the
 /// square's width without overlapping.
 const BADGE_R: f32 = 24.0;
+
+/// How far the carrier badge (`#cbadge`: radius 25, a rim 4 units wide) reaches from its
+/// centre, in the square's 100 units.
+const CARRIER_BADGE_OUTER: f32 = 27.0;
 
 /// The corners already taken on each square, so stacked marks go to different ones.
 #[derive(Default)]

@@ -691,6 +691,7 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
                 })?;
                 // The empty board, then the squares, then the marks.
                 let data = px.data_mut();
+                let mut tile_rgba = Vec::new();
                 for row in 0..r.h {
                     let src = ((r.y + row) * wu + r.x) * 4;
                     data[row * r.w * 4..(row + 1) * r.w * 4]
@@ -700,10 +701,11 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
                     if r.meets(x, y, side)
                         && let Some(tile) = tiles.get(key)
                     {
-                        paste_clipped(&tile.rgba, side, data, r, x, y);
+                        tile.rgba_into(&lookup, &mut tile_rgba);
+                        paste_clipped(&tile_rgba, side, data, r, x, y);
                     }
                 }
-                rasterize_at(&svg, &mut px, r.x, r.y)?;
+                rasterize_at(&svg, &mut px.as_mut(), r.x, r.y)?;
                 map_into(&mut lookup, px.data(), r.w, &mut current, wu, r, (r.x, r.y));
                 touch(&mut dirty, r.y, r.h);
                 for (i, &(_, x, y)) in squares.iter().enumerate() {
@@ -878,20 +880,20 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
 
 /// A rectangle of pixels: left, top, width, height.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
-struct Rect {
-    x: usize,
-    y: usize,
-    w: usize,
-    h: usize,
+pub(crate) struct Rect {
+    pub(crate) x: usize,
+    pub(crate) y: usize,
+    pub(crate) w: usize,
+    pub(crate) h: usize,
 }
 
 impl Rect {
-    fn new(x: usize, y: usize, w: usize, h: usize) -> Rect {
+    pub(crate) fn new(x: usize, y: usize, w: usize, h: usize) -> Rect {
         Rect { x, y, w, h }
     }
 
     /// Whether the square of `side` pixels at (`x`, `y`) overlaps it.
-    fn meets(self, x: usize, y: usize, side: usize) -> bool {
+    pub(crate) fn meets(self, x: usize, y: usize, side: usize) -> bool {
         x < self.x + self.w && self.x < x + side && y < self.y + self.h && self.y < y + side
     }
 }
@@ -900,7 +902,7 @@ impl Rect {
 /// they mark, and one square round them when pieces were pushed (the pushed-off marker
 /// sits on a square's edge), within the picture below the header. `None` when there
 /// are none.
-fn overlay_rect(
+pub(crate) fn overlay_rect(
     last: &LastAction,
     lay: &crate::draw::Layout,
     width: u32,
@@ -950,7 +952,7 @@ fn copy_rect(src: &[u8], dst: &mut [u8], stride: usize, r: Rect) {
 }
 
 /// Pastes a `side` x `side` tile of palette indices at (`x`, `y`) of `dst`.
-fn paste(tile: &[u8], side: usize, dst: &mut [u8], stride: usize, x: usize, y: usize) {
+pub(crate) fn paste(tile: &[u8], side: usize, dst: &mut [u8], stride: usize, x: usize, y: usize) {
     for (row, line) in tile.chunks_exact(side).enumerate() {
         let a = (y + row) * stride + x;
         if let Some(d) = dst.get_mut(a..a + side) {
@@ -961,7 +963,7 @@ fn paste(tile: &[u8], side: usize, dst: &mut [u8], stride: usize, x: usize, y: u
 
 /// Pastes a `side` x `side` RGBA tile whose top-left is at (`x`, `y`) of the picture into
 /// `dst`, the RGBA pixels of rectangle `r` of the picture, clipped to it.
-fn paste_clipped(tile: &[u8], side: usize, dst: &mut [u8], r: Rect, x: usize, y: usize) {
+pub(crate) fn paste_clipped(tile: &[u8], side: usize, dst: &mut [u8], r: Rect, x: usize, y: usize) {
     let (x0, x1) = (x.max(r.x), (x + side).min(r.x + r.w));
     let (y0, y1) = (y.max(r.y), (y + side).min(r.y + r.h));
     if x1 <= x0 || y1 <= y0 {
@@ -977,7 +979,7 @@ fn paste_clipped(tile: &[u8], side: usize, dst: &mut [u8], r: Rect, x: usize, y:
 
 /// Maps RGBA pixels to palette indices: `src` (`src_w` pixels wide, its top-left at
 /// `origin` of the picture) into rectangle `r` of `dst` (`stride` pixels wide).
-fn map_into(
+pub(crate) fn map_into(
     lookup: &mut Lookup<'_>,
     src: &[u8],
     src_w: usize,
@@ -1006,13 +1008,18 @@ fn map_into(
 
 /// Draws the SVG document `svg` (of the whole picture) onto `pixmap`, which holds the
 /// picture's pixels from (`x`, `y`).
-fn rasterize_at(svg: &str, pixmap: &mut Pixmap, x: usize, y: usize) -> Result<(), RenderError> {
+pub(crate) fn rasterize_at(
+    svg: &str,
+    pixmap: &mut resvg::tiny_skia::PixmapMut<'_>,
+    x: usize,
+    y: usize,
+) -> Result<(), RenderError> {
     let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
         .map_err(|e| RenderError::Svg(e.to_string()))?;
     resvg::render(
         &tree,
         resvg::tiny_skia::Transform::from_translate(-(x as f32), -(y as f32)),
-        &mut pixmap.as_mut(),
+        pixmap,
     );
     Ok(())
 }
@@ -1127,7 +1134,7 @@ fn last_diff(a: &[u8], b: &[u8]) -> Option<usize> {
 }
 
 /// A fixed palette: 255 colours (index 255 is transparent) and the RGB table of 768 bytes.
-struct Palette {
+pub(crate) struct Palette {
     /// 256 RGB triples (the last is the transparent entry's, black).
     rgb: Vec<u8>,
     /// The 255 colours as 24-bit keys.
@@ -1136,15 +1143,30 @@ struct Palette {
 
 impl Palette {
     fn lookup(&self) -> Lookup<'_> {
-        let mut map = ColourMap::new();
-        for (i, &k) in self.keys.iter().enumerate() {
-            *map.entry(k) = i as u32;
-        }
+        self.lookup_with(None)
+    }
+
+    /// A lookup into this palette that starts from `kept`, the colours of an earlier
+    /// lookup into it ([`Lookup::into_map`]), or from the palette's own colours.
+    pub(crate) fn lookup_with(&self, kept: Option<ColourMap>) -> Lookup<'_> {
+        let map = kept.unwrap_or_else(|| {
+            let mut map = ColourMap::new();
+            for (i, &k) in self.keys.iter().enumerate() {
+                *map.entry(k) = i as u32;
+            }
+            map
+        });
         Lookup {
             palette: self,
             map,
             last: None,
         }
+    }
+
+    /// The RGB triples of the entries in use (the transparent entry left out), for a
+    /// PNG's palette.
+    pub(crate) fn entries(&self) -> &[u8] {
+        &self.rgb[..self.keys.len() * 3]
     }
 }
 
@@ -1156,6 +1178,22 @@ pub(crate) struct Lookup<'a> {
 }
 
 impl Lookup<'_> {
+    /// The RGB colour of palette entry `i` (black for the transparent entry).
+    pub(crate) fn colour(&self, i: u8) -> [u8; 3] {
+        let at = usize::from(i) * 3;
+        [
+            self.palette.rgb[at],
+            self.palette.rgb[at + 1],
+            self.palette.rgb[at + 2],
+        ]
+    }
+
+    /// The colours this lookup has seen, with their palette entries, to start a later
+    /// lookup into the same palette from ([`Palette::lookup_with`]).
+    pub(crate) fn into_map(self) -> ColourMap {
+        self.map
+    }
+
     pub(crate) fn index(&mut self, px: &[u8]) -> u8 {
         let p = [px[0], px[1], px[2], px[3]];
         if let Some((c, i)) = self.last
@@ -1204,13 +1242,13 @@ const FAR_CANDIDATES: usize = 3000;
 const FAR_COLOURS: usize = 96;
 
 /// Key of a cached palette: files, goals, theme, width.
-type PaletteKey = (u8, bool, u8, u32);
+pub(crate) type PaletteKey = (u8, bool, u8, u32);
 
 /// The fixed palette for a board geometry, theme and width, made once from a sheet of
 /// every piece on both square colours, on highlighted squares, and every mark (blast,
 /// capture, jump, push, check, frozen, carriers, loose bombs): the 255 most frequent
 /// colours of that sheet. Every frame of every replay with that key maps to it.
-fn palette_for(
+pub(crate) fn palette_for(
     files: u8,
     goals: bool,
     theme: Theme,
@@ -1345,7 +1383,12 @@ fn palette_sheets(variant: Variant) -> Vec<(BoardView, LastAction)> {
                     },
                     kinds[i % kinds.len()],
                 ),
-                cause: [Cause::Exploded, Cause::Captured, Cause::Jumped][i % 3],
+                cause: [
+                    Cause::Exploded,
+                    Cause::Captured,
+                    Cause::Jumped,
+                    Cause::PushedOff,
+                ][i % 4],
             })
             .collect();
         // Removed squares are empty (ghosts) or hold a capturer (badges).
@@ -1363,7 +1406,21 @@ fn palette_sheets(variant: Variant) -> Vec<(BoardView, LastAction)> {
             removed: Vec::new(),
             removals,
             jump_path: board_squares.iter().skip(3).step_by(9).copied().collect(),
-            pushes: Vec::new(),
+            // Pushes along a rank and off the board (Bombalot's tank, BA-6, BA-14).
+            pushes: board_squares
+                .iter()
+                .skip(33 + shift)
+                .step_by(7)
+                .take(3)
+                .map(|&sq| kaboom_rules::Push {
+                    from: sq,
+                    to: sq.offset(1, 0),
+                })
+                .chain(std::iter::once(kaboom_rules::Push {
+                    from: board_squares[board_squares.len() - 1 - shift],
+                    to: None,
+                }))
+                .collect(),
         };
         let board = BoardView {
             variant,
@@ -1374,7 +1431,15 @@ fn palette_sheets(variant: Variant) -> Vec<(BoardView, LastAction)> {
                 .take(2)
                 .collect(),
             pieces,
-            loose_bombs: Vec::new(),
+            // Nuke's loose bombs, one and several on a square.
+            loose_bombs: [(20, 1), (45, 3)]
+                .into_iter()
+                .filter_map(|(i, count)| {
+                    board_squares
+                        .get(i + shift)
+                        .map(|&square| kaboom_rules::LooseBombs { square, count })
+                })
+                .collect(),
             turn: if shift == 0 {
                 Color::White
             } else {
@@ -1384,6 +1449,14 @@ fn palette_sheets(variant: Variant) -> Vec<(BoardView, LastAction)> {
             status: Status::Ongoing,
             awaiting_designation: Vec::new(),
         };
+        // The same with the last action's squares on removed pieces, so that every mark
+        // is also seen on a highlighted square.
+        for pair in last.removals.chunks_exact(2).take(2) {
+            let mut on_removals = last.clone();
+            on_removals.squares.from = Some(pair[0].square);
+            on_removals.squares.to = Some(pair[1].square);
+            sheets.push((board.clone(), on_removals));
+        }
         sheets.push((board, last));
     }
     sheets

@@ -162,11 +162,13 @@ pub(crate) fn cached_bytes() -> usize {
 const MAX_BOARDS: usize = 16;
 
 /// Board layers of wider pictures are not kept (they would be tens of MB each).
-const MAX_CACHED_WIDTH: u32 = 1280;
+pub(crate) const MAX_CACHED_WIDTH: u32 = 1280;
 
-/// At most this many header strips are kept (about 160 KB each at 640 px: the header
-/// texts of the games in play, by variant, side to move, check and move number).
-const MAX_HEADERS: usize = 48;
+/// At most this many header strips are kept (about 160 KB each at 640 px). Board PNGs
+/// keep their header strips in palette indices (`indexed.rs`); these serve the pictures
+/// drawn in RGBA: boards with arrows or a preview, Bombalot's detonations, Bomberman
+/// Chess's blast waves, and the boards the prerendered squares are cut from.
+const MAX_HEADERS: usize = 16;
 
 /// A header strip: its board layer's key, its SVG section and its pixels.
 type HeaderEntry = (BoardKey, String, Arc<Vec<u8>>);

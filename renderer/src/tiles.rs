@@ -1,14 +1,17 @@
-//! Prerendered squares for replay GIFs: every square a replay shows, as the board image
-//! draws it (square colour, last-move highlight, check, the pieces with their badges,
-//! loose bombs), in RGBA and in the replay's fixed palette, made once per board shape,
-//! theme and width and kept for later replays.
+//! Prerendered squares for replay GIFs and board PNGs: every square a picture shows, as
+//! the board image draws it (square colour, last-move highlight, check, the pieces with
+//! their badges, loose bombs), in the fixed palette of its board shape with the few
+//! pixels whose exact colour is no palette entry's kept beside (for marks drawn over it),
+//! made once per board shape, orientation, theme and width and kept for later pictures.
 //!
-//! A square's picture does not depend on where it stands: squares are whole pixels,
+//! A square's picture does not depend on its neighbours: squares are whole pixels,
 //! pieces are whole-pixel sprites, and every mark of a square stays inside it. So a tile
-//! is cut from a board image rendered with that square's contents (many tiles from one
-//! render), and a replay frame is those tiles pasted where the contents changed. Marks
-//! that cross squares (removals, jump paths, pushes, blast waves) are drawn over them
-//! by the replay itself.
+//! is cut from a board image rendered with that square's contents, and a picture is
+//! those tiles pasted on the empty board. Each tile is rendered on the one square its
+//! ground is always drawn on, so its pixels depend on its key alone (a mark drawn at
+//! another position can round a pixel's anti-aliasing differently). Marks that cross
+//! squares (removals, jump paths, pushes, blast waves) are drawn over the tiles by the
+//! picture itself.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -102,10 +105,50 @@ pub(crate) fn key_of(board: &BoardView, last: Option<&LastAction>, sq: Square) -
 
 /// One prerendered square: `side` x `side` pixels.
 pub(crate) struct Tile {
-    /// RGBA pixels (premultiplied, as tiny-skia draws them), row by row.
-    pub(crate) rgba: Vec<u8>,
     /// Palette indices, row by row.
     pub(crate) idx: Vec<u8>,
+    /// The pixels whose colour is not exactly their palette entry's (anti-aliased edges,
+    /// blends): position in the tile (row by row) and RGBA. With the palette they give
+    /// the tile's exact RGBA ([`Tile::rgba_into`]) in a fifth of its bytes.
+    exact: Vec<(u32, [u8; 4])>,
+}
+
+impl Tile {
+    /// A tile of `rgba` (opaque, row by row) whose palette indices are `idx`, drawn with
+    /// `lookup`'s palette.
+    fn new(rgba: &[u8], idx: Vec<u8>, lookup: &Lookup<'_>) -> Tile {
+        let exact = rgba
+            .chunks_exact(4)
+            .zip(&idx)
+            .enumerate()
+            .filter(|(_, (px, i))| {
+                let [r, g, b] = lookup.colour(**i);
+                **px != [r, g, b, 255]
+            })
+            .map(|(at, (px, _))| (at as u32, [px[0], px[1], px[2], px[3]]))
+            .collect();
+        Tile { idx, exact }
+    }
+
+    /// The tile's exact RGBA pixels (premultiplied, as tiny-skia drew them) into `out`
+    /// (resized), from its indices into `lookup`'s palette and the pixels that differ.
+    pub(crate) fn rgba_into(&self, lookup: &Lookup<'_>, out: &mut Vec<u8>) {
+        out.clear();
+        out.reserve(self.idx.len() * 4);
+        for &i in &self.idx {
+            let [r, g, b] = lookup.colour(i);
+            out.extend_from_slice(&[r, g, b, 255]);
+        }
+        for &(at, px) in &self.exact {
+            let at = at as usize * 4;
+            out[at..at + 4].copy_from_slice(&px);
+        }
+    }
+
+    /// Heap bytes the tile holds.
+    fn bytes(&self) -> usize {
+        self.idx.len() + self.exact.len() * std::mem::size_of::<(u32, [u8; 4])>()
+    }
 }
 
 /// The tiles and the empty board of one board shape, orientation, theme and width.
@@ -122,7 +165,8 @@ pub(crate) type Tiles = BTreeMap<TileKey, Arc<Tile>>;
 /// Key of a tile set: files, goals, orientation, theme, width in pixels.
 pub(crate) type SetKey = (u8, bool, u8, u8, u32);
 
-/// At most this many tiles are kept over all sets (about 30 KB each at 720 px).
+/// At most this many tiles are kept over all sets (about 10 KB each at 640 px: 5.5 KB of
+/// indices and the pixels off the palette).
 const MAX_TILES: usize = 3000;
 
 fn sets() -> &'static Mutex<BTreeMap<SetKey, TileSet>> {
@@ -141,14 +185,7 @@ pub(crate) fn cached_bytes() -> usize {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .values()
-        .map(|set| {
-            set.base_idx.len()
-                + set
-                    .tiles
-                    .values()
-                    .map(|t| t.rgba.len() + t.idx.len())
-                    .sum::<usize>()
-        })
+        .map(|set| set.base_idx.len() + set.tiles.values().map(|t| t.bytes()).sum::<usize>())
         .sum()
 }
 
@@ -216,7 +253,11 @@ pub(crate) fn tiles(
     Ok((base_idx, found))
 }
 
-/// Renders the tiles of `missing`, several per board image.
+/// Renders the tiles of `missing`, a few per board image: each at the one square its
+/// ground is always drawn on (the first light square, the last dark square, a goal
+/// square on itself), so that a tile's pixels are a function of its key alone. Marks
+/// drawn at other positions can round a pixel's anti-aliasing differently, which would
+/// make a picture depend on which tiles were rendered together (what the cache held).
 fn render_tiles(
     variant: Variant,
     render: &RenderOptions,
@@ -226,48 +267,36 @@ fn render_tiles(
     let geo = variant.geometry();
     let lay = crate::draw::Layout::new(geo, render.orientation, render.size);
     let side = lay.sq as usize;
+    let board_squares = || geo.squares().filter(|&s| !geo.is_goal(s));
+    let first_light = board_squares().find(|&s| !geo.is_dark(s));
+    let last_dark = board_squares().filter(|&s| geo.is_dark(s)).last();
     let mut out = Vec::new();
     let mut canvas = None;
     while !missing.is_empty() {
-        let mut light: Vec<Square> = Vec::new();
-        let mut dark: Vec<Square> = Vec::new();
-        let mut goals: Vec<Square> = Vec::new();
-        for sq in geo.squares() {
-            if geo.is_goal(sq) {
-                goals.push(sq);
-            } else if geo.is_dark(sq) {
-                dark.push(sq);
-            } else {
-                light.push(sq);
-            }
-        }
         let mut highlighted: Vec<Square> = Vec::new();
         let mut placed: Vec<(Square, TileKey)> = Vec::new();
         let mut rest = Vec::new();
         for key in missing {
             let sq = match key.ground {
-                Ground::Light => light.pop(),
-                Ground::Dark => dark.pop(),
-                Ground::Goal(g) => goals
-                    .iter()
-                    .position(|&s| s == g)
-                    .map(|i| goals.swap_remove(i)),
+                Ground::Light => first_light,
+                Ground::Dark => last_dark,
+                Ground::Goal(g) => Some(g),
             };
             let Some(sq) = sq else {
+                return Err(RenderError::Gif(
+                    "a square fits no board square".to_string(),
+                ));
+            };
+            if placed.iter().any(|(s, _)| *s == sq) {
                 rest.push(key);
                 continue;
-            };
+            }
             if key.highlight {
                 highlighted.push(sq);
             }
             placed.push((sq, key));
         }
         missing = rest;
-        if placed.is_empty() {
-            return Err(RenderError::Gif(
-                "a square fits no board square".to_string(),
-            ));
-        }
         let mut pieces = Vec::new();
         let mut checked = Vec::new();
         let mut loose_bombs = Vec::new();
@@ -323,7 +352,7 @@ fn render_tiles(
                 rgba.extend_from_slice(&data[start..start + side * 4]);
             }
             let idx = rgba.chunks_exact(4).map(|px| lookup.index(px)).collect();
-            out.push((key, Tile { rgba, idx }));
+            out.push((key, Tile::new(&rgba, idx, lookup)));
         }
     }
     Ok(out)
