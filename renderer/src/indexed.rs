@@ -67,14 +67,18 @@ thread_local! {
 }
 
 thread_local! {
-    /// The RGBA buffer the last action's marks are drawn in, kept between pictures (a
-    /// few squares' worth, up to the whole board).
+    /// The RGBA buffer the last action's marks are drawn in, kept between pictures up to
+    /// [`MAX_KEPT_OVERLAY`] bytes.
     static OVERLAY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// At most this many colours are remembered by a thread's lookup before it starts over
-/// (each is 8 bytes; a board shape's pictures have a few thousand).
-const MAX_LOOKUP_COLOURS: usize = 1 << 16;
+/// (its map is then 256 KB; a board shape's pictures have a few thousand colours).
+const MAX_LOOKUP_COLOURS: usize = 1 << 14;
+
+/// A thread keeps its overlay buffer between pictures only up to this many bytes (the
+/// marks of a few squares); a larger one, for marks spread over the board, is freed.
+const MAX_KEPT_OVERLAY: usize = 512 * 1024;
 
 /// Draws the picture of [`crate::render_png`] (for options that [`applies`] to) into
 /// `indices` (resized to width x height, one palette index a pixel, row by row);
@@ -210,7 +214,9 @@ fn draw_with(
         )?;
         replay::rasterize_at(&svg, &mut px, r.x, r.y)?;
         replay::map_into(lookup, &buffer, r.w, indices, wu, r, (r.x, r.y));
-        OVERLAY.with(|o| *o.borrow_mut() = buffer);
+        if buffer.capacity() <= MAX_KEPT_OVERLAY {
+            OVERLAY.with(|o| *o.borrow_mut() = buffer);
+        }
     }
     // The header strip, from the kept strips or rasterized and kept.
     let header = crate::draw::header_svg(board, &layout, options.theme);
