@@ -151,14 +151,13 @@ fn draw_with(
     let overlay =
         last.and_then(|l| replay::overlay_rect(l, &layout, w, header_h, board_h).map(|r| (l, r)));
     // Marks the squares cannot hold, or marks under a badge: the board in RGBA.
-    let whole = last.is_some_and(|l| {
-        l.squares.detonation.is_some_and(|s| geo.contains(s))
-            || !crate::draw::bomberman_waves(board, l).is_empty()
-    }) || overlay.is_some_and(|(_, r)| {
-        squares
-            .iter()
-            .any(|(_, x, y, k)| r.meets(*x, *y, side) && k.has_badges())
-    });
+    let whole = replay::needs_rgba_board(
+        board,
+        last,
+        overlay.map(|(_, r)| r),
+        side,
+        squares.iter().map(|(_, x, y, k)| (*x, *y, k)),
+    );
     indices.clear();
     indices.resize(wu * board_h, 0);
     if whole {

@@ -647,15 +647,13 @@ pub fn render_replay_gif(game: &AnyGame, options: &ReplayOptions) -> Result<Vec<
         // The marks drawn over the squares, and where.
         let overlay =
             last.and_then(|l| overlay_rect(l, &layout, w, header_h, board_h).map(|r| (l, r)));
-        let whole = last.is_some_and(|l| {
-            l.squares.detonation.is_some_and(|s| geo.contains(s))
-                || !crate::draw::bomberman_waves(board, l).is_empty()
-        }) || overlay.is_some_and(|(_, r)| {
-            squares
-                .iter()
-                .zip(&keys)
-                .any(|(&(_, x, y), k)| r.meets(x, y, side) && k.has_badges())
-        });
+        let whole = needs_rgba_board(
+            board,
+            last,
+            overlay.map(|(_, r)| r),
+            side,
+            squares.iter().zip(&keys).map(|(&(_, x, y), k)| (x, y, k)),
+        );
         if whole {
             // The board image itself, below the header.
             let pixmap = crate::render_onto(&mut board_canvas, board, last, &render, opacity)?;
@@ -941,6 +939,25 @@ pub(crate) fn overlay_rect(
     }
     let (x1, y0, y1) = (x1.min(width as usize), y0.max(top), y1.min(bottom));
     (x1 > x0 && y1 > y0).then(|| Rect::new(x0, y0, x1 - x0, y1 - y0))
+}
+
+/// Whether a picture's board below the header is drawn in RGBA (and mapped to the
+/// palette) rather than from prerendered squares: for a Bombalot detonation or Bomberman
+/// Chess's blast waves, marks the squares do not hold, and when the removal marks'
+/// rectangle `overlay` meets a square with a badge (badges are drawn above the marks).
+/// `squares`: each square's top-left pixel and contents; `side`: a square's side in pixels.
+pub(crate) fn needs_rgba_board<'k>(
+    board: &BoardView,
+    last: Option<&LastAction>,
+    overlay: Option<Rect>,
+    side: usize,
+    mut squares: impl Iterator<Item = (usize, usize, &'k crate::tiles::TileKey)>,
+) -> bool {
+    let geo = board.variant.geometry();
+    last.is_some_and(|l| {
+        l.squares.detonation.is_some_and(|s| geo.contains(s))
+            || !crate::draw::bomberman_waves(board, l).is_empty()
+    }) || overlay.is_some_and(|r| squares.any(|(x, y, k)| r.meets(x, y, side) && k.has_badges()))
 }
 
 /// Copies rectangle `r` of `src` into `dst`, both `stride` pixels wide, one byte each.

@@ -13,18 +13,6 @@ use kaboom_renderer::{
 };
 use kaboom_rules::{BoardView, Variant};
 
-/// Width, height and RGB pixels of a PNG (expanded from its palette).
-fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    (info.width, info.height, buf)
-}
-
 fn pixel(img: &(u32, u32, Vec<u8>), (x, y): (f32, f32)) -> [u8; 3] {
     let (x, y) = (x.round() as u32, y.round() as u32);
     assert!(

@@ -203,3 +203,29 @@ pub fn mark_at_260(with: &[u8], without: &[u8]) -> (usize, f32) {
         - changed.iter().cloned().fold(f32::MAX, f32::min);
     (changed.len(), range.max(0.0))
 }
+
+/// Width, height and RGB pixels of a PNG (expanded from its palette).
+pub fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    (info.width, info.height, buf)
+}
+
+/// An SVG document rasterized by resvg in one pass, without a palette: width, height and
+/// RGBA pixels (premultiplied; the pictures are opaque).
+pub fn rasterize(svg: &str) -> (u32, u32, Vec<u8>) {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).unwrap();
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    (size.width(), size.height(), pixmap.data().to_vec())
+}

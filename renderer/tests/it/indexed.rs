@@ -10,30 +10,6 @@ use kaboom_rules::{
     AnyGame, BoardView, Color, GameOptions, Kind, LooseBombs, PieceView, Status, Variant, Viewer,
 };
 
-/// RGB pixels of PNG bytes.
-fn png_rgb(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
-}
-
-/// The SVG rasterized in one pass with resvg, unquantized: RGBA.
-fn exact(svg: &str) -> (u32, u32, Vec<u8>) {
-    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).unwrap();
-    let size = tree.size().to_int_size();
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::default(),
-        &mut pixmap.as_mut(),
-    );
-    (size.width(), size.height(), pixmap.data().to_vec())
-}
-
 /// Positions of every variant with their last actions: random games sampled every few
 /// plies (explosions, captures, jumps, pushes, detonations, blast waves), Nuke with its
 /// carriers and loose bombs, and Beirut in a player's view (its carriers shown).
@@ -87,8 +63,8 @@ fn board_pngs_are_the_pictures_of_their_svgs_in_every_variant() {
         },
     ] {
         for (what, board, last) in positions() {
-            let (w, h, png) = png_rgb(&render_png(&board, last.as_ref(), &options).unwrap());
-            let (ew, eh, svg) = exact(&render_svg(&board, last.as_ref(), &options));
+            let (w, h, png) = decode(&render_png(&board, last.as_ref(), &options).unwrap());
+            let (ew, eh, svg) = rasterize(&render_svg(&board, last.as_ref(), &options));
             assert_eq!((w, h), (ew, eh), "{what}: size");
             let mut far = 0usize;
             let mut largest = 0u8;
@@ -153,7 +129,7 @@ fn every_mark_of_a_square_stays_inside_it() {
             status: Status::Ongoing,
             awaiting_designation: Vec::new(),
         };
-        let (w, _, base) = exact(&render_svg(&empty, None, &options));
+        let (w, _, base) = rasterize(&render_svg(&empty, None, &options));
         let board_top = variant
             .geometry()
             .squares()
@@ -198,7 +174,7 @@ fn every_mark_of_a_square_stays_inside_it() {
             boards.push((format!("{count} loose bombs"), b));
         }
         for (what, b) in boards {
-            let (_, _, px) = exact(&render_svg(&b, None, &options));
+            let (_, _, px) = rasterize(&render_svg(&b, None, &options));
             let outside = px
                 .chunks_exact(4)
                 .zip(base.chunks_exact(4))

@@ -59,8 +59,9 @@ fn the_capturer_is_drawn_where_it_exploded() {
     let side = boxed.2 as usize;
     // The exact pictures (render_svg rasterized, not palette-quantized): every change
     // is inside a7's box.
-    let (w, with_px) = raster(&render_svg(&board, Some(&last), &o));
-    let (_, without_px) = raster(&render_svg(&board, Some(&without), &o));
+    let (w, _, with_px) = rasterize(&render_svg(&board, Some(&last), &o));
+    let w = w as usize;
+    let (_, _, without_px) = rasterize(&render_svg(&board, Some(&without), &o));
     let diff: Vec<(usize, usize)> = with_px
         .chunks_exact(4)
         .zip(without_px.chunks_exact(4))
@@ -90,19 +91,6 @@ fn the_capturer_is_drawn_where_it_exploded() {
         in_box > side * side / 10,
         "{in_box} pixels changed in a7's box"
     );
-}
-
-/// An SVG document rasterized with resvg: (width, RGBA pixels).
-fn raster(svg: &str) -> (usize, Vec<u8>) {
-    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).unwrap();
-    let size = tree.size().to_int_size();
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::default(),
-        &mut pixmap.as_mut(),
-    );
-    (size.width() as usize, pixmap.data().to_vec())
 }
 
 /// Bomberman Chess (BM-5, BM-6): `Oxa1` with pieces on a2 and g1 destroys both; the wave

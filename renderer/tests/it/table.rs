@@ -1,23 +1,12 @@
 //! Table images (`kaboom_renderer::table`): structure of the SVG, escaping, sizes,
 //! the width limit, the ellipsis, `½`, cell colours and determinism.
 
+use crate::common::decode;
 use kaboom_renderer::svg_to_png;
 use kaboom_renderer::table::{
     Align, Cell, CellStyle, Column, MAX_CELL_CHARS, MAX_TABLE_WIDTH, TableImage, render_table_png,
     render_table_svg, table_size,
 };
-
-/// Width, height and RGB pixels of a PNG (expanded from its palette).
-fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    (info.width, info.height, buf)
-}
 
 fn pixel(img: &(u32, u32, Vec<u8>), x: u32, y: u32) -> [u8; 3] {
     let i = ((y * img.0 + x) * 3) as usize;

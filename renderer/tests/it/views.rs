@@ -224,16 +224,6 @@ fn orientation_moves_squares() {
     let _ = Square::new(0, 1);
 }
 
-fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
-}
-
 /// The layered PNG path (cached board, sprites) draws the same picture as
 /// rasterizing the whole SVG in one pass: same size, and pixels that differ only by
 /// rounding (mean difference well under one level of 255).
