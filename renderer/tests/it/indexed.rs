@@ -7,7 +7,7 @@ use crate::common::*;
 use crate::replay::{continue_randomly, random_game};
 use kaboom_renderer::{LastAction, Orientation, RenderOptions, Theme, render_png, render_svg};
 use kaboom_rules::{
-    AnyGame, BoardView, Color, GameOptions, Kind, LooseBombs, PieceView, Status, Variant, Viewer,
+    AnyGame, BoardView, Color, GameOptions, Kind, LooseBombs, PieceView, Variant, Viewer,
 };
 
 /// Positions of every variant with their last actions: random games sampled every few
@@ -119,16 +119,7 @@ fn every_mark_of_a_square_stays_inside_it() {
     for variant in [Variant::Atomic, Variant::Bomberman] {
         let at = sq("d4");
         let (bx, by, side) = kaboom_renderer::square_box(variant, &options, at).unwrap();
-        let empty = BoardView {
-            variant,
-            pieces: Vec::new(),
-            loose_bombs: Vec::new(),
-            turn: Color::White,
-            fullmoves: 1,
-            checked: Vec::new(),
-            status: Status::Ongoing,
-            awaiting_designation: Vec::new(),
-        };
+        let empty = board(variant, "");
         let (w, _, base) = rasterize(&render_svg(&empty, None, &options));
         let board_top = variant
             .geometry()
