@@ -145,7 +145,13 @@ pub fn render_png_with_ghosts(
     if !scene.top.is_empty() {
         crate::rasterize_onto(&scene.layer(&scene.top), &mut pixmap)?;
     }
-    crate::encode_indexed_png(pixmap.data(), width, height, &mut Vec::new())
+    crate::encode_indexed_png(
+        pixmap.data(),
+        width,
+        height,
+        &mut Vec::new(),
+        crate::BOARD_FILTER,
+    )
 }
 
 /// `sprite` (premultiplied RGBA) with every channel scaled by `opacity / 255`: the same

@@ -136,12 +136,12 @@ fn draw_with(
         let scene = crate::draw::scene(board, None, options);
         scene.layer(&scene.board)
     })?;
-    let squares: Vec<(kaboom_rules::Square, usize, usize, crate::tiles::TileKey)> = geo
+    // Each square's top-left pixel and contents.
+    let squares: Vec<(usize, usize, crate::tiles::TileKey)> = geo
         .squares()
         .map(|sq| {
             let (x, y) = layout.origin(sq);
             (
-                sq,
                 x as usize,
                 y as usize,
                 crate::tiles::key_of(board, last, sq),
@@ -156,7 +156,7 @@ fn draw_with(
         last,
         overlay.map(|(_, r)| r),
         side,
-        squares.iter().map(|(_, x, y, k)| (*x, *y, k)),
+        squares.iter().map(|(x, y, k)| (*x, *y, k)),
     );
     indices.clear();
     indices.resize(wu * board_h, 0);
@@ -173,11 +173,11 @@ fn draw_with(
         );
         return Ok((w, h));
     }
-    let keys: BTreeSet<crate::tiles::TileKey> = squares.iter().map(|s| s.3.clone()).collect();
+    let keys: BTreeSet<crate::tiles::TileKey> = squares.iter().map(|s| s.2.clone()).collect();
     let (base_idx, tiles) = crate::tiles::tiles(variant, options, &base, &keys, lookup)?;
     let n = base_idx.len().min(indices.len());
     indices[..n].copy_from_slice(&base_idx[..n]);
-    for (_, x, y, key) in &squares {
+    for (x, y, key) in &squares {
         if let Some(tile) = tiles.get(key) {
             replay::paste(&tile.idx, side, indices, wu, *x, *y);
         }
@@ -197,7 +197,7 @@ fn draw_with(
             data[row * r.w * 4..(row + 1) * r.w * 4]
                 .copy_from_slice(&base.data()[src..src + r.w * 4]);
         }
-        for (_, x, y, key) in &squares {
+        for (x, y, key) in &squares {
             if r.meets(*x, *y, side)
                 && let Some(tile) = tiles.get(key)
             {

@@ -334,14 +334,14 @@ pub fn render_png(
         let Scratch { canvas, indices } = &mut *scratch;
         let (width, png) = if indexed::applies(options) {
             let (width, height, palette) = indexed::draw(board, last, options, canvas, indices)?;
-            let png = write_indexed_png(palette.entries(), indices, width, height);
+            let png = write_indexed_png(palette.entries(), indices, width, height, BOARD_FILTER);
             (width, png)
         } else {
             let pixmap = render_onto(canvas, board, last, options, draw::GHOST_OPACITY)?;
             let (width, height) = (pixmap.width(), pixmap.height());
             (
                 width,
-                encode_indexed_png(pixmap.data(), width, height, indices),
+                encode_indexed_png(pixmap.data(), width, height, indices, BOARD_FILTER),
             )
         };
         // Keep only buffers of ordinary sizes between pictures.
@@ -475,7 +475,9 @@ pub fn clear_caches() {
 }
 
 /// Rasterizes any SVG text (such as [`render_svg`]'s) to PNG bytes in one pass, with
-/// the same encoding as [`render_png`].
+/// the encoding of [`render_png`]'s pictures with arrows (a palette of the 128 most
+/// frequent colours), rows unfiltered: the crate's tables, legends, charts and captions
+/// are mostly text, which the board pictures' row filter (`BOARD_FILTER`) makes larger.
 ///
 /// # Errors
 /// [`RenderError::Svg`] when `svg` does not parse, [`RenderError::Allocate`] when its
@@ -492,7 +494,13 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    encode_indexed_png(pixmap.data(), width, height, &mut Vec::new())
+    encode_indexed_png(
+        pixmap.data(),
+        width,
+        height,
+        &mut Vec::new(),
+        png::Filter::NoFilter,
+    )
 }
 
 /// PNG bytes for an opaque RGBA pixel buffer, as an indexed (palette) image.
@@ -501,30 +509,35 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
 /// few thousand distinct colours, nearly all pixels in the most frequent few. The
 /// palette is the 256 most frequent colours (ties broken by colour value, so it is
 /// deterministic); every other colour, a few edge pixels, maps to its nearest palette
-/// entry. Indexed pixels are a third of RGB's bytes and compress far better.
+/// entry. Indexed pixels are a third of RGB's bytes and compress far better. Every row
+/// is written with `filter` ([`write_indexed_png`]).
 pub(crate) fn encode_indexed_png(
     rgba: &[u8],
     width: u32,
     height: u32,
     indices: &mut Vec<u8>,
+    filter: png::Filter,
 ) -> Result<Vec<u8>, RenderError> {
     let palette = quantize_into(rgba, width as usize, 128, indices);
-    write_indexed_png(&palette, indices, width, height)
+    write_indexed_png(&palette, indices, width, height, filter)
 }
 
+/// The PNG filter of every row of a board picture: "Up" (PNG specification, section
+/// 9.2). A board's rows mostly repeat the row above (a square is tens of rows of the
+/// same pixels), which Up turns into runs of zeros: a 640 px board comes out about 10%
+/// smaller and a little faster to compress than unfiltered (docs/PERFORMANCE.md, "Board
+/// PNGs in palette indices"). Pictures of text (tables, legends, charts, captions) are
+/// written unfiltered: Up makes them larger.
+pub(crate) const BOARD_FILTER: png::Filter = png::Filter::Up;
+
 /// PNG bytes of `indices` (one byte per pixel, `width` x `height`) with `palette` (RGB
-/// triples): the "Up" filter on every row (PNG specification, section 9.2), deflate
-/// level 2.
-///
-/// A board picture's rows mostly repeat the row above (a square is tens of rows of the
-/// same pixels), which the Up filter turns into runs of zeros: a 640 px board comes out
-/// about 10% smaller and a little faster than unfiltered (docs/PERFORMANCE.md, "Board
-/// PNGs in palette indices").
+/// triples): `filter` on every row (PNG specification, section 9.2), deflate level 2.
 fn write_indexed_png(
     palette: &[u8],
     indices: &[u8],
     width: u32,
     height: u32,
+    filter: png::Filter,
 ) -> Result<Vec<u8>, RenderError> {
     let mut out = Vec::new();
     {
@@ -533,7 +546,7 @@ fn write_indexed_png(
         enc.set_depth(png::BitDepth::Eight);
         enc.set_palette(palette);
         enc.set_deflate_compression(png::DeflateCompression::Level(2));
-        enc.set_filter(png::Filter::Up);
+        enc.set_filter(filter);
         let mut writer = enc
             .write_header()
             .map_err(|e| RenderError::Png(e.to_string()))?;
